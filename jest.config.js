@@ -1,0 +1,26 @@
+/**
+ * Two projects: `unit` (pure sidecar logic, fast, parallel) and `e2e`
+ * (a real WordPress through @wordpress/env plus a real sidecar, run in band).
+ */
+const tsJest = [ 'ts-jest', { tsconfig: 'tsconfig.json' } ];
+
+/** @type {import('jest').Config} */
+module.exports = {
+	projects: [
+		{
+			displayName: 'unit',
+			testMatch: [ '<rootDir>/tests/unit/**/*.test.ts' ],
+			transform: { '^.+\\.tsx?$': tsJest },
+			testEnvironment: 'node',
+		},
+		{
+			displayName: 'e2e',
+			testMatch: [ '<rootDir>/tests/e2e/**/*.test.ts' ],
+			transform: { '^.+\\.tsx?$': tsJest },
+			testEnvironment: 'node',
+			globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
+			globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
+			testTimeout: 120000,
+		},
+	],
+};
