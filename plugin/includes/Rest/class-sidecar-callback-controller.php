@@ -1,0 +1,103 @@
+<?php
+/**
+ * REST: calls from the sidecar to WordPress, signed with the shared key.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Sidecar\Channel_Signature;
+use ServiceIntegration\Sidecar\Sidecar_Client;
+use WP_Error;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * POST /service-integration/v1/sidecar/callback: notices from the sidecar
+ * (endpoint disabled, ping). Authenticated by the channel signature, not a user.
+ * The signed subject is the REST route (not the URL), so /wp-json/... and
+ * ?rest_route=... sign the same way.
+ */
+final class Sidecar_Callback_Controller extends WP_REST_Controller {
+
+	/**
+	 * Constructor.
+	 *
+	 * @param Sidecar_Client $sidecar Sidecar client (holds the shared key).
+	 */
+	public function __construct( private Sidecar_Client $sidecar ) {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'sidecar/callback';
+	}
+
+	/**
+	 * Registers the route.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'create_item' ),
+					'permission_callback' => array( $this, 'create_item_permissions_check' ),
+				),
+			)
+		);
+	}
+
+	/**
+	 * Accepts only requests signed with the shared key.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|WP_Error
+	 */
+	public function create_item_permissions_check( $request ) {
+		$timestamp  = (int) $request->get_header( Channel_Signature::HEADER_TIMESTAMP );
+		$request_id = (string) $request->get_header( Channel_Signature::HEADER_REQUEST_ID );
+		$signature  = (string) $request->get_header( Channel_Signature::HEADER_SIGNATURE );
+
+		if ( ! $this->sidecar->is_configured() || '' === $signature || '' === $request_id ) {
+			return new WP_Error( 'sidecar_signature_missing', __( 'This route only accepts calls signed by the sidecar.', 'service-integration' ), array( 'status' => 401 ) );
+		}
+
+		$expected = Channel_Signature::sign_request( $this->sidecar->key(), $timestamp, $request_id, 'POST', $request->get_route(), $request->get_body() );
+		if ( ! Channel_Signature::is_valid( $expected, $signature, $timestamp ) ) {
+			return new WP_Error( 'sidecar_signature_invalid', __( 'The sidecar signature is invalid or expired.', 'service-integration' ), array( 'status' => 401 ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Handles a notice.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function create_item( $request ) {
+		$notice = json_decode( $request->get_body(), true );
+		if ( ! is_array( $notice ) || ! isset( $notice['type'] ) || ! is_string( $notice['type'] ) ) {
+			return new WP_Error( 'rest_invalid_json', __( 'Expected a JSON object with a string "type".', 'service-integration' ), array( 'status' => 400 ) );
+		}
+
+		/**
+		 * Fires for each notice the sidecar sends (e.g. endpoint.disabled).
+		 *
+		 * @param string $type   Notice type.
+		 * @param array  $notice Whole notice.
+		 */
+		do_action( 'service_integration_sidecar_notice', sanitize_key( str_replace( '.', '_', $notice['type'] ) ), $notice );
+
+		return new WP_REST_Response( array( 'received' => true ), 202 );
+	}
+}

@@ -1,0 +1,54 @@
+<?php
+/**
+ * Activation, deactivation and version-gated upgrades.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Activation runs once; upgrades run on the first request after a version change,
+ * because activation hooks do not run when a plugin is updated in place.
+ */
+final class Lifecycle {
+
+	const VERSION_OPTION = 'service_integration_version';
+
+	/**
+	 * Activation hook.
+	 */
+	public static function activate(): void {
+		self::install();
+		flush_rewrite_rules( false );
+	}
+
+	/**
+	 * Deactivation keeps all data (roles, records, outbox); uninstall.php removes it.
+	 */
+	public static function deactivate(): void {
+		wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
+		flush_rewrite_rules( false );
+	}
+
+	/**
+	 * Runs install steps when the stored version differs from the code's.
+	 */
+	public static function maybe_upgrade(): void {
+		if ( get_option( self::VERSION_OPTION ) !== VERSION ) {
+			self::install();
+		}
+	}
+
+	/**
+	 * Idempotent install steps, called explicitly: on activation the plugin's
+	 * own hooks are not registered yet, so an action would reach nobody.
+	 */
+	private static function install(): void {
+		update_option( self::VERSION_OPTION, VERSION, false );
+	}
+}

@@ -1,0 +1,35 @@
+<?php
+/**
+ * Wires the plugin's components into WordPress.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Composition root: every component registers its own hooks from here.
+ */
+final class Plugin {
+
+	/**
+	 * Registers all components. Runs on plugins_loaded.
+	 */
+	public static function boot(): void {
+		$sidecar = Sidecar\Sidecar_Client::from_config();
+
+		add_action(
+			'rest_api_init',
+			static function () use ( $sidecar ): void {
+				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
+				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
+			}
+		);
+
+		add_action( 'init', array( Lifecycle::class, 'maybe_upgrade' ), 5 );
+	}
+}

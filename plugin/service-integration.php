@@ -1,0 +1,32 @@
+<?php
+/**
+ * Plugin Name:       Service Integration
+ * Plugin URI:        https://example.com/service-integration
+ * Description:       Least-privilege service account for automation tools, a read-only paid-orders endpoint, and reliable signed webhooks (in and out) through a Node sidecar.
+ * Version:           0.1.0
+ * Requires at least: 6.5
+ * Requires PHP:      8.1
+ * Author:            Service Integration contributors
+ * License:           GPL-2.0-or-later
+ * License URI:       https://www.gnu.org/licenses/gpl-2.0.html
+ * Text Domain:       service-integration
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+const VERSION     = '0.1.0';
+const PLUGIN_FILE = __FILE__;
+const REST_NAMESPACE = 'service-integration/v1';
+
+require_once __DIR__ . '/includes/autoload.php';
+
+register_activation_hook( __FILE__, array( Lifecycle::class, 'activate' ) );
+register_deactivation_hook( __FILE__, array( Lifecycle::class, 'deactivate' ) );
+
+add_action( 'plugins_loaded', array( Plugin::class, 'boot' ) );
