@@ -1,0 +1,119 @@
+import fs from 'fs';
+import path from 'path';
+import { z } from 'zod';
+
+/**
+ * Configuration: defaults < JSON file (--config or SIDECAR_CONFIG) < environment.
+ * Every key has one name in the environment (SIDECAR_PORT) and one in the file (port);
+ * a bad value is reported under the name the user wrote it with.
+ */
+const intIn = ( min: number, max: number ) => z.coerce.number().int().min( min ).max( max );
+const csvOf = < T extends z.ZodTypeAny >( item: T ) =>
+	z.preprocess(
+		( value ) => ( typeof value === 'string' ? value.split( ',' ).map( ( part ) => part.trim() ).filter( Boolean ) : value ),
+		z.array( item )
+	);
+
+export const CONFIG_SCHEMA = z.object( {
+	host: z.string().min( 1 ).default( '127.0.0.1' ),
+	port: intIn( 0, 65535 ).default( 8787 ),
+	dataDir: z.string().min( 1 ).default( path.resolve( __dirname, '..', 'data' ) ),
+	sharedKey: z.string().min( 16, 'must be at least 16 characters' ).optional(),
+	sharedKeyFile: z.string().min( 1 ).optional(),
+	logLevel: z.enum( [ 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent' ] ).default( 'info' ),
+	maxBodyBytes: intIn( 1024, 64 * 1024 * 1024 ).default( 1024 * 1024 ),
+	wordpressUrl: z.url().optional(),
+	allowPrivateCidrs: csvOf( z.string() ).default( [] ),
+	deliveryTimeoutMs: intIn( 1000, 120_000 ).default( 15_000 ),
+	retryScheduleSeconds: csvOf( z.coerce.number().int().min( 0 ) ).optional(),
+	inboundToleranceSeconds: intIn( 0, 86_400 ).default( 300 ),
+} );
+
+export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' > & { sharedKey: string };
+
+const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
+	host: 'SIDECAR_HOST',
+	port: 'SIDECAR_PORT',
+	dataDir: 'SIDECAR_DATA_DIR',
+	sharedKey: 'SIDECAR_SHARED_KEY',
+	sharedKeyFile: 'SIDECAR_SHARED_KEY_FILE',
+	logLevel: 'SIDECAR_LOG_LEVEL',
+	maxBodyBytes: 'SIDECAR_MAX_BODY_BYTES',
+	wordpressUrl: 'SIDECAR_WORDPRESS_URL',
+	allowPrivateCidrs: 'SIDECAR_ALLOW_PRIVATE_CIDRS',
+	deliveryTimeoutMs: 'SIDECAR_DELIVERY_TIMEOUT_MS',
+	retryScheduleSeconds: 'SIDECAR_RETRY_SCHEDULE',
+	inboundToleranceSeconds: 'SIDECAR_INBOUND_TOLERANCE_SECONDS',
+};
+
+export class ConfigError extends Error {}
+
+/** Describes every setting, for --help. */
+export function describeSettings(): string {
+	return Object.entries( ENV_NAMES )
+		.map( ( [ key, env ] ) => `  ${ env.padEnd( 36 ) } (file key: ${ key })` )
+		.join( '\n' );
+}
+
+export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): SidecarConfig {
+	const raw: Record< string, unknown > = {};
+	const origin: Record< string, string > = {};
+
+	const file = configFile ?? env.SIDECAR_CONFIG;
+	if ( file ) {
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse( fs.readFileSync( file, 'utf8' ) );
+		} catch ( error ) {
+			throw new ConfigError( `Cannot read config file ${ file }: ${ ( error as Error ).message }` );
+		}
+		if ( typeof parsed !== 'object' || parsed === null || Array.isArray( parsed ) ) {
+			throw new ConfigError( `Config file ${ file } must hold a JSON object` );
+		}
+		for ( const [ key, value ] of Object.entries( parsed ) ) {
+			if ( ! ( key in ENV_NAMES ) ) {
+				throw new ConfigError( `Unknown key "${ key }" in ${ file }; known keys: ${ Object.keys( ENV_NAMES ).join( ', ' ) }` );
+			}
+			raw[ key ] = value;
+			origin[ key ] = `"${ key }" in ${ file }`;
+		}
+	}
+	for ( const [ key, envName ] of Object.entries( ENV_NAMES ) ) {
+		const value = env[ envName ];
+		if ( value !== undefined && value !== '' ) {
+			raw[ key ] = value;
+			origin[ key ] = envName;
+		}
+	}
+
+	const result = CONFIG_SCHEMA.safeParse( raw );
+	if ( ! result.success ) {
+		const problems = result.error.issues.map( ( issue ) => {
+			const key = String( issue.path[ 0 ] ?? '' );
+			return `${ origin[ key ] ?? ENV_NAMES[ key as keyof typeof ENV_NAMES ] ?? key }: ${ issue.message }`;
+		} );
+		throw new ConfigError( `Invalid sidecar configuration:\n  ${ problems.join( '\n  ' ) }` );
+	}
+
+	const { sharedKey, sharedKeyFile, ...rest } = result.data;
+	return { ...rest, sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ) };
+}
+
+function resolveSharedKey( sharedKey?: string, sharedKeyFile?: string ): string {
+	if ( sharedKey ) {
+		return sharedKey;
+	}
+	if ( ! sharedKeyFile ) {
+		throw new ConfigError( 'SIDECAR_SHARED_KEY or SIDECAR_SHARED_KEY_FILE is required (the key WordPress signs its calls with)' );
+	}
+	let key: string;
+	try {
+		key = fs.readFileSync( sharedKeyFile, 'utf8' ).trim();
+	} catch ( error ) {
+		throw new ConfigError( `SIDECAR_SHARED_KEY_FILE: cannot read ${ sharedKeyFile }: ${ ( error as Error ).message }` );
+	}
+	if ( key.length < 16 ) {
+		throw new ConfigError( `SIDECAR_SHARED_KEY_FILE: the key in ${ sharedKeyFile } must be at least 16 characters` );
+	}
+	return key;
+}

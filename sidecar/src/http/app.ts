@@ -1,0 +1,72 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { channelAuth } from '../channel/channel-auth';
+import type { SidecarConfig } from '../config';
+import type { Logger } from '../logger';
+import { SIDECAR_VERSION } from '../version';
+import { HttpError, sendError } from './errors';
+
+export interface AppContext {
+	config: SidecarConfig;
+	log: Logger;
+	startedAt: number;
+}
+
+/**
+ * The sidecar's HTTP API. /health is open (process managers poll it and it says
+ * nothing private); everything under /v1 is for WordPress only, signed both ways.
+ */
+export function createApp( context: AppContext ): express.Express {
+	const { config, log } = context;
+	const app = express();
+	app.disable( 'x-powered-by' );
+	app.set( 'trust proxy', false );
+
+	app.use( ( req, res, next ) => {
+		const started = process.hrtime.bigint();
+		res.on( 'finish', () => {
+			log.debug( { method: req.method, path: req.path, status: res.statusCode, ms: Number( process.hrtime.bigint() - started ) / 1e6 }, 'request' );
+		} );
+		next();
+	} );
+
+	app.get( '/health', ( _req, res ) => {
+		res.json( { status: 'ok', version: SIDECAR_VERSION } );
+	} );
+
+	const api = express.Router();
+	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
+	api.use( channelAuth( config.sharedKey ) );
+
+	api.get( '/status', ( _req, res ) => {
+		res.json( {
+			version: SIDECAR_VERSION,
+			uptime_s: Math.round( ( Date.now() - context.startedAt ) / 1000 ),
+		} );
+	} );
+
+	app.use( '/v1', api );
+
+	app.use( ( _req: Request, res: Response ) => {
+		sendError( res, 404, 'not_found', 'No such route on the sidecar.' );
+	} );
+
+	app.use( ( error: unknown, req: Request, res: Response, _next: NextFunction ) => {
+		if ( error instanceof HttpError ) {
+			sendError( res, error.status, error.code, error.message, error.details );
+			return;
+		}
+		const typed = error as { type?: string; status?: number; message?: string };
+		if ( typed.type === 'entity.too.large' ) {
+			sendError( res, 413, 'body_too_large', `The request body exceeds ${ config.maxBodyBytes } bytes.` );
+			return;
+		}
+		if ( typeof typed.status === 'number' && typed.status >= 400 && typed.status < 500 ) {
+			sendError( res, typed.status, 'bad_request', typed.message ?? 'Bad request.' );
+			return;
+		}
+		log.error( { err: error, method: req.method, path: req.path }, 'unhandled error' );
+		sendError( res, 500, 'internal_error', 'The sidecar failed to handle this request; see its log.' );
+	} );
+
+	return app;
+}

@@ -1,0 +1,30 @@
+import pino from 'pino';
+
+/**
+ * Structured JSON logs (one object a line). Anything that could carry a secret is
+ * redacted by path, so a careless `log.info({ endpoint })` cannot leak one.
+ */
+export type Logger = pino.Logger;
+
+export function createLogger( level: string ): Logger {
+	return pino( {
+		name: 'sidecar',
+		level,
+		base: { pid: process.pid },
+		timestamp: pino.stdTimeFunctions.isoTime,
+		redact: {
+			paths: [
+				'secret',
+				'secrets',
+				'*.secret',
+				'*.secrets',
+				'sharedKey',
+				'*.sharedKey',
+				'headers.authorization',
+				'headers["x-si-signature"]',
+				'*.headers.authorization',
+			],
+			censor: '[redacted]',
+		},
+	} );
+}

@@ -1,0 +1,55 @@
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { ConfigError, loadConfig } from '../../../sidecar/src/config';
+
+const KEY = { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) };
+
+describe( 'sidecar configuration', () => {
+	it( 'applies safe defaults: loopback only, a 1 MiB body bound', () => {
+		const config = loadConfig( KEY );
+		expect( config.host ).toBe( '127.0.0.1' );
+		expect( config.port ).toBe( 8787 );
+		expect( config.maxBodyBytes ).toBe( 1024 * 1024 );
+		expect( config.allowPrivateCidrs ).toEqual( [] );
+	} );
+
+	it( 'names the bad environment variable', () => {
+		expect( () => loadConfig( { ...KEY, SIDECAR_PORT: 'eighty' } ) ).toThrow( /SIDECAR_PORT/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_LOG_LEVEL: 'loud' } ) ).toThrow( /SIDECAR_LOG_LEVEL/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_WORDPRESS_URL: 'not a url' } ) ).toThrow( /SIDECAR_WORDPRESS_URL/ );
+	} );
+
+	it( 'requires a shared key and refuses a short one', () => {
+		expect( () => loadConfig( {} ) ).toThrow( ConfigError );
+		expect( () => loadConfig( { SIDECAR_SHARED_KEY: 'short' } ) ).toThrow( /SIDECAR_SHARED_KEY: must be at least 16/ );
+	} );
+
+	it( 'reads the key from a file, trimmed', () => {
+		const file = path.join( fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) ), 'key' );
+		fs.writeFileSync( file, 'a'.repeat( 40 ) + '\n' );
+		expect( loadConfig( { SIDECAR_SHARED_KEY_FILE: file } ).sharedKey ).toBe( 'a'.repeat( 40 ) );
+		expect( () => loadConfig( { SIDECAR_SHARED_KEY_FILE: file + '.missing' } ) ).toThrow( /SIDECAR_SHARED_KEY_FILE: cannot read/ );
+	} );
+
+	it( 'reads a JSON file, lets the environment win, and names a bad or unknown file key', () => {
+		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) );
+		const file = path.join( dir, 'config.json' );
+		fs.writeFileSync( file, JSON.stringify( { port: 9000, logLevel: 'debug' } ) );
+		expect( loadConfig( { ...KEY, SIDECAR_CONFIG: file } ) ).toMatchObject( { port: 9000, logLevel: 'debug' } );
+		expect( loadConfig( { ...KEY, SIDECAR_CONFIG: file, SIDECAR_PORT: '9001' } ).port ).toBe( 9001 );
+
+		fs.writeFileSync( file, JSON.stringify( { port: -1 } ) );
+		expect( () => loadConfig( KEY, file ) ).toThrow( /"port" in .*config\.json/ );
+		fs.writeFileSync( file, JSON.stringify( { prot: 1 } ) );
+		expect( () => loadConfig( KEY, file ) ).toThrow( /Unknown key "prot"/ );
+		fs.writeFileSync( file, '{ not json' );
+		expect( () => loadConfig( KEY, file ) ).toThrow( /Cannot read config file/ );
+	} );
+
+	it( 'splits comma-separated lists', () => {
+		const config = loadConfig( { ...KEY, SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128', SIDECAR_RETRY_SCHEDULE: '0,5,60' } );
+		expect( config.allowPrivateCidrs ).toEqual( [ '127.0.0.0/8', '::1/128' ] );
+		expect( config.retryScheduleSeconds ).toEqual( [ 0, 5, 60 ] );
+	} );
+} );
