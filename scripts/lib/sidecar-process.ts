@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import { ROOT, SIDECAR_MAIN } from './paths';
+
+export interface SidecarOptions {
+	port: number;
+	dataDir: string;
+	sharedKeyFile: string;
+	logFile?: string;
+	extraEnv?: NodeJS.ProcessEnv;
+}
+
+/** Starts the sidecar (TypeScript through ts-node, no build step) as a child process. */
+export function spawnSidecar( options: SidecarOptions ): ChildProcess {
+	fs.mkdirSync( options.dataDir, { recursive: true } );
+	const out = options.logFile ? fs.openSync( options.logFile, 'a' ) : 'inherit';
+	return spawn( process.execPath, [ '-r', 'ts-node/register/transpile-only', SIDECAR_MAIN ], {
+		cwd: ROOT,
+		stdio: [ 'ignore', out, out ],
+		env: {
+			...process.env,
+			TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ),
+			SIDECAR_HOST: '127.0.0.1',
+			SIDECAR_PORT: String( options.port ),
+			SIDECAR_DATA_DIR: options.dataDir,
+			SIDECAR_SHARED_KEY_FILE: options.sharedKeyFile,
+			...options.extraEnv,
+		},
+	} );
+}
+
+/** Polls /health until the sidecar answers, or fails with the reason. */
+export async function waitForSidecar( url: string, child?: ChildProcess, timeoutMs = 30_000 ): Promise< void > {
+	const deadline = Date.now() + timeoutMs;
+	let lastError = 'no answer yet';
+	while ( Date.now() < deadline ) {
+		if ( child && child.exitCode !== null ) {
+			throw new Error( `the sidecar exited with code ${ child.exitCode } before it was ready` );
+		}
+		try {
+			const response = await fetch( `${ url }/health` );
+			if ( response.ok ) {
+				return;
+			}
+			lastError = `HTTP ${ response.status }`;
+		} catch ( error ) {
+			lastError = ( error as Error ).message;
+		}
+		await new Promise( ( r ) => setTimeout( r, 250 ) );
+	}
+	throw new Error( `the sidecar at ${ url } did not answer within ${ timeoutMs / 1000 } s (${ lastError })` );
+}
+
+/** Stops a child politely, then firmly. */
+export async function stopChild( child: ChildProcess, graceMs = 5000 ): Promise< void > {
+	if ( child.exitCode !== null || child.signalCode !== null ) {
+		return;
+	}
+	const exited = new Promise< void >( ( resolve ) => child.once( 'exit', () => resolve() ) );
+	child.kill( 'SIGTERM' );
+	const timer = setTimeout( () => child.kill( 'SIGKILL' ), graceMs );
+	await exited;
+	clearTimeout( timer );
+}

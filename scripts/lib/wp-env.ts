@@ -1,0 +1,164 @@
+import crypto from 'crypto';
+import { spawn } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import { environmentDir, ROOT, WOOCOMMERCE_FIXTURE_DIR, WP_ENV_BIN } from './paths';
+import { ensureWordPressCore, wordpressVersion } from './wordpress-core';
+
+export type Runtime = 'playground' | 'docker';
+
+export interface WordPressEnvironment {
+	/** Name of the environment: its state lives in .cache/environments/<name>. */
+	name: string;
+	runtime: Runtime;
+	port: number;
+	sidecarUrl: string;
+	sharedKey: string;
+	/** A real WooCommerce plugin folder; the WooCommerce-compatible fixture is mounted when absent. */
+	woocommerceDir?: string;
+	/** Extra plugin folders to mount (test-only plugins), keyed by slug. */
+	extraPlugins?: Record< string, string >;
+	/** Start from an empty database (the e2e suite); otherwise data survives restarts. */
+	freshSite?: boolean;
+}
+
+interface RawConfig {
+	mappings?: Record< string, string >;
+	config?: Record< string, unknown >;
+	[ key: string ]: unknown;
+}
+
+export function siteUrl( env: WordPressEnvironment ): string {
+	return `http://localhost:${ env.port }`;
+}
+
+function configPath( env: WordPressEnvironment ): string {
+	return path.join( environmentDir( env.name ), '.wp-env.json' );
+}
+
+function wpEnvHome( env: WordPressEnvironment ): string {
+	return path.join( environmentDir( env.name ), 'wp-env-home' );
+}
+
+/**
+ * Derives this environment's config from the project's .wp-env.json (which stays the
+ * one Docker users run directly): absolute paths, its own port, the sidecar's URL and
+ * key as wp-config constants, and the commerce plugin to mount.
+ */
+export function writeEnvironmentConfig( env: WordPressEnvironment ): string {
+	const base = JSON.parse( fs.readFileSync( path.join( ROOT, '.wp-env.json' ), 'utf8' ) ) as RawConfig;
+	const mappings: Record< string, string > = {};
+	for ( const [ target, source ] of Object.entries( base.mappings ?? {} ) ) {
+		mappings[ target ] = path.resolve( ROOT, source );
+	}
+	if ( env.woocommerceDir ) {
+		mappings[ 'wp-content/plugins/woocommerce' ] = path.resolve( env.woocommerceDir );
+	} else {
+		mappings[ 'wp-content/plugins/woocommerce-fixture' ] = WOOCOMMERCE_FIXTURE_DIR;
+	}
+	for ( const [ slug, dir ] of Object.entries( env.extraPlugins ?? {} ) ) {
+		mappings[ `wp-content/plugins/${ slug }` ] = dir;
+	}
+
+	const config = {
+		...base,
+		$schema: undefined,
+		port: env.port,
+		mappings,
+		config: {
+			...base.config,
+			SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
+			SERVICE_INTEGRATION_SIDECAR_KEY: env.sharedKey,
+		},
+	};
+	const file = configPath( env );
+	fs.mkdirSync( path.dirname( file ), { recursive: true } );
+	fs.writeFileSync( file, JSON.stringify( config, null, '\t' ) + '\n', { mode: 0o600 } );
+	seedOfflineVersionCache( env, file );
+	return file;
+}
+
+/**
+ * wp-env asks WordPress.org for the latest version while reading its defaults, even
+ * when core is given, and fails offline unless its cache already holds an answer.
+ */
+function seedOfflineVersionCache( env: WordPressEnvironment, file: string ): void {
+	const workDir = path.join( wpEnvHome( env ), crypto.createHash( 'md5' ).update( file ).digest( 'hex' ) );
+	fs.mkdirSync( workDir, { recursive: true } );
+	const cacheFile = path.join( workDir, 'wp-env-cache.json' );
+	const cache = fs.existsSync( cacheFile ) ? JSON.parse( fs.readFileSync( cacheFile, 'utf8' ) ) : {};
+	cache.latestWordPressVersion ??= wordpressVersion();
+	fs.writeFileSync( cacheFile, JSON.stringify( cache ) );
+}
+
+function runWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {} ): Promise< void > {
+	return new Promise( ( resolve, reject ) => {
+		const child = spawn( process.execPath, [ WP_ENV_BIN, ...args, `--config=${ configPath( env ) }` ], {
+			cwd: ROOT,
+			stdio: [ 'ignore', 'inherit', 'inherit' ],
+			env: { ...process.env, WP_ENV_HOME: wpEnvHome( env ), ...extraEnv },
+		} );
+		child.on( 'error', reject );
+		child.on( 'exit', ( code ) =>
+			code === 0 ? resolve() : reject( new Error( `wp-env ${ args[ 0 ] } exited with code ${ code }` ) )
+		);
+	} );
+}
+
+/**
+ * Playground installs into the core folder it mounts and keeps the SQLite database
+ * there, so each environment gets its own copy of the pristine core.
+ */
+function prepareSiteDir( env: WordPressEnvironment ): string {
+	const site = path.join( environmentDir( env.name ), 'wordpress' );
+	if ( env.freshSite ) {
+		fs.rmSync( site, { recursive: true, force: true } );
+	}
+	if ( ! fs.existsSync( site ) ) {
+		fs.cpSync( ensureWordPressCore(), site, { recursive: true } );
+	}
+	return site;
+}
+
+/** Starts WordPress; with the Playground runtime, core comes from the npm registry. */
+export async function startWordPress( env: WordPressEnvironment ): Promise< void > {
+	writeEnvironmentConfig( env );
+	const extraEnv: NodeJS.ProcessEnv = {};
+	if ( env.runtime === 'playground' && ! process.env.WP_ENV_CORE ) {
+		extraEnv.WP_ENV_CORE = prepareSiteDir( env );
+	}
+	await runWpEnv( env, [ 'start', `--runtime=${ env.runtime }` ], extraEnv );
+}
+
+export async function stopWordPress( env: WordPressEnvironment ): Promise< void > {
+	if ( ! fs.existsSync( configPath( env ) ) ) {
+		return;
+	}
+	await runWpEnv( env, [ 'stop' ] );
+}
+
+/** Playground's auto-login answers 302 to any request without this cookie. */
+export const PLAYGROUND_COOKIE = 'playground_auto_login_already_happened=1';
+
+/** Polls the REST index until WordPress answers with the plugin's namespace. */
+export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 180_000 ): Promise< void > {
+	const deadline = Date.now() + timeoutMs;
+	let lastError = 'no answer yet';
+	while ( Date.now() < deadline ) {
+		try {
+			const response = await fetch( `${ siteUrl( env ) }/wp-json/`, {
+				headers: { cookie: PLAYGROUND_COOKIE },
+				redirect: 'manual',
+			} );
+			const text = await response.text();
+			if ( response.status === 200 && text.includes( '"service-integration\\/v1"' ) ) {
+				return;
+			}
+			lastError = `HTTP ${ response.status }`;
+		} catch ( error ) {
+			lastError = ( error as Error ).message;
+		}
+		await new Promise( ( r ) => setTimeout( r, 1000 ) );
+	}
+	throw new Error( `WordPress at ${ siteUrl( env ) } did not become ready within ${ timeoutMs / 1000 } s (${ lastError })` );
+}

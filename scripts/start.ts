@@ -1,0 +1,123 @@
+/**
+ * npm start: a real WordPress with the plugin active, plus the sidecar, in the foreground.
+ * Ctrl-C (or `npm stop` from another terminal) stops both.
+ */
+import fs from 'fs';
+import path from 'path';
+import { parseFlags, portFlag } from './lib/cli-args';
+import { environmentDir } from './lib/paths';
+import { done, fail, step } from './lib/progress';
+import { chooseRuntime } from './lib/runtime';
+import { stopChild } from './lib/sidecar-process';
+import { startStack, type Stack } from './lib/stack';
+import { stopWordPress } from './lib/wp-env';
+
+const HELP = `Usage: npm start [-- --runtime=playground|docker] [--port=8888] [--sidecar-port=8787]
+
+Starts WordPress (through @wordpress/env) with the Service Integration plugin active
+and the sidecar beside it, then prints the URLs and logins. Stays in the foreground:
+Ctrl-C, or \`npm stop\` in another terminal, stops both.
+
+Environment:
+  WOOCOMMERCE_DIR    path of a real WooCommerce plugin folder to mount; without it the
+                     WooCommerce-compatible test fixture is mounted instead
+  WP_ENV_RUNTIME     playground (default, no Docker needed) or docker
+  SERVICE_INTEGRATION_SIDECAR_KEY
+                     the PHP <-> sidecar shared key; generated and kept in
+                     .cache/environments/dev/shared-key when not set
+`;
+
+const ENV_NAME = 'dev';
+export const RUN_FILE = path.join( environmentDir( ENV_NAME ), 'running.json' );
+
+async function main(): Promise< void > {
+	let flags: Record< string, string | true >;
+	try {
+		flags = parseFlags( process.argv.slice( 2 ), [ 'help', 'runtime', 'port', 'sidecar-port' ] );
+	} catch ( error ) {
+		return fail( ( error as Error ).message );
+	}
+	if ( flags.help ) {
+		process.stdout.write( HELP );
+		return;
+	}
+	if ( fs.existsSync( RUN_FILE ) ) {
+		const running = JSON.parse( fs.readFileSync( RUN_FILE, 'utf8' ) ) as { pid: number };
+		if ( isAlive( running.pid ) ) {
+			return fail( `Already running (pid ${ running.pid }). Stop it with \`npm stop\` first.` );
+		}
+	}
+
+	const runtime = chooseRuntime( typeof flags.runtime === 'string' ? flags.runtime : undefined );
+	const logFile = path.join( environmentDir( ENV_NAME ), 'sidecar.log' );
+	fs.mkdirSync( path.dirname( logFile ), { recursive: true } );
+
+	let stack: Stack;
+	try {
+		stack = await startStack( {
+			name: ENV_NAME,
+			runtime,
+			wpPort: portFlag( flags.port, 8888, 'port' ),
+			sidecarPort: portFlag( flags[ 'sidecar-port' ], 8787, 'sidecar-port' ),
+			woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
+			sidecarLogFile: logFile,
+		} );
+	} catch ( error ) {
+		return fail( `Could not start: ${ ( error as Error ).message }` );
+	}
+
+	fs.writeFileSync( RUN_FILE, JSON.stringify( { pid: process.pid, sidecarPid: stack.sidecar.pid, runtime } ) );
+	printSummary( stack, logFile );
+
+	let stopping = false;
+	const shutdown = async ( reason: string, code: number ) => {
+		if ( stopping ) {
+			return;
+		}
+		stopping = true;
+		step( `Stopping (${ reason })` );
+		await stopChild( stack.sidecar );
+		done( 'sidecar stopped' );
+		await stopWordPress( stack.env ).catch( ( error ) => process.stderr.write( `${ ( error as Error ).message }\n` ) );
+		done( 'WordPress stopped' );
+		fs.rmSync( RUN_FILE, { force: true } );
+		process.exit( code );
+	};
+	process.on( 'SIGINT', () => void shutdown( 'Ctrl-C', 0 ) );
+	process.on( 'SIGTERM', () => void shutdown( 'npm stop', 0 ) );
+	stack.sidecar.on( 'exit', ( exitCode ) => void shutdown( `the sidecar exited with code ${ exitCode }; see ${ logFile }`, 1 ) );
+}
+
+function isAlive( pid: number ): boolean {
+	try {
+		process.kill( pid, 0 );
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function printSummary( stack: Stack, logFile: string ): void {
+	const lines = [
+		'',
+		'Service Integration is running.',
+		'',
+		`  WordPress        ${ stack.siteUrl }/`,
+		`  wp-admin         ${ stack.siteUrl }/wp-admin/   (user: admin, password: password)`,
+		`  Plugin page      ${ stack.siteUrl }/wp-admin/admin.php?page=service-integration`,
+		`  REST API         ${ stack.siteUrl }/wp-json/service-integration/v1/`,
+		`  Sidecar          ${ stack.sidecarUrl }   (health: ${ stack.sidecarUrl }/health)`,
+		`  Sidecar log      ${ logFile }`,
+		`  Shared key file  ${ stack.sharedKeyFile }`,
+		`  Commerce         ${ stack.env.woocommerceDir ? `WooCommerce from ${ stack.env.woocommerceDir }` : 'WooCommerce-compatible test fixture (set WOOCOMMERCE_DIR to use real WooCommerce)' }`,
+		'',
+		'  API clients must send the cookie playground_auto_login_already_happened=1 with the',
+		'  Playground runtime, or its auto-login answers 302.',
+		'',
+		'Stop with Ctrl-C, or `npm stop` in another terminal.',
+		'',
+	];
+	process.stdout.write( lines.join( '\n' ) );
+}
+
+void main();

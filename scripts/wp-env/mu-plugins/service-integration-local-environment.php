@@ -1,0 +1,42 @@
+<?php
+/**
+ * Plugin Name: Service Integration – local environment
+ * Description: Mounted only by `npm start` and the end-to-end suite (never shipped): activates the plugin and the commerce plugin it finds, and turns on pretty permalinks so /wp-json/ answers. It replaces the WP-CLI steps the Playground runtime cannot run.
+ *
+ * @package ServiceIntegration
+ */
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+add_action(
+	'muplugins_loaded',
+	static function (): void {
+		require_once ABSPATH . 'wp-admin/includes/plugin.php';
+		$wanted = array(
+			'woocommerce/woocommerce.php',
+			'woocommerce-fixture/woocommerce-fixture.php',
+			'service-integration/service-integration.php',
+		);
+		foreach ( $wanted as $plugin ) {
+			if ( ! is_plugin_active( $plugin ) && file_exists( WP_PLUGIN_DIR . '/' . $plugin ) ) {
+				$result = activate_plugin( $plugin );
+				if ( is_wp_error( $result ) ) {
+					error_log( 'service-integration local environment: cannot activate ' . $plugin . ': ' . $result->get_error_message() );
+				}
+			}
+		}
+	}
+);
+
+add_action(
+	'init',
+	static function (): void {
+		if ( '/%postname%/' !== get_option( 'permalink_structure' ) ) {
+			update_option( 'permalink_structure', '/%postname%/' );
+			flush_rewrite_rules( false );
+		}
+	},
+	99
+);

@@ -1,0 +1,32 @@
+import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
+import { adminClient, anonymousClient } from '../support/clients';
+import { readState } from '../support/environment';
+
+describe( 'the running WordPress', () => {
+	it( 'serves pretty REST URLs with the plugin namespace and Application Passwords available', async () => {
+		const index = await anonymousClient().get< { namespaces: string[]; authentication: Record< string, unknown > } >( '/' );
+		expect( index.status ).toBe( 200 );
+		expect( index.body.namespaces ).toContain( 'service-integration/v1' );
+		expect( index.body.authentication ).toHaveProperty( 'application-passwords' );
+	} );
+
+	it( 'has the plugin active under its own slug', async () => {
+		const plugins = await adminClient().get< Array< { plugin: string; status: string; name: string } > >( '/wp/v2/plugins' );
+		expect( plugins.status ).toBe( 200 );
+		const ours = plugins.body.find( ( plugin ) => plugin.plugin === 'service-integration/service-integration' );
+		expect( ours ).toMatchObject( { status: 'active', name: 'Service Integration' } );
+	} );
+
+	it( 'authenticates the administrator with an application password over HTTP Basic', async () => {
+		const me = await adminClient().get< { slug: string } >( '/wp/v2/users/me' );
+		expect( me.status ).toBe( 200 );
+		expect( me.body.slug ).toBe( 'admin' );
+	} );
+
+	it( 'writes no PHP notice or warning into REST responses', async () => {
+		const response = await fetch( `${ readState().siteUrl }/wp-json/service-integration/v1`, { headers: { cookie: PLAYGROUND_COOKIE } } );
+		const text = await response.text();
+		expect( text ).not.toMatch( /<b>(Warning|Notice|Deprecated|Fatal error)<\/b>/ );
+		expect( () => JSON.parse( text ) ).not.toThrow();
+	} );
+} );

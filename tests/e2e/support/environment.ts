@@ -1,0 +1,33 @@
+import fs from 'fs';
+import path from 'path';
+import { environmentDir } from '../../../scripts/lib/paths';
+
+/**
+ * The e2e suite runs its own stack (own ports, own fresh database) so it never
+ * touches a developer's `npm start` environment.
+ */
+export const E2E_ENV_NAME = 'e2e';
+export const E2E_WP_PORT = Number( process.env.E2E_WP_PORT ?? 8889 );
+export const E2E_SIDECAR_PORT = Number( process.env.E2E_SIDECAR_PORT ?? 8788 );
+const STATE_FILE = path.join( environmentDir( E2E_ENV_NAME ), 'e2e-state.json' );
+
+/** What global setup hands to the test files (they run in other module registries). */
+export interface E2EState {
+	siteUrl: string;
+	sidecarUrl: string;
+	sharedKey: string;
+	sharedKeyFile: string;
+	sidecarDataDir: string;
+	sidecarLogFile: string;
+	sidecarPid: number;
+	admin: { username: string; applicationPassword: string };
+	commerce: 'fixture' | 'woocommerce';
+}
+
+export function writeState( state: E2EState ): void {
+	fs.writeFileSync( STATE_FILE, JSON.stringify( state, null, 2 ), { mode: 0o600 } );
+}
+
+export function readState(): E2EState {
+	return JSON.parse( fs.readFileSync( STATE_FILE, 'utf8' ) ) as E2EState;
+}

@@ -1,0 +1,70 @@
+import fs from 'fs';
+import path from 'path';
+import { environmentDir } from '../../../scripts/lib/paths';
+import { stopChild } from '../../../scripts/lib/sidecar-process';
+import { startStack, type Stack } from '../../../scripts/lib/stack';
+import { stopWordPress } from '../../../scripts/lib/wp-env';
+import { createApplicationPassword, loginCookies } from './admin-session';
+import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT, writeState } from './environment';
+
+/**
+ * Starts one real WordPress (fresh database) and one real sidecar for the whole run.
+ * If anything fails here the run fails with the reason: the suite never skips its
+ * end-to-end part.
+ */
+export default async function globalSetup(): Promise< void > {
+	const sidecarLogFile = path.join( environmentDir( E2E_ENV_NAME ), 'sidecar.log' );
+	fs.mkdirSync( path.dirname( sidecarLogFile ), { recursive: true } );
+	fs.rmSync( sidecarLogFile, { force: true } );
+	fs.rmSync( path.join( environmentDir( E2E_ENV_NAME ), 'sidecar-data' ), { recursive: true, force: true } );
+
+	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
+	let stack: Stack | undefined;
+	try {
+		stack = await startStack( {
+			name: E2E_ENV_NAME,
+			runtime: 'playground',
+			wpPort: E2E_WP_PORT,
+			sidecarPort: E2E_SIDECAR_PORT,
+			woocommerceDir,
+			freshSite: true,
+			sidecarLogFile,
+			extraPlugins: testPlugins(),
+		} );
+		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );
+		const applicationPassword = await createApplicationPassword( stack.siteUrl, cookie, 'e2e-admin' );
+		writeState( {
+			siteUrl: stack.siteUrl,
+			sidecarUrl: stack.sidecarUrl,
+			sharedKey: stack.sharedKey,
+			sharedKeyFile: stack.sharedKeyFile,
+			sidecarDataDir: stack.sidecarDataDir,
+			sidecarLogFile,
+			sidecarPid: stack.sidecar.pid as number,
+			admin: { username: 'admin', applicationPassword },
+			commerce: woocommerceDir ? 'woocommerce' : 'fixture',
+		} );
+		// The sidecar must not hold jest open; teardown stops it by pid.
+		stack.sidecar.unref();
+	} catch ( error ) {
+		if ( stack ) {
+			await stopChild( stack.sidecar );
+			await stopWordPress( stack.env ).catch( () => undefined );
+		}
+		throw new Error( `The end-to-end environment could not start: ${ ( error as Error ).message }` );
+	}
+}
+
+/** Test-only plugins (e.g. role wideners) mounted inactive; tests switch them on and off. */
+function testPlugins(): Record< string, string > {
+	const dir = path.join( __dirname, '..', '..', 'fixtures', 'plugins' );
+	if ( ! fs.existsSync( dir ) ) {
+		return {};
+	}
+	return Object.fromEntries(
+		fs
+			.readdirSync( dir, { withFileTypes: true } )
+			.filter( ( entry ) => entry.isDirectory() )
+			.map( ( entry ) => [ entry.name, path.join( dir, entry.name ) ] )
+	);
+}

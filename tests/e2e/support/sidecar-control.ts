@@ -1,0 +1,38 @@
+import fs from 'fs';
+import { spawnSidecar, waitForSidecar } from '../../../scripts/lib/sidecar-process';
+import { E2E_SIDECAR_PORT, readState, writeState } from './environment';
+
+/** Stops and restarts the suite's sidecar, for "sidecar down" scenarios. */
+export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise< void > {
+	const state = readState();
+	try {
+		process.kill( state.sidecarPid, signal );
+	} catch {
+		return;
+	}
+	const deadline = Date.now() + 10_000;
+	while ( Date.now() < deadline ) {
+		try {
+			process.kill( state.sidecarPid, 0 );
+		} catch {
+			return;
+		}
+		await new Promise( ( r ) => setTimeout( r, 100 ) );
+	}
+	throw new Error( `sidecar pid ${ state.sidecarPid } did not exit` );
+}
+
+export async function startSidecar(): Promise< void > {
+	const state = readState();
+	fs.mkdirSync( state.sidecarDataDir, { recursive: true } );
+	const child = spawnSidecar( {
+		port: E2E_SIDECAR_PORT,
+		dataDir: state.sidecarDataDir,
+		sharedKeyFile: state.sharedKeyFile,
+		logFile: state.sidecarLogFile,
+		extraEnv: { SIDECAR_WORDPRESS_URL: state.siteUrl },
+	} );
+	child.unref();
+	await waitForSidecar( state.sidecarUrl, child );
+	writeState( { ...state, sidecarPid: child.pid as number } );
+}
