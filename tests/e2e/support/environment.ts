@@ -4,9 +4,10 @@ import { environmentDir } from '../../../scripts/lib/paths';
 
 /**
  * The e2e suite runs its own stack (own ports, own fresh database) so it never
- * touches a developer's `npm start` environment.
+ * touches a developer's `npm start` environment. E2E_ENV_NAME / E2E_WP_PORT /
+ * E2E_SIDECAR_PORT let two runs share a machine.
  */
-export const E2E_ENV_NAME = 'e2e';
+export const E2E_ENV_NAME = process.env.E2E_ENV_NAME ?? 'e2e';
 export const E2E_WP_PORT = Number( process.env.E2E_WP_PORT ?? 8889 );
 export const E2E_SIDECAR_PORT = Number( process.env.E2E_SIDECAR_PORT ?? 8788 );
 const STATE_FILE = path.join( environmentDir( E2E_ENV_NAME ), 'e2e-state.json' );
