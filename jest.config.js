@@ -6,6 +6,9 @@ const tsJest = [ 'ts-jest', { tsconfig: 'tsconfig.json' } ];
 
 /** @type {import('jest').Config} */
 module.exports = {
+	reporters: [ 'default', '<rootDir>/tests/support/summary-reporter.js' ],
+	// A project-level testTimeout is ignored by jest; one REST call in Playground takes ~0.5 s.
+	testTimeout: 120000,
 	projects: [
 		{
 			displayName: 'unit',
@@ -20,7 +23,6 @@ module.exports = {
 			testEnvironment: 'node',
 			globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
 			globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
-			testTimeout: 120000,
 		},
 	],
 };

@@ -1,6 +1,8 @@
 <?php
 /**
  * Removes what the plugin created. Runs only on "Delete" in wp-admin, never on deactivation.
+ * Service accounts are kept as users (their records stay attributed) but lose the role
+ * and every application password, so nothing can sign in with them any more.
  *
  * @package ServiceIntegration
  */
@@ -9,4 +11,20 @@ if ( ! defined( 'WP_UNINSTALL_PLUGIN' ) ) {
 	exit;
 }
 
+foreach ( get_users( array( 'role' => 'service_integration' ) ) as $service_integration_user ) {
+	WP_Application_Passwords::delete_all_application_passwords( $service_integration_user->ID );
+	$service_integration_user->set_role( '' );
+}
+remove_role( 'service_integration' );
+
+$service_integration_admin = get_role( 'administrator' );
+if ( $service_integration_admin ) {
+	foreach ( array_keys( $service_integration_admin->capabilities ) as $service_integration_cap ) {
+		if ( str_contains( $service_integration_cap, 'commande_fabrication' ) ) {
+			$service_integration_admin->remove_cap( $service_integration_cap );
+		}
+	}
+}
+
 delete_option( 'service_integration_version' );
+delete_option( 'service_integration_widening' );

@@ -36,10 +36,11 @@ final class Lifecycle {
 	}
 
 	/**
-	 * Runs install steps when the stored version differs from the code's.
+	 * Runs install steps when the stored version differs from the code's, or when the
+	 * role is missing (activation did not run, e.g. a must-use or network install).
 	 */
 	public static function maybe_upgrade(): void {
-		if ( get_option( self::VERSION_OPTION ) !== VERSION ) {
+		if ( get_option( self::VERSION_OPTION ) !== VERSION || null === get_role( Security\Service_Role::ROLE ) ) {
 			self::install();
 		}
 	}
@@ -49,6 +50,14 @@ final class Lifecycle {
 	 * own hooks are not registered yet, so an action would reach nobody.
 	 */
 	private static function install(): void {
+		Security\Service_Role::install();
+		$administrator = get_role( 'administrator' );
+		if ( $administrator ) {
+			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {
+				$administrator->add_cap( $cap );
+			}
+			// Reading paid orders is the integration's job; administrators see them in WooCommerce.
+		}
 		update_option( self::VERSION_OPTION, VERSION, false );
 	}
 }

@@ -17,16 +17,23 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Plugin {
 
 	/**
-	 * Registers all components. Runs on plugins_loaded.
+	 * Registers all components. Runs on plugins_loaded, before WP::init resolves the user.
 	 */
 	public static function boot(): void {
 		$sidecar = Sidecar\Sidecar_Client::from_config();
+
+		Security\Authentication_Errors::register();
+		Security\Capability_Clamp::register();
+		Manufacturing\Manufacturing_Order_Type::register();
+		Admin\Widening_Notice::register();
 
 		add_action(
 			'rest_api_init',
 			static function () use ( $sidecar ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
 				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
+				( new Rest\Me_Controller() )->register_routes();
+				( new Rest\Service_Account_Controller() )->register_routes();
 			}
 		);
 

@@ -83,7 +83,7 @@ export function writeEnvironmentConfig( env: WordPressEnvironment ): string {
  * when core is given, and fails offline unless its cache already holds an answer.
  */
 function seedOfflineVersionCache( env: WordPressEnvironment, file: string ): void {
-	const workDir = path.join( wpEnvHome( env ), crypto.createHash( 'md5' ).update( file ).digest( 'hex' ) );
+	const workDir = wpEnvWorkDir( env, file );
 	fs.mkdirSync( workDir, { recursive: true } );
 	const cacheFile = path.join( workDir, 'wp-env-cache.json' );
 	const cache = fs.existsSync( cacheFile ) ? JSON.parse( fs.readFileSync( cacheFile, 'utf8' ) ) : {};
@@ -91,11 +91,55 @@ function seedOfflineVersionCache( env: WordPressEnvironment, file: string ): voi
 	fs.writeFileSync( cacheFile, JSON.stringify( cache ) );
 }
 
-function runWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {} ): Promise< void > {
+/** wp-env's work directory for a config file (the md5 form, which we create first so wp-env uses it). */
+function wpEnvWorkDir( env: WordPressEnvironment, file = configPath( env ) ): string {
+	return path.join( wpEnvHome( env ), crypto.createHash( 'md5' ).update( file ).digest( 'hex' ) );
+}
+
+/**
+ * Our own record of the Playground server's pid: wp-env deletes its pid file when a
+ * later start fails (e.g. port in use), which would orphan a running server.
+ */
+function serverPidFile( env: WordPressEnvironment ): string {
+	return path.join( environmentDir( env.name ), 'wordpress.pid' );
+}
+
+function isAlive( pid: number ): boolean {
+	try {
+		process.kill( pid, 0 );
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function killRecordedServer( env: WordPressEnvironment ): Promise< void > {
+	const file = serverPidFile( env );
+	const pid = fs.existsSync( file ) ? Number( fs.readFileSync( file, 'utf8' ) ) : 0;
+	if ( pid > 0 && isAlive( pid ) ) {
+		for ( const signal of [ 'SIGTERM', 'SIGKILL' ] as const ) {
+			try {
+				process.kill( -pid, signal );
+			} catch {
+				process.kill( pid, signal );
+			}
+			const deadline = Date.now() + 3000;
+			while ( isAlive( pid ) && Date.now() < deadline ) {
+				await new Promise( ( r ) => setTimeout( r, 100 ) );
+			}
+			if ( ! isAlive( pid ) ) {
+				break;
+			}
+		}
+	}
+	fs.rmSync( file, { force: true } );
+}
+
+function runWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {}, quiet = false ): Promise< void > {
 	return new Promise( ( resolve, reject ) => {
 		const child = spawn( process.execPath, [ WP_ENV_BIN, ...args, `--config=${ configPath( env ) }` ], {
 			cwd: ROOT,
-			stdio: [ 'ignore', 'inherit', 'inherit' ],
+			stdio: [ 'ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit' ],
 			env: { ...process.env, WP_ENV_HOME: wpEnvHome( env ), ...extraEnv },
 		} );
 		child.on( 'error', reject );
@@ -127,14 +171,21 @@ export async function startWordPress( env: WordPressEnvironment ): Promise< void
 	if ( env.runtime === 'playground' && ! process.env.WP_ENV_CORE ) {
 		extraEnv.WP_ENV_CORE = prepareSiteDir( env );
 	}
+	await killRecordedServer( env );
 	await runWpEnv( env, [ 'start', `--runtime=${ env.runtime }` ], extraEnv );
+	const wpEnvPidFile = path.join( wpEnvWorkDir( env ), 'playground.pid' );
+	if ( fs.existsSync( wpEnvPidFile ) ) {
+		fs.copyFileSync( wpEnvPidFile, serverPidFile( env ) );
+	}
 }
 
-export async function stopWordPress( env: WordPressEnvironment ): Promise< void > {
+/** Stops WordPress; `quiet` keeps wp-env's spinner out of output that must end with a test summary. */
+export async function stopWordPress( env: WordPressEnvironment, quiet = false ): Promise< void > {
 	if ( ! fs.existsSync( configPath( env ) ) ) {
 		return;
 	}
-	await runWpEnv( env, [ 'stop' ] );
+	await runWpEnv( env, [ 'stop' ], {}, quiet );
+	await killRecordedServer( env );
 }
 
 /** Playground's auto-login answers 302 to any request without this cookie. */

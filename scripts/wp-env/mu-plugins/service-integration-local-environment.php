@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name: Service Integration – local environment
- * Description: Mounted only by `npm start` and the end-to-end suite (never shipped): activates the plugin and the commerce plugin it finds, and turns on pretty permalinks so /wp-json/ answers. It replaces the WP-CLI steps the Playground runtime cannot run.
+ * Description: Mounted only by `npm start` and the end-to-end suite (never shipped): activates the plugin and the commerce plugin it finds, once per site (a later deactivation sticks), and turns on pretty permalinks so /wp-json/ answers. It replaces the WP-CLI steps the Playground runtime cannot run.
  *
  * @package ServiceIntegration
  */
@@ -19,13 +19,18 @@ add_action(
 			'woocommerce-fixture/woocommerce-fixture.php',
 			'service-integration/service-integration.php',
 		);
+		$done = (array) get_option( 'service_integration_local_activated', array() );
 		foreach ( $wanted as $plugin ) {
-			if ( ! is_plugin_active( $plugin ) && file_exists( WP_PLUGIN_DIR . '/' . $plugin ) ) {
-				$result = activate_plugin( $plugin );
-				if ( is_wp_error( $result ) ) {
-					error_log( 'service-integration local environment: cannot activate ' . $plugin . ': ' . $result->get_error_message() );
-				}
+			if ( isset( $done[ $plugin ] ) || ! file_exists( WP_PLUGIN_DIR . '/' . $plugin ) ) {
+				continue;
 			}
+			$result = is_plugin_active( $plugin ) ? null : activate_plugin( $plugin );
+			if ( is_wp_error( $result ) ) {
+				error_log( 'service-integration local environment: cannot activate ' . $plugin . ': ' . $result->get_error_message() ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+				continue;
+			}
+			$done[ $plugin ] = true;
+			update_option( 'service_integration_local_activated', $done, true );
 		}
 	}
 );

@@ -1,5 +1,5 @@
 import { readState } from './environment';
-import { RestClient } from './rest-client';
+import { RestClient } from '../../../scripts/lib/rest-client';
 
 /** Ready-made clients for the common identities of the suite. */
 export function adminClient(): RestClient {

@@ -4,7 +4,7 @@ import { environmentDir } from '../../../scripts/lib/paths';
 import { stopChild } from '../../../scripts/lib/sidecar-process';
 import { startStack, type Stack } from '../../../scripts/lib/stack';
 import { stopWordPress } from '../../../scripts/lib/wp-env';
-import { createApplicationPassword, loginCookies } from './admin-session';
+import { createApplicationPassword, loginCookies } from '../../../scripts/lib/wp-login';
 import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT, writeState } from './environment';
 
 /**

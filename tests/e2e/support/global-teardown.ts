@@ -11,5 +11,5 @@ export default async function globalTeardown(): Promise< void > {
 		// Already gone.
 	}
 	const { env } = describeStack( { name: E2E_ENV_NAME, runtime: 'playground', wpPort: E2E_WP_PORT, sidecarPort: E2E_SIDECAR_PORT } );
-	await stopWordPress( env );
+	await stopWordPress( env, true );
 }

@@ -1,5 +1,5 @@
 import apiFetch, { type APIFetchOptions } from '@wordpress/api-fetch';
-import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
+import { PLAYGROUND_COOKIE } from './wp-env';
 
 /**
  * The automation tool of the tests: @wordpress/api-fetch with a Node fetch handler

@@ -1,4 +1,4 @@
-import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
+import { PLAYGROUND_COOKIE } from './wp-env';
 
 /**
  * Logs in through wp-login.php like a person would, then mints an application

@@ -1,0 +1,190 @@
+<?php
+/**
+ * The commande_fabrication (manufacturing order) post type and its custom fields.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Manufacturing;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * A dedicated capability type, chosen at registration (section 2.3): the generic
+ * post capabilities never apply, so edit_posts on a role opens nothing here.
+ */
+final class Manufacturing_Order_Type {
+
+	const POST_TYPE = 'commande_fabrication';
+	const REST_BASE = 'commandes-fabrication';
+
+	/**
+	 * Primitive capabilities of the type, for granting them to administrators.
+	 */
+	const ADMIN_CAPABILITIES = array(
+		'edit_commande_fabrications',
+		'edit_others_commande_fabrications',
+		'edit_published_commande_fabrications',
+		'edit_private_commande_fabrications',
+		'publish_commande_fabrications',
+		'read_commande_fabrications',
+		'read_private_commande_fabrications',
+		'delete_commande_fabrications',
+		'delete_others_commande_fabrications',
+		'delete_published_commande_fabrications',
+		'delete_private_commande_fabrications',
+	);
+
+	/**
+	 * Registers hooks.
+	 */
+	public static function register(): void {
+		add_action( 'init', array( self::class, 'register_post_type' ) );
+		add_action( 'init', array( self::class, 'register_fields' ) );
+	}
+
+	/**
+	 * Registers the post type.
+	 */
+	public static function register_post_type(): void {
+		register_post_type(
+			self::POST_TYPE,
+			array(
+				'labels'                => array(
+					'name'          => __( 'Manufacturing orders', 'service-integration' ),
+					'singular_name' => __( 'Manufacturing order', 'service-integration' ),
+					'add_new_item'  => __( 'Add manufacturing order', 'service-integration' ),
+					'edit_item'     => __( 'Edit manufacturing order', 'service-integration' ),
+				),
+				'public'                => false,
+				'publicly_queryable'    => false,
+				'exclude_from_search'   => true,
+				'show_ui'               => true,
+				'show_in_menu'          => true,
+				'menu_icon'             => 'dashicons-hammer',
+				'show_in_rest'          => true,
+				'rest_base'             => self::REST_BASE,
+				'rest_controller_class' => Manufacturing_Orders_Controller::class,
+				'supports'              => array( 'title', 'custom-fields', 'author' ),
+				'capability_type'       => array( 'commande_fabrication', 'commande_fabrications' ),
+				'map_meta_cap'          => true,
+				'capabilities'          => array(
+					'edit_post'    => 'edit_commande_fabrication',
+					'edit_posts'   => 'edit_commande_fabrications',
+					'publish_posts' => 'publish_commande_fabrications',
+					'read_post'    => 'read_commande_fabrication',
+					// Not public: reading a published record needs this primitive (see the controller).
+					'read'         => 'read_commande_fabrications',
+					'create_posts' => 'edit_commande_fabrications',
+				),
+				'rewrite'               => false,
+				'query_var'             => false,
+				'can_export'            => true,
+			)
+		);
+	}
+
+	/**
+	 * Default custom fields of a manufacturing order; site code adds more with the
+	 * `service_integration_manufacturing_order_fields` filter (same shape).
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	public static function fields(): array {
+		$fields = array(
+			'source_order_id'     => array(
+				'type'        => 'integer',
+				'description' => __( 'ID of the commerce order this manufacturing order was made from.', 'service-integration' ),
+				'minimum'     => 0,
+				'default'     => 0,
+			),
+			'source_order_number' => array(
+				'type'        => 'string',
+				'description' => __( 'Order number as shown to the customer.', 'service-integration' ),
+				'default'     => '',
+			),
+			'items'               => array(
+				'type'        => 'array',
+				'description' => __( 'What to make: product, SKU, name and quantity.', 'service-integration' ),
+				'default'     => array(),
+				'items'       => array(
+					'type'                 => 'object',
+					'additionalProperties' => false,
+					'properties'           => array(
+						'product_id' => array( 'type' => 'integer', 'minimum' => 0 ),
+						'sku'        => array( 'type' => 'string' ),
+						'name'       => array( 'type' => 'string' ),
+						'quantity'   => array( 'type' => 'integer', 'minimum' => 1 ),
+					),
+					'required'             => array( 'quantity' ),
+				),
+			),
+			'due_date'            => array(
+				'type'        => 'string',
+				'pattern'     => '^(\\d{4}-\\d{2}-\\d{2})?$',
+				'description' => __( 'Date the order must be ready (YYYY-MM-DD).', 'service-integration' ),
+				'default'     => '',
+			),
+			'priority'            => array(
+				'type'        => 'string',
+				'enum'        => array( 'low', 'normal', 'high' ),
+				'description' => __( 'Production priority.', 'service-integration' ),
+				'default'     => 'normal',
+			),
+			'notes'               => array(
+				'type'        => 'string',
+				'description' => __( 'Free-text instructions for the workshop.', 'service-integration' ),
+				'default'     => '',
+			),
+		);
+		/**
+		 * Filters the custom fields of manufacturing orders (JSON-schema style per field).
+		 *
+		 * @param array<string, array<string, mixed>> $fields Field name => schema.
+		 */
+		return apply_filters( 'service_integration_manufacturing_order_fields', $fields );
+	}
+
+	/**
+	 * Registers every field as typed post meta in REST, writable only by who may edit the record.
+	 */
+	public static function register_fields(): void {
+		foreach ( self::fields() as $key => $schema ) {
+			$default = $schema['default'] ?? null;
+			unset( $schema['default'] );
+			register_post_meta(
+				self::POST_TYPE,
+				$key,
+				array(
+					'type'              => $schema['type'],
+					'description'       => $schema['description'] ?? '',
+					'single'            => true,
+					'default'           => $default,
+					'sanitize_callback' => static fn( $value ) => self::sanitize( $value, $schema ),
+					'auth_callback'     => static fn( $allowed, $meta_key, $post_id, $user_id ) => user_can( $user_id, 'edit_post', $post_id ),
+					'show_in_rest'      => array( 'schema' => $schema ),
+				)
+			);
+		}
+	}
+
+	/**
+	 * Sanitises a value against its field schema (REST validates it before this runs).
+	 *
+	 * @param mixed $value  Value.
+	 * @param array $schema Field schema.
+	 * @return mixed
+	 */
+	private static function sanitize( $value, array $schema ) {
+		$value = rest_sanitize_value_from_schema( $value, $schema );
+		if ( is_string( $value ) ) {
+			return sanitize_textarea_field( $value );
+		}
+		if ( 'array' === $schema['type'] && is_array( $value ) ) {
+			return map_deep( $value, static fn( $item ) => is_string( $item ) ? sanitize_text_field( $item ) : $item );
+		}
+		return $value;
+	}
+}

@@ -1,0 +1,122 @@
+<?php
+/**
+ * REST controller of manufacturing orders: core's posts controller, minus public reads.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Manufacturing;
+
+use WP_Post;
+use WP_REST_Posts_Controller;
+use WP_REST_Request;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Core lets anyone read a published post of any show_in_rest type, even one registered
+ * public => false. Here reading needs the type's read capability, and only authors
+ * read their own records unless they may edit others' (administrators).
+ * Core also writes the post before it validates its meta, so a bad field would leave a
+ * half-written record: custom fields are validated here before anything is written.
+ */
+final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
+
+	/**
+	 * Creates a record once its custom fields are valid.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return \WP_REST_Response|\WP_Error
+	 */
+	public function create_item( $request ) {
+		$valid = $this->validate_fields( $request );
+		return is_wp_error( $valid ) ? $valid : parent::create_item( $request );
+	}
+
+	/**
+	 * Updates a record once its custom fields are valid.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return \WP_REST_Response|\WP_Error
+	 */
+	public function update_item( $request ) {
+		$valid = $this->validate_fields( $request );
+		return is_wp_error( $valid ) ? $valid : parent::update_item( $request );
+	}
+
+	/**
+	 * Validates every known custom field of the request against its schema.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|\WP_Error
+	 */
+	private function validate_fields( $request ) {
+		$meta = $request->get_param( 'meta' );
+		if ( ! is_array( $meta ) ) {
+			return true;
+		}
+		$fields = Manufacturing_Order_Type::fields();
+		foreach ( $meta as $key => $value ) {
+			if ( ! isset( $fields[ $key ] ) ) {
+				continue;
+			}
+			$schema = $fields[ $key ];
+			unset( $schema['default'] );
+			$valid = rest_validate_value_from_schema( $value, $schema, 'meta.' . $key );
+			if ( is_wp_error( $valid ) ) {
+				$valid->add_data( array( 'status' => 400 ) );
+				return $valid;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Listing needs the type's read capability.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|\WP_Error
+	 */
+	public function get_items_permissions_check( $request ) {
+		$type = get_post_type_object( $this->post_type );
+		if ( ! current_user_can( $type->cap->read ) ) {
+			return new \WP_Error( 'rest_forbidden', __( 'Sorry, you are not allowed to do that.', 'service-integration' ), array( 'status' => rest_authorization_required_code() ) );
+		}
+		return parent::get_items_permissions_check( $request );
+	}
+
+	/**
+	 * Lists only the current user's records unless they may edit others', so totals match.
+	 *
+	 * @param array           $prepared_args Query arguments.
+	 * @param WP_REST_Request $request       Request.
+	 * @return array
+	 */
+	protected function prepare_items_query( $prepared_args = array(), $request = null ) {
+		$args = parent::prepare_items_query( $prepared_args, $request );
+		$type = get_post_type_object( $this->post_type );
+		if ( ! current_user_can( $type->cap->edit_others_posts ) ) {
+			$args['author__in'] = array( get_current_user_id() );
+			unset( $args['author__not_in'] );
+		}
+		return $args;
+	}
+
+	/**
+	 * Reading one record: the read_post meta capability, and ownership for non-editors.
+	 *
+	 * @param WP_Post $post Post.
+	 */
+	public function check_read_permission( $post ) {
+		if ( ! current_user_can( 'read_post', $post->ID ) ) {
+			return false;
+		}
+		$type = get_post_type_object( $this->post_type );
+		if ( (int) $post->post_author !== get_current_user_id() && ! current_user_can( $type->cap->edit_others_posts ) ) {
+			return false;
+		}
+		return parent::check_read_permission( $post );
+	}
+}

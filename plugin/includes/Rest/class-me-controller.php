@@ -1,0 +1,120 @@
+<?php
+/**
+ * REST: GET /service-integration/v1/me — lets an automation check its credentials.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Security\Capability_Clamp;
+use ServiceIntegration\Security\Service_Role;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Answers who the caller is, its role and effective capabilities, and whether the
+ * role was widened by someone else (which the clamp refuses, but the owner must fix).
+ */
+final class Me_Controller extends WP_REST_Controller {
+
+	/**
+	 * Constructor.
+	 */
+	public function __construct() {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'me';
+	}
+
+	/**
+	 * Registers the route.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_item' ),
+					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+				),
+				'schema' => array( $this, 'get_public_item_schema' ),
+			)
+		);
+	}
+
+	/**
+	 * Any authenticated user.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|\WP_Error
+	 */
+	public function get_item_permissions_check( $request ) {
+		if ( is_user_logged_in() ) {
+			return true;
+		}
+		return new \WP_Error( 'rest_not_logged_in', __( 'You are not currently logged in.', 'service-integration' ), array( 'status' => 401 ) );
+	}
+
+	/**
+	 * Describes the caller.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function get_item( $request ): WP_REST_Response {
+		$user       = wp_get_current_user();
+		$is_service = Service_Role::is_service_account( $user );
+		$candidates = $is_service ? array_keys( Service_Role::CAPABILITIES ) : array( 'read', 'lire_commandes_payees', 'manage_options' );
+		$effective  = array_values( array_filter( $candidates, static fn( string $cap ): bool => user_can( $user, $cap ) ) );
+
+		return new WP_REST_Response(
+			array(
+				'id'                   => $user->ID,
+				'username'             => $user->user_login,
+				'roles'                => array_values( $user->roles ),
+				'is_service_account'   => $is_service,
+				'capabilities'         => $effective,
+				'expected_capabilities' => $is_service ? Service_Role::granted() : null,
+				'widening_detected'    => $is_service ? Capability_Clamp::detected_widening() : array(),
+				'application_password' => rest_get_authenticated_app_password(),
+			)
+		);
+	}
+
+	/**
+	 * Schema.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema() {
+		if ( $this->schema ) {
+			return $this->add_additional_fields_schema( $this->schema );
+		}
+		$strings      = array( 'type' => 'array', 'items' => array( 'type' => 'string' ), 'readonly' => true );
+		$this->schema = array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'service-integration-me',
+			'type'       => 'object',
+			'properties' => array(
+				'id'                    => array( 'type' => 'integer', 'readonly' => true ),
+				'username'              => array( 'type' => 'string', 'readonly' => true ),
+				'roles'                 => $strings,
+				'is_service_account'    => array( 'type' => 'boolean', 'readonly' => true ),
+				'capabilities'          => $strings,
+				'expected_capabilities' => array( 'type' => array( 'array', 'null' ), 'items' => array( 'type' => 'string' ), 'readonly' => true ),
+				'widening_detected'     => $strings,
+				'application_password'  => array( 'type' => array( 'string', 'null' ), 'description' => 'UUID of the application password used.', 'readonly' => true ),
+			),
+		);
+		return $this->add_additional_fields_schema( $this->schema );
+	}
+}

@@ -1,0 +1,237 @@
+<?php
+/**
+ * REST: administrators provision the service account and its application passwords.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Security\Capability_Clamp;
+use ServiceIntegration\Security\Least_Privilege_Check;
+use ServiceIntegration\Security\Service_Account;
+use ServiceIntegration\Security\Service_Role;
+use WP_Error;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Routes (administrators, capability manage_options + create_users):
+ *   GET    /service-account                              state of role, account, passwords, widening
+ *   POST   /service-account                              create the account (idempotent)
+ *   POST   /service-account/application-passwords        new password, shown once
+ *   DELETE /service-account/application-passwords/<uuid> revoke
+ *   POST   /service-account/check                        run the least-privilege check (section 5.4)
+ *   DELETE /service-account/widening                     forget reported runtime widening
+ */
+final class Service_Account_Controller extends WP_REST_Controller {
+
+	/**
+	 * Constructor.
+	 */
+	public function __construct() {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'service-account';
+	}
+
+	/**
+	 * Registers the routes.
+	 */
+	public function register_routes(): void {
+		$admin = array( $this, 'permissions_check' );
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_item' ),
+					'permission_callback' => $admin,
+				),
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'create_item' ),
+					'permission_callback' => $admin,
+					'args'                => array(
+						'username' => array( 'type' => 'string', 'default' => Service_Account::DEFAULT_LOGIN, 'pattern' => '^[a-z0-9._-]{3,60}$' ),
+						'email'    => array( 'type' => 'string', 'format' => 'email' ),
+					),
+				),
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/application-passwords',
+			array(
+				'methods'             => WP_REST_Server::CREATABLE,
+				'callback'            => array( $this, 'create_password' ),
+				'permission_callback' => $admin,
+				'args'                => array(
+					'name' => array( 'type' => 'string', 'required' => true, 'minLength' => 1, 'maxLength' => 100 ),
+				),
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/application-passwords/(?P<uuid>[0-9a-f-]{36})',
+			array(
+				'methods'             => WP_REST_Server::DELETABLE,
+				'callback'            => array( $this, 'revoke_password' ),
+				'permission_callback' => $admin,
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/check',
+			array(
+				'methods'             => WP_REST_Server::CREATABLE,
+				'callback'            => array( $this, 'run_check' ),
+				'permission_callback' => $admin,
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/widening',
+			array(
+				'methods'             => WP_REST_Server::DELETABLE,
+				'callback'            => array( $this, 'reset_widening' ),
+				'permission_callback' => $admin,
+			)
+		);
+	}
+
+	/**
+	 * Administrators who may manage users.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|WP_Error
+	 */
+	public function permissions_check( $request ) {
+		$check = Permissions::require_capability( 'manage_options' );
+		return true === $check ? Permissions::require_capability( 'create_users' ) : $check;
+	}
+
+	/**
+	 * State of the service account.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function get_item( $request ): WP_REST_Response {
+		$role    = get_role( Service_Role::ROLE );
+		$account = Service_Account::find();
+		return new WP_REST_Response(
+			array(
+				'role_exists'           => null !== $role,
+				'role_capabilities'     => $role ? $role->capabilities : array(),
+				'expected_capabilities' => Service_Role::CAPABILITIES,
+				'widening_detected'     => Capability_Clamp::detected_widening(),
+				'account'               => $account ? array(
+					'id'       => $account->ID,
+					'username' => $account->user_login,
+					'email'    => $account->user_email,
+					'roles'    => array_values( $account->roles ),
+				) : null,
+				'application_passwords' => $account ? Service_Account::application_passwords( $account ) : array(),
+				'application_passwords_available' => wp_is_application_passwords_available(),
+			)
+		);
+	}
+
+	/**
+	 * Creates the account; 201 when created, 200 when it already existed.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function create_item( $request ) {
+		$login   = (string) $request['username'];
+		$existed = null !== Service_Account::find( $login );
+		$email   = (string) ( $request['email'] ?? '' );
+		if ( '' === $email ) {
+			$email = $login . '@' . ( wp_parse_url( home_url(), PHP_URL_HOST ) ?: 'example.invalid' );
+		}
+		$user = Service_Account::create( $login, $email );
+		if ( is_wp_error( $user ) ) {
+			return $user;
+		}
+		return new WP_REST_Response(
+			array(
+				'id'       => $user->ID,
+				'username' => $user->user_login,
+				'roles'    => array_values( $user->roles ),
+				'created'  => ! $existed,
+			),
+			$existed ? 200 : 201
+		);
+	}
+
+	/**
+	 * Creates an application password for the account.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function create_password( $request ) {
+		$account = Service_Account::find();
+		if ( ! $account ) {
+			return new WP_Error( 'service_account_missing', __( 'Create the service account first.', 'service-integration' ), array( 'status' => 404 ) );
+		}
+		if ( ! wp_is_application_passwords_available_for_user( $account ) ) {
+			return new WP_Error( 'application_passwords_disabled', __( 'Application passwords are not available on this site (they need HTTPS, or a local environment).', 'service-integration' ), array( 'status' => 409 ) );
+		}
+		$created = Service_Account::create_application_password( $account, (string) $request['name'] );
+		if ( is_wp_error( $created ) ) {
+			return $created;
+		}
+		$created['username']      = $account->user_login;
+		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode
+		$response                 = new WP_REST_Response( $created, 201 );
+		$response->header( 'Cache-Control', 'no-store' );
+		return $response;
+	}
+
+	/**
+	 * Revokes an application password.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function revoke_password( $request ) {
+		$account = Service_Account::find();
+		if ( ! $account ) {
+			return new WP_Error( 'service_account_missing', __( 'There is no service account.', 'service-integration' ), array( 'status' => 404 ) );
+		}
+		$deleted = Service_Account::revoke_application_password( $account, (string) $request['uuid'] );
+		if ( is_wp_error( $deleted ) ) {
+			return $deleted;
+		}
+		return new WP_REST_Response( array( 'revoked' => true, 'uuid' => (string) $request['uuid'] ), 200 );
+	}
+
+	/**
+	 * Runs the least-privilege check.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function run_check( $request ): WP_REST_Response {
+		return new WP_REST_Response( Least_Privilege_Check::run(), 200 );
+	}
+
+	/**
+	 * Forgets reported runtime widening; stored widening on the role stays reported.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function reset_widening( $request ): WP_REST_Response {
+		Capability_Clamp::reset_widening();
+		return new WP_REST_Response( array( 'widening_detected' => Capability_Clamp::detected_widening() ), 200 );
+	}
+}

@@ -1,0 +1,174 @@
+<?php
+/**
+ * Enforces least privilege for service accounts, whatever other plugins do to roles.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Security;
+
+use WP_Error;
+use WP_REST_Request;
+use WP_User;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Three locks, each cheap and independent:
+ * 1. user_has_cap (last priority): a service account's capabilities are intersected
+ *    with the role's allow-list, so add_cap() on the role or another user_has_cap
+ *    filter cannot widen it. What was cut is recorded as widening.
+ * 2. rest_pre_dispatch: a service account may call only an explicit list of routes;
+ *    any other route answers rest_forbidden (users, plugins, settings, orders...),
+ *    including routes other plugins add later.
+ * 3. Service accounts are never listed as authors by /wp/v2/users, which would
+ *    otherwise expose the account's login name to anyone.
+ */
+final class Capability_Clamp {
+
+	const WIDENING_OPTION = 'service_integration_widening';
+
+	/**
+	 * Capabilities cut during this request, for reporting.
+	 *
+	 * @var array<string, true>
+	 */
+	private static array $cut = array();
+
+	/**
+	 * Registers the filters.
+	 */
+	public static function register(): void {
+		add_filter( 'user_has_cap', array( self::class, 'clamp_capabilities' ), PHP_INT_MAX, 4 );
+		add_filter( 'rest_pre_dispatch', array( self::class, 'restrict_routes' ), 10, 3 );
+		add_filter( 'rest_user_query', array( self::class, 'hide_service_accounts' ) );
+		add_action( 'shutdown', array( self::class, 'persist_widening' ) );
+	}
+
+	/**
+	 * Intersects a service account's capabilities with the allow-list.
+	 *
+	 * @param array<string, bool> $allcaps All capabilities of the user.
+	 * @param string[]            $caps    Required primitive capabilities.
+	 * @param array               $args    Arguments of the capability check.
+	 * @param WP_User             $user    User.
+	 * @return array<string, bool>
+	 */
+	public static function clamp_capabilities( $allcaps, $caps, $args, $user ) {
+		if ( ! Service_Role::is_service_account( $user ) ) {
+			return $allcaps;
+		}
+		$allowed = array_fill_keys( Service_Role::granted(), true );
+		foreach ( $allcaps as $cap => $granted ) {
+			if ( $granted && ! isset( $allowed[ $cap ] ) && Service_Role::ROLE !== $cap ) {
+				self::$cut[ $cap ] = true;
+			}
+		}
+		$clamped                      = array_intersect_key( $allcaps, $allowed );
+		$clamped[ Service_Role::ROLE ] = true;
+		return $clamped;
+	}
+
+	/**
+	 * Refuses routes outside the service account's allow-list.
+	 *
+	 * @param mixed           $result  Response to short-circuit with, or null.
+	 * @param \WP_REST_Server $server  Server.
+	 * @param WP_REST_Request $request Request.
+	 * @return mixed
+	 */
+	public static function restrict_routes( $result, $server, $request ) {
+		if ( null !== $result || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
+			return $result;
+		}
+		$route = untrailingslashit( $request->get_route() );
+		foreach ( self::allowed_routes() as $pattern ) {
+			if ( preg_match( '#^' . $pattern . '$#', $route ) ) {
+				return $result;
+			}
+		}
+		return new WP_Error(
+			'rest_forbidden',
+			__( 'Sorry, you are not allowed to do that.', 'service-integration' ),
+			array( 'status' => rest_authorization_required_code() )
+		);
+	}
+
+	/**
+	 * Route patterns a service account may call (capability checks still apply on each).
+	 *
+	 * @return string[]
+	 */
+	public static function allowed_routes(): array {
+		$base = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
+		/**
+		 * Filters the REST routes (regular expressions without delimiters) a service account may call.
+		 *
+		 * @param string[] $routes Route patterns.
+		 */
+		return apply_filters(
+			'service_integration_allowed_routes',
+			array(
+				'',
+				'/service-integration/v1',
+				'/service-integration/v1/me',
+				'/service-integration/v1/commandes-payees',
+				'/wp/v2/' . $base,
+				'/wp/v2/' . $base . '/\d+',
+			)
+		);
+	}
+
+	/**
+	 * Excludes service accounts from user listings for anyone who cannot list users.
+	 *
+	 * @param array $args WP_User_Query arguments.
+	 * @return array
+	 */
+	public static function hide_service_accounts( $args ) {
+		if ( ! current_user_can( 'list_users' ) ) {
+			$args['role__not_in'] = array_merge( (array) ( $args['role__not_in'] ?? array() ), array( Service_Role::ROLE ) );
+		}
+		return $args;
+	}
+
+	/**
+	 * Widening seen in this request (runtime filters) or stored on the role (add_cap).
+	 *
+	 * @return string[]
+	 */
+	public static function detected_widening(): array {
+		$seen = (array) get_option( self::WIDENING_OPTION, array() );
+		return array_values( array_unique( array_merge( Service_Role::stored_widening(), array_keys( self::$cut ), array_keys( $seen ) ) ) );
+	}
+
+	/**
+	 * Remembers runtime widening so the site owner is told even when it happened in an API call.
+	 */
+	public static function persist_widening(): void {
+		if ( ! self::$cut ) {
+			return;
+		}
+		$seen = (array) get_option( self::WIDENING_OPTION, array() );
+		$new  = array_diff_key( self::$cut, $seen );
+		if ( ! $new ) {
+			return;
+		}
+		$now = gmdate( 'c' );
+		foreach ( array_keys( $new ) as $cap ) {
+			$seen[ $cap ] = $now;
+		}
+		update_option( self::WIDENING_OPTION, $seen, false );
+		error_log( 'service-integration: capabilities refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', array_keys( $new ) ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+	}
+
+	/**
+	 * Clears the remembered runtime widening (after the site owner dealt with it).
+	 */
+	public static function reset_widening(): void {
+		delete_option( self::WIDENING_OPTION );
+		self::$cut = array();
+	}
+}

@@ -1,0 +1,129 @@
+<?php
+/**
+ * The verification procedure of section 5.4, runnable on a live site.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Security;
+
+use WP_REST_Request;
+use WP_User;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Creates a temporary account with the integration role and an application password,
+ * checks that the password authenticates as that account, tries calls it must be
+ * refused (and two it must be allowed), reports each result, then deletes the account.
+ * Calls are dispatched in-process as that user: a loopback HTTP call could deadlock a
+ * single-worker server, and authorisation is what is under test here.
+ */
+final class Least_Privilege_Check {
+
+	/**
+	 * Calls to try: method, route, body, expected outcome.
+	 *
+	 * @return array<int, array{method:string, route:string, body:array, expect:string}>
+	 */
+	public static function calls(): array {
+		$base  = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
+		$calls = array(
+			array( 'GET', '/wp/v2/users', array(), 'refused' ),
+			array( 'POST', '/wp/v2/users', array( 'username' => 'intruder', 'email' => 'intruder@example.com', 'password' => 'x' ), 'refused' ),
+			array( 'GET', '/wp/v2/users/me', array(), 'refused' ),
+			array( 'POST', '/wp/v2/users/me/application-passwords', array( 'name' => 'persistence' ), 'refused' ),
+			array( 'GET', '/wp/v2/plugins', array(), 'refused' ),
+			array( 'POST', '/wp/v2/plugins', array( 'slug' => 'hello-dolly' ), 'refused' ),
+			array( 'GET', '/wp/v2/settings', array(), 'refused' ),
+			array( 'POST', '/wp/v2/settings', array( 'title' => 'hijacked' ), 'refused' ),
+			array( 'POST', '/wp/v2/posts', array( 'title' => 'spam' ), 'refused' ),
+			array( 'GET', '/wc/v3/orders', array(), 'refused' ),
+			array( 'GET', '/service-integration/v1/me', array(), 'allowed' ),
+			array( 'POST', '/wp/v2/' . $base, array( 'title' => 'least-privilege check', 'status' => 'draft' ), 'allowed' ),
+		);
+		return array_map(
+			static fn( array $call ): array => array_combine( array( 'method', 'route', 'body', 'expect' ), $call ),
+			$calls
+		);
+	}
+
+	/**
+	 * Runs the procedure.
+	 *
+	 * @return array{passed:bool, account:string, authenticated:bool, results:array<int, array<string, mixed>>}
+	 */
+	public static function run(): array {
+		$admin = get_current_user_id();
+		$login = 'si-check-' . strtolower( wp_generate_password( 8, false ) );
+		$user  = Service_Account::create( $login, $login . '@example.invalid' );
+		if ( is_wp_error( $user ) ) {
+			return array( 'passed' => false, 'account' => $login, 'authenticated' => false, 'results' => array(), 'error' => $user->get_error_message() );
+		}
+
+		try {
+			$password      = Service_Account::create_application_password( $user, 'least-privilege check' );
+			$authenticated = ! is_wp_error( $password ) && self::authenticates_as( $user, $password['password'] );
+
+			wp_set_current_user( $user->ID );
+			$results = array_map( array( self::class, 'try_call' ), self::calls() );
+		} finally {
+			wp_set_current_user( $admin );
+			Service_Account::delete( $user );
+		}
+
+		$passed = $authenticated && ! in_array( false, array_column( $results, 'passed' ), true );
+		return array(
+			'passed'        => $passed,
+			'account'       => $login,
+			'authenticated' => $authenticated,
+			'results'       => $results,
+		);
+	}
+
+	/**
+	 * Whether the application password resolves to exactly this account.
+	 *
+	 * @param WP_User $user     Account.
+	 * @param string  $password Plain application password.
+	 */
+	private static function authenticates_as( WP_User $user, string $password ): bool {
+		$force = static fn() => true;
+		add_filter( 'application_password_is_api_request', $force );
+		$result = wp_authenticate_application_password( null, $user->user_login, $password );
+		remove_filter( 'application_password_is_api_request', $force );
+		return $result instanceof WP_User && $result->ID === $user->ID;
+	}
+
+	/**
+	 * Dispatches one call as the current (temporary) user.
+	 *
+	 * @param array{method:string, route:string, body:array, expect:string} $call Call.
+	 * @return array<string, mixed>
+	 */
+	private static function try_call( array $call ): array {
+		$request = new WP_REST_Request( $call['method'], $call['route'] );
+		if ( $call['body'] ) {
+			$request->set_body_params( $call['body'] );
+		}
+		$response = rest_do_request( $request );
+		$status   = $response->get_status();
+		$data     = $response->get_data();
+		$code     = is_array( $data ) && isset( $data['code'] ) ? (string) $data['code'] : null;
+		$refused  = $status >= 400;
+		$passed   = 'refused' === $call['expect']
+			? $refused && ( 'rest_no_route' === $code || in_array( $status, array( 401, 403 ), true ) )
+			: $status >= 200 && $status < 300;
+
+		return array(
+			'method'   => $call['method'],
+			'route'    => $call['route'],
+			'expected' => $call['expect'],
+			'status'   => $status,
+			'code'     => $code,
+			'passed'   => $passed,
+		);
+	}
+}

@@ -1,0 +1,86 @@
+<?php
+/**
+ * The service_integration role: built from scratch with an explicit capability list.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Security;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Capabilities follow section 2.2 of the specification, plus two that WordPress needs
+ * for the intent to hold (see README, "The integration role"):
+ * - edit_commande_fabrications: with map_meta_cap, creating a record and editing
+ *   one's own draft map to this primitive (the type's edit_posts / create_posts).
+ * - read_commande_fabrications: the type's `read` capability, so records are not
+ *   readable by visitors; the account still reads only its own (controller rule).
+ * No delete capability: an automation that only creates has no need to delete.
+ */
+final class Service_Role {
+
+	const ROLE = 'service_integration';
+
+	const CAPABILITIES = array(
+		'read'                                 => true,
+		'edit_commande_fabrication'            => true,
+		'edit_commande_fabrications'           => true,
+		'edit_others_commande_fabrications'    => false,
+		'publish_commande_fabrications'        => true,
+		'edit_published_commande_fabrications' => true,
+		'read_commande_fabrications'           => true,
+		'lire_commandes_payees'                => true,
+	);
+
+	/**
+	 * Capabilities the role grants (value true).
+	 *
+	 * @return string[]
+	 */
+	public static function granted(): array {
+		return array_keys( array_filter( self::CAPABILITIES ) );
+	}
+
+	/**
+	 * Creates the role unless a role with this slug exists (then it is left as it is:
+	 * a site owner's changes are reported as widening, never silently reverted).
+	 */
+	public static function install(): void {
+		if ( null === get_role( self::ROLE ) ) {
+			add_role( self::ROLE, __( 'Service integration', 'service-integration' ), self::CAPABILITIES );
+		}
+	}
+
+	/**
+	 * Removes the role (uninstall only).
+	 */
+	public static function remove(): void {
+		remove_role( self::ROLE );
+	}
+
+	/**
+	 * Whether a user holds exactly this role (the accounts the clamp applies to).
+	 *
+	 * @param \WP_User|null $user User.
+	 */
+	public static function is_service_account( $user ): bool {
+		return $user instanceof \WP_User && array( self::ROLE ) === array_values( (array) $user->roles );
+	}
+
+	/**
+	 * Capabilities stored on the role that are true but not granted by this plugin:
+	 * persistent widening by another plugin or by hand (add_cap).
+	 *
+	 * @return string[]
+	 */
+	public static function stored_widening(): array {
+		$role = get_role( self::ROLE );
+		if ( null === $role ) {
+			return array();
+		}
+		return array_values( array_diff( array_keys( array_filter( $role->capabilities ) ), self::granted() ) );
+	}
+}

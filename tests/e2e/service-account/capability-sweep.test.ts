@@ -1,0 +1,76 @@
+import { adminClient } from '../support/clients';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+
+/**
+ * Walks every route and method of the running site's REST index with the service
+ * account's credentials. Everything must be refused except this explicit list: a new
+ * route that opens up (from any plugin) makes this test fail.
+ */
+const ALLOWED = new Set( [
+	'GET /',
+	'GET /service-integration/v1',
+	'GET /service-integration/v1/me',
+	'GET /service-integration/v1/commandes-payees',
+	'GET /wp/v2/commandes-fabrication',
+	'POST /wp/v2/commandes-fabrication',
+	'GET /wp/v2/commandes-fabrication/(?P<id>[\\d]+)',
+	'POST /wp/v2/commandes-fabrication/(?P<id>[\\d]+)',
+	'PUT /wp/v2/commandes-fabrication/(?P<id>[\\d]+)',
+	'PATCH /wp/v2/commandes-fabrication/(?P<id>[\\d]+)',
+	// Reaches the route, then core refuses it: the role has no delete capability.
+	'DELETE /wp/v2/commandes-fabrication/(?P<id>[\\d]+)',
+] );
+
+const SAMPLES = [ '1', 'hello', 'hello-dolly/hello', 'core/paragraph', 'twentytwentyfour', '7e4b1c3a-0000-4000-8000-000000000000', 'a' ];
+
+/** Turns a route pattern into a concrete path, picking a sample each parameter accepts. */
+function concretePath( pattern: string ): string {
+	return pattern.replace( /\(\?P<(\w+)>((?:[^()]|\([^()]*\))*)\)/g, ( _match, _name: string, inner: string ) => {
+		let regex: RegExp;
+		try {
+			regex = new RegExp( `^(?:${ inner })$` );
+		} catch {
+			return '1';
+		}
+		return SAMPLES.find( ( sample ) => regex.test( sample ) ) ?? '1';
+	} );
+}
+
+describe( 'capability sweep over the whole REST index', () => {
+	let account: ServiceAccount;
+	let calls: Array< { key: string; method: string; path: string } >;
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'sweep' );
+		const index = await adminClient().get< { routes: Record< string, { methods: string[] } > } >( '/' );
+		calls = Object.entries( index.body.routes ).flatMap( ( [ route, { methods } ] ) =>
+			[ ...new Set( methods ) ]
+				.filter( ( method ) => method !== 'OPTIONS' )
+				.map( ( method ) => ( { key: `${ method } ${ route }`, method, path: concretePath( route ) } ) )
+		);
+	} );
+
+	it( 'finds the routes that matter in the index', () => {
+		const keys = calls.map( ( call ) => call.key );
+		expect( keys ).toEqual( expect.arrayContaining( [ 'GET /wp/v2/users', 'POST /wp/v2/plugins', 'POST /wp/v2/settings', 'GET /service-integration/v1/me' ] ) );
+		expect( calls.length ).toBeGreaterThan( 100 );
+	} );
+
+	it( 'refuses every route and method outside the allowed list with rest_forbidden', async () => {
+		const opened: string[] = [];
+		for ( const call of calls ) {
+			if ( ALLOWED.has( call.key ) ) {
+				continue;
+			}
+			const result = await account.client.request< { code?: string } >( {
+				method: call.method,
+				path: call.path,
+				data: [ 'POST', 'PUT', 'PATCH' ].includes( call.method ) ? { title: 'sweep' } : undefined,
+			} );
+			if ( result.status !== 403 || result.body?.code !== 'rest_forbidden' ) {
+				opened.push( `${ call.key } (${ call.path }) → ${ result.status } ${ result.body?.code ?? '' }` );
+			}
+		}
+		expect( opened ).toEqual( [] );
+	}, 600_000 );
+} );

@@ -1,0 +1,93 @@
+import { adminClient, anonymousClient } from '../support/clients';
+import { expectRefused } from '../support/expectations';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+
+const ROUTE = '/wp/v2/commandes-fabrication';
+
+interface Record_ {
+	id: number;
+	status: string;
+	author: number;
+	meta: Record< string, unknown >;
+}
+
+describe( 'manufacturing orders (commande_fabrication)', () => {
+	let account: ServiceAccount;
+	let adminRecord: number;
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'manufacturing-test' );
+		const created = await adminClient().post< Record_ >( ROUTE, { title: 'Made by the owner', status: 'publish' } );
+		expect( created.status ).toBe( 201 );
+		adminRecord = created.body.id;
+	} );
+
+	it( 'is created and published with its custom fields in one request', async () => {
+		const meta = {
+			source_order_id: 1234,
+			source_order_number: 'WC-1234',
+			items: [ { product_id: 7, sku: 'CHAIR-OAK', name: 'Oak chair', quantity: 4 } ],
+			due_date: '2026-12-24',
+			priority: 'high',
+			notes: 'Gift wrap',
+		};
+		const created = await account.client.post< Record_ >( ROUTE, { title: 'Order 1234', status: 'publish', meta } );
+		expect( created.status ).toBe( 201 );
+		expect( created.body.status ).toBe( 'publish' );
+		expect( created.body.meta ).toEqual( meta );
+
+		const read = await account.client.get< Record_ >( `${ ROUTE }/${ created.body.id }` );
+		expect( read.body.meta ).toEqual( meta );
+	} );
+
+	it( 'lets the automation edit its own published record', async () => {
+		const created = await account.client.post< Record_ >( ROUTE, { title: 'Editable', status: 'publish', meta: { priority: 'low' } } );
+		const edited = await account.client.post< Record_ >( `${ ROUTE }/${ created.body.id }`, { meta: { priority: 'normal' } } );
+		expect( edited.status ).toBe( 200 );
+		expect( edited.body.meta.priority ).toBe( 'normal' );
+	} );
+
+	it( 'never lets it edit, read or see records of other authors', async () => {
+		expectRefused( await account.client.post( `${ ROUTE }/${ adminRecord }`, { title: 'hijacked' } ), 'rest_cannot_edit' );
+		expectRefused( await account.client.get( `${ ROUTE }/${ adminRecord }` ) );
+		const listed = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100` );
+		expect( listed.status ).toBe( 200 );
+		expect( listed.body.map( ( record ) => record.id ) ).not.toContain( adminRecord );
+		expect( listed.body.every( ( record ) => record.author === listed.body[ 0 ]?.author ) ).toBe( true );
+		expect( Number( listed.headers.get( 'x-wp-total' ) ) ).toBe( listed.body.length );
+	} );
+
+	it( 'cannot delete, not even its own records', async () => {
+		const created = await account.client.post< Record_ >( ROUTE, { title: 'Keep me', status: 'publish' } );
+		expectRefused( await account.client.request( { method: 'DELETE', path: `${ ROUTE }/${ created.body.id }?force=true` } ), 'rest_cannot_delete' );
+		expect( ( await account.client.get( `${ ROUTE }/${ created.body.id }` ) ).status ).toBe( 200 );
+	} );
+
+	it( 'is not public: anonymous visitors can neither list nor read published records', async () => {
+		expectRefused( await anonymousClient().get( ROUTE ), 'rest_forbidden', [ 401 ] );
+		expectRefused( await anonymousClient().get( `${ ROUTE }/${ adminRecord }` ), 'rest_forbidden', [ 401 ] );
+	} );
+
+	it( 'administrators see every record', async () => {
+		const listed = await adminClient().get< Record_[] >( `${ ROUTE }?per_page=100` );
+		expect( listed.body.map( ( record ) => record.id ) ).toContain( adminRecord );
+		expect( new Set( listed.body.map( ( record ) => record.author ) ).size ).toBeGreaterThan( 1 );
+	} );
+
+	// Core validates meta against each field's schema and answers with the schema keyword's code.
+	it.each( [
+		[ 'a malformed due date', { due_date: '24/12/2026' }, 'rest_invalid_pattern', 'meta.due_date' ],
+		[ 'a zero quantity', { items: [ { quantity: 0 } ] }, 'rest_out_of_bounds', 'meta.items[0][quantity]' ],
+		[ 'an unknown priority', { priority: 'urgent!!' }, 'rest_not_in_enum', 'meta.priority' ],
+		[ 'a negative source order', { source_order_id: -5 }, 'rest_out_of_bounds', 'meta.source_order_id' ],
+		[ 'an unknown item property', { items: [ { quantity: 1, colour: 'red' } ] }, 'rest_additional_properties_forbidden', 'colour' ],
+	] )( 'refuses %s with 400 and the field named, storing nothing', async ( _label, meta, code, field ) => {
+		const before = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
+		const created = await account.client.post< { code: string; message: string } >( ROUTE, { title: 'Invalid', status: 'publish', meta } );
+		expect( created.status ).toBe( 400 );
+		expect( created.body.code ).toBe( code );
+		expect( created.body.message ).toContain( field );
+		const after = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
+		expect( after.headers.get( 'x-wp-total' ) ).toBe( before.headers.get( 'x-wp-total' ) );
+	} );
+} );
