@@ -1,6 +1,7 @@
 /**
- * Two projects: `unit` (pure sidecar logic, fast, parallel) and `e2e`
- * (a real WordPress through @wordpress/env plus a real sidecar, run in band).
+ * Three projects: `unit` (pure sidecar logic, fast, parallel), `sidecar` (the real
+ * sidecar with SQLite and loopback HTTP receivers, no WordPress) and `e2e` (a real
+ * WordPress through @wordpress/env plus a real sidecar, run in band).
  */
 const tsJest = [ 'ts-jest', { tsconfig: 'tsconfig.json' } ];
 
@@ -13,6 +14,12 @@ module.exports = {
 		{
 			displayName: 'unit',
 			testMatch: [ '<rootDir>/tests/unit/**/*.test.ts' ],
+			transform: { '^.+\\.tsx?$': tsJest },
+			testEnvironment: 'node',
+		},
+		{
+			displayName: 'sidecar',
+			testMatch: [ '<rootDir>/tests/sidecar/**/*.test.ts' ],
 			transform: { '^.+\\.tsx?$': tsJest },
 			testEnvironment: 'node',
 		},

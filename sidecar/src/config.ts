@@ -1,6 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import { z } from 'zod';
+import { parseAllowCidrs } from './outbound/url-guard';
 
 /**
  * Configuration: defaults < JSON file (--config or SIDECAR_CONFIG) < environment.
@@ -14,6 +15,15 @@ const csvOf = < T extends z.ZodTypeAny >( item: T ) =>
 		z.array( item )
 	);
 
+function isCidrOrIp( value: string ): boolean {
+	try {
+		parseAllowCidrs( value );
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 export const CONFIG_SCHEMA = z.object( {
 	host: z.string().min( 1 ).default( '127.0.0.1' ),
 	port: intIn( 0, 65535 ).default( 8787 ),
@@ -23,10 +33,22 @@ export const CONFIG_SCHEMA = z.object( {
 	logLevel: z.enum( [ 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent' ] ).default( 'info' ),
 	maxBodyBytes: intIn( 1024, 64 * 1024 * 1024 ).default( 1024 * 1024 ),
 	wordpressUrl: z.url().optional(),
-	allowPrivateCidrs: csvOf( z.string() ).default( [] ),
+	allowPrivateCidrs: csvOf( z.string().refine( isCidrOrIp, 'must be CIDRs or IP addresses, e.g. 10.0.0.0/8' ) ).default( [] ),
 	deliveryTimeoutMs: intIn( 1000, 120_000 ).default( 15_000 ),
-	retryScheduleSeconds: csvOf( z.coerce.number().int().min( 0 ) ).optional(),
+	// Seconds before attempt 1, 2, 3…; fractions allowed (tests use sub-second schedules).
+	retryScheduleSeconds: csvOf( z.coerce.number().min( 0 ).max( 7 * 86_400 ) ).pipe( z.array( z.number() ).min( 1 ) ).optional(),
+	retryJitterRatio: z.coerce.number().min( 0 ).max( 1 ).default( 0.2 ),
+	overloadDelaySeconds: z.coerce.number().min( 0 ).max( 86_400 ).default( 60 ),
 	inboundToleranceSeconds: intIn( 0, 86_400 ).default( 300 ),
+	// NORMAL: in WAL mode a committed transaction survives a crash or SIGKILL of the
+	// process (only the OS can lose it); FULL also survives power loss, at an fsync a commit.
+	sqliteSynchronous: z
+		.preprocess( ( value ) => ( typeof value === 'string' ? value.toUpperCase() : value ), z.enum( [ 'NORMAL', 'FULL', 'EXTRA' ] ) )
+		.default( 'NORMAL' ),
+	// An endpoint that has failed without a single success for this long is disabled.
+	disableAfterHours: z.coerce.number().positive().max( 24 * 365 ).default( 120 ),
+	// How long SIGTERM waits for in-flight deliveries before they are left for the next start.
+	shutdownGraceMs: intIn( 0, 120_000 ).default( 10_000 ),
 } );
 
 export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' > & { sharedKey: string };
@@ -43,7 +65,12 @@ const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
 	allowPrivateCidrs: 'SIDECAR_ALLOW_PRIVATE_CIDRS',
 	deliveryTimeoutMs: 'SIDECAR_DELIVERY_TIMEOUT_MS',
 	retryScheduleSeconds: 'SIDECAR_RETRY_SCHEDULE',
+	retryJitterRatio: 'SIDECAR_RETRY_JITTER_RATIO',
+	overloadDelaySeconds: 'SIDECAR_OVERLOAD_DELAY_SECONDS',
 	inboundToleranceSeconds: 'SIDECAR_INBOUND_TOLERANCE_SECONDS',
+	sqliteSynchronous: 'SIDECAR_SQLITE_SYNCHRONOUS',
+	disableAfterHours: 'SIDECAR_DISABLE_AFTER_HOURS',
+	shutdownGraceMs: 'SIDECAR_SHUTDOWN_GRACE_MS',
 };
 
 export class ConfigError extends Error {}

@@ -6,8 +6,9 @@ import pino from 'pino';
  */
 export type Logger = pino.Logger;
 
-export function createLogger( level: string ): Logger {
-	return pino( {
+/** `destination` defaults to stdout; tests pass a stream to read the log back. */
+export function createLogger( level: string, destination?: pino.DestinationStream ): Logger {
+	const options: pino.LoggerOptions = {
 		name: 'sidecar',
 		level,
 		base: { pid: process.pid },
@@ -26,5 +27,6 @@ export function createLogger( level: string ): Logger {
 			],
 			censor: '[redacted]',
 		},
-	} );
+	};
+	return destination ? pino( options, destination ) : pino( options );
 }

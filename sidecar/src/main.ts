@@ -2,12 +2,20 @@ import type { Server } from 'http';
 import { ConfigError, describeSettings, loadConfig } from './config';
 import { createApp } from './http/app';
 import { createLogger } from './logger';
+import { Dispatcher } from './outbound/dispatcher';
+import { openDatabase, DATABASE_FILE, type Db } from './store/database';
+import { createStores } from './store/stores';
 import { SIDECAR_VERSION } from './version';
 
 const HELP = `Usage: sidecar [--config <file.json>] [--help] [--version]
 
 Runs the Service Integration sidecar: the signed API WordPress calls to hand over
 outbound webhook events and to verify inbound ones.
+
+Outbound events are stored in SQLite (<SIDECAR_DATA_DIR>/${ DATABASE_FILE }, WAL) before
+WordPress gets its 202, then delivered as signed Standard Webhooks with retries;
+attempts interrupted by a crash are sent again after the next start. SIGTERM or
+SIGINT lets attempts in flight finish (up to SIDECAR_SHUTDOWN_GRACE_MS), then exits.
 
 Settings come from environment variables, or from a JSON file given with --config
 (or SIDECAR_CONFIG); the environment wins. Settings:
@@ -59,7 +67,17 @@ function main(): void {
 	}
 
 	const log = createLogger( config.logLevel );
-	const app = createApp( { config, log, startedAt: Date.now() } );
+	let db: Db;
+	try {
+		db = openDatabase( { dataDir: config.dataDir, synchronous: config.sqliteSynchronous } );
+	} catch ( error ) {
+		log.fatal( { err: error, dataDir: config.dataDir }, 'cannot open the database' );
+		process.exit( 1 );
+	}
+	const stores = createStores( db );
+	const dispatcher = new Dispatcher( { config, log, stores } );
+	dispatcher.start(); // re-queues what a crash left in flight before anything is sent
+	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
@@ -70,13 +88,28 @@ function main(): void {
 		process.exit( 1 );
 	} );
 
-	const shutdown = ( signal: string ) => {
+	// Order: finish (or abandon, past the grace period) attempts in flight while the API
+	// still answers, then close the server, then the database nothing writes to any more.
+	let stopping = false;
+	const shutdown = async ( signal: string ) => {
+		if ( stopping ) {
+			return;
+		}
+		stopping = true;
 		log.info( { signal }, 'shutting down' );
-		server.close( () => process.exit( 0 ) );
-		setTimeout( () => process.exit( 0 ), 5000 ).unref();
+		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
+		await dispatcher.stop( config.shutdownGraceMs );
+		await new Promise< void >( ( resolve ) => {
+			server.close( () => resolve() );
+			server.closeIdleConnections();
+			setTimeout( () => server.closeAllConnections(), 2000 ).unref();
+		} );
+		db.close();
+		log.info( 'stopped' );
+		process.exit( 0 );
 	};
-	process.on( 'SIGTERM', () => shutdown( 'SIGTERM' ) );
-	process.on( 'SIGINT', () => shutdown( 'SIGINT' ) );
+	process.on( 'SIGTERM', () => void shutdown( 'SIGTERM' ) );
+	process.on( 'SIGINT', () => void shutdown( 'SIGINT' ) );
 }
 
 main();

@@ -2,13 +2,21 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { channelAuth } from '../channel/channel-auth';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import type { Dispatcher } from '../outbound/dispatcher';
+import type { Stores } from '../store/stores';
 import { SIDECAR_VERSION } from '../version';
 import { HttpError, sendError } from './errors';
+import { deliveriesRouter } from './routes/deliveries';
+import { endpointsRouter } from './routes/endpoints';
+import { eventsRouter } from './routes/events';
+import { statusRouter } from './routes/status';
 
 export interface AppContext {
 	config: SidecarConfig;
 	log: Logger;
 	startedAt: number;
+	stores: Stores;
+	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' >;
 }
 
 /**
@@ -37,12 +45,10 @@ export function createApp( context: AppContext ): express.Express {
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
 	api.use( channelAuth( config.sharedKey ) );
 
-	api.get( '/status', ( _req, res ) => {
-		res.json( {
-			version: SIDECAR_VERSION,
-			uptime_s: Math.round( ( Date.now() - context.startedAt ) / 1000 ),
-		} );
-	} );
+	api.use( statusRouter( context ) );
+	api.use( eventsRouter( context ) );
+	api.use( endpointsRouter( context ) );
+	api.use( deliveriesRouter( context ) );
 
 	app.use( '/v1', api );
 

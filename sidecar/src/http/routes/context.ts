@@ -1,0 +1,13 @@
+import type { SidecarConfig } from '../../config';
+import type { Logger } from '../../logger';
+import type { Dispatcher } from '../../outbound/dispatcher';
+import type { Stores } from '../../store/stores';
+
+/** What the /v1 routes need; the dispatcher is only told that something changed. */
+export interface RouteContext {
+	config: SidecarConfig;
+	log: Logger;
+	stores: Stores;
+	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' >;
+	startedAt: number;
+}

@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { DELIVERY_STATUSES } from '../../store/deliveries-store';
+import { HttpError } from '../errors';
+import type { RouteContext } from './context';
+import { methodNotAllowed, parseQuery, requireEventType } from './helpers';
+import { deliveryView } from './views';
+
+const QUERY_SCHEMA = z.strictObject( {
+	endpoint_id: z.string().min( 1 ).optional(),
+	type: z.string().min( 1 ).optional(),
+	status: z.enum( DELIVERY_STATUSES ).optional(),
+	page: z.coerce.number().int().min( 1 ).max( 1_000_000 ).default( 1 ),
+	per_page: z.coerce.number().int().min( 1 ).max( 100 ).default( 20 ),
+} );
+
+/** The delivery log, newest first, for the WordPress admin screens. */
+export function deliveriesRouter( context: RouteContext ): Router {
+	const { stores } = context;
+	const router = Router();
+
+	router
+		.route( '/deliveries' )
+		.get( ( req, res ) => {
+			const query = parseQuery( req, QUERY_SCHEMA );
+			const type = query.type === undefined ? undefined : requireEventType( query.type, 'type' );
+			if ( query.endpoint_id !== undefined && ! stores.endpoints.get( query.endpoint_id, Date.now() ) ) {
+				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ query.endpoint_id }".` );
+			}
+			const { deliveries, total } = stores.deliveries.list( {
+				endpointId: query.endpoint_id,
+				type,
+				status: query.status,
+				page: query.page,
+				perPage: query.per_page,
+			} );
+			res.json( { deliveries: deliveries.map( deliveryView ), total, page: query.page, per_page: query.per_page } );
+		} )
+		.all( methodNotAllowed( 'GET' ) );
+
+	return router;
+}

@@ -1,0 +1,157 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { EventType } from '../../outbound/event-types';
+import { generateSecret } from '../../outbound/signing';
+import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
+import type { Endpoint } from '../../store/endpoints-store';
+import { HttpError } from '../errors';
+import { parseJsonBody } from '../json-body';
+import type { RouteContext } from './context';
+import { methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
+import { endpointView } from './views';
+
+export const DEFAULT_MAX_CONCURRENCY = 4;
+export const DEFAULT_ROTATION_GRACE_HOURS = 24;
+
+const FIELDS = {
+	url: z.string().min( 1 ).max( 2048 ),
+	event_types: z.array( z.string() ).max( 20 ),
+	description: z.string().max( 500 ),
+	max_concurrency: z.number().int().min( 1 ).max( 64 ),
+	wc_compat_signature: z.boolean(),
+};
+
+const CREATE_SCHEMA = z.strictObject( {
+	url: FIELDS.url,
+	event_types: FIELDS.event_types.optional(),
+	description: FIELDS.description.optional(),
+	max_concurrency: FIELDS.max_concurrency.optional(),
+	wc_compat_signature: FIELDS.wc_compat_signature.optional(),
+} );
+
+const PATCH_SCHEMA = CREATE_SCHEMA.partial().refine( ( patch ) => Object.keys( patch ).length > 0, 'give at least one field to change' );
+const ROTATE_SCHEMA = z.strictObject( { grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional() } );
+const DISABLE_SCHEMA = z.strictObject( { reason: z.string().min( 1 ).max( 500 ).optional() } );
+
+/** Endpoint management. A secret is shown in full only in the answer that creates it. */
+export function endpointsRouter( context: RouteContext ): Router {
+	const { stores, dispatcher, config } = context;
+	const router = Router();
+	const allowCidrs = parseAllowCidrs( config.allowPrivateCidrs.join( ',' ) );
+
+	// Save-time check; the guarded agents check again at connect time (DNS can change).
+	const checkedUrl = ( raw: string ): string => {
+		const verdict = validateUrlShape( raw, { allowCidrs } );
+		if ( ! verdict.ok ) {
+			throw new HttpError( 400, verdict.code, `url: ${ verdict.message }.`, { field: 'url' } );
+		}
+		return verdict.url.href;
+	};
+	const checkedTypes = ( types: string[] ): EventType[] => [
+		...new Set( types.map( ( type, index ) => requireEventType( type, `event_types.${ index }` ) ) ),
+	];
+	const find = ( id: string ): Endpoint => {
+		const endpoint = stores.endpoints.get( id, Date.now() );
+		if ( ! endpoint ) {
+			throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
+		}
+		return endpoint;
+	};
+
+	router
+		.route( '/endpoints' )
+		.get( ( _req, res ) => {
+			res.json( { endpoints: stores.endpoints.list( Date.now() ).map( endpointView ) } );
+		} )
+		.post( ( req, res ) => {
+			const body = parseJsonBody( req, CREATE_SCHEMA );
+			const secret = generateSecret();
+			const endpoint = stores.endpoints.create(
+				{
+					url: checkedUrl( body.url ),
+					description: body.description ?? '',
+					eventTypes: checkedTypes( body.event_types ?? [] ),
+					maxConcurrency: body.max_concurrency ?? DEFAULT_MAX_CONCURRENCY,
+					wcCompatSignature: body.wc_compat_signature ?? false,
+					secret,
+				},
+				Date.now()
+			);
+			dispatcher.endpointsChanged();
+			context.log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
+			res.status( 201 ).json( { ...endpointView( endpoint ), secret } );
+		} )
+		.all( methodNotAllowed( 'GET', 'POST' ) );
+
+	router
+		.route( '/endpoints/:id' )
+		.get( ( req, res ) => {
+			res.json( endpointView( find( req.params.id ) ) );
+		} )
+		.patch( ( req, res ) => {
+			find( req.params.id );
+			const body = parseJsonBody( req, PATCH_SCHEMA );
+			const endpoint = stores.endpoints.update(
+				req.params.id,
+				{
+					url: body.url === undefined ? undefined : checkedUrl( body.url ),
+					description: body.description,
+					eventTypes: body.event_types === undefined ? undefined : checkedTypes( body.event_types ),
+					maxConcurrency: body.max_concurrency,
+					wcCompatSignature: body.wc_compat_signature,
+				},
+				Date.now()
+			) as Endpoint;
+			dispatcher.endpointsChanged();
+			res.json( endpointView( endpoint ) );
+		} )
+		.delete( ( req, res ) => {
+			find( req.params.id );
+			stores.endpoints.delete( req.params.id );
+			dispatcher.endpointsChanged();
+			context.log.info( { endpoint_id: req.params.id }, 'endpoint deleted' );
+			res.json( { deleted: true, id: req.params.id } );
+		} )
+		.all( methodNotAllowed( 'GET', 'PATCH', 'DELETE' ) );
+
+	/** New secret, shown once; the old one keeps signing (a second signature) until the grace period ends. */
+	router
+		.route( '/endpoints/:id/rotate-secret' )
+		.post( ( req, res ) => {
+			find( req.params.id );
+			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
+			const secret = generateSecret();
+			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_ROTATION_GRACE_HOURS ) * 3_600_000 );
+			const endpoint = stores.endpoints.rotateSecret( req.params.id, secret, graceMs, Date.now() ) as Endpoint;
+			dispatcher.endpointsChanged();
+			context.log.info( { endpoint_id: endpoint.id, grace_hours: graceMs / 3_600_000 }, 'endpoint secret rotated' );
+			res.json( { ...endpointView( endpoint ), secret } );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	/** Idempotent; requeues what failed or was cancelled since the endpoint was disabled. */
+	router
+		.route( '/endpoints/:id/enable' )
+		.post( ( req, res ) => {
+			find( req.params.id );
+			parseOptionalJsonBody( req, z.strictObject( {} ) );
+			const { requeued } = stores.endpoints.enable( req.params.id, Date.now() );
+			dispatcher.endpointsChanged();
+			res.json( { ...endpointView( find( req.params.id ) ), requeued } );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	/** Idempotent; queued deliveries are cancelled (enable brings them back). */
+	router
+		.route( '/endpoints/:id/disable' )
+		.post( ( req, res ) => {
+			find( req.params.id );
+			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
+			stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', Date.now() );
+			dispatcher.endpointsChanged();
+			res.json( endpointView( find( req.params.id ) ) );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	return router;
+}

@@ -1,0 +1,56 @@
+import { maskSecret } from '../../outbound/signing';
+import type { Attempt, Delivery } from '../../store/deliveries-store';
+import type { Endpoint } from '../../store/endpoints-store';
+import { iso } from './helpers';
+
+/** API shapes (snake_case, ISO times). Secrets only ever leave masked, except once at creation/rotation. */
+export function endpointView( endpoint: Endpoint ) {
+	return {
+		id: endpoint.id,
+		url: endpoint.url,
+		description: endpoint.description,
+		event_types: endpoint.eventTypes,
+		status: endpoint.status,
+		disabled_reason: endpoint.disabledReason,
+		disabled_at: iso( endpoint.disabledAt ),
+		failing_since: iso( endpoint.failingSince ),
+		max_concurrency: endpoint.maxConcurrency,
+		wc_compat_signature: endpoint.wcCompatSignature,
+		secrets: endpoint.secrets.map( ( secret ) => ( {
+			masked: maskSecret( secret.secret ),
+			created_at: iso( secret.createdAt ),
+			expires_at: iso( secret.expiresAt ),
+		} ) ),
+		created_at: iso( endpoint.createdAt ),
+		updated_at: iso( endpoint.updatedAt ),
+	};
+}
+
+export function deliveryView( delivery: Delivery ) {
+	return {
+		id: delivery.id,
+		event_id: delivery.eventId,
+		event_type: delivery.eventType,
+		endpoint_id: delivery.endpointId,
+		status: delivery.status,
+		attempt_count: delivery.attemptCount,
+		next_attempt_at: iso( delivery.nextAttemptAt ),
+		last_status_code: delivery.lastStatusCode,
+		last_error: delivery.lastError,
+		created_at: iso( delivery.createdAt ),
+		updated_at: iso( delivery.updatedAt ),
+	};
+}
+
+export function attemptView( attempt: Attempt ) {
+	return {
+		attempt_number: attempt.attemptNumber,
+		started_at: iso( attempt.startedAt ),
+		duration_ms: attempt.durationMs,
+		status_code: attempt.statusCode,
+		error_code: attempt.errorCode,
+		response_excerpt: attempt.responseExcerpt,
+		next_attempt_at: iso( attempt.nextAttemptAt ),
+		trigger: attempt.trigger,
+	};
+}

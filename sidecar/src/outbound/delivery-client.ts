@@ -1,0 +1,154 @@
+import axios, { AxiosError } from 'axios';
+import type { AttemptOutcome } from './retry-policy';
+import { buildDeliveryHeaders } from './signing';
+import { createGuardedAgents } from './url-guard';
+
+export interface DeliveryClientOptions {
+	allowCidrs: string[];
+	timeoutMs: number;
+	/** Sent as x-wc-webhook-source to endpoints that want WooCommerce-style headers. */
+	sourceUrl?: string;
+}
+
+export interface AttemptRequest {
+	url: string;
+	endpointId: string;
+	eventId: string;
+	eventType: string;
+	payload: string;
+	/** Unexpired secrets, newest first: one signature each, so rotation is seamless. */
+	secrets: string[];
+	wcCompatSignature: boolean;
+}
+
+export interface AttemptResult {
+	outcome: AttemptOutcome;
+	statusCode: number | null;
+	errorCode: string | null;
+	responseExcerpt: string | null;
+	startedAt: number;
+	durationMs: number;
+}
+
+export const RESPONSE_EXCERPT_BYTES = 1024;
+// Bodies are read only for the excerpt; a bigger one is cut off and counts as a failure.
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** The first `maxBytes` of text as UTF-8, never splitting a character. */
+export function utf8Excerpt( text: string, maxBytes = RESPONSE_EXCERPT_BYTES ): string {
+	// Each UTF-16 unit is at least one UTF-8 byte, so maxBytes + 1 units are always enough.
+	const bytes = Buffer.from( text.slice( 0, maxBytes + 1 ), 'utf8' );
+	if ( bytes.length <= maxBytes ) {
+		return bytes.toString( 'utf8' );
+	}
+	let end = maxBytes;
+	while ( end > 0 && ( ( bytes[ end ] as number ) & 0xc0 ) === 0x80 ) {
+		end--; // bytes[end] continues a character that started earlier: cut before it
+	}
+	return bytes.subarray( 0, end ).toString( 'utf8' );
+}
+
+/**
+ * One webhook attempt over HTTP: signed Standard Webhooks headers, the stored body
+ * bytes as-is, no redirects (a 3xx is a failure: following it would let a receiver
+ * bounce us to an internal address), no proxy (it would bypass the URL guard), and
+ * connections through the guarded agents. Never throws: every failure is an outcome.
+ */
+export function createDeliveryClient( options: DeliveryClientOptions ) {
+	const agents = createGuardedAgents( { allowCidrs: options.allowCidrs } );
+	const http = axios.create( {
+		httpAgent: agents.httpAgent,
+		httpsAgent: agents.httpsAgent,
+		proxy: false,
+		maxRedirects: 0,
+		validateStatus: () => true,
+		timeout: options.timeoutMs,
+		responseType: 'text',
+		transformResponse: [ ( data: unknown ) => data ],
+		maxContentLength: MAX_RESPONSE_BYTES,
+		transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: false },
+	} );
+
+	// Deadlines of the attempts in flight, so close() can cut them short.
+	const inFlight = new Set< AbortController >();
+	let closed = false;
+
+	async function send( request: AttemptRequest ): Promise< AttemptResult > {
+		const startedAt = Date.now();
+		const started = performance.now();
+		const finish = ( result: Omit< AttemptResult, 'startedAt' | 'durationMs' > ): AttemptResult => ( {
+			...result,
+			startedAt,
+			durationMs: Math.round( performance.now() - started ),
+		} );
+
+		let headers: Record< string, string >;
+		try {
+			headers = buildDeliveryHeaders( {
+				id: request.eventId,
+				timestampSeconds: Math.floor( startedAt / 1000 ), // fresh per attempt; the id stays the same
+				body: request.payload,
+				secrets: request.secrets,
+				...( request.wcCompatSignature && request.secrets[ 0 ]
+					? { wooCompatSecret: request.secrets[ 0 ], topic: request.eventType, wooWebhookId: request.endpointId, sourceUrl: options.sourceUrl }
+					: {} ),
+			} );
+		} catch ( error ) {
+			return finish( { outcome: { kind: 'network-error', code: 'ESIGNING' }, statusCode: null, errorCode: 'ESIGNING', responseExcerpt: ( error as Error ).message } );
+		}
+
+		// axios' timeout is a socket idle timeout; this bounds the whole exchange, so a
+		// receiver trickling bytes cannot hold a delivery slot forever.
+		const deadline = new AbortController();
+		let timedOut = false;
+		const timer = setTimeout( () => {
+			timedOut = true;
+			deadline.abort();
+		}, options.timeoutMs );
+		inFlight.add( deadline );
+		try {
+			if ( closed ) {
+				throw Object.assign( new Error( 'the delivery client is closed' ), { code: 'ERR_CANCELED' } );
+			}
+			const response = await http.post< string >( request.url, Buffer.from( request.payload, 'utf8' ), { headers, signal: deadline.signal } );
+			const retryAfter = response.headers[ 'retry-after' ];
+			return finish( {
+				outcome: { kind: 'response', status: response.status, retryAfterHeader: typeof retryAfter === 'string' ? retryAfter : undefined },
+				statusCode: response.status,
+				errorCode: null,
+				responseExcerpt: typeof response.data === 'string' ? utf8Excerpt( response.data ) : null,
+			} );
+		} catch ( error ) {
+			const raw = ( error as { code?: unknown } ).code;
+			let code = typeof raw === 'string' && raw !== '' ? raw : 'ERR_UNKNOWN';
+			if ( timedOut ) {
+				code = 'ETIMEDOUT';
+			} else if ( code === AxiosError.ERR_BAD_RESPONSE && /maxContentLength/.test( ( error as Error ).message ) ) {
+				code = 'ERESPONSETOOLARGE';
+			}
+			return finish( {
+				outcome: { kind: 'network-error', code },
+				statusCode: null,
+				errorCode: code,
+				responseExcerpt: utf8Excerpt( ( error as Error ).message ?? '' ),
+			} );
+		} finally {
+			clearTimeout( timer );
+			inFlight.delete( deadline );
+		}
+	}
+
+	/** Aborts attempts in flight (they resolve as ERR_CANCELED) and drops the connections. */
+	function close(): void {
+		closed = true;
+		for ( const controller of inFlight ) {
+			controller.abort();
+		}
+		agents.httpAgent.destroy();
+		agents.httpsAgent.destroy();
+	}
+
+	return { send, close };
+}
+
+export type DeliveryClient = ReturnType< typeof createDeliveryClient >;

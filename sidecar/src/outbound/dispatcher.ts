@@ -1,0 +1,370 @@
+import type { SidecarConfig } from '../config';
+import type { Logger } from '../logger';
+import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
+import type { Endpoint } from '../store/endpoints-store';
+import type { Stores } from '../store/stores';
+import { createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
+import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
+import { parseAllowCidrs } from './url-guard';
+import { createWordPressNotifier, type Notifier } from './wordpress-notice';
+
+export interface DispatcherOptions {
+	config: SidecarConfig;
+	log: Logger;
+	stores: Stores;
+	/** Defaults to the signed POST to WordPress's callback route. */
+	notifier?: Notifier;
+	client?: DeliveryClient;
+	random?: () => number;
+}
+
+// setTimeout's ceiling (~24.8 days); a later retry just re-arms on wake-up.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function retryPolicyFrom( config: SidecarConfig ): RetryPolicyConfig {
+	return {
+		scheduleSeconds: config.retryScheduleSeconds ?? DEFAULT_RETRY_POLICY.scheduleSeconds,
+		jitterRatio: config.retryJitterRatio,
+		overloadPenaltySeconds: config.overloadDelaySeconds,
+	};
+}
+
+/** An attempt that returned, waiting for the next pump to record it. */
+interface Finished {
+	endpointId: string;
+	claimed: ClaimedDelivery;
+	result: AttemptResult;
+}
+
+/**
+ * The in-process delivery worker. The database is the queue; this decides what goes
+ * out when:
+ *  - woken right after events commit (no polling on the hot path), after every
+ *    finished attempt (a slot or an ordering key freed up), and by one timer set to
+ *    the next due retry;
+ *  - at most max_concurrency attempts per endpoint;
+ *  - per (endpoint, ordering_key) one delivery at a time, in arrival order (the
+ *    claim query skips anything behind an unfinished earlier one);
+ *  - retry-policy decide() for what follows an attempt; 410 or a failure streak
+ *    longer than disableAfterHours disables the endpoint and tells WordPress.
+ * Each pump is one SQLite transaction that records every attempt finished since the
+ * last pump and claims the next ones: under load, many deliveries share a commit.
+ */
+export class Dispatcher {
+	private readonly log: Logger;
+	private readonly stores: Stores;
+	private readonly policy: RetryPolicyConfig;
+	private readonly client: DeliveryClient;
+	private readonly notifier: Notifier;
+	private readonly random: () => number;
+	private readonly disableAfterMs: number;
+
+	private endpoints = new Map< string, Endpoint >();
+	private readonly inFlight = new Map< string, number >();
+	private readonly running = new Set< Promise< void > >();
+	private readonly notices = new Set< Promise< void > >();
+	/** Attempts done but not yet written; the next pump records them all in one transaction. */
+	private finished: Finished[] = [];
+	private readonly dirty = new Set< string >();
+	private allDirty = false;
+	private pumpQueued = false;
+	private timer: NodeJS.Timeout | undefined;
+	private timerAt = Infinity;
+	private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+	/** Set when stop()'s deadline passed: late results are dropped, their rows stay in_flight for recovery. */
+	private abandoned = false;
+	private readonly abort = new AbortController();
+
+	constructor( options: DispatcherOptions ) {
+		const { config } = options;
+		this.log = options.log;
+		this.stores = options.stores;
+		this.policy = retryPolicyFrom( config );
+		this.client =
+			options.client ??
+			createDeliveryClient( {
+				allowCidrs: parseAllowCidrs( config.allowPrivateCidrs.join( ',' ) ),
+				timeoutMs: config.deliveryTimeoutMs,
+				sourceUrl: config.wordpressUrl,
+			} );
+		this.notifier = options.notifier ?? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey, log: options.log } );
+		this.random = options.random ?? Math.random;
+		this.disableAfterMs = config.disableAfterHours * 3_600_000;
+	}
+
+	/** Puts deliveries a crash left in flight back in the queue, then starts sending. */
+	start(): void {
+		if ( this.state !== 'new' ) {
+			return;
+		}
+		const recovered = this.stores.deliveries.recoverInFlight( Date.now() );
+		if ( recovered > 0 ) {
+			this.log.warn( { recovered }, 'deliveries left in flight by the previous run are queued again' );
+		}
+		this.state = 'running';
+		this.endpointsChanged();
+	}
+
+	/** Something was queued for these endpoints (all of them if omitted). */
+	wake( endpointIds?: Iterable< string > ): void {
+		if ( endpointIds === undefined ) {
+			this.allDirty = true;
+		} else {
+			for ( const id of endpointIds ) {
+				this.dirty.add( id );
+			}
+		}
+		if ( ! this.pumpQueued && ( this.state === 'running' || this.state === 'stopping' ) ) {
+			this.pumpQueued = true;
+			// setImmediate: one pump for everything that happened in this turn of the loop.
+			setImmediate( () => this.pump() );
+		}
+	}
+
+	/** Reload endpoint settings (URL, secrets, status, limits) after the API changed them. */
+	endpointsChanged(): void {
+		this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+		this.wake();
+	}
+
+	/** When a just-received event's first attempt is due (schedule[0] is normally 0). */
+	firstAttemptAt( now: number ): number {
+		return now + Math.round( ( this.policy.scheduleSeconds[ 0 ] ?? 0 ) * 1000 );
+	}
+
+	inFlightCount( endpointId?: string ): number {
+		if ( endpointId !== undefined ) {
+			return this.inFlight.get( endpointId ) ?? 0;
+		}
+		return [ ...this.inFlight.values() ].reduce( ( sum, n ) => sum + n, 0 );
+	}
+
+	/**
+	 * Stops taking work and waits up to graceMs for attempts in flight to finish and
+	 * be recorded (and for endpoint.disabled notices to go out). Past the deadline,
+	 * attempts are aborted and left in_flight in the database, to be sent again after
+	 * the next start (at-least-once).
+	 */
+	async stop( graceMs: number ): Promise< void > {
+		if ( this.state === 'stopped' || this.state === 'stopping' ) {
+			return;
+		}
+		this.state = 'stopping';
+		clearTimeout( this.timer );
+		const deadline = Date.now() + graceMs;
+		if ( ! ( await settledBefore( this.running, deadline ) ) ) {
+			this.abandoned = true;
+			this.log.warn( { in_flight: this.running.size }, 'shutdown deadline passed: unfinished attempts will be retried after restart' );
+		}
+		this.pump(); // record what finished since the last pump
+		await settledBefore( this.notices, deadline );
+		this.abort.abort();
+		this.client.close();
+		await Promise.allSettled( [ ...this.running, ...this.notices ] );
+		this.state = 'stopped';
+	}
+
+	/**
+	 * One transaction: record finished attempts (which may free slots and unblock
+	 * ordering keys), then claim what is due on the endpoints that may have work.
+	 */
+	private pump(): void {
+		this.pumpQueued = false;
+		if ( this.state === 'new' || this.state === 'stopped' ) {
+			return;
+		}
+		const now = Date.now();
+		const finished = this.finished;
+		this.finished = [];
+		const ids = this.allDirty ? [ ...this.endpoints.keys() ] : [ ...this.dirty ];
+		this.allDirty = false;
+		this.dirty.clear();
+		const launches: [ Endpoint, ClaimedDelivery ][] = [];
+		try {
+			this.stores.db
+				.transaction( () => {
+					for ( const item of finished ) {
+						this.record( item, now );
+					}
+					if ( this.state !== 'running' ) {
+						return;
+					}
+					for ( const id of ids ) {
+						const endpoint = this.endpoints.get( id );
+						if ( endpoint?.status === 'active' ) {
+							const free = endpoint.maxConcurrency - this.inFlightCount( id );
+							for ( const claimed of this.stores.deliveries.claimDue( id, now, free ) ) {
+								launches.push( [ endpoint, claimed ] );
+							}
+						}
+					}
+				} )
+				.immediate();
+		} catch ( error ) {
+			// Rolled back (e.g. SQLITE_BUSY from an outside writer): keep the results, reload
+			// the endpoint cache record() may have touched, and try again shortly.
+			this.finished = finished.concat( this.finished );
+			this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
+			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+			setTimeout( () => this.wake(), 1000 ).unref();
+			return;
+		}
+		// Sent only once the claims are committed.
+		for ( const [ endpoint, claimed ] of launches ) {
+			this.launch( endpoint, claimed );
+		}
+		if ( this.state === 'running' ) {
+			this.armTimer( now );
+		}
+	}
+
+	/** One timer, for the earliest retry in the future; earlier work arrives by wake(). */
+	private armTimer( now: number ): void {
+		const next = this.stores.deliveries.nextDueAfter( now );
+		if ( next === undefined || next >= this.timerAt ) {
+			return;
+		}
+		clearTimeout( this.timer );
+		this.timerAt = next;
+		this.timer = setTimeout( () => {
+			this.timerAt = Infinity;
+			this.wake();
+		}, Math.min( Math.max( 0, next - now ), MAX_TIMER_MS ) );
+	}
+
+	private launch( endpoint: Endpoint, claimed: ClaimedDelivery ): void {
+		this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) + 1 );
+		const task = this.attempt( endpoint, claimed )
+			.catch( ( error: unknown ) => {
+				this.log.error( { err: error, delivery_id: claimed.id, endpoint_id: endpoint.id }, 'delivery attempt crashed' );
+			} )
+			.finally( () => {
+				this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) - 1 );
+				this.running.delete( task );
+				this.wake( [ endpoint.id ] );
+			} );
+		this.running.add( task );
+	}
+
+	private async attempt( endpoint: Endpoint, claimed: ClaimedDelivery ): Promise< void > {
+		const sendAt = Date.now();
+		const result = await this.client.send( {
+			url: endpoint.url,
+			endpointId: endpoint.id,
+			eventId: claimed.eventId,
+			eventType: claimed.eventType,
+			payload: claimed.payload,
+			secrets: endpoint.secrets.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt ).map( ( s ) => s.secret ),
+			wcCompatSignature: endpoint.wcCompatSignature,
+		} );
+		if ( ! this.abandoned ) {
+			this.finished.push( { endpointId: endpoint.id, claimed, result } );
+		}
+	}
+
+	/** Applies retry-policy decide() to a finished attempt and writes the outcome (inside pump's transaction). */
+	private record( { endpointId, claimed, result }: Finished, now: number ): void {
+		const cycleAttempts = claimed.cycleAttempts + 1;
+		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
+		const completion: Completion = {
+			deliveryId: claimed.id,
+			status: 'failed',
+			attemptNumber: claimed.attemptCount + 1,
+			cycleAttempts,
+			trigger: claimed.trigger,
+			startedAt: result.startedAt,
+			durationMs: result.durationMs,
+			statusCode: result.statusCode,
+			errorCode: result.errorCode,
+			responseExcerpt: result.responseExcerpt,
+			nextAttemptAt: null,
+			lastError: decision.action === 'succeeded' ? null : decision.reason,
+			now,
+		};
+		if ( decision.action === 'succeeded' ) {
+			completion.status = 'succeeded';
+		} else if ( decision.action === 'retry' ) {
+			completion.status = 'pending';
+			completion.nextAttemptAt = now + Math.round( decision.delaySeconds * 1000 );
+		}
+		const endpoint = this.endpoints.get( endpointId );
+		if ( completion.status === 'pending' && endpoint?.status !== 'active' ) {
+			// Disabled (or deleted) while this attempt ran: park it with the rest of its queue.
+			completion.status = 'cancelled';
+			completion.nextAttemptAt = null;
+			completion.lastError = `endpoint disabled: ${ endpoint?.disabledReason ?? 'deleted' }`;
+		}
+		if ( ! this.stores.deliveries.complete( completion ) ) {
+			return; // the endpoint was deleted meanwhile
+		}
+
+		const context = { delivery_id: claimed.id, event_id: claimed.eventId, endpoint_id: endpointId, attempt: completion.attemptNumber };
+		if ( decision.action === 'succeeded' ) {
+			this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
+		} else if ( decision.action === 'retry' ) {
+			this.log.info( { ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds }, 'delivery failed, will retry' );
+		} else {
+			this.log.warn( { ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason }, 'delivery failed for good' );
+		}
+		if ( ! endpoint ) {
+			return;
+		}
+		this.trackHealth( endpoint, decision.action === 'succeeded', now );
+		if ( decision.action === 'disable-endpoint' ) {
+			this.disableEndpoint( endpoint, decision.reason, now );
+		}
+	}
+
+	/** Any success ends a failure streak; a streak longer than disableAfterHours disables the endpoint. */
+	private trackHealth( endpoint: Endpoint, succeeded: boolean, now: number ): void {
+		if ( succeeded ) {
+			if ( endpoint.failingSince !== null ) {
+				this.stores.endpoints.clearFailing( endpoint.id );
+				endpoint.failingSince = null;
+			}
+			return;
+		}
+		if ( endpoint.failingSince === null ) {
+			this.stores.endpoints.markFailing( endpoint.id, now );
+			endpoint.failingSince = now;
+			return;
+		}
+		if ( endpoint.status === 'active' && now - endpoint.failingSince >= this.disableAfterMs ) {
+			const hours = Math.round( ( ( now - endpoint.failingSince ) / 3_600_000 ) * 10 ) / 10;
+			this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, now );
+		}
+	}
+
+	/** Disables the endpoint (its queued deliveries are cancelled) and tells WordPress, best effort. */
+	private disableEndpoint( endpoint: Endpoint, reason: string, now: number ): void {
+		if ( ! this.stores.endpoints.disable( endpoint.id, reason, now ) ) {
+			return;
+		}
+		endpoint.status = 'disabled';
+		endpoint.disabledReason = reason;
+		endpoint.disabledAt = now;
+		this.log.warn( { endpoint_id: endpoint.id, reason }, 'endpoint disabled' );
+		const notice = this.notifier( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason }, this.abort.signal ).catch(
+			( error: unknown ) => {
+				this.log.warn( { err: error, endpoint_id: endpoint.id }, 'endpoint.disabled notice failed' );
+			}
+		);
+		this.notices.add( notice );
+		void notice.finally( () => this.notices.delete( notice ) );
+	}
+}
+
+/** True if every promise settled before the deadline (a wall-clock ms timestamp). */
+async function settledBefore( promises: Set< Promise< void > >, deadline: number ): Promise< boolean > {
+	if ( promises.size === 0 ) {
+		return true;
+	}
+	let timer: NodeJS.Timeout | undefined;
+	const timedOut = new Promise< boolean >( ( resolve ) => {
+		timer = setTimeout( () => resolve( false ), Math.max( 0, deadline - Date.now() ) );
+	} );
+	const settled = Promise.allSettled( [ ...promises ] ).then( () => true );
+	const result = await Promise.race( [ settled, timedOut ] );
+	clearTimeout( timer );
+	return result;
+}

@@ -1,0 +1,325 @@
+import type { EventType } from '../outbound/event-types';
+import type { Db } from './database';
+
+export const DELIVERY_STATUSES = [ 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ] as const;
+export type DeliveryStatus = ( typeof DELIVERY_STATUSES )[ number ];
+export type AttemptTrigger = 'scheduled' | 'manual';
+
+export interface Delivery {
+	id: number;
+	eventId: string;
+	eventType: EventType;
+	endpointId: string;
+	status: DeliveryStatus;
+	attemptCount: number;
+	nextAttemptAt: number | null;
+	lastStatusCode: number | null;
+	lastError: string | null;
+	createdAt: number;
+	updatedAt: number;
+}
+
+export interface Attempt {
+	attemptNumber: number;
+	startedAt: number;
+	durationMs: number;
+	statusCode: number | null;
+	errorCode: string | null;
+	responseExcerpt: string | null;
+	nextAttemptAt: number | null;
+	trigger: AttemptTrigger;
+}
+
+/** A delivery taken by the dispatcher, with what it needs to send it. */
+export interface ClaimedDelivery {
+	id: number;
+	eventId: string;
+	eventType: EventType;
+	endpointId: string;
+	payload: string;
+	attemptCount: number;
+	/** Attempts since the last (re)queue; the retry schedule is indexed by this. */
+	cycleAttempts: number;
+	trigger: AttemptTrigger;
+}
+
+export interface Completion {
+	deliveryId: number;
+	/** What the row becomes: back to pending for a retry, or a final status. */
+	status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+	attemptNumber: number;
+	cycleAttempts: number;
+	trigger: AttemptTrigger;
+	startedAt: number;
+	durationMs: number;
+	statusCode: number | null;
+	errorCode: string | null;
+	responseExcerpt: string | null;
+	nextAttemptAt: number | null;
+	lastError: string | null;
+	now: number;
+}
+
+export interface DeliveryFilter {
+	endpointId?: string;
+	type?: EventType;
+	status?: DeliveryStatus;
+	page: number;
+	perPage: number;
+}
+
+interface DeliveryRow {
+	id: number;
+	event_id: string;
+	event_type: EventType;
+	endpoint_id: string;
+	status: DeliveryStatus;
+	attempt_count: number;
+	next_attempt_at: number | null;
+	last_status_code: number | null;
+	last_error: string | null;
+	created_at: number;
+	updated_at: number;
+}
+
+interface AttemptRow {
+	delivery_id: number;
+	attempt_number: number;
+	started_at: number;
+	duration_ms: number;
+	status_code: number | null;
+	error_code: string | null;
+	response_excerpt: string | null;
+	next_attempt_at: number | null;
+	trigger: AttemptTrigger;
+}
+
+const DELIVERY_COLUMNS = `d.id, d.event_id, e.type AS event_type, d.endpoint_id, d.status, d.attempt_count, d.next_attempt_at,
+	d.last_status_code, d.last_error, d.created_at, d.updated_at`;
+
+// Requeueing restarts the retry schedule and marks the next attempt as manual.
+const REQUEUE_SET = `status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now`;
+const ACTIVE_ENDPOINT = `endpoint_id IN (SELECT id FROM endpoints WHERE status = 'active')`;
+
+/** The delivery queue: one row per (event, endpoint), with its attempt history. */
+export class DeliveriesStore {
+	private readonly statements;
+
+	constructor( private readonly db: Db ) {
+		this.statements = {
+			recover: db.prepare( `UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE status = 'in_flight'` ),
+			// Due now, and no earlier delivery of the same ordering key to this endpoint is
+			// still unfinished: that is what keeps a refund behind its order's paid event.
+			due: db.prepare(
+				`SELECT d.id, d.event_id, e.type, d.endpoint_id, e.payload, d.attempt_count, d.cycle_attempts, d.next_trigger
+				 FROM deliveries d JOIN events e ON e.id = d.event_id
+				 WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
+				   AND (d.ordering_key IS NULL OR NOT EXISTS (
+				     SELECT 1 FROM deliveries p
+				     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id
+				       AND p.status IN ('pending', 'in_flight')))
+				 ORDER BY d.next_attempt_at, d.id
+				 LIMIT ?`
+			),
+			claim: db.prepare( `UPDATE deliveries SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'pending'` ),
+			complete: db.prepare(
+				`UPDATE deliveries SET status = @status, attempt_count = @attemptNumber, cycle_attempts = @cycleAttempts,
+				 next_attempt_at = @nextAttemptAt, next_trigger = 'scheduled', last_status_code = @statusCode, last_error = @lastError,
+				 updated_at = @now
+				 WHERE id = @deliveryId AND status = 'in_flight'`
+			),
+			insertAttempt: db.prepare(
+				`INSERT INTO attempts (delivery_id, attempt_number, started_at, duration_ms, status_code, error_code, response_excerpt, next_attempt_at, trigger)
+				 VALUES (@deliveryId, @attemptNumber, @startedAt, @durationMs, @statusCode, @errorCode, @responseExcerpt, @nextAttemptAt, @trigger)`
+			),
+			nextDue: db.prepare( `SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_pending_at WHERE status = 'pending' AND next_attempt_at > ?` ),
+			requeueEvent: db.prepare( `UPDATE deliveries SET ${ REQUEUE_SET } WHERE event_id = @eventId AND status <> 'in_flight' AND ${ ACTIVE_ENDPOINT }` ),
+			requeueEventEndpoint: db.prepare(
+				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE event_id = @eventId AND endpoint_id = @endpointId AND status <> 'in_flight' AND ${ ACTIVE_ENDPOINT }`
+			),
+			insertManual: db.prepare(
+				`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, next_trigger, created_at, updated_at)
+				 SELECT id, @endpointId, ordering_key, 'pending', @now, 'manual', @now, @now FROM events WHERE id = @eventId
+				 ON CONFLICT (event_id, endpoint_id) DO NOTHING`
+			),
+			requeueSince: db.prepare(
+				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE status IN ('failed', 'cancelled') AND created_at >= @since AND ${ ACTIVE_ENDPOINT }`
+			),
+			requeueSinceEndpoint: db.prepare(
+				`UPDATE deliveries SET ${ REQUEUE_SET }
+				 WHERE status IN ('failed', 'cancelled') AND created_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT }`
+			),
+			ofEvent: db.prepare( `SELECT ${ DELIVERY_COLUMNS } FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id` ),
+			attemptsOfEvent: db.prepare(
+				`SELECT a.* FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.delivery_id, a.attempt_number`
+			),
+			countStatus: db.prepare( 'SELECT COUNT(*) AS n FROM deliveries WHERE status = ?' ),
+		};
+	}
+
+	/** At-least-once: an attempt cut short by a crash may or may not have arrived, so send it again. */
+	recoverInFlight( now: number ): number {
+		return this.statements.recover.run( now, now ).changes;
+	}
+
+	/**
+	 * Takes up to `limit` due deliveries of an endpoint (pending -> in_flight). Runs in the
+	 * caller's transaction if there is one (the dispatcher batches a whole pump in one).
+	 */
+	claimDue( endpointId: string, now: number, limit: number ): ClaimedDelivery[] {
+		if ( limit <= 0 ) {
+			return [];
+		}
+		return this.atomically( () => {
+			const rows = this.statements.due.all( endpointId, now, limit ) as {
+				id: number;
+				event_id: string;
+				type: EventType;
+				endpoint_id: string;
+				payload: string;
+				attempt_count: number;
+				cycle_attempts: number;
+				next_trigger: AttemptTrigger;
+			}[];
+			const claimed: ClaimedDelivery[] = [];
+			for ( const row of rows ) {
+				if ( this.statements.claim.run( now, row.id ).changes === 1 ) {
+					claimed.push( {
+						id: row.id,
+						eventId: row.event_id,
+						eventType: row.type,
+						endpointId: row.endpoint_id,
+						payload: row.payload,
+						attemptCount: row.attempt_count,
+						cycleAttempts: row.cycle_attempts,
+						trigger: row.next_trigger,
+					} );
+				}
+			}
+			return claimed;
+		} );
+	}
+
+	/**
+	 * Records an attempt and moves the delivery on, atomically. Returns false when the
+	 * delivery is gone (its endpoint was deleted while the attempt ran).
+	 */
+	complete( completion: Completion ): boolean {
+		return this.atomically( () => {
+			if ( this.statements.complete.run( completion ).changes === 0 ) {
+				return false;
+			}
+			this.statements.insertAttempt.run( completion );
+			return true;
+		} );
+	}
+
+	/** Runs fn in the caller's transaction, or in a new one. */
+	private atomically< T >( fn: () => T ): T {
+		return this.db.inTransaction ? fn() : this.db.transaction( fn ).immediate();
+	}
+
+	/** The earliest retry strictly after now (due rows are handled by wake-ups). */
+	nextDueAfter( now: number ): number | undefined {
+		const row = this.statements.nextDue.get( now ) as { at: number | null };
+		return row.at ?? undefined;
+	}
+
+	/**
+	 * Manual replay of one event: every delivery to an active endpoint (or the one to
+	 * endpointId, created if the endpoint never had one) goes out again, same event id.
+	 * Attempts in flight are left alone: they are being delivered already.
+	 */
+	requeueEvent( eventId: string, endpointId: string | undefined, now: number ): number {
+		return this.db.transaction( () => {
+			if ( endpointId === undefined ) {
+				return this.statements.requeueEvent.run( { eventId, now } ).changes;
+			}
+			if ( this.statements.insertManual.run( { eventId, endpointId, now } ).changes === 1 ) {
+				return 1;
+			}
+			return this.statements.requeueEventEndpoint.run( { eventId, endpointId, now } ).changes;
+		} ).immediate();
+	}
+
+	/** Requeues failed (and cancelled) deliveries of events received since `since`, to active endpoints. */
+	requeueFailedSince( since: number, endpointId: string | undefined, now: number ): number {
+		return endpointId === undefined
+			? this.statements.requeueSince.run( { since, now } ).changes
+			: this.statements.requeueSinceEndpoint.run( { since, endpointId, now } ).changes;
+	}
+
+	list( filter: DeliveryFilter ): { deliveries: Delivery[]; total: number } {
+		const where: string[] = [];
+		const params: Record< string, string | number > = {};
+		if ( filter.endpointId !== undefined ) {
+			where.push( 'd.endpoint_id = @endpointId' );
+			params.endpointId = filter.endpointId;
+		}
+		if ( filter.type !== undefined ) {
+			where.push( 'e.type = @type' );
+			params.type = filter.type;
+		}
+		if ( filter.status !== undefined ) {
+			where.push( 'd.status = @status' );
+			params.status = filter.status;
+		}
+		const clause = where.length > 0 ? `WHERE ${ where.join( ' AND ' ) }` : '';
+		const from = 'FROM deliveries d JOIN events e ON e.id = d.event_id';
+		return this.db.transaction( () => {
+			const total = ( this.db.prepare( `SELECT COUNT(*) AS n ${ from } ${ clause }` ).get( params ) as { n: number } ).n;
+			const rows = this.db
+				.prepare( `SELECT ${ DELIVERY_COLUMNS } ${ from } ${ clause } ORDER BY d.id DESC LIMIT @limit OFFSET @offset` )
+				.all( { ...params, limit: filter.perPage, offset: ( filter.page - 1 ) * filter.perPage } ) as DeliveryRow[];
+			return { deliveries: rows.map( toDelivery ), total };
+		} )();
+	}
+
+	/** Every delivery of an event with its attempts, oldest first. */
+	ofEvent( eventId: string ): ( Delivery & { attempts: Attempt[] } )[] {
+		return this.db.transaction( () => {
+			const attempts = new Map< number, Attempt[] >();
+			for ( const row of this.statements.attemptsOfEvent.all( eventId ) as AttemptRow[] ) {
+				attempts.set( row.delivery_id, [ ...( attempts.get( row.delivery_id ) ?? [] ), toAttempt( row ) ] );
+			}
+			return ( this.statements.ofEvent.all( eventId ) as DeliveryRow[] ).map( ( row ) => ( {
+				...toDelivery( row ),
+				attempts: attempts.get( row.id ) ?? [],
+			} ) );
+		} )();
+	}
+
+	countByStatus(): Record< 'pending' | 'in_flight' | 'failed' | 'cancelled', number > {
+		const count = ( status: DeliveryStatus ) => ( this.statements.countStatus.get( status ) as { n: number } ).n;
+		return { pending: count( 'pending' ), in_flight: count( 'in_flight' ), failed: count( 'failed' ), cancelled: count( 'cancelled' ) };
+	}
+}
+
+function toDelivery( row: DeliveryRow ): Delivery {
+	return {
+		id: row.id,
+		eventId: row.event_id,
+		eventType: row.event_type,
+		endpointId: row.endpoint_id,
+		status: row.status,
+		attemptCount: row.attempt_count,
+		nextAttemptAt: row.next_attempt_at,
+		lastStatusCode: row.last_status_code,
+		lastError: row.last_error,
+		createdAt: row.created_at,
+		updatedAt: row.updated_at,
+	};
+}
+
+function toAttempt( row: AttemptRow ): Attempt {
+	return {
+		attemptNumber: row.attempt_number,
+		startedAt: row.started_at,
+		durationMs: row.duration_ms,
+		statusCode: row.status_code,
+		errorCode: row.error_code,
+		responseExcerpt: row.response_excerpt,
+		nextAttemptAt: row.next_attempt_at,
+		trigger: row.trigger,
+	};
+}

@@ -1,0 +1,247 @@
+import { randomBytes } from 'crypto';
+import type { EventType } from '../outbound/event-types';
+import type { Db } from './database';
+
+export type EndpointStatus = 'active' | 'disabled';
+
+export interface EndpointSecret {
+	secret: string;
+	createdAt: number;
+	/** null for the current secret; a time for one kept during a rotation's grace period. */
+	expiresAt: number | null;
+}
+
+export interface Endpoint {
+	id: string;
+	url: string;
+	description: string;
+	/** Empty = every event type. */
+	eventTypes: EventType[];
+	status: EndpointStatus;
+	disabledReason: string | null;
+	disabledAt: number | null;
+	failingSince: number | null;
+	maxConcurrency: number;
+	wcCompatSignature: boolean;
+	createdAt: number;
+	updatedAt: number;
+	/** Unexpired secrets, newest first (the order signatures are sent in). */
+	secrets: EndpointSecret[];
+}
+
+export interface NewEndpoint {
+	url: string;
+	description: string;
+	eventTypes: EventType[];
+	maxConcurrency: number;
+	wcCompatSignature: boolean;
+	secret: string;
+}
+
+export type EndpointPatch = Partial< Omit< NewEndpoint, 'secret' > >;
+
+interface EndpointRow {
+	id: string;
+	url: string;
+	description: string;
+	event_types: string;
+	status: EndpointStatus;
+	disabled_reason: string | null;
+	disabled_at: number | null;
+	failing_since: number | null;
+	max_concurrency: number;
+	wc_compat_signature: number;
+	created_at: number;
+	updated_at: number;
+}
+
+interface SecretRow {
+	endpoint_id: string;
+	secret: string;
+	created_at: number;
+	expires_at: number | null;
+}
+
+export function newEndpointId(): string {
+	return 'ep_' + randomBytes( 12 ).toString( 'hex' );
+}
+
+/** Endpoints and their secrets; enabling/disabling also moves the endpoint's queued deliveries. */
+export class EndpointsStore {
+	private readonly statements;
+
+	constructor( private readonly db: Db ) {
+		this.statements = {
+			insert: db.prepare(
+				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
+				 VALUES (@id, @url, @description, @event_types, 'active', @max_concurrency, @wc_compat_signature, @now, @now)`
+			),
+			insertSecret: db.prepare( 'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)' ),
+			get: db.prepare( 'SELECT * FROM endpoints WHERE id = ?' ),
+			list: db.prepare( 'SELECT * FROM endpoints ORDER BY created_at, id' ),
+			secretsOf: db.prepare(
+				'SELECT * FROM endpoint_secrets WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC, id DESC'
+			),
+			allSecrets: db.prepare(
+				'SELECT * FROM endpoint_secrets WHERE expires_at IS NULL OR expires_at > ? ORDER BY created_at DESC, id DESC'
+			),
+			update: db.prepare(
+				`UPDATE endpoints SET url = @url, description = @description, event_types = @event_types,
+				 max_concurrency = @max_concurrency, wc_compat_signature = @wc_compat_signature, updated_at = @now WHERE id = @id`
+			),
+			delete: db.prepare( 'DELETE FROM endpoints WHERE id = ?' ),
+			touch: db.prepare( 'UPDATE endpoints SET updated_at = ? WHERE id = ?' ),
+			expireCurrentSecrets: db.prepare( 'UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL' ),
+			dropExpiredSecrets: db.prepare( 'DELETE FROM endpoint_secrets WHERE endpoint_id = ? AND expires_at IS NOT NULL AND expires_at <= ?' ),
+			disable: db.prepare(
+				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`
+			),
+			// Queued work stops with the endpoint; enable() brings it back.
+			cancelPending: db.prepare(
+				`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
+				 WHERE endpoint_id = ? AND status = 'pending'`
+			),
+			enable: db.prepare(
+				`UPDATE endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL, updated_at = ?
+				 WHERE id = ? AND status = 'disabled'`
+			),
+			requeueSince: db.prepare(
+				`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, cycle_attempts = 0, next_trigger = 'manual', updated_at = ?
+				 WHERE endpoint_id = ? AND status IN ('failed', 'cancelled') AND updated_at >= ?`
+			),
+			markFailing: db.prepare( 'UPDATE endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL' ),
+			clearFailing: db.prepare( 'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL' ),
+			counts: db.prepare( 'SELECT status, COUNT(*) AS n FROM endpoints GROUP BY status' ),
+		};
+	}
+
+	create( input: NewEndpoint, now: number ): Endpoint {
+		const id = newEndpointId();
+		this.db.transaction( () => {
+			this.statements.insert.run( {
+				id,
+				url: input.url,
+				description: input.description,
+				event_types: JSON.stringify( input.eventTypes ),
+				max_concurrency: input.maxConcurrency,
+				wc_compat_signature: input.wcCompatSignature ? 1 : 0,
+				now,
+			} );
+			this.statements.insertSecret.run( id, input.secret, now );
+		} ).immediate();
+		return this.get( id, now ) as Endpoint;
+	}
+
+	get( id: string, now: number ): Endpoint | undefined {
+		const row = this.statements.get.get( id ) as EndpointRow | undefined;
+		return row ? toEndpoint( row, this.statements.secretsOf.all( id, now ) as SecretRow[] ) : undefined;
+	}
+
+	list( now: number ): Endpoint[] {
+		const secrets = new Map< string, SecretRow[] >();
+		for ( const secret of this.statements.allSecrets.all( now ) as SecretRow[] ) {
+			secrets.set( secret.endpoint_id, [ ...( secrets.get( secret.endpoint_id ) ?? [] ), secret ] );
+		}
+		return ( this.statements.list.all() as EndpointRow[] ).map( ( row ) => toEndpoint( row, secrets.get( row.id ) ?? [] ) );
+	}
+
+	update( id: string, patch: EndpointPatch, now: number ): Endpoint | undefined {
+		const current = this.get( id, now );
+		if ( ! current ) {
+			return undefined;
+		}
+		this.statements.update.run( {
+			id,
+			url: patch.url ?? current.url,
+			description: patch.description ?? current.description,
+			event_types: JSON.stringify( patch.eventTypes ?? current.eventTypes ),
+			max_concurrency: patch.maxConcurrency ?? current.maxConcurrency,
+			wc_compat_signature: ( patch.wcCompatSignature ?? current.wcCompatSignature ) ? 1 : 0,
+			now,
+		} );
+		return this.get( id, now );
+	}
+
+	/** Deletes the endpoint with its deliveries and attempts (events stay). */
+	delete( id: string ): boolean {
+		return this.statements.delete.run( id ).changes > 0;
+	}
+
+	/** New current secret; the old one keeps signing until now + graceMs. */
+	rotateSecret( id: string, secret: string, graceMs: number, now: number ): Endpoint | undefined {
+		const done = this.db.transaction( () => {
+			if ( ! this.statements.get.get( id ) ) {
+				return false;
+			}
+			this.statements.dropExpiredSecrets.run( id, now );
+			this.statements.expireCurrentSecrets.run( now + graceMs, id );
+			this.statements.insertSecret.run( id, secret, now );
+			this.statements.touch.run( now, id );
+			return true;
+		} ).immediate();
+		return done ? this.get( id, now ) : undefined;
+	}
+
+	/** Disables an active endpoint and cancels its queued deliveries; false if it was not active. */
+	disable( id: string, reason: string, now: number ): boolean {
+		return this.db.transaction( () => {
+			if ( this.statements.disable.run( reason, now, now, id ).changes === 0 ) {
+				return false;
+			}
+			this.statements.cancelPending.run( `endpoint disabled: ${ reason }`, now, id );
+			return true;
+		} ).immediate();
+	}
+
+	/**
+	 * Re-enables a disabled endpoint and requeues what failed or was cancelled since it
+	 * was disabled (the 410 or last failing attempt that disabled it is stamped at the
+	 * same instant, so it is included).
+	 */
+	enable( id: string, now: number ): { enabled: boolean; requeued: number } {
+		return this.db.transaction( () => {
+			const row = this.statements.get.get( id ) as EndpointRow | undefined;
+			if ( ! row || row.status !== 'disabled' ) {
+				return { enabled: false, requeued: 0 };
+			}
+			this.statements.enable.run( now, id );
+			const requeued = this.statements.requeueSince.run( now, now, id, row.disabled_at ?? 0 ).changes;
+			return { enabled: true, requeued };
+		} ).immediate();
+	}
+
+	/** Records the start of a failure streak; returns nothing, the caller keeps its own copy. */
+	markFailing( id: string, now: number ): void {
+		this.statements.markFailing.run( now, id );
+	}
+
+	clearFailing( id: string ): void {
+		this.statements.clearFailing.run( id );
+	}
+
+	counts(): { active: number; disabled: number } {
+		const counts = { active: 0, disabled: 0 };
+		for ( const row of this.statements.counts.all() as { status: EndpointStatus; n: number }[] ) {
+			counts[ row.status ] = row.n;
+		}
+		return counts;
+	}
+}
+
+function toEndpoint( row: EndpointRow, secrets: SecretRow[] ): Endpoint {
+	return {
+		id: row.id,
+		url: row.url,
+		description: row.description,
+		eventTypes: JSON.parse( row.event_types ) as EventType[],
+		status: row.status,
+		disabledReason: row.disabled_reason,
+		disabledAt: row.disabled_at,
+		failingSince: row.failing_since,
+		maxConcurrency: row.max_concurrency,
+		wcCompatSignature: row.wc_compat_signature === 1,
+		createdAt: row.created_at,
+		updatedAt: row.updated_at,
+		secrets: secrets.map( ( secret ) => ( { secret: secret.secret, createdAt: secret.created_at, expiresAt: secret.expires_at } ) ),
+	};
+}

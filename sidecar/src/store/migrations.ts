@@ -1,0 +1,83 @@
+/**
+ * Schema migrations, applied in order; PRAGMA user_version = how many have run.
+ * Never edit a released migration: append a new one.
+ *
+ * Times are Unix milliseconds (INTEGER); the API turns them into ISO strings.
+ */
+export const MIGRATIONS: readonly string[] = [
+	/* 1: the outbound webhook queue */ `
+	CREATE TABLE endpoints (
+		id                  TEXT PRIMARY KEY,
+		url                 TEXT NOT NULL,
+		description         TEXT NOT NULL DEFAULT '',
+		event_types         TEXT NOT NULL DEFAULT '[]', -- JSON array; [] = every type
+		status              TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+		disabled_reason     TEXT,
+		disabled_at         INTEGER,
+		failing_since       INTEGER,                    -- first failure after the last success
+		max_concurrency     INTEGER NOT NULL DEFAULT 4,
+		wc_compat_signature INTEGER NOT NULL DEFAULT 0,
+		created_at          INTEGER NOT NULL,
+		updated_at          INTEGER NOT NULL
+	);
+
+	-- Several rows during a rotation: the current one (expires_at NULL) and older
+	-- ones kept until their grace period ends, so receivers can switch at leisure.
+	CREATE TABLE endpoint_secrets (
+		id          INTEGER PRIMARY KEY,
+		endpoint_id TEXT NOT NULL REFERENCES endpoints (id) ON DELETE CASCADE,
+		secret      TEXT NOT NULL,
+		created_at  INTEGER NOT NULL,
+		expires_at  INTEGER
+	);
+	CREATE INDEX endpoint_secrets_by_endpoint ON endpoint_secrets (endpoint_id);
+
+	CREATE TABLE events (
+		id           TEXT PRIMARY KEY,  -- given by WordPress; the webhook-id of every attempt
+		type         TEXT NOT NULL,
+		timestamp    TEXT NOT NULL,
+		ordering_key TEXT,
+		payload      TEXT NOT NULL,     -- the exact body bytes sent to receivers
+		received_at  INTEGER NOT NULL
+	);
+
+	CREATE TABLE deliveries (
+		id               INTEGER PRIMARY KEY,  -- also the order of arrival, for ordering keys
+		event_id         TEXT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+		endpoint_id      TEXT NOT NULL REFERENCES endpoints (id) ON DELETE CASCADE,
+		ordering_key     TEXT,                 -- copied from the event, for the scheduler
+		status           TEXT NOT NULL CHECK (status IN ('pending', 'in_flight', 'succeeded', 'failed', 'cancelled')),
+		attempt_count    INTEGER NOT NULL DEFAULT 0, -- every attempt ever made
+		cycle_attempts   INTEGER NOT NULL DEFAULT 0, -- attempts since the last (re)queue: indexes the retry schedule
+		next_attempt_at  INTEGER,
+		next_trigger     TEXT NOT NULL DEFAULT 'scheduled' CHECK (next_trigger IN ('scheduled', 'manual')),
+		last_status_code INTEGER,
+		last_error       TEXT,
+		created_at       INTEGER NOT NULL,
+		updated_at       INTEGER NOT NULL,
+		UNIQUE (event_id, endpoint_id)
+	);
+	-- What is due, per endpoint (the scheduler's main query).
+	CREATE INDEX deliveries_due ON deliveries (endpoint_id, next_attempt_at) WHERE status = 'pending';
+	-- Earlier unfinished deliveries of the same ordering key (the ordering check).
+	CREATE INDEX deliveries_open_by_key ON deliveries (endpoint_id, ordering_key, id) WHERE status IN ('pending', 'in_flight');
+	-- The next retry timer.
+	CREATE INDEX deliveries_pending_at ON deliveries (next_attempt_at) WHERE status = 'pending';
+	CREATE INDEX deliveries_by_status ON deliveries (status, created_at);
+	CREATE INDEX deliveries_by_endpoint ON deliveries (endpoint_id, id);
+
+	CREATE TABLE attempts (
+		id               INTEGER PRIMARY KEY,
+		delivery_id      INTEGER NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+		attempt_number   INTEGER NOT NULL,
+		started_at       INTEGER NOT NULL,
+		duration_ms      INTEGER NOT NULL,
+		status_code      INTEGER,
+		error_code       TEXT,
+		response_excerpt TEXT,
+		next_attempt_at  INTEGER,
+		trigger          TEXT NOT NULL CHECK (trigger IN ('scheduled', 'manual'))
+	);
+	CREATE INDEX attempts_by_delivery ON attempts (delivery_id, attempt_number);
+	`,
+];

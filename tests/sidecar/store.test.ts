@@ -1,0 +1,128 @@
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { utf8Excerpt } from '../../sidecar/src/outbound/delivery-client';
+import { DATABASE_FILE, migrate, openDatabase } from '../../sidecar/src/store/database';
+import { MIGRATIONS } from '../../sidecar/src/store/migrations';
+import { createStores } from '../../sidecar/src/store/stores';
+import { orderEvent } from './support/api-client';
+import { startHarness } from './support/harness';
+import { sleep, startReceiver } from './support/receiver';
+
+describe( 'database', () => {
+	const tempDir = () => fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-db-' ) );
+
+	it( 'opens <dataDir>/sidecar.db in WAL mode, synchronous as configured, with every migration applied once', () => {
+		const root = tempDir();
+		const dir = path.join( root, 'nested', 'data' );
+		const db = openDatabase( { dataDir: dir } );
+		expect( fs.existsSync( path.join( dir, DATABASE_FILE ) ) ).toBe( true );
+		expect( db.pragma( 'journal_mode', { simple: true } ) ).toBe( 'wal' );
+		expect( db.pragma( 'synchronous', { simple: true } ) ).toBe( 1 ); // NORMAL
+		expect( db.pragma( 'busy_timeout', { simple: true } ) ).toBe( 5000 );
+		expect( db.pragma( 'foreign_keys', { simple: true } ) ).toBe( 1 );
+		expect( db.pragma( 'user_version', { simple: true } ) ).toBe( MIGRATIONS.length );
+		expect( migrate( db ) ).toBe( MIGRATIONS.length ); // idempotent
+		db.close();
+
+		const full = openDatabase( { dataDir: dir, synchronous: 'FULL' } );
+		expect( full.pragma( 'synchronous', { simple: true } ) ).toBe( 2 );
+		full.close();
+		fs.rmSync( root, { recursive: true, force: true } );
+	} );
+
+	it( 'refuses a database written by a newer sidecar', () => {
+		const dir = tempDir();
+		const db = openDatabase( { dataDir: dir } );
+		db.pragma( `user_version = ${ MIGRATIONS.length + 1 }` );
+		db.close();
+		expect( () => openDatabase( { dataDir: dir } ) ).toThrow( /newer than this sidecar knows/ );
+		fs.rmSync( dir, { recursive: true, force: true } );
+	} );
+
+	it( 'keeps an event and its deliveries together, and a repeated id is a no-op', () => {
+		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
+		const now = Date.now();
+		const a = stores.endpoints.create( { url: 'https://a.example/', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: 'whsec_a' }, now );
+		stores.endpoints.create( { url: 'https://b.example/', description: '', eventTypes: [ 'order.refunded' ], maxConcurrency: 4, wcCompatSignature: false, secret: 'whsec_b' }, now );
+		const event = { id: 'e1', type: 'order.paid' as const, timestamp: new Date( now ).toISOString(), orderingKey: 'order:1', data: { x: 1 } };
+		expect( stores.events.insertBatch( [ event, event ], now, now ) ).toEqual( { accepted: [ 'e1' ], duplicates: [ 'e1' ], endpointIds: [ a.id ] } );
+		expect( stores.events.insertBatch( [ { ...event, data: { x: 2 } } ], now, now ).duplicates ).toEqual( [ 'e1' ] );
+		expect( stores.events.get( 'e1' )?.payload ).toBe( JSON.stringify( { type: 'order.paid', timestamp: event.timestamp, data: { x: 1 } } ) );
+		expect( stores.deliveries.ofEvent( 'e1' ).map( ( d ) => d.endpointId ) ).toEqual( [ a.id ] );
+	} );
+} );
+
+describe( 'utf8Excerpt', () => {
+	it.each( [
+		[ 'short text', 'ok', 'ok' ],
+		[ 'exactly 1024 bytes', 'a'.repeat( 1024 ), 'a'.repeat( 1024 ) ],
+		[ 'ASCII over the limit', 'a'.repeat( 5000 ), 'a'.repeat( 1024 ) ],
+		[ 'a 2-byte character across the limit', 'a'.repeat( 1023 ) + 'é', 'a'.repeat( 1023 ) ],
+		[ 'a 3-byte character across the limit', 'a'.repeat( 1022 ) + '€x', 'a'.repeat( 1022 ) ],
+		[ 'a 4-byte character across the limit', 'a'.repeat( 1021 ) + '\u{1F600}', 'a'.repeat( 1021 ) ],
+		[ 'only emoji', '\u{1F600}'.repeat( 300 ), '\u{1F600}'.repeat( 256 ) ],
+	] )( '%s', ( _label, input, expected ) => {
+		const excerpt = utf8Excerpt( input );
+		expect( excerpt ).toBe( expected );
+		expect( Buffer.byteLength( excerpt ) ).toBeLessThanOrEqual( 1024 );
+		expect( excerpt ).not.toContain( '\uFFFD' );
+	} );
+} );
+
+describe( 'recovery and shutdown (in-process)', () => {
+	it( 'sends again what a crash left in flight', async () => {
+		const receiver = await startReceiver();
+		const first = await startHarness();
+		const endpoint = ( await first.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
+		// Simulate a crash between claim and result: the row is in_flight, nothing recorded.
+		await first.close( { keepData: true } );
+		const db = openDatabase( { dataDir: first.dataDir } );
+		const stores = createStores( db );
+		const now = Date.now();
+		stores.events.insertBatch( [ { id: 'crashed_1', type: 'order.paid', timestamp: new Date( now ).toISOString(), orderingKey: null, data: {} } ], now, now );
+		expect( stores.deliveries.claimDue( endpoint.id, now, 10 ) ).toHaveLength( 1 );
+		expect( stores.deliveries.countByStatus().in_flight ).toBe( 1 );
+		db.close();
+
+		const second = await startHarness( {}, { dataDir: first.dataDir } );
+		try {
+			await receiver.waitFor( ( r ) => r.length === 1 );
+			expect( receiver.requests[ 0 ]!.headers[ 'webhook-id' ] ).toBe( 'crashed_1' );
+			expect( second.logText() ).toMatch( /"recovered":1/ );
+		} finally {
+			await second.close();
+			await receiver.close();
+		}
+	} );
+
+	it( 'leaves an attempt that outlives the shutdown deadline in flight, for the next start', async () => {
+		let calls = 0;
+		const receiver = await startReceiver( async ( _req, res ) => {
+			calls++;
+			if ( calls === 1 ) {
+				await sleep( 1500 );
+			}
+			if ( ! res.destroyed ) {
+				res.writeHead( 200 ).end();
+			}
+		} );
+		const first = await startHarness();
+		await first.api( 'POST', '/v1/endpoints', { url: receiver.url } );
+		await first.api( 'POST', '/v1/events', { events: [ orderEvent( 'slow_1', 'order.paid', 1 ) ] } );
+		await receiver.waitFor( ( r ) => r.length === 1 );
+		const started = Date.now();
+		await first.close( { graceMs: 200, keepData: true } );
+		expect( Date.now() - started ).toBeLessThan( 1000 );
+		expect( first.logText() ).toMatch( /shutdown deadline passed/ );
+
+		const second = await startHarness( {}, { dataDir: first.dataDir } );
+		try {
+			await receiver.waitFor( ( r ) => r.length === 2 );
+			expect( receiver.requests.map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual( [ 'slow_1', 'slow_1' ] );
+		} finally {
+			await second.close();
+			await receiver.close();
+		}
+	} );
+} );

@@ -1,0 +1,86 @@
+import fs from 'fs';
+import type { Server } from 'http';
+import type { AddressInfo } from 'net';
+import os from 'os';
+import path from 'path';
+import { Writable } from 'stream';
+import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
+import { createApp } from '../../../sidecar/src/http/app';
+import { createLogger } from '../../../sidecar/src/logger';
+import { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
+import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
+import { openDatabase } from '../../../sidecar/src/store/database';
+import { createStores, type Stores } from '../../../sidecar/src/store/stores';
+import { apiClient, type ApiCall } from './api-client';
+
+export const TEST_KEY = 'test-shared-key-0123456789abcdef';
+
+/** Fast settings for tests: tiny retry schedule, no jitter, no overload penalty, loopback allowed. */
+export const TEST_ENV: NodeJS.ProcessEnv = {
+	SIDECAR_SHARED_KEY: TEST_KEY,
+	SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+	SIDECAR_RETRY_SCHEDULE: '0,0.05,0.1',
+	SIDECAR_RETRY_JITTER_RATIO: '0',
+	SIDECAR_OVERLOAD_DELAY_SECONDS: '0',
+	SIDECAR_LOG_LEVEL: 'debug',
+	SIDECAR_DELIVERY_TIMEOUT_MS: '5000',
+};
+
+export interface Harness {
+	url: string;
+	config: SidecarConfig;
+	stores: Stores;
+	dispatcher: Dispatcher;
+	api: ApiCall;
+	dataDir: string;
+	/** Everything logged so far (JSON lines). */
+	logText: () => string;
+	/** Stops dispatcher, server and database, and removes the data dir unless `keepData` (to restart on it). */
+	close: ( options?: { graceMs?: number; keepData?: boolean } ) => Promise< void >;
+}
+
+/** The real app + dispatcher + SQLite in this process, on a random loopback port. */
+export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { dataDir?: string; notifier?: Notifier } = {} ): Promise< Harness > {
+	const dataDir = options.dataDir ?? fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-test-' ) );
+	const config = loadConfig( { ...TEST_ENV, SIDECAR_DATA_DIR: dataDir, SIDECAR_PORT: '0', ...env } );
+	const lines: string[] = [];
+	const sink = new Writable( {
+		write( chunk: Buffer, _encoding, callback ) {
+			lines.push( chunk.toString( 'utf8' ) );
+			callback();
+		},
+	} );
+	const log = createLogger( config.logLevel, sink );
+	const db = openDatabase( { dataDir, synchronous: config.sqliteSynchronous } );
+	const stores = createStores( db );
+	const dispatcher = new Dispatcher( { config, log, stores, notifier: options.notifier } );
+	dispatcher.start();
+	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher } );
+	const server: Server = await new Promise( ( resolve ) => {
+		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
+	} );
+	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	let closed = false;
+	return {
+		url,
+		config,
+		stores,
+		dispatcher,
+		api: apiClient( url, TEST_KEY ),
+		dataDir,
+		logText: () => lines.join( '' ),
+		close: async ( closeOptions = {} ) => {
+			if ( closed ) {
+				return;
+			}
+			closed = true;
+			await dispatcher.stop( closeOptions.graceMs ?? 2000 );
+			server.closeAllConnections();
+			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			db.close();
+			if ( ! closeOptions.keepData ) {
+				fs.rmSync( dataDir, { recursive: true, force: true } );
+			}
+		},
+	};
+}

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'child_process';
+import fs from 'fs';
+import net from 'net';
+import path from 'path';
+import { apiClient, type ApiCall } from './api-client';
+import { TEST_KEY } from './harness';
+import { sleep } from './receiver';
+
+const ROOT = path.resolve( __dirname, '..', '..', '..' );
+
+export interface SpawnedSidecar {
+	child: ChildProcess;
+	url: string;
+	api: ApiCall;
+	exited: Promise< { code: number | null; signal: NodeJS.Signals | null } >;
+}
+
+/** A free loopback port (the sidecar cannot report a port 0 choice back to us). */
+export async function freePort(): Promise< number > {
+	const server = net.createServer();
+	await new Promise< void >( ( resolve ) => server.listen( 0, '127.0.0.1', resolve ) );
+	const { port } = server.address() as net.AddressInfo;
+	await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+	return port;
+}
+
+/** The real sidecar as its own process (ts-node, as `npm run sidecar` runs it), ready when /health answers. */
+export async function spawnSidecar( options: { dataDir: string; port: number; logFile: string; env?: NodeJS.ProcessEnv } ): Promise< SpawnedSidecar > {
+	const out = fs.openSync( options.logFile, 'a' );
+	const child = spawn( process.execPath, [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'sidecar', 'src', 'main.ts' ) ], {
+		cwd: ROOT,
+		stdio: [ 'ignore', out, out ],
+		env: {
+			...process.env,
+			TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ),
+			SIDECAR_HOST: '127.0.0.1',
+			SIDECAR_PORT: String( options.port ),
+			SIDECAR_DATA_DIR: options.dataDir,
+			SIDECAR_SHARED_KEY: TEST_KEY,
+			SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+			SIDECAR_RETRY_JITTER_RATIO: '0',
+			SIDECAR_OVERLOAD_DELAY_SECONDS: '0',
+			SIDECAR_LOG_LEVEL: 'info',
+			...options.env,
+		},
+	} );
+	fs.closeSync( out );
+	const exited = new Promise< { code: number | null; signal: NodeJS.Signals | null } >( ( resolve ) =>
+		child.once( 'exit', ( code, signal ) => resolve( { code, signal } ) )
+	);
+	const url = `http://127.0.0.1:${ options.port }`;
+	const deadline = Date.now() + 30_000;
+	for ( ;; ) {
+		if ( child.exitCode !== null || child.signalCode !== null ) {
+			throw new Error( `the sidecar exited before it was ready; log:\n${ fs.readFileSync( options.logFile, 'utf8' ) }` );
+		}
+		try {
+			if ( ( await fetch( `${ url }/health` ) ).ok ) {
+				break;
+			}
+		} catch {
+			// not listening yet
+		}
+		if ( Date.now() > deadline ) {
+			child.kill( 'SIGKILL' );
+			throw new Error( 'the sidecar did not answer /health within 30 s' );
+		}
+		await sleep( 50 );
+	}
+	return { child, url, api: apiClient( url, TEST_KEY ), exited };
+}
