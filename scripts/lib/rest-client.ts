@@ -1,5 +1,4 @@
 import apiFetch, { type APIFetchOptions } from '@wordpress/api-fetch';
-import { PLAYGROUND_COOKIE } from './wp-env';
 
 /**
  * The automation tool of the tests: @wordpress/api-fetch with a Node fetch handler
@@ -24,7 +23,6 @@ type ClientOptions = APIFetchOptions & { restRoot: string };
 apiFetch.setFetchHandler( async ( raw ) => {
 	const options = raw as ClientOptions;
 	const headers: Record< string, string > = { accept: 'application/json', ...( options.headers as Record< string, string > ) };
-	headers.cookie = headers.cookie ? `${ PLAYGROUND_COOKIE }; ${ headers.cookie }` : PLAYGROUND_COOKIE;
 	let body = options.body as string | undefined;
 	if ( options.data !== undefined ) {
 		body = JSON.stringify( options.data );

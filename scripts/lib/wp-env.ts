@@ -188,7 +188,10 @@ export async function stopWordPress( env: WordPressEnvironment, quiet = false ):
 	await killRecordedServer( env );
 }
 
-/** Playground's auto-login answers 302 to any request without this cookie. */
+/**
+ * Playground's auto-login answers 302 to a browser request without this cookie (API
+ * requests are exempted by the local-environment must-use plugin); wp-login.php needs it.
+ */
 export const PLAYGROUND_COOKIE = 'playground_auto_login_already_happened=1';
 
 /** Polls the REST index until WordPress answers with the plugin's namespace. */
@@ -197,10 +200,7 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {
 		try {
-			const response = await fetch( `${ siteUrl( env ) }/wp-json/`, {
-				headers: { cookie: PLAYGROUND_COOKIE },
-				redirect: 'manual',
-			} );
+			const response = await fetch( `${ siteUrl( env ) }/wp-json/`, { redirect: 'manual' } );
 			const text = await response.text();
 			if ( response.status === 200 && text.includes( '"service-integration\\/v1"' ) ) {
 				return;

@@ -10,6 +10,21 @@ if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
+/*
+ * Playground's auto-login (on init) answers 302 to any request without this cookie.
+ * Browsers should keep being logged in as admin, but API clients (automation tools, the
+ * sidecar's signed callbacks, WP-Cron) must reach WordPress untouched, as on a real site.
+ */
+$service_integration_uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) $_SERVER['REQUEST_URI'] : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput
+if (
+	str_starts_with( $service_integration_uri, '/wp-json' )
+	|| str_contains( $service_integration_uri, 'rest_route=' )
+	|| str_starts_with( $service_integration_uri, '/wp-cron.php' )
+	|| ! empty( $_SERVER['HTTP_AUTHORIZATION'] )
+) {
+	$_COOKIE['playground_auto_login_already_happened'] = '1';
+}
+
 add_action(
 	'muplugins_loaded',
 	static function (): void {

@@ -10,6 +10,16 @@ import { environmentDir } from '../../../scripts/lib/paths';
 export const E2E_ENV_NAME = process.env.E2E_ENV_NAME ?? 'e2e';
 export const E2E_WP_PORT = Number( process.env.E2E_WP_PORT ?? 8889 );
 export const E2E_SIDECAR_PORT = Number( process.env.E2E_SIDECAR_PORT ?? 8788 );
+/**
+ * The suite's sidecar delivers to receivers on 127.0.0.1 (allow-listed: the URL guard
+ * blocks loopback by default) and retries within seconds instead of minutes.
+ */
+export const E2E_SIDECAR_ENV: NodeJS.ProcessEnv = {
+	SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+	SIDECAR_RETRY_SCHEDULE: '0,1,2,3',
+	SIDECAR_DELIVERY_TIMEOUT_MS: '3000',
+	SIDECAR_LOG_LEVEL: 'debug',
+};
 const STATE_FILE = path.join( environmentDir( E2E_ENV_NAME ), 'e2e-state.json' );
 
 /** What global setup hands to the test files (they run in other module registries). */

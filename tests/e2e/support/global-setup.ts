@@ -5,7 +5,7 @@ import { stopChild } from '../../../scripts/lib/sidecar-process';
 import { startStack, type Stack } from '../../../scripts/lib/stack';
 import { stopWordPress } from '../../../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../../../scripts/lib/wp-login';
-import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT, writeState } from './environment';
+import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, E2E_WP_PORT, writeState } from './environment';
 
 /**
  * Starts one real WordPress (fresh database) and one real sidecar for the whole run.
@@ -29,6 +29,7 @@ export default async function globalSetup(): Promise< void > {
 			woocommerceDir,
 			freshSite: true,
 			sidecarLogFile,
+			sidecarEnv: E2E_SIDECAR_ENV,
 			extraPlugins: testPlugins(),
 		} );
 		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );

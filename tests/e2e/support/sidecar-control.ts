@@ -1,6 +1,6 @@
 import fs from 'fs';
 import { spawnSidecar, waitForSidecar } from '../../../scripts/lib/sidecar-process';
-import { E2E_SIDECAR_PORT, readState, writeState } from './environment';
+import { E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, readState, writeState } from './environment';
 
 /** Stops and restarts the suite's sidecar, for "sidecar down" scenarios. */
 export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise< void > {
@@ -30,7 +30,7 @@ export async function startSidecar(): Promise< void > {
 		dataDir: state.sidecarDataDir,
 		sharedKeyFile: state.sharedKeyFile,
 		logFile: state.sidecarLogFile,
-		extraEnv: { SIDECAR_WORDPRESS_URL: state.siteUrl },
+		extraEnv: { SIDECAR_WORDPRESS_URL: state.siteUrl, ...E2E_SIDECAR_ENV },
 	} );
 	child.unref();
 	await waitForSidecar( state.sidecarUrl, child );
