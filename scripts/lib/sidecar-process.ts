@@ -40,10 +40,11 @@ export async function waitForSidecar( url: string, child?: ChildProcess, timeout
 		}
 		try {
 			const response = await fetch( `${ url }/health` );
-			if ( response.ok ) {
+			const health = ( await response.json() ) as { pid?: number };
+			if ( response.ok && ( ! child || health.pid === child.pid ) ) {
 				return;
 			}
-			lastError = `HTTP ${ response.status }`;
+			lastError = response.ok ? `another process (pid ${ health.pid }) answers on ${ url }: stop it or choose another port` : `HTTP ${ response.status }`;
 		} catch ( error ) {
 			lastError = ( error as Error ).message;
 		}

@@ -37,8 +37,9 @@ export function createApp( context: AppContext ): express.Express {
 		next();
 	} );
 
+	// pid lets a supervisor tell its own sidecar from a stale one still holding the port.
 	app.get( '/health', ( _req, res ) => {
-		res.json( { status: 'ok', version: SIDECAR_VERSION } );
+		res.json( { status: 'ok', version: SIDECAR_VERSION, pid: process.pid } );
 	} );
 
 	const api = express.Router();
