@@ -30,3 +30,13 @@ register_activation_hook( __FILE__, array( Lifecycle::class, 'activate' ) );
 register_deactivation_hook( __FILE__, array( Lifecycle::class, 'deactivate' ) );
 
 add_action( 'plugins_loaded', array( Plugin::class, 'boot' ) );
+
+// Orders are read through wc_get_orders() / WC_Order only, so both order storages work.
+add_action(
+	'before_woocommerce_init',
+	static function (): void {
+		if ( class_exists( \Automattic\WooCommerce\Utilities\FeaturesUtil::class ) ) {
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', __FILE__, true );
+		}
+	}
+);

@@ -34,6 +34,7 @@ final class Plugin {
 				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
+				( new Rest\Paid_Orders_Controller() )->register_routes();
 			}
 		);
 

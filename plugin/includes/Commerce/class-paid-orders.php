@@ -1,0 +1,514 @@
+<?php
+/**
+ * Commerce adapter: paid orders through WooCommerce's public API only.
+ *
+ * Only wc_get_orders() (with documented arguments: type, status, limit, page, offset,
+ * paginate, orderby id|date|modified, order, return, exclude, date_paid / date_modified
+ * with timestamps and the >=, <, A...B forms), wc_get_is_paid_statuses(), WC_Order /
+ * WC_Order_Item_Product getters, and wc_get_products() to load a page's products at once.
+ * No SQL, no post meta, no WP_Query on orders: the same code runs on HPOS and on legacy
+ * post storage.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Commerce;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Queries paid orders and maps one order to the few fields a manufacturing automation needs.
+ *
+ * Two ways to read:
+ * - page(): offset paging in a plain order (date created, id or last modification);
+ * - by_date_paid(): the incremental-sync order, (date_paid ASC, id ASC), after a cursor
+ *   (paid_after, after_id), up to a bound in the past. WooCommerce cannot sort by date_paid
+ *   (neither storage offers it), so this order is built from date_paid range filters:
+ *   counts locate the seconds where a page starts and ends, and only orders paid within the
+ *   same second are ordered by id (see docs in the controller and README).
+ */
+final class Paid_Orders {
+
+	const ORDER_TYPE = 'shop_order';
+
+	/**
+	 * Counts already made by this instance, by range.
+	 *
+	 * @var array<string, int>
+	 */
+	private $counts = array();
+
+	/**
+	 * Ids paid within one second, already read by this instance, by second.
+	 *
+	 * @var array<string, int[]>
+	 */
+	private $seconds = array();
+
+	/**
+	 * Whether the commerce API this adapter needs is loaded (WooCommerce active).
+	 */
+	public static function is_available(): bool {
+		return function_exists( 'wc_get_orders' ) && function_exists( 'wc_get_is_paid_statuses' ) && class_exists( 'WC_Order' );
+	}
+
+	/**
+	 * Statuses WooCommerce counts as paid (filter woocommerce_order_is_paid_statuses), without wc-.
+	 *
+	 * @return string[]
+	 */
+	public static function paid_statuses(): array {
+		$statuses = array();
+		foreach ( (array) wc_get_is_paid_statuses() as $status ) {
+			$status     = (string) $status;
+			$statuses[] = 0 === strpos( $status, 'wc-' ) ? substr( $status, 3 ) : $status;
+		}
+		return array_values( array_unique( array_filter( $statuses ) ) );
+	}
+
+	/**
+	 * A page of paid orders in a plain order.
+	 *
+	 * @param int                   $page     Page, from 1.
+	 * @param int                   $per_page Page size.
+	 * @param string                $orderby  date|id|modified.
+	 * @param string                $order    asc|desc.
+	 * @param array<string, string> $filters  wc_get_orders date args (date_paid, date_modified).
+	 * @return array{orders: \WC_Order[], total: int}
+	 */
+	public function page( int $page, int $per_page, string $orderby, string $order, array $filters ): array {
+		if ( ! self::paid_statuses() ) {
+			return array( 'orders' => array(), 'total' => 0 );
+		}
+		$direction = 'asc' === $order ? 'ASC' : 'DESC';
+		$key       = array(
+			'date'     => 'date',
+			'id'       => 'ID',
+			'modified' => 'modified',
+		)[ $orderby ] ?? 'date';
+		$results   = wc_get_orders(
+			$this->args(
+				$filters,
+				array(
+					'limit'    => $per_page,
+					'page'     => $page,
+					'paginate' => true,
+					// The id breaks ties, so pages never overlap or skip between equal dates.
+					'orderby'  => 'ID' === $key ? array( 'ID' => $direction ) : array( $key => $direction, 'ID' => $direction ),
+					'order'    => $direction,
+				)
+			)
+		);
+		return array(
+			'orders' => self::only_orders( $results->orders ),
+			'total'  => (int) $results->total,
+		);
+	}
+
+	/**
+	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
+	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit.
+	 *
+	 * @param int                   $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
+	 * @param int                   $after_id  Cursor id (0: the whole second $after_ts).
+	 * @param int                   $before_ts Exclusive upper bound (UTC timestamp).
+	 * @param int                   $offset    Rank of the first order returned.
+	 * @param int                   $limit     Page size.
+	 * @param array<string, string> $filters   Extra wc_get_orders filters (date_modified).
+	 * @return array{orders: \WC_Order[], total: int}
+	 */
+	public function by_date_paid( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters ): array {
+		$empty = array( 'orders' => array(), 'total' => 0 );
+		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
+			return $empty;
+		}
+
+		// The rest of the cursor's own second: ids are the only order inside one second.
+		$first_second = array_values( array_filter( $this->ids_paid_in_second( $after_ts, $filters ), static fn( int $id ): bool => $id > $after_id ) );
+		$head         = count( $first_second );
+		$total        = $head + $this->count_paid_between( $after_ts + 1, $before_ts, $filters );
+		$end          = min( $offset + $limit, $total );
+		if ( $offset >= $end ) {
+			return array( 'orders' => array(), 'total' => $total );
+		}
+
+		$orders = array();
+		if ( $offset < $head ) {
+			$orders = $this->load_ids( array_slice( $first_second, $offset, min( $end, $head ) - $offset ), $after_ts, $filters );
+		}
+		if ( $end > $head ) {
+			$from = max( $offset, $head );
+			// $rank_before( $s ): how many orders of the set come before second $s.
+			$rank_before = fn( int $second ): int => $head + $this->count_paid_between( $after_ts + 1, $second, $filters );
+			if ( $from === $head && $end === $total ) {
+				// Everything after the cursor's second fits: one query, the usual polling case.
+				$orders = array_merge( $orders, $this->load_range( $after_ts + 1, $before_ts, $filters ) );
+			} else {
+				$first_s = $this->second_of_rank( $from, $after_ts + 1, $before_ts, $rank_before );
+				$last_s  = $this->second_of_rank( $end - 1, $first_s, $before_ts, $rank_before );
+				$skip    = $from - $rank_before( $first_s );
+				if ( $first_s === $last_s ) {
+					$orders = array_merge( $orders, $this->load_second_slice( $first_s, $skip, $end - $from, $filters ) );
+				} else {
+					$orders = array_merge(
+						$orders,
+						$this->load_second_slice( $first_s, $skip, PHP_INT_MAX, $filters ),
+						$this->load_range( $first_s + 1, $last_s, $filters ),
+						$this->load_second_slice( $last_s, 0, $end - $rank_before( $last_s ), $filters )
+					);
+				}
+			}
+		}
+
+		usort(
+			$orders,
+			static function ( \WC_Order $a, \WC_Order $b ): int {
+				return array( self::paid_timestamp( $a ), $a->get_id() ) <=> array( self::paid_timestamp( $b ), $b->get_id() );
+			}
+		);
+		return array(
+			'orders' => array_slice( $orders, 0, $limit ),
+			'total'  => $total,
+		);
+	}
+
+	/**
+	 * The second holding the order of rank $rank: the last second $s in [$low, $high) with
+	 * rank_before( $s ) <= $rank (binary search on counts; rank_before grows with $s).
+	 *
+	 * @param int      $rank        Rank.
+	 * @param int      $low         Lowest candidate second (rank_before( $low ) <= $rank).
+	 * @param int      $high        Exclusive upper bound.
+	 * @param callable $rank_before Second => rank of its first order.
+	 */
+	private function second_of_rank( int $rank, int $low, int $high, callable $rank_before ): int {
+		$high = $high - 1;
+		while ( $low < $high ) {
+			$mid = $low + intdiv( $high - $low + 1, 2 );
+			if ( $rank_before( $mid ) <= $rank ) {
+				$low = $mid;
+			} else {
+				$high = $mid - 1;
+			}
+		}
+		return $low;
+	}
+
+	/**
+	 * Number of paid orders with $from <= date_paid < $to (seconds).
+	 *
+	 * @param int                   $from    First second.
+	 * @param int                   $to      Exclusive end.
+	 * @param array<string, string> $filters Extra filters.
+	 */
+	private function count_paid_between( int $from, int $to, array $filters ): int {
+		if ( $to <= $from ) {
+			return 0;
+		}
+		$key = $from . ':' . $to . wp_json_encode( $filters );
+		if ( ! isset( $this->counts[ $key ] ) ) {
+			$results              = wc_get_orders(
+				$this->args(
+					array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters,
+					array(
+						'limit'    => 1,
+						'paginate' => true,
+						'return'   => 'ids',
+						'orderby'  => 'none',
+					)
+				)
+			);
+			$this->counts[ $key ] = (int) $results->total;
+		}
+		return $this->counts[ $key ];
+	}
+
+	/**
+	 * Ids of the paid orders paid within one second, ascending.
+	 *
+	 * @param int                   $second  Second.
+	 * @param array<string, string> $filters Extra filters.
+	 * @return int[]
+	 */
+	private function ids_paid_in_second( int $second, array $filters ): array {
+		$key = $second . wp_json_encode( $filters );
+		if ( isset( $this->seconds[ $key ] ) ) {
+			return $this->seconds[ $key ];
+		}
+		$ids = wc_get_orders(
+			$this->args(
+				array( 'date_paid' => $second . '...' . $second ) + $filters,
+				array(
+					'limit'   => -1,
+					'return'  => 'ids',
+					'orderby' => array( 'ID' => 'ASC' ),
+				)
+			)
+		);
+		$ids = array_map( 'intval', (array) $ids );
+		sort( $ids );
+		$this->seconds[ $key ] = $ids;
+		return $ids;
+	}
+
+	/**
+	 * All paid orders with $from <= date_paid < $to (a range the caller sized by counting).
+	 *
+	 * @param int                   $from    First second.
+	 * @param int                   $to      Exclusive end.
+	 * @param array<string, string> $filters Extra filters.
+	 * @return \WC_Order[]
+	 */
+	private function load_range( int $from, int $to, array $filters ): array {
+		if ( $to <= $from ) {
+			return array();
+		}
+		return self::only_orders(
+			wc_get_orders(
+				$this->args(
+					array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters,
+					array(
+						'limit'   => -1,
+						'orderby' => array( 'ID' => 'ASC' ),
+					)
+				)
+			)
+		);
+	}
+
+	/**
+	 * Orders of one second in id order, from position $skip, at most $count.
+	 *
+	 * @param int                   $second  Second.
+	 * @param int                   $skip    Orders to skip.
+	 * @param int                   $count   Orders to return.
+	 * @param array<string, string> $filters Extra filters.
+	 * @return \WC_Order[]
+	 */
+	private function load_second_slice( int $second, int $skip, int $count, array $filters ): array {
+		if ( $count <= 0 ) {
+			return array();
+		}
+		$ids = array_slice( $this->ids_paid_in_second( $second, $filters ), $skip, PHP_INT_MAX === $count ? null : $count );
+		return $this->load_ids( $ids, $second, $filters );
+	}
+
+	/**
+	 * Loads the given orders of one second (one query; an order that changed meanwhile is
+	 * dropped if it is no longer paid then).
+	 *
+	 * @param int[]                 $ids     Order ids, ascending.
+	 * @param int                   $second  The second they were paid in.
+	 * @param array<string, string> $filters Extra filters.
+	 * @return \WC_Order[]
+	 */
+	private function load_ids( array $ids, int $second, array $filters ): array {
+		if ( ! $ids ) {
+			return array();
+		}
+		$wanted = array_flip( $ids );
+		$orders = self::only_orders(
+			wc_get_orders(
+				$this->args(
+					array( 'date_paid' => $second . '...' . $second ) + $filters,
+					array(
+						'limit'   => count( $ids ),
+						'offset'  => 0,
+						'orderby' => array( 'ID' => 'ASC' ),
+						'exclude' => array_values( array_diff( $this->ids_paid_in_second( $second, $filters ), $ids ) ),
+					)
+				)
+			)
+		);
+		return array_values( array_filter( $orders, static fn( \WC_Order $order ): bool => isset( $wanted[ $order->get_id() ] ) ) );
+	}
+
+	/**
+	 * Arguments shared by every query: orders (not refunds) in a paid status.
+	 *
+	 * @param array<string, string> $filters Date filters.
+	 * @param array<string, mixed>  $query   Paging and return arguments.
+	 * @return array<string, mixed>
+	 */
+	private function args( array $filters, array $query ): array {
+		return array(
+			'type'   => self::ORDER_TYPE,
+			'status' => self::paid_statuses(),
+		) + $filters + $query;
+	}
+
+	/**
+	 * Keeps WC_Order objects only.
+	 *
+	 * @param mixed $orders Query result.
+	 * @return \WC_Order[]
+	 */
+	private static function only_orders( $orders ): array {
+		return array_values( array_filter( (array) $orders, static fn( $order ): bool => $order instanceof \WC_Order ) );
+	}
+
+	/**
+	 * Payment time of an order as a UTC timestamp (0 if it has none).
+	 *
+	 * @param \WC_Order $order Order.
+	 */
+	public static function paid_timestamp( \WC_Order $order ): int {
+		$date = $order->get_date_paid();
+		return $date ? (int) $date->getTimestamp() : 0;
+	}
+
+	/**
+	 * Fields of the minimal representation.
+	 */
+	const FIELDS = array( 'id', 'number', 'status', 'date_paid', 'date_modified', 'currency', 'total', 'customer', 'line_items' );
+
+	/**
+	 * The minimal representation of an order (the endpoint's items, and the order in outbound
+	 * event payloads); computes only the fields asked for.
+	 *
+	 * @param \WC_Order                          $order   Order.
+	 * @param callable|array<string, bool>|null $include Field => whether to include it, as a
+	 *                                                   callable or a map; null for all fields.
+	 * @return array<string, mixed>
+	 */
+	public static function to_array( \WC_Order $order, $include = null ): array {
+		if ( is_callable( $include ) ) {
+			$wants = static fn( string $field ): bool => (bool) $include( $field );
+		} else {
+			$wants = static fn( string $field ): bool => ! $include || ! empty( $include[ $field ] );
+		}
+		$data  = array();
+		if ( $wants( 'id' ) ) {
+			$data['id'] = $order->get_id();
+		}
+		if ( $wants( 'number' ) ) {
+			$data['number'] = (string) $order->get_order_number();
+		}
+		if ( $wants( 'status' ) ) {
+			$data['status'] = $order->get_status();
+		}
+		if ( $wants( 'date_paid' ) ) {
+			$data['date_paid'] = self::iso8601( $order->get_date_paid() );
+		}
+		if ( $wants( 'date_modified' ) ) {
+			$data['date_modified'] = self::iso8601( $order->get_date_modified() );
+		}
+		if ( $wants( 'currency' ) ) {
+			$data['currency'] = $order->get_currency();
+		}
+		if ( $wants( 'total' ) ) {
+			$data['total'] = function_exists( 'wc_format_decimal' ) ? wc_format_decimal( $order->get_total(), self::decimals() ) : (string) $order->get_total();
+		}
+		if ( $wants( 'customer' ) ) {
+			$data['customer'] = array(
+				'first_name' => $order->get_billing_first_name(),
+				'last_name'  => $order->get_billing_last_name(),
+				'email'      => $order->get_billing_email(),
+			);
+		}
+		if ( $wants( 'line_items' ) ) {
+			$data['line_items'] = array();
+			foreach ( $order->get_items( 'line_item' ) as $item ) {
+				if ( ! $item instanceof \WC_Order_Item_Product ) {
+					continue;
+				}
+				$data['line_items'][] = array(
+					'product_id'   => $item->get_product_id(),
+					'variation_id' => $item->get_variation_id(),
+					'sku'          => self::sku( $item ),
+					'name'         => $item->get_name(),
+					'quantity'     => (int) $item->get_quantity(),
+				);
+			}
+		}
+		return $data;
+	}
+
+	/**
+	 * Loads the products of these orders' lines in one query (wc_get_products), so reading
+	 * their SKUs afterwards hits caches instead of costing queries per product.
+	 *
+	 * @param \WC_Order[] $orders Orders.
+	 */
+	public static function prime_products( array $orders ): void {
+		if ( ! function_exists( 'wc_get_products' ) ) {
+			return;
+		}
+		$ids = array();
+		foreach ( $orders as $order ) {
+			foreach ( $order->get_items( 'line_item' ) as $item ) {
+				if ( $item instanceof \WC_Order_Item_Product ) {
+					$id = $item->get_variation_id() ? $item->get_variation_id() : $item->get_product_id();
+					if ( $id && ! array_key_exists( $id, self::$skus ) ) {
+						$ids[ $id ] = $id;
+					}
+				}
+			}
+		}
+		if ( ! $ids ) {
+			return;
+		}
+		$types = function_exists( 'wc_get_product_types' ) ? array_keys( wc_get_product_types() ) : array( 'simple', 'grouped', 'external', 'variable' );
+		wc_get_products(
+			array(
+				'include' => array_values( $ids ),
+				'type'    => array_merge( $types, array( 'variation' ) ),
+				'limit'   => count( $ids ),
+			)
+		);
+	}
+
+	/**
+	 * SKUs already read in this request, by product (or variation) id.
+	 *
+	 * @var array<int, string|null>
+	 */
+	private static $skus = array();
+
+	/**
+	 * Price decimals, read once per request.
+	 *
+	 * @var int|null
+	 */
+	private static $decimals = null;
+
+	/**
+	 * SKU of a line's product (its variation's when there is one); null if it no longer
+	 * exists. Read once per product: a page often repeats the same products.
+	 *
+	 * @param \WC_Order_Item_Product $item Line.
+	 */
+	private static function sku( \WC_Order_Item_Product $item ): ?string {
+		$key = $item->get_variation_id() ? $item->get_variation_id() : $item->get_product_id();
+		if ( ! $key || ! array_key_exists( $key, self::$skus ) ) {
+			$product = $item->get_product();
+			$sku     = $product ? (string) $product->get_sku() : null;
+			if ( ! $key ) {
+				return $sku;
+			}
+			self::$skus[ $key ] = $sku;
+		}
+		return self::$skus[ $key ];
+	}
+
+	/**
+	 * Price decimals of the store.
+	 */
+	private static function decimals(): int {
+		if ( null === self::$decimals ) {
+			self::$decimals = function_exists( 'wc_get_price_decimals' ) ? (int) wc_get_price_decimals() : 2;
+		}
+		return self::$decimals;
+	}
+
+	/**
+	 * ISO 8601 in UTC (Z), or null.
+	 *
+	 * @param \DateTimeInterface|null $date Date (WC_DateTime).
+	 */
+	public static function iso8601( $date ): ?string {
+		return $date instanceof \DateTimeInterface ? gmdate( 'Y-m-d\TH:i:s\Z', $date->getTimestamp() ) : null;
+	}
+}

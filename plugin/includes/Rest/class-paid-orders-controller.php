@@ -1,0 +1,521 @@
+<?php
+/**
+ * REST: GET /service-integration/v1/commandes-payees — paid commerce orders, read-only.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Commerce\Paid_Orders;
+use WP_Error;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Paid orders only (filtered on the server), only the fields a manufacturing automation
+ * needs, paged the WordPress way. Only GET is registered: any write method is answered
+ * 404 rest_no_route by WordPress, and nothing here writes to an order.
+ *
+ * Reading:
+ * - Plain listing: `page`, `per_page` (1-100, default 20), `orderby` = date (created, the
+ *   default) | id | modified, `order` = desc (default) | asc, filters `paid_after` /
+ *   `modified_after` (inclusive) and `paid_before` / `modified_before` (exclusive).
+ * - Incremental sync: `orderby=date_paid` sorts by (date_paid ASC, id ASC). The cursor is
+ *   the last order received: `paid_after=<its date_paid>&after_id=<its id>` returns what
+ *   comes strictly after it, so orders paid in the same second are neither skipped nor
+ *   repeated. Only orders paid at least a few seconds ago are returned (the settle delay,
+ *   filter `service_integration_paid_orders_settle_seconds`, default 5), so an order whose
+ *   payment is still being saved cannot appear later behind a cursor that has moved on;
+ *   the bound used is sent in the `X-Paid-Before` header. The `next` Link carries the cursor.
+ */
+final class Paid_Orders_Controller extends WP_REST_Controller {
+
+	const CAPABILITY       = 'lire_commandes_payees';
+	const DEFAULT_PER_PAGE = 20;
+	const MAX_PER_PAGE     = 100;
+	const SETTLE_SECONDS   = 5;
+
+	/**
+	 * Commerce adapter.
+	 *
+	 * @var Paid_Orders
+	 */
+	private $orders;
+
+	/**
+	 * Fields included for the request being answered.
+	 *
+	 * @var array<string, bool>|null
+	 */
+	private $included = null;
+
+	/**
+	 * The request $included was worked out for.
+	 *
+	 * @var WP_REST_Request|null
+	 */
+	private $included_for = null;
+
+	/**
+	 * Constructor.
+	 *
+	 * @param Paid_Orders|null $orders Adapter (a new one by default).
+	 */
+	public function __construct( ?Paid_Orders $orders = null ) {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'commandes-payees';
+		$this->orders    = $orders ?? new Paid_Orders();
+	}
+
+	/**
+	 * Registers the route: GET only.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_items' ),
+					'permission_callback' => array( $this, 'get_items_permissions_check' ),
+					'args'                => $this->get_collection_params(),
+				),
+				'schema' => array( $this, 'get_public_item_schema' ),
+			)
+		);
+	}
+
+	/**
+	 * Requires lire_commandes_payees: 401 anonymous, 403 otherwise, code rest_forbidden.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|WP_Error
+	 */
+	public function get_items_permissions_check( $request ) {
+		return Permissions::require_capability( self::CAPABILITY );
+	}
+
+	/**
+	 * Lists paid orders.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function get_items( $request ) {
+		if ( ! Paid_Orders::is_available() ) {
+			return new WP_Error(
+				'commerce_unavailable',
+				__( 'WooCommerce is not active on this site, so paid orders cannot be read. Activate WooCommerce and retry.', 'service-integration' ),
+				array( 'status' => 503 )
+			);
+		}
+
+		$page     = (int) $request['page'];
+		$per_page = (int) $request['per_page'];
+		$orderby  = (string) $request['orderby'];
+		$sync     = 'date_paid' === $orderby;
+		$order    = $request['order'] ? (string) $request['order'] : ( $sync ? 'asc' : 'desc' );
+
+		$modified = self::range( $request['modified_after'], $request['modified_before'] );
+		$filters  = array();
+		if ( false === $modified ) {
+			return $this->respond( array(), 0, $request, null );
+		}
+		if ( null !== $modified ) {
+			$filters['date_modified'] = $modified;
+		}
+
+		$paid_before = null;
+		if ( $sync ) {
+			$paid_before = time() - self::settle_seconds();
+			if ( null !== $request['paid_before'] ) {
+				$paid_before = min( $paid_before, self::seconds( (string) $request['paid_before'] ) );
+			}
+			// paid_after alone is inclusive: the cursor (paid_after, 0) keeps its whole second.
+			$after  = null !== $request['paid_after'] ? self::seconds( (string) $request['paid_after'] ) : 0;
+			$result = $this->orders->by_date_paid( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters );
+		} else {
+			$paid = self::range( $request['paid_after'], $request['paid_before'] );
+			if ( false === $paid ) {
+				return $this->respond( array(), 0, $request, null );
+			}
+			if ( null !== $paid ) {
+				$filters['date_paid'] = $paid;
+			}
+			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters );
+		}
+
+		$max_pages = (int) ceil( $result['total'] / $per_page );
+		if ( $page > $max_pages && $result['total'] > 0 ) {
+			return new WP_Error(
+				'rest_paid_orders_invalid_page_number',
+				__( 'The page number requested is larger than the number of pages available.', 'service-integration' ),
+				array( 'status' => 400 )
+			);
+		}
+
+		$items = array();
+		if ( ! empty( $this->included_fields( $request )['line_items'] ) ) {
+			Paid_Orders::prime_products( $result['orders'] );
+		}
+		foreach ( $result['orders'] as $wc_order ) {
+			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $wc_order, $request ) );
+		}
+		return $this->respond( $items, $result['total'], $request, $paid_before, $result['orders'] );
+	}
+
+	/**
+	 * The response with WordPress's paging headers and Link header.
+	 *
+	 * @param array<int, mixed> $items       Items.
+	 * @param int               $total       Matching orders.
+	 * @param WP_REST_Request   $request     Request.
+	 * @param int|null          $paid_before Bound used in the date_paid order.
+	 * @param \WC_Order[]       $orders      The orders returned (for the cursor).
+	 */
+	private function respond( array $items, int $total, WP_REST_Request $request, ?int $paid_before, array $orders = array() ): WP_REST_Response {
+		$page      = (int) $request['page'];
+		$per_page  = (int) $request['per_page'];
+		$max_pages = (int) ceil( $total / max( 1, $per_page ) );
+		$response  = rest_ensure_response( $items );
+		$response->header( 'X-WP-Total', (string) $total );
+		$response->header( 'X-WP-TotalPages', (string) $max_pages );
+
+		$base = add_query_arg( urlencode_deep( $request->get_query_params() ), rest_url( sprintf( '%s/%s', $this->namespace, $this->rest_base ) ) );
+		if ( $page > 1 ) {
+			$response->link_header( 'prev', add_query_arg( 'page', min( $page - 1, max( 1, $max_pages ) ), $base ) );
+		}
+		if ( null !== $paid_before ) {
+			$response->header( 'X-Paid-Before', gmdate( 'Y-m-d\TH:i:s\Z', $paid_before ) );
+			$last = end( $orders );
+			if ( $last && $total > ( $page - 1 ) * $per_page + count( $orders ) ) {
+				$cursor = array(
+					'paid_after' => Paid_Orders::iso8601( $last->get_date_paid() ),
+					'after_id'   => $last->get_id(),
+				);
+				$response->link_header( 'next', add_query_arg( urlencode_deep( $cursor ), remove_query_arg( 'page', $base ) ) );
+			}
+		} elseif ( $max_pages > $page ) {
+			$response->link_header( 'next', add_query_arg( 'page', $page + 1, $base ) );
+		}
+		return $response;
+	}
+
+	/**
+	 * One order, minimal.
+	 *
+	 * @param \WC_Order       $item    Order.
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response
+	 */
+	public function prepare_item_for_response( $item, $request ) {
+		$include = $this->included_fields( $request );
+		$data    = Paid_Orders::to_array( $item, $include );
+		if ( $this->get_additional_fields() ) {
+			// Fields other plugins registered (register_rest_field) may carry their own contexts.
+			$data = $this->add_additional_fields_to_object( $data, $request );
+			$data = $this->filter_response_by_context( $data, $request['context'] ? $request['context'] : 'view' );
+		}
+		$response = rest_ensure_response( $data );
+
+		/**
+		 * Filters one paid order of the paid-orders endpoint.
+		 *
+		 * @param WP_REST_Response $response Response.
+		 * @param \WC_Order        $item     Order.
+		 * @param WP_REST_Request  $request  Request.
+		 */
+		return apply_filters( 'service_integration_rest_prepare_paid_order', $response, $item, $request );
+	}
+
+	/**
+	 * Which of the order fields the response includes (_fields), worked out once per request:
+	 * every field of the schema is in the view context, the only context the route offers.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return array<string, bool>
+	 */
+	private function included_fields( $request ): array {
+		if ( null === $this->included || $this->included_for !== $request ) {
+			$fields             = $this->get_fields_for_response( $request );
+			$this->included     = array();
+			$this->included_for = $request;
+			foreach ( Paid_Orders::FIELDS as $field ) {
+				$this->included[ $field ] = rest_is_field_included( $field, $fields );
+			}
+		}
+		return $this->included;
+	}
+
+	/**
+	 * Schema of one paid order: everything the route returns, nothing more.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema() {
+		if ( $this->schema ) {
+			return $this->add_additional_fields_schema( $this->schema );
+		}
+		$view         = array( 'view' );
+		$this->schema = array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'commande-payee',
+			'type'       => 'object',
+			'properties' => array(
+				'id'            => array(
+					'description' => __( 'Order ID.', 'service-integration' ),
+					'type'        => 'integer',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'number'        => array(
+					'description' => __( 'Order number shown to the customer.', 'service-integration' ),
+					'type'        => 'string',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'status'        => array(
+					'description' => __( 'Order status, one of the statuses WooCommerce counts as paid (processing, completed by default).', 'service-integration' ),
+					'type'        => 'string',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'date_paid'     => array(
+					'description' => __( 'When the order was paid, ISO 8601 in UTC.', 'service-integration' ),
+					'type'        => array( 'string', 'null' ),
+					'format'      => 'date-time',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'date_modified' => array(
+					'description' => __( 'When the order last changed, ISO 8601 in UTC.', 'service-integration' ),
+					'type'        => array( 'string', 'null' ),
+					'format'      => 'date-time',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'currency'      => array(
+					'description' => __( 'Currency, ISO 4217.', 'service-integration' ),
+					'type'        => 'string',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'total'         => array(
+					'description' => __( 'Grand total as a decimal string, as WooCommerce gives it.', 'service-integration' ),
+					'type'        => 'string',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'customer'      => array(
+					'description' => __( 'Customer (billing name and email).', 'service-integration' ),
+					'type'        => 'object',
+					'context'     => $view,
+					'readonly'    => true,
+					'properties'  => array(
+						'first_name' => array(
+							'type'    => 'string',
+							'context' => $view,
+						),
+						'last_name'  => array(
+							'type'    => 'string',
+							'context' => $view,
+						),
+						'email'      => array(
+							'type'    => 'string',
+							'format'  => 'email',
+							'context' => $view,
+						),
+					),
+				),
+				'line_items'    => array(
+					'description' => __( 'Products to make.', 'service-integration' ),
+					'type'        => 'array',
+					'context'     => $view,
+					'readonly'    => true,
+					'items'       => array(
+						'type'       => 'object',
+						'properties' => array(
+							'product_id'   => array(
+								'description' => __( 'Product ID.', 'service-integration' ),
+								'type'        => 'integer',
+								'context'     => $view,
+							),
+							'variation_id' => array(
+								'description' => __( 'Variation ID, 0 for a simple product.', 'service-integration' ),
+								'type'        => 'integer',
+								'context'     => $view,
+							),
+							'sku'          => array(
+								'description' => __( 'SKU of the product (of the variation when there is one); null if the product no longer exists.', 'service-integration' ),
+								'type'        => array( 'string', 'null' ),
+								'context'     => $view,
+							),
+							'name'         => array(
+								'description' => __( 'Product name as ordered.', 'service-integration' ),
+								'type'        => 'string',
+								'context'     => $view,
+							),
+							'quantity'     => array(
+								'description' => __( 'Quantity ordered.', 'service-integration' ),
+								'type'        => 'integer',
+								'context'     => $view,
+							),
+						),
+					),
+				),
+			),
+		);
+		return $this->add_additional_fields_schema( $this->schema );
+	}
+
+	/**
+	 * Query parameters, validated by WordPress against their schema (400 rest_invalid_param
+	 * naming the parameter).
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	public function get_collection_params() {
+		$date = static fn( string $description ): array => array(
+			'description'       => $description,
+			'type'              => 'string',
+			'format'            => 'date-time',
+			'validate_callback' => 'rest_validate_request_arg',
+		);
+		return array(
+			'context'         => $this->get_context_param( array( 'default' => 'view' ) ),
+			'page'            => array(
+				'description'       => __( 'Page of the collection.', 'service-integration' ),
+				'type'              => 'integer',
+				'default'           => 1,
+				'minimum'           => 1,
+				'validate_callback' => 'rest_validate_request_arg',
+			),
+			'per_page'        => array(
+				'description'       => __( 'Orders per page.', 'service-integration' ),
+				'type'              => 'integer',
+				'default'           => self::DEFAULT_PER_PAGE,
+				'minimum'           => 1,
+				'maximum'           => self::MAX_PER_PAGE,
+				'validate_callback' => 'rest_validate_request_arg',
+			),
+			'orderby'         => array(
+				'description'       => __( 'Sort key: date (created), id, modified, or date_paid (the incremental-sync order: date_paid then id, ascending).', 'service-integration' ),
+				'type'              => 'string',
+				'enum'              => array( 'date', 'id', 'modified', 'date_paid' ),
+				'default'           => 'date',
+				'validate_callback' => 'rest_validate_request_arg',
+			),
+			'order'           => array(
+				'description'       => __( 'Direction: desc by default, asc for date_paid (the only direction date_paid allows).', 'service-integration' ),
+				'type'              => 'string',
+				'enum'              => array( 'asc', 'desc' ),
+				'validate_callback' => array( $this, 'validate_order' ),
+			),
+			'paid_after'      => $date( __( 'Orders paid at or after this time (ISO 8601; UTC when no offset is given). With orderby=date_paid, the cursor time.', 'service-integration' ) ),
+			'paid_before'     => $date( __( 'Orders paid before this time (ISO 8601).', 'service-integration' ) ),
+			'modified_after'  => $date( __( 'Orders changed at or after this time (ISO 8601).', 'service-integration' ) ),
+			'modified_before' => $date( __( 'Orders changed before this time (ISO 8601).', 'service-integration' ) ),
+			'after_id'        => array(
+				'description'       => __( 'Cursor id, with orderby=date_paid and paid_after: of the orders paid exactly at paid_after, only those with a greater id.', 'service-integration' ),
+				'type'              => 'integer',
+				'minimum'           => 1,
+				'validate_callback' => array( $this, 'validate_after_id' ),
+			),
+		);
+	}
+
+	/**
+	 * `order`: the schema, and no desc with date_paid.
+	 *
+	 * @param mixed           $value   Value.
+	 * @param WP_REST_Request $request Request.
+	 * @param string          $param   Name.
+	 * @return true|WP_Error
+	 */
+	public function validate_order( $value, $request, $param ) {
+		$valid = rest_validate_request_arg( $value, $request, $param );
+		if ( true !== $valid ) {
+			return $valid;
+		}
+		if ( 'desc' === $value && 'date_paid' === $request->get_param( 'orderby' ) ) {
+			return new WP_Error( 'rest_invalid_param', __( 'orderby=date_paid is ascending only.', 'service-integration' ) );
+		}
+		return true;
+	}
+
+	/**
+	 * `after_id`: the schema, and only as part of the date_paid cursor.
+	 *
+	 * @param mixed           $value   Value.
+	 * @param WP_REST_Request $request Request.
+	 * @param string          $param   Name.
+	 * @return true|WP_Error
+	 */
+	public function validate_after_id( $value, $request, $param ) {
+		$valid = rest_validate_request_arg( $value, $request, $param );
+		if ( true !== $valid ) {
+			return $valid;
+		}
+		if ( 'date_paid' !== $request->get_param( 'orderby' ) || null === $request->get_param( 'paid_after' ) ) {
+			return new WP_Error( 'rest_invalid_param', __( 'after_id is part of the cursor of the date_paid order: send it with orderby=date_paid and paid_after.', 'service-integration' ) );
+		}
+		return true;
+	}
+
+	/**
+	 * Settle delay of the date_paid order, in seconds.
+	 */
+	private static function settle_seconds(): int {
+		/**
+		 * Filters how long after its payment an order appears in the date_paid order.
+		 *
+		 * @param int $seconds Seconds (default 5).
+		 */
+		return max( 0, (int) apply_filters( 'service_integration_paid_orders_settle_seconds', self::SETTLE_SECONDS ) );
+	}
+
+	/**
+	 * A bound as whole seconds: a fractional time rounds up (paid at or after 10.5 = at or
+	 * after 11; before 10.5 = before 11, since WooCommerce stores whole seconds).
+	 *
+	 * @param string $value ISO 8601 (validated).
+	 */
+	private static function seconds( string $value ): int {
+		$timestamp = (int) rest_parse_date( $value );
+		if ( preg_match( '/[T ]\d{2}:\d{2}:\d{2}\.(\d+)/', $value, $m ) && (int) $m[1] > 0 ) {
+			++$timestamp;
+		}
+		return $timestamp;
+	}
+
+	/**
+	 * A wc_get_orders date argument for [after, before): '>=A', '<B' or 'A...B-1' with UTC
+	 * timestamps (second precision in both order storages); null for no bound, false for an
+	 * empty range.
+	 *
+	 * @param mixed $after  Inclusive lower bound or null.
+	 * @param mixed $before Exclusive upper bound or null.
+	 * @return string|false|null
+	 */
+	private static function range( $after, $before ) {
+		$from = null !== $after ? self::seconds( (string) $after ) : null;
+		$to   = null !== $before ? self::seconds( (string) $before ) : null;
+		if ( null !== $from && null !== $to ) {
+			return $to - 1 < $from ? false : $from . '...' . ( $to - 1 );
+		}
+		if ( null !== $from ) {
+			return '>=' . $from;
+		}
+		return null !== $to ? '<' . $to : null;
+	}
+}

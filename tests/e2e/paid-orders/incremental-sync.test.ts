@@ -1,0 +1,145 @@
+import { commerce, iso, nextSecond, type Product } from '../support/commerce';
+import { links, listPaid, restPath, type PaidOrder } from '../support/paid-orders';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+
+/**
+ * How an automation polls every minute without missing or repeating an order: it reads in
+ * the order (date_paid, id) and keeps the last order it received as its cursor,
+ * `paid_after=<date_paid>&after_id=<id>`. Orders paid in the same second are ordered by id,
+ * so a page boundary inside that second loses nothing. Only orders paid at least the settle
+ * delay (5 s) ago are served, so a payment still being saved cannot land behind the cursor.
+ *
+ * With the fixture, payments are stamped with a fixed second (as a gateway can), so the
+ * same-second case is certain; with real WooCommerce the orders are paid in one batch and
+ * the test waits for the settle delay.
+ */
+const SETTLE_MS = 6000;
+const PAGE = 3;
+
+interface Cursor {
+	paid_after: string;
+	after_id?: number;
+}
+
+describe( 'paid-orders endpoint: incremental sync', () => {
+	const driver = commerce();
+	const run = Date.now().toString( 36 );
+	let account: ServiceAccount;
+	let product: Product;
+	let since: string;
+	let cursor: Cursor;
+
+	/** One poll: follows the cursor page by page until a page comes back empty. */
+	async function poll(): Promise< PaidOrder[] > {
+		const received: PaidOrder[] = [];
+		for ( let guard = 0; guard < 50; guard++ ) {
+			const page = await listPaid( account.client, {
+				orderby: 'date_paid',
+				per_page: PAGE,
+				paid_after: cursor.paid_after,
+				after_id: cursor.after_id,
+				// Isolation from other test files only; an automation does not need it.
+				modified_after: since,
+				_fields: 'id,date_paid,status',
+			} );
+			expect( page.status ).toBe( 200 );
+			if ( page.body.length === 0 ) {
+				return received;
+			}
+			received.push( ...page.body );
+			const last = page.body[ page.body.length - 1 ] as PaidOrder;
+			cursor = { paid_after: last.date_paid as string, after_id: last.id };
+		}
+		throw new Error( 'The poll did not end' );
+	}
+
+	async function createPending( count: number ): Promise< number[] > {
+		return driver.createOrders( Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: [ { product_id: product.id, quantity: 1 } ] } ) ) );
+	}
+
+	/** Pays orders in one go; with the fixture, all in the given second. */
+	async function payTogether( ids: number[], second: Date ): Promise< void > {
+		await driver.pay( ids, driver.canSetPaymentTime ? second : undefined );
+		if ( ! driver.canSetPaymentTime ) {
+			await new Promise( ( resolve ) => setTimeout( resolve, SETTLE_MS ) );
+		}
+	}
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'paid-orders-sync' );
+		[ product ] = ( await driver.createProducts( [ { name: 'Stool', sku: `STOOL-${ run }`, price: '25.00' } ] ) ) as [ Product ];
+		const start = await nextSecond();
+		since = iso( start );
+		// The automation starts from a moment before the orders it will see.
+		cursor = { paid_after: iso( new Date( start.getTime() - 10 * 60_000 ) ) };
+	} );
+
+	let firstBatch: number[];
+
+	it( 'delivers orders paid in the same second exactly once, in (date_paid, id) order, across page boundaries', async () => {
+		firstBatch = await createPending( 7 );
+		await payTogether( firstBatch, new Date( Date.parse( since ) - 5 * 60_000 ) );
+
+		const received = await poll();
+		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...firstBatch ].sort( ( a, b ) => a - b ) );
+		if ( driver.canSetPaymentTime ) {
+			expect( new Set( received.map( ( o ) => o.date_paid ) ).size ).toBe( 1 );
+		}
+		const keys = received.map( ( o ) => `${ o.date_paid }#${ String( o.id ).padStart( 10, '0' ) }` );
+		expect( keys ).toEqual( [ ...keys ].sort() );
+	} );
+
+	it( 'resumes from the saved cursor: only orders paid since, none repeated', async () => {
+		const secondBatch = await createPending( 4 );
+		await payTogether( secondBatch, new Date( Date.parse( since ) - 4 * 60_000 ) );
+
+		const received = await poll();
+		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...secondBatch ].sort( ( a, b ) => a - b ) );
+		expect( await poll() ).toEqual( [] );
+	} );
+
+	it( 'does not deliver an order again when it changes after payment (e.g. completed)', async () => {
+		await driver.setStatus( firstBatch[ 0 ] as number, 'completed' );
+		expect( await poll() ).toEqual( [] );
+	} );
+
+	it( 'holds back a payment younger than the settle delay, then delivers it', async () => {
+		const [ late ] = await createPending( 1 );
+		await driver.pay( [ late as number ] );
+
+		const early = await listPaid( account.client, { orderby: 'date_paid', paid_after: cursor.paid_after, after_id: cursor.after_id, modified_after: since, _fields: 'id' } );
+		expect( early.body.map( ( o ) => o.id ) ).not.toContain( late );
+		const bound = Date.parse( early.headers.get( 'x-paid-before' ) ?? '' );
+		expect( bound ).toBeLessThanOrEqual( Date.now() - 4000 );
+
+		await new Promise( ( resolve ) => setTimeout( resolve, SETTLE_MS ) );
+		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ late ] );
+	} );
+
+	it( 'puts the cursor in the next Link, so following links walks the same order', async () => {
+		const start: Cursor = { paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ) };
+		let page = await listPaid( account.client, { orderby: 'date_paid', per_page: 4, paid_after: start.paid_after, modified_after: since, _fields: 'id,date_paid' } );
+		const walked = [ ...page.body ];
+		while ( links( page ).next ) {
+			const next = new URL( links( page ).next as string );
+			const last = page.body[ page.body.length - 1 ] as PaidOrder;
+			expect( next.searchParams.get( 'paid_after' ) ).toBe( last.date_paid );
+			expect( next.searchParams.get( 'after_id' ) ).toBe( String( last.id ) );
+			page = await account.client.get< PaidOrder[] >( restPath( links( page ).next as string ) );
+			walked.push( ...page.body );
+		}
+		const ids = walked.map( ( o ) => o.id );
+		expect( ids ).toHaveLength( 12 );
+		expect( new Set( ids ).size ).toBe( 12 );
+	} );
+
+	it( 'pages the date_paid order by page number too, with the same totals', async () => {
+		const params = { orderby: 'date_paid', per_page: 5, paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ), modified_after: since, _fields: 'id' };
+		const pages = await Promise.all( [ 1, 2, 3 ].map( ( page ) => listPaid( account.client, { ...params, page } ) ) );
+		expect( pages.map( ( p ) => p.headers.get( 'x-wp-total' ) ) ).toEqual( [ '12', '12', '12' ] );
+		expect( pages.map( ( p ) => p.body.length ) ).toEqual( [ 5, 5, 2 ] );
+		const byPage = pages.flatMap( ( p ) => p.body.map( ( o ) => o.id ) );
+		const byCursor = ( await listPaid( account.client, { ...params, per_page: 100 } ) ).body.map( ( o ) => o.id );
+		expect( byPage ).toEqual( byCursor );
+	} );
+} );

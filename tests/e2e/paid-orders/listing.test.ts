@@ -1,0 +1,132 @@
+import { commerce, iso, nextSecond, type OrderStatus, type Product } from '../support/commerce';
+import { links, listPaid, restPath, type PaidOrder } from '../support/paid-orders';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+
+/**
+ * Only paid orders, filtered on the server, with only the declared fields, paged the
+ * WordPress way. Every request is limited to orders changed since this file started
+ * (modified_after), so orders made by other test files do not count.
+ */
+describe( 'paid-orders endpoint: what it lists', () => {
+	const driver = commerce();
+	const run = Date.now().toString( 36 );
+	let account: ServiceAccount;
+	let products: Product[];
+	let since: string;
+	const byStatus: Partial< Record< OrderStatus, number > > = {};
+	let paid: number[];
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'paid-orders-listing' );
+		products = await driver.createProducts( [
+			{ name: 'Oak chair', sku: `CHAIR-OAK-${ run }`, price: '49.90' },
+			{ name: 'Walnut table', sku: `TABLE-WAL-${ run }`, price: '399.00' },
+		] );
+		since = iso( await nextSecond() );
+		const statuses: OrderStatus[] = [ 'pending', 'on-hold', 'cancelled', 'failed', 'refunded', 'processing', 'completed' ];
+		const ids = await driver.createOrders(
+			statuses.map( ( status, i ) => ( {
+				status,
+				billing: { first_name: 'Ada', last_name: `Lovelace-${ i }`, email: `ada-${ i }@example.com` },
+				line_items: [
+					{ product_id: products[ 0 ]!.id, quantity: i + 1 },
+					{ product_id: products[ 1 ]!.id, quantity: 1 },
+				],
+			} ) )
+		);
+		statuses.forEach( ( status, i ) => ( byStatus[ status ] = ids[ i ] ) );
+		// Four more paid orders for paging; one will be partly refunded, one fully.
+		const more = await driver.createOrders(
+			[ 1, 2, 3, 4 ].map( ( n ) => ( { status: 'processing' as const, billing: { email: `more-${ n }@example.com` }, line_items: [ { product_id: products[ 0 ]!.id, quantity: n } ] } ) )
+		);
+		await driver.refund( more[ 2 ]!, '10.00' );
+		await driver.refund( more[ 3 ]!, ( 49.9 * 4 ).toFixed( 2 ) );
+		paid = [ byStatus.processing!, byStatus.completed!, more[ 0 ]!, more[ 1 ]!, more[ 2 ]! ].sort( ( a, b ) => a - b );
+	} );
+
+	it( 'returns processing and completed orders only; pending, on-hold, cancelled, failed and refunded ones never', async () => {
+		const result = await listPaid( account.client, { modified_after: since, per_page: 100 } );
+		expect( result.status ).toBe( 200 );
+		expect( result.body.map( ( order ) => order.id ).sort( ( a, b ) => a - b ) ).toEqual( paid );
+		expect( new Set( result.body.map( ( order ) => order.status ) ) ).toEqual( new Set( [ 'processing', 'completed' ] ) );
+		expect( result.headers.get( 'x-wp-total' ) ).toBe( String( paid.length ) );
+	} );
+
+	it( 'keeps a partly refunded order and drops a fully refunded one', async () => {
+		const result = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id' } );
+		const ids = result.body.map( ( order ) => order.id );
+		expect( ids ).toContain( paid[ 4 ] );
+		expect( ids ).toHaveLength( paid.length );
+	} );
+
+	it( 'returns exactly the declared fields, in the declared types', async () => {
+		const result = await listPaid( account.client, { modified_after: since, per_page: 100 } );
+		const order = result.body.find( ( o ) => o.id === byStatus.processing ) as PaidOrder;
+		expect( Object.keys( order ).sort() ).toEqual( [ 'currency', 'customer', 'date_modified', 'date_paid', 'id', 'line_items', 'number', 'status', 'total' ] );
+		expect( order ).toEqual( {
+			id: byStatus.processing,
+			number: expect.any( String ),
+			status: 'processing',
+			date_paid: expect.stringMatching( /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/ ),
+			date_modified: expect.stringMatching( /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/ ),
+			currency: expect.stringMatching( /^[A-Z]{3}$/ ),
+			total: ( 49.9 * 6 + 399 ).toFixed( 2 ),
+			customer: { first_name: 'Ada', last_name: 'Lovelace-5', email: 'ada-5@example.com' },
+			line_items: [
+				{ product_id: products[ 0 ]!.id, variation_id: 0, sku: products[ 0 ]!.sku, name: 'Oak chair', quantity: 6 },
+				{ product_id: products[ 1 ]!.id, variation_id: 0, sku: products[ 1 ]!.sku, name: 'Walnut table', quantity: 1 },
+			],
+		} );
+		expect( Date.parse( order.date_paid as string ) ).toBeGreaterThanOrEqual( Date.parse( since ) );
+	} );
+
+	it( 'narrows the fields with _fields, nested ones included', async () => {
+		const result = await listPaid( account.client, { modified_after: since, _fields: 'id,customer.email' } );
+		expect( result.body.length ).toBe( paid.length );
+		for ( const order of result.body ) {
+			expect( Object.keys( order ).sort() ).toEqual( [ 'customer', 'id' ] );
+			expect( Object.keys( order.customer ) ).toEqual( [ 'email' ] );
+		}
+	} );
+
+	it( 'pages with page/per_page, X-WP-Total, X-WP-TotalPages and Link, without overlap', async () => {
+		const first = await listPaid( account.client, { modified_after: since, per_page: 2, orderby: 'id', order: 'asc', _fields: 'id' } );
+		expect( first.headers.get( 'x-wp-total' ) ).toBe( '5' );
+		expect( first.headers.get( 'x-wp-totalpages' ) ).toBe( '3' );
+		expect( links( first ) ).not.toHaveProperty( 'prev' );
+		expect( links( first ).next ).toContain( 'page=2' );
+
+		const second = await account.client.get< PaidOrder[] >( restPath( links( first ).next as string ) );
+		expect( links( second ).prev ).toContain( 'page=1' );
+		const third = await account.client.get< PaidOrder[] >( restPath( links( second ).next as string ) );
+		expect( links( third ) ).not.toHaveProperty( 'next' );
+
+		const seen = [ ...first.body, ...second.body, ...third.body ].map( ( o ) => o.id );
+		expect( [ first.body.length, second.body.length, third.body.length ] ).toEqual( [ 2, 2, 1 ] );
+		expect( seen ).toEqual( paid );
+	} );
+
+	it( 'refuses a page beyond the last one with 400, like core', async () => {
+		const result = await listPaid( account.client, { modified_after: since, per_page: 2, page: 4 } );
+		expect( result.status ).toBe( 400 );
+		expect( ( result.body as unknown as { code: string } ).code ).toBe( 'rest_paid_orders_invalid_page_number' );
+	} );
+
+	it( 'sorts newest first by default and honours orderby/order', async () => {
+		const byDefault = await listPaid( account.client, { modified_after: since, _fields: 'id' } );
+		const byIdDesc = await listPaid( account.client, { modified_after: since, orderby: 'id', order: 'desc', _fields: 'id' } );
+		expect( byIdDesc.body.map( ( o ) => o.id ) ).toEqual( [ ...paid ].reverse() );
+		// Same creation second for several orders: the id breaks the tie, descending.
+		expect( byDefault.body.map( ( o ) => o.id ) ).toEqual( [ ...paid ].reverse() );
+	} );
+
+	it( 'filters on payment time with paid_after / paid_before', async () => {
+		const all = await listPaid( account.client, { modified_after: since, per_page: 100 } );
+		const latest = Math.max( ...all.body.map( ( o ) => Date.parse( o.date_paid as string ) ) );
+		const before = await listPaid( account.client, { modified_after: since, paid_before: iso( new Date( latest ) ), _fields: 'id,date_paid' } );
+		const after = await listPaid( account.client, { modified_after: since, paid_after: iso( new Date( latest ) ), _fields: 'id,date_paid' } );
+		expect( before.body.length + after.body.length ).toBe( paid.length );
+		expect( after.body.every( ( o ) => Date.parse( o.date_paid as string ) === latest ) ).toBe( true );
+		expect( before.body.every( ( o ) => Date.parse( o.date_paid as string ) < latest ) ).toBe( true );
+	} );
+} );
