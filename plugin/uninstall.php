@@ -26,5 +26,12 @@ if ( $service_integration_admin ) {
 	}
 }
 
+global $wpdb;
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_outbox" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
+wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
+
 delete_option( 'service_integration_version' );
+delete_option( 'service_integration_outbox_db' );
+delete_option( 'service_integration_disabled_endpoints' );
+delete_transient( 'service_integration_hand_over_backoff' );
 delete_option( 'service_integration_widening' );

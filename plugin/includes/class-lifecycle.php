@@ -40,7 +40,7 @@ final class Lifecycle {
 	 * role is missing (activation did not run, e.g. a must-use or network install).
 	 */
 	public static function maybe_upgrade(): void {
-		if ( get_option( self::VERSION_OPTION ) !== VERSION || null === get_role( Security\Service_Role::ROLE ) ) {
+		if ( get_option( self::VERSION_OPTION ) !== VERSION || null === get_role( Security\Service_Role::ROLE ) || get_option( Outbound\Outbox::DB_VERSION_OPTION ) !== Outbound\Outbox::DB_VERSION ) {
 			self::install();
 		}
 	}
@@ -51,6 +51,7 @@ final class Lifecycle {
 	 */
 	private static function install(): void {
 		Security\Service_Role::install();
+		Outbound\Outbox::install();
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {
 			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {

@@ -26,6 +26,9 @@ final class Plugin {
 		Security\Capability_Clamp::register();
 		Manufacturing\Manufacturing_Order_Type::register();
 		Admin\Widening_Notice::register();
+		Outbound\Order_Events::register();
+		Outbound\Hand_Over::register( $sidecar );
+		Outbound\Endpoint_Notices::register();
 
 		add_action(
 			'rest_api_init',
@@ -35,6 +38,7 @@ final class Plugin {
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
 				( new Rest\Paid_Orders_Controller() )->register_routes();
+				( new Rest\Webhooks_Controller( $sidecar ) )->register_routes();
 			}
 		);
 

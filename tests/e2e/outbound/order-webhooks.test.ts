@@ -1,0 +1,166 @@
+import { Webhook } from 'standardwebhooks';
+import { startReceiver, type Receiver, type ReceivedRequest } from '../../sidecar/support/receiver';
+import { adminClient } from '../support/clients';
+import { commerce } from '../support/commerce';
+import { readState } from '../support/environment';
+import { expectRefused } from '../support/expectations';
+import { provisionServiceAccount } from '../support/service-account';
+import { startSidecar, stopSidecar } from '../support/sidecar-control';
+import { loginCookies } from '../../../scripts/lib/wp-login';
+
+interface Endpoint {
+	id: string;
+	secret: string;
+	status: string;
+}
+
+interface Delivered {
+	id: string;
+	type: string;
+	timestamp: string;
+	data: { order: { id: number; status: string; date_paid: string | null }; refund?: { full: boolean } };
+}
+
+/** Verifies each delivery with the Standard Webhooks reference library, unchanged. */
+function verified( receiver: Receiver, secret: string ): Delivered[] {
+	const webhook = new Webhook( secret );
+	return receiver.requests.map( ( request: ReceivedRequest ) => {
+		const payload = webhook.verify( request.body, request.headers ) as Omit< Delivered, 'id' >;
+		return { id: request.headers[ 'webhook-id' ] as string, ...payload };
+	} );
+}
+
+async function createEndpoint( url: string, eventTypes?: string[] ): Promise< Endpoint > {
+	const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url, event_types: eventTypes } );
+	expect( created.status ).toBe( 201 );
+	expect( created.body.secret ).toMatch( /^whsec_/ );
+	return created.body;
+}
+
+async function newOrder(): Promise< number > {
+	const shop = commerce();
+	const [ product ] = await shop.createProducts( [ { name: 'Oak chair', sku: `CHAIR-${ Date.now() }`, price: '120.00' } ] );
+	const [ id ] = await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 2 } ] } ] );
+	return id as number;
+}
+
+describe( 'outbound order webhooks, end to end', () => {
+	let receiver: Receiver;
+	let endpoint: Endpoint;
+
+	beforeAll( async () => {
+		receiver = await startReceiver();
+		endpoint = await createEndpoint( `${ receiver.url }/hooks` );
+	} );
+
+	afterAll( async () => {
+		await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+		await receiver.close();
+	} );
+
+	it( 'delivers created, paid and refunded (partial then full), signed, in order, with snapshots', async () => {
+		const orderId = await newOrder();
+		await commerce().pay( [ orderId ] );
+		await commerce().refund( orderId, '40.00' );
+		await commerce().refund( orderId, '200.00' );
+
+		await receiver.waitFor( ( requests ) => requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) ).length >= 4, 30_000 );
+		const events = verified( receiver, endpoint.secret ).filter( ( event ) => event.data.order.id === orderId );
+
+		expect( events.map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid', 'order.refunded', 'order.refunded' ] );
+		expect( events.map( ( event ) => event.data.refund?.full ) ).toEqual( [ undefined, undefined, false, true ] );
+		// Snapshotted when it happened: the created event shows the order unpaid.
+		expect( events[ 0 ]?.data.order ).toMatchObject( { status: 'pending', date_paid: null } );
+		expect( events[ 1 ]?.data.order.status ).toBe( 'processing' );
+		expect( new Set( events.map( ( event ) => event.id ) ).size ).toBe( 4 );
+	} );
+
+	it( 'retries a failing receiver with the same event id, and logs every attempt', async () => {
+		let calls = 0;
+		receiver.setHandler( ( _request, res ) => {
+			calls++;
+			res.writeHead( calls <= 2 ? 500 : 200 ).end( calls <= 2 ? 'down for maintenance' : 'ok' );
+		} );
+		const before = receiver.requests.length;
+		const orderId = await newOrder();
+		await receiver.waitFor( ( requests ) => requests.length >= before + 3, 30_000 );
+		receiver.setHandler( ( _request, res ) => void res.writeHead( 200 ).end( 'ok' ) );
+
+		const attempts = receiver.requests.slice( before ).filter( ( r ) => r.body.includes( `"id":${ orderId },` ) );
+		expect( new Set( attempts.map( ( r ) => r.headers[ 'webhook-id' ] ) ).size ).toBe( 1 );
+		expect( attempts.length ).toBeGreaterThanOrEqual( 3 );
+
+		const eventId = attempts[ 0 ]?.headers[ 'webhook-id' ] as string;
+		const log = await adminClient().get< { deliveries: Array< { status: string; attempts: Array< { status_code: number; response_excerpt: string } > } > } >( `/service-integration/v1/webhooks/events/${ eventId }` );
+		expect( log.status ).toBe( 200 );
+		const delivery = log.body.deliveries[ 0 ];
+		expect( delivery?.status ).toBe( 'succeeded' );
+		expect( delivery?.attempts.map( ( attempt ) => attempt.status_code ) ).toEqual( [ 500, 500, 200 ] );
+		expect( delivery?.attempts[ 0 ]?.response_excerpt ).toContain( 'down for maintenance' );
+	} );
+
+	it( 'replays an event on demand with the same id', async () => {
+		const first = receiver.requests[ 0 ] as ReceivedRequest;
+		const eventId = first.headers[ 'webhook-id' ] as string;
+		const before = receiver.requests.length;
+		const replay = await adminClient().post< { requeued: number } >( `/service-integration/v1/webhooks/events/${ eventId }/replay` );
+		expect( replay.status ).toBe( 200 );
+		await receiver.waitFor( ( requests ) => requests.length > before, 20_000 );
+		expect( receiver.requests[ before ]?.headers[ 'webhook-id' ] ).toBe( eventId );
+	} );
+
+	it( 'keeps events in the outbox while the sidecar is down and hands them over in order afterwards', async () => {
+		await stopSidecar();
+		const orders: number[] = [];
+		try {
+			orders.push( await newOrder(), await newOrder(), await newOrder() );
+			const outbox = await adminClient().get< { pending: number } >( '/service-integration/v1/webhooks/outbox' );
+			expect( outbox.body.pending ).toBeGreaterThanOrEqual( 3 );
+		} finally {
+			await startSidecar();
+		}
+		const flushed = await adminClient().post< { pending: number; error: string | null } >( '/service-integration/v1/webhooks/outbox' );
+		expect( flushed.body ).toMatchObject( { error: null, pending: 0 } );
+		await receiver.waitFor( ( requests ) => orders.every( ( id ) => requests.some( ( r ) => r.body.includes( `"id":${ id },` ) ) ), 30_000 );
+		const created = verified( receiver, endpoint.secret ).filter( ( event ) => orders.includes( event.data.order.id ) && event.type === 'order.created' );
+		expect( created.map( ( event ) => event.data.order.id ) ).toEqual( orders );
+	} );
+
+	it( 'disables an endpoint that answers 410 Gone and tells the site owner', async () => {
+		const gone = await startReceiver( ( _request, res ) => void res.writeHead( 410 ).end( 'gone' ) );
+		const goneEndpoint = await createEndpoint( `${ gone.url }/gone`, [ 'order.created' ] );
+		try {
+			await newOrder();
+			await gone.waitFor( ( requests ) => requests.length >= 1, 20_000 );
+			let state = '';
+			for ( let i = 0; i < 20 && state !== 'disabled'; i++ ) {
+				state = ( await adminClient().get< Endpoint >( `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` ) ).body.status;
+				await new Promise( ( r ) => setTimeout( r, 500 ) );
+			}
+			expect( state ).toBe( 'disabled' );
+			const { siteUrl } = readState();
+			const dashboard = await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
+			expect( await dashboard.text() ).toContain( `${ gone.url }/gone` );
+		} finally {
+			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` } );
+			await gone.close();
+		}
+	} );
+
+	it( 'refuses an endpoint on an internal address unless allow-listed, and bad input clearly', async () => {
+		const metadata = await adminClient().post< { code: string } >( '/service-integration/v1/webhooks/endpoints', { url: 'http://169.254.169.254/latest/meta-data' } );
+		expect( metadata.status ).toBe( 400 );
+		expect( metadata.body.code ).toBe( 'blocked_address' );
+		const unknownType = await adminClient().post< { code: string } >( '/service-integration/v1/webhooks/endpoints', { url: `${ receiver.url }/x`, event_types: [ 'order.exploded' ] } );
+		expect( unknownType.status ).toBe( 400 );
+		const missing = await adminClient().get< { code: string } >( '/service-integration/v1/webhooks/endpoints/ep_does_not_exist' );
+		expect( missing.status ).toBe( 404 );
+	} );
+
+	it( 'is for administrators only, and never shows a secret again', async () => {
+		const account = await provisionServiceAccount( 'outbound-refused' );
+		expectRefused( await account.client.get( '/service-integration/v1/webhooks/endpoints' ), 'rest_forbidden', [ 403 ] );
+		const listed = await adminClient().get( '/service-integration/v1/webhooks/endpoints' );
+		expect( JSON.stringify( listed.body ) ).not.toContain( endpoint.secret );
+	} );
+} );
