@@ -29,6 +29,10 @@ if ( $service_integration_admin ) {
 global $wpdb;
 $wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_outbox" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
 wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_inbound_events" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
+wp_clear_scheduled_hook( 'service_integration_inbound_process' );
+wp_clear_scheduled_hook( 'service_integration_inbound_sweep' );
+delete_option( 'service_integration_inbound_db' );
 
 delete_option( 'service_integration_version' );
 delete_option( 'service_integration_outbox_db' );

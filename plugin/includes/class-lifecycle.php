@@ -32,6 +32,7 @@ final class Lifecycle {
 	 */
 	public static function deactivate(): void {
 		wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
+		Inbound\Inbound_Processor::unschedule();
 		flush_rewrite_rules( false );
 	}
 
@@ -52,6 +53,7 @@ final class Lifecycle {
 	private static function install(): void {
 		Security\Service_Role::install();
 		Outbound\Outbox::install();
+		Inbound\Inbound_Store::install();
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {
 			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {

@@ -29,6 +29,7 @@ final class Plugin {
 		Outbound\Order_Events::register();
 		Outbound\Hand_Over::register( $sidecar );
 		Outbound\Endpoint_Notices::register();
+		Inbound\Inbound_Processor::register();
 
 		add_action(
 			'rest_api_init',
@@ -39,6 +40,8 @@ final class Plugin {
 				( new Rest\Service_Account_Controller() )->register_routes();
 				( new Rest\Paid_Orders_Controller() )->register_routes();
 				( new Rest\Webhooks_Controller( $sidecar ) )->register_routes();
+				( new Inbound\Inbound_Route( $sidecar ) )->register_routes();
+				( new Rest\Inbound_Sources_Controller( $sidecar ) )->register_routes();
 			}
 		);
 

@@ -9,6 +9,7 @@ import { HttpError, sendError } from './errors';
 import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { eventsRouter } from './routes/events';
+import { inboundRouter } from './routes/inbound';
 import { statusRouter } from './routes/status';
 
 export interface AppContext {
@@ -50,6 +51,7 @@ export function createApp( context: AppContext ): express.Express {
 	api.use( eventsRouter( context ) );
 	api.use( endpointsRouter( context ) );
 	api.use( deliveriesRouter( context ) );
+	api.use( inboundRouter( context ) );
 
 	app.use( '/v1', api );
 

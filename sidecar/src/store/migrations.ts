@@ -80,4 +80,39 @@ export const MIGRATIONS: readonly string[] = [
 	);
 	CREATE INDEX attempts_by_delivery ON attempts (delivery_id, attempt_number);
 	`,
+	/* 2: inbound webhook sources (secrets stay here, never in WordPress) and the verification log */ `
+	CREATE TABLE inbound_sources (
+		id                TEXT PRIMARY KEY,      -- the slug in the receiving URL
+		scheme            TEXT NOT NULL,         -- one of INBOUND_SCHEMES
+		status            TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+		description       TEXT NOT NULL DEFAULT '',
+		tolerance_seconds INTEGER,               -- NULL = the sidecar's inboundToleranceSeconds
+		created_at        INTEGER NOT NULL,
+		updated_at        INTEGER NOT NULL
+	);
+
+	-- The current secret (expires_at NULL) and older ones still accepted until their
+	-- grace period ends, so the provider can switch to a new secret at its own pace.
+	CREATE TABLE inbound_source_secrets (
+		id         INTEGER PRIMARY KEY,
+		source_id  TEXT NOT NULL REFERENCES inbound_sources (id) ON DELETE CASCADE,
+		secret     TEXT NOT NULL,
+		origin     TEXT NOT NULL CHECK (origin IN ('generated', 'provided')),
+		created_at INTEGER NOT NULL,
+		expires_at INTEGER
+	);
+	CREATE INDEX inbound_source_secrets_by_source ON inbound_source_secrets (source_id);
+
+	-- One row per verification: no payload, no header, no secret.
+	CREATE TABLE inbound_log (
+		id       INTEGER PRIMARY KEY,
+		at       INTEGER NOT NULL,
+		source   TEXT NOT NULL,
+		outcome  TEXT NOT NULL CHECK (outcome IN ('verified', 'refused')),
+		status   INTEGER NOT NULL,
+		code     TEXT,
+		event_id TEXT
+	);
+	CREATE INDEX inbound_log_by_source ON inbound_log (source, id);
+	`,
 ];

@@ -1,0 +1,277 @@
+<?php
+/**
+ * Runs site handlers for stored inbound events, from WP-Cron, with bounded retries.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Inbound;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * The receiving route only stores an event and asks for a cron run ("kick"); this class
+ * does the work afterwards, outside the sender's request:
+ *
+ *   do_action( 'service_integration_inbound_event', $type, $data, $event );
+ *   do_action( "service_integration_inbound_{$source}", $type, $data, $event );
+ *
+ * A handler signals failure by throwing. The event is then marked failed with the
+ * message and tried again after a backoff (1 min, 5 min, 30 min, 2 h), at most
+ * MAX_ATTEMPTS times in all; after the last one it stays failed and
+ * `service_integration_inbound_event_failed` fires. A failed attempt runs every handler
+ * again, so handlers should be idempotent.
+ *
+ * Each event is claimed with an atomic UPDATE before its handlers run, so overlapping
+ * cron runs (two web servers, a system cron plus WP-Cron) never process it twice. A
+ * process that dies mid-handler leaves the claim to expire (LEASE_SECONDS) and the
+ * attempt counted. A sweep every five minutes catches events whose kick was lost (the
+ * cron option is one serialized value: concurrent writers can drop each other's events).
+ */
+final class Inbound_Processor {
+
+	const KICK_HOOK      = 'service_integration_inbound_process';
+	const SWEEP_HOOK     = 'service_integration_inbound_sweep';
+	const SCHEDULE       = 'service_integration_inbound_every_five_minutes';
+	const KICK_DELAY     = 10;
+	const MAX_ATTEMPTS   = 5;
+	const BACKOFF        = array( 60, 300, 1800, 7200 );
+	const BATCH          = 50;
+	const TIME_BUDGET    = 20;
+	const LEASE_SECONDS  = 300;
+	const GENERIC_ACTION = 'service_integration_inbound_event';
+
+	/**
+	 * Row whose handlers are running (for the shutdown check).
+	 *
+	 * @var int|null
+	 */
+	private static ?int $current = null;
+
+	/**
+	 * Registers the cron hooks and the sweep's schedule.
+	 */
+	public static function register(): void {
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval
+		add_action( self::KICK_HOOK, array( self::class, 'drain' ) );
+		add_action( self::SWEEP_HOOK, array( self::class, 'drain' ) );
+		add_action( 'init', array( Inbound_Store::class, 'maybe_install' ), 5 );
+		add_action( 'init', array( self::class, 'ensure_sweep' ) );
+	}
+
+	/**
+	 * Adds a one-minute schedule.
+	 *
+	 * @param array $schedules Schedules.
+	 * @return array
+	 */
+	public static function add_schedule( $schedules ) {
+		$schedules[ self::SCHEDULE ] = array(
+			'interval' => 5 * MINUTE_IN_SECONDS,
+			'display'  => __( 'Every five minutes (Service Integration inbound events)', 'service-integration' ),
+		);
+		return $schedules;
+	}
+
+	/**
+	 * Schedules the sweep when it is missing (reads the cron array WordPress already loaded).
+	 */
+	public static function ensure_sweep(): void {
+		if ( ! wp_next_scheduled( self::SWEEP_HOOK ) ) {
+			wp_schedule_event( time() + 5 * MINUTE_IN_SECONDS, self::SCHEDULE, self::SWEEP_HOOK );
+		}
+	}
+
+	/**
+	 * Removes the plugin's cron events (deactivation).
+	 */
+	public static function unschedule(): void {
+		wp_clear_scheduled_hook( self::KICK_HOOK );
+		wp_clear_scheduled_hook( self::SWEEP_HOOK );
+	}
+
+	/**
+	 * Asks for a cron run at $at, by default KICK_DELAY seconds from now. Writes the cron
+	 * option only when no earlier run is already queued, so a burst of events costs one
+	 * write and one cron run (each run is a full WordPress request, which on a small
+	 * server competes with the senders' requests).
+	 *
+	 * @param int|null $at Unix time.
+	 */
+	public static function kick( ?int $at = null ): void {
+		if ( null === $at ) {
+			/**
+			 * Seconds between a new event and the cron run that processes it (default 10):
+			 * events arriving meanwhile share that run. 0 processes at the next request.
+			 *
+			 * @param int $seconds Delay.
+			 */
+			$at = time() + max( 0, (int) apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
+		}
+		$at   = max( $at, time() );
+		$next = wp_next_scheduled( self::KICK_HOOK );
+		if ( false !== $next && $next <= $at ) {
+			return;
+		}
+		if ( false !== $next ) {
+			// Core refuses a second identical event within 10 minutes: move the later one earlier.
+			wp_unschedule_event( $next, self::KICK_HOOK );
+		}
+		wp_schedule_single_event( $at, self::KICK_HOOK );
+	}
+
+	/**
+	 * Processes the events that are due, oldest first, within a batch and time budget.
+	 *
+	 * @return array{processed:int, failed:int}
+	 */
+	public static function drain(): array {
+		$started = microtime( true );
+		$result  = array(
+			'processed' => 0,
+			'failed'    => 0,
+		);
+		foreach ( Inbound_Store::due_ids( self::BATCH ) as $id ) {
+			if ( microtime( true ) - $started > self::TIME_BUDGET ) {
+				break;
+			}
+			if ( ! Inbound_Store::claim( $id, self::LEASE_SECONDS ) ) {
+				continue; // Another run has it, or it is no longer due.
+			}
+			if ( self::process( $id ) ) {
+				++$result['processed'];
+			} else {
+				++$result['failed'];
+			}
+		}
+		$next = Inbound_Store::next_due_time();
+		if ( null !== $next ) {
+			self::kick( $next );
+		}
+		return $result;
+	}
+
+	/**
+	 * Runs the handlers for one claimed event and records the outcome.
+	 *
+	 * @param int $id Row id.
+	 * @return bool Whether every handler returned normally.
+	 */
+	private static function process( int $id ): bool {
+		$row = Inbound_Store::get( $id );
+		if ( ! $row ) {
+			return false;
+		}
+		$body = json_decode( $row->payload, true, 512, JSON_BIGINT_AS_STRING );
+		$data = self::resolve_pointer( $body, (string) $row->data_pointer );
+		if ( ! is_array( $data ) ) {
+			Inbound_Store::mark_failed( $id, 'The stored payload cannot be decoded.', null );
+			return false;
+		}
+		$event = array(
+			'id'          => $row->id,
+			'source'      => $row->source,
+			'event_id'    => $row->event_id,
+			'type'        => $row->type,
+			'attempt'     => $row->attempts,
+			'received_at' => $row->received_at,
+			'body'        => $body,
+		);
+
+		self::$current = $id;
+		static $watching = false;
+		if ( ! $watching ) {
+			$watching = true;
+			register_shutdown_function( array( self::class, 'on_shutdown' ) );
+		}
+		try {
+			/**
+			 * A verified inbound webhook, once (again only after a failed attempt).
+			 *
+			 * @param string $type  Event type (e.g. `payment_intent.succeeded`, `issues.opened`).
+			 * @param array  $data  The event's data object.
+			 * @param array  $event {id, source, event_id, type, attempt, received_at, body}.
+			 */
+			do_action( self::GENERIC_ACTION, $row->type, $data, $event );
+			/** The same, for one source only. */
+			do_action( "service_integration_inbound_{$row->source}", $row->type, $data, $event );
+		} catch ( \Throwable $error ) {
+			self::$current = null;
+			self::record_failure( $row, get_class( $error ) . ': ' . $error->getMessage(), $data, $event, $error );
+			return false;
+		}
+		self::$current = null;
+		Inbound_Store::mark_processed( $id );
+		return true;
+	}
+
+	/**
+	 * Marks a failed attempt and schedules the next one, or gives up.
+	 *
+	 * @param object          $row     Row (attempts already counts this attempt).
+	 * @param string          $message Error.
+	 * @param array           $data    Event data.
+	 * @param array           $event   Event context.
+	 * @param \Throwable|null $error   What was thrown, if anything.
+	 */
+	private static function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
+		$attempts = (int) $row->attempts;
+		$max      = max( 1, (int) apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
+		if ( $attempts >= $max ) {
+			Inbound_Store::mark_failed( (int) $row->id, $message, null );
+			/**
+			 * An inbound event failed for good (every attempt threw).
+			 *
+			 * @param string          $type  Event type.
+			 * @param array           $data  Event data.
+			 * @param array           $event Event context.
+			 * @param \Throwable|null $error Last error.
+			 */
+			do_action( 'service_integration_inbound_event_failed', $row->type, $data, $event, $error );
+			return;
+		}
+		$default = self::BACKOFF[ min( $attempts, count( self::BACKOFF ) ) - 1 ];
+		$delay   = max( 0, (int) apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event ) );
+		Inbound_Store::mark_failed( (int) $row->id, $message, time() + $delay );
+	}
+
+	/**
+	 * A handler that ended the process (fatal error, exit) still gets its attempt recorded.
+	 */
+	public static function on_shutdown(): void {
+		if ( null === self::$current ) {
+			return;
+		}
+		$id            = self::$current;
+		self::$current = null;
+		$row           = Inbound_Store::get( $id );
+		if ( ! $row ) {
+			return;
+		}
+		$last = error_get_last();
+		self::record_failure( $row, $last ? 'The process ended in a handler: ' . $last['message'] : 'The process ended in a handler.', array(), array( 'id' => $id ), null );
+	}
+
+	/**
+	 * Resolves an RFC 6901 JSON pointer ('' = the whole document).
+	 *
+	 * @param mixed  $document Decoded JSON.
+	 * @param string $pointer  Pointer.
+	 * @return mixed|null
+	 */
+	private static function resolve_pointer( $document, string $pointer ) {
+		if ( '' === $pointer ) {
+			return $document;
+		}
+		foreach ( array_slice( explode( '/', $pointer ), 1 ) as $token ) {
+			$token = str_replace( array( '~1', '~0' ), array( '/', '~' ), $token );
+			if ( ! is_array( $document ) || ! array_key_exists( $token, $document ) ) {
+				return null;
+			}
+			$document = $document[ $token ];
+		}
+		return $document;
+	}
+}

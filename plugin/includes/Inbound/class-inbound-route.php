@@ -1,0 +1,317 @@
+<?php
+/**
+ * REST: the receiving route for inbound webhooks.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Inbound;
+
+use ServiceIntegration\Sidecar\Sidecar_Client;
+use WP_Error;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * POST /wp-json/service-integration-inbound/v1/<source>
+ *
+ * PHP does only cheap transport checks (method, content type, size), then hands the
+ * exact body bytes and the provider's signature headers to the sidecar, which holds
+ * the secrets and gives a signed verdict. A verified event is stored once and
+ * acknowledged at once (202; 200 for a duplicate); handlers run later from cron
+ * (Inbound_Processor). When the sidecar cannot answer, the sender gets 503 with
+ * Retry-After and nothing is stored, so its retry is not lost.
+ */
+final class Inbound_Route extends WP_REST_Controller {
+
+	const ROUTE_NAMESPACE        = 'service-integration-inbound/v1';
+	const SOURCE_PATTERN         = '[a-z0-9-]{1,64}';
+	const DEFAULT_MAX_BODY_BYTES = 262144;
+	const VERIFY_TIMEOUT         = 2.0;
+	const RETRY_AFTER_SECONDS    = 30;
+	const FORWARD_PREFIX         = 'x-si-fwd-';
+	const MAX_HEADER_BYTES       = 8192;
+
+	/**
+	 * Provider headers the sidecar needs: signatures, ids, timestamps, topics.
+	 */
+	const FORWARDED_HEADERS = array( 'stripe-signature', 'x-hub-signature-256', 'x-github-delivery', 'x-github-event' );
+
+	/**
+	 * Header families forwarded whole.
+	 */
+	const FORWARDED_PREFIXES = array( 'webhook-', 'x-shopify-', 'x-wc-webhook-' );
+
+	/**
+	 * Constructor.
+	 *
+	 * @param Sidecar_Client $sidecar Signed client.
+	 */
+	public function __construct( private Sidecar_Client $sidecar ) {
+		$this->namespace = self::ROUTE_NAMESPACE;
+	}
+
+	/**
+	 * The URL a provider is configured to send a source's webhooks to.
+	 *
+	 * @param string $source Source slug.
+	 */
+	public static function receiving_url( string $source ): string {
+		return rest_url( self::ROUTE_NAMESPACE . '/' . $source );
+	}
+
+	/**
+	 * Registers the route and the two REST filters it needs.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			$this->namespace,
+			'/(?P<source>' . self::SOURCE_PATTERN . ')',
+			array(
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'receive' ),
+					// Public on purpose: senders have no WordPress account. Authentication is the
+					// provider's signature over the exact body, checked by the sidecar before
+					// anything is stored (spec 4, receiving route rule 2).
+					'permission_callback' => '__return_true',
+				),
+				array(
+					'methods'             => 'GET, PUT, PATCH, DELETE',
+					'callback'            => array( $this, 'method_not_allowed' ),
+					// Public: it only answers 405.
+					'permission_callback' => '__return_true',
+				),
+			)
+		);
+		add_filter( 'rest_pre_dispatch', array( $this, 'check_transport' ), 5, 3 );
+		add_filter( 'rest_request_before_callbacks', array( $this, 'keep_body_unparsed' ), 10, 3 );
+		add_filter( 'rest_post_dispatch', array( $this, 'allow_post_only' ), 11, 3 );
+	}
+
+	/**
+	 * The source slug when the request is a POST to this route, else null. (Route
+	 * parameters are not parsed yet when rest_pre_dispatch runs.)
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	private function receiving_source( WP_REST_Request $request ): ?string {
+		if ( 'POST' !== $request->get_method() ) {
+			return null;
+		}
+		// Core matches routes case-insensitively; so does this.
+		$pattern = '#^/' . preg_quote( self::ROUTE_NAMESPACE, '#' ) . '/(' . self::SOURCE_PATTERN . ')$#i';
+		return 1 === preg_match( $pattern, $request->get_route(), $match ) ? $match[1] : null;
+	}
+
+	/**
+	 * Transport checks before core touches the body (it would JSON-decode it first):
+	 * content type, size, emptiness. Also answers WooCommerce's unsigned activation ping.
+	 *
+	 * @param mixed           $result  Earlier filter result.
+	 * @param WP_REST_Server  $server  Server.
+	 * @param WP_REST_Request $request Request.
+	 * @return mixed
+	 */
+	public function check_transport( $result, $server, $request ) {
+		$source = null === $result && $request instanceof WP_REST_Request ? $this->receiving_source( $request ) : null;
+		if ( null === $source ) {
+			return $result;
+		}
+		$body = $request->get_body();
+		// WooCommerce pings a new webhook with an unsigned form body and requires a 200; nothing is stored.
+		if ( 1 === preg_match( '/^webhook_id=[0-9]{1,20}$/', $body ) ) {
+			return new WP_REST_Response(
+				array(
+					'received' => false,
+					'ping'     => true,
+				),
+				200
+			);
+		}
+		$content_type = $request->get_content_type();
+		if ( ! $content_type || 'application/json' !== strtolower( $content_type['value'] ) ) {
+			return new WP_Error( 'inbound_unsupported_media_type', __( 'Webhooks must be sent with Content-Type: application/json.', 'service-integration' ), array( 'status' => 415 ) );
+		}
+		/**
+		 * Largest webhook body accepted, in bytes (default 256 KB). The sidecar has its own
+		 * limit (SIDECAR_MAX_BODY_BYTES, 1 MB by default).
+		 *
+		 * @param int    $bytes  Limit.
+		 * @param string $source Source slug.
+		 */
+		$max = (int) apply_filters( 'service_integration_inbound_max_body_bytes', self::DEFAULT_MAX_BODY_BYTES, $source );
+		if ( strlen( $body ) > $max ) {
+			return new WP_Error(
+				'inbound_body_too_large',
+				/* translators: %d: limit in bytes. */
+				sprintf( __( 'The webhook body exceeds %d bytes.', 'service-integration' ), $max ),
+				array( 'status' => 413 )
+			);
+		}
+		if ( '' === $body ) {
+			return new WP_Error( 'inbound_empty_body', __( 'The webhook body is empty.', 'service-integration' ), array( 'status' => 400 ) );
+		}
+		return null;
+	}
+
+	/**
+	 * Core refuses malformed JSON before the callback runs; here the signature is checked
+	 * first (an unauthenticated sender learns nothing), and the sidecar reports bad JSON.
+	 *
+	 * @param mixed           $response Response so far (a WP_Error from core's JSON check).
+	 * @param array           $handler  Matched handler.
+	 * @param WP_REST_Request $request  Request.
+	 * @return mixed
+	 */
+	public function keep_body_unparsed( $response, $handler, $request ) {
+		if ( is_wp_error( $response ) && 'rest_invalid_json' === $response->get_error_code() && $request instanceof WP_REST_Request && null !== $this->receiving_source( $request ) ) {
+			return null;
+		}
+		return $response;
+	}
+
+	/**
+	 * Core's rest_send_allow_header (priority 10) lists every method the route has; senders
+	 * may only POST.
+	 *
+	 * @param mixed           $response Response.
+	 * @param WP_REST_Server  $server   Server.
+	 * @param WP_REST_Request $request  Request.
+	 * @return mixed
+	 */
+	public function allow_post_only( $response, $server, $request ) {
+		if ( $response instanceof WP_REST_Response && $request instanceof WP_REST_Request && 1 === preg_match( '#^/' . preg_quote( self::ROUTE_NAMESPACE, '#' ) . '/#', $request->get_route() ) ) {
+			$response->header( 'Allow', 'POST' );
+		}
+		return $response;
+	}
+
+	/**
+	 * 405 for anything but POST.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function method_not_allowed( $request ): WP_REST_Response {
+		$response = rest_convert_error_to_response(
+			new WP_Error( 'inbound_method_not_allowed', __( 'Webhooks must be sent with POST.', 'service-integration' ), array( 'status' => 405 ) )
+		);
+		$response->header( 'Allow', 'POST' );
+		return $response;
+	}
+
+	/**
+	 * Verifies through the sidecar, stores once, acknowledges.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function receive( $request ) {
+		$source = (string) $request['source'];
+		$answer = $this->sidecar->request(
+			'POST',
+			'/v1/inbound/sources/' . rawurlencode( $source ) . '/verify',
+			$request->get_body(),
+			$this->forwarded_headers( $request ),
+			self::VERIFY_TIMEOUT
+		);
+
+		if ( is_wp_error( $answer ) ) {
+			// The sidecar is down, slow or misconfigured: not the sender's fault, so it should retry.
+			return self::retry_later( $answer );
+		}
+		$verdict = is_array( $answer['body'] ) ? $answer['body'] : array();
+		if ( 200 !== $answer['status'] ) {
+			$error = new WP_Error(
+				isset( $verdict['code'] ) ? (string) $verdict['code'] : 'inbound_refused',
+				isset( $verdict['message'] ) ? (string) $verdict['message'] : __( 'The webhook was refused.', 'service-integration' ),
+				array( 'status' => $answer['status'] )
+			);
+			return $answer['status'] >= 500 ? self::retry_later( $error ) : $error;
+		}
+		if ( ! isset( $verdict['event_id'], $verdict['type'] ) || ! is_string( $verdict['event_id'] ) || ! is_string( $verdict['type'] ) || ! in_array( $verdict['data_pointer'] ?? null, array( '', '/data' ), true ) ) {
+			return self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar answered without an event id or type.', 'service-integration' ), array( 'status' => 502 ) ) );
+		}
+
+		$id = Inbound_Store::insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'] );
+		if ( false === $id ) {
+			return self::retry_later( new WP_Error( 'inbound_store_unavailable', __( 'The event could not be stored; retry later.', 'service-integration' ), array( 'status' => 503 ) ) );
+		}
+		if ( 0 === $id ) {
+			return new WP_REST_Response(
+				array(
+					'received'  => true,
+					'duplicate' => true,
+				),
+				200
+			);
+		}
+		Inbound_Processor::kick();
+		return new WP_REST_Response(
+			array(
+				'received'  => true,
+				'duplicate' => false,
+				'id'        => $id,
+			),
+			202
+		);
+	}
+
+	/**
+	 * The provider headers to forward, each under the x-si-fwd- prefix.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return array<string, string>
+	 */
+	private function forwarded_headers( WP_REST_Request $request ): array {
+		$forwarded = array();
+		foreach ( $request->get_headers() as $key => $values ) {
+			// WP_REST_Request keys are lower-cased with "-" turned into "_"; provider headers use "-".
+			$name  = str_replace( '_', '-', strtolower( (string) $key ) );
+			$value = implode( ', ', (array) $values );
+			// Provider headers are printable ASCII; anything else is not worth a round trip.
+			if ( strlen( $value ) > self::MAX_HEADER_BYTES || 1 === preg_match( '/[^\x20-\x7e\t]/', $value ) || ! self::is_forwarded( $name ) ) {
+				continue;
+			}
+			$forwarded[ self::FORWARD_PREFIX . $name ] = $value;
+		}
+		return $forwarded;
+	}
+
+	/**
+	 * Whether a header is one the sidecar needs.
+	 *
+	 * @param string $name Lower-case header name.
+	 */
+	private static function is_forwarded( string $name ): bool {
+		if ( in_array( $name, self::FORWARDED_HEADERS, true ) ) {
+			return true;
+		}
+		foreach ( self::FORWARDED_PREFIXES as $prefix ) {
+			if ( str_starts_with( $name, $prefix ) ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * A 5xx with Retry-After: the sender keeps the event and sends it again.
+	 *
+	 * @param WP_Error $error Error (its status is kept when it is a 5xx).
+	 */
+	private static function retry_later( WP_Error $error ): WP_REST_Response {
+		$data   = $error->get_error_data();
+		$status = is_array( $data ) && isset( $data['status'] ) && (int) $data['status'] >= 500 ? (int) $data['status'] : 503;
+		// The reason can name the sidecar's address: keep it out of an answer to the internet.
+		$response = rest_convert_error_to_response( new WP_Error( $error->get_error_code(), $error->get_error_message(), array( 'status' => $status ) ) );
+		$response->header( 'Retry-After', (string) self::RETRY_AFTER_SECONDS );
+		return $response;
+	}
+}

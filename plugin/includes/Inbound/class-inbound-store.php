@@ -1,0 +1,334 @@
+<?php
+/**
+ * The inbound events table: each verified webhook stored once, with its processing state.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Inbound;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Lives in the WordPress database because deduplication must hold across every web
+ * server of the site. UNIQUE (source, event_id) plus INSERT IGNORE makes "store once"
+ * a single atomic statement on MySQL and on SQLite (the SQLite integration turns it
+ * into INSERT OR IGNORE), so concurrent retries of one event cannot both get in.
+ *
+ * Rows are claimed for processing with a conditional UPDATE (a lease), so two cron
+ * runs that overlap never run the same event's handlers at the same time.
+ */
+final class Inbound_Store {
+
+	const DB_VERSION_OPTION = 'service_integration_inbound_db';
+	const DB_VERSION        = '1';
+
+	const STATUS_RECEIVED  = 'received';
+	const STATUS_PROCESSED = 'processed';
+	const STATUS_FAILED    = 'failed';
+	const STATUSES         = array( self::STATUS_RECEIVED, self::STATUS_PROCESSED, self::STATUS_FAILED );
+
+	/**
+	 * Longest event id stored as-is; longer ones (legal for Standard Webhooks, up to 256)
+	 * are stored as sha256:<hex> so the unique index stays within every MySQL's key limit.
+	 */
+	const MAX_EVENT_ID_LENGTH = 191;
+
+	/**
+	 * Columns listed by the admin routes (everything but the payload).
+	 */
+	const SUMMARY_COLUMNS = 'id, source, event_id, type, status, attempts, last_error, received_at, processed_at, next_attempt_at';
+
+	/**
+	 * Table name.
+	 */
+	public static function table(): string {
+		global $wpdb;
+		return $wpdb->prefix . 'si_inbound_events';
+	}
+
+	/**
+	 * Creates or upgrades the table (dbDelta: idempotent).
+	 */
+	public static function install(): void {
+		global $wpdb;
+		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+		$charset = $wpdb->get_charset_collate();
+		$table   = self::table();
+		dbDelta(
+			"CREATE TABLE {$table} (
+				id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+				source varchar(64) NOT NULL,
+				event_id varchar(191) NOT NULL,
+				type varchar(191) NOT NULL,
+				payload longtext NOT NULL,
+				data_pointer varchar(20) NOT NULL DEFAULT '',
+				status varchar(20) NOT NULL DEFAULT 'received',
+				attempts int(10) unsigned NOT NULL DEFAULT 0,
+				last_error text NULL,
+				received_at datetime NOT NULL,
+				processed_at datetime NULL DEFAULT NULL,
+				next_attempt_at datetime NULL DEFAULT NULL,
+				locked_until datetime NULL DEFAULT NULL,
+				PRIMARY KEY  (id),
+				UNIQUE KEY source_event (source, event_id),
+				KEY due (status, next_attempt_at),
+				KEY source_status (source, status)
+			) {$charset};"
+		);
+		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, false );
+	}
+
+	/**
+	 * Installs the table on sites upgraded in place (activation hooks do not run then).
+	 */
+	public static function maybe_install(): void {
+		if ( get_option( self::DB_VERSION_OPTION ) !== self::DB_VERSION ) {
+			self::install();
+		}
+	}
+
+	/**
+	 * The id the unique index sees.
+	 *
+	 * @param string $event_id Event id from the sidecar.
+	 */
+	public static function storable_event_id( string $event_id ): string {
+		return strlen( $event_id ) > self::MAX_EVENT_ID_LENGTH ? 'sha256:' . hash( 'sha256', $event_id ) : $event_id;
+	}
+
+	/**
+	 * Stores an event unless one with the same source and event id exists.
+	 *
+	 * @param string $source       Source slug.
+	 * @param string $event_id     Provider's event id (or the body digest the sidecar derived).
+	 * @param string $type         Event type.
+	 * @param string $payload      The exact body the provider signed.
+	 * @param string $data_pointer Where `data` sits in the body: '' (all of it) or '/data'.
+	 * @return int|false|null Row id when stored, 0 when it was a duplicate, false on a database error.
+	 */
+	public static function insert_once( string $source, string $event_id, string $type, string $payload, string $data_pointer ) {
+		global $wpdb;
+		$table = self::table();
+		$now   = current_time( 'mysql', true );
+		// INSERT IGNORE: one atomic statement; a concurrent duplicate affects 0 rows.
+		$written = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->prepare(
+				"INSERT IGNORE INTO {$table} (source, event_id, type, payload, data_pointer, status, attempts, received_at, next_attempt_at) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				$source,
+				self::storable_event_id( $event_id ),
+				$type,
+				$payload,
+				$data_pointer,
+				self::STATUS_RECEIVED,
+				$now,
+				$now
+			)
+		);
+		if ( false === $written ) {
+			return false;
+		}
+		return 1 === (int) $written ? (int) $wpdb->insert_id : 0;
+	}
+
+	/**
+	 * One event with its payload.
+	 *
+	 * @param int $id Row id.
+	 */
+	public static function get( int $id ): ?object {
+		global $wpdb;
+		$table = self::table();
+		$row   = $wpdb->get_row( $wpdb->prepare( "SELECT * FROM {$table} WHERE id = %d", $id ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		return $row ? self::typed( $row ) : null;
+	}
+
+	/**
+	 * A page of events, newest first, without payloads.
+	 *
+	 * @param array{source?:string, status?:string, event_id?:string} $filter   Filters.
+	 * @param int                                                      $page     1-based page.
+	 * @param int                                                      $per_page Rows a page.
+	 * @return array{items: object[], total: int}
+	 */
+	public static function page( array $filter, int $page, int $per_page ): array {
+		global $wpdb;
+		$table  = self::table();
+		$where  = array( '1=1' );
+		$values = array();
+		foreach ( array( 'source', 'status', 'event_id' ) as $column ) {
+			if ( isset( $filter[ $column ] ) && '' !== $filter[ $column ] ) {
+				$where[]  = "{$column} = %s";
+				$values[] = 'event_id' === $column ? self::storable_event_id( $filter[ $column ] ) : $filter[ $column ];
+			}
+		}
+		$where_sql = implode( ' AND ', $where );
+		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
+		$page_sql  = 'SELECT ' . self::SUMMARY_COLUMNS . " FROM {$table} WHERE {$where_sql} ORDER BY id DESC LIMIT %d OFFSET %d";
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQLPlaceholders
+		$total = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
+		$rows  = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
+		// phpcs:enable
+		return array(
+			'items' => array_map( array( self::class, 'typed' ), (array) $rows ),
+			'total' => $total,
+		);
+	}
+
+	/**
+	 * Ids of events due for processing, oldest first.
+	 *
+	 * @param int $limit Maximum rows.
+	 * @return int[]
+	 */
+	public static function due_ids( int $limit ): array {
+		global $wpdb;
+		$table = self::table();
+		$now   = current_time( 'mysql', true );
+		$ids   = $wpdb->get_col( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->prepare(
+				"SELECT id FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s) ORDER BY next_attempt_at ASC, id ASC LIMIT %d", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				self::STATUS_RECEIVED,
+				self::STATUS_FAILED,
+				$now,
+				$now,
+				$limit
+			)
+		);
+		return array_map( 'intval', (array) $ids );
+	}
+
+	/**
+	 * When the next event becomes due (a claimed one: when its claim expires), or null.
+	 */
+	public static function next_due_time(): ?int {
+		global $wpdb;
+		$table = self::table();
+		$next  = $wpdb->get_var( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->prepare(
+				"SELECT MIN(CASE WHEN locked_until IS NOT NULL AND locked_until > next_attempt_at THEN locked_until ELSE next_attempt_at END) FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				self::STATUS_RECEIVED,
+				self::STATUS_FAILED
+			)
+		);
+		return $next ? (int) strtotime( $next . ' UTC' ) : null;
+	}
+
+	/**
+	 * Claims a due event for one attempt: atomic, so of two overlapping runs only one
+	 * gets it. Counts the attempt now, so a run that dies mid-handler still counts.
+	 *
+	 * @param int $id            Row id.
+	 * @param int $lease_seconds How long the claim holds if the process dies.
+	 */
+	public static function claim( int $id, int $lease_seconds ): bool {
+		global $wpdb;
+		$table = self::table();
+		$now   = current_time( 'mysql', true );
+		$until = gmdate( 'Y-m-d H:i:s', time() + $lease_seconds );
+		$done  = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->prepare(
+				"UPDATE {$table} SET locked_until = %s, attempts = attempts + 1 WHERE id = %d AND status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				$until,
+				$id,
+				self::STATUS_RECEIVED,
+				self::STATUS_FAILED,
+				$now,
+				$now
+			)
+		);
+		return 1 === (int) $done;
+	}
+
+	/**
+	 * Records a successful attempt.
+	 *
+	 * @param int $id Row id.
+	 */
+	public static function mark_processed( int $id ): void {
+		global $wpdb;
+		$wpdb->update( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			self::table(),
+			array(
+				'status'          => self::STATUS_PROCESSED,
+				'processed_at'    => current_time( 'mysql', true ),
+				'next_attempt_at' => null,
+				'locked_until'    => null,
+			),
+			array( 'id' => $id ),
+			'%s', // wpdb writes NULL for null values whatever the format.
+			array( '%d' )
+		);
+	}
+
+	/**
+	 * Records a failed attempt, and when to try again (null: never, it gave up).
+	 *
+	 * @param int      $id       Row id.
+	 * @param string   $error    What went wrong.
+	 * @param int|null $retry_at Unix time of the next attempt, or null.
+	 */
+	public static function mark_failed( int $id, string $error, ?int $retry_at ): void {
+		global $wpdb;
+		$wpdb->update( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			self::table(),
+			array(
+				'status'          => self::STATUS_FAILED,
+				'last_error'      => substr( $error, 0, 2000 ),
+				'next_attempt_at' => null === $retry_at ? null : gmdate( 'Y-m-d H:i:s', $retry_at ),
+				'locked_until'    => null,
+			),
+			array( 'id' => $id ),
+			'%s',
+			array( '%d' )
+		);
+	}
+
+	/**
+	 * Puts an event back in the queue for a fresh round of attempts (an administrator's retry).
+	 *
+	 * @param int $id Row id.
+	 */
+	public static function requeue( int $id ): bool {
+		global $wpdb;
+		$table = self::table();
+		$done  = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->prepare(
+				"UPDATE {$table} SET status = %s, attempts = 0, next_attempt_at = %s, locked_until = NULL WHERE id = %d AND status = %s", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				self::STATUS_FAILED,
+				current_time( 'mysql', true ),
+				$id,
+				self::STATUS_FAILED
+			)
+		);
+		return 1 === (int) $done;
+	}
+
+	/**
+	 * Counts per status, for the admin page.
+	 *
+	 * @return array<string, int>
+	 */
+	public static function counts(): array {
+		global $wpdb;
+		$table  = self::table();
+		$counts = array_fill_keys( self::STATUSES, 0 );
+		foreach ( (array) $wpdb->get_results( "SELECT status, COUNT(*) AS n FROM {$table} GROUP BY status" ) as $row ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+			$counts[ $row->status ] = (int) $row->n;
+		}
+		return $counts;
+	}
+
+	/**
+	 * Integer columns as integers.
+	 *
+	 * @param object $row Database row.
+	 */
+	private static function typed( object $row ): object {
+		$row->id       = (int) $row->id;
+		$row->attempts = (int) $row->attempts;
+		return $row;
+	}
+}

@@ -1,0 +1,253 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { InboundLogStore, INBOUND_OUTCOMES, type InboundLogEntry } from '../../inbound/inbound-log-store';
+import { checkInbound, FORWARDED_HEADER_PREFIX } from '../../inbound/receive';
+import { generateSourceSecret, maskSourceSecret, secretProblem } from '../../inbound/source-secrets';
+import { InboundSourcesStore, SOURCE_ID_PATTERN, SOURCE_STATUSES, type InboundSource, type SecretOrigin } from '../../inbound/sources-store';
+import { INBOUND_SCHEMES, type InboundScheme } from '../../inbound/verify';
+import { HttpError } from '../errors';
+import { parseJsonBody } from '../json-body';
+import type { RouteContext } from './context';
+import { iso, methodNotAllowed, parseOptionalJsonBody, parseQuery } from './helpers';
+
+export const DEFAULT_SOURCE_ROTATION_GRACE_HOURS = 24;
+
+const FIELDS = {
+	id: z.string().regex( SOURCE_ID_PATTERN, 'must be 1 to 64 characters among a-z 0-9 - (it is the last segment of the receiving URL)' ),
+	scheme: z.enum( INBOUND_SCHEMES ),
+	status: z.enum( SOURCE_STATUSES ),
+	description: z.string().max( 500 ),
+	tolerance_seconds: z.number().int().min( 0 ).max( 86_400 ).nullable(),
+	secret: z.string(),
+};
+
+const CREATE_SCHEMA = z.strictObject( {
+	id: FIELDS.id,
+	scheme: FIELDS.scheme,
+	secret: FIELDS.secret.optional(),
+	status: FIELDS.status.optional(),
+	description: FIELDS.description.optional(),
+	tolerance_seconds: FIELDS.tolerance_seconds.optional(),
+} );
+
+const PATCH_SCHEMA = z
+	.strictObject( {
+		scheme: FIELDS.scheme.optional(),
+		status: FIELDS.status.optional(),
+		description: FIELDS.description.optional(),
+		tolerance_seconds: FIELDS.tolerance_seconds.optional(),
+	} )
+	.refine( ( patch ) => Object.keys( patch ).length > 0, 'give at least one field to change (the secret changes through rotate-secret)' );
+
+const ROTATE_SCHEMA = z.strictObject( {
+	secret: FIELDS.secret.optional(),
+	grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional(),
+} );
+
+const LOG_QUERY_SCHEMA = z.strictObject( {
+	source: FIELDS.id.optional(),
+	outcome: z.enum( INBOUND_OUTCOMES ).optional(),
+	page: z.coerce.number().int().min( 1 ).max( 1_000_000 ).default( 1 ),
+	per_page: z.coerce.number().int().min( 1 ).max( 100 ).default( 20 ),
+} );
+
+/**
+ * Inbound webhooks: the sources (scheme + secrets) WordPress receives for, the
+ * verification WordPress asks for on every delivery, and the verification log.
+ * A secret leaves in full only in the answer that generated it.
+ */
+export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | 'stores' > ): Router {
+	const { config, log } = context;
+	const sources = new InboundSourcesStore( context.stores.db );
+	const verifications = new InboundLogStore( context.stores.db );
+	const router = Router();
+
+	const view = ( source: InboundSource ) => ( {
+		id: source.id,
+		scheme: source.scheme,
+		status: source.status,
+		description: source.description,
+		tolerance_seconds: source.toleranceSeconds ?? config.inboundToleranceSeconds,
+		tolerance_is_default: source.toleranceSeconds === null,
+		secrets: source.secrets.map( ( secret ) => ( {
+			masked: maskSourceSecret( secret.secret ),
+			origin: secret.origin,
+			created_at: iso( secret.createdAt ),
+			expires_at: iso( secret.expiresAt ),
+		} ) ),
+		created_at: iso( source.createdAt ),
+		updated_at: iso( source.updatedAt ),
+	} );
+	const find = ( id: string ): InboundSource => {
+		const source = SOURCE_ID_PATTERN.test( id ) ? sources.get( id, Date.now() ) : undefined;
+		if ( ! source ) {
+			throw new HttpError( 404, 'source_not_found', `No inbound source with id "${ id }".` );
+		}
+		return source;
+	};
+	/** The given secret (checked) or a generated one. */
+	const secretFor = ( scheme: InboundScheme, given: string | undefined ): { secret: string; origin: SecretOrigin } => {
+		if ( given === undefined ) {
+			return { secret: generateSourceSecret( scheme ), origin: 'generated' };
+		}
+		const problem = secretProblem( scheme, given );
+		if ( problem ) {
+			throw new HttpError( 400, 'invalid_secret', `secret: ${ problem }.`, { field: 'secret' } );
+		}
+		return { secret: given, origin: 'provided' };
+	};
+	/** Shown once, and only when we made it: a provider's own secret is not echoed back. */
+	const withSecret = ( source: InboundSource, secret: { secret: string; origin: SecretOrigin } ) =>
+		secret.origin === 'generated' ? { ...view( source ), secret: secret.secret } : view( source );
+
+	router
+		.route( '/inbound/sources' )
+		.get( ( _req, res ) => {
+			res.json( { sources: sources.list( Date.now() ).map( view ) } );
+		} )
+		.post( ( req, res ) => {
+			const body = parseJsonBody( req, CREATE_SCHEMA );
+			const secret = secretFor( body.scheme, body.secret );
+			const source = sources.create(
+				{
+					id: body.id,
+					scheme: body.scheme,
+					status: body.status ?? 'active',
+					description: body.description ?? '',
+					toleranceSeconds: body.tolerance_seconds ?? null,
+					...secret,
+				},
+				Date.now()
+			);
+			if ( ! source ) {
+				throw new HttpError( 409, 'source_exists', `An inbound source with id "${ body.id }" already exists.`, { field: 'id' } );
+			}
+			log.info( { source: source.id, scheme: source.scheme, origin: secret.origin }, 'inbound source created' );
+			res.status( 201 ).set( 'cache-control', 'no-store' ).json( withSecret( source, secret ) );
+		} )
+		.all( methodNotAllowed( 'GET', 'POST' ) );
+
+	router
+		.route( '/inbound/sources/:id' )
+		.get( ( req, res ) => {
+			res.json( view( find( req.params.id ) ) );
+		} )
+		.patch( ( req, res ) => {
+			const current = find( req.params.id );
+			const body = parseJsonBody( req, PATCH_SCHEMA );
+			if ( body.scheme !== undefined && body.scheme !== current.scheme ) {
+				for ( const secret of current.secrets ) {
+					const problem = secretProblem( body.scheme, secret.secret );
+					if ( problem ) {
+						throw new HttpError( 400, 'invalid_secret', `The current secret cannot be used with ${ body.scheme }: it ${ problem }; rotate the secret with the change.`, {
+							field: 'scheme',
+						} );
+					}
+				}
+			}
+			const source = sources.update(
+				current.id,
+				{ scheme: body.scheme, status: body.status, description: body.description, toleranceSeconds: body.tolerance_seconds },
+				Date.now()
+			) as InboundSource;
+			res.json( view( source ) );
+		} )
+		.delete( ( req, res ) => {
+			const source = find( req.params.id );
+			sources.delete( source.id );
+			log.info( { source: source.id }, 'inbound source deleted' );
+			res.json( { deleted: true, id: source.id } );
+		} )
+		.all( methodNotAllowed( 'GET', 'PATCH', 'DELETE' ) );
+
+	/** A new current secret (given by the provider, or generated); the old one is accepted until the grace ends. */
+	router
+		.route( '/inbound/sources/:id/rotate-secret' )
+		.post( ( req, res ) => {
+			const current = find( req.params.id );
+			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
+			const secret = secretFor( current.scheme, body.secret );
+			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_SOURCE_ROTATION_GRACE_HOURS ) * 3_600_000 );
+			const source = sources.rotateSecret( current.id, secret.secret, secret.origin, graceMs, Date.now() ) as InboundSource;
+			log.info( { source: source.id, origin: secret.origin, grace_hours: graceMs / 3_600_000 }, 'inbound source secret rotated' );
+			res.set( 'cache-control', 'no-store' ).json( withSecret( source, secret ) );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	/**
+	 * Body: the webhook's exact bytes. Headers: the provider's, each prefixed with
+	 * x-si-fwd-. 200 with the normalised event, or 4xx with the reason; either way one
+	 * log row (no payload, no secret).
+	 */
+	router
+		.route( '/inbound/sources/:id/verify' )
+		.post( ( req, res ) => {
+			const now = Date.now();
+			const id = req.params.id;
+			const known = SOURCE_ID_PATTERN.test( id );
+			const verdict = checkInbound( known ? sources.get( id, now ) : undefined, {
+				rawBody: Buffer.isBuffer( req.body ) ? req.body : Buffer.alloc( 0 ),
+				headers: forwardedHeaders( req ),
+				nowMs: now,
+				defaultToleranceSeconds: config.inboundToleranceSeconds,
+			} );
+			if ( known ) {
+				verifications.record( {
+					at: now,
+					source: id,
+					outcome: verdict.ok ? 'verified' : 'refused',
+					status: verdict.status,
+					code: verdict.ok ? null : verdict.code,
+					eventId: verdict.ok ? verdict.eventId : null,
+				} );
+			}
+			if ( ! verdict.ok ) {
+				log.debug( { source: id, code: verdict.code }, 'inbound webhook refused' );
+				throw new HttpError( verdict.status, verdict.code, verdict.message );
+			}
+			res.json( {
+				source: id,
+				event_id: verdict.eventId,
+				event_id_source: verdict.eventIdSource,
+				type: verdict.type,
+				data: verdict.data,
+				data_pointer: verdict.dataPointer,
+				signed_at: verdict.signedAt === null ? null : iso( verdict.signedAt * 1000 ),
+			} );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	router
+		.route( '/inbound/log' )
+		.get( ( req, res ) => {
+			const query = parseQuery( req, LOG_QUERY_SCHEMA );
+			const { entries, total } = verifications.list( { source: query.source, outcome: query.outcome, page: query.page, perPage: query.per_page } );
+			res.json( { entries: entries.map( logView ), total, page: query.page, per_page: query.per_page } );
+		} )
+		.all( methodNotAllowed( 'GET' ) );
+
+	return router;
+}
+
+/** The provider's headers WordPress forwarded, names without the prefix. */
+function forwardedHeaders( req: Request ): Record< string, string > {
+	const headers: Record< string, string > = {};
+	for ( const [ name, value ] of Object.entries( req.headers ) ) {
+		if ( name.startsWith( FORWARDED_HEADER_PREFIX ) && value !== undefined ) {
+			headers[ name.slice( FORWARDED_HEADER_PREFIX.length ) ] = Array.isArray( value ) ? value.join( ', ' ) : value;
+		}
+	}
+	return headers;
+}
+
+function logView( entry: InboundLogEntry ) {
+	return {
+		id: entry.id,
+		at: iso( entry.at ),
+		source: entry.source,
+		outcome: entry.outcome,
+		status: entry.status,
+		code: entry.code,
+		event_id: entry.eventId,
+	};
+}

@@ -1,0 +1,111 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { sampleWebhook, signGithub, signShopify, signStandardWebhook, signStripe, type SignedWebhook } from '../../support/inbound-signers';
+import { adminClient } from '../support/clients';
+import { setPluginActive } from '../support/plugins';
+import { ADMIN, createSource, pooled, RECORDER_PLUGIN, recordedCalls, runCron, sendWebhook, totalEvents, type SendOptions } from '../support/inbound';
+
+/**
+ * Forged, replayed and malformed requests through WordPress (the bulk of the generated
+ * cases runs at the sidecar level, tests/sidecar/inbound-forgery.test.ts): each refused
+ * with the right status and code, and none leaves a stored event or a handler call.
+ */
+interface Case {
+	label: string;
+	source: string;
+	webhook: SignedWebhook;
+	options?: SendOptions;
+	status: number;
+	code: string;
+}
+
+const old = () => Math.floor( Date.now() / 1000 ) - 3600;
+
+describe( 'inbound refusals through WordPress', () => {
+	const cases: Case[] = [];
+
+	beforeAll( async () => {
+		await setPluginActive( RECORDER_PLUGIN, true );
+		const sw = await createSource( 'sw-e2e', 'standard-webhooks' );
+		const stripe = await createSource( 'stripe-e2e', 'stripe' );
+		const github = await createSource( 'github-e2e', 'github' );
+		const shopify = await createSource( 'shopify-e2e', 'shopify' );
+		const woo = await createSource( 'woo-e2e', 'woocommerce' );
+		await createSource( 'off-e2e', 'standard-webhooks', { status: 'disabled' } );
+		const other = 'whsec_' + randomBytes( 32 ).toString( 'base64' );
+		const good = sampleWebhook( 'standard-webhooks', sw.secret );
+		const add = ( label: string, source: string, webhook: SignedWebhook, status: number, code: string, options?: SendOptions ) =>
+			cases.push( { label, source, webhook, status, code, options } );
+
+		// Signatures.
+		add( 'standard-webhooks: signed with another secret', 'sw-e2e', sampleWebhook( 'standard-webhooks', other ), 401, 'invalid_signature' );
+		add( 'stripe: signed with another secret', 'stripe-e2e', sampleWebhook( 'stripe', 'whsec_not_the_one_0123456789' ), 401, 'invalid_signature' );
+		add( 'github: signed with another secret', 'github-e2e', sampleWebhook( 'github', 'not-the-github-secret' ), 401, 'invalid_signature' );
+		add( 'shopify: signed with another secret', 'shopify-e2e', sampleWebhook( 'shopify', 'shpss_not_the_one' ), 401, 'invalid_signature' );
+		add( 'woocommerce: signed with another secret', 'woo-e2e', sampleWebhook( 'woocommerce', 'not-the-woo-secret' ), 401, 'invalid_signature' );
+		add( 'standard-webhooks: body changed after signing', 'sw-e2e', { ...good, body: good.body.replace( '4321', '4322' ) }, 401, 'invalid_signature' );
+		add( 'github: body changed after signing', 'github-e2e', { ...sampleWebhook( 'github', github.secret ), body: '{"action":"deleted"}' }, 401, 'invalid_signature' );
+		add( 'standard-webhooks: no signature header', 'sw-e2e', { body: good.body, headers: { 'webhook-id': 'msg_x', 'webhook-timestamp': String( Math.floor( Date.now() / 1000 ) ) } }, 401, 'missing_signature' );
+		add( 'woocommerce: no signature header', 'woo-e2e', { body: '{"id":1}', headers: { 'x-wc-webhook-topic': 'order.created' } }, 401, 'missing_signature' );
+		add( 'stripe: garbage signature header', 'stripe-e2e', { body: '{}', headers: { 'stripe-signature': 'v1=zz' } }, 401, 'malformed_signature' );
+		// Replays.
+		add( 'standard-webhooks: replayed an hour later', 'sw-e2e', sampleWebhook( 'standard-webhooks', sw.secret, { timestamp: old() } ), 401, 'stale_timestamp' );
+		add( 'stripe: replayed an hour later', 'stripe-e2e', sampleWebhook( 'stripe', stripe.secret, { timestamp: old() } ), 401, 'stale_timestamp' );
+		add( 'shopify: triggered an hour ago', 'shopify-e2e', sampleWebhook( 'shopify', shopify.secret, { timestamp: old() } ), 401, 'stale_timestamp' );
+		add( 'standard-webhooks: signed an hour in the future', 'sw-e2e', sampleWebhook( 'standard-webhooks', sw.secret, { timestamp: old() + 7200 } ), 401, 'stale_timestamp' );
+		// Sources.
+		add( 'an unknown source', 'nobody-e2e', good, 404, 'unknown_source' );
+		add( 'a disabled source', 'off-e2e', sampleWebhook( 'standard-webhooks', sw.secret ), 403, 'source_disabled' );
+		add( 'a source name that is not a slug', 'Not_A_Slug', good, 404, 'rest_no_route' );
+		// Transport.
+		add( 'Content-Type text/plain', 'sw-e2e', sampleWebhook( 'standard-webhooks', sw.secret ), 415, 'inbound_unsupported_media_type', { contentType: 'text/plain' } );
+		add( 'a form body', 'stripe-e2e', { body: 'type=a&data=b', headers: {} }, 415, 'inbound_unsupported_media_type', { contentType: 'application/x-www-form-urlencoded' } );
+		add( 'no Content-Type', 'sw-e2e', sampleWebhook( 'standard-webhooks', sw.secret ), 415, 'inbound_unsupported_media_type', { contentType: null } );
+		add( 'an empty body', 'sw-e2e', { body: '', headers: good.headers }, 400, 'inbound_empty_body' );
+		const huge = JSON.stringify( { type: 'order.paid', data: { blob: 'x'.repeat( 300 * 1024 ) } } );
+		add( 'a 300 KB body (validly signed)', 'sw-e2e', signStandardWebhook( sw.secret, 'msg_huge_e2e', huge ), 413, 'inbound_body_too_large' );
+		add( 'GET instead of POST', 'sw-e2e', good, 405, 'inbound_method_not_allowed', { method: 'GET' } );
+		add( 'PUT instead of POST', 'sw-e2e', good, 405, 'inbound_method_not_allowed', { method: 'PUT' } );
+		add( 'DELETE instead of POST', 'sw-e2e', good, 405, 'inbound_method_not_allowed', { method: 'DELETE' } );
+		// Signed, but not a {type, data} event; the signature is checked first.
+		add( 'malformed JSON, validly signed', 'sw-e2e', signStandardWebhook( sw.secret, 'msg_bad_json_e2e', '{"type":"order.paid",' ), 400, 'invalid_json' );
+		add( 'malformed JSON, forged', 'sw-e2e', { body: '{"type":', headers: good.headers }, 401, 'invalid_signature' );
+		add( 'malformed JSON, validly signed (stripe)', 'stripe-e2e', signStripe( stripe.secret, '{nope' ), 400, 'invalid_json' );
+		add( 'no type, validly signed', 'sw-e2e', signStandardWebhook( sw.secret, 'msg_no_type_e2e', '{"data":{}}' ), 400, 'invalid_payload' );
+		add( 'data not an object, validly signed', 'stripe-e2e', signStripe( stripe.secret, '{"id":"evt_e2e_arr","type":"a","data":[1]}' ), 400, 'invalid_payload' );
+		add( 'a JSON array, validly signed', 'woo-e2e', { body: '[1,2]', headers: { 'x-wc-webhook-signature': createHmac( 'sha256', woo.secret ).update( '[1,2]' ).digest( 'base64' ), 'x-wc-webhook-topic': 'order.created' } }, 400, 'invalid_payload' );
+		add( 'github: no x-github-event, validly signed', 'github-e2e', { body: '{"zen":"x"}', headers: { 'x-hub-signature-256': signGithub( github.secret, '{"zen":"x"}', 'ping', 'd' ).headers[ 'x-hub-signature-256' ] as string } }, 400, 'invalid_payload' );
+		add( 'shopify: no topic, validly signed', 'shopify-e2e', { body: '{"id":1}', headers: { 'x-shopify-hmac-sha256': signShopify( shopify.secret, '{"id":1}', 't', 'w' ).headers[ 'x-shopify-hmac-sha256' ] as string } }, 400, 'invalid_payload' );
+	} );
+
+	afterAll( async () => {
+		await setPluginActive( RECORDER_PLUGIN, false );
+	} );
+
+	it( 'refuses each with the right status and code, and leaves no trace', async () => {
+		const eventsBefore = await totalEvents();
+		const callsBefore = ( await recordedCalls() ).length;
+		const logBefore = ( await adminClient().get< { total: number } >( `${ ADMIN }/log?outcome=refused&per_page=1` ) ).body.total;
+
+		const answers = await pooled( cases, 4, ( c ) => sendWebhook( c.source, c.webhook, c.options ) );
+		const got = cases.map( ( c, i ) => ( { label: c.label, status: answers[ i ]?.status, code: answers[ i ]?.body?.code } ) );
+		expect( got ).toEqual( cases.map( ( c ) => ( { label: c.label, status: c.status, code: c.code } ) ) );
+		const methodRefusal = answers[ cases.findIndex( ( c ) => c.options?.method === 'GET' ) ];
+		expect( methodRefusal?.headers.get( 'allow' ) ).toBe( 'POST' );
+
+		await runCron();
+		expect( await totalEvents() ).toBe( eventsBefore );
+		expect( ( await recordedCalls() ).length ).toBe( callsBefore );
+		// Every refusal the sidecar saw is in its log (transport refusals never reach it).
+		const reachedSidecar = cases.filter( ( c ) => ! [ 415, 413, 405 ].includes( c.status ) && c.code !== 'inbound_empty_body' && c.code !== 'rest_no_route' );
+		const logAfter = ( await adminClient().get< { total: number } >( `${ ADMIN }/log?outcome=refused&per_page=1` ) ).body.total;
+		expect( logAfter - logBefore ).toBe( reachedSidecar.length );
+	} );
+
+	it( "answers WooCommerce's unsigned activation ping with 200 and stores nothing", async () => {
+		const before = await totalEvents();
+		const ping = await sendWebhook( 'woo-e2e', { body: 'webhook_id=17', headers: {} }, { contentType: 'application/x-www-form-urlencoded' } );
+		expect( ping.status ).toBe( 200 );
+		expect( ping.body ).toEqual( { received: false, ping: true } );
+		expect( await totalEvents() ).toBe( before );
+	} );
+} );

@@ -1,0 +1,93 @@
+import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/inbound/verify';
+import { sampleWebhook, signStandardWebhook } from '../../support/inbound-signers';
+import { adminClient } from '../support/clients';
+import { setPluginActive } from '../support/plugins';
+import {
+	ADMIN,
+	createSource,
+	cronUntil,
+	eventsFor,
+	RECORDER_PLUGIN,
+	receivingUrl,
+	recordedCalls,
+	recordedCallsText,
+	runCron,
+	sendWebhook,
+	type InboundEvent,
+} from '../support/inbound';
+
+/**
+ * Flow 4 of the architecture, per provider: a webhook signed with the provider's own
+ * library → the receiving route → verified by the sidecar → stored once, 202 at once →
+ * processed by WP-Cron through the site's action, once; a redelivery is acknowledged
+ * (200, duplicate) and not processed again.
+ */
+const SOURCE_OF: Record< InboundScheme, string > = {
+	'standard-webhooks': 'sw-e2e',
+	stripe: 'stripe-e2e',
+	github: 'github-e2e',
+	shopify: 'shopify-e2e',
+	woocommerce: 'woo-e2e',
+};
+
+describe( 'inbound webhooks, end to end, per provider', () => {
+	beforeAll( async () => {
+		await setPluginActive( RECORDER_PLUGIN, true );
+	} );
+
+	afterAll( async () => {
+		await setPluginActive( RECORDER_PLUGIN, false );
+	} );
+
+	it.each( [ ...INBOUND_SCHEMES ] )( '%s: verified, acknowledged with 202, processed once; a redelivery is 200 duplicate', async ( scheme ) => {
+		const id = SOURCE_OF[ scheme ];
+		const source = await createSource( id, scheme, { description: `e2e ${ scheme }` } );
+		expect( source.receiving_url ).toBe( receivingUrl( id ) );
+		const webhook = sampleWebhook( scheme, source.secret );
+		const { eventId, type, data } = webhook.expected;
+
+		const first = await sendWebhook( id, webhook );
+		expect( first.status ).toBe( 202 );
+		expect( first.body ).toEqual( { received: true, duplicate: false, id: expect.any( Number ) } );
+
+		const processed = await cronUntil( async () => {
+			const [ event ] = await eventsFor( id, eventId );
+			return event?.status === 'processed' ? event : undefined;
+		}, `${ scheme } event processed` );
+		expect( processed ).toMatchObject( { id: first.body.id, source: id, event_id: eventId, type, attempts: 1, last_error: null, gave_up: false } );
+
+		const calls = await recordedCalls( id, eventId );
+		expect( calls.map( ( call ) => [ call.hook, call.type, call.threw ] ) ).toEqual( [
+			[ 'generic', type, false ],
+			[ 'source', type, false ],
+		] );
+		expect( calls[ 0 ]?.data ).toEqual( data );
+
+		// The provider retries (a lost answer, a timeout): acknowledged, never processed again.
+		const again = await sendWebhook( id, scheme === 'standard-webhooks' ? signStandardWebhook( source.secret, eventId, webhook.body ) : webhook );
+		expect( again.status ).toBe( 200 );
+		expect( again.body ).toEqual( { received: true, duplicate: true } );
+		await runCron();
+		expect( await recordedCalls( id, eventId ) ).toHaveLength( 2 );
+		expect( await eventsFor( id, eventId ) ).toHaveLength( 1 );
+
+		// The payload is kept byte for byte and shown only when one event is asked for.
+		const one = await adminClient().get< InboundEvent >( `${ ADMIN }/events/${ first.body.id }` );
+		expect( one.body.payload ).toBe( webhook.body );
+		const listed = await adminClient().get< { events: InboundEvent[] } >( `${ ADMIN }/events?source=${ id }` );
+		expect( listed.body.events[ 0 ] ).not.toHaveProperty( 'payload' );
+
+		const log = await adminClient().get< { entries: Array< { outcome: string; event_id: string | null } > } >( `${ ADMIN }/log?source=${ id }&outcome=verified` );
+		expect( log.body.entries.filter( ( entry ) => entry.event_id === eventId ) ).toHaveLength( 2 );
+	} );
+
+	it( 'hands handlers the data decoded by PHP from the exact bytes: 64-bit integers survive', async () => {
+		const source = await createSource( 'sw-e2e', 'standard-webhooks' );
+		// 2^53 + 1 cannot be a JavaScript number; a JS re-serialisation would round it.
+		const body = '{"type":"order.paid","data":{"order_id":9007199254740993,"ratio":0.1}}';
+		const webhook = signStandardWebhook( source.secret, 'msg_bigint_e2e', body );
+		expect( ( await sendWebhook( 'sw-e2e', webhook ) ).status ).toBe( 202 );
+		await cronUntil( async () => ( await eventsFor( 'sw-e2e', 'msg_bigint_e2e' ) )[ 0 ]?.status === 'processed', 'the event processed' );
+		expect( await recordedCallsText() ).toContain( '"order_id":9007199254740993' );
+	} );
+} );

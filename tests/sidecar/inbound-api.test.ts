@@ -1,0 +1,262 @@
+import { Webhook } from 'standardwebhooks';
+import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/inbound/receive';
+import { INBOUND_SCHEMES } from '../../sidecar/src/inbound/verify';
+import { providerSecret, sampleWebhook, signStandardWebhook, type SignedWebhook } from '../support/inbound-signers';
+import { startHarness, type Harness } from './support/harness';
+
+/** The inbound part of the /v1 API, against the real app and SQLite. */
+describe( 'sidecar /v1/inbound', () => {
+	let sidecar: Harness;
+
+	beforeAll( async () => {
+		sidecar = await startHarness();
+	} );
+
+	afterAll( async () => {
+		await sidecar.close();
+	} );
+
+	const forwarded = ( headers: Record< string, string > ) =>
+		Object.fromEntries( Object.entries( headers ).map( ( [ name, value ] ) => [ FORWARDED_HEADER_PREFIX + name, value ] ) );
+	const verify = ( id: string, webhook: SignedWebhook ) => sidecar.api( 'POST', `/v1/inbound/sources/${ id }/verify`, webhook.body, { headers: forwarded( webhook.headers ) } );
+	const tableCounts = () =>
+		sidecar.stores.db
+			.prepare( 'SELECT (SELECT COUNT(*) FROM inbound_sources) AS sources, (SELECT COUNT(*) FROM inbound_source_secrets) AS secrets' )
+			.get();
+
+	describe( 'sources', () => {
+		it( 'creates a source with a generated secret, shown once, masked afterwards', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'acme-sw', scheme: 'standard-webhooks', description: 'Acme' } );
+			expect( created.status ).toBe( 201 );
+			expect( created.headers.get( 'cache-control' ) ).toBe( 'no-store' );
+			expect( created.body ).toEqual( {
+				id: 'acme-sw',
+				scheme: 'standard-webhooks',
+				status: 'active',
+				description: 'Acme',
+				tolerance_seconds: 300,
+				tolerance_is_default: true,
+				secrets: [ { masked: expect.stringMatching( /^whsec_….{4}$/ ), origin: 'generated', created_at: expect.any( String ), expires_at: null } ],
+				created_at: expect.any( String ),
+				updated_at: expect.any( String ),
+				secret: expect.stringMatching( /^whsec_[A-Za-z0-9+/]{43}=$/ ),
+			} );
+			const secret = created.body.secret as string;
+			for ( const read of [ await sidecar.api( 'GET', '/v1/inbound/sources/acme-sw' ), await sidecar.api( 'GET', '/v1/inbound/sources' ) ] ) {
+				expect( read.status ).toBe( 200 );
+				expect( read.text ).not.toContain( secret.slice( 6, 30 ) );
+				expect( read.text ).not.toContain( '"secret"' );
+			}
+			expect( sidecar.logText() ).not.toContain( secret.slice( 6, 30 ) );
+		} );
+
+		it( 'takes a provider-given secret and does not echo it back', async () => {
+			const secret = providerSecret( 'stripe' ) as string;
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'acme-stripe', scheme: 'stripe', secret, tolerance_seconds: 600 } );
+			expect( created.status ).toBe( 201 );
+			expect( created.body.secret ).toBeUndefined();
+			expect( created.text ).not.toContain( secret );
+			expect( created.body ).toMatchObject( { tolerance_seconds: 600, tolerance_is_default: false, secrets: [ { masked: `whsec_…${ secret.slice( -4 ) }`, origin: 'provided' } ] } );
+		} );
+
+		it.each( [
+			[ 'an id that is not a slug', { id: 'Acme Shop', scheme: 'github' }, 400, 'invalid_body' ],
+			[ 'an id that is too long', { id: 'a'.repeat( 65 ), scheme: 'github' }, 400, 'invalid_body' ],
+			[ 'an unknown scheme', { id: 'x1', scheme: 'paypal' }, 400, 'invalid_body' ],
+			[ 'no scheme', { id: 'x1' }, 400, 'invalid_body' ],
+			[ 'an unknown field', { id: 'x1', scheme: 'github', url: 'x' }, 400, 'invalid_body' ],
+			[ 'a tolerance out of range', { id: 'x1', scheme: 'stripe', tolerance_seconds: -1 }, 400, 'invalid_body' ],
+			[ 'a short secret', { id: 'x1', scheme: 'github', secret: 'abc' }, 400, 'invalid_secret' ],
+			[ 'a secret with spaces around it', { id: 'x1', scheme: 'shopify', secret: ' shpss_0123456789abcdef ' }, 400, 'invalid_secret' ],
+			[ 'a Standard Webhooks secret that is not base64', { id: 'x1', scheme: 'standard-webhooks', secret: 'whsec_not-base64-at-all!!' }, 400, 'invalid_secret' ],
+			[ 'a taken id', { id: 'acme-sw', scheme: 'github' }, 409, 'source_exists' ],
+		] )( 'refuses %s and writes nothing', async ( _label, body, status, code ) => {
+			const before = tableCounts();
+			const answer = await sidecar.api( 'POST', '/v1/inbound/sources', body );
+			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status, code } );
+			expect( tableCounts() ).toEqual( before );
+		} );
+
+		it( 'refuses malformed JSON with invalid_json', async () => {
+			const answer = await sidecar.api( 'POST', '/v1/inbound/sources', '{"id":' );
+			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 400, code: 'invalid_json' } );
+		} );
+
+		it( 'changes description, tolerance and status; a scheme change must suit the secret', async () => {
+			const patched = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-stripe', { description: 'Stripe live', tolerance_seconds: null, status: 'disabled' } );
+			expect( patched.status ).toBe( 200 );
+			expect( patched.body ).toMatchObject( { description: 'Stripe live', tolerance_seconds: 300, tolerance_is_default: true, status: 'disabled' } );
+			// A WooCommerce secret (any characters) is no Standard Webhooks key (whsec_ + base64).
+			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'acme-woo', scheme: 'woocommerce', secret: providerSecret( 'woocommerce' ) } ) ).status ).toBe( 201 );
+			const incompatible = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-woo', { scheme: 'standard-webhooks' } );
+			expect( { status: incompatible.status, code: incompatible.body.code } ).toEqual( { status: 400, code: 'invalid_secret' } );
+			const compatible = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-stripe', { scheme: 'github', status: 'active' } );
+			expect( compatible.body ).toMatchObject( { scheme: 'github', status: 'active' } );
+			for ( const [ body, code ] of [
+				[ {}, 'invalid_body' ],
+				[ { secret: 'whsec_0123456789abcdef' }, 'invalid_body' ],
+				[ { status: 'paused' }, 'invalid_body' ],
+			] as const ) {
+				const answer = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-stripe', body );
+				expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 400, code } );
+			}
+		} );
+
+		it( 'answers 404 source_not_found and 405 with Allow', async () => {
+			for ( const [ method, path ] of [
+				[ 'GET', '/v1/inbound/sources/nope' ],
+				[ 'PATCH', '/v1/inbound/sources/nope' ],
+				[ 'DELETE', '/v1/inbound/sources/nope' ],
+				[ 'POST', '/v1/inbound/sources/nope/rotate-secret' ],
+				[ 'GET', '/v1/inbound/sources/NOT%20A%20SLUG' ],
+			] as const ) {
+				const answer = await sidecar.api( method, path, method === 'PATCH' ? { description: 'x' } : undefined );
+				expect( { path, status: answer.status, code: answer.body.code } ).toEqual( { path, status: 404, code: 'source_not_found' } );
+			}
+			const wrong = await sidecar.api( 'PUT', '/v1/inbound/sources' );
+			expect( wrong.status ).toBe( 405 );
+			expect( wrong.headers.get( 'allow' ) ).toBe( 'GET, POST' );
+			expect( ( await sidecar.api( 'GET', '/v1/inbound/sources/acme-sw/verify' ) ).status ).toBe( 405 );
+		} );
+
+		it( 'is signed like the rest of /v1: an unsigned call is refused', async () => {
+			const answer = await sidecar.api( 'GET', '/v1/inbound/sources', undefined, { key: false } );
+			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 401, code: 'channel_signature_missing' } );
+			const forged = await sidecar.api( 'POST', '/v1/inbound/sources/acme-sw/verify', '{}', { key: 'not-the-shared-key-0123456789' } );
+			expect( forged.status ).toBe( 401 );
+		} );
+	} );
+
+	describe( 'verification, per scheme', () => {
+		it.each( [ ...INBOUND_SCHEMES ] )( '%s: a webhook signed by the provider verifies and is normalised', async ( scheme ) => {
+			const id = `verify-${ scheme }`;
+			const given = providerSecret( scheme );
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id, scheme, secret: given } );
+			expect( created.status ).toBe( 201 );
+			const webhook = sampleWebhook( scheme, given ?? ( created.body.secret as string ) );
+			const answer = await verify( id, webhook );
+			expect( answer.status ).toBe( 200 );
+			const bodyTyped = scheme === 'standard-webhooks' || scheme === 'stripe';
+			expect( answer.body ).toEqual( {
+				source: id,
+				event_id: webhook.expected.eventId,
+				event_id_source: scheme === 'woocommerce' ? 'digest' : scheme === 'stripe' ? 'payload' : 'header',
+				type: webhook.expected.type,
+				data: webhook.expected.data,
+				data_pointer: bodyTyped ? '/data' : '',
+				signed_at: bodyTyped ? expect.stringMatching( /Z$/ ) : null,
+			} );
+		} );
+
+		it( 'only forwarded headers count: the same headers without the x-si-fwd- prefix are not the provider’s', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'prefix-check', scheme: 'standard-webhooks' } );
+			const webhook = sampleWebhook( 'standard-webhooks', created.body.secret );
+			const answer = await sidecar.api( 'POST', '/v1/inbound/sources/prefix-check/verify', webhook.body, { headers: webhook.headers } );
+			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 401, code: 'missing_signature' } );
+		} );
+
+		it( 'keeps the body bytes exact: non-ASCII and odd spacing verify as sent', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'bytes', scheme: 'standard-webhooks' } );
+			const body = '{ "type" : "note.created",\n  "data": {"text":"Größe – 東京 – \\u00e9 😀", "n": 1.50 } }';
+			const answer = await verify( 'bytes', signStandardWebhook( created.body.secret, 'msg_bytes', body ) );
+			expect( answer.status ).toBe( 200 );
+			expect( answer.body.data ).toEqual( { text: 'Größe – 東京 – é 😀', n: 1.5 } );
+		} );
+	} );
+
+	describe( 'secret rotation', () => {
+		it( 'generated: the new secret is shown once; the old one still verifies during the grace period', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'rotating', scheme: 'standard-webhooks' } );
+			const oldSecret = created.body.secret as string;
+			const rotated = await sidecar.api( 'POST', '/v1/inbound/sources/rotating/rotate-secret' );
+			expect( rotated.status ).toBe( 200 );
+			expect( rotated.headers.get( 'cache-control' ) ).toBe( 'no-store' );
+			const newSecret = rotated.body.secret as string;
+			expect( newSecret ).toMatch( /^whsec_/ );
+			expect( newSecret ).not.toBe( oldSecret );
+			expect( rotated.body.secrets ).toEqual( [
+				{ masked: expect.any( String ), origin: 'generated', created_at: expect.any( String ), expires_at: null },
+				{ masked: expect.any( String ), origin: 'generated', created_at: expect.any( String ), expires_at: expect.any( String ) },
+			] );
+			const graceEnds = Date.parse( rotated.body.secrets[ 1 ].expires_at ) - Date.now();
+			expect( graceEnds ).toBeGreaterThan( 23.9 * 3_600_000 );
+			expect( graceEnds ).toBeLessThanOrEqual( 24 * 3_600_000 );
+			expect( ( await verify( 'rotating', sampleWebhook( 'standard-webhooks', oldSecret ) ) ).status ).toBe( 200 );
+			expect( ( await verify( 'rotating', sampleWebhook( 'standard-webhooks', newSecret ) ) ).status ).toBe( 200 );
+		} );
+
+		it( 'provided, with no grace: the old secret stops verifying at once, the new one is not echoed', async () => {
+			const first = providerSecret( 'github' ) as string;
+			const second = providerSecret( 'github' ) as string;
+			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'gh-rotate', scheme: 'github', secret: first } ) ).status ).toBe( 201 );
+			const rotated = await sidecar.api( 'POST', '/v1/inbound/sources/gh-rotate/rotate-secret', { secret: second, grace_hours: 0 } );
+			expect( rotated.status ).toBe( 200 );
+			expect( rotated.body.secret ).toBeUndefined();
+			expect( rotated.text ).not.toContain( second );
+			expect( rotated.body.secrets ).toEqual( [ expect.objectContaining( { origin: 'provided', expires_at: null } ) ] );
+			const old = await verify( 'gh-rotate', sampleWebhook( 'github', first ) );
+			expect( { status: old.status, code: old.body.code } ).toEqual( { status: 401, code: 'invalid_signature' } );
+			expect( ( await verify( 'gh-rotate', sampleWebhook( 'github', second ) ) ).status ).toBe( 200 );
+		} );
+
+		it( 'a second rotation never extends an older secret’s grace', async () => {
+			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'twice', scheme: 'shopify', secret: providerSecret( 'shopify' ) } ) ).status ).toBe( 201 );
+			await sidecar.api( 'POST', '/v1/inbound/sources/twice/rotate-secret', { grace_hours: 1 } );
+			const again = await sidecar.api( 'POST', '/v1/inbound/sources/twice/rotate-secret', { grace_hours: 48 } );
+			const expiries = ( again.body.secrets as Array< { expires_at: string | null } > ).map( ( s ) => s.expires_at );
+			expect( expiries[ 0 ] ).toBeNull();
+			// The first secret keeps its 1 h grace; the second gets 48 h.
+			expect( Date.parse( expiries[ 1 ] as string ) ).toBeGreaterThan( Date.parse( expiries[ 2 ] as string ) );
+			expect( Date.parse( expiries[ 2 ] as string ) - Date.now() ).toBeLessThanOrEqual( 3_600_000 );
+		} );
+
+		it( 'refuses an unusable provided secret', async () => {
+			const answer = await sidecar.api( 'POST', '/v1/inbound/sources/twice/rotate-secret', { secret: 'short' } );
+			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 400, code: 'invalid_secret' } );
+		} );
+	} );
+
+	describe( 'log', () => {
+		it( 'records each verification (verified/refused, code, event id) with no payload, header or secret', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'logged', scheme: 'standard-webhooks' } );
+			const secret = created.body.secret as string;
+			const good = sampleWebhook( 'standard-webhooks', secret, { eventId: 'msg_logged_1', data: { card: '4242-secret-payload' } } );
+			expect( ( await verify( 'logged', good ) ).status ).toBe( 200 );
+			const bad = { ...good, headers: { ...good.headers, 'webhook-signature': new Webhook( 'whsec_' + Buffer.alloc( 32, 1 ).toString( 'base64' ) ).sign( 'msg_logged_1', new Date(), good.body ) } };
+			expect( ( await verify( 'logged', bad ) ).status ).toBe( 401 );
+			expect( ( await verify( 'logged-missing', good ) ).status ).toBe( 404 );
+
+			const log = await sidecar.api( 'GET', '/v1/inbound/log?source=logged' );
+			expect( log.status ).toBe( 200 );
+			expect( log.body ).toMatchObject( { total: 2, page: 1, per_page: 20 } );
+			expect( log.body.entries ).toEqual( [
+				{ id: expect.any( Number ), at: expect.any( String ), source: 'logged', outcome: 'refused', status: 401, code: 'invalid_signature', event_id: null },
+				{ id: expect.any( Number ), at: expect.any( String ), source: 'logged', outcome: 'verified', status: 200, code: null, event_id: 'msg_logged_1' },
+			] );
+			const unknown = await sidecar.api( 'GET', '/v1/inbound/log?source=logged-missing&outcome=refused' );
+			expect( unknown.body.entries ).toEqual( [ expect.objectContaining( { code: 'unknown_source', status: 404 } ) ] );
+			const everything = JSON.stringify( sidecar.stores.db.prepare( 'SELECT * FROM inbound_log' ).all() ) + sidecar.logText();
+			expect( everything ).not.toContain( '4242-secret-payload' );
+			expect( everything ).not.toContain( secret.slice( 6 ) );
+			expect( everything ).not.toContain( good.headers[ 'webhook-signature' ] );
+		} );
+
+		it( 'pages newest first and validates its query', async () => {
+			const page = await sidecar.api( 'GET', '/v1/inbound/log?per_page=1&page=2' );
+			expect( page.body.entries ).toHaveLength( 1 );
+			expect( page.body.total ).toBeGreaterThan( 2 );
+			for ( const query of [ 'per_page=101', 'page=0', 'outcome=maybe', 'source=Not%20a%20slug', 'other=1' ] ) {
+				const answer = await sidecar.api( 'GET', `/v1/inbound/log?${ query }` );
+				expect( { query, status: answer.status, code: answer.body.code } ).toEqual( { query, status: 400, code: 'invalid_query' } );
+			}
+		} );
+	} );
+
+	it( 'deletes a source: it then refuses as unknown_source, and its secrets are gone', async () => {
+		const deleted = await sidecar.api( 'DELETE', '/v1/inbound/sources/rotating' );
+		expect( deleted.body ).toEqual( { deleted: true, id: 'rotating' } );
+		const answer = await verify( 'rotating', sampleWebhook( 'standard-webhooks', 'whsec_' + Buffer.alloc( 32, 2 ).toString( 'base64' ) ) );
+		expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 404, code: 'unknown_source' } );
+		expect( sidecar.stores.db.prepare( "SELECT COUNT(*) AS n FROM inbound_source_secrets WHERE source_id = 'rotating'" ).get() ).toEqual( { n: 0 } );
+	} );
+} );
