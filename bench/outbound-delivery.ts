@@ -1,5 +1,5 @@
 /**
- * Outbound delivery benchmark: the sidecar's durable queue vs. a raw axios client.
+ * Outbound delivery benchmark: the sidecar's durable queue vs. the same HTTP client without a queue.
  *
  * Run: npx ts-node --transpile-only bench/outbound-delivery.ts [--help]
  *
@@ -11,12 +11,14 @@ import { fork, spawn, type ChildProcess } from 'child_process';
 import crypto from 'crypto';
 import fs from 'fs';
 import http from 'http';
+import https from 'https';
 import net from 'net';
 import os from 'os';
 import path from 'path';
 import axios from 'axios';
 import ts from 'typescript';
 import { CHANNEL_HEADERS, signChannelRequest } from '../sidecar/src/channel/channel-signature';
+import { postOnce } from '../sidecar/src/outbound/http-post';
 import { buildDeliveryHeaders, generateSecret } from '../sidecar/src/outbound/signing';
 
 const ROOT = path.resolve( __dirname, '..' );
@@ -25,7 +27,8 @@ const HELP = `Usage: npx ts-node --transpile-only bench/outbound-delivery.ts [op
 
 Measures, in one run and against the same local receiver:
   (a) events POSTed to a spawned sidecar (durable SQLite queue) -> delivered as signed webhooks
-  (b) the same signed POSTs sent straight to the receiver by a raw axios client (no queue)
+  (b) the same signed POSTs sent straight to the receiver by the sidecar's own HTTP transport
+      (node:http, sidecar/src/outbound/http-post.ts) with no queue: (a)/(b) is the queue's cost
 and prints deliveries/s for both and their ratio, the event-to-first-attempt latency
 (p50/p99) at a fixed event rate, and the sidecar's peak RSS under load.
 
@@ -284,6 +287,9 @@ function watchRss( pid: number ): { peak: () => number; stop: () => void } {
 // Driver.
 
 const agent = new http.Agent( { keepAlive: true, maxSockets: 64 } );
+// (b)'s transport: plain keep-alive agents (no URL guard: the receiver is ours) and no deadline.
+const rawAgents = { httpAgent: agent, httpsAgent: new https.Agent( { keepAlive: true } ) };
+const rawSignal = new AbortController().signal;
 const client = axios.create( { httpAgent: agent, proxy: false, maxRedirects: 0, validateStatus: () => true, timeout: 30_000, responseType: 'text' } );
 
 function signedApi( baseUrl: string, key: string ) {
@@ -381,7 +387,7 @@ async function main(): Promise< void > {
 		const aCpuMs = cpuMs( pid ) - aCpu0;
 		const aStats = await receiver.stats();
 
-		// (b) Raw axios: the same signed bodies straight to the receiver, same parallelism, no queue.
+		// (b) The same transport, no queue: the same signed bodies straight to the receiver, same parallelism.
 		await receiver.reset();
 		const b0 = performance.now();
 		const bCpu0 = process.cpuUsage();
@@ -392,7 +398,7 @@ async function main(): Promise< void > {
 					const n = next++;
 					const body = JSON.stringify( ( ( e ) => ( { type: e.type, timestamp: e.timestamp, data: e.data } ) )( makeEvent( `raw_${ n }`, n ) ) );
 					const headers = buildDeliveryHeaders( { id: `raw_${ n }`, timestampSeconds: Math.floor( Date.now() / 1000 ), body, secrets: [ secret ] } );
-					const response = await client.post( receiver.url, Buffer.from( body ), { headers } );
+					const response = await postOnce( receiver.url, Buffer.from( body ), { headers, agents: rawAgents, signal: rawSignal, maxResponseBytes: 1024 * 1024 } );
 					if ( response.status !== 200 ) {
 						throw new Error( `receiver answered ${ response.status }` );
 					}
@@ -440,7 +446,7 @@ async function main(): Promise< void > {
 				// Ingest + store + deliver, per event: comparable across machines and loads.
 				cpu_us_per_delivery: Math.round( ( aCpuMs * 1000 ) / options.events ),
 			},
-			raw_axios: {
+			raw_http: {
 				deliveries_per_s: Math.round( options.events / bSeconds ),
 				seconds: round( bSeconds ),
 				cpu_us_per_delivery: Math.round( ( bCpuMs * 1000 ) / options.events ),
@@ -468,7 +474,7 @@ async function main(): Promise< void > {
 				`Outbound delivery benchmark (${ results.machine }; sidecar runtime: ${ options.runtime }${ options.maxOldSpace ? `, --max-old-space-size=${ options.maxOldSpace }` : '' })`,
 				`  throughput, ${ options.events } events, endpoint max_concurrency ${ options.concurrency }:`,
 				`    (a) sidecar, durable queue   ${ results.sidecar.deliveries_per_s } deliveries/s  (${ results.sidecar.seconds } s; ${ results.sidecar.cpu_us_per_delivery } µs CPU each; ingest ${ results.sidecar.ingest_events_per_s } events/s in batches of ${ options.batch })  [target >= 2000: ${ check( results.sidecar.deliveries_per_s >= 2000 ) }]`,
-				`    (b) raw axios, no queue      ${ results.raw_axios.deliveries_per_s } deliveries/s  (${ results.raw_axios.seconds } s; ${ results.raw_axios.cpu_us_per_delivery } µs CPU each)`,
+				`    (b) raw node:http, no queue  ${ results.raw_http.deliveries_per_s } deliveries/s  (${ results.raw_http.seconds } s; ${ results.raw_http.cpu_us_per_delivery } µs CPU each)`,
 				`    ratio (a)/(b)                ${ results.ratio_sidecar_to_raw }`,
 				`  latency, event POSTed -> first attempt at the receiver, ${ options.latencyEvents } events at ${ options.rate }/s (achieved ${ results.latency.achieved_rate_per_s }/s):`,
 				`    p50 ${ results.latency.p50_ms } ms   p99 ${ results.latency.p99_ms } ms   max ${ results.latency.max_ms } ms  [target p99 < 100: ${ check( results.latency.p99_ms < 100 ) }]`,

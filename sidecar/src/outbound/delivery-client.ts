@@ -1,5 +1,5 @@
-import axios, { AxiosError } from 'axios';
 import type { AttemptOutcome } from './retry-policy';
+import { postOnce, ResponseTooLargeError } from './http-post';
 import { buildDeliveryHeaders } from './signing';
 import { createGuardedAgents } from './url-guard';
 
@@ -56,18 +56,6 @@ export function utf8Excerpt( text: string, maxBytes = RESPONSE_EXCERPT_BYTES ): 
  */
 export function createDeliveryClient( options: DeliveryClientOptions ) {
 	const agents = createGuardedAgents( { allowCidrs: options.allowCidrs } );
-	const http = axios.create( {
-		httpAgent: agents.httpAgent,
-		httpsAgent: agents.httpsAgent,
-		proxy: false,
-		maxRedirects: 0,
-		validateStatus: () => true,
-		timeout: options.timeoutMs,
-		responseType: 'text',
-		transformResponse: [ ( data: unknown ) => data ],
-		maxContentLength: MAX_RESPONSE_BYTES,
-		transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: false },
-	} );
 
 	// Deadlines of the attempts in flight, so close() can cut them short.
 	const inFlight = new Set< AbortController >();
@@ -97,8 +85,8 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 			return finish( { outcome: { kind: 'network-error', code: 'ESIGNING' }, statusCode: null, errorCode: 'ESIGNING', responseExcerpt: ( error as Error ).message } );
 		}
 
-		// axios' timeout is a socket idle timeout; this bounds the whole exchange, so a
-		// receiver trickling bytes cannot hold a delivery slot forever.
+		// The deadline bounds the whole exchange (not just socket idleness), so a receiver
+		// trickling bytes cannot hold a delivery slot forever.
 		const deadline = new AbortController();
 		let timedOut = false;
 		const timer = setTimeout( () => {
@@ -110,20 +98,25 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 			if ( closed ) {
 				throw Object.assign( new Error( 'the delivery client is closed' ), { code: 'ERR_CANCELED' } );
 			}
-			const response = await http.post< string >( request.url, Buffer.from( request.payload, 'utf8' ), { headers, signal: deadline.signal } );
+			const response = await postOnce( request.url, Buffer.from( request.payload, 'utf8' ), {
+				headers,
+				agents,
+				signal: deadline.signal,
+				maxResponseBytes: MAX_RESPONSE_BYTES,
+			} );
 			const retryAfter = response.headers[ 'retry-after' ];
 			return finish( {
 				outcome: { kind: 'response', status: response.status, retryAfterHeader: typeof retryAfter === 'string' ? retryAfter : undefined },
 				statusCode: response.status,
 				errorCode: null,
-				responseExcerpt: typeof response.data === 'string' ? utf8Excerpt( response.data ) : null,
+				responseExcerpt: utf8Excerpt( response.text ),
 			} );
 		} catch ( error ) {
 			const raw = ( error as { code?: unknown } ).code;
 			let code = typeof raw === 'string' && raw !== '' ? raw : 'ERR_UNKNOWN';
 			if ( timedOut ) {
 				code = 'ETIMEDOUT';
-			} else if ( code === AxiosError.ERR_BAD_RESPONSE && /maxContentLength/.test( ( error as Error ).message ) ) {
+			} else if ( error instanceof ResponseTooLargeError ) {
 				code = 'ERESPONSETOOLARGE';
 			}
 			return finish( {
