@@ -26,6 +26,7 @@ final class Plugin {
 		Security\Capability_Clamp::register();
 		Manufacturing\Manufacturing_Order_Type::register();
 		Admin\Widening_Notice::register();
+		Admin\Admin_Page::register();
 		Outbound\Order_Events::register();
 		Outbound\Hand_Over::register( $sidecar );
 		Outbound\Endpoint_Notices::register();

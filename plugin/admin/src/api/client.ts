@@ -1,0 +1,95 @@
+/**
+ * The one door to the REST API: @wordpress/api-fetch, which wp-admin already configured
+ * (REST root and nonce middlewares of the `wp-api-fetch` script), and one error type.
+ */
+import apiFetch from '@wordpress/api-fetch';
+
+export const NAMESPACE = '/service-integration/v1';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A refused or failed call, with WordPress's error code and the HTTP status when known. */
+export class ApiError extends Error {
+	readonly code: string;
+	readonly status: number | null;
+	readonly data: Record< string, unknown >;
+
+	constructor( code: string, message: string, status: number | null, data: Record< string, unknown > = {} ) {
+		super( message );
+		this.name = 'ApiError';
+		this.code = code;
+		this.status = status;
+		this.data = data;
+	}
+}
+
+function isRecord( value: unknown ): value is Record< string, unknown > {
+	return typeof value === 'object' && value !== null && ! Array.isArray( value );
+}
+
+/** api-fetch rejects with the parsed error body ({code, message, data}) or its own {code, message}. */
+export function toApiError( raw: unknown ): ApiError {
+	if ( raw instanceof ApiError ) {
+		return raw;
+	}
+	if ( isRecord( raw ) ) {
+		const data = isRecord( raw.data ) ? raw.data : {};
+		const status = typeof data.status === 'number' ? data.status : null;
+		const code = typeof raw.code === 'string' ? raw.code : 'unknown_error';
+		const message = typeof raw.message === 'string' ? raw.message : String( raw.code ?? 'Unknown error' );
+		return new ApiError( code, message, status, data );
+	}
+	if ( raw instanceof Error ) {
+		return new ApiError( 'fetch_error', raw.message, null );
+	}
+	return new ApiError( 'unknown_error', String( raw ), null );
+}
+
+/** Calls `NAMESPACE + path`; resolves with the parsed body, rejects with an ApiError. */
+export async function request< T >( method: Method, path: string, data?: unknown ): Promise< T > {
+	try {
+		return await apiFetch< T >( { path: NAMESPACE + path, method, ...( data === undefined ? {} : { data } ) } );
+	} catch ( error ) {
+		throw toApiError( error );
+	}
+}
+
+/** `?a=1&b=x` from the defined, non-empty values (empty string when there are none). */
+export function queryString( params: Record< string, string | number | undefined | null > ): string {
+	const search = new URLSearchParams();
+	for ( const [ key, value ] of Object.entries( params ) ) {
+		if ( value !== undefined && value !== null && value !== '' ) {
+			search.set( key, String( value ) );
+		}
+	}
+	const text = search.toString();
+	return text ? `?${ text }` : '';
+}
+
+/** The route does not exist on this site (yet): a feature whose PHP part is not installed. */
+export function isNotAvailable( error: unknown ): boolean {
+	return error instanceof ApiError && error.code === 'rest_no_route';
+}
+
+/** Lists come back bare or wrapped ({sources: [...]}); accept both. */
+export function listFrom< T >( body: unknown, ...keys: string[] ): T[] {
+	if ( Array.isArray( body ) ) {
+		return body as T[];
+	}
+	if ( isRecord( body ) ) {
+		for ( const key of keys ) {
+			const value = body[ key ];
+			if ( Array.isArray( value ) ) {
+				return value as T[];
+			}
+		}
+	}
+	return [];
+}
+
+export function numberFrom( body: unknown, key: string ): number | null {
+	if ( isRecord( body ) && typeof body[ key ] === 'number' ) {
+		return body[ key ] as number;
+	}
+	return null;
+}

@@ -1,0 +1,98 @@
+import { Button, CheckboxControl, TextControl, ToggleControl } from '@wordpress/components';
+import { useId, useState } from '@wordpress/element';
+import { __ } from '@wordpress/i18n';
+import { EVENT_TYPES, type Endpoint, type EndpointInput } from '../api/webhooks';
+
+interface Props {
+	/** The endpoint being edited; a new one when absent. */
+	initial?: Endpoint;
+	busy: boolean;
+	onSubmit: ( input: EndpointInput ) => void;
+	onCancel?: () => void;
+}
+
+export function eventTypeLabel( type: string ): string {
+	switch ( type ) {
+		case 'order.created':
+			return __( 'Order created', 'service-integration' );
+		case 'order.paid':
+			return __( 'Order paid', 'service-integration' );
+		case 'order.refunded':
+			return __( 'Order refunded', 'service-integration' );
+		default:
+			return type;
+	}
+}
+
+/** URL, subscribed event types (none = all), description, WooCommerce-compatible headers. */
+export function EndpointForm( { initial, busy, onSubmit, onCancel }: Props ) {
+	const id = useId();
+	const [ url, setUrl ] = useState( initial?.url ?? '' );
+	const [ types, setTypes ] = useState< string[] >( initial?.event_types ?? [] );
+	const [ description, setDescription ] = useState( initial?.description ?? '' );
+	const [ wcCompat, setWcCompat ] = useState( initial?.wc_compat_signature ?? false );
+
+	const toggleType = ( type: string, checked: boolean ) => setTypes( ( current ) => ( checked ? [ ...current, type ] : current.filter( ( t ) => t !== type ) ) );
+
+	return (
+		<form
+			className="si-form si-endpoint-form"
+			aria-label={ initial ? __( 'Edit the endpoint', 'service-integration' ) : __( 'Add an endpoint', 'service-integration' ) }
+			onSubmit={ ( event ) => {
+				event.preventDefault();
+				onSubmit( { url: url.trim(), event_types: EVENT_TYPES.filter( ( type ) => types.includes( type ) ), description: description.trim(), wc_compat_signature: wcCompat } );
+			} }
+		>
+			<TextControl
+				__nextHasNoMarginBottom
+				__next40pxDefaultSize
+				label={ __( 'Endpoint URL', 'service-integration' ) }
+				help={ __( 'Where the sidecar sends the signed webhooks, e.g. https://n8n.example.com/webhook/orders.', 'service-integration' ) }
+				type="url"
+				required
+				value={ url }
+				onChange={ ( value: string ) => setUrl( value ) }
+			/>
+			<fieldset className="si-fieldset">
+				<legend>{ __( 'Events', 'service-integration' ) }</legend>
+				<p className="si-help" id={ `${ id }-events-help` }>
+					{ __( 'Leave all unticked to receive every event type.', 'service-integration' ) }
+				</p>
+				{ EVENT_TYPES.map( ( type ) => (
+					<CheckboxControl
+						__nextHasNoMarginBottom
+						key={ type }
+						label={ `${ eventTypeLabel( type ) } (${ type })` }
+						checked={ types.includes( type ) }
+						onChange={ ( checked: boolean ) => toggleType( type, checked ) }
+					/>
+				) ) }
+			</fieldset>
+			<TextControl
+				__nextHasNoMarginBottom
+				__next40pxDefaultSize
+				label={ __( 'Description', 'service-integration' ) }
+				value={ description }
+				maxLength={ 500 }
+				onChange={ ( value: string ) => setDescription( value ) }
+			/>
+			<ToggleControl
+				__nextHasNoMarginBottom
+				label={ __( 'Also send WooCommerce-compatible signature headers', 'service-integration' ) }
+				help={ __( 'Adds the x-wc-webhook-* headers, for receivers written for WooCommerce webhooks.', 'service-integration' ) }
+				checked={ wcCompat }
+				onChange={ ( checked: boolean ) => setWcCompat( checked ) }
+			/>
+			<div className="si-form__buttons">
+				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy || ! url.trim() }>
+					{ initial ? __( 'Save changes', 'service-integration' ) : __( 'Add endpoint', 'service-integration' ) }
+				</Button>
+				{ onCancel ? (
+					<Button variant="tertiary" onClick={ onCancel }>
+						{ __( 'Cancel', 'service-integration' ) }
+					</Button>
+				) : null }
+			</div>
+		</form>
+	);
+}

@@ -1,0 +1,282 @@
+import { Button, Notice } from '@wordpress/components';
+import { useState } from '@wordpress/element';
+import { __, _n, sprintf } from '@wordpress/i18n';
+import {
+	createEndpoint,
+	deleteEndpoint,
+	disableEndpoint,
+	enableEndpoint,
+	listEndpoints,
+	rotateEndpointSecret,
+	updateEndpoint,
+	type Endpoint,
+	type EndpointInput,
+	type EndpointWithSecret,
+} from '../api/webhooks';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { formatDateTime, formatPercent, NONE } from '../components/format';
+import { LoadingState } from '../components/LoadingState';
+import { SecretOnce } from '../components/SecretOnce';
+import { Section } from '../components/Section';
+import { StatusBadge } from '../components/StatusBadge';
+import { useAction } from '../hooks/use-action';
+import { useResource } from '../hooks/use-resource';
+import { EndpointForm, eventTypeLabel } from './EndpointForm';
+
+interface RevealedSecret {
+	endpoint: EndpointWithSecret;
+	rotated: boolean;
+}
+
+/** Outbound webhook endpoints: add, edit, rotate the secret, disable/enable, delete; their health. */
+export function EndpointsSection() {
+	const endpoints = useResource( listEndpoints, [] );
+	const action = useAction();
+	const [ adding, setAdding ] = useState( false );
+	const [ editing, setEditing ] = useState< string | null >( null );
+	const [ revealed, setRevealed ] = useState< RevealedSecret | null >( null );
+	const [ message, setMessage ] = useState< string | null >( null );
+
+	const done = ( text: string | null ) => {
+		setMessage( text );
+		endpoints.reload();
+	};
+
+	const add = async ( input: EndpointInput ) => {
+		const created = await action.run( 'add', () => createEndpoint( input ) );
+		if ( created ) {
+			setRevealed( { endpoint: created, rotated: false } );
+			setAdding( false );
+			done( null );
+		}
+	};
+	const save = async ( id: string, input: EndpointInput ) => {
+		if ( await action.run( `edit-${ id }`, () => updateEndpoint( id, input ) ) ) {
+			setEditing( null );
+			done( __( 'Endpoint saved.', 'service-integration' ) );
+		}
+	};
+	const rotate = async ( id: string ) => {
+		const rotated = await action.run( `rotate-${ id }`, () => rotateEndpointSecret( id ) );
+		if ( rotated ) {
+			setRevealed( { endpoint: rotated, rotated: true } );
+			done( null );
+		}
+	};
+	const setEnabled = async ( id: string, enabled: boolean ) => {
+		const answer = await action.run( `toggle-${ id }`, () => ( enabled ? enableEndpoint( id ) : disableEndpoint( id ) ) );
+		if ( answer ) {
+			const requeued = 'requeued' in answer && typeof answer.requeued === 'number' ? answer.requeued : 0;
+			done(
+				enabled
+					? sprintf( /* translators: %d: number of deliveries sent again. */ _n( 'Endpoint enabled; %d delivery requeued.', 'Endpoint enabled; %d deliveries requeued.', requeued, 'service-integration' ), requeued )
+					: __( 'Endpoint disabled; its queued deliveries are cancelled until it is enabled again.', 'service-integration' )
+			);
+		}
+	};
+	const remove = async ( id: string ) => {
+		if ( await action.run( `delete-${ id }`, () => deleteEndpoint( id ) ) ) {
+			if ( revealed?.endpoint.id === id ) {
+				setRevealed( null );
+			}
+			done( __( 'Endpoint deleted, with its delivery history.', 'service-integration' ) );
+		}
+	};
+
+	const notAvailable = endpoints.error?.code === 'rest_no_route';
+
+	return (
+		<Section
+			title={ __( 'Outbound endpoints', 'service-integration' ) }
+			description={ __( 'The URLs that receive signed order webhooks (Standard Webhooks). The sidecar retries failed deliveries with backoff and disables an endpoint that keeps failing.', 'service-integration' ) }
+			actions={
+				endpoints.data && ! notAvailable ? (
+					<>
+						<Button variant="secondary" size="compact" onClick={ endpoints.reload } isBusy={ endpoints.loading } disabled={ endpoints.loading }>
+							{ __( 'Refresh', 'service-integration' ) }
+						</Button>
+						{ ! adding ? (
+							<Button variant="primary" size="compact" onClick={ () => setAdding( true ) }>
+								{ __( 'Add an endpoint', 'service-integration' ) }
+							</Button>
+						) : null }
+					</>
+				) : null
+			}
+		>
+			{ message ? (
+				<Notice status="success" onRemove={ () => setMessage( null ) } className="si-notice">
+					{ message }
+				</Notice>
+			) : null }
+			{ action.error ? <ErrorNotice error={ action.error } onDismiss={ action.clearError } /> : null }
+			{ revealed ? (
+				<SecretOnce
+					title={
+						revealed.rotated
+							? __( 'New signing secret', 'service-integration' )
+							: sprintf( /* translators: %s: endpoint URL. */ __( 'Endpoint added: %s', 'service-integration' ), revealed.endpoint.url )
+					}
+					fields={ [ { label: __( 'Signing secret', 'service-integration' ), value: revealed.endpoint.secret, copyLabel: __( 'Copy the secret', 'service-integration' ) } ] }
+					onDismiss={ () => setRevealed( null ) }
+				>
+					<p className="si-help">
+						{ revealed.rotated
+							? __( 'Give it to the receiver. The previous secret keeps signing too (a second signature) for 24 hours, so the receiver can switch without missing a delivery.', 'service-integration' )
+							: __( 'Give it to the receiver: it verifies the webhook-signature header with it (any Standard Webhooks library does).', 'service-integration' ) }
+					</p>
+				</SecretOnce>
+			) : null }
+			{ adding ? (
+				<div className="si-subsection si-panel">
+					<h3>{ __( 'Add an endpoint', 'service-integration' ) }</h3>
+					<EndpointForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onCancel={ () => setAdding( false ) } />
+				</div>
+			) : null }
+			{ endpoints.loading && ! endpoints.data ? <LoadingState label={ __( 'Loading the endpoints…', 'service-integration' ) } /> : null }
+			{ endpoints.error ? <ErrorNotice error={ endpoints.error } context={ __( 'Loading the endpoints', 'service-integration' ) } onRetry={ endpoints.reload } /> : null }
+			{ endpoints.data && ! endpoints.error ? (
+				endpoints.data.length === 0 ? (
+					<p className="si-empty">{ __( 'No endpoint yet. Add one to start sending order webhooks.', 'service-integration' ) }</p>
+				) : (
+					<ul className="si-endpoints">
+						{ endpoints.data.map( ( endpoint ) => (
+							<li key={ endpoint.id }>
+								{ editing === endpoint.id ? (
+									<div className="si-endpoint si-panel">
+										<EndpointForm initial={ endpoint } busy={ action.busy === `edit-${ endpoint.id }` } onSubmit={ ( input ) => void save( endpoint.id, input ) } onCancel={ () => setEditing( null ) } />
+									</div>
+								) : (
+									<EndpointCard
+										endpoint={ endpoint }
+										busy={ action.busy }
+										onEdit={ () => setEditing( endpoint.id ) }
+										onRotate={ () => void rotate( endpoint.id ) }
+										onToggle={ () => void setEnabled( endpoint.id, endpoint.status !== 'active' ) }
+										onDelete={ () => void remove( endpoint.id ) }
+									/>
+								) }
+							</li>
+						) ) }
+					</ul>
+				)
+			) : null }
+		</Section>
+	);
+}
+
+interface CardProps {
+	endpoint: Endpoint;
+	busy: string | null;
+	onEdit: () => void;
+	onRotate: () => void;
+	onToggle: () => void;
+	onDelete: () => void;
+}
+
+function successRate( endpoint: Endpoint ): number | null {
+	const rate = endpoint.recent_success_rate ?? endpoint.success_rate;
+	return typeof rate === 'number' ? rate : null;
+}
+
+function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onDelete }: CardProps ) {
+	const active = endpoint.status === 'active';
+	const rate = successRate( endpoint );
+	const [ current, ...previous ] = endpoint.secrets;
+	return (
+		<article className={ `si-endpoint ${ active ? '' : 'is-disabled' }` } aria-label={ endpoint.url } data-endpoint-id={ endpoint.id }>
+			<header className="si-endpoint__header">
+				<code className="si-endpoint__url">{ endpoint.url }</code>
+				{ active ? (
+					endpoint.failing_since ? (
+						<StatusBadge tone="warning">{ __( 'Active, failing', 'service-integration' ) }</StatusBadge>
+					) : (
+						<StatusBadge tone="success">{ __( 'Active', 'service-integration' ) }</StatusBadge>
+					)
+				) : (
+					<StatusBadge tone="error">{ __( 'Disabled', 'service-integration' ) }</StatusBadge>
+				) }
+			</header>
+			<dl className="si-facts">
+				{ endpoint.description ? (
+					<>
+						<dt>{ __( 'Description', 'service-integration' ) }</dt>
+						<dd>{ endpoint.description }</dd>
+					</>
+				) : null }
+				<dt>{ __( 'Events', 'service-integration' ) }</dt>
+				<dd>{ endpoint.event_types.length ? endpoint.event_types.map( eventTypeLabel ).join( ', ' ) : __( 'All events', 'service-integration' ) }</dd>
+				<dt>{ __( 'Signing secret', 'service-integration' ) }</dt>
+				<dd>
+					{ current ? <code>{ current.masked }</code> : NONE }
+					{ previous.length
+						? ` ${ sprintf(
+								/* translators: %s: date and time. */ __( '(the previous one also signs until %s)', 'service-integration' ),
+								formatDateTime( previous[ 0 ]?.expires_at )
+						  ) }`
+						: null }
+				</dd>
+				<dt>{ __( 'WooCommerce headers', 'service-integration' ) }</dt>
+				<dd>{ endpoint.wc_compat_signature ? __( 'Yes', 'service-integration' ) : __( 'No', 'service-integration' ) }</dd>
+				{ rate !== null ? (
+					<>
+						<dt>{ __( 'Recent success rate', 'service-integration' ) }</dt>
+						<dd>{ formatPercent( rate ) }</dd>
+					</>
+				) : null }
+				{ endpoint.failing_since ? (
+					<>
+						<dt>{ __( 'Failing since', 'service-integration' ) }</dt>
+						<dd>{ formatDateTime( endpoint.failing_since ) }</dd>
+					</>
+				) : null }
+				{ ! active ? (
+					<>
+						<dt>{ __( 'Disabled', 'service-integration' ) }</dt>
+						<dd>
+							{ formatDateTime( endpoint.disabled_at ) }
+							{ endpoint.disabled_reason ? ` — ${ endpoint.disabled_reason }` : null }
+						</dd>
+					</>
+				) : null }
+			</dl>
+			<div className="si-endpoint__actions">
+				<Button variant="secondary" size="compact" onClick={ onEdit } disabled={ busy !== null } aria-label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Edit %s', 'service-integration' ), endpoint.url ) }>
+					{ __( 'Edit', 'service-integration' ) }
+				</Button>
+				<ConfirmButton
+					isDestructive={ false }
+					question={ __( 'Rotate the secret? The old one keeps signing for 24 hours.', 'service-integration' ) }
+					confirmLabel={ __( 'Rotate', 'service-integration' ) }
+					label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Rotate the secret of %s', 'service-integration' ), endpoint.url ) }
+					isBusy={ busy === `rotate-${ endpoint.id }` }
+					disabled={ busy !== null }
+					onConfirm={ onRotate }
+				>
+					{ __( 'Rotate secret', 'service-integration' ) }
+				</ConfirmButton>
+				<Button
+					variant="secondary"
+					size="compact"
+					onClick={ onToggle }
+					isBusy={ busy === `toggle-${ endpoint.id }` }
+					disabled={ busy !== null }
+					aria-label={ sprintf( active ? /* translators: %s: endpoint URL. */ __( 'Disable %s', 'service-integration' ) : /* translators: %s: endpoint URL. */ __( 'Enable %s', 'service-integration' ), endpoint.url ) }
+				>
+					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
+				</Button>
+				<ConfirmButton
+					question={ __( 'Delete this endpoint and its delivery history?', 'service-integration' ) }
+					confirmLabel={ __( 'Delete', 'service-integration' ) }
+					label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Delete %s', 'service-integration' ), endpoint.url ) }
+					isBusy={ busy === `delete-${ endpoint.id }` }
+					disabled={ busy !== null }
+					onConfirm={ onDelete }
+				>
+					{ __( 'Delete', 'service-integration' ) }
+				</ConfirmButton>
+			</div>
+		</article>
+	);
+}

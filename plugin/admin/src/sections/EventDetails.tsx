@@ -1,0 +1,80 @@
+import { __, sprintf } from '@wordpress/i18n';
+import { getEvent, type Endpoint } from '../api/webhooks';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { formatDateTime, formatDurationMs, NONE } from '../components/format';
+import { LoadingState } from '../components/LoadingState';
+import { ResponsiveTable } from '../components/ResponsiveTable';
+import { useResource } from '../hooks/use-resource';
+import { DeliveryStatusBadge } from './DeliveryStatusBadge';
+
+/** One event: its deliveries and every attempt (status, duration, next try, answer excerpt). */
+export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: string; endpoints: Endpoint[]; refreshKey: number } ) {
+	const details = useResource( () => getEvent( eventId ), [ eventId, refreshKey ] );
+	const endpointUrl = ( id: string ) => endpoints.find( ( endpoint ) => endpoint.id === id )?.url ?? id;
+
+	if ( details.loading && ! details.data ) {
+		return <LoadingState label={ __( 'Loading the attempts…', 'service-integration' ) } />;
+	}
+	if ( details.error ) {
+		return <ErrorNotice error={ details.error } context={ __( 'Loading the event', 'service-integration' ) } onRetry={ details.reload } />;
+	}
+	if ( ! details.data ) {
+		return null;
+	}
+	const { event, deliveries } = details.data;
+	return (
+		<div className="si-event-details">
+			<dl className="si-facts">
+				<dt>{ __( 'Event', 'service-integration' ) }</dt>
+				<dd>
+					<code>{ event.id }</code> ({ event.type })
+				</dd>
+				<dt>{ __( 'Happened', 'service-integration' ) }</dt>
+				<dd>{ formatDateTime( event.timestamp ) }</dd>
+				<dt>{ __( 'Received by the sidecar', 'service-integration' ) }</dt>
+				<dd>{ formatDateTime( event.received_at ) }</dd>
+			</dl>
+			{ deliveries.map( ( delivery ) => (
+				<div className="si-delivery-attempts" key={ delivery.id }>
+					<h4>
+						{ sprintf( /* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ), endpointUrl( delivery.endpoint_id ) ) } <DeliveryStatusBadge status={ delivery.status } />
+					</h4>
+					{ delivery.attempts.length === 0 ? (
+						<p className="si-empty">
+							{ delivery.next_attempt_at
+								? sprintf( /* translators: %s: date and time. */ __( 'Not tried yet; first attempt at %s.', 'service-integration' ), formatDateTime( delivery.next_attempt_at ) )
+								: __( 'Not tried yet.', 'service-integration' ) }
+						</p>
+					) : (
+						<ResponsiveTable caption={ sprintf( /* translators: %s: endpoint URL. */ __( 'Attempts to deliver to %s', 'service-integration' ), endpointUrl( delivery.endpoint_id ) ) } className="si-attempts">
+							<thead>
+								<tr>
+									<th scope="col">{ __( '#', 'service-integration' ) }</th>
+									<th scope="col">{ __( 'Started', 'service-integration' ) }</th>
+									<th scope="col">{ __( 'HTTP status', 'service-integration' ) }</th>
+									<th scope="col">{ __( 'Duration', 'service-integration' ) }</th>
+									<th scope="col">{ __( 'Next attempt', 'service-integration' ) }</th>
+									<th scope="col">{ __( 'Trigger', 'service-integration' ) }</th>
+									<th scope="col">{ __( 'Answer (excerpt)', 'service-integration' ) }</th>
+								</tr>
+							</thead>
+							<tbody>
+								{ delivery.attempts.map( ( attempt ) => (
+									<tr key={ attempt.attempt_number }>
+										<td>{ attempt.attempt_number }</td>
+										<td>{ formatDateTime( attempt.started_at ) }</td>
+										<td className="si-attempt-status">{ attempt.status_code ?? attempt.error_code ?? NONE }</td>
+										<td>{ formatDurationMs( attempt.duration_ms ) }</td>
+										<td>{ formatDateTime( attempt.next_attempt_at ) }</td>
+										<td>{ attempt.trigger === 'manual' ? __( 'replay', 'service-integration' ) : __( 'scheduled', 'service-integration' ) }</td>
+										<td>{ attempt.response_excerpt ? <code className="si-excerpt">{ attempt.response_excerpt }</code> : NONE }</td>
+									</tr>
+								) ) }
+							</tbody>
+						</ResponsiveTable>
+					) }
+				</div>
+			) ) }
+		</div>
+	);
+}

@@ -1,0 +1,153 @@
+import { Button, Notice, SelectControl } from '@wordpress/components';
+import { useState } from '@wordpress/element';
+import { __, sprintf } from '@wordpress/i18n';
+import { INBOUND_EVENT_STATUSES, listInboundEvents, retryInboundEvent, type InboundSource } from '../api/inbound';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { formatDateTime, NONE, type Option } from '../components/format';
+import { LoadingState } from '../components/LoadingState';
+import { Pager } from '../components/Pager';
+import { ResponsiveTable } from '../components/ResponsiveTable';
+import { StatusBadge, type Tone } from '../components/StatusBadge';
+import { useAction } from '../hooks/use-action';
+import { useResource } from '../hooks/use-resource';
+
+const PER_PAGE = 20;
+
+export function inboundStatusLabel( status: string ): string {
+	switch ( status ) {
+		case 'received':
+			return __( 'Received', 'service-integration' );
+		case 'processed':
+			return __( 'Processed', 'service-integration' );
+		case 'failed':
+			return __( 'Failed', 'service-integration' );
+		default:
+			return status;
+	}
+}
+
+const TONES: Record< string, Tone > = { received: 'info', processed: 'success', failed: 'error' };
+
+/** Events received from the remote services (stored once each) and their processing state. */
+export function InboundEvents( { sources, refreshKey }: { sources: InboundSource[]; refreshKey: number } ) {
+	const [ source, setSource ] = useState( '' );
+	const [ status, setStatus ] = useState( '' );
+	const [ page, setPage ] = useState( 1 );
+	const [ retried, setRetried ] = useState( 0 );
+	const [ message, setMessage ] = useState< string | null >( null );
+	const events = useResource( () => listInboundEvents( { source, status, page, per_page: PER_PAGE } ), [ source, status, page, refreshKey, retried ] );
+	const action = useAction();
+	const data = events.data;
+
+	const retry = async ( id: number, eventId: string ) => {
+		if ( await action.run( `retry-${ id }`, () => retryInboundEvent( id ) ) ) {
+			setMessage( sprintf( /* translators: %s: event id. */ __( 'Event %s will be processed again.', 'service-integration' ), eventId ) );
+			setRetried( ( n ) => n + 1 );
+		}
+	};
+
+	return (
+		<div className="si-subsection">
+			<h3>{ __( 'Received events', 'service-integration' ) }</h3>
+			<p className="si-help">
+				{ __( 'Each event is stored once (a duplicate delivery is acknowledged to the sender but not stored or processed again), then handed to site code through a WordPress action.', 'service-integration' ) }
+			</p>
+			{ data ? (
+				<p className="si-counts">
+					{ INBOUND_EVENT_STATUSES.map( ( value ) => (
+						<StatusBadge key={ value } tone={ TONES[ value ] ?? 'neutral' }>
+							{ sprintf( /* translators: 1: a status, e.g. Received, 2: number of events. */ __( '%1$s: %2$d', 'service-integration' ), inboundStatusLabel( value ), data.counts[ value ] ?? 0 ) }
+						</StatusBadge>
+					) ) }
+				</p>
+			) : null }
+			<div className="si-filters" role="search" aria-label={ __( 'Filter the received events', 'service-integration' ) }>
+				<SelectControl
+					__nextHasNoMarginBottom
+					__next40pxDefaultSize
+					label={ __( 'Source', 'service-integration' ) }
+					value={ source }
+					options={ [ { label: __( 'All sources', 'service-integration' ), value: '' }, ...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ) ] }
+					onChange={ ( value: string ) => {
+						setSource( value );
+						setPage( 1 );
+					} }
+				/>
+				<SelectControl
+					__nextHasNoMarginBottom
+					__next40pxDefaultSize
+					label={ __( 'Status', 'service-integration' ) }
+					value={ status }
+					options={ [ { label: __( 'All statuses', 'service-integration' ), value: '' }, ...INBOUND_EVENT_STATUSES.map( ( value ): Option => ( { label: inboundStatusLabel( value ), value } ) ) ] }
+					onChange={ ( value: string ) => {
+						setStatus( value );
+						setPage( 1 );
+					} }
+				/>
+			</div>
+			{ message ? (
+				<Notice status="success" onRemove={ () => setMessage( null ) } className="si-notice">
+					{ message }
+				</Notice>
+			) : null }
+			{ action.error ? <ErrorNotice error={ action.error } onDismiss={ action.clearError } /> : null }
+			{ events.loading && ! data ? <LoadingState label={ __( 'Loading the received events…', 'service-integration' ) } /> : null }
+			{ events.error ? <ErrorNotice error={ events.error } context={ __( 'Loading the received events', 'service-integration' ) } onRetry={ events.reload } /> : null }
+			{ data && ! events.error ? (
+				data.events.length === 0 ? (
+					<p className="si-empty">{ __( 'No received event matches.', 'service-integration' ) }</p>
+				) : (
+					<ResponsiveTable caption={ __( 'Received events, newest first', 'service-integration' ) } className="si-inbound-events">
+						<thead>
+							<tr>
+								<th scope="col">{ __( 'Received', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Source', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Event', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Status', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Attempts', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Details', 'service-integration' ) }</th>
+							</tr>
+						</thead>
+						<tbody>
+							{ data.events.map( ( event ) => (
+								<tr key={ event.id } data-event-id={ event.event_id } data-status={ event.status }>
+									<td>{ formatDateTime( event.received_at ) }</td>
+									<td>{ event.source }</td>
+									<td>
+										{ event.type ?? NONE }
+										<br />
+										<code className="si-event-id">{ event.event_id }</code>
+									</td>
+									<td>
+										<StatusBadge tone={ TONES[ event.status ] ?? 'neutral' }>{ inboundStatusLabel( event.status ) }</StatusBadge>
+									</td>
+									<td>{ event.attempts }</td>
+									<td>
+										{ event.status === 'processed' ? sprintf( /* translators: %s: date and time. */ __( 'Processed %s', 'service-integration' ), formatDateTime( event.processed_at ) ) : null }
+										{ event.status !== 'processed' && event.last_error ? <code className="si-excerpt">{ event.last_error }</code> : null }
+										{ event.status !== 'processed' && event.next_attempt_at
+											? sprintf( /* translators: %s: date and time. */ __( 'Next attempt %s', 'service-integration' ), formatDateTime( event.next_attempt_at ) )
+											: null }
+										{ event.status === 'failed' ? (
+											<Button
+												variant="secondary"
+												size="compact"
+												onClick={ () => void retry( event.id, event.event_id ) }
+												isBusy={ action.busy === `retry-${ event.id }` }
+												disabled={ action.busy !== null }
+												aria-label={ sprintf( /* translators: %s: event id. */ __( 'Process event %s again', 'service-integration' ), event.event_id ) }
+											>
+												{ __( 'Process again', 'service-integration' ) }
+											</Button>
+										) : null }
+									</td>
+								</tr>
+							) ) }
+						</tbody>
+					</ResponsiveTable>
+				)
+			) : null }
+			{ data && ! events.error ? <Pager page={ page } perPage={ PER_PAGE } total={ data.total } busy={ events.loading } onPage={ setPage } label={ __( 'Received event pages', 'service-integration' ) } /> : null }
+		</div>
+	);
+}

@@ -1,0 +1,97 @@
+import { SelectControl } from '@wordpress/components';
+import { useState } from '@wordpress/element';
+import { __ } from '@wordpress/i18n';
+import { INBOUND_OUTCOMES, listInboundLog, type InboundSource } from '../api/inbound';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { formatDateTime, NONE, type Option } from '../components/format';
+import { LoadingState } from '../components/LoadingState';
+import { Pager } from '../components/Pager';
+import { ResponsiveTable } from '../components/ResponsiveTable';
+import { StatusBadge } from '../components/StatusBadge';
+import { useResource } from '../hooks/use-resource';
+
+const PER_PAGE = 20;
+
+function outcomeLabel( outcome: string ): string {
+	switch ( outcome ) {
+		case 'verified':
+			return __( 'Verified', 'service-integration' );
+		case 'refused':
+			return __( 'Refused', 'service-integration' );
+		default:
+			return outcome;
+	}
+}
+
+/** Every signature check: what was accepted, what was refused and why (no payloads, no secrets). */
+export function InboundLog( { sources, refreshKey }: { sources: InboundSource[]; refreshKey: number } ) {
+	const [ source, setSource ] = useState( '' );
+	const [ outcome, setOutcome ] = useState( '' );
+	const [ page, setPage ] = useState( 1 );
+	const log = useResource( () => listInboundLog( { source, outcome, page, per_page: PER_PAGE } ), [ source, outcome, page, refreshKey ] );
+
+	return (
+		<div className="si-subsection">
+			<h3>{ __( 'Verification log', 'service-integration' ) }</h3>
+			<div className="si-filters" role="search" aria-label={ __( 'Filter the verification log', 'service-integration' ) }>
+				<SelectControl
+					__nextHasNoMarginBottom
+					__next40pxDefaultSize
+					label={ __( 'Source', 'service-integration' ) }
+					value={ source }
+					options={ [ { label: __( 'All sources', 'service-integration' ), value: '' }, ...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ) ] }
+					onChange={ ( value: string ) => {
+						setSource( value );
+						setPage( 1 );
+					} }
+				/>
+				<SelectControl
+					__nextHasNoMarginBottom
+					__next40pxDefaultSize
+					label={ __( 'Outcome', 'service-integration' ) }
+					value={ outcome }
+					options={ [ { label: __( 'All outcomes', 'service-integration' ), value: '' }, ...INBOUND_OUTCOMES.map( ( value ): Option => ( { label: outcomeLabel( value ), value } ) ) ] }
+					onChange={ ( value: string ) => {
+						setOutcome( value );
+						setPage( 1 );
+					} }
+				/>
+			</div>
+			{ log.loading && ! log.data ? <LoadingState label={ __( 'Loading the verification log…', 'service-integration' ) } /> : null }
+			{ log.error ? <ErrorNotice error={ log.error } context={ __( 'Loading the verification log', 'service-integration' ) } onRetry={ log.reload } /> : null }
+			{ log.data && ! log.error ? (
+				log.data.entries.length === 0 ? (
+					<p className="si-empty">{ __( 'Nothing received yet.', 'service-integration' ) }</p>
+				) : (
+					<ResponsiveTable caption={ __( 'Verification log, newest first', 'service-integration' ) } className="si-inbound-log">
+						<thead>
+							<tr>
+								<th scope="col">{ __( 'When', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Source', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Outcome', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Answer', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Reason', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Event', 'service-integration' ) }</th>
+							</tr>
+						</thead>
+						<tbody>
+							{ log.data.entries.map( ( entry ) => (
+								<tr key={ entry.id } data-outcome={ entry.outcome }>
+									<td>{ formatDateTime( entry.at ) }</td>
+									<td>{ entry.source }</td>
+									<td>
+										<StatusBadge tone={ entry.outcome === 'verified' ? 'success' : 'error' }>{ outcomeLabel( entry.outcome ) }</StatusBadge>
+									</td>
+									<td>{ entry.status }</td>
+									<td>{ entry.code ? <code>{ entry.code }</code> : NONE }</td>
+									<td>{ entry.event_id ? <code className="si-event-id">{ entry.event_id }</code> : NONE }</td>
+								</tr>
+							) ) }
+						</tbody>
+					</ResponsiveTable>
+				)
+			) : null }
+			{ log.data && ! log.error ? <Pager page={ page } perPage={ PER_PAGE } total={ log.data.total } busy={ log.loading } onPage={ setPage } label={ __( 'Verification log pages', 'service-integration' ) } /> : null }
+		</div>
+	);
+}

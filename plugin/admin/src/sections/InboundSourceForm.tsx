@@ -1,0 +1,96 @@
+import { Button, SelectControl, TextControl } from '@wordpress/components';
+import { useState } from '@wordpress/element';
+import { __ } from '@wordpress/i18n';
+import { INBOUND_SCHEMES, type InboundSourceInput } from '../api/inbound';
+import type { Option } from '../components/format';
+
+export function schemeLabel( scheme: string ): string {
+	switch ( scheme ) {
+		case 'standard-webhooks':
+			return __( 'Standard Webhooks', 'service-integration' );
+		case 'stripe':
+			return __( 'Stripe', 'service-integration' );
+		case 'github':
+			return __( 'GitHub', 'service-integration' );
+		case 'shopify':
+			return __( 'Shopify', 'service-integration' );
+		case 'woocommerce':
+			return __( 'WooCommerce', 'service-integration' );
+		default:
+			return scheme;
+	}
+}
+
+/** Where the secret comes from, per scheme: some services issue their own. */
+export function secretHelp( scheme: string ): string {
+	switch ( scheme ) {
+		case 'stripe':
+			return __( 'Stripe issues the signing secret (whsec_…) when you add the endpoint in its dashboard: paste it here.', 'service-integration' );
+		case 'shopify':
+			return __( 'Shopify signs with your app\'s client secret (or the secret shown under Settings → Notifications → Webhooks): paste it here.', 'service-integration' );
+		default:
+			return __( 'Leave empty to have a strong secret generated and shown once, then give it to the remote service; or paste the one you already set there.', 'service-integration' );
+	}
+}
+
+/** Same rule as the sidecar: the id is the last segment of the receiving URL. */
+export const SOURCE_ID = /^[a-z0-9-]{1,64}$/;
+
+/** A new receiving source: its id (part of the receiving URL), signature scheme, secret, description. */
+export function InboundSourceForm( { busy, onSubmit, onCancel }: { busy: boolean; onSubmit: ( input: InboundSourceInput ) => void; onCancel: () => void } ) {
+	const [ id, setId ] = useState( '' );
+	const [ scheme, setScheme ] = useState< string >( 'standard-webhooks' );
+	const [ secret, setSecret ] = useState( '' );
+	const [ description, setDescription ] = useState( '' );
+	const idOk = SOURCE_ID.test( id );
+
+	return (
+		<form
+			className="si-form si-source-form"
+			aria-label={ __( 'Add a source', 'service-integration' ) }
+			onSubmit={ ( event ) => {
+				event.preventDefault();
+				onSubmit( { id, scheme, secret: secret.trim() || undefined, description: description.trim() } );
+			} }
+		>
+			<TextControl
+				__nextHasNoMarginBottom
+				__next40pxDefaultSize
+				label={ __( 'Identifier', 'service-integration' ) }
+				help={ id && ! idOk ? __( 'Lower-case letters, digits and dashes only (at most 64).', 'service-integration' ) : __( 'A short name, e.g. stripe-live. It becomes the last part of the receiving URL.', 'service-integration' ) }
+				value={ id }
+				required
+				maxLength={ 64 }
+				onChange={ ( value: string ) => setId( value.toLowerCase() ) }
+			/>
+			<SelectControl
+				__nextHasNoMarginBottom
+				__next40pxDefaultSize
+				label={ __( 'Signature scheme', 'service-integration' ) }
+				help={ __( 'How the remote service signs its webhooks.', 'service-integration' ) }
+				value={ scheme }
+				options={ INBOUND_SCHEMES.map( ( value ): Option => ( { label: schemeLabel( value ), value } ) ) }
+				onChange={ ( value: string ) => setScheme( value ) }
+			/>
+			<TextControl
+				__nextHasNoMarginBottom
+				__next40pxDefaultSize
+				label={ __( 'Signing secret', 'service-integration' ) }
+				help={ secretHelp( scheme ) }
+				type="password"
+				autoComplete="off"
+				value={ secret }
+				onChange={ ( value: string ) => setSecret( value ) }
+			/>
+			<TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={ __( 'Description', 'service-integration' ) } value={ description } maxLength={ 500 } onChange={ ( value: string ) => setDescription( value ) } />
+			<div className="si-form__buttons">
+				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy || ! idOk }>
+					{ __( 'Add source', 'service-integration' ) }
+				</Button>
+				<Button variant="tertiary" onClick={ onCancel }>
+					{ __( 'Cancel', 'service-integration' ) }
+				</Button>
+			</div>
+		</form>
+	);
+}

@@ -1,0 +1,107 @@
+import { Button, Notice } from '@wordpress/components';
+import { createInterpolateElement } from '@wordpress/element';
+import { __, sprintf } from '@wordpress/i18n';
+import { getSidecarStatus, type SidecarStatus } from '../api/sidecar';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { formatUptime, NONE } from '../components/format';
+import { LoadingState } from '../components/LoadingState';
+import { Section } from '../components/Section';
+import { StatusBadge } from '../components/StatusBadge';
+import { useResource } from '../hooks/use-resource';
+
+/** The sidecar as WordPress reaches it over the signed channel. */
+export function SidecarStatusSection() {
+	const status = useResource( getSidecarStatus, [] );
+	const unreachable = status.error?.code === 'sidecar_unreachable';
+	const sidecarUrl = typeof status.error?.data.sidecar_url === 'string' ? status.error.data.sidecar_url : null;
+
+	return (
+		<Section
+			title={ __( 'Sidecar status', 'service-integration' ) }
+			description={ __( 'The Node service that stores and delivers webhooks. WordPress asks it for its status over the signed channel.', 'service-integration' ) }
+			actions={
+				<Button variant="secondary" size="compact" onClick={ status.reload } isBusy={ status.loading } disabled={ status.loading }>
+					{ __( 'Refresh', 'service-integration' ) }
+				</Button>
+			}
+		>
+			{ status.loading && ! status.data && ! status.error ? <LoadingState label={ __( 'Asking the sidecar…', 'service-integration' ) } /> : null }
+			{ unreachable ? (
+				<Notice status="error" isDismissible={ false } className="si-notice si-sidecar-unreachable">
+					<p>
+						<strong>{ __( 'The sidecar is not reachable.', 'service-integration' ) }</strong>{ ' ' }
+						{ sidecarUrl ? sprintf( /* translators: %s: the sidecar's URL. */ __( 'WordPress tried %s.', 'service-integration' ), sidecarUrl ) + ' ' : null }
+						{ status.error?.message }
+					</p>
+					<p>{ __( 'What to do:', 'service-integration' ) }</p>
+					<ul className="si-list">
+						<li>
+							{ createInterpolateElement( __( 'Start it: in the project folder, run <run/> (or <start/> for the whole local stack).', 'service-integration' ), {
+								run: <code>npm run sidecar</code>,
+								start: <code>npm start</code>,
+							} ) }
+						</li>
+						<li>
+							{ createInterpolateElement( __( 'Check that <constant/> in wp-config.php points at the address the sidecar listens on.', 'service-integration' ), {
+								constant: <code>SERVICE_INTEGRATION_SIDECAR_URL</code>,
+							} ) }
+						</li>
+						<li>{ __( 'Order events are kept in the outbox meanwhile and handed over when it is back: nothing is lost.', 'service-integration' ) }</li>
+					</ul>
+				</Notice>
+			) : null }
+			{ status.error && ! unreachable ? <ErrorNotice error={ status.error } context={ __( 'Asking the sidecar for its status', 'service-integration' ) } onRetry={ status.reload } /> : null }
+			{ status.data && ! status.error ? <StatusView status={ status.data } /> : null }
+		</Section>
+	);
+}
+
+function count( value: number | undefined ): string {
+	return typeof value === 'number' ? String( value ) : NONE;
+}
+
+function StatusView( { status }: { status: SidecarStatus } ) {
+	const queue = status.queue ?? {};
+	const endpoints = status.endpoints ?? {};
+	const failed = queue.failed ?? 0;
+	return (
+		<div className="si-status-grid">
+			<dl className="si-facts">
+				<dt>{ __( 'Reachable', 'service-integration' ) }</dt>
+				<dd>
+					{ status.reachable ? (
+						<StatusBadge tone="success">{ __( 'Yes', 'service-integration' ) }</StatusBadge>
+					) : (
+						<StatusBadge tone="error">{ __( 'No', 'service-integration' ) }</StatusBadge>
+					) }
+				</dd>
+				<dt>{ __( 'Address', 'service-integration' ) }</dt>
+				<dd>{ status.url ? <code>{ status.url }</code> : NONE }</dd>
+				<dt>{ __( 'Version', 'service-integration' ) }</dt>
+				<dd className="si-sidecar-version">{ status.version ?? NONE }</dd>
+				<dt>{ __( 'Up for', 'service-integration' ) }</dt>
+				<dd>{ formatUptime( status.uptime_s ) }</dd>
+			</dl>
+			{ status.queue ? (
+				<dl className="si-facts si-queue">
+					<dt>{ __( 'Deliveries waiting', 'service-integration' ) }</dt>
+					<dd className="si-queue-pending">{ count( queue.pending ) }</dd>
+					<dt>{ __( 'Being delivered', 'service-integration' ) }</dt>
+					<dd>{ count( queue.in_flight ) }</dd>
+					<dt>{ __( 'Failed for good', 'service-integration' ) }</dt>
+					<dd>{ failed > 0 ? <StatusBadge tone="error">{ failed }</StatusBadge> : count( queue.failed ) }</dd>
+					<dt>{ __( 'Cancelled', 'service-integration' ) }</dt>
+					<dd>{ count( queue.cancelled ) }</dd>
+				</dl>
+			) : null }
+			{ status.endpoints ? (
+				<dl className="si-facts si-endpoint-counts">
+					<dt>{ __( 'Active endpoints', 'service-integration' ) }</dt>
+					<dd>{ count( endpoints.active ) }</dd>
+					<dt>{ __( 'Disabled endpoints', 'service-integration' ) }</dt>
+					<dd>{ ( endpoints.disabled ?? 0 ) > 0 ? <StatusBadge tone="warning">{ endpoints.disabled }</StatusBadge> : count( endpoints.disabled ) }</dd>
+				</dl>
+			) : null }
+		</div>
+	);
+}

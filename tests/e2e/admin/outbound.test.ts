@@ -1,0 +1,157 @@
+import { Webhook } from 'standardwebhooks';
+import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
+import { app, clickTab, openSession, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import { adminClient } from '../support/clients';
+import { commerce } from '../support/commerce';
+
+interface Endpoint {
+	id: string;
+	url: string;
+	status: string;
+}
+
+async function paidOrder(): Promise< number > {
+	const shop = commerce();
+	const [ product ] = await shop.createProducts( [ { name: 'Walnut desk', sku: `DESK-${ Date.now() }`, price: '450.00' } ] );
+	const [ id ] = await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] );
+	await shop.pay( [ id as number ] );
+	return id as number;
+}
+
+describe( 'outbound webhooks from the admin page', () => {
+	let session: AdminSession;
+	let receiver: Receiver;
+	let url: string;
+	let secret: string;
+
+	beforeAll( async () => {
+		await requireRoute( '/service-integration/v1/webhooks/endpoints', 'Outbound endpoints screen' );
+		await requireRoute( '/service-integration/v1/webhooks/deliveries', 'Deliveries screen' );
+		receiver = await startReceiver();
+		url = `${ receiver.url }/orders-from-browser`;
+		session = await openSession( { tab: 'endpoints' } );
+	}, SETUP_TIMEOUT );
+
+	afterAll( async () => {
+		await session?.close();
+		const list = await adminClient().get< { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' );
+		for ( const endpoint of list.body.endpoints ?? [] ) {
+			if ( endpoint.url === url ) {
+				await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+			}
+		}
+		await receiver?.close();
+	} );
+
+	const card = () => session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
+
+	it( 'adds an endpoint and shows its signing secret once', async () => {
+		const { page } = session;
+		await waitForLoaded( page );
+		await page.getByRole( 'button', { name: 'Add an endpoint' } ).click();
+		const form = page.getByRole( 'form', { name: 'Add an endpoint' } );
+		await form.getByLabel( 'Endpoint URL' ).fill( url );
+		await form.getByLabel( 'Order paid (order.paid)' ).check();
+		await form.getByLabel( 'Description' ).fill( 'Browser test receiver' );
+		await form.getByRole( 'button', { name: 'Add endpoint' } ).click();
+
+		await app( page ).getByText( `Endpoint added: ${ url }` ).waitFor();
+		secret = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
+		expect( secret ).toMatch( /^whsec_/ );
+		await card().waitFor();
+		const text = await card().innerText();
+		expect( text ).toContain( 'Active' );
+		expect( text ).toContain( 'Order paid' );
+		expect( text ).not.toContain( secret );
+		await shot( session, 'outbound-endpoint-added' );
+
+		const list = await adminClient().get< { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' );
+		expect( list.body.endpoints.filter( ( endpoint ) => endpoint.url === url ) ).toHaveLength( 1 );
+		expect( session.errors ).toEqual( [] );
+	} );
+
+	it( 'shows the delivery of a paid order, its attempts, and replays it with the same id', async () => {
+		const { page } = session;
+		const orderId = await paidOrder();
+		await receiver.waitFor( ( requests ) => requests.some( ( request ) => request.body.includes( `"id":${ orderId },` ) ), 30_000 );
+		const delivered = receiver.requests.find( ( request ) => request.body.includes( `"id":${ orderId },` ) );
+		const eventId = delivered?.headers[ 'webhook-id' ] as string;
+		// Signed with the secret the page showed.
+		expect( ( new Webhook( secret ).verify( delivered?.body ?? '', delivered?.headers ?? {} ) as { type: string } ).type ).toBe( 'order.paid' );
+
+		await clickTab( page, 'Deliveries' );
+		await waitForLoaded( page );
+		await page.getByLabel( 'Endpoint', { exact: true } ).selectOption( { label: url } );
+		const row = page.locator( `tr[data-event-id="${ eventId }"]` );
+		await refreshUntil( page.getByRole( 'button', { name: 'Refresh' } ), async () => ( await row.getAttribute( 'data-status' ).catch( () => null ) ) === 'succeeded', `delivery of ${ eventId } shown as succeeded` );
+		expect( await row.innerText() ).toContain( 'Order paid' );
+		expect( await row.innerText() ).toContain( 'Succeeded' );
+
+		await row.getByRole( 'button', { name: 'Attempts' } ).click();
+		const attempts = page.locator( '.si-attempts tbody tr' );
+		await attempts.first().waitFor();
+		expect( await attempts.first().locator( '.si-attempt-status' ).innerText() ).toBe( '200' );
+		await shot( session, 'deliveries-with-attempts' );
+
+		const before = receiver.requests.length;
+		await row.getByRole( 'button', { name: `Replay event ${ eventId }` } ).click();
+		await app( page ).getByText( `Event ${ eventId } queued again (1 delivery).` ).waitFor();
+		await receiver.waitFor( ( requests ) => requests.length > before, 30_000 );
+		expect( receiver.requests[ before ]?.headers[ 'webhook-id' ] ).toBe( eventId );
+
+		// The replay shows up as a manual attempt.
+		await refreshUntil(
+			page.getByRole( 'button', { name: 'Refresh' } ),
+			async () => ( await page.locator( '.si-attempts tbody tr' ).allInnerTexts() ).some( ( line ) => line.includes( 'replay' ) ),
+			'the replayed attempt in the attempts table'
+		);
+		await shot( session, 'deliveries-replayed' );
+		expect( session.errors ).toEqual( [] );
+	} );
+
+	it( 'replays the failed deliveries of the selected endpoint since a time', async () => {
+		const { page } = session;
+		// Scoped to this test's endpoint (still selected in the filter), so other tests' receivers are left alone.
+		await app( page ).getByText( 'to the endpoint selected above' ).waitFor();
+		await page.getByRole( 'button', { name: 'Replay failed deliveries' } ).click();
+		await app( page ).getByText( '0 failed deliveries queued again.' ).waitFor();
+		expect( session.errors ).toEqual( [] );
+	} );
+
+	it( 'disables, enables and rotates the secret of an endpoint, and deletes it', async () => {
+		const { page } = session;
+		await clickTab( page, 'Outbound endpoints' );
+		await card().waitFor();
+
+		await page.getByRole( 'button', { name: `Disable ${ url }` } ).click();
+		await card().locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
+		expect( await card().innerText() ).toContain( 'disabled by an administrator' );
+		await shot( session, 'outbound-endpoint-disabled' );
+		await page.getByRole( 'button', { name: `Enable ${ url }` } ).click();
+		await card().locator( '.si-badge', { hasText: 'Active' } ).waitFor();
+
+		await page.getByRole( 'button', { name: `Rotate the secret of ${ url }` } ).click();
+		await card().getByRole( 'button', { name: 'Rotate', exact: true } ).click();
+		await app( page ).getByText( 'New signing secret' ).waitFor();
+		const rotated = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
+		expect( rotated ).toMatch( /^whsec_/ );
+		expect( rotated ).not.toBe( secret );
+		await card().getByText( 'the previous one also signs until' ).waitFor();
+
+		// The next delivery carries two signatures: the new secret's and, during the grace period, the old one's.
+		const before = receiver.requests.length;
+		await paidOrder();
+		await receiver.waitFor( ( requests ) => requests.length > before, 30_000 );
+		const next = receiver.requests[ before ];
+		expect( () => new Webhook( rotated ).verify( next?.body ?? '', next?.headers ?? {} ) ).not.toThrow();
+		expect( () => new Webhook( secret ).verify( next?.body ?? '', next?.headers ?? {} ) ).not.toThrow();
+
+		await page.getByRole( 'button', { name: `Delete ${ url }` } ).click();
+		await card().getByRole( 'button', { name: 'Delete', exact: true } ).click();
+		await card().waitFor( { state: 'detached' } );
+		await app( page ).getByText( 'Endpoint deleted, with its delivery history.' ).waitFor();
+		const list = await adminClient().get< { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' );
+		expect( list.body.endpoints.filter( ( endpoint ) => endpoint.url === url ) ).toEqual( [] );
+		expect( session.errors ).toEqual( [] );
+	} );
+} );

@@ -1,0 +1,53 @@
+import { app, openSession, openTab, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import { readState } from '../support/environment';
+import { startSidecar, stopSidecar } from '../support/sidecar-control';
+
+describe( 'the sidecar status screen', () => {
+	let session: AdminSession;
+
+	beforeAll( async () => {
+		session = await openSession( { tab: 'sidecar' } );
+	}, SETUP_TIMEOUT );
+
+	afterAll( async () => {
+		await session?.close();
+	} );
+
+	it( 'shows the sidecar reachable, its version and queue depth', async () => {
+		const { page } = session;
+		await waitForLoaded( page );
+		const health = ( await ( await fetch( `${ readState().sidecarUrl }/health` ) ).json() ) as { version: string };
+		await page.locator( '.si-sidecar-version', { hasText: health.version } ).waitFor();
+		const facts = await page.locator( '.si-facts' ).first().innerText();
+		expect( facts ).toContain( 'Yes' );
+		expect( facts ).toContain( readState().sidecarUrl );
+		expect( await page.locator( '.si-queue-pending' ).innerText() ).toMatch( /^\d+$/ );
+		await app( page ).getByText( 'Active endpoints' ).waitFor();
+		await shot( session, 'sidecar-status' );
+		expect( session.errors ).toEqual( [] );
+	} );
+
+	it( 'says clearly when the sidecar is down and what to do, and recovers when it is back', async () => {
+		const { page } = session;
+		await stopSidecar();
+		try {
+			await openTab( session, 'sidecar' );
+			await waitForLoaded( page );
+			const notice = page.locator( '.si-sidecar-unreachable' );
+			await notice.waitFor();
+			const text = await notice.innerText();
+			expect( text ).toContain( 'The sidecar is not reachable.' );
+			expect( text ).toContain( 'npm run sidecar' );
+			expect( text ).toContain( 'SERVICE_INTEGRATION_SIDECAR_URL' );
+			expect( text ).toContain( readState().sidecarUrl );
+			await shot( session, 'sidecar-unreachable' );
+		} finally {
+			await startSidecar();
+		}
+		await page.getByRole( 'button', { name: 'Refresh' } ).click();
+		await page.locator( '.si-sidecar-unreachable' ).waitFor( { state: 'detached' } );
+		await page.locator( '.si-sidecar-version' ).waitFor();
+		// The failed status call is a 503 the browser logs; nothing else went wrong.
+		expect( session.errors.filter( ( error ) => ! /status of 503/.test( error ) ) ).toEqual( [] );
+	} );
+} );
