@@ -156,7 +156,9 @@ final class Service_Account_Controller extends WP_REST_Controller {
 		$existed = null !== Service_Account::find( $login );
 		$email   = (string) ( $request['email'] ?? '' );
 		if ( '' === $email ) {
-			$email = $login . '@' . ( wp_parse_url( home_url(), PHP_URL_HOST ) ?: 'example.invalid' );
+			// is_email() wants a dot in the domain: a local site (localhost) gets a reserved TLD.
+			$host  = (string) wp_parse_url( home_url(), PHP_URL_HOST );
+			$email = $login . '@' . ( str_contains( $host, '.' ) ? $host : ( $host ? $host . '.invalid' : 'example.invalid' ) );
 		}
 		$user = Service_Account::create( $login, $email );
 		if ( is_wp_error( $user ) ) {
