@@ -7,7 +7,7 @@
  * sidecar (its own process, real SQLite in a temp dir) and this driver. Bounded in
  * event count and time; the temp data dir is removed at the end.
  */
-import { fork, spawn, type ChildProcess } from 'child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'child_process';
 import crypto from 'crypto';
 import fs from 'fs';
 import http from 'http';
@@ -16,8 +16,8 @@ import net from 'net';
 import os from 'os';
 import path from 'path';
 import axios from 'axios';
-import ts from 'typescript';
 import { CHANNEL_HEADERS, signChannelRequest } from '../sidecar/src/channel/channel-signature';
+import { isSidecarBuildFresh, SIDECAR_BUILD_MAIN, SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_SOURCE_MAIN } from '../scripts/lib/sidecar-command';
 import { postOnce } from '../sidecar/src/outbound/http-post';
 import { buildDeliveryHeaders, generateSecret } from '../sidecar/src/outbound/signing';
 
@@ -38,10 +38,12 @@ Options:
   --concurrency <n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
   --rate <n>          events per second for the latency run, one event per POST (default 500)
   --latency-events <n>  events in the latency run (default 5000, i.e. 10 s at 500/s)
-  --runtime <js|ts-node>  how the sidecar runs: js = transpiled once to plain JS (default,
-                      like a production build); ts-node = as npm run sidecar runs it
+  --runtime <js|ts-node>  how the sidecar runs: js = the compiled build, sidecar/dist (default,
+                      as npm start and npm run sidecar run it; built first when stale);
+                      ts-node = the sources through ts-node
   --max-seconds <n>   give up (and fail) after this long overall (default 180)
-  --max-old-space <MB>  start the sidecar with node --max-old-space-size=<MB> (default: V8's own sizing)
+  --max-old-space <MB>  the sidecar's node --max-old-space-size (default 96, as npm start
+                      runs it; 0 = V8's own sizing)
   --profile           write a CPU profile of the sidecar to .cache/bench/profile/
   --json              print the results as JSON as well
   --help              this text
@@ -63,7 +65,7 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = { events: 20000, batch: 500, concurrency: 16, rate: 500, latencyEvents: 5000, runtime: 'js', maxSeconds: 180, json: false, profile: false };
+	const options: Options = { events: 20000, batch: 500, concurrency: 16, rate: 500, latencyEvents: 5000, runtime: 'js', maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, maxSeconds: 180, json: false, profile: false };
 	const ints: Record< string, [ keyof Options, number, number ] > = {
 		'--events': [ 'events', 1, 200_000 ],
 		'--batch': [ 'batch', 1, 500 ],
@@ -71,7 +73,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'--rate': [ 'rate', 1, 5000 ],
 		'--latency-events': [ 'latencyEvents', 1, 100_000 ],
 		'--max-seconds': [ 'maxSeconds', 10, 3600 ],
-		'--max-old-space': [ 'maxOldSpace', 16, 4096 ],
+		'--max-old-space': [ 'maxOldSpace', 0, 4096 ],
 	};
 	for ( let i = 0; i < argv.length; i++ ) {
 		const [ flag, inline ] = ( argv[ i ] as string ).split( '=', 2 ) as [ string, string | undefined ];
@@ -192,22 +194,15 @@ class ReceiverProcess {
 // ---------------------------------------------------------------------------
 // Sidecar (child process).
 
-/** Same transform as ts-node --transpile-only, done once, so the process carries no compiler. */
-function transpileSidecar(): string {
-	const outDir = path.join( ROOT, '.cache', 'bench', 'sidecar-js' );
-	fs.rmSync( outDir, { recursive: true, force: true } );
-	const walk = ( dir: string ): string[] =>
-		fs.readdirSync( dir, { withFileTypes: true } ).flatMap( ( entry ) => ( entry.isDirectory() ? walk( path.join( dir, entry.name ) ) : [ path.join( dir, entry.name ) ] ) );
-	for ( const file of walk( path.join( ROOT, 'sidecar', 'src' ) ).filter( ( f ) => f.endsWith( '.ts' ) ) ) {
-		const output = ts.transpileModule( fs.readFileSync( file, 'utf8' ), {
-			fileName: file,
-			compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-		} ).outputText;
-		const target = path.join( outDir, path.relative( ROOT, file ) ).replace( /\.ts$/, '.js' );
-		fs.mkdirSync( path.dirname( target ), { recursive: true } );
-		fs.writeFileSync( target, output );
+/** The compiled sidecar (npm run build:sidecar), built now if missing or stale. */
+function builtSidecar(): string {
+	if ( ! isSidecarBuildFresh() ) {
+		const built = spawnSync( 'npm', [ 'run', 'build:sidecar', '--silent' ], { cwd: ROOT, stdio: 'inherit' } );
+		if ( built.status !== 0 ) {
+			throw new Error( 'npm run build:sidecar failed' );
+		}
 	}
-	return path.join( outDir, 'sidecar', 'src', 'main.js' );
+	return SIDECAR_BUILD_MAIN;
 }
 
 async function freePort(): Promise< number > {
@@ -224,7 +219,7 @@ async function startSidecar( options: Options, dataDir: string, key: string ): P
 	const args = [
 		...profile,
 		...( options.maxOldSpace ? [ `--max-old-space-size=${ options.maxOldSpace }` ] : [] ),
-		...( options.runtime === 'js' ? [ transpileSidecar() ] : [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'sidecar', 'src', 'main.ts' ) ] ),
+		...( options.runtime === 'js' ? [ builtSidecar() ] : [ '-r', 'ts-node/register/transpile-only', SIDECAR_SOURCE_MAIN ] ),
 	];
 	const child = spawn( process.execPath, args, {
 		cwd: ROOT,
@@ -287,9 +282,8 @@ function watchRss( pid: number ): { peak: () => number; stop: () => void } {
 // Driver.
 
 const agent = new http.Agent( { keepAlive: true, maxSockets: 64 } );
-// (b)'s transport: plain keep-alive agents (no URL guard: the receiver is ours) and no deadline.
+// (b)'s transport: plain keep-alive agents (no URL guard: the receiver is ours), no deadline.
 const rawAgents = { httpAgent: agent, httpsAgent: new https.Agent( { keepAlive: true } ) };
-const rawSignal = new AbortController().signal;
 const client = axios.create( { httpAgent: agent, proxy: false, maxRedirects: 0, validateStatus: () => true, timeout: 30_000, responseType: 'text' } );
 
 function signedApi( baseUrl: string, key: string ) {
@@ -398,7 +392,7 @@ async function main(): Promise< void > {
 					const n = next++;
 					const body = JSON.stringify( ( ( e ) => ( { type: e.type, timestamp: e.timestamp, data: e.data } ) )( makeEvent( `raw_${ n }`, n ) ) );
 					const headers = buildDeliveryHeaders( { id: `raw_${ n }`, timestampSeconds: Math.floor( Date.now() / 1000 ), body, secrets: [ secret ] } );
-					const response = await postOnce( receiver.url, Buffer.from( body ), { headers, agents: rawAgents, signal: rawSignal, maxResponseBytes: 1024 * 1024 } );
+					const response = await postOnce( receiver.url, Buffer.from( body ), { headers, agents: rawAgents, maxResponseBytes: 1024 * 1024 } );
 					if ( response.status !== 200 ) {
 						throw new Error( `receiver answered ${ response.status }` );
 					}

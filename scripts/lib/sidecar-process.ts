@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { ROOT, SIDECAR_MAIN } from './paths';
+import { ROOT } from './paths';
+import { sidecarNodeArgs } from './sidecar-command';
 
 export interface SidecarOptions {
 	port: number;
@@ -11,11 +12,11 @@ export interface SidecarOptions {
 	extraEnv?: NodeJS.ProcessEnv;
 }
 
-/** Starts the sidecar (TypeScript through ts-node, no build step) as a child process. */
+/** Starts the sidecar as a child process (compiled when built, else through ts-node). */
 export function spawnSidecar( options: SidecarOptions ): ChildProcess {
 	fs.mkdirSync( options.dataDir, { recursive: true } );
 	const out = options.logFile ? fs.openSync( options.logFile, 'a' ) : 'inherit';
-	return spawn( process.execPath, [ '-r', 'ts-node/register/transpile-only', SIDECAR_MAIN ], {
+	return spawn( process.execPath, sidecarNodeArgs(), {
 		cwd: ROOT,
 		stdio: [ 'ignore', out, out ],
 		env: {

@@ -60,3 +60,21 @@ add_action(
 	},
 	99
 );
+
+/*
+ * This machine is offline: WordPress's update checks (from WP-Cron, on the single PHP worker
+ * Playground runs) would otherwise wait up to 30 s each for api.wordpress.org and hold up
+ * every request queued behind them.
+ */
+add_filter(
+	'pre_http_request',
+	static function ( $preempt, $args, $url ) {
+		$host = strtolower( (string) wp_parse_url( (string) $url, PHP_URL_HOST ) );
+		if ( 'wordpress.org' === $host || str_ends_with( $host, '.wordpress.org' ) || str_ends_with( $host, '.w.org' ) ) {
+			return new WP_Error( 'http_request_blocked', 'The local environment does not call wordpress.org.' );
+		}
+		return $preempt;
+	},
+	10,
+	3
+);

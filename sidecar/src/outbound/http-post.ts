@@ -11,7 +11,8 @@ export interface PostOptions {
 	headers: Record< string, string >;
 	/** Connections go through these (the URL guard lives in their lookup and connect). */
 	agents: { httpAgent: http.Agent; httpsAgent: https.Agent };
-	signal: AbortSignal;
+	/** Cuts the attempt short (the caller's deadline, or close()). */
+	signal?: AbortSignal;
 	maxResponseBytes: number;
 }
 
@@ -44,7 +45,7 @@ export function postOnce( url: string, body: Buffer, options: PostOptions ): Pro
 			method: 'POST',
 			agent: secure ? options.agents.httpsAgent : options.agents.httpAgent,
 			headers: { ...options.headers, 'content-length': String( body.length ) },
-			signal: options.signal,
+			...( options.signal ? { signal: options.signal } : {} ),
 		} );
 		// The first failure wins (a destroyed request also fails its response).
 		const fail = ( error: Error ): void => {

@@ -5,6 +5,7 @@ import path from 'path';
 import { apiClient, type ApiCall } from './api-client';
 import { TEST_KEY } from './harness';
 import { sleep } from './receiver';
+import { sidecarNodeArgs } from '../../../scripts/lib/sidecar-command';
 
 const ROOT = path.resolve( __dirname, '..', '..', '..' );
 
@@ -24,10 +25,10 @@ export async function freePort(): Promise< number > {
 	return port;
 }
 
-/** The real sidecar as its own process (ts-node, as `npm run sidecar` runs it), ready when /health answers. */
+/** The real sidecar as its own process (as `npm start` runs it), ready when /health answers. */
 export async function spawnSidecar( options: { dataDir: string; port: number; logFile: string; env?: NodeJS.ProcessEnv } ): Promise< SpawnedSidecar > {
 	const out = fs.openSync( options.logFile, 'a' );
-	const child = spawn( process.execPath, [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'sidecar', 'src', 'main.ts' ) ], {
+	const child = spawn( process.execPath, sidecarNodeArgs(), {
 		cwd: ROOT,
 		stdio: [ 'ignore', out, out ],
 		env: {
