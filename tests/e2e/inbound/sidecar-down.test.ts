@@ -46,4 +46,40 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 		expect( ( await recordedCalls( 'down-e2e', eventId ) ).filter( ( call ) => call.hook === 'generic' ) ).toHaveLength( 1 );
 		expect( await totalEvents() ).toBe( before + 1 );
 	} );
+
+	it( 'a stream cut by a sidecar crash (SIGKILL) loses nothing: every event refused while it was down is stored once on the retry', async () => {
+		const source = await createSource( 'stream-e2e', 'standard-webhooks' );
+		const run = Date.now().toString( 36 );
+		const ids = Array.from( { length: 16 }, ( _, i ) => `msg_stream_${ run }_${ i }` );
+		const send = ( id: string ) => sendWebhook( 'stream-e2e', signStandardWebhook( source.secret, id, JSON.stringify( { type: 'order.paid', data: { order_id: id } } ) ) );
+		const before = await totalEvents();
+
+		const statuses: number[] = [];
+		for ( const id of ids.slice( 0, 6 ) ) {
+			statuses.push( ( await send( id ) ).status );
+		}
+		await stopSidecar( 'SIGKILL' );
+		const refused: string[] = [];
+		try {
+			for ( const id of ids.slice( 6, 11 ) ) {
+				const answer = await send( id );
+				expect( [ answer.status, answer.headers.get( 'retry-after' ) ] ).toEqual( [ 503, '30' ] );
+				refused.push( id );
+			}
+		} finally {
+			await startSidecar();
+		}
+		// The sender retries what was refused, then goes on with the rest of its stream.
+		for ( const id of [ ...refused, ...ids.slice( 11 ) ] ) {
+			statuses.push( ( await send( id ) ).status );
+		}
+		expect( statuses ).toEqual( Array( ids.length ).fill( 202 ) );
+		// A sender that is unsure resends the first ones: duplicates, nothing more stored.
+		expect( ( await send( ids[ 0 ] as string ) ).body ).toMatchObject( { received: true, duplicate: true } );
+
+		expect( await totalEvents() ).toBe( before + ids.length );
+		for ( const id of ids ) {
+			expect( await eventsFor( 'stream-e2e', id ) ).toHaveLength( 1 );
+		}
+	} );
 } );
