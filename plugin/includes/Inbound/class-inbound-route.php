@@ -213,7 +213,8 @@ final class Inbound_Route extends WP_REST_Controller {
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function receive( $request ) {
-		$source = (string) $request['source'];
+		// The URL's source only: $request['source'] would prefer a "source" key of the JSON body.
+		$source = (string) ( $request->get_url_params()['source'] ?? '' );
 		$answer = $this->sidecar->request(
 			'POST',
 			'/v1/inbound/sources/' . rawurlencode( $source ) . '/verify',

@@ -81,6 +81,18 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 		expect( log.body.entries.filter( ( entry ) => entry.event_id === eventId ) ).toHaveLength( 2 );
 	} );
 
+	it( 'takes the source from the URL only: a "source" key in the body changes nothing', async () => {
+		const source = await createSource( 'sw-e2e', 'standard-webhooks' );
+		// Another real source: verifying against it (its secret differs) would refuse the event.
+		await createSource( 'other-e2e', 'standard-webhooks' );
+		const eventId = `msg_source_key_${ Date.now() }`;
+		const body = JSON.stringify( { type: 'order.paid', source: 'other-e2e', data: { order_id: 5 } } );
+		const answer = await sendWebhook( 'sw-e2e', signStandardWebhook( source.secret, eventId, body ) );
+		expect( answer.status ).toBe( 202 );
+		expect( ( await eventsFor( 'sw-e2e', eventId ) ).map( ( event ) => event.id ) ).toEqual( [ answer.body.id ] );
+		expect( await eventsFor( 'other-e2e', eventId ) ).toEqual( [] );
+	} );
+
 	it( 'hands handlers the data decoded by PHP from the exact bytes: 64-bit integers survive', async () => {
 		const source = await createSource( 'sw-e2e', 'standard-webhooks' );
 		// 2^53 + 1 cannot be a JavaScript number; a JS re-serialisation would round it.
