@@ -1,7 +1,7 @@
-import { spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ensureDebianPackages } from '../../../scripts/lib/debian-packages';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 
 /**
@@ -25,41 +25,16 @@ const CHROMIUM_FLAGS = [
 
 const HOW_TO_INSTALL = 'Install it with `sudo apt-get update && sudo apt-get install -y chromium` (Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.';
 
-function hasAptGet(): boolean {
-	return [ '/usr/bin/apt-get', '/bin/apt-get' ].some( ( candidate ) => fs.existsSync( candidate ) );
-}
-
-function run( command: string, args: string[] ): void {
-	process.stdout.write( `\n▸ ${ command } ${ args.join( ' ' ) }\n` );
-	const result = spawnSync( command, args, {
-		stdio: [ 'ignore', 'inherit', 'inherit' ],
-		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-	} );
-	if ( result.status !== 0 ) {
-		throw new Error( `\`${ command } ${ args.join( ' ' ) }\` failed (exit ${ result.status ?? result.signal }). ${ HOW_TO_INSTALL }` );
-	}
-}
-
 /** Returns the browser binary, installing Debian's chromium first when that is possible. */
 export function ensureChromium(): string {
-	if ( fs.existsSync( CHROMIUM_PATH ) ) {
-		return CHROMIUM_PATH;
-	}
-	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-	if ( CHROMIUM_PATH !== '/usr/bin/chromium' || ! isRoot || ! hasAptGet() ) {
-		throw new Error(
-			`The admin page's browser tests need Chromium at ${ CHROMIUM_PATH }, which is missing` +
-				( isRoot ? '' : ' (and this run is not root, so it cannot install it)' ) +
-				`. ${ HOW_TO_INSTALL }`
-		);
-	}
-	process.stdout.write( `\nChromium is missing at ${ CHROMIUM_PATH }: installing Debian's chromium package (one time, a few minutes).\n` );
-	run( 'apt-get', [ 'update' ] );
-	run( 'apt-get', [ 'install', '-y', '--no-install-recommends', 'chromium' ] );
-	if ( ! fs.existsSync( CHROMIUM_PATH ) ) {
-		throw new Error( `apt-get installed chromium but ${ CHROMIUM_PATH } is still missing. ${ HOW_TO_INSTALL }` );
-	}
-	process.stdout.write( `  ✓ chromium installed at ${ CHROMIUM_PATH }\n` );
+	ensureDebianPackages( {
+		need: `The admin page's browser tests need Chromium at ${ CHROMIUM_PATH }`,
+		packages: [ 'chromium' ],
+		present: () => fs.existsSync( CHROMIUM_PATH ),
+		howToInstall: HOW_TO_INSTALL,
+		// Installing Debian's package does not help when CHROMIUM_PATH points elsewhere.
+		installable: CHROMIUM_PATH === '/usr/bin/chromium',
+	} );
 	return CHROMIUM_PATH;
 }
 
