@@ -49,7 +49,17 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' >
 
 export async function startStack( options: StackOptions ): Promise< Stack > {
 	const described = describeStack( options );
+	const sidecar = await startStackSidecar( options, described );
 
+	step( `Starting WordPress (${ options.runtime } runtime) on ${ described.siteUrl }; the first start unpacks WordPress core` );
+	await timed( 'wp-env started', () => startWordPress( described.env ) );
+	await timed( 'WordPress answers /wp-json/ with the plugin active', () => waitForWordPress( described.env ) );
+
+	return { ...described, sidecar };
+}
+
+/** Starts the sidecar of a described stack (told the site's URL) and waits until it answers. */
+export async function startStackSidecar( options: StackOptions, described: Omit< Stack, 'sidecar' > ): Promise< ChildProcess > {
 	step( `Starting the sidecar on ${ described.sidecarUrl }` );
 	const sidecar = spawnSidecar( {
 		port: options.sidecarPort,
@@ -59,10 +69,5 @@ export async function startStack( options: StackOptions ): Promise< Stack > {
 		extraEnv: { SIDECAR_WORDPRESS_URL: described.siteUrl, ...options.sidecarEnv },
 	} );
 	await timed( 'sidecar answers /health', () => waitForSidecar( described.sidecarUrl, sidecar ) );
-
-	step( `Starting WordPress (${ options.runtime } runtime) on ${ described.siteUrl }; the first start unpacks WordPress core` );
-	await timed( 'wp-env started', () => startWordPress( described.env ) );
-	await timed( 'WordPress answers /wp-json/ with the plugin active', () => waitForWordPress( described.env ) );
-
-	return { ...described, sidecar };
+	return sidecar;
 }

@@ -40,15 +40,27 @@ function wpEnvHome( env: WordPressEnvironment ): string {
 	return path.join( environmentDir( env.name ), 'wp-env-home' );
 }
 
+function baseConfig(): RawConfig {
+	return JSON.parse( fs.readFileSync( path.join( ROOT, '.wp-env.json' ), 'utf8' ) ) as RawConfig;
+}
+
+/** The wp-config constants this environment gets: .wp-env.json's, plus the sidecar's URL and key. */
+export function environmentConstants( env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' > ): Record< string, unknown > {
+	return {
+		...baseConfig().config,
+		SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
+		SERVICE_INTEGRATION_SIDECAR_KEY: env.sharedKey,
+	};
+}
+
 /**
- * Derives this environment's config from the project's .wp-env.json (which stays the
- * one Docker users run directly): absolute paths, its own port, the sidecar's URL and
- * key as wp-config constants, and the commerce plugin to mount.
+ * The folders mounted into WordPress (path inside WordPress -> absolute source):
+ * .wp-env.json's mappings (the plugin, the local-environment must-use plugin), the commerce
+ * plugin (a real WooCommerce folder, else the fixture) and any extra plugins.
  */
-export function writeEnvironmentConfig( env: WordPressEnvironment ): string {
-	const base = JSON.parse( fs.readFileSync( path.join( ROOT, '.wp-env.json' ), 'utf8' ) ) as RawConfig;
+export function environmentMappings( env: Pick< WordPressEnvironment, 'woocommerceDir' | 'extraPlugins' > ): Record< string, string > {
 	const mappings: Record< string, string > = {};
-	for ( const [ target, source ] of Object.entries( base.mappings ?? {} ) ) {
+	for ( const [ target, source ] of Object.entries( baseConfig().mappings ?? {} ) ) {
 		mappings[ target ] = path.resolve( ROOT, source );
 	}
 	if ( env.woocommerceDir ) {
@@ -59,17 +71,21 @@ export function writeEnvironmentConfig( env: WordPressEnvironment ): string {
 	for ( const [ slug, dir ] of Object.entries( env.extraPlugins ?? {} ) ) {
 		mappings[ `wp-content/plugins/${ slug }` ] = dir;
 	}
+	return mappings;
+}
 
+/**
+ * Derives this environment's config from the project's .wp-env.json (which stays the
+ * one Docker users run directly): absolute paths, its own port, the sidecar's URL and
+ * key as wp-config constants, and the commerce plugin to mount.
+ */
+export function writeEnvironmentConfig( env: WordPressEnvironment ): string {
 	const config = {
-		...base,
+		...baseConfig(),
 		$schema: undefined,
 		port: env.port,
-		mappings,
-		config: {
-			...base.config,
-			SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
-			SERVICE_INTEGRATION_SIDECAR_KEY: env.sharedKey,
-		},
+		mappings: environmentMappings( env ),
+		config: environmentConstants( env ),
 	};
 	const file = configPath( env );
 	fs.mkdirSync( path.dirname( file ), { recursive: true } );
@@ -196,11 +212,20 @@ export const PLAYGROUND_COOKIE = 'playground_auto_login_already_happened=1';
 
 /** Polls the REST index until WordPress answers with the plugin's namespace. */
 export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 180_000 ): Promise< void > {
+	await waitForSite( siteUrl( env ), timeoutMs );
+}
+
+/** The same wait for any WordPress URL; `gone` (when given) fails it early, e.g. once the server process has exited. */
+export async function waitForSite( url: string, timeoutMs = 180_000, gone?: () => string | undefined ): Promise< void > {
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {
+		const reason = gone?.();
+		if ( reason ) {
+			throw new Error( `WordPress at ${ url } will not answer: ${ reason }` );
+		}
 		try {
-			const response = await fetch( `${ siteUrl( env ) }/wp-json/`, { redirect: 'manual' } );
+			const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
 			const text = await response.text();
 			if ( response.status === 200 && text.includes( '"service-integration\\/v1"' ) ) {
 				return;
@@ -211,5 +236,5 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 		}
 		await new Promise( ( r ) => setTimeout( r, 1000 ) );
 	}
-	throw new Error( `WordPress at ${ siteUrl( env ) } did not become ready within ${ timeoutMs / 1000 } s (${ lastError })` );
+	throw new Error( `WordPress at ${ url } did not become ready within ${ timeoutMs / 1000 } s (${ lastError })` );
 }
