@@ -135,7 +135,8 @@ describe( 'sidecar /v1 API', () => {
 			[ 'data that is not an object', 'POST', () => '/v1/events', { events: [ event( { data: 'x' } ) ] }, 400, 'invalid_body' ],
 			[ 'no events', 'POST', () => '/v1/events', { events: [] }, 400, 'invalid_body' ],
 			[ '501 events', 'POST', () => '/v1/events', { events: Array.from( { length: 501 }, ( _x, i ) => event( { id: `many_${ i }` } ) ) }, 400, 'invalid_body' ],
-			[ 'one bad event in a good batch', 'POST', () => '/v1/events', { events: [ event( { id: 'good_1' } ), event( { id: 'bad', type: 'nope' } ) ] }, 400, 'invalid_event_type' ],
+			// A batch with some valid events is a 202 that lists the bad ones: see 'events' below.
+			[ 'a batch of bad events only', 'POST', () => '/v1/events', { events: [ event( { id: 'bad_1', type: 'nope' } ), event( { id: 'bad_2', data: [] } ) ] }, 400, 'invalid_event_type' ],
 			[ 'a body over the size limit', 'POST', () => '/v1/events', { events: [ event( { data: { blob: 'x'.repeat( 1024 * 1024 ) } } ) ] }, 413, 'body_too_large' ],
 			[ 'a wrong method on /v1/events', 'PUT', () => '/v1/events', { events: [ event() ] }, 405, 'method_not_allowed' ],
 			[ 'GET of an unknown event', 'GET', () => '/v1/events/nope', undefined, 404, 'event_not_found' ],
@@ -199,6 +200,15 @@ describe( 'sidecar /v1 API', () => {
 			expect( snapshot() ).toEqual( before );
 		} );
 
+		it( 'lists every rejected event of an all-bad batch in data.rejected', async () => {
+			const response = await sidecar.api( 'POST', '/v1/events', { events: [ event( { id: 'bad_1', type: 'nope' } ), { id: 'bad_2' } ] } );
+			expect( response.status ).toBe( 400 );
+			expect( response.body.data.rejected ).toEqual( [
+				{ index: 0, id: 'bad_1', code: 'invalid_event_type', message: expect.stringContaining( 'events.0.type: unknown event type "nope"' ) },
+				{ index: 1, id: 'bad_2', code: 'invalid_body', message: expect.stringContaining( 'events.1.type' ) },
+			] );
+		} );
+
 		it.each( [
 			[ 'no signature', { key: false as const }, 'channel_signature_missing' ],
 			[ 'a wrong key', { key: 'another-key-that-is-long-enough' }, 'channel_signature_invalid' ],
@@ -246,15 +256,48 @@ describe( 'sidecar /v1 API', () => {
 			const batch = { events: [ orderEvent( 'twice_1', 'order.created', 7 ), orderEvent( 'twice_2', 'order.paid', 7 ) ] };
 			const first = await sidecar.api( 'POST', '/v1/events', batch );
 			expect( first.status ).toBe( 202 );
-			expect( first.body ).toEqual( { accepted: [ 'twice_1', 'twice_2' ], duplicates: [] } );
+			expect( first.body ).toEqual( { accepted: [ 'twice_1', 'twice_2' ], duplicates: [], rejected: [] } );
 			const again = await sidecar.api( 'POST', '/v1/events', { events: [ ...batch.events, orderEvent( 'twice_3', 'order.refunded', 7 ), orderEvent( 'twice_3', 'order.refunded', 7 ) ] } );
-			expect( again.body ).toEqual( { accepted: [ 'twice_3' ], duplicates: [ 'twice_1', 'twice_2', 'twice_3' ] } );
+			expect( again.body ).toEqual( { accepted: [ 'twice_3' ], duplicates: [ 'twice_1', 'twice_2', 'twice_3' ], rejected: [] } );
 			await receiver.waitFor( ( r ) => r.some( ( x ) => x.headers[ 'webhook-id' ] === 'twice_3' ) );
 			await waitUntil( async () => ( await deliveryStatus( 'twice_3' ) ) === 'succeeded' );
 			for ( const id of [ 'twice_1', 'twice_2', 'twice_3' ] ) {
 				expect( received( id ) ).toHaveLength( 1 );
 				expect( ( await sidecar.api( 'GET', `/v1/events/${ id }` ) ).body.deliveries ).toHaveLength( 1 );
 			}
+		} );
+
+		it( 'stores and delivers the valid events of a batch, and reports each bad one instead of refusing the batch', async () => {
+			const good = [ orderEvent( 'mixed_ok_1', 'order.paid', 30 ), orderEvent( 'mixed_ok_2', 'order.paid', 31 ) ];
+			const response = await sidecar.api( 'POST', '/v1/events', {
+				events: [
+					good[ 0 ],
+					{ ...orderEvent( 'mixed_bad_type', 'order.paid', 32 ), type: 'order.shipped' },
+					good[ 1 ],
+					{ ...orderEvent( 'mixed_bad_time', 'order.paid', 33 ), timestamp: 'not a date' },
+					{ type: 'order.paid', timestamp: new Date().toISOString(), data: {} },
+					'not an object',
+				],
+			} );
+			expect( response.status ).toBe( 202 );
+			expect( response.body ).toEqual( {
+				accepted: [ 'mixed_ok_1', 'mixed_ok_2' ],
+				duplicates: [],
+				rejected: [
+					{ index: 1, id: 'mixed_bad_type', code: 'invalid_event_type', message: expect.stringContaining( 'unknown event type "order.shipped"' ) },
+					{ index: 3, id: 'mixed_bad_time', code: 'invalid_body', message: expect.stringContaining( 'events.3.timestamp' ) },
+					{ index: 4, id: null, code: 'invalid_body', message: expect.stringContaining( 'events.4.id' ) },
+					{ index: 5, id: null, code: 'invalid_body', message: expect.any( String ) },
+				],
+			} );
+			await receiver.waitFor( ( r ) => [ 'mixed_ok_1', 'mixed_ok_2' ].every( ( id ) => r.some( ( x ) => x.headers[ 'webhook-id' ] === id ) ) );
+			for ( const id of [ 'mixed_bad_type', 'mixed_bad_time' ] ) {
+				expect( ( await sidecar.api( 'GET', `/v1/events/${ id }` ) ).status ).toBe( 404 );
+				expect( received( id ) ).toHaveLength( 0 );
+			}
+			// Sent again (WordPress got no answer): the good ones are duplicates, the bad ones still rejected.
+			const again = await sidecar.api( 'POST', '/v1/events', { events: [ good[ 0 ], { ...orderEvent( 'mixed_bad_type', 'order.paid', 32 ), type: 'order.shipped' } ] } );
+			expect( again.body ).toMatchObject( { accepted: [], duplicates: [ 'mixed_ok_1' ], rejected: [ { index: 1, id: 'mixed_bad_type', code: 'invalid_event_type' } ] } );
 		} );
 
 		it( 'shows an event with its deliveries and attempts', async () => {

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { EVENT_ID_PATTERN } from '../../outbound/event-types';
+import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../outbound/event-types';
 import type { NewEvent } from '../../store/events-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
-import { methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
+import { methodNotAllowed, parseOptionalJsonBody } from './helpers';
 import { attemptView, deliveryView } from './views';
 
 export const MAX_EVENTS_PER_BATCH = 500;
@@ -18,9 +18,38 @@ const EVENT_SCHEMA = z.strictObject( {
 	ordering_key: z.string().min( 1 ).max( 200 ).nullable().optional(),
 } );
 
+// The envelope is checked as a whole; each event on its own (see checkEvent).
 const BATCH_SCHEMA = z.strictObject( {
-	events: z.array( EVENT_SCHEMA ).min( 1 ).max( MAX_EVENTS_PER_BATCH ),
+	events: z.array( z.unknown() ).min( 1 ).max( MAX_EVENTS_PER_BATCH ),
 } );
+
+/** An event of a batch the sidecar refused, so WordPress can park it instead of re-sending it. */
+export interface RejectedEvent {
+	index: number;
+	/** The event's id when it had a string one. */
+	id: string | null;
+	code: 'invalid_body' | 'invalid_event_type';
+	message: string;
+}
+
+function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
+	const id = typeof raw === 'object' && raw !== null && typeof ( raw as { id?: unknown } ).id === 'string' ? ( raw as { id: string } ).id : null;
+	const parsed = EVENT_SCHEMA.safeParse( raw );
+	if ( ! parsed.success ) {
+		const problems = parsed.error.issues.map( ( issue ) => `${ [ 'events', index, ...issue.path ].join( '.' ) }: ${ issue.message }` );
+		return { index, id, code: 'invalid_body', message: `Invalid event: ${ problems.join( '; ' ) }` };
+	}
+	const event = parsed.data;
+	if ( ! isEventType( event.type ) ) {
+		return {
+			index,
+			id,
+			code: 'invalid_event_type',
+			message: `events.${ index }.type: unknown event type "${ event.type }"; known types: ${ EVENT_TYPES.join( ', ' ) }.`,
+		};
+	}
+	return { id: event.id, type: event.type, timestamp: event.timestamp, orderingKey: event.ordering_key ?? null, data: event.data };
+}
 
 const REPLAY_EVENT_SCHEMA = z.strictObject( { endpoint_id: z.string().min( 1 ).optional() } );
 const REPLAY_SINCE_SCHEMA = z.strictObject( { since: z.iso.datetime( { offset: true } ), endpoint_id: z.string().min( 1 ).optional() } );
@@ -33,22 +62,36 @@ export function eventsRouter( context: RouteContext ): Router {
 	/**
 	 * 202 only once the batch is committed: WordPress may then drop it from its outbox.
 	 * Re-sending a batch after a lost answer is safe: known ids come back as duplicates.
+	 * Each event is judged on its own: the valid ones are stored, the others are listed in
+	 * `rejected` (index, id, code, message) so one bad event never blocks the rest. Only
+	 * a batch with no valid event at all is a 400 (the first problem's code, every
+	 * rejection in data.rejected), and it stores nothing.
 	 */
 	router
 		.route( '/events' )
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, BATCH_SCHEMA );
-			const events: NewEvent[] = body.events.map( ( event, index ) => ( {
-				id: event.id,
-				type: requireEventType( event.type, `events.${ index }.type` ),
-				timestamp: event.timestamp,
-				orderingKey: event.ordering_key ?? null,
-				data: event.data,
-			} ) );
+			const events: NewEvent[] = [];
+			const rejected: RejectedEvent[] = [];
+			body.events.forEach( ( raw, index ) => {
+				const checked = checkEvent( raw, index );
+				if ( 'code' in checked ) {
+					rejected.push( checked );
+				} else {
+					events.push( checked );
+				}
+			} );
+			if ( events.length === 0 ) {
+				const first = rejected[ 0 ] as RejectedEvent;
+				throw new HttpError( 400, first.code, first.message, { rejected } );
+			}
 			const now = Date.now();
 			const result = stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) );
 			dispatcher.wake( result.endpointIds );
-			res.status( 202 ).json( { accepted: result.accepted, duplicates: result.duplicates } );
+			if ( rejected.length > 0 ) {
+				context.log.warn( { rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) }, 'events rejected from a batch' );
+			}
+			res.status( 202 ).json( { accepted: result.accepted, duplicates: result.duplicates, rejected } );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
