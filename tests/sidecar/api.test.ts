@@ -439,6 +439,50 @@ describe( 'sidecar /v1 API', () => {
 			await sidecar.api( 'DELETE', `/v1/endpoints/${ ep.id }` );
 		} );
 
+		it( 'shows each endpoint\'s recent success rate and last error', async () => {
+			let calls = 0;
+			const bumpy = await startReceiver( ( _req, res ) => {
+				calls++;
+				// 1st: 200; 2nd: 500 (retried); 3rd: 200; then a network error (connection cut); then 200.
+				if ( calls === 2 ) {
+					res.writeHead( 500 ).end( 'boom:   database\n locked' );
+				} else if ( calls === 4 ) {
+					res.destroy();
+				} else {
+					res.writeHead( 200 ).end( 'ok' );
+				}
+			} );
+			try {
+				const ep = ( await sidecar.api( 'POST', '/v1/endpoints', { url: bumpy.url, event_types: [ 'order.refunded' ] } ) ).body;
+				expect( ep.health ).toEqual( { recent_attempts: 0, recent_success_rate: null, last_error: null } );
+
+				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_a', 'order.refunded', 50 ) ] } );
+				await waitUntil( async () => ( await deliveryStatus( 'health_a' ) ) === 'succeeded' );
+				expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ ep.id }` ) ).body.health ).toEqual( { recent_attempts: 1, recent_success_rate: 1, last_error: null } );
+
+				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_b', 'order.refunded', 51 ) ] } );
+				await waitUntil( async () => ( await deliveryStatus( 'health_b' ) ) === 'succeeded' );
+				const afterB = ( await sidecar.api( 'GET', `/v1/endpoints/${ ep.id }` ) ).body.health;
+				expect( afterB ).toEqual( {
+					recent_attempts: 3,
+					recent_success_rate: 0.667,
+					last_error: { at: expect.any( String ), status: 500, message: 'HTTP 500: boom: database locked' },
+				} );
+
+				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_c', 'order.refunded', 52 ) ] } );
+				await waitUntil( async () => ( await deliveryStatus( 'health_c' ) ) === 'succeeded' );
+				const listed = ( await sidecar.api( 'GET', '/v1/endpoints' ) ).body.endpoints.find( ( e: { id: string } ) => e.id === ep.id );
+				expect( listed.health ).toEqual( {
+					recent_attempts: 5,
+					recent_success_rate: 0.6,
+					last_error: { at: expect.any( String ), status: null, message: expect.stringMatching( /^network error / ) },
+				} );
+				await sidecar.api( 'DELETE', `/v1/endpoints/${ ep.id }` );
+			} finally {
+				await bumpy.close();
+			}
+		} );
+
 		it( 'reports queue depth and endpoint health in /v1/status', async () => {
 			const down = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
 			const slow = await startHarness( { SIDECAR_RETRY_SCHEDULE: '0,60' } );

@@ -268,6 +268,7 @@ export class Dispatcher {
 		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
 		const completion: Completion = {
 			deliveryId: claimed.id,
+			endpointId,
 			status: 'failed',
 			attemptNumber: claimed.attemptCount + 1,
 			cycleAttempts,

@@ -45,6 +45,7 @@ export interface ClaimedDelivery {
 
 export interface Completion {
 	deliveryId: number;
+	endpointId: string;
 	/** What the row becomes: back to pending for a retry, or a final status. */
 	status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
 	attemptNumber: number;
@@ -129,8 +130,8 @@ export class DeliveriesStore {
 				 WHERE id = @deliveryId AND status = 'in_flight'`
 			),
 			insertAttempt: db.prepare(
-				`INSERT INTO attempts (delivery_id, attempt_number, started_at, duration_ms, status_code, error_code, response_excerpt, next_attempt_at, trigger)
-				 VALUES (@deliveryId, @attemptNumber, @startedAt, @durationMs, @statusCode, @errorCode, @responseExcerpt, @nextAttemptAt, @trigger)`
+				`INSERT INTO attempts (delivery_id, endpoint_id, attempt_number, started_at, duration_ms, status_code, error_code, response_excerpt, next_attempt_at, trigger)
+				 VALUES (@deliveryId, @endpointId, @attemptNumber, @startedAt, @durationMs, @statusCode, @errorCode, @responseExcerpt, @nextAttemptAt, @trigger)`
 			),
 			nextDue: db.prepare( `SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_pending_at WHERE status = 'pending' AND next_attempt_at > ?` ),
 			requeueEvent: db.prepare( `UPDATE deliveries SET ${ REQUEUE_SET } WHERE event_id = @eventId AND status <> 'in_flight' AND ${ ACTIVE_ENDPOINT }` ),
@@ -148,6 +149,10 @@ export class DeliveriesStore {
 			requeueSinceEndpoint: db.prepare(
 				`UPDATE deliveries SET ${ REQUEUE_SET }
 				 WHERE status IN ('failed', 'cancelled') AND created_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT }`
+			),
+			recentAttempts: db.prepare(
+				`SELECT started_at, status_code, error_code, response_excerpt FROM attempts
+				 WHERE endpoint_id = ? AND started_at >= ? ORDER BY started_at DESC LIMIT ?`
 			),
 			ofEvent: db.prepare( `SELECT ${ DELIVERY_COLUMNS } FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id` ),
 			attemptsOfEvent: db.prepare(
@@ -275,6 +280,28 @@ export class DeliveriesStore {
 		} )();
 	}
 
+	/**
+	 * An endpoint's recent attempts (the last `limit` since `since`): how many, how many
+	 * succeeded, and the newest failure among them. One indexed range read.
+	 */
+	health( endpointId: string, since: number, limit: number ): EndpointHealth {
+		const rows = this.statements.recentAttempts.all( endpointId, since, limit ) as {
+			started_at: number;
+			status_code: number | null;
+			error_code: string | null;
+			response_excerpt: string | null;
+		}[];
+		const ok = ( row: ( typeof rows )[ number ] ) => row.status_code !== null && row.status_code >= 200 && row.status_code < 300;
+		const failure = rows.find( ( row ) => ! ok( row ) );
+		return {
+			attempts: rows.length,
+			successes: rows.filter( ok ).length,
+			lastError: failure
+				? { at: failure.started_at, status: failure.status_code, errorCode: failure.error_code, excerpt: failure.response_excerpt }
+				: null,
+		};
+	}
+
 	/** Every delivery of an event with its attempts, oldest first. */
 	ofEvent( eventId: string ): ( Delivery & { attempts: Attempt[] } )[] {
 		return this.db.transaction( () => {
@@ -293,6 +320,12 @@ export class DeliveriesStore {
 		const count = ( status: DeliveryStatus ) => ( this.statements.countStatus.get( status ) as { n: number } ).n;
 		return { pending: count( 'pending' ), in_flight: count( 'in_flight' ), failed: count( 'failed' ), cancelled: count( 'cancelled' ) };
 	}
+}
+
+export interface EndpointHealth {
+	attempts: number;
+	successes: number;
+	lastError: { at: number; status: number | null; errorCode: string | null; excerpt: string | null } | null;
 }
 
 function toDelivery( row: DeliveryRow ): Delivery {

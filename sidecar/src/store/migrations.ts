@@ -115,4 +115,9 @@ export const MIGRATIONS: readonly string[] = [
 	);
 	CREATE INDEX inbound_log_by_source ON inbound_log (source, id);
 	`,
+	/* 3: attempts per endpoint, newest first: an endpoint's recent success rate and last error */ `
+	ALTER TABLE attempts ADD COLUMN endpoint_id TEXT;
+	UPDATE attempts SET endpoint_id = (SELECT endpoint_id FROM deliveries WHERE deliveries.id = attempts.delivery_id);
+	CREATE INDEX attempts_by_endpoint ON attempts (endpoint_id, started_at);
+	`,
 ];

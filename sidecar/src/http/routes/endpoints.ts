@@ -12,6 +12,9 @@ import { endpointView } from './views';
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
 export const DEFAULT_ROTATION_GRACE_HOURS = 24;
+/** Endpoint health covers the last HEALTH_MAX_ATTEMPTS attempts of the last 24 h. */
+export const HEALTH_WINDOW_MS = 24 * 3_600_000;
+export const HEALTH_MAX_ATTEMPTS = 100;
 
 const FIELDS = {
 	url: z.string().min( 1 ).max( 2048 ),
@@ -57,11 +60,12 @@ export function endpointsRouter( context: RouteContext ): Router {
 		}
 		return endpoint;
 	};
+	const view = ( endpoint: Endpoint ) => endpointView( endpoint, stores.deliveries.health( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS ) );
 
 	router
 		.route( '/endpoints' )
 		.get( ( _req, res ) => {
-			res.json( { endpoints: stores.endpoints.list( Date.now() ).map( endpointView ) } );
+			res.json( { endpoints: stores.endpoints.list( Date.now() ).map( view ) } );
 		} )
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, CREATE_SCHEMA );
@@ -79,14 +83,14 @@ export function endpointsRouter( context: RouteContext ): Router {
 			);
 			dispatcher.endpointsChanged();
 			context.log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
-			res.status( 201 ).json( { ...endpointView( endpoint ), secret } );
+			res.status( 201 ).json( { ...view( endpoint ), secret } );
 		} )
 		.all( methodNotAllowed( 'GET', 'POST' ) );
 
 	router
 		.route( '/endpoints/:id' )
 		.get( ( req, res ) => {
-			res.json( endpointView( find( req.params.id ) ) );
+			res.json( view( find( req.params.id ) ) );
 		} )
 		.patch( ( req, res ) => {
 			find( req.params.id );
@@ -103,7 +107,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 				Date.now()
 			) as Endpoint;
 			dispatcher.endpointsChanged();
-			res.json( endpointView( endpoint ) );
+			res.json( view( endpoint ) );
 		} )
 		.delete( ( req, res ) => {
 			find( req.params.id );
@@ -125,7 +129,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 			const endpoint = stores.endpoints.rotateSecret( req.params.id, secret, graceMs, Date.now() ) as Endpoint;
 			dispatcher.endpointsChanged();
 			context.log.info( { endpoint_id: endpoint.id, grace_hours: graceMs / 3_600_000 }, 'endpoint secret rotated' );
-			res.json( { ...endpointView( endpoint ), secret } );
+			res.json( { ...view( endpoint ), secret } );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
@@ -137,7 +141,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 			parseOptionalJsonBody( req, z.strictObject( {} ) );
 			const { requeued } = stores.endpoints.enable( req.params.id, Date.now() );
 			dispatcher.endpointsChanged();
-			res.json( { ...endpointView( find( req.params.id ) ), requeued } );
+			res.json( { ...view( find( req.params.id ) ), requeued } );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
@@ -149,7 +153,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
 			stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', Date.now() );
 			dispatcher.endpointsChanged();
-			res.json( endpointView( find( req.params.id ) ) );
+			res.json( view( find( req.params.id ) ) );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 

@@ -1,10 +1,10 @@
 import { maskSecret } from '../../outbound/signing';
-import type { Attempt, Delivery } from '../../store/deliveries-store';
+import type { Attempt, Delivery, EndpointHealth } from '../../store/deliveries-store';
 import type { Endpoint } from '../../store/endpoints-store';
 import { iso } from './helpers';
 
 /** API shapes (snake_case, ISO times). Secrets only ever leave masked, except once at creation/rotation. */
-export function endpointView( endpoint: Endpoint ) {
+export function endpointView( endpoint: Endpoint, health?: EndpointHealth ) {
 	return {
 		id: endpoint.id,
 		url: endpoint.url,
@@ -23,7 +23,33 @@ export function endpointView( endpoint: Endpoint ) {
 		} ) ),
 		created_at: iso( endpoint.createdAt ),
 		updated_at: iso( endpoint.updatedAt ),
+		...( health ? { health: healthView( health ) } : {} ),
 	};
+}
+
+/** recent_success_rate: 0 to 1, null without recent attempts; last_error: the newest failed attempt among them. */
+export function healthView( health: EndpointHealth ) {
+	const error = health.lastError;
+	return {
+		recent_attempts: health.attempts,
+		recent_success_rate: health.attempts === 0 ? null : Math.round( ( health.successes / health.attempts ) * 1000 ) / 1000,
+		last_error: error
+			? {
+					at: iso( error.at ),
+					status: error.status,
+					message: attemptErrorMessage( error.status, error.errorCode, error.excerpt ),
+			  }
+			: null,
+	};
+}
+
+/** "HTTP 503: <start of the answer>" or the network error code, short enough for a status line. */
+function attemptErrorMessage( status: number | null, errorCode: string | null, excerpt: string | null ): string {
+	if ( status === null ) {
+		return `network error ${ errorCode ?? 'unknown' }`;
+	}
+	const text = ( excerpt ?? '' ).replace( /\s+/g, ' ' ).trim().slice( 0, 200 );
+	return text === '' ? `HTTP ${ status }` : `HTTP ${ status }: ${ text }`;
 }
 
 export function deliveryView( delivery: Delivery ) {
