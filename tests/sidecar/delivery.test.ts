@@ -324,7 +324,7 @@ describe( 'outbound delivery', () => {
 		await deleteEndpoint( endpoint.id );
 	} );
 
-	it( 'disables the endpoint on 410, tells WordPress (signed), and re-enabling sends what was held back', async () => {
+	it( 'disables the endpoint on 410, tells WordPress (signed), and re-enabling sends what was held back and what arrived meanwhile', async () => {
 		let gone = true;
 		receiver.setHandler( ( _req, res ) => void res.writeHead( gone ? 410 : 200 ).end() );
 		const endpoint = await createEndpoint( { max_concurrency: 1 } );
@@ -353,16 +353,18 @@ describe( 'outbound delivery', () => {
 		const held = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` );
 		expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [ 'cancelled', 'cancelled', 'failed' ] );
 
-		// New events skip a disabled endpoint.
-		await postEvents( [ orderEvent( nextId(), 'order.paid', 112 ) ] );
+		// New events get no delivery while the endpoint is disabled...
+		const meanwhile = orderEvent( nextId(), 'order.paid', 112 );
+		await postEvents( [ meanwhile ] );
 		expect( ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` ) ).body.total ).toBe( 3 );
 
+		// ...and are sent on enable, after what was held back (a 410 is an automatic disable).
 		gone = false;
 		const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
-		expect( enabled.body ).toMatchObject( { status: 'active', requeued: 3, disabled_reason: null } );
-		await receiver.waitFor( ( r ) => r.length === 4 );
+		expect( enabled.body ).toMatchObject( { status: 'active', requeued: 4, redelivered: true, disabled_reason: null } );
+		await receiver.waitFor( ( r ) => r.length === 5 );
 		// Same ids, and order 110's events still in order.
-		expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual( events.map( ( e ) => e.id ) );
+		expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual( [ ...events, meanwhile ].map( ( e ) => e.id ) );
 		await deleteEndpoint( endpoint.id );
 	} );
 

@@ -338,12 +338,13 @@ export class Dispatcher {
 
 	/** Disables the endpoint (its queued deliveries are cancelled) and tells WordPress, best effort. */
 	private disableEndpoint( endpoint: Endpoint, reason: string, now: number ): void {
-		if ( ! this.stores.endpoints.disable( endpoint.id, reason, now ) ) {
+		if ( ! this.stores.endpoints.disable( endpoint.id, reason, 'auto', now ) ) {
 			return;
 		}
 		endpoint.status = 'disabled';
 		endpoint.disabledReason = reason;
 		endpoint.disabledAt = now;
+		endpoint.disabledBy = 'auto';
 		this.log.warn( { endpoint_id: endpoint.id, reason }, 'endpoint disabled' );
 		const notice = this.notifier( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason }, this.abort.signal ).catch(
 			( error: unknown ) => {

@@ -3,6 +3,8 @@ import type { EventType } from '../outbound/event-types';
 import type { Db } from './database';
 
 export type EndpointStatus = 'active' | 'disabled';
+/** auto: a 410 or a failure streak; owner: the disable route. */
+export type DisabledBy = 'auto' | 'owner';
 
 export interface EndpointSecret {
 	secret: string;
@@ -20,6 +22,7 @@ export interface Endpoint {
 	status: EndpointStatus;
 	disabledReason: string | null;
 	disabledAt: number | null;
+	disabledBy: DisabledBy | null;
 	failingSince: number | null;
 	maxConcurrency: number;
 	wcCompatSignature: boolean;
@@ -40,6 +43,18 @@ export interface NewEndpoint {
 
 export type EndpointPatch = Partial< Omit< NewEndpoint, 'secret' > >;
 
+export interface EnableResult {
+	enabled: boolean;
+	/** Whether what the endpoint missed was queued again. */
+	redelivered: boolean;
+	/** Failed or cancelled deliveries queued again. */
+	requeued: number;
+	/** Deliveries created for events that arrived while it was disabled. */
+	missed: number;
+	/** Without redelivery: how many of the above were left out. */
+	skipped: number;
+}
+
 interface EndpointRow {
 	id: string;
 	url: string;
@@ -48,6 +63,7 @@ interface EndpointRow {
 	status: EndpointStatus;
 	disabled_reason: string | null;
 	disabled_at: number | null;
+	disabled_by: DisabledBy | null;
 	failing_since: number | null;
 	max_concurrency: number;
 	wc_compat_signature: number;
@@ -94,7 +110,7 @@ export class EndpointsStore {
 			expireCurrentSecrets: db.prepare( 'UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL' ),
 			dropExpiredSecrets: db.prepare( 'DELETE FROM endpoint_secrets WHERE endpoint_id = ? AND expires_at IS NOT NULL AND expires_at <= ?' ),
 			disable: db.prepare(
-				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`
+				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_by = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`
 			),
 			// Queued work stops with the endpoint; enable() brings it back.
 			cancelPending: db.prepare(
@@ -102,12 +118,32 @@ export class EndpointsStore {
 				 WHERE endpoint_id = ? AND status = 'pending'`
 			),
 			enable: db.prepare(
-				`UPDATE endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL, updated_at = ?
-				 WHERE id = ? AND status = 'disabled'`
+				`UPDATE endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, disabled_by = NULL, failing_since = NULL,
+				 updated_at = ? WHERE id = ? AND status = 'disabled'`
 			),
+			// What failed or was cancelled during the failing run and the disable.
 			requeueSince: db.prepare(
-				`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, cycle_attempts = 0, next_trigger = 'manual', updated_at = ?
-				 WHERE endpoint_id = ? AND status IN ('failed', 'cancelled') AND updated_at >= ?`
+				`UPDATE deliveries SET status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now
+				 WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since`
+			),
+			countSince: db.prepare(
+				`SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since`
+			),
+			// Events that arrived while the endpoint was disabled got no delivery for it: create
+			// them, in order of arrival (rowid), for the types it subscribes to now ([] = all).
+			insertMissed: db.prepare(
+				`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at)
+				 SELECT e.id, @id, e.ordering_key, 'pending', @now, @now, @now FROM events e
+				 WHERE e.received_at >= @disabledAt
+				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
+				 ORDER BY e.rowid
+				 ON CONFLICT (event_id, endpoint_id) DO NOTHING`
+			),
+			countMissed: db.prepare(
+				`SELECT COUNT(*) AS n FROM events e
+				 WHERE e.received_at >= @disabledAt
+				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
+				   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = @id)`
 			),
 			markFailing: db.prepare( 'UPDATE endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL' ),
 			clearFailing: db.prepare( 'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL' ),
@@ -183,9 +219,9 @@ export class EndpointsStore {
 	}
 
 	/** Disables an active endpoint and cancels its queued deliveries; false if it was not active. */
-	disable( id: string, reason: string, now: number ): boolean {
+	disable( id: string, reason: string, by: DisabledBy, now: number ): boolean {
 		return this.db.transaction( () => {
-			if ( this.statements.disable.run( reason, now, now, id ).changes === 0 ) {
+			if ( this.statements.disable.run( reason, by, now, now, id ).changes === 0 ) {
 				return false;
 			}
 			this.statements.cancelPending.run( `endpoint disabled: ${ reason }`, now, id );
@@ -194,21 +230,32 @@ export class EndpointsStore {
 	}
 
 	/**
-	 * Re-enables a disabled endpoint and requeues what failed or was cancelled since it
-	 * was disabled (the 410 or last failing attempt that disabled it is stamped at the
-	 * same instant, so it is included).
+	 * Re-enables a disabled endpoint. With `redeliver` (the default after an automatic
+	 * disable, not after the owner's), everything the endpoint missed goes out again, in
+	 * order: deliveries that failed or were cancelled since its failure streak began
+	 * (retries give up after about a day, the disable comes days later) and events that
+	 * arrived while it was disabled. Without it, `skipped` says how many were left out.
 	 */
-	enable( id: string, now: number ): { enabled: boolean; requeued: number } {
-		return this.db.transaction( () => {
+	enable( id: string, now: number, redeliver?: boolean ): EnableResult {
+		return this.db.transaction( (): EnableResult => {
 			const row = this.statements.get.get( id ) as EndpointRow | undefined;
 			if ( ! row || row.status !== 'disabled' ) {
-				return { enabled: false, requeued: 0 };
+				return { enabled: false, redelivered: false, requeued: 0, missed: 0, skipped: 0 };
 			}
+			const disabledAt = row.disabled_at ?? now;
+			const params = { id, now, since: Math.min( row.failing_since ?? disabledAt, disabledAt ), disabledAt, types: row.event_types };
+			const send = redeliver ?? row.disabled_by !== 'owner';
 			this.statements.enable.run( now, id );
-			const requeued = this.statements.requeueSince.run( now, now, id, row.disabled_at ?? 0 ).changes;
-			return { enabled: true, requeued };
+			if ( ! send ) {
+				const skipped = ( this.statements.countSince.get( params ) as { n: number } ).n + ( this.statements.countMissed.get( params ) as { n: number } ).n;
+				return { enabled: true, redelivered: false, requeued: 0, missed: 0, skipped };
+			}
+			const requeued = this.statements.requeueSince.run( params ).changes;
+			const missed = this.statements.insertMissed.run( params ).changes;
+			return { enabled: true, redelivered: true, requeued, missed, skipped: 0 };
 		} ).immediate();
 	}
+
 
 	/** Records the start of a failure streak; returns nothing, the caller keeps its own copy. */
 	markFailing( id: string, now: number ): void {
@@ -237,6 +284,7 @@ function toEndpoint( row: EndpointRow, secrets: SecretRow[] ): Endpoint {
 		status: row.status,
 		disabledReason: row.disabled_reason,
 		disabledAt: row.disabled_at,
+		disabledBy: row.disabled_by,
 		failingSince: row.failing_since,
 		maxConcurrency: row.max_concurrency,
 		wcCompatSignature: row.wc_compat_signature === 1,

@@ -120,4 +120,14 @@ export const MIGRATIONS: readonly string[] = [
 	UPDATE attempts SET endpoint_id = (SELECT endpoint_id FROM deliveries WHERE deliveries.id = attempts.delivery_id);
 	CREATE INDEX attempts_by_endpoint ON attempts (endpoint_id, started_at);
 	`,
+	/* 4: re-enabling an endpoint redelivers what it missed */ `
+	-- 'auto' (410, or failing for days) or 'owner' (the disable route): what was missed is
+	-- redelivered on enable after an automatic disable, after the owner's only when asked.
+	ALTER TABLE endpoints ADD COLUMN disabled_by TEXT CHECK (disabled_by IN ('auto', 'owner'));
+	UPDATE endpoints SET disabled_by = CASE WHEN disabled_reason = 'disabled by an administrator' THEN 'owner' ELSE 'auto' END
+	 WHERE status = 'disabled';
+	-- What failed since a time (re-enable, replay) and events received while disabled.
+	CREATE INDEX deliveries_by_status_updated ON deliveries (status, updated_at);
+	CREATE INDEX events_by_received ON events (received_at);
+	`,
 ];

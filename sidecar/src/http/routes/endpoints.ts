@@ -35,6 +35,7 @@ const CREATE_SCHEMA = z.strictObject( {
 const PATCH_SCHEMA = CREATE_SCHEMA.partial().refine( ( patch ) => Object.keys( patch ).length > 0, 'give at least one field to change' );
 const ROTATE_SCHEMA = z.strictObject( { grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional() } );
 const DISABLE_SCHEMA = z.strictObject( { reason: z.string().min( 1 ).max( 500 ).optional() } );
+const ENABLE_SCHEMA = z.strictObject( { redeliver: z.boolean().optional() } );
 
 /** Endpoint management. A secret is shown in full only in the answer that creates it. */
 export function endpointsRouter( context: RouteContext ): Router {
@@ -133,25 +134,38 @@ export function endpointsRouter( context: RouteContext ): Router {
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
-	/** Idempotent; requeues what failed or was cancelled since the endpoint was disabled. */
+	/**
+	 * Idempotent. `redeliver` (default: true after an automatic disable, false after the
+	 * owner's) queues again what the endpoint missed: deliveries that failed or were
+	 * cancelled since its failure streak began, and events that arrived while it was
+	 * disabled. `requeued` counts both; `skipped` what was left out without redelivery.
+	 */
 	router
 		.route( '/endpoints/:id/enable' )
 		.post( ( req, res ) => {
 			find( req.params.id );
-			parseOptionalJsonBody( req, z.strictObject( {} ) );
-			const { requeued } = stores.endpoints.enable( req.params.id, Date.now() );
+			const body = parseOptionalJsonBody( req, ENABLE_SCHEMA );
+			const result = stores.endpoints.enable( req.params.id, Date.now(), body.redeliver );
 			dispatcher.endpointsChanged();
-			res.json( { ...view( find( req.params.id ) ), requeued } );
+			if ( result.enabled ) {
+				context.log.info( { endpoint_id: req.params.id, ...result }, 'endpoint enabled' );
+			}
+			res.json( {
+				...view( find( req.params.id ) ),
+				redelivered: result.redelivered,
+				requeued: result.requeued + result.missed,
+				skipped: result.skipped,
+			} );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
-	/** Idempotent; queued deliveries are cancelled (enable brings them back). */
+	/** Idempotent; queued deliveries are cancelled (enabling with redelivery brings them back). */
 	router
 		.route( '/endpoints/:id/disable' )
 		.post( ( req, res ) => {
 			find( req.params.id );
 			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
-			stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', Date.now() );
+			stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', 'owner', Date.now() );
 			dispatcher.endpointsChanged();
 			res.json( view( find( req.params.id ) ) );
 		} )

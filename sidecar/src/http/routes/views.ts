@@ -13,6 +13,7 @@ export function endpointView( endpoint: Endpoint, health?: EndpointHealth ) {
 		status: endpoint.status,
 		disabled_reason: endpoint.disabledReason,
 		disabled_at: iso( endpoint.disabledAt ),
+		disabled_by: endpoint.disabledBy,
 		failing_since: iso( endpoint.failingSince ),
 		max_concurrency: endpoint.maxConcurrency,
 		wc_compat_signature: endpoint.wcCompatSignature,
