@@ -34,6 +34,13 @@ final class Paid_Orders {
 	const ORDER_TYPE = 'shop_order';
 
 	/**
+	 * The earliest second a date_paid range may start at. WooCommerce's legacy storage reads a
+	 * range's start with empty(), so a range starting at 0 (the epoch) loses its start and the
+	 * whole filter is dropped (WC_Data_Store_WP::parse_date_for_wp_query); nothing is paid then.
+	 */
+	const FIRST_SECOND = 1;
+
+	/**
 	 * Counts already made by this instance, by range.
 	 *
 	 * @var array<string, int>
@@ -126,9 +133,13 @@ final class Paid_Orders {
 		}
 
 		// The rest of the cursor's own second: ids are the only order inside one second.
-		$first_second = array_values( array_filter( $this->ids_paid_in_second( $after_ts, $filters ), static fn( int $id ): bool => $id > $after_id ) );
-		$head         = count( $first_second );
-		$total        = $head + $this->count_paid_between( $after_ts + 1, $before_ts, $filters );
+		$first_second = array();
+		if ( $after_ts >= self::FIRST_SECOND ) {
+			$first_second = array_values( array_filter( $this->ids_paid_in_second( $after_ts, $filters ), static fn( int $id ): bool => $id > $after_id ) );
+		}
+		$start = max( $after_ts + 1, self::FIRST_SECOND );
+		$head  = count( $first_second );
+		$total = $head + $this->count_paid_between( $start, $before_ts, $filters );
 		$end          = min( $offset + $limit, $total );
 		if ( $offset >= $end ) {
 			return array( 'orders' => array(), 'total' => $total );
@@ -141,12 +152,12 @@ final class Paid_Orders {
 		if ( $end > $head ) {
 			$from = max( $offset, $head );
 			// $rank_before( $s ): how many orders of the set come before second $s.
-			$rank_before = fn( int $second ): int => $head + $this->count_paid_between( $after_ts + 1, $second, $filters );
+			$rank_before = fn( int $second ): int => $head + $this->count_paid_between( $start, $second, $filters );
 			if ( $from === $head && $end === $total ) {
 				// Everything after the cursor's second fits: one query, the usual polling case.
-				$orders = array_merge( $orders, $this->load_range( $after_ts + 1, $before_ts, $filters ) );
+				$orders = array_merge( $orders, $this->load_range( $start, $before_ts, $filters ) );
 			} else {
-				$first_s = $this->second_of_rank( $from, $after_ts + 1, $before_ts, $rank_before );
+				$first_s = $this->second_of_rank( $from, $start, $before_ts, $rank_before );
 				$last_s  = $this->second_of_rank( $end - 1, $first_s, $before_ts, $rank_before );
 				$skip    = $from - $rank_before( $first_s );
 				if ( $first_s === $last_s ) {

@@ -142,4 +142,22 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const byCursor = ( await listPaid( account.client, { ...params, per_page: 100 } ) ).body.map( ( o ) => o.id );
 		expect( byPage ).toEqual( byCursor );
 	} );
+
+	it( 'starts at the beginning when the automation has no cursor yet (no paid_after)', async () => {
+		const plain = await listPaid( account.client, { per_page: 100, orderby: 'id', order: 'asc', modified_after: since, _fields: 'id,date_paid' } );
+		const expected = [ ...plain.body ]
+			.sort( ( a, b ) => ( a.date_paid ?? '' ).localeCompare( b.date_paid ?? '' ) || a.id - b.id )
+			.map( ( o ) => o.id );
+		expect( expected ).toHaveLength( 12 );
+
+		let page = await listPaid( account.client, { orderby: 'date_paid', per_page: 5, modified_after: since, _fields: 'id,date_paid' } );
+		expect( page.headers.get( 'x-wp-total' ) ).toBe( '12' );
+		const walked = [ ...page.body ];
+		while ( page.body.length > 0 ) {
+			const last = page.body[ page.body.length - 1 ] as PaidOrder;
+			page = await listPaid( account.client, { orderby: 'date_paid', per_page: 5, paid_after: last.date_paid as string, after_id: last.id, modified_after: since, _fields: 'id,date_paid' } );
+			walked.push( ...page.body );
+		}
+		expect( walked.map( ( o ) => o.id ) ).toEqual( expected );
+	} );
 } );
