@@ -49,6 +49,9 @@ export const CONFIG_SCHEMA = z.object( {
 	disableAfterHours: z.coerce.number().positive().max( 24 * 365 ).default( 120 ),
 	// How long SIGTERM waits for in-flight deliveries before they are left for the next start.
 	shutdownGraceMs: intIn( 0, 120_000 ).default( 10_000 ),
+	// Upkeep period: endpoint health sweep, pruning, and the first retry delay of a notice to
+	// WordPress (doubling up to 1 h). Fractions allowed (tests use sub-second periods).
+	maintenanceIntervalSeconds: z.coerce.number().min( 0.05 ).max( 3600 ).default( 60 ),
 } );
 
 export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' > & { sharedKey: string };
@@ -71,6 +74,7 @@ const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
 	sqliteSynchronous: 'SIDECAR_SQLITE_SYNCHRONOUS',
 	disableAfterHours: 'SIDECAR_DISABLE_AFTER_HOURS',
 	shutdownGraceMs: 'SIDECAR_SHUTDOWN_GRACE_MS',
+	maintenanceIntervalSeconds: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS',
 };
 
 export class ConfigError extends Error {}

@@ -2,7 +2,7 @@ import type { Server } from 'http';
 import { ConfigError, describeSettings, loadConfig } from './config';
 import { createApp } from './http/app';
 import { createLogger } from './logger';
-import { Dispatcher } from './outbound/dispatcher';
+import { createOutboundRuntime } from './outbound/runtime';
 import { openDatabase, DATABASE_FILE, type Db } from './store/database';
 import { createStores } from './store/stores';
 import { SIDECAR_VERSION } from './version';
@@ -16,6 +16,8 @@ Outbound events are stored in SQLite (<SIDECAR_DATA_DIR>/${ DATABASE_FILE }, WAL
 WordPress gets its 202, then delivered as signed Standard Webhooks with retries;
 attempts interrupted by a crash are sent again after the next start. SIGTERM or
 SIGINT lets attempts in flight finish (up to SIDECAR_SHUTDOWN_GRACE_MS), then exits.
+Every SIDECAR_MAINTENANCE_INTERVAL_SECONDS it disables endpoints failing for longer
+than SIDECAR_DISABLE_AFTER_HOURS and retries notices WordPress has not acknowledged yet.
 
 Settings come from environment variables, or from a JSON file given with --config
 (or SIDECAR_CONFIG); the environment wins. Settings:
@@ -75,9 +77,9 @@ function main(): void {
 		process.exit( 1 );
 	}
 	const stores = createStores( db );
-	const dispatcher = new Dispatcher( { config, log, stores } );
-	dispatcher.start(); // re-queues what a crash left in flight before anything is sent
-	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher } );
+	const outbound = createOutboundRuntime( { config, log, stores } );
+	outbound.start(); // re-queues what a crash left in flight before anything is sent
+	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher: outbound.dispatcher } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
@@ -88,8 +90,9 @@ function main(): void {
 		process.exit( 1 );
 	} );
 
-	// Order: finish (or abandon, past the grace period) attempts in flight while the API
-	// still answers, then close the server, then the database nothing writes to any more.
+	// Order: finish (or abandon, past the grace period) attempts in flight and notices being
+	// sent while the API still answers, then close the server, then the database nothing
+	// writes to any more. Unsent notices stay in the database for the next start.
 	let stopping = false;
 	const shutdown = async ( signal: string ) => {
 		if ( stopping ) {
@@ -98,7 +101,7 @@ function main(): void {
 		stopping = true;
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
-		await dispatcher.stop( config.shutdownGraceMs );
+		await outbound.stop( config.shutdownGraceMs );
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();

@@ -6,14 +6,13 @@ import type { Stores } from '../store/stores';
 import { createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
 import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
-import { createWordPressNotifier, type Notifier } from './wordpress-notice';
 
 export interface DispatcherOptions {
 	config: SidecarConfig;
 	log: Logger;
 	stores: Stores;
-	/** Defaults to the signed POST to WordPress's callback route. */
-	notifier?: Notifier;
+	/** Called after a commit that queued notices for WordPress (the notice sender's kick). */
+	onNoticesQueued?: () => void;
 	client?: DeliveryClient;
 	random?: () => number;
 }
@@ -55,14 +54,15 @@ export class Dispatcher {
 	private readonly stores: Stores;
 	private readonly policy: RetryPolicyConfig;
 	private readonly client: DeliveryClient;
-	private readonly notifier: Notifier;
+	private readonly onNoticesQueued: () => void;
 	private readonly random: () => number;
 	private readonly disableAfterMs: number;
+	/** Set when a transaction queued a notice; the notice sender is kicked after the commit. */
+	private noticesQueued = false;
 
 	private endpoints = new Map< string, Endpoint >();
 	private readonly inFlight = new Map< string, number >();
 	private readonly running = new Set< Promise< void > >();
-	private readonly notices = new Set< Promise< void > >();
 	/** Attempts done but not yet written; the next pump records them all in one transaction. */
 	private finished: Finished[] = [];
 	private readonly dirty = new Set< string >();
@@ -87,7 +87,7 @@ export class Dispatcher {
 				timeoutMs: config.deliveryTimeoutMs,
 				sourceUrl: config.wordpressUrl,
 			} );
-		this.notifier = options.notifier ?? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey, log: options.log } );
+		this.onNoticesQueued = options.onNoticesQueued ?? ( () => undefined );
 		this.random = options.random ?? Math.random;
 		this.disableAfterMs = config.disableAfterHours * 3_600_000;
 	}
@@ -141,9 +141,8 @@ export class Dispatcher {
 
 	/**
 	 * Stops taking work and waits up to graceMs for attempts in flight to finish and
-	 * be recorded (and for endpoint.disabled notices to go out). Past the deadline,
-	 * attempts are aborted and left in_flight in the database, to be sent again after
-	 * the next start (at-least-once).
+	 * be recorded. Past the deadline, attempts are aborted and left in_flight in the
+	 * database, to be sent again after the next start (at-least-once).
 	 */
 	async stop( graceMs: number ): Promise< void > {
 		if ( this.state === 'stopped' || this.state === 'stopping' ) {
@@ -157,11 +156,51 @@ export class Dispatcher {
 			this.log.warn( { in_flight: this.running.size }, 'shutdown deadline passed: unfinished attempts will be retried after restart' );
 		}
 		this.pump(); // record what finished since the last pump
-		await settledBefore( this.notices, deadline );
 		this.abort.abort();
 		this.client.close();
-		await Promise.allSettled( [ ...this.running, ...this.notices ] );
+		await Promise.allSettled( [ ...this.running ] );
 		this.state = 'stopped';
+	}
+
+	/**
+	 * Disables endpoints whose failure streak has outlasted disableAfterHours even when
+	 * no attempt finishes any more (retries give up after about a day, so the check that
+	 * runs after each attempt alone would never fire). Called by the maintenance loop.
+	 */
+	sweepHealth( now: number ): number {
+		if ( this.state !== 'running' ) {
+			return 0;
+		}
+		let disabled = 0;
+		try {
+			this.stores.db
+				.transaction( () => {
+					for ( const id of this.stores.endpoints.failingBefore( now - this.disableAfterMs ) ) {
+						const endpoint = this.endpoints.get( id );
+						if ( endpoint && this.disableForFailing( endpoint, now ) ) {
+							disabled++;
+						}
+					}
+				} )
+				.immediate();
+		} catch ( error ) {
+			this.noticesQueued = false; // rolled back with the rest
+			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+			throw error;
+		}
+		this.afterCommit();
+		if ( disabled > 0 ) {
+			this.wake();
+		}
+		return disabled;
+	}
+
+	/** Tells the notice sender about notices the last transaction committed. */
+	private afterCommit(): void {
+		if ( this.noticesQueued ) {
+			this.noticesQueued = false;
+			this.onNoticesQueued();
+		}
 	}
 
 	/**
@@ -204,11 +243,13 @@ export class Dispatcher {
 			// Rolled back (e.g. SQLITE_BUSY from an outside writer): keep the results, reload
 			// the endpoint cache record() may have touched, and try again shortly.
 			this.finished = finished.concat( this.finished );
+			this.noticesQueued = false; // rolled back with the rest
 			this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
 			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
 			setTimeout( () => this.wake(), 1000 ).unref();
 			return;
 		}
+		this.afterCommit();
 		// Sent only once the claims are committed.
 		for ( const [ endpoint, claimed ] of launches ) {
 			this.launch( endpoint, claimed );
@@ -330,29 +371,36 @@ export class Dispatcher {
 			endpoint.failingSince = now;
 			return;
 		}
-		if ( endpoint.status === 'active' && now - endpoint.failingSince >= this.disableAfterMs ) {
-			const hours = Math.round( ( ( now - endpoint.failingSince ) / 3_600_000 ) * 10 ) / 10;
-			this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, now );
+		if ( now - endpoint.failingSince >= this.disableAfterMs ) {
+			this.disableForFailing( endpoint, now );
 		}
 	}
 
-	/** Disables the endpoint (its queued deliveries are cancelled) and tells WordPress, best effort. */
-	private disableEndpoint( endpoint: Endpoint, reason: string, now: number ): void {
-		if ( ! this.stores.endpoints.disable( endpoint.id, reason, 'auto', now ) ) {
-			return;
+	private disableForFailing( endpoint: Endpoint, now: number ): boolean {
+		if ( endpoint.status !== 'active' || endpoint.failingSince === null ) {
+			return false;
 		}
+		const hours = Math.round( ( ( now - endpoint.failingSince ) / 3_600_000 ) * 10 ) / 10;
+		return this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, now );
+	}
+
+	/**
+	 * Disables the endpoint (its queued deliveries are cancelled) and queues the notice to
+	 * WordPress in the same transaction (the caller's); the notice sender sends it after
+	 * the commit and retries until WordPress acknowledges.
+	 */
+	private disableEndpoint( endpoint: Endpoint, reason: string, now: number ): boolean {
+		if ( ! this.stores.endpoints.disable( endpoint.id, reason, 'auto', now ) ) {
+			return false;
+		}
+		this.stores.notices.enqueue( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason }, now );
+		this.noticesQueued = true;
 		endpoint.status = 'disabled';
 		endpoint.disabledReason = reason;
 		endpoint.disabledAt = now;
 		endpoint.disabledBy = 'auto';
 		this.log.warn( { endpoint_id: endpoint.id, reason }, 'endpoint disabled' );
-		const notice = this.notifier( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason }, this.abort.signal ).catch(
-			( error: unknown ) => {
-				this.log.warn( { err: error, endpoint_id: endpoint.id }, 'endpoint.disabled notice failed' );
-			}
-		);
-		this.notices.add( notice );
-		void notice.finally( () => this.notices.delete( notice ) );
+		return true;
 	}
 }
 

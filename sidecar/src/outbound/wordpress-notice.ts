@@ -1,35 +1,26 @@
 import { randomUUID } from 'crypto';
 import axios from 'axios';
 import { CHANNEL_HEADERS, signChannelRequest } from '../channel/channel-signature';
-import type { Logger } from '../logger';
+import type { Notice } from '../store/notices-store';
 
-export interface EndpointDisabledNotice {
-	type: 'endpoint.disabled';
-	endpoint_id: string;
-	url: string;
-	reason: string;
-}
+export type { Notice } from '../store/notices-store';
 
-export type Notice = EndpointDisabledNotice;
-export type Notifier = ( notice: Notice, signal?: AbortSignal ) => Promise< void >;
+/** acknowledged: WordPress answered 2xx; anything else is retried by the notice sender. */
+export type NoticeResult = { acknowledged: true } | { acknowledged: false; error: string };
+export type Notifier = ( notice: Notice, signal?: AbortSignal ) => Promise< NoticeResult >;
 
 /** WordPress signs and checks the REST route, not the URL path (so ?rest_route= works too). */
 export const CALLBACK_ROUTE = '/service-integration/v1/sidecar/callback';
 const NOTICE_TIMEOUT_MS = 5000;
 
 /**
- * Tells WordPress something it should show the site owner (an endpoint was disabled).
- * Best effort: one signed POST with a short timeout; a failure is logged, not retried,
- * because the endpoint's state is in GET /v1/endpoints anyway.
+ * One signed POST of a notice to WordPress's callback route, with a short timeout.
+ * Never throws: the outcome says whether WordPress acknowledged it.
  */
-export function createWordPressNotifier( options: { wordpressUrl?: string; sharedKey: string; log: Logger; timeoutMs?: number } ): Notifier {
-	const { wordpressUrl, sharedKey, log } = options;
+export function createWordPressNotifier( options: { wordpressUrl: string; sharedKey: string; timeoutMs?: number } ): Notifier {
+	const { wordpressUrl, sharedKey } = options;
+	const url = `${ wordpressUrl.replace( /\/+$/, '' ) }/wp-json${ CALLBACK_ROUTE }`;
 	return async ( notice, signal ) => {
-		if ( ! wordpressUrl ) {
-			log.warn( { notice: notice.type, endpoint_id: notice.endpoint_id }, 'no SIDECAR_WORDPRESS_URL: WordPress not notified' );
-			return;
-		}
-		const url = `${ wordpressUrl.replace( /\/+$/, '' ) }/wp-json${ CALLBACK_ROUTE }`;
 		const body = Buffer.from( JSON.stringify( notice ), 'utf8' );
 		const timestamp = Math.floor( Date.now() / 1000 );
 		const requestId = randomUUID();
@@ -49,12 +40,11 @@ export function createWordPressNotifier( options: { wordpressUrl?: string; share
 				signal,
 			} );
 			if ( response.status >= 200 && response.status < 300 ) {
-				log.info( { notice: notice.type, endpoint_id: notice.endpoint_id, status: response.status }, 'WordPress notified' );
-			} else {
-				log.warn( { notice: notice.type, endpoint_id: notice.endpoint_id, status: response.status }, 'WordPress refused the notice' );
+				return { acknowledged: true };
 			}
+			return { acknowledged: false, error: `HTTP ${ response.status }` };
 		} catch ( error ) {
-			log.warn( { notice: notice.type, endpoint_id: notice.endpoint_id, err: ( error as Error ).message }, 'could not notify WordPress' );
+			return { acknowledged: false, error: ( error as Error ).message || 'request failed' };
 		}
 	};
 }

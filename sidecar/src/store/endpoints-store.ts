@@ -145,6 +145,9 @@ export class EndpointsStore {
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = @id)`
 			),
+			failingBefore: db.prepare(
+				`SELECT id FROM endpoints WHERE status = 'active' AND failing_since IS NOT NULL AND failing_since <= ? ORDER BY failing_since`
+			),
 			markFailing: db.prepare( 'UPDATE endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL' ),
 			clearFailing: db.prepare( 'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL' ),
 			counts: db.prepare( 'SELECT status, COUNT(*) AS n FROM endpoints GROUP BY status' ),
@@ -218,15 +221,19 @@ export class EndpointsStore {
 		return done ? this.get( id, now ) : undefined;
 	}
 
-	/** Disables an active endpoint and cancels its queued deliveries; false if it was not active. */
+	/**
+	 * Disables an active endpoint and cancels its queued deliveries; false if it was not
+	 * active. Runs in the caller's transaction if there is one (the dispatcher writes the
+	 * notice to WordPress in the same one).
+	 */
 	disable( id: string, reason: string, by: DisabledBy, now: number ): boolean {
-		return this.db.transaction( () => {
+		return this.atomically( () => {
 			if ( this.statements.disable.run( reason, by, now, now, id ).changes === 0 ) {
 				return false;
 			}
 			this.statements.cancelPending.run( `endpoint disabled: ${ reason }`, now, id );
 			return true;
-		} ).immediate();
+		} );
 	}
 
 	/**
@@ -256,6 +263,15 @@ export class EndpointsStore {
 		} ).immediate();
 	}
 
+	/** Active endpoints failing without a success since `before` or earlier. */
+	failingBefore( before: number ): string[] {
+		return ( this.statements.failingBefore.all( before ) as { id: string }[] ).map( ( row ) => row.id );
+	}
+
+	/** Runs fn in the caller's transaction, or in a new one. */
+	private atomically< T >( fn: () => T ): T {
+		return this.db.inTransaction ? fn() : this.db.transaction( fn ).immediate();
+	}
 
 	/** Records the start of a failure streak; returns nothing, the caller keeps its own copy. */
 	markFailing( id: string, now: number ): void {

@@ -130,4 +130,18 @@ export const MIGRATIONS: readonly string[] = [
 	CREATE INDEX deliveries_by_status_updated ON deliveries (status, updated_at);
 	CREATE INDEX events_by_received ON events (received_at);
 	`,
+	/* 5: notices for WordPress (e.g. endpoint.disabled), kept until WordPress acknowledges them */ `
+	-- Written in the transaction that changes the state they report, sent after commit.
+	CREATE TABLE notices (
+		id              INTEGER PRIMARY KEY,
+		payload         TEXT NOT NULL,    -- the JSON body sent to WordPress
+		created_at      INTEGER NOT NULL,
+		attempts        INTEGER NOT NULL DEFAULT 0,
+		next_attempt_at INTEGER,          -- NULL once acknowledged
+		last_error      TEXT,
+		acknowledged_at INTEGER
+	);
+	CREATE INDEX notices_due ON notices (next_attempt_at) WHERE acknowledged_at IS NULL;
+	CREATE INDEX notices_acknowledged ON notices (acknowledged_at) WHERE acknowledged_at IS NOT NULL;
+	`,
 ];

@@ -2,6 +2,7 @@ import type { Db } from './database';
 import { DeliveriesStore } from './deliveries-store';
 import { EndpointsStore } from './endpoints-store';
 import { EventsStore } from './events-store';
+import { NoticesStore } from './notices-store';
 
 /** Every store over one connection (better-sqlite3 is synchronous: one connection serves the process). */
 export interface Stores {
@@ -9,8 +10,9 @@ export interface Stores {
 	endpoints: EndpointsStore;
 	events: EventsStore;
 	deliveries: DeliveriesStore;
+	notices: NoticesStore;
 }
 
 export function createStores( db: Db ): Stores {
-	return { db, endpoints: new EndpointsStore( db ), events: new EventsStore( db ), deliveries: new DeliveriesStore( db ) };
+	return { db, endpoints: new EndpointsStore( db ), events: new EventsStore( db ), deliveries: new DeliveriesStore( db ), notices: new NoticesStore( db ) };
 }

@@ -7,7 +7,8 @@ import { Writable } from 'stream';
 import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
 import { createApp } from '../../../sidecar/src/http/app';
 import { createLogger } from '../../../sidecar/src/logger';
-import { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
+import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
+import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
 import { openDatabase } from '../../../sidecar/src/store/database';
 import { createStores, type Stores } from '../../../sidecar/src/store/stores';
@@ -31,6 +32,7 @@ export interface Harness {
 	config: SidecarConfig;
 	stores: Stores;
 	dispatcher: Dispatcher;
+	outbound: OutboundRuntime;
 	api: ApiCall;
 	dataDir: string;
 	/** Everything logged so far (JSON lines). */
@@ -53,8 +55,9 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 	const log = createLogger( config.logLevel, sink );
 	const db = openDatabase( { dataDir, synchronous: config.sqliteSynchronous } );
 	const stores = createStores( db );
-	const dispatcher = new Dispatcher( { config, log, stores, notifier: options.notifier } );
-	dispatcher.start();
+	const outbound = createOutboundRuntime( { config, log, stores, notifier: options.notifier } );
+	outbound.start();
+	const { dispatcher } = outbound;
 	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher } );
 	const server: Server = await new Promise( ( resolve ) => {
 		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
@@ -66,6 +69,7 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 		config,
 		stores,
 		dispatcher,
+		outbound,
 		api: apiClient( url, TEST_KEY ),
 		dataDir,
 		logText: () => lines.join( '' ),
@@ -74,7 +78,7 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 				return;
 			}
 			closed = true;
-			await dispatcher.stop( closeOptions.graceMs ?? 2000 );
+			await outbound.stop( closeOptions.graceMs ?? 2000 );
 			server.closeAllConnections();
 			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
 			db.close();

@@ -1,0 +1,134 @@
+import type { Logger } from '../logger';
+import type { NoticesStore } from '../store/notices-store';
+import type { Notifier } from './wordpress-notice';
+
+export interface NoticeSenderOptions {
+	notices: NoticesStore;
+	log: Logger;
+	/** Undefined when SIDECAR_WORDPRESS_URL is not set: notices wait in the table until it is. */
+	notifier: Notifier | undefined;
+	/** First retry delay; it doubles on each failure up to maxDelayMs. */
+	baseDelayMs: number;
+	maxDelayMs?: number;
+}
+
+const BATCH = 20;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Sends the notices table to WordPress, one notice at a time, after the transactions
+ * that wrote them have committed; a refusal or a network error is retried with
+ * exponential backoff until WordPress acknowledges (WordPress treats a repeated notice
+ * as the same one, so at-least-once is safe).
+ */
+export class NoticeSender {
+	private readonly maxDelayMs: number;
+	private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+	private running: Promise< void > | undefined;
+	private again = false;
+	private timer: NodeJS.Timeout | undefined;
+	private readonly abort = new AbortController();
+
+	constructor( private readonly options: NoticeSenderOptions ) {
+		this.maxDelayMs = options.maxDelayMs ?? 3_600_000;
+	}
+
+	start(): void {
+		if ( this.state !== 'new' ) {
+			return;
+		}
+		this.state = 'running';
+		if ( ! this.options.notifier ) {
+			const pending = this.options.notices.pendingCount();
+			this.options.log.warn( { pending }, 'no SIDECAR_WORDPRESS_URL: notices for WordPress are kept until it is set' );
+			return;
+		}
+		this.kick();
+	}
+
+	/** New notices were committed (or a retry may be due): send what is due. */
+	kick(): void {
+		if ( this.state !== 'running' || ! this.options.notifier ) {
+			return;
+		}
+		if ( this.running ) {
+			this.again = true;
+			return;
+		}
+		this.running = this.drain()
+			.catch( ( error: unknown ) => {
+				// E.g. SQLITE_BUSY from an outside writer: the notices stay, the timer tries again.
+				this.options.log.error( { err: error }, 'could not send notices to WordPress' );
+			} )
+			.finally( () => {
+				this.running = undefined;
+				if ( this.again ) {
+					this.again = false;
+					this.kick();
+				} else {
+					this.armTimer();
+				}
+			} );
+	}
+
+	/** Lets a send in flight finish (up to graceMs); unsent notices stay for the next start. */
+	async stop( graceMs: number ): Promise< void > {
+		if ( this.state === 'stopped' || this.state === 'stopping' ) {
+			return;
+		}
+		this.state = 'stopping';
+		clearTimeout( this.timer );
+		if ( this.running ) {
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race( [ this.running, new Promise< void >( ( resolve ) => ( timer = setTimeout( resolve, graceMs ) ) ) ] );
+			clearTimeout( timer );
+			this.abort.abort();
+			await this.running;
+		}
+		this.state = 'stopped';
+	}
+
+	private async drain(): Promise< void > {
+		const { notices, notifier, log } = this.options;
+		while ( this.state === 'running' && notifier ) {
+			const due = notices.due( Date.now(), BATCH );
+			if ( due.length === 0 ) {
+				return;
+			}
+			for ( const item of due ) {
+				if ( this.state !== 'running' ) {
+					return;
+				}
+				const result = await notifier( item.notice, this.abort.signal );
+				const context = { notice: item.notice.type, endpoint_id: item.notice.endpoint_id, attempt: item.attempts + 1 };
+				if ( result.acknowledged ) {
+					notices.acknowledge( item.id, Date.now() );
+					log.info( context, 'WordPress notified' );
+				} else {
+					const delayMs = Math.min( this.maxDelayMs, this.options.baseDelayMs * 2 ** item.attempts );
+					notices.failed( item.id, result.error, Date.now() + delayMs );
+					log.warn( { ...context, error: result.error, retry_in_s: delayMs / 1000 }, 'WordPress did not acknowledge a notice; will retry' );
+				}
+			}
+		}
+	}
+
+	private armTimer(): void {
+		clearTimeout( this.timer );
+		if ( this.state !== 'running' ) {
+			return;
+		}
+		let next: number | undefined;
+		try {
+			next = this.options.notices.nextDue();
+		} catch ( error ) {
+			this.options.log.error( { err: error }, 'could not read the notices table; retrying in 1 s' );
+			next = Date.now() + 1000;
+		}
+		if ( next === undefined ) {
+			return;
+		}
+		this.timer = setTimeout( () => this.kick(), Math.min( Math.max( 0, next - Date.now() ), MAX_TIMER_MS ) );
+		this.timer.unref();
+	}
+}

@@ -1,0 +1,57 @@
+import type { SidecarConfig } from '../config';
+import type { Logger } from '../logger';
+import type { Stores } from '../store/stores';
+import type { DeliveryClient } from './delivery-client';
+import { Dispatcher } from './dispatcher';
+import { Maintenance } from './maintenance';
+import { NoticeSender } from './notice-sender';
+import { createWordPressNotifier, type Notifier } from './wordpress-notice';
+
+export interface OutboundRuntime {
+	dispatcher: Dispatcher;
+	notices: NoticeSender;
+	maintenance: Maintenance;
+	start(): void;
+	/** Maintenance first, then attempts in flight (which may queue notices), then the notices. */
+	stop( graceMs: number ): Promise< void >;
+}
+
+/** The outbound workers over one set of stores, wired the same way by main.ts and the tests. */
+export function createOutboundRuntime( options: {
+	config: SidecarConfig;
+	log: Logger;
+	stores: Stores;
+	/** Defaults to the signed POST to WordPress's callback route (none without SIDECAR_WORDPRESS_URL). */
+	notifier?: Notifier;
+	client?: DeliveryClient;
+} ): OutboundRuntime {
+	const { config, log, stores } = options;
+	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
+	const notifier =
+		options.notifier ?? ( config.wordpressUrl ? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey } ) : undefined );
+	const notices = new NoticeSender( { notices: stores.notices, log, notifier, baseDelayMs: intervalMs } );
+	const dispatcher = new Dispatcher( { config, log, stores, client: options.client, onNoticesQueued: () => notices.kick() } );
+	const maintenance = new Maintenance( {
+		stores,
+		log,
+		intervalMs,
+		sweepHealth: ( now ) => dispatcher.sweepHealth( now ),
+		kickNotices: () => notices.kick(),
+	} );
+	return {
+		dispatcher,
+		notices,
+		maintenance,
+		start() {
+			dispatcher.start(); // re-queues what a crash left in flight before anything is sent
+			notices.start(); // notices a crash left unsent go out now
+			maintenance.start();
+		},
+		async stop( graceMs ) {
+			const deadline = Date.now() + graceMs;
+			await maintenance.stop();
+			await dispatcher.stop( Math.max( 0, deadline - Date.now() ) );
+			await notices.stop( Math.max( 0, deadline - Date.now() ) );
+		},
+	};
+}

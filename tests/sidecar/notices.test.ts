@@ -1,0 +1,99 @@
+import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/channel-signature';
+import { CALLBACK_ROUTE } from '../../sidecar/src/outbound/wordpress-notice';
+import { orderEvent } from './support/api-client';
+import { startHarness, TEST_KEY } from './support/harness';
+import { startReceiver, waitUntil, type ReceivedRequest } from './support/receiver';
+
+/** Fast upkeep for tests: a 0.1 s maintenance period, which is also the first notice retry delay. */
+const FAST = { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '0.1' };
+
+/** The notice is signed like every channel call: WordPress checks it against the shared key. */
+function expectSignedNotice( request: ReceivedRequest ): void {
+	expect( request.path ).toBe( `/wp-json${ CALLBACK_ROUTE }` );
+	const timestamp = Number( request.headers[ CHANNEL_HEADERS.timestamp ] );
+	expect( request.headers[ CHANNEL_HEADERS.signature ] ).toBe(
+		signChannelRequest( TEST_KEY, timestamp, request.headers[ CHANNEL_HEADERS.requestId ] as string, 'POST', CALLBACK_ROUTE, Buffer.from( request.body ) )
+	);
+}
+
+describe( 'endpoint health sweep', () => {
+	it( 'disables an endpoint failing for longer than SIDECAR_DISABLE_AFTER_HOURS even when no attempt follows, and tells WordPress', async () => {
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
+		// One attempt, then nothing more is ever sent; 0.0003 h = 1.08 s of failure streak.
+		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url, SIDECAR_RETRY_SCHEDULE: '0', SIDECAR_DISABLE_AFTER_HOURS: '0.0003' } );
+		try {
+			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
+			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'sweep_1', 'order.paid', 1 ) ] } );
+			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/sweep_1' ) ).body.deliveries[ 0 ]?.status === 'failed' );
+			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
+
+			await wordpress.waitFor( ( r ) => r.length === 1 );
+			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toEqual( {
+				type: 'endpoint.disabled',
+				endpoint_id: endpoint.id,
+				url: receiver.url + '/',
+				reason: expect.stringMatching( /^failing without a success since / ),
+			} );
+			expectSignedNotice( wordpress.requests[ 0 ] as ReceivedRequest );
+			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { status: 'disabled', disabled_by: 'auto' } );
+			expect( receiver.requests ).toHaveLength( 1 ); // disabled with no further attempt
+		} finally {
+			await sidecar.close();
+			await receiver.close();
+			await wordpress.close();
+		}
+	} );
+} );
+
+describe( 'notices to WordPress', () => {
+	it( 'retries the endpoint.disabled notice until WordPress acknowledges it, then stops', async () => {
+		let calls = 0;
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( ++calls <= 2 ? 503 : 202 ).end() );
+		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
+		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
+		try {
+			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
+			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'notice_1', 'order.paid', 1 ) ] } );
+			await wordpress.waitFor( ( r ) => r.length === 3 );
+			await waitUntil( () => sidecar.stores.notices.pendingCount() === 0 );
+			const bodies = wordpress.requests.map( ( r ) => JSON.parse( r.body ) );
+			expect( new Set( wordpress.requests.map( ( r ) => r.body ) ).size ).toBe( 1 ); // the same notice each time
+			expect( bodies[ 0 ] ).toMatchObject( { type: 'endpoint.disabled', endpoint_id: endpoint.id, reason: expect.stringMatching( /410/ ) } );
+			wordpress.requests.forEach( expectSignedNotice );
+			expect( new Set( wordpress.requests.map( ( r ) => r.headers[ CHANNEL_HEADERS.requestId ] ) ).size ).toBe( 3 );
+			// Acknowledged: later maintenance rounds send nothing more.
+			await sidecar.outbound.maintenance.tick();
+			await sidecar.outbound.maintenance.tick();
+			expect( wordpress.requests ).toHaveLength( 3 );
+		} finally {
+			await sidecar.close();
+			await gone.close();
+			await wordpress.close();
+		}
+	} );
+
+	it( 'keeps an unacknowledged notice across a restart and sends it then', async () => {
+		const down = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
+		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
+		const first = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: down.url } );
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		let endpointId = '';
+		try {
+			endpointId = ( await first.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body.id;
+			await first.api( 'POST', '/v1/events', { events: [ orderEvent( 'restart_notice', 'order.paid', 1 ) ] } );
+			await down.waitFor( ( r ) => r.length >= 1 );
+		} finally {
+			await first.close( { keepData: true } );
+		}
+		const second = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url }, { dataDir: first.dataDir } );
+		try {
+			await wordpress.waitFor( ( r ) => r.length === 1 );
+			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toMatchObject( { type: 'endpoint.disabled', endpoint_id: endpointId } );
+			await waitUntil( () => second.stores.notices.pendingCount() === 0 );
+		} finally {
+			await second.close();
+			await Promise.all( [ down.close(), gone.close(), wordpress.close() ] );
+		}
+	} );
+} );
