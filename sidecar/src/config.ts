@@ -52,6 +52,8 @@ export const CONFIG_SCHEMA = z.object( {
 	// Upkeep period: endpoint health sweep, pruning, and the first retry delay of a notice to
 	// WordPress (doubling up to 1 h). Fractions allowed (tests use sub-second periods).
 	maintenanceIntervalSeconds: z.coerce.number().min( 0.05 ).max( 3600 ).default( 60 ),
+	// Finished deliveries, their attempts and events are deleted after this many days.
+	retentionDays: z.coerce.number().positive().max( 3650 ).default( 30 ),
 } );
 
 export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' > & { sharedKey: string };
@@ -75,6 +77,7 @@ const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
 	disableAfterHours: 'SIDECAR_DISABLE_AFTER_HOURS',
 	shutdownGraceMs: 'SIDECAR_SHUTDOWN_GRACE_MS',
 	maintenanceIntervalSeconds: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS',
+	retentionDays: 'SIDECAR_RETENTION_DAYS',
 };
 
 export class ConfigError extends Error {}

@@ -17,7 +17,8 @@ WordPress gets its 202, then delivered as signed Standard Webhooks with retries;
 attempts interrupted by a crash are sent again after the next start. SIGTERM or
 SIGINT lets attempts in flight finish (up to SIDECAR_SHUTDOWN_GRACE_MS), then exits.
 Every SIDECAR_MAINTENANCE_INTERVAL_SECONDS it disables endpoints failing for longer
-than SIDECAR_DISABLE_AFTER_HOURS and retries notices WordPress has not acknowledged yet.
+than SIDECAR_DISABLE_AFTER_HOURS, deletes delivered history older than
+SIDECAR_RETENTION_DAYS, and retries notices WordPress has not acknowledged yet.
 
 Settings come from environment variables, or from a JSON file given with --config
 (or SIDECAR_CONFIG); the environment wins. Settings:

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { orderEvent } from './support/api-client';
 import { startHarness, type Harness } from './support/harness';
-import { startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
 
 /** The /v1 API WordPress calls, against the real app, dispatcher and SQLite. */
 describe( 'sidecar /v1 API', () => {
@@ -376,6 +376,33 @@ describe( 'sidecar /v1 API', () => {
 				await sidecar.api( 'DELETE', `/v1/endpoints/${ flakyEndpoint.id }` );
 			} finally {
 				await flaky.close();
+			}
+		} );
+
+		it( 'replays what failed since a time by when it failed, not when the event was received', async () => {
+			let release: () => void = () => undefined;
+			const held = new Promise< void >( ( resolve ) => ( release = resolve ) );
+			let up = false;
+			const slow = await startReceiver( async ( _req, res ) => {
+				await held; // the first attempt hangs until the test has taken its `since`
+				res.writeHead( up ? 200 : 500 ).end();
+			} );
+			try {
+				const slowEndpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: slow.url, event_types: [ 'order.created' ] } ) ).body;
+				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'late_fail_1', 'order.created', 40 ) ] } );
+				await slow.waitFor( ( r ) => r.length === 1 );
+				await sleep( 5 ); // `since` strictly after the event was received
+				const since = new Date().toISOString();
+				release();
+				await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ slowEndpoint.id }&status=failed` ) ).body.total === 1 );
+				up = true;
+				const replay = await sidecar.api( 'POST', '/v1/replay', { since, endpoint_id: slowEndpoint.id } );
+				expect( replay.body ).toEqual( { requeued: 1 } );
+				await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ slowEndpoint.id }&status=succeeded` ) ).body.total === 1 );
+				await sidecar.api( 'DELETE', `/v1/endpoints/${ slowEndpoint.id }` );
+			} finally {
+				release();
+				await slow.close();
 			}
 		} );
 

@@ -35,6 +35,7 @@ export function createOutboundRuntime( options: {
 		stores,
 		log,
 		intervalMs,
+		retentionMs: config.retentionDays * 86_400_000,
 		sweepHealth: ( now ) => dispatcher.sweepHealth( now ),
 		kickNotices: () => notices.kick(),
 	} );

@@ -143,16 +143,25 @@ export class DeliveriesStore {
 				 SELECT id, @endpointId, ordering_key, 'pending', @now, 'manual', @now, @now FROM events WHERE id = @eventId
 				 ON CONFLICT (event_id, endpoint_id) DO NOTHING`
 			),
+			// updated_at is when the delivery failed (or was cancelled): "what failed since".
 			requeueSince: db.prepare(
-				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE status IN ('failed', 'cancelled') AND created_at >= @since AND ${ ACTIVE_ENDPOINT }`
+				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND ${ ACTIVE_ENDPOINT }`
 			),
 			requeueSinceEndpoint: db.prepare(
 				`UPDATE deliveries SET ${ REQUEUE_SET }
-				 WHERE status IN ('failed', 'cancelled') AND created_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT }`
+				 WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT }`
 			),
 			recentAttempts: db.prepare(
 				`SELECT started_at, status_code, error_code, response_excerpt FROM attempts
 				 WHERE endpoint_id = ? AND started_at >= ? ORDER BY started_at DESC LIMIT ?`
+			),
+			pruneDeliveries: db.prepare(
+				`DELETE FROM deliveries WHERE id IN (
+				   SELECT id FROM deliveries WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? LIMIT ?)`
+			),
+			pruneEvents: db.prepare(
+				`DELETE FROM events WHERE id IN (
+				   SELECT e.id FROM events e WHERE e.received_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id) LIMIT ?)`
 			),
 			ofEvent: db.prepare( `SELECT ${ DELIVERY_COLUMNS } FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id` ),
 			attemptsOfEvent: db.prepare(
@@ -247,7 +256,7 @@ export class DeliveriesStore {
 		} ).immediate();
 	}
 
-	/** Requeues failed (and cancelled) deliveries of events received since `since`, to active endpoints. */
+	/** Requeues deliveries to active endpoints that failed (or were cancelled) since `since`. */
 	requeueFailedSince( since: number, endpointId: string | undefined, now: number ): number {
 		return endpointId === undefined
 			? this.statements.requeueSince.run( { since, now } ).changes
@@ -255,27 +264,12 @@ export class DeliveriesStore {
 	}
 
 	list( filter: DeliveryFilter ): { deliveries: Delivery[]; total: number } {
-		const where: string[] = [];
-		const params: Record< string, string | number > = {};
-		if ( filter.endpointId !== undefined ) {
-			where.push( 'd.endpoint_id = @endpointId' );
-			params.endpointId = filter.endpointId;
-		}
-		if ( filter.type !== undefined ) {
-			where.push( 'e.type = @type' );
-			params.type = filter.type;
-		}
-		if ( filter.status !== undefined ) {
-			where.push( 'd.status = @status' );
-			params.status = filter.status;
-		}
-		const clause = where.length > 0 ? `WHERE ${ where.join( ' AND ' ) }` : '';
-		const from = 'FROM deliveries d JOIN events e ON e.id = d.event_id';
+		const query = deliveryListQuery( filter );
 		return this.db.transaction( () => {
-			const total = ( this.db.prepare( `SELECT COUNT(*) AS n ${ from } ${ clause }` ).get( params ) as { n: number } ).n;
+			const total = ( this.db.prepare( query.count ).get( query.params ) as { n: number } ).n;
 			const rows = this.db
-				.prepare( `SELECT ${ DELIVERY_COLUMNS } ${ from } ${ clause } ORDER BY d.id DESC LIMIT @limit OFFSET @offset` )
-				.all( { ...params, limit: filter.perPage, offset: ( filter.page - 1 ) * filter.perPage } ) as DeliveryRow[];
+				.prepare( query.page )
+				.all( { ...query.params, limit: filter.perPage, offset: ( filter.page - 1 ) * filter.perPage } ) as DeliveryRow[];
 			return { deliveries: rows.map( toDelivery ), total };
 		} )();
 	}
@@ -302,6 +296,18 @@ export class DeliveriesStore {
 		};
 	}
 
+	/**
+	 * Retention: deletes up to `limit` finished deliveries (succeeded, failed, cancelled;
+	 * never pending or in flight) last changed before `before`, with their attempts, then
+	 * up to `limit` events received before `before` that no delivery refers to any more.
+	 */
+	prune( before: number, limit: number ): { deliveries: number; events: number } {
+		return this.db.transaction( () => ( {
+			deliveries: this.statements.pruneDeliveries.run( before, limit ).changes,
+			events: this.statements.pruneEvents.run( before, limit ).changes,
+		} ) ).immediate();
+	}
+
 	/** Every delivery of an event with its attempts, oldest first. */
 	ofEvent( eventId: string ): ( Delivery & { attempts: Attempt[] } )[] {
 		return this.db.transaction( () => {
@@ -326,6 +332,31 @@ export interface EndpointHealth {
 	attempts: number;
 	successes: number;
 	lastError: { at: number; status: number | null; errorCode: string | null; excerpt: string | null } | null;
+}
+
+/** The delivery list's two queries for a filter (exported so tests can check their plans). */
+export function deliveryListQuery( filter: Pick< DeliveryFilter, 'endpointId' | 'type' | 'status' > ) {
+	const where: string[] = [];
+	const params: Record< string, string | number > = {};
+	if ( filter.endpointId !== undefined ) {
+		where.push( 'd.endpoint_id = @endpointId' );
+		params.endpointId = filter.endpointId;
+	}
+	if ( filter.type !== undefined ) {
+		where.push( 'e.type = @type' );
+		params.type = filter.type;
+	}
+	if ( filter.status !== undefined ) {
+		where.push( 'd.status = @status' );
+		params.status = filter.status;
+	}
+	const clause = where.length > 0 ? `WHERE ${ where.join( ' AND ' ) }` : '';
+	const from = 'FROM deliveries d JOIN events e ON e.id = d.event_id';
+	return {
+		params,
+		count: `SELECT COUNT(*) AS n ${ from } ${ clause }`,
+		page: `SELECT ${ DELIVERY_COLUMNS } ${ from } ${ clause } ORDER BY d.id DESC LIMIT @limit OFFSET @offset`,
+	};
 }
 
 function toDelivery( row: DeliveryRow ): Delivery {

@@ -144,4 +144,11 @@ export const MIGRATIONS: readonly string[] = [
 	CREATE INDEX notices_due ON notices (next_attempt_at) WHERE acknowledged_at IS NULL;
 	CREATE INDEX notices_acknowledged ON notices (acknowledged_at) WHERE acknowledged_at IS NOT NULL;
 	`,
+	/* 6: the delivery list, newest first, filtered by status, by endpoint and status, or by event type */ `
+	CREATE INDEX deliveries_by_status_id ON deliveries (status, id);
+	CREATE INDEX deliveries_by_endpoint_status ON deliveries (endpoint_id, status, id);
+	CREATE INDEX events_by_type ON events (type, id);
+	-- Superseded by the two status indexes: nothing filters deliveries on created_at.
+	DROP INDEX deliveries_by_status;
+	`,
 ];

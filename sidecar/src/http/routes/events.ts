@@ -137,7 +137,7 @@ export function eventsRouter( context: RouteContext ): Router {
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
-	/** Recovery after an outage: every failed delivery of events received since `since` goes out again. */
+	/** Recovery after an outage: every delivery that failed (or was cancelled) since `since` goes out again. */
 	router
 		.route( '/replay' )
 		.post( ( req, res ) => {
