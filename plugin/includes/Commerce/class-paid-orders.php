@@ -438,8 +438,8 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Loads the products of these orders' lines in one query (wc_get_products), so reading
-	 * their SKUs afterwards hits caches instead of costing queries per product.
+	 * Reads the SKUs of these orders' products in one query (wc_get_products) instead of
+	 * loading each product again for each line; read fresh on every call.
 	 *
 	 * @param \WC_Order[] $orders Orders.
 	 */
@@ -452,7 +452,7 @@ final class Paid_Orders {
 			foreach ( $order->get_items( 'line_item' ) as $item ) {
 				if ( $item instanceof \WC_Order_Item_Product ) {
 					$id = $item->get_variation_id() ? $item->get_variation_id() : $item->get_product_id();
-					if ( $id && ! array_key_exists( $id, self::$skus ) ) {
+					if ( $id ) {
 						$ids[ $id ] = $id;
 					}
 				}
@@ -462,13 +462,18 @@ final class Paid_Orders {
 			return;
 		}
 		$types = function_exists( 'wc_get_product_types' ) ? array_keys( wc_get_product_types() ) : array( 'simple', 'grouped', 'external', 'variable' );
-		wc_get_products(
+		$products = wc_get_products(
 			array(
 				'include' => array_values( $ids ),
 				'type'    => array_merge( $types, array( 'variation' ) ),
 				'limit'   => count( $ids ),
 			)
 		);
+		foreach ( (array) $products as $product ) {
+			if ( $product instanceof \WC_Product ) {
+				self::$skus[ $product->get_id() ] = (string) $product->get_sku();
+			}
+		}
 	}
 
 	/**

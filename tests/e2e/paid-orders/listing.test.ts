@@ -1,6 +1,7 @@
 import { commerce, iso, nextSecond, type OrderStatus, type Product } from '../support/commerce';
 import { links, listPaid, restPath, type PaidOrder } from '../support/paid-orders';
 import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+import { readState } from '../support/environment';
 
 /**
  * Only paid orders, filtered on the server, with only the declared fields, paged the
@@ -128,5 +129,22 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		expect( before.body.length + after.body.length ).toBe( paid.length );
 		expect( after.body.every( ( o ) => Date.parse( o.date_paid as string ) === latest ) ).toBe( true );
 		expect( before.body.every( ( o ) => Date.parse( o.date_paid as string ) < latest ) ).toBe( true );
+	} );
+
+	// Last: it adds an order, which the counts above do not expect.
+	it( 'sends names as UTF-8, not \\u escapes (smaller pages, same JSON)', async () => {
+		const [ shelf ] = await driver.createProducts( [ { name: 'Étagère chêne 1/2', sku: `SHELF-${ run }`, price: '80.00' } ] );
+		const [ order ] = await driver.createOrders( [ { status: 'processing', billing: { first_name: 'Zoë', last_name: 'Brontë', email: `zoe-${ run }@example.com` }, line_items: [ { product_id: shelf!.id, quantity: 1 } ] } ] );
+
+		const response = await fetch( `${ readState().siteUrl }/wp-json/service-integration/v1/commandes-payees?modified_after=${ encodeURIComponent( since ) }&per_page=100`, {
+			headers: { authorization: 'Basic ' + Buffer.from( `${ account.username }:${ account.password }` ).toString( 'base64' ) },
+		} );
+		expect( response.status ).toBe( 200 );
+		const raw = await response.text();
+		expect( raw ).toContain( '"name":"Étagère chêne 1/2"' );
+		expect( raw ).toContain( '"first_name":"Zoë"' );
+		expect( raw ).not.toMatch( /\\u00|\\\// );
+		const mine = ( JSON.parse( raw ) as PaidOrder[] ).find( ( o ) => o.id === order );
+		expect( mine?.line_items[ 0 ] ).toMatchObject( { name: 'Étagère chêne 1/2', sku: `SHELF-${ run }` } );
 	} );
 } );
