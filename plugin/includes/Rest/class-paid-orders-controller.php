@@ -514,7 +514,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	}
 
 	/**
-	 * A wc_get_orders date argument for [after, before): '>=A', '<B' or 'A...B-1' with UTC
+	 * A wc_get_orders date argument for [after, before): '>=A' or 'A...B-1' with UTC
 	 * timestamps (second precision in both order storages); null for no bound, false for an
 	 * empty range.
 	 *
@@ -531,6 +531,8 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 		if ( null !== $from ) {
 			return '>=' . $from;
 		}
-		return null !== $to ? '<' . $to : null;
+		// Not '<B': legacy storage compares the meta as text, where an order without the date
+		// ('') sorts before any B; a range excludes it, as HPOS does (NULL).
+		return null !== $to ? Paid_Orders::FIRST_SECOND . '...' . ( $to - 1 ) : null;
 	}
 }
