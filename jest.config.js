@@ -8,8 +8,10 @@ const tsJest = [ 'ts-jest', { tsconfig: 'tsconfig.json' } ];
 /** @type {import('jest').Config} */
 module.exports = {
 	reporters: [ 'default', '<rootDir>/tests/support/summary-reporter.js' ],
-	// A project-level testTimeout is ignored by jest; one REST call in Playground takes ~0.5 s.
-	testTimeout: 120000,
+	// A project-level testTimeout is ignored by jest. One REST call in Playground takes ~0.5 s on
+	// an idle machine and several times that on a busy one; the longest e2e tests make ~60 calls.
+	// This bounds a hung test, not speed: CI's own limit bounds the run.
+	testTimeout: 300000,
 	projects: [
 		{
 			displayName: 'unit',
