@@ -6,24 +6,23 @@
  * Run: npx ts-node --transpile-only bench/inbound.ts [--help]
  */
 import { performance } from 'perf_hooks';
-import type { ChildProcess } from 'child_process';
 import path from 'path';
 import { parseFlags, portFlag } from '../scripts/lib/cli-args';
-import { stopChild } from '../scripts/lib/sidecar-process';
-import { startStack, type Stack } from '../scripts/lib/stack';
-import { PLAYGROUND_COOKIE, stopWordPress } from '../scripts/lib/wp-env';
+import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies, restNonce } from '../scripts/lib/wp-login';
 import { checkInbound } from '../sidecar/src/inbound/receive';
 import { generateSourceSecret } from '../sidecar/src/inbound/source-secrets';
 import type { InboundSource } from '../sidecar/src/inbound/sources-store';
 import { INBOUND_SCHEMES, type InboundScheme } from '../sidecar/src/inbound/verify';
 import { providerSecret, sampleWebhook, signStandardWebhook } from '../tests/support/inbound-signers';
+import { RUNTIME_HELP, runtimeFlag, startBenchStack, type BenchRuntime, type BenchStack } from './support/bench-stack';
 
 const HELP = `Usage: npx ts-node --transpile-only bench/inbound.ts [options]
 
-Starts its own WordPress (Playground runtime, fresh database) and sidecar, activates the
-bench-only plugin tests/fixtures/plugins/inbound-bench (an empty public REST route,
-POST /wp-json/si-bench/v1/empty, that answers 202 and does nothing), creates a Standard
+Starts its own WordPress (Playground runtime, or native PHP with --runtime=native; fresh
+database) and sidecar, activates the bench-only plugin tests/fixtures/plugins/inbound-bench
+(an empty public REST route, POST /wp-json/si-bench/v1/empty, that answers 202 and does
+nothing), creates a Standard
 Webhooks source, lets WordPress's first cron run finish, then measures on that one site,
 interleaved in rounds:
   (a) POST /wp-json/service-integration-inbound/v1/<source>: a new signed event each time
@@ -40,7 +39,7 @@ Loopback only; bounded by --requests and --verify-ms; stops WordPress and the si
 the end, even on failure.
 
 Options:
-  --requests=<n>       requests per route per concurrency level (default 64, max 2000)
+${ RUNTIME_HELP }  --requests=<n>       requests per route per concurrency level (default 64, max 2000)
   --concurrency=<list> concurrency levels (default 1,4,16)
   --cron=<list>        cron set-ups, among wp,system (default wp,system)
   --system-cron-s=<n>  seconds between wp-cron.php calls in the system set-up (default 60)
@@ -59,6 +58,8 @@ Targets: (a)/(b) <= 1.3 at p50 and p99 for every concurrency; no request over 5 
 type CronMode = 'wp' | 'system';
 
 interface Options {
+	runtime: BenchRuntime;
+	phpWorkers: number;
 	requests: number;
 	concurrency: number[];
 	cron: CronMode[];
@@ -73,7 +74,7 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const flags = parseFlags( argv, [ 'help', 'requests', 'concurrency', 'cron', 'system-cron-s', 'warmup', 'verify-ms', 'skip-http', 'name', 'wp-port', 'sidecar-port', 'json' ] );
+	const flags = parseFlags( argv, [ 'help', 'runtime', 'php-workers', 'requests', 'concurrency', 'cron', 'system-cron-s', 'warmup', 'verify-ms', 'skip-http', 'name', 'wp-port', 'sidecar-port', 'json' ] );
 	if ( flags.help ) {
 		return undefined;
 	}
@@ -97,6 +98,8 @@ function parseOptions( argv: string[] ): Options | undefined {
 		throw new Error( '--cron must be a comma-separated list among wp,system' );
 	}
 	return {
+		runtime: runtimeFlag( flags.runtime ),
+		phpWorkers: int( 'php-workers', 4, 1, 32 ),
 		requests: int( 'requests', 64, 4, 2000 ),
 		concurrency,
 		cron,
@@ -186,7 +189,7 @@ interface Site {
 }
 
 /** Activates the bench plugin and creates the source, as an administrator. */
-async function prepareSite( stack: Stack ): Promise< Site > {
+async function prepareSite( stack: BenchStack ): Promise< Site > {
 	const url = stack.siteUrl;
 	const cookie = await loginCookies( url, 'admin', 'password' );
 	const nonce = await restNonce( url, cookie );
@@ -249,7 +252,7 @@ async function settle( site: Site, empty: Sender ): Promise< void > {
 	}
 }
 
-async function measureHttp( options: Options, stack: Stack ): Promise< LevelResult[] > {
+async function measureHttp( options: Options, stack: BenchStack ): Promise< LevelResult[] > {
 	const site = await prepareSite( stack );
 	const runId = Date.now().toString( 36 );
 	let sequence = 0;
@@ -369,29 +372,29 @@ async function main(): Promise< void > {
 
 	let http: LevelResult[] = [];
 	if ( ! options.skipHttp ) {
-		let stack: Stack | undefined;
+		let stack: BenchStack | undefined;
 		const stop = async () => {
 			if ( stack ) {
 				const current = stack;
 				stack = undefined;
-				await stopChild( current.sidecar as ChildProcess );
-				await stopWordPress( current.env, true ).catch( () => undefined );
+				await current.stop();
 			}
 		};
 		process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
 		try {
-			log( `Starting WordPress "${ options.name }" on port ${ options.wpPort } and the sidecar on ${ options.sidecarPort } (fresh database)` );
+			log( `Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } and the sidecar on ${ options.sidecarPort } (fresh database)` );
 			const fixtures = path.join( __dirname, '..', 'tests', 'fixtures', 'plugins' );
-			stack = await startStack( {
+			stack = await startBenchStack( {
+				runtime: options.runtime,
 				name: options.name,
-				runtime: 'playground',
 				wpPort: options.wpPort,
 				sidecarPort: options.sidecarPort,
-				freshSite: true,
+				phpWorkers: options.phpWorkers,
 				extraPlugins: { 'inbound-bench': path.join( fixtures, 'inbound-bench' ) },
 				sidecarEnv: { SIDECAR_LOG_LEVEL: 'warn' },
 			} );
-			log( `\nAcknowledge latency, ${ options.requests } requests per route per level (interleaved), ${ options.warmup } warm-up:` );
+			log( `\nWordPress runtime: ${ stack.description }` );
+			log( `Acknowledge latency, ${ options.requests } requests per route per level (interleaved), ${ options.warmup } warm-up:` );
 			http = await measureHttp( options, stack );
 		} finally {
 			await stop();

@@ -13,19 +13,18 @@
 import fs from 'fs';
 import path from 'path';
 import { performance } from 'perf_hooks';
-import type { ChildProcess } from 'child_process';
 import { parseFlags, portFlag } from '../scripts/lib/cli-args';
-import { stopChild } from '../scripts/lib/sidecar-process';
 import { environmentDir } from '../scripts/lib/paths';
-import { describeStack, startStack, type Stack } from '../scripts/lib/stack';
-import { PLAYGROUND_COOKIE, stopWordPress } from '../scripts/lib/wp-env';
+import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
+import { RUNTIME_HELP, runtimeFlag, startBenchStack, stopKeptWordPress, type BenchRuntime, type BenchStack } from './support/bench-stack';
 
 const HELP = `Usage: npx ts-node --transpile-only bench/paid-orders.ts [options]
 
-Starts its own WordPress (Playground runtime, fresh database, the WooCommerce-compatible
-test fixture) and sidecar, seeds orders (about a third paid: processing or completed), and
-measures, interleaved request by request on the same pages of 100 paid orders:
+Starts its own WordPress (Playground runtime, or native PHP with --runtime=native; fresh
+database, the WooCommerce-compatible test fixture) and sidecar, seeds orders (about a third
+paid: processing or completed), and measures, interleaved request by request on the same
+pages of 100 paid orders:
   (a) GET /wp-json/service-integration/v1/commandes-payees   (service account)
   (b) GET /wp-json/wc-fixture/v1/wc-v3-orders?status=processing,completed
       the fixture's stand-in for GET /wc/v3/orders          (administrator)
@@ -35,7 +34,7 @@ per page, and the ratios (b)/(a), at each scale, and how (a) grows with the orde
 Stops WordPress and the sidecar at the end, even on failure.
 
 Options:
-  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000); the
+${ RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000); the
                        side-by-side headline is taken at --compare-at
   --compare-at=<n>     scale whose ratios are the headline (default 10000)
   --rounds=<n>         interleaved rounds per scale (default 25)
@@ -48,7 +47,8 @@ Options:
   --json               also print the results as JSON
   --keep               leave WordPress and the sidecar running at the end (prints how to reach
                        them), for investigation; stop them later with --stop
-  --stop               stop what an earlier --keep run left running (same --name/ports) and exit
+  --stop               stop what an earlier --keep run left running (same --runtime/--name/ports)
+                       and exit
   --help               this text
 
 Targets: (a) at least 3x faster (median and p95) and at least 10x smaller than (b);
@@ -56,6 +56,8 @@ Targets: (a) at least 3x faster (median and p95) and at least 10x smaller than (
 `;
 
 interface Options {
+	runtime: BenchRuntime;
+	phpWorkers: number;
 	scales: number[];
 	compareAt: number;
 	rounds: number;
@@ -71,7 +73,7 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const flags = parseFlags( argv, [ 'help', 'scales', 'compare-at', 'rounds', 'per-page', 'chunk', 'max-seed-minutes', 'name', 'wp-port', 'sidecar-port', 'json', 'keep', 'stop' ] );
+	const flags = parseFlags( argv, [ 'help', 'runtime', 'php-workers', 'scales', 'compare-at', 'rounds', 'per-page', 'chunk', 'max-seed-minutes', 'name', 'wp-port', 'sidecar-port', 'json', 'keep', 'stop' ] );
 	if ( flags.help ) {
 		return undefined;
 	}
@@ -96,6 +98,8 @@ function parseOptions( argv: string[] ): Options | undefined {
 		throw new Error( '--compare-at must be one of --scales' );
 	}
 	return {
+		runtime: runtimeFlag( flags.runtime ),
+		phpWorkers: int( 'php-workers', 4, 1, 32 ),
 		scales,
 		compareAt,
 		rounds: int( 'rounds', 25, 3, 1000 ),
@@ -291,8 +295,7 @@ async function main(): Promise< void > {
 	}
 	const pidFile = path.join( environmentDir( options.name ), 'bench-sidecar.pid' );
 	if ( options.stop ) {
-		const { env } = describeStack( { name: options.name, runtime: 'playground', wpPort: options.wpPort, sidecarPort: options.sidecarPort } );
-		await stopWordPress( env, true );
+		await stopKeptWordPress( options );
 		if ( fs.existsSync( pidFile ) ) {
 			try {
 				process.kill( Number( fs.readFileSync( pidFile, 'utf8' ) ), 'SIGTERM' );
@@ -308,20 +311,19 @@ async function main(): Promise< void > {
 		throw new Error( 'This benchmark seeds through the fixture’s bulk route; run it without WOOCOMMERCE_DIR.' );
 	}
 
-	let stack: Stack | undefined;
+	let stack: BenchStack | undefined;
 	const stop = async (): Promise< void > => {
 		if ( stack ) {
 			const current = stack;
 			stack = undefined;
-			await stopChild( current.sidecar as ChildProcess );
-			await stopWordPress( current.env, true ).catch( () => undefined );
+			await current.stop();
 		}
 	};
 	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
 
 	try {
-		log( `Starting WordPress "${ options.name }" on port ${ options.wpPort } (fresh database, WooCommerce-compatible test fixture)` );
-		stack = await startStack( { name: options.name, runtime: 'playground', wpPort: options.wpPort, sidecarPort: options.sidecarPort, freshSite: true } );
+		log( `Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database, WooCommerce-compatible test fixture)` );
+		stack = await startBenchStack( { runtime: options.runtime, name: options.name, wpPort: options.wpPort, sidecarPort: options.sidecarPort, phpWorkers: options.phpWorkers } );
 		const site = stack.siteUrl;
 		const cookie = await loginCookies( site, 'admin', 'password' );
 		const admin: Identity = { username: 'admin', password: await createApplicationPassword( site, cookie, 'bench' ) };
@@ -370,11 +372,11 @@ async function main(): Promise< void > {
 			results.push( await measure( site, service, admin, scale, options ) );
 		}
 
-		report( results, skipped, options, { seeded, seedMs } );
+		report( results, skipped, options, { seeded, seedMs }, stack.description );
 		if ( options.keep && stack ) {
 			log( `Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecar.pid }` );
 			fs.writeFileSync( pidFile, String( stack.sidecar.pid ) );
-			stack.sidecar.unref();
+			stack.detach();
 			stack = undefined;
 		}
 	} finally {
@@ -388,10 +390,10 @@ async function measure( site: string, service: Identity, admin: Identity, orders
 
 	const paid = await fetchTotal( site, service, ours( 1 ) );
 	const pages = Math.max( 1, Math.ceil( paid / options.perPage ) );
-	// Warm-up for both routes.
+	// Warm-up for both routes, on pages that exist (a page past the last one is refused).
 	for ( let i = 0; i < 3; i++ ) {
-		check( await request( site, service, ours( 1 + i ) ), 'endpoint' );
-		check( await request( site, admin, standIn( 1 + i ) ), 'stand-in' );
+		check( await request( site, service, ours( 1 + ( i % pages ) ) ), 'endpoint' );
+		check( await request( site, admin, standIn( 1 + ( i % pages ) ) ), 'stand-in' );
 	}
 
 	const pick = random( orders );
@@ -445,13 +447,14 @@ function check( result: Timed, what: string ): Timed {
 	return result;
 }
 
-function report( results: ScaleResult[], skipped: number[], options: Options, seeding: { seeded: number; seedMs: number } ): void {
+function report( results: ScaleResult[], skipped: number[], options: Options, seeding: { seeded: number; seedMs: number }, runtime: string ): void {
 	const ms = ( n: number ): string => `${ n.toFixed( 0 ).padStart( 6 ) } ms`;
 	const kb = ( n: number ): string => `${ ( n / 1024 ).toFixed( 1 ).padStart( 7 ) } KiB`;
 	const x = ( n: number ): string => `${ n.toFixed( 2 ) }x`;
 	const lines: string[] = [];
 	lines.push( '' );
 	lines.push( 'Paid-orders endpoint vs the fixture’s stand-in for GET /wc/v3/orders?status=processing,completed' );
+	lines.push( `WordPress runtime: ${ runtime }` );
 	lines.push( `pages of ${ options.perPage }, ${ options.rounds } interleaved rounds per scale, random pages, same page for both routes` );
 	lines.push( 'NOTE: against the WooCommerce-compatible TEST FIXTURE, (b) is the fixture’s stand-in (same response shape as' );
 	lines.push( '      WooCommerce’s v3 orders controller, same orders), not WooCommerce itself.' );
