@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'child_process';
+import fs from 'fs';
 import { stopChild } from '../../scripts/lib/sidecar-process';
 import { describeStack, startStack, startStackSidecar, type StackOptions } from '../../scripts/lib/stack';
 import { stopWordPress } from '../../scripts/lib/wp-env';
@@ -9,7 +10,7 @@ import { startNativeWordPress, stopNativeWordPress } from './native-wordpress';
  *   playground  what npm start and the tests use (PHP as WebAssembly, one worker)
  *   native      Debian's PHP with its built-in server and several worker processes,
  *               so a route's own cost is not hidden behind Playground's per-request cost
- * Always a fresh database.
+ * Always a fresh database, WordPress's and the sidecar's.
  */
 export type BenchRuntime = 'playground' | 'native';
 
@@ -57,6 +58,8 @@ function stackOptions( options: BenchStackOptions ): StackOptions {
 }
 
 export async function startBenchStack( options: BenchStackOptions ): Promise< BenchStack > {
+	// A fresh sidecar too: a database an earlier sidecar version migrated may not open.
+	fs.rmSync( describeStack( stackOptions( options ) ).sidecarDataDir, { recursive: true, force: true } );
 	if ( options.runtime === 'playground' ) {
 		const stack = await startStack( stackOptions( options ) );
 		return {
