@@ -17,13 +17,16 @@ if ( ! defined( 'ABSPATH' ) ) {
  * a single atomic statement on MySQL and on SQLite (the SQLite integration turns it
  * into INSERT OR IGNORE), so concurrent retries of one event cannot both get in.
  *
+ * A redelivery the insert ignored is counted on the stored row (duplicate_count,
+ * last_duplicate_at) with one atomic UPDATE, so the admin page can show it.
+ *
  * Rows are claimed for processing with a conditional UPDATE (a lease), so two cron
  * runs that overlap never run the same event's handlers at the same time.
  */
 final class Inbound_Store {
 
 	const DB_VERSION_OPTION = 'service_integration_inbound_db';
-	const DB_VERSION        = '1';
+	const DB_VERSION        = '2'; // 2: duplicate_count, last_duplicate_at.
 
 	const STATUS_RECEIVED  = 'received';
 	const STATUS_PROCESSED = 'processed';
@@ -39,7 +42,7 @@ final class Inbound_Store {
 	/**
 	 * Columns listed by the admin routes (everything but the payload).
 	 */
-	const SUMMARY_COLUMNS = 'id, source, event_id, type, status, attempts, last_error, received_at, processed_at, next_attempt_at';
+	const SUMMARY_COLUMNS = 'id, source, event_id, type, status, attempts, last_error, received_at, processed_at, next_attempt_at, duplicate_count, last_duplicate_at';
 
 	/**
 	 * Table name.
@@ -50,7 +53,8 @@ final class Inbound_Store {
 	}
 
 	/**
-	 * Creates or upgrades the table (dbDelta: idempotent).
+	 * Creates or upgrades the table (dbDelta: idempotent; adds the columns a newer
+	 * DB_VERSION brings to an existing table).
 	 */
 	public static function install(): void {
 		global $wpdb;
@@ -72,6 +76,8 @@ final class Inbound_Store {
 				processed_at datetime NULL DEFAULT NULL,
 				next_attempt_at datetime NULL DEFAULT NULL,
 				locked_until datetime NULL DEFAULT NULL,
+				duplicate_count int(10) unsigned NOT NULL DEFAULT 0,
+				last_duplicate_at datetime NULL DEFAULT NULL,
 				PRIMARY KEY  (id),
 				UNIQUE KEY source_event (source, event_id),
 				KEY due (status, next_attempt_at),
@@ -107,7 +113,7 @@ final class Inbound_Store {
 	 * @param string $type         Event type.
 	 * @param string $payload      The exact body the provider signed.
 	 * @param string $data_pointer Where `data` sits in the body: '' (all of it) or '/data'.
-	 * @return int|false|null Row id when stored, 0 when it was a duplicate, false on a database error.
+	 * @return int|false Row id when stored, 0 when it was a duplicate (counted on the stored row), false on a database error.
 	 */
 	public static function insert_once( string $source, string $event_id, string $type, string $payload, string $data_pointer ) {
 		global $wpdb;
@@ -130,7 +136,33 @@ final class Inbound_Store {
 		if ( false === $written ) {
 			return false;
 		}
-		return 1 === (int) $written ? (int) $wpdb->insert_id : 0;
+		if ( 1 === (int) $written ) {
+			return (int) $wpdb->insert_id;
+		}
+		return self::count_duplicate( $source, $event_id, $now ) ? 0 : false;
+	}
+
+	/**
+	 * Counts a redelivery on the stored row: one atomic UPDATE, so concurrent duplicates
+	 * are all counted. No row to count on means the insert was ignored for another
+	 * reason (IGNORE turns some errors into warnings): not a duplicate, so false.
+	 *
+	 * @param string $source   Source slug.
+	 * @param string $event_id Event id as given to insert_once.
+	 * @param string $now      UTC datetime.
+	 */
+	private static function count_duplicate( string $source, string $event_id, string $now ): bool {
+		global $wpdb;
+		$table   = self::table();
+		$counted = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+			$wpdb->prepare(
+				"UPDATE {$table} SET duplicate_count = duplicate_count + 1, last_duplicate_at = %s WHERE source = %s AND event_id = %s", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				$now,
+				$source,
+				self::storable_event_id( $event_id )
+			)
+		);
+		return 1 === (int) $counted;
 	}
 
 	/**
@@ -148,9 +180,9 @@ final class Inbound_Store {
 	/**
 	 * A page of events, newest first, without payloads.
 	 *
-	 * @param array{source?:string, status?:string, event_id?:string} $filter   Filters.
-	 * @param int                                                      $page     1-based page.
-	 * @param int                                                      $per_page Rows a page.
+	 * @param array{source?:string, status?:string, event_id?:string, duplicate?:bool} $filter   Filters (duplicate: only events delivered more than once).
+	 * @param int                                                                      $page     1-based page.
+	 * @param int                                                                      $per_page Rows a page.
 	 * @return array{items: object[], total: int}
 	 */
 	public static function page( array $filter, int $page, int $per_page ): array {
@@ -163,6 +195,9 @@ final class Inbound_Store {
 				$where[]  = "{$column} = %s";
 				$values[] = 'event_id' === $column ? self::storable_event_id( $filter[ $column ] ) : $filter[ $column ];
 			}
+		}
+		if ( ! empty( $filter['duplicate'] ) ) {
+			$where[] = 'duplicate_count > 0';
 		}
 		$where_sql = implode( ' AND ', $where );
 		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
@@ -322,13 +357,29 @@ final class Inbound_Store {
 	}
 
 	/**
+	 * Redeliveries counted on stored events: how many, on how many events.
+	 *
+	 * @return array{deliveries: int, events: int}
+	 */
+	public static function duplicate_totals(): array {
+		global $wpdb;
+		$table = self::table();
+		$row   = $wpdb->get_row( "SELECT COALESCE(SUM(duplicate_count), 0) AS deliveries, COUNT(CASE WHEN duplicate_count > 0 THEN 1 END) AS events FROM {$table}" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		return array(
+			'deliveries' => $row ? (int) $row->deliveries : 0,
+			'events'     => $row ? (int) $row->events : 0,
+		);
+	}
+
+	/**
 	 * Integer columns as integers.
 	 *
 	 * @param object $row Database row.
 	 */
 	private static function typed( object $row ): object {
-		$row->id       = (int) $row->id;
-		$row->attempts = (int) $row->attempts;
+		$row->id              = (int) $row->id;
+		$row->attempts        = (int) $row->attempts;
+		$row->duplicate_count = (int) ( $row->duplicate_count ?? 0 );
 		return $row;
 	}
 }

@@ -103,25 +103,30 @@ final class Inbound_Sources_Controller extends WP_REST_Controller {
 				'callback'            => array( $this, 'get_events' ),
 				'permission_callback' => $admin,
 				'args'                => array(
-					'source'   => array(
+					'source'    => array(
 						'type'    => 'string',
 						'pattern' => '^[a-z0-9-]{1,64}$',
 					),
-					'status'   => array(
+					'status'    => array(
 						'type' => 'string',
 						'enum' => Inbound_Store::STATUSES,
 					),
-					'event_id' => array(
+					'event_id'  => array(
 						'type'      => 'string',
 						'minLength' => 1,
 						'maxLength' => 300,
 					),
-					'page'     => array(
+					// Only events that were delivered more than once.
+					'duplicate' => array(
+						'type'    => 'boolean',
+						'default' => false,
+					),
+					'page'      => array(
 						'type'    => 'integer',
 						'minimum' => 1,
 						'default' => 1,
 					),
-					'per_page' => array(
+					'per_page'  => array(
 						'type'    => 'integer',
 						'minimum' => 1,
 						'maximum' => 100,
@@ -228,20 +233,23 @@ final class Inbound_Sources_Controller extends WP_REST_Controller {
 		$per_page = (int) $request['per_page'];
 		$result   = Inbound_Store::page(
 			array(
-				'source'   => (string) $request['source'],
-				'status'   => (string) $request['status'],
-				'event_id' => (string) $request['event_id'],
+				'source'    => (string) $request['source'],
+				'status'    => (string) $request['status'],
+				'event_id'  => (string) $request['event_id'],
+				'duplicate' => (bool) $request['duplicate'],
 			),
 			$page,
 			$per_page
 		);
 		$response = new WP_REST_Response(
 			array(
-				'events'   => array_map( array( self::class, 'event_view' ), $result['items'] ),
-				'total'    => $result['total'],
-				'page'     => $page,
-				'per_page' => $per_page,
-				'counts'   => Inbound_Store::counts(),
+				'events'     => array_map( array( self::class, 'event_view' ), $result['items'] ),
+				'total'      => $result['total'],
+				'page'       => $page,
+				'per_page'   => $per_page,
+				'counts'     => Inbound_Store::counts(),
+				// Redeliveries acknowledged as duplicates (never stored or processed again).
+				'duplicates' => Inbound_Store::duplicate_totals(),
 			)
 		);
 		$response->header( 'X-WP-Total', (string) $result['total'] );
@@ -302,17 +310,19 @@ final class Inbound_Sources_Controller extends WP_REST_Controller {
 	 */
 	private static function event_view( object $row ): array {
 		return array(
-			'id'              => (int) $row->id,
-			'source'          => $row->source,
-			'event_id'        => $row->event_id,
-			'type'            => $row->type,
-			'status'          => $row->status,
-			'attempts'        => (int) $row->attempts,
-			'last_error'      => $row->last_error,
-			'received_at'     => self::iso( $row->received_at ),
-			'processed_at'    => self::iso( $row->processed_at ),
-			'next_attempt_at' => Inbound_Store::STATUS_PROCESSED === $row->status ? null : self::iso( $row->next_attempt_at ),
-			'gave_up'         => Inbound_Store::STATUS_FAILED === $row->status && null === $row->next_attempt_at,
+			'id'                => (int) $row->id,
+			'source'            => $row->source,
+			'event_id'          => $row->event_id,
+			'type'              => $row->type,
+			'status'            => $row->status,
+			'attempts'          => (int) $row->attempts,
+			'last_error'        => $row->last_error,
+			'received_at'       => self::iso( $row->received_at ),
+			'processed_at'      => self::iso( $row->processed_at ),
+			'next_attempt_at'   => Inbound_Store::STATUS_PROCESSED === $row->status ? null : self::iso( $row->next_attempt_at ),
+			'gave_up'           => Inbound_Store::STATUS_FAILED === $row->status && null === $row->next_attempt_at,
+			'duplicate_count'   => (int) $row->duplicate_count,
+			'last_duplicate_at' => self::iso( $row->last_duplicate_at ),
 		);
 	}
 

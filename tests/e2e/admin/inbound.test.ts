@@ -59,10 +59,12 @@ describe( 'inbound sources from the admin page', () => {
 		expect( session.errors ).toEqual( [] );
 	} );
 
-	it( 'shows what the source sent: the verified event, and the forged one refused', async () => {
+	it( 'shows what the source sent: the verified event, its duplicate, and the forged one refused', async () => {
 		const { page } = session;
 		const genuine = sampleWebhook( 'standard-webhooks', secret, { eventId: `msg_${ randomUUID().replace( /-/g, '' ) }` } );
-		expect( await post( receivingUrl, genuine ) ).toBeLessThan( 300 );
+		expect( await post( receivingUrl, genuine ) ).toBe( 202 );
+		// The sender retries the same event: acknowledged as a duplicate.
+		expect( await post( receivingUrl, genuine ) ).toBe( 200 );
 		const forged = sampleWebhook( 'standard-webhooks', `whsec_${ Buffer.from( randomUUID() ).toString( 'base64' ) }` );
 		expect( await post( receivingUrl, forged ) ).toBe( 401 );
 
@@ -71,11 +73,22 @@ describe( 'inbound sources from the admin page', () => {
 		await refreshUntil( page.getByRole( 'button', { name: 'Refresh' } ), async () => ( await eventRow.count() ) > 0 && ( await refusedRow.count() ) > 0, 'the received event and the refused delivery' );
 		expect( await eventRow.innerText() ).toContain( 'order.paid' );
 		expect( [ 'received', 'processed' ] ).toContain( await eventRow.getAttribute( 'data-status' ) );
+		expect( await eventRow.getAttribute( 'data-duplicates' ) ).toBe( '1' );
+		expect( await eventRow.innerText() ).toContain( '1 duplicate' );
+		expect( await app( page ).locator( '.si-counts' ).innerText() ).toMatch( /Duplicate deliveries: [1-9]/ );
 		const verified = page.locator( '.si-inbound-log tr[data-outcome="verified"]', { hasText: genuine.expected.eventId } );
-		expect( await verified.innerText() ).toContain( 'Verified' );
+		// Both deliveries passed the signature check; WordPress then counted the second as a duplicate.
+		expect( await verified.count() ).toBe( 2 );
+		expect( await verified.first().innerText() ).toContain( 'Verified' );
 		expect( await refusedRow.first().innerText() ).toContain( 'Refused' );
 		expect( await refusedRow.first().innerText() ).toContain( '401' );
 		await shot( session, 'inbound-events-and-log' );
+
+		// The duplicates filter keeps the redelivered event.
+		await page.getByLabel( 'Duplicates', { exact: true } ).selectOption( 'only' );
+		await page.locator( '.si-inbound-events tbody tr[data-duplicates="0"]' ).first().waitFor( { state: 'detached' } );
+		await eventRow.waitFor();
+		await page.getByLabel( 'Duplicates', { exact: true } ).selectOption( '' );
 		// The forged delivery's 401 is logged by nobody in the browser; the page itself ran clean.
 		expect( session.errors ).toEqual( [] );
 	} );

@@ -8,7 +8,7 @@ import { listFrom, numberFrom, queryString, request } from './client';
 export const INBOUND_SCHEMES = [ 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ] as const;
 export type InboundScheme = ( typeof INBOUND_SCHEMES )[ number ];
 
-/** Duplicates are acknowledged to the sender but never stored, so they have no status here. */
+/** Duplicates are acknowledged to the sender and counted on the stored event (never stored or processed again), so they have no status here. */
 export const INBOUND_EVENT_STATUSES = [ 'received', 'processed', 'failed' ] as const;
 export const INBOUND_OUTCOMES = [ 'verified', 'refused' ] as const;
 
@@ -57,6 +57,9 @@ export interface InboundEvent {
 	processed_at: string | null;
 	next_attempt_at: string | null;
 	gave_up: boolean;
+	/** Redeliveries of this event acknowledged as duplicates, and when the last one came. */
+	duplicate_count: number;
+	last_duplicate_at: string | null;
 }
 
 export interface InboundEventPage {
@@ -65,6 +68,8 @@ export interface InboundEventPage {
 	page: number;
 	per_page: number;
 	counts: Partial< Record< string, number > >;
+	/** Duplicate deliveries in all, and on how many events. */
+	duplicates: { deliveries: number; events: number };
 }
 
 export interface InboundLogEntry {
@@ -117,14 +122,26 @@ export async function rotateSourceSecret( id: string, secret?: string ): Promise
 	return normaliseSource( await request< InboundSourceWithSecret >( 'POST', `${ BASE }/sources/${ encodeURIComponent( id ) }/rotate-secret`, secret ? { secret } : {} ) );
 }
 
-export async function listInboundEvents( filters: { source?: string; status?: string; page?: number; per_page?: number } ): Promise< InboundEventPage > {
-	const body = await request< Record< string, unknown > >( 'GET', `${ BASE }/events${ queryString( filters ) }` );
+export interface InboundEventFilters {
+	source?: string;
+	status?: string;
+	/** Only events delivered more than once. */
+	duplicate?: boolean;
+	page?: number;
+	per_page?: number;
+}
+
+export async function listInboundEvents( filters: InboundEventFilters ): Promise< InboundEventPage > {
+	const { duplicate, ...rest } = filters;
+	const body = await request< Record< string, unknown > >( 'GET', `${ BASE }/events${ queryString( { ...rest, duplicate: duplicate ? 'true' : undefined } ) }` );
+	const duplicates = typeof body.duplicates === 'object' && body.duplicates !== null ? ( body.duplicates as Record< string, unknown > ) : {};
 	return {
 		events: listFrom< InboundEvent >( body, 'events' ),
 		total: numberFrom( body, 'total' ) ?? 0,
 		page: numberFrom( body, 'page' ) ?? filters.page ?? 1,
 		per_page: numberFrom( body, 'per_page' ) ?? filters.per_page ?? 20,
 		counts: typeof body.counts === 'object' && body.counts !== null ? ( body.counts as Record< string, number > ) : {},
+		duplicates: { deliveries: numberFrom( duplicates, 'deliveries' ) ?? 0, events: numberFrom( duplicates, 'events' ) ?? 0 },
 	};
 }
 

@@ -10,6 +10,7 @@ import { ResponsiveTable } from '../components/ResponsiveTable';
 import { StatusBadge, type Tone } from '../components/StatusBadge';
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
+import { InboundDuplicates } from './InboundDuplicates';
 
 const PER_PAGE = 20;
 
@@ -32,10 +33,11 @@ const TONES: Record< string, Tone > = { received: 'info', processed: 'success', 
 export function InboundEvents( { sources, refreshKey }: { sources: InboundSource[]; refreshKey: number } ) {
 	const [ source, setSource ] = useState( '' );
 	const [ status, setStatus ] = useState( '' );
+	const [ duplicates, setDuplicates ] = useState( '' );
 	const [ page, setPage ] = useState( 1 );
 	const [ retried, setRetried ] = useState( 0 );
 	const [ message, setMessage ] = useState< string | null >( null );
-	const events = useResource( () => listInboundEvents( { source, status, page, per_page: PER_PAGE } ), [ source, status, page, refreshKey, retried ] );
+	const events = useResource( () => listInboundEvents( { source, status, duplicate: duplicates === 'only', page, per_page: PER_PAGE } ), [ source, status, duplicates, page, refreshKey, retried ] );
 	const action = useAction();
 	const data = events.data;
 
@@ -50,7 +52,7 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 		<div className="si-subsection">
 			<h3>{ __( 'Received events', 'service-integration' ) }</h3>
 			<p className="si-help">
-				{ __( 'Each event is stored once (a duplicate delivery is acknowledged to the sender but not stored or processed again), then handed to site code through a WordPress action.', 'service-integration' ) }
+				{ __( 'Each event is stored once, then handed to site code through a WordPress action. A duplicate delivery (the same event sent again) is acknowledged to the sender and counted on the event, but never processed again.', 'service-integration' ) }
 			</p>
 			{ data ? (
 				<p className="si-counts">
@@ -59,6 +61,9 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 							{ sprintf( /* translators: 1: a status, e.g. Received, 2: number of events. */ __( '%1$s: %2$d', 'service-integration' ), inboundStatusLabel( value ), data.counts[ value ] ?? 0 ) }
 						</StatusBadge>
 					) ) }
+					<StatusBadge tone="neutral">
+						{ sprintf( /* translators: %d: number of deliveries acknowledged as duplicates. */ __( 'Duplicate deliveries: %d', 'service-integration' ), data.duplicates.deliveries ) }
+					</StatusBadge>
 				</p>
 			) : null }
 			<div className="si-filters" role="search" aria-label={ __( 'Filter the received events', 'service-integration' ) }>
@@ -84,6 +89,20 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 						setPage( 1 );
 					} }
 				/>
+				<SelectControl
+					__nextHasNoMarginBottom
+					__next40pxDefaultSize
+					label={ __( 'Duplicates', 'service-integration' ) }
+					value={ duplicates }
+					options={ [
+						{ label: __( 'All events', 'service-integration' ), value: '' },
+						{ label: __( 'Delivered more than once', 'service-integration' ), value: 'only' },
+					] satisfies Option[] }
+					onChange={ ( value: string ) => {
+						setDuplicates( value );
+						setPage( 1 );
+					} }
+				/>
 			</div>
 			{ message ? (
 				<Notice status="success" onRemove={ () => setMessage( null ) } className="si-notice">
@@ -105,12 +124,13 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 								<th scope="col">{ __( 'Event', 'service-integration' ) }</th>
 								<th scope="col">{ __( 'Status', 'service-integration' ) }</th>
 								<th scope="col">{ __( 'Attempts', 'service-integration' ) }</th>
+								<th scope="col">{ __( 'Duplicates', 'service-integration' ) }</th>
 								<th scope="col">{ __( 'Details', 'service-integration' ) }</th>
 							</tr>
 						</thead>
 						<tbody>
 							{ data.events.map( ( event ) => (
-								<tr key={ event.id } data-event-id={ event.event_id } data-status={ event.status }>
+								<tr key={ event.id } data-event-id={ event.event_id } data-status={ event.status } data-duplicates={ event.duplicate_count ?? 0 }>
 									<td>{ formatDateTime( event.received_at ) }</td>
 									<td>{ event.source }</td>
 									<td>
@@ -122,6 +142,9 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 										<StatusBadge tone={ TONES[ event.status ] ?? 'neutral' }>{ inboundStatusLabel( event.status ) }</StatusBadge>
 									</td>
 									<td>{ event.attempts }</td>
+									<td>
+										<InboundDuplicates count={ event.duplicate_count ?? 0 } lastAt={ event.last_duplicate_at ?? null } />
+									</td>
 									<td>
 										{ event.status === 'processed' ? sprintf( /* translators: %s: date and time. */ __( 'Processed %s', 'service-integration' ), formatDateTime( event.processed_at ) ) : null }
 										{ event.status !== 'processed' && event.last_error ? <code className="si-excerpt">{ event.last_error }</code> : null }
