@@ -34,7 +34,7 @@ function missing( info: PhpInfo | undefined ): string[] {
 export function ensurePhp(): { binary: string; version: string } {
 	const before = missing( probe() );
 	ensureDebianPackages( {
-		need: `The native WordPress runtime needs ${ PHP_BINARY } with ${ REQUIRED_EXTENSIONS.join( ', ' ) } (missing: ${ before.join( ', ' ) || 'nothing' })`,
+		need: before.includes( 'php' ) ? `The native WordPress runtime needs PHP 8.2 (${ PHP_BINARY })` : `The native WordPress runtime needs PHP's ${ before.join( ', ' ) } (${ PHP_BINARY })`,
 		packages: PHP_PACKAGES,
 		present: () => missing( probe() ).length === 0,
 		howToInstall: HOW_TO_INSTALL,
