@@ -17,7 +17,7 @@ export type BenchRuntime = 'playground' | 'native';
 export const RUNTIME_HELP = `  --runtime=<name>     WordPress runtime: playground (default; PHP as WebAssembly in one
                        worker, as npm start runs it) or native (Debian's php8.2-cli built-in
                        server, SQLite, --php-workers worker processes; installs php8.2-cli
-                       php8.2-sqlite3 php8.2-mbstring php8.2-xml with apt-get when run as root)
+                       php8.2-sqlite3 php8.2-mbstring php8.2-xml php8.2-curl with apt-get when run as root)
   --php-workers=<n>    native runtime: PHP_CLI_SERVER_WORKERS, requests served at once (default 4)
 `;
 

@@ -6,9 +6,13 @@ import { ensureDebianPackages } from '../../scripts/lib/debian-packages';
  * server) with the extensions WordPress on SQLite needs. PHP_BINARY picks another binary.
  */
 export const PHP_BINARY = process.env.PHP_BINARY || 'php';
-export const PHP_PACKAGES = [ 'php8.2-cli', 'php8.2-sqlite3', 'php8.2-mbstring', 'php8.2-xml' ];
-/** pdo_sqlite for the SQLite integration, mbstring and dom/xml for WordPress itself. */
-const REQUIRED_EXTENSIONS = [ 'pdo_sqlite', 'mbstring', 'dom', 'xml' ];
+export const PHP_PACKAGES = [ 'php8.2-cli', 'php8.2-sqlite3', 'php8.2-mbstring', 'php8.2-xml', 'php8.2-curl' ];
+/**
+ * pdo_sqlite for the SQLite integration, mbstring and dom/xml for WordPress itself, curl for
+ * its HTTP API as on production servers (without it, calls to the sidecar take Requests'
+ * slower socket transport and the inbound route would be measured on a path sites do not run).
+ */
+const REQUIRED_EXTENSIONS = [ 'pdo_sqlite', 'mbstring', 'dom', 'xml', 'curl' ];
 
 const HOW_TO_INSTALL = `Install it with \`sudo apt-get install -y ${ PHP_PACKAGES.join( ' ' ) }\` (Debian/Ubuntu), or point PHP_BINARY at a PHP 8.2 CLI with ${ REQUIRED_EXTENSIONS.join( ', ' ) }.`;
 
