@@ -8,24 +8,29 @@
 namespace ServiceIntegration\Outbound;
 
 use ServiceIntegration\Sidecar\Sidecar_Client;
+use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
 /**
- * Oldest first, in batches, with a short timeout; a row is marked handed over only
- * after the sidecar acknowledged it (stored durably). When the sidecar is down the
- * rows stay, and the every-minute cron event tries again, in order.
+ * Oldest first, in batches capped in rows and bytes, with a short timeout; a row is
+ * marked handed over only after the sidecar acknowledged it (stored durably). When the
+ * sidecar is down the rows stay, and the every-minute cron event tries again, in order.
+ * A row the sidecar refuses (or that cannot be sent at all) is parked as rejected, so it
+ * never blocks the rows behind it.
  */
 final class Hand_Over {
 
 	const CRON_HOOK   = 'service_integration_outbox_flush';
 	const BATCH       = 100;
-	const MAX_BATCHES = 10;
-	const TIMEOUT     = 2.0;
-	const BACKOFF_KEY = 'service_integration_hand_over_backoff';
-	const BACKOFF_TTL = MINUTE_IN_SECONDS;
+	// A quarter of the sidecar's default body limit (SIDECAR_MAX_BODY_BYTES, 1 MB).
+	const MAX_BATCH_BYTES = 256 * 1024;
+	const MAX_BATCHES     = 10;
+	const TIMEOUT         = 2.0;
+	const BACKOFF_KEY     = 'service_integration_hand_over_backoff';
+	const BACKOFF_TTL     = MINUTE_IN_SECONDS;
 
 	/**
 	 * Client, set at boot.
@@ -89,46 +94,160 @@ final class Hand_Over {
 	/**
 	 * Hands pending events over, oldest first.
 	 *
-	 * @return array{handed_over:int, error:?string}
+	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
 	public static function flush(): array {
-		$handed = 0;
 		if ( ! self::$sidecar ) {
-			return array( 'handed_over' => 0, 'error' => 'not booted' );
+			return array(
+				'handed_over' => 0,
+				'rejected'    => 0,
+				'error'       => 'not booted',
+			);
 		}
-		for ( $batch = 0; $batch < self::MAX_BATCHES; $batch++ ) {
-			$rows = Outbox::pending( self::BATCH );
+		return self::hand_over_batches( self::MAX_BATCHES );
+	}
+
+	/**
+	 * Sends up to $max_batches batches.
+	 *
+	 * @param int $max_batches Requests at most.
+	 * @return array{handed_over:int, rejected:int, error:?string}
+	 */
+	private static function hand_over_batches( int $max_batches ): array {
+		$result = array(
+			'handed_over' => 0,
+			'rejected'    => 0,
+			'error'       => null,
+		);
+		$rows_per_batch = self::BATCH;
+		/**
+		 * Filters the byte cap of one hand-over request; keep it well under the sidecar's
+		 * SIDECAR_MAX_BODY_BYTES (1 MB by default). A single event over it is parked.
+		 *
+		 * @param int $bytes Bytes.
+		 */
+		$max_bytes = max( 1024, (int) apply_filters( 'service_integration_outbox_batch_bytes', self::MAX_BATCH_BYTES ) );
+		for ( $batch = 0; $batch < $max_batches; $batch++ ) {
+			$rows = Outbox::pending( $rows_per_batch );
 			if ( ! $rows ) {
 				break;
 			}
-			$events = array_map(
-				static function ( $row ): array {
-					$payload = json_decode( $row->payload, true );
-					return array(
-						'id'           => $row->event_id,
-						'type'         => $row->type,
-						'timestamp'    => $payload['timestamp'],
-						'data'         => $payload['data'],
-						'ordering_key' => $row->ordering_key,
-					);
-				},
-				$rows
-			);
-			$answer = self::$sidecar->request_json( 'POST', '/v1/events', array( 'events' => $events ), self::TIMEOUT );
-			if ( is_wp_error( $answer ) || 202 !== $answer['status'] ) {
-				$error = is_wp_error( $answer ) ? $answer->get_error_code() : 'HTTP ' . $answer['status'];
-				Outbox::mark_failed( array_map( 'intval', wp_list_pluck( $rows, 'id' ) ), $error );
-				set_transient( self::BACKOFF_KEY, 1, self::BACKOFF_TTL );
-				return array( 'handed_over' => $handed, 'error' => $error );
+			$sent  = array();
+			$parts = array();
+			$bytes = strlen( '{"events":[]}' );
+			$left  = false;
+			foreach ( $rows as $row ) {
+				$encoded = self::encode( $row );
+				if ( is_wp_error( $encoded ) ) {
+					Outbox::mark_rejected( (int) $row->id, $encoded->get_error_code() . ': ' . $encoded->get_error_message() );
+					++$result['rejected'];
+					continue;
+				}
+				$size = strlen( $encoded ) + 1;
+				if ( strlen( '{"events":[]}' ) + $size > $max_bytes ) {
+					Outbox::mark_rejected( (int) $row->id, sprintf( 'payload_too_large: %d bytes, over the %d-byte hand-over limit', strlen( $encoded ), $max_bytes ) );
+					++$result['rejected'];
+					continue;
+				}
+				if ( $bytes + $size > $max_bytes ) {
+					$left = true; // the next batch starts here
+					break;
+				}
+				$sent[]  = $row;
+				$parts[] = $encoded;
+				$bytes  += $size;
 			}
-			$acknowledged = array_merge( (array) ( $answer['body']['accepted'] ?? array() ), (array) ( $answer['body']['duplicates'] ?? array() ) );
-			Outbox::mark_handed_over( array_map( 'strval', $acknowledged ) );
-			delete_transient( self::BACKOFF_KEY );
-			$handed += count( $acknowledged );
-			if ( count( $rows ) < self::BATCH ) {
+			if ( $sent ) {
+				$answer  = self::$sidecar->request( 'POST', '/v1/events', '{"events":[' . implode( ',', $parts ) . ']}', array(), self::TIMEOUT );
+				$outcome = self::apply_answer( $answer, $sent );
+				$result['handed_over'] += $outcome['handed_over'];
+				$result['rejected']    += $outcome['rejected'];
+				if ( null !== $outcome['error'] ) {
+					$result['error'] = $outcome['error'];
+					return $result;
+				}
+				if ( $outcome['split'] ) {
+					$rows_per_batch = 1; // the sidecar found the batch too big: one at a time for this run
+					$left           = true;
+				}
+			}
+			if ( ! $left && count( $rows ) < $rows_per_batch ) {
 				break;
 			}
 		}
-		return array( 'handed_over' => $handed, 'error' => null );
+		return $result;
+	}
+
+	/**
+	 * Reads the sidecar's answer to one batch and updates the rows.
+	 *
+	 * @param array|WP_Error $answer Sidecar_Client::request() result.
+	 * @param object[]       $rows   The rows sent, in batch order.
+	 * @return array{handed_over:int, rejected:int, error:?string, split:bool}
+	 */
+	private static function apply_answer( $answer, array $rows ): array {
+		$outcome = array(
+			'handed_over' => 0,
+			'rejected'    => 0,
+			'error'       => null,
+			'split'       => false,
+		);
+		$status  = is_wp_error( $answer ) ? 0 : (int) $answer['status'];
+		$body    = is_wp_error( $answer ) ? array() : (array) $answer['body'];
+		if ( 202 === $status || ( 400 === $status && isset( $body['data']['rejected'] ) && is_array( $body['data']['rejected'] ) ) ) {
+			// 202: some or all stored, the others listed; 400 with a list: none was valid.
+			$acknowledged = array_map( 'strval', array_merge( (array) ( $body['accepted'] ?? array() ), (array) ( $body['duplicates'] ?? array() ) ) );
+			Outbox::mark_handed_over( $acknowledged );
+			$outcome['handed_over'] = count( $acknowledged );
+			foreach ( (array) ( 202 === $status ? ( $body['rejected'] ?? array() ) : $body['data']['rejected'] ) as $item ) {
+				$index = is_array( $item ) && isset( $item['index'] ) ? (int) $item['index'] : -1;
+				if ( isset( $rows[ $index ] ) ) {
+					Outbox::mark_rejected( (int) $rows[ $index ]->id, (string) ( $item['code'] ?? 'rejected' ) . ': ' . (string) ( $item['message'] ?? '' ) );
+					++$outcome['rejected'];
+				}
+			}
+			delete_transient( self::BACKOFF_KEY );
+			return $outcome;
+		}
+		if ( 413 === $status ) {
+			if ( 1 === count( $rows ) ) {
+				Outbox::mark_rejected( (int) $rows[0]->id, 'body_too_large: the sidecar refuses this event as too large (SIDECAR_MAX_BODY_BYTES)' );
+				$outcome['rejected'] = 1;
+			} else {
+				$outcome['split'] = true;
+			}
+			return $outcome;
+		}
+		// Down, slow, misconfigured (a wrong key) or failing: nothing is the events' fault, try again later.
+		$outcome['error'] = is_wp_error( $answer ) ? $answer->get_error_code() : 'HTTP ' . $status;
+		Outbox::mark_failed( array_map( 'intval', wp_list_pluck( $rows, 'id' ) ), $outcome['error'] );
+		set_transient( self::BACKOFF_KEY, 1, self::BACKOFF_TTL );
+		return $outcome;
+	}
+
+	/**
+	 * One outbox row as the sidecar's event JSON, or why it cannot be sent.
+	 *
+	 * @param object $row Outbox row.
+	 * @return string|WP_Error
+	 */
+	private static function encode( $row ) {
+		$payload = json_decode( (string) $row->payload, true );
+		if ( ! is_array( $payload ) || ! isset( $payload['timestamp'] ) || ! is_string( $payload['timestamp'] ) || ! isset( $payload['data'] ) || ! is_array( $payload['data'] ) ) {
+			return new WP_Error( 'invalid_payload', 'the stored payload needs a string timestamp and a data object' );
+		}
+		$encoded = wp_json_encode(
+			array(
+				'id'           => (string) $row->event_id,
+				'type'         => (string) $row->type,
+				'timestamp'    => $payload['timestamp'],
+				'data'         => $payload['data'],
+				'ordering_key' => '' === (string) $row->ordering_key ? null : (string) $row->ordering_key,
+			)
+		);
+		if ( false === $encoded ) {
+			return new WP_Error( 'invalid_payload', 'the event cannot be JSON-encoded' );
+		}
+		return $encoded;
 	}
 }
