@@ -19,7 +19,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * marked handed over only after the sidecar acknowledged it (stored durably). When the
  * sidecar is down the rows stay, and the every-minute cron event tries again, in order.
  * A row the sidecar refuses (or that cannot be sent at all) is parked as rejected, so it
- * never blocks the rows behind it.
+ * never blocks the rows behind it. One holder at a time (Hand_Over_Lock).
  */
 final class Hand_Over {
 
@@ -31,6 +31,10 @@ final class Hand_Over {
 	const TIMEOUT         = 2.0;
 	const BACKOFF_KEY     = 'service_integration_hand_over_backoff';
 	const BACKOFF_TTL     = MINUTE_IN_SECONDS;
+	const BUSY            = 'hand_over_in_progress';
+	const RETENTION_DAYS  = 30;
+	const PRUNE_BATCH     = 500;
+	const PRUNE_BATCHES   = 10;
 
 	/**
 	 * Client, set at boot.
@@ -54,7 +58,7 @@ final class Hand_Over {
 	public static function register( Sidecar_Client $sidecar ): void {
 		self::$sidecar = $sidecar;
 		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval
-		add_action( self::CRON_HOOK, array( self::class, 'flush' ) );
+		add_action( self::CRON_HOOK, array( self::class, 'run_cron' ) );
 		add_action(
 			'init',
 			static function (): void {
@@ -87,16 +91,53 @@ final class Hand_Over {
 	public static function schedule_at_shutdown(): void {
 		if ( ! self::$scheduled && ! get_transient( self::BACKOFF_KEY ) ) {
 			self::$scheduled = true;
-			add_action( 'shutdown', array( self::class, 'flush' ) );
+			// Late, so other shutdown work has run before the response is sent.
+			add_action( 'shutdown', array( self::class, 'flush_at_shutdown' ), 100 );
+		}
+	}
+
+	/**
+	 * End of request: send the response first where PHP-FPM allows it, then at most one
+	 * batch (the cron drains the rest), and none when another request or the cron holds
+	 * the lock (it is handing these rows over already).
+	 */
+	public static function flush_at_shutdown(): void {
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		}
+		self::flush( 1 );
+	}
+
+	/**
+	 * The cron job: hand over what is pending, then delete rows handed over long ago.
+	 */
+	public static function run_cron(): void {
+		self::flush();
+		/**
+		 * Filters how many days handed-over outbox rows are kept (default 30; 0 deletes
+		 * them at the next run). Pending and rejected rows are never deleted.
+		 *
+		 * @param float $days Days.
+		 */
+		$days = (float) apply_filters( 'service_integration_outbox_retention_days', self::RETENTION_DAYS );
+		if ( $days < 0 ) {
+			return;
+		}
+		for ( $i = 0; $i < self::PRUNE_BATCHES; $i++ ) {
+			if ( Outbox::prune_handed_over( $days, self::PRUNE_BATCH ) < self::PRUNE_BATCH ) {
+				break;
+			}
 		}
 	}
 
 	/**
 	 * Hands pending events over, oldest first.
 	 *
+	 * @param int   $max_batches At most this many requests to the sidecar.
+	 * @param float $wait        Seconds to wait for the lock (0: give up at once if held).
 	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
-	public static function flush(): array {
+	public static function flush( int $max_batches = self::MAX_BATCHES, float $wait = 0.0 ): array {
 		if ( ! self::$sidecar ) {
 			return array(
 				'handed_over' => 0,
@@ -104,11 +145,22 @@ final class Hand_Over {
 				'error'       => 'not booted',
 			);
 		}
-		return self::hand_over_batches( self::MAX_BATCHES );
+		if ( ! Hand_Over_Lock::acquire( Hand_Over_Lock::TTL, $wait ) ) {
+			return array(
+				'handed_over' => 0,
+				'rejected'    => 0,
+				'error'       => self::BUSY,
+			);
+		}
+		try {
+			return self::hand_over_batches( $max_batches );
+		} finally {
+			Hand_Over_Lock::release();
+		}
 	}
 
 	/**
-	 * Sends up to $max_batches batches.
+	 * Sends up to $max_batches batches; the caller holds the lock.
 	 *
 	 * @param int $max_batches Requests at most.
 	 * @return array{handed_over:int, rejected:int, error:?string}

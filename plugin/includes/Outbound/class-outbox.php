@@ -180,6 +180,26 @@ final class Outbox {
 	}
 
 	/**
+	 * Retention: deletes up to $limit rows handed over at least $days days ago (0: all of
+	 * them). Pending and rejected rows are never deleted here.
+	 *
+	 * @param float $days  Age in days.
+	 * @param int   $limit Maximum rows.
+	 * @return int Rows deleted.
+	 */
+	public static function prune_handed_over( float $days, int $limit ): int {
+		global $wpdb;
+		$table  = self::table();
+		$cutoff = gmdate( 'Y-m-d H:i:s', time() - (int) round( $days * DAY_IN_SECONDS ) );
+		$ids    = $wpdb->get_col( $wpdb->prepare( "SELECT id FROM {$table} WHERE handed_over_at IS NOT NULL AND handed_over_at <= %s ORDER BY handed_over_at LIMIT %d", $cutoff, $limit ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		if ( ! $ids ) {
+			return 0;
+		}
+		$placeholders = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
+		return (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL
+	}
+
+	/**
 	 * Counts for the admin page, the last rejected rows, and events the outbox failed to store.
 	 *
 	 * @return array{pending:int, handed_over:int, rejected:int, oldest_pending:?string, last_error:?string, rejected_events:array, write_failures:array}

@@ -136,12 +136,19 @@ final class Webhooks_Controller extends WP_REST_Controller {
 	}
 
 	/**
-	 * Hands pending events to the sidecar now (the cron does it every minute).
+	 * Hands pending events to the sidecar now (the cron does it every minute). Waits up to
+	 * 5 s for a hand-over already running elsewhere, then answers 409 hand_over_in_progress.
 	 *
 	 * @param WP_REST_Request $request Request.
 	 */
 	public function flush_outbox( $request ): WP_REST_Response {
-		$result = Hand_Over::flush();
-		return new WP_REST_Response( array_merge( $result, Outbox::counts() ), null === $result['error'] ? 200 : 503 );
+		$result = Hand_Over::flush( Hand_Over::MAX_BATCHES, 5.0 );
+		$status = 200;
+		if ( Hand_Over::BUSY === $result['error'] ) {
+			$status = 409;
+		} elseif ( null !== $result['error'] ) {
+			$status = 503;
+		}
+		return new WP_REST_Response( array_merge( $result, Outbox::counts() ), $status );
 	}
 }

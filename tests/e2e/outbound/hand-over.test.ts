@@ -1,12 +1,15 @@
 import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
+import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
+import { readState } from '../support/environment';
 import { withPluginActive } from '../support/plugins';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
 
 /**
  * The outbox hand-over from WordPress to the sidecar: refused events are parked instead of
- * blocking the rest, and an event the outbox could not store is counted.
+ * blocking the rest, a request hands over at most one batch and never while another holds
+ * the lock, WP-Cron drains the outbox by itself and prunes what was handed over.
  */
 
 interface OutboxState {
@@ -20,6 +23,7 @@ interface OutboxState {
 
 const OUTBOX = '/service-integration/v1/webhooks/outbox';
 const FAULTS = 'outbound-faults/outbound-faults';
+const PROBE = 'outbound-hand-over-probe/outbound-hand-over-probe';
 
 async function outbox(): Promise< OutboxState > {
 	const answer = await adminClient().get< OutboxState >( OUTBOX );
@@ -34,6 +38,22 @@ async function ordersWithSku( prefix: string, count = 1 ): Promise< number[] > {
 	const [ product ] = await shop.createProducts( [ { name: 'Beech stool', sku: `${ prefix }-${ Date.now() }-${ ++productSeq }`, price: '35.00' } ] );
 	const items = [ { product_id: ( product as { id: number } ).id, quantity: 1 } ];
 	return shop.createOrders( Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: items } ) ) );
+}
+
+/** Requests wp-cron.php as a visit would (no credentials). */
+async function visitWpCron(): Promise< void > {
+	const response = await fetch( `${ readState().siteUrl }/wp-cron.php`, { headers: { cookie: PLAYGROUND_COOKIE } } );
+	await response.text();
+}
+
+async function until( check: () => Promise< boolean >, what: string, timeoutMs: number, between?: () => Promise< void > ): Promise< void > {
+	const deadline = Date.now() + timeoutMs;
+	while ( ! ( await check() ) ) {
+		if ( Date.now() > deadline ) {
+			throw new Error( `Timed out waiting for ${ what }` );
+		}
+		await ( between ? between() : new Promise( ( resolve ) => setTimeout( resolve, 500 ) ) );
+	}
 }
 
 describe( 'outbox hand-over', () => {
@@ -93,6 +113,59 @@ describe( 'outbox hand-over', () => {
 			expect( failures.count ).toBe( before + 1 );
 			expect( failures.last_event ).toMatch( /^evt_/ );
 			expect( failures.last_error ).toMatch( /si_outbox_missing/ );
+		} );
+	} );
+
+	it( 'hands over at most one batch at the end of a request, and nothing while another request holds the lock', async () => {
+		// Start empty, with no pause left over from a failure.
+		expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0 } );
+		await withPluginActive( PROBE, async () => {
+			const locked = await adminClient().post< { held: boolean } >( '/outbound-probe/v1/lock' );
+			expect( locked.body ).toEqual( { held: true } );
+			let orders: number[] = [];
+			try {
+				orders = await ordersWithSku( 'BATCH', 101 );
+				expect( ( await outbox() ).pending ).toBe( 101 ); // its end-of-request hand-over found the lock taken
+				const busy = await adminClient().post< OutboxState >( OUTBOX );
+				expect( busy.status ).toBe( 409 );
+				expect( busy.body ).toMatchObject( { error: 'hand_over_in_progress', pending: 101 } );
+			} finally {
+				expect( ( await adminClient().request< { released: boolean } >( { method: 'DELETE', path: '/outbound-probe/v1/lock' } ) ).body ).toEqual( { released: true } );
+			}
+			const [ last ] = await ordersWithSku( 'BATCH' );
+			expect( ( await outbox() ).pending ).toBe( 2 ); // one batch of 100, oldest first: the last order waits
+			await receiver.waitFor( () => orders.slice( 0, 100 ).every( ( id ) => deliveredFor( id ).length === 1 ), 60_000 );
+			expect( deliveredFor( last as number ) ).toEqual( [] );
+			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0 } );
+			await receiver.waitFor( () => [ ...orders, last as number ].every( ( id ) => deliveredFor( id ).length === 1 ), 60_000 );
+		} );
+	} );
+
+	it( 'WP-Cron hands over what waited while the sidecar was down, with nobody asking, then prunes handed-over rows', async () => {
+		await withPluginActive( FAULTS, async () => {
+			const rejected = ( await outbox() ).rejected;
+			await stopSidecar();
+			let orders: number[] = [];
+			try {
+				orders = [ ...( await ordersWithSku( 'CRON' ) ), ...( await ordersWithSku( 'CRON' ) ) ];
+				expect( ( await outbox() ).pending ).toBe( 2 );
+			} finally {
+				await startSidecar();
+			}
+			// Only wp-cron.php visits from here: no POST /webhooks/outbox. The every-minute event
+			// may be up to a minute away, and a cron lock left by a dropped spawn lasts 60 s.
+			await until( async () => orders.every( ( id ) => deliveredFor( id ).length === 1 ), 'the cron hand-over', 200_000, visitWpCron );
+			// Retention 0 days (the fixture's filter): the next cron runs delete every handed-over row.
+			await until(
+				async () => {
+					const state = await outbox();
+					return state.pending === 0 && state.handed_over === 0;
+				},
+				'the cron prune',
+				200_000,
+				visitWpCron
+			);
+			expect( ( await outbox() ).rejected ).toBe( rejected ); // parked rows are kept
 		} );
 	} );
 } );
