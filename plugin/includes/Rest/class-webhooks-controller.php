@@ -116,7 +116,11 @@ final class Webhooks_Controller extends WP_REST_Controller {
 		if ( is_wp_error( $answer ) ) {
 			return $answer;
 		}
-		if ( $answer['status'] < 400 && preg_match( '#^/v1/endpoints/([^/]+)/enable$#', $path, $match ) ) {
+		// The admin notice of a disabled endpoint goes once it is enabled again or deleted
+		// (a 404 on delete: it was gone already).
+		$enabled = $answer['status'] < 400 && preg_match( '#^/v1/endpoints/([^/?]+)/enable$#', $path, $match );
+		$deleted = 'DELETE' === $method && ( $answer['status'] < 400 || 404 === $answer['status'] ) && preg_match( '#^/v1/endpoints/([^/?]+)$#', $path, $match );
+		if ( $enabled || $deleted ) {
 			Endpoint_Notices::forget( $match[1] );
 		}
 		$response = new WP_REST_Response( $answer['body'], $answer['status'] );

@@ -126,7 +126,7 @@ describe( 'outbound order webhooks, end to end', () => {
 		expect( created.map( ( event ) => event.data.order.id ) ).toEqual( orders );
 	} );
 
-	it( 'disables an endpoint that answers 410 Gone and tells the site owner', async () => {
+	it( 'disables an endpoint that answers 410 Gone and tells the site owner, until the endpoint is deleted', async () => {
 		const gone = await startReceiver( ( _request, res ) => void res.writeHead( 410 ).end( 'gone' ) );
 		const goneEndpoint = await createEndpoint( `${ gone.url }/gone`, [ 'order.created' ] );
 		try {
@@ -139,8 +139,20 @@ describe( 'outbound order webhooks, end to end', () => {
 			}
 			expect( state ).toBe( 'disabled' );
 			const { siteUrl } = readState();
-			const dashboard = await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
-			expect( await dashboard.text() ).toContain( `${ gone.url }/gone` );
+			const cookie = await loginCookies( siteUrl, 'admin', 'password' );
+			const dashboard = async () => ( await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie } } ) ).text();
+			// The notice is sent after the disable commits (and again until WordPress acknowledges it).
+			let page = await dashboard();
+			for ( let i = 0; i < 60 && ! page.includes( `${ gone.url }/gone` ); i++ ) {
+				await new Promise( ( r ) => setTimeout( r, 1500 ) );
+				page = await dashboard();
+			}
+			expect( page ).toContain( `${ gone.url }/gone` );
+
+			// Deleting the endpoint also retires its notice.
+			const deleted = await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` } );
+			expect( deleted.status ).toBe( 200 );
+			expect( await dashboard() ).not.toContain( `${ gone.url }/gone` );
 		} finally {
 			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` } );
 			await gone.close();
