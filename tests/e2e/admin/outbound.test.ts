@@ -122,10 +122,19 @@ describe( 'outbound webhooks from the admin page', () => {
 		const { page } = session;
 		await clickTab( page, 'Outbound endpoints' );
 		await card().waitFor();
+		// Its health: the delivery and the replay above both succeeded.
+		await refreshUntil(
+			page.getByRole( 'button', { name: 'Refresh' } ),
+			async () => ( await card().locator( '.si-endpoint__success-rate' ).innerText().catch( () => '' ) ).startsWith( '100 % of the last 2 attempts' ),
+			'the endpoint\'s recent success rate'
+		);
+		expect( await card().locator( '.si-endpoint__last-error' ).innerText() ).toBe( 'None among the recent attempts' );
 
 		await page.getByRole( 'button', { name: `Disable ${ url }` } ).click();
 		await card().locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
 		expect( await card().innerText() ).toContain( 'disabled by an administrator' );
+		// Disabled by its owner: enabling again resends what it missed only when asked.
+		await card().getByRole( 'button', { name: `Enable and resend: ${ url }` } ).waitFor();
 		await shot( session, 'outbound-endpoint-disabled' );
 		await page.getByRole( 'button', { name: `Enable ${ url }` } ).click();
 		await card().locator( '.si-badge', { hasText: 'Active' } ).waitFor();

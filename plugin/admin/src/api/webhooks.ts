@@ -17,6 +17,15 @@ export interface EndpointSecretInfo {
 	expires_at: string | null;
 }
 
+/** The sidecar's view of an endpoint's last 100 attempts of the last 24 h. */
+export interface EndpointHealth {
+	recent_attempts: number;
+	/** 0 to 1; null without recent attempts. */
+	recent_success_rate: number | null;
+	/** The newest failed attempt among them (status null: a network error). */
+	last_error: { at: string | null; status: number | null; message: string } | null;
+}
+
 export interface Endpoint {
 	id: string;
 	url: string;
@@ -25,16 +34,19 @@ export interface Endpoint {
 	status: 'active' | 'disabled';
 	disabled_reason: string | null;
 	disabled_at: string | null;
+	/** auto: a 410 or days of failures; owner: disabled from here. */
+	disabled_by?: 'auto' | 'owner' | null;
 	failing_since: string | null;
 	max_concurrency: number;
 	wc_compat_signature: boolean;
 	secrets: EndpointSecretInfo[];
 	created_at: string | null;
 	updated_at: string | null;
-	/** Share of recent attempts that succeeded (0 to 1), when the sidecar reports it. */
-	success_rate?: number | null;
-	recent_success_rate?: number | null;
+	health?: EndpointHealth;
 }
+
+/** Enabling: how much of what the endpoint missed went out again, or was left out. */
+export type EnabledEndpoint = Endpoint & { requeued?: number; skipped?: number; redelivered?: boolean };
 
 /** Creation and rotation answers: the secret in full, this once. */
 export type EndpointWithSecret = Endpoint & { secret: string };
@@ -120,8 +132,12 @@ export function rotateEndpointSecret( id: string, graceHours?: number ): Promise
 	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/rotate-secret`, graceHours === undefined ? {} : { grace_hours: graceHours } );
 }
 
-export function enableEndpoint( id: string ): Promise< Endpoint & { requeued?: number } > {
-	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/enable` );
+/**
+ * Without `redeliver`, the sidecar decides: what the endpoint missed is sent again after an
+ * automatic disable, not after the owner's own (then `skipped` says how much was left out).
+ */
+export function enableEndpoint( id: string, redeliver?: boolean ): Promise< EnabledEndpoint > {
+	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/enable`, redeliver === undefined ? {} : { redeliver } );
 }
 
 export function disableEndpoint( id: string ): Promise< Endpoint > {
@@ -146,7 +162,7 @@ export function replayEvent( id: string, endpointId?: string ): Promise< { reque
 	return request( 'POST', `${ BASE }/events/${ encodeURIComponent( id ) }/replay`, endpointId ? { endpoint_id: endpointId } : {} );
 }
 
-/** Requeues every failed (or cancelled) delivery of events received since `since` (ISO 8601). */
+/** Requeues every delivery that failed (or was cancelled) since `since` (ISO 8601). */
 export function replayFailedSince( since: string, endpointId?: string ): Promise< { requeued: number } > {
 	return request( 'POST', `${ BASE }/replay`, endpointId ? { since, endpoint_id: endpointId } : { since } );
 }

@@ -198,8 +198,8 @@ export function DeliveriesSection() {
 						<h3>{ __( 'Replay failed deliveries', 'service-integration' ) }</h3>
 						<p className="si-help">
 							{ filters.endpoint_id
-								? __( 'Sends again every failed or cancelled delivery to the endpoint selected above, for events received since this time (e.g. after the receiver was down).', 'service-integration' )
-								: __( 'Sends again every failed or cancelled delivery of events received since this time (e.g. after a receiver was down).', 'service-integration' ) }
+								? __( 'Sends again every delivery to the endpoint selected above that failed or was cancelled since this time (e.g. after the receiver was down).', 'service-integration' )
+								: __( 'Sends again every delivery that failed or was cancelled since this time (e.g. after a receiver was down).', 'service-integration' ) }
 						</p>
 						<TextControl
 							__nextHasNoMarginBottom

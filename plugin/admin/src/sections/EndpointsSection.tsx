@@ -64,15 +64,29 @@ export function EndpointsSection() {
 			done( null );
 		}
 	};
-	const setEnabled = async ( id: string, enabled: boolean ) => {
-		const answer = await action.run( `toggle-${ id }`, () => ( enabled ? enableEndpoint( id ) : disableEndpoint( id ) ) );
+	const setEnabled = async ( id: string, enabled: boolean, redeliver?: boolean ) => {
+		const answer = await action.run( redeliver ? `resend-${ id }` : `toggle-${ id }`, () => ( enabled ? enableEndpoint( id, redeliver ) : disableEndpoint( id ) ) );
 		if ( answer ) {
 			const requeued = 'requeued' in answer && typeof answer.requeued === 'number' ? answer.requeued : 0;
-			done(
-				enabled
-					? sprintf( /* translators: %d: number of deliveries sent again. */ _n( 'Endpoint enabled; %d delivery requeued.', 'Endpoint enabled; %d deliveries requeued.', requeued, 'service-integration' ), requeued )
-					: __( 'Endpoint disabled; its queued deliveries are cancelled until it is enabled again.', 'service-integration' )
-			);
+			const skipped = 'skipped' in answer && typeof answer.skipped === 'number' ? answer.skipped : 0;
+			if ( ! enabled ) {
+				done( __( 'Endpoint disabled; its queued deliveries are cancelled. Enabling it again sends what it missed only if you ask.', 'service-integration' ) );
+			} else if ( skipped > 0 ) {
+				done(
+					sprintf(
+						/* translators: %d: number of deliveries not sent. */
+						_n(
+							'Endpoint enabled; %d delivery it missed while disabled was not sent. To send it, disable the endpoint and use “Enable and resend”.',
+							'Endpoint enabled; %d deliveries it missed while disabled were not sent. To send them, disable the endpoint and use “Enable and resend”.',
+							skipped,
+							'service-integration'
+						),
+						skipped
+					)
+				);
+			} else {
+				done( sprintf( /* translators: %d: number of deliveries sent again. */ _n( 'Endpoint enabled; %d delivery requeued.', 'Endpoint enabled; %d deliveries requeued.', requeued, 'service-integration' ), requeued ) );
+			}
 		}
 	};
 	const remove = async ( id: string ) => {
@@ -154,6 +168,7 @@ export function EndpointsSection() {
 										onEdit={ () => setEditing( endpoint.id ) }
 										onRotate={ () => void rotate( endpoint.id ) }
 										onToggle={ () => void setEnabled( endpoint.id, endpoint.status !== 'active' ) }
+										onResend={ () => void setEnabled( endpoint.id, true, true ) }
 										onDelete={ () => void remove( endpoint.id ) }
 									/>
 								) }
@@ -172,17 +187,16 @@ interface CardProps {
 	onEdit: () => void;
 	onRotate: () => void;
 	onToggle: () => void;
+	/** Enable and send again what the endpoint missed (offered after the owner's own disable). */
+	onResend: () => void;
 	onDelete: () => void;
 }
 
-function successRate( endpoint: Endpoint ): number | null {
-	const rate = endpoint.recent_success_rate ?? endpoint.success_rate;
-	return typeof rate === 'number' ? rate : null;
-}
-
-function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onDelete }: CardProps ) {
+function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, onDelete }: CardProps ) {
 	const active = endpoint.status === 'active';
-	const rate = successRate( endpoint );
+	const health = endpoint.health;
+	const rate = typeof health?.recent_success_rate === 'number' ? health.recent_success_rate : null;
+	const lastError = health?.last_error ?? null;
 	const [ current, ...previous ] = endpoint.secrets;
 	return (
 		<article className={ `si-endpoint ${ active ? '' : 'is-disabled' }` } aria-label={ endpoint.url } data-endpoint-id={ endpoint.id }>
@@ -219,10 +233,25 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onDelete }:
 				</dd>
 				<dt>{ __( 'WooCommerce headers', 'service-integration' ) }</dt>
 				<dd>{ endpoint.wc_compat_signature ? __( 'Yes', 'service-integration' ) : __( 'No', 'service-integration' ) }</dd>
-				{ rate !== null ? (
+				{ health ? (
 					<>
 						<dt>{ __( 'Recent success rate', 'service-integration' ) }</dt>
-						<dd>{ formatPercent( rate ) }</dd>
+						<dd className="si-endpoint__success-rate">
+							{ rate === null
+								? __( 'No attempt in the last 24 hours', 'service-integration' )
+								: sprintf(
+										/* translators: 1: a percentage, 2: number of attempts. */
+										_n( '%1$s of the last %2$d attempt (24 hours)', '%1$s of the last %2$d attempts (24 hours)', health.recent_attempts, 'service-integration' ),
+										formatPercent( rate ),
+										health.recent_attempts
+								  ) }
+						</dd>
+						<dt>{ __( 'Last error', 'service-integration' ) }</dt>
+						<dd className="si-endpoint__last-error">
+							{ lastError
+								? sprintf( /* translators: 1: date and time, 2: error, e.g. "HTTP 503: Service Unavailable". */ __( '%1$s — %2$s', 'service-integration' ), formatDateTime( lastError.at ), lastError.message )
+								: __( 'None among the recent attempts', 'service-integration' ) }
+						</dd>
 					</>
 				) : null }
 				{ endpoint.failing_since ? (
@@ -266,6 +295,18 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onDelete }:
 				>
 					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
 				</Button>
+				{ ! active && endpoint.disabled_by === 'owner' ? (
+					<Button
+						variant="secondary"
+						size="compact"
+						onClick={ onResend }
+						isBusy={ busy === `resend-${ endpoint.id }` }
+						disabled={ busy !== null }
+						aria-label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Enable and resend: %s', 'service-integration' ), endpoint.url ) }
+					>
+						{ __( 'Enable and resend', 'service-integration' ) }
+					</Button>
+				) : null }
 				<ConfirmButton
 					question={ __( 'Delete this endpoint and its delivery history?', 'service-integration' ) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
