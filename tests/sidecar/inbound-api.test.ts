@@ -140,7 +140,8 @@ describe( 'sidecar /v1/inbound', () => {
 			expect( answer.body ).toEqual( {
 				source: id,
 				event_id: webhook.expected.eventId,
-				event_id_source: scheme === 'woocommerce' ? 'digest' : scheme === 'stripe' ? 'payload' : 'header',
+				event_id_source: scheme === 'standard-webhooks' ? 'header' : scheme === 'stripe' ? 'payload' : 'digest',
+				delivery_id: webhook.expected.deliveryId ?? null,
 				type: webhook.expected.type,
 				data: webhook.expected.data,
 				data_pointer: bodyTyped ? '/data' : '',

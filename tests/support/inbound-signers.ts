@@ -17,12 +17,13 @@ export interface SignedWebhook {
 }
 
 export interface SampleWebhook extends SignedWebhook {
-	/** What the receiver should derive. */
-	expected: { eventId: string; type: string; data: Record< string, unknown > };
+	/** What the receiver should derive (deliveryId: the provider's unsigned delivery id, kept for display). */
+	expected: { eventId: string; deliveryId?: string; type: string; data: Record< string, unknown > };
 }
 
 export interface SampleOptions {
 	eventId?: string;
+	/** The event id; for GitHub and Shopify, whose ids are unsigned, the delivery id header. */
 	type?: string;
 	data?: Record< string, unknown >;
 	/** Unix seconds of signing (defaults to now). */
@@ -90,6 +91,11 @@ export function signWoocommerce( secret: string, body: string, topic: string ): 
 }
 
 /** A typical webhook of each provider, signed, with what a receiver must make of it. */
+/** The event id of schemes without a signed one: the digest of the signed body. */
+export function digestId( body: string ): string {
+	return 'sha256:' + createHash( 'sha256' ).update( body ).digest( 'hex' );
+}
+
 export function sampleWebhook( scheme: InboundScheme, secret: string, options: SampleOptions = {} ): SampleWebhook {
 	const eventId = options.eventId ?? `evt_${ randomUUID().replace( /-/g, '' ) }`;
 	const data = options.data ?? { order_id: 4321, total: '19.90', nested: { paid: true, items: [ 1, 2 ] } };
@@ -108,22 +114,24 @@ export function sampleWebhook( scheme: InboundScheme, secret: string, options: S
 		case 'github': {
 			const type = options.type ?? 'issues.opened';
 			const [ event = 'issues', action ] = type.split( '.' );
-			const body = JSON.stringify( action ? { action, ...data } : data );
-			return { ...signGithub( secret, body, event, eventId ), expected: { eventId, type, data: JSON.parse( body ) } };
+			// Distinct bodies give distinct events: the body digest is the event id (the delivery id is unsigned).
+			const unique = { ...data, id: data.id ?? eventId };
+			const body = JSON.stringify( action ? { action, ...unique } : unique );
+			return { ...signGithub( secret, body, event, eventId ), expected: { eventId: digestId( body ), deliveryId: eventId, type, data: JSON.parse( body ) } };
 		}
 		case 'shopify': {
 			const type = options.type ?? 'orders/paid';
-			const body = JSON.stringify( data );
-			return { ...signShopify( secret, body, type, eventId, new Date( timestamp * 1000 ) ), expected: { eventId, type, data } };
+			const body = JSON.stringify( { ...data, id: data.id ?? eventId } );
+			return {
+				...signShopify( secret, body, type, eventId, new Date( timestamp * 1000 ) ),
+				expected: { eventId: digestId( body ), deliveryId: eventId, type, data: JSON.parse( body ) },
+			};
 		}
 		case 'woocommerce': {
 			const type = options.type ?? 'order.updated';
 			// Distinct bodies give distinct ids: WooCommerce's only stable id is the body digest.
 			const body = JSON.stringify( { ...data, id: data.id ?? eventId } );
-			return {
-				...signWoocommerce( secret, body, type ),
-				expected: { eventId: 'sha256:' + createHash( 'sha256' ).update( body ).digest( 'hex' ), type, data: JSON.parse( body ) },
-			};
+			return { ...signWoocommerce( secret, body, type ), expected: { eventId: digestId( body ), type, data: JSON.parse( body ) } };
 		}
 	}
 }

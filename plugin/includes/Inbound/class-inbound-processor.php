@@ -174,6 +174,7 @@ final class Inbound_Processor {
 			'id'          => $row->id,
 			'source'      => $row->source,
 			'event_id'    => $row->event_id,
+			'delivery_id' => $row->delivery_id ?? null,
 			'type'        => $row->type,
 			'attempt'     => $row->attempts,
 			'received_at' => $row->received_at,
@@ -192,7 +193,7 @@ final class Inbound_Processor {
 			 *
 			 * @param string $type  Event type (e.g. `payment_intent.succeeded`, `issues.opened`).
 			 * @param array  $data  The event's data object.
-			 * @param array  $event {id, source, event_id, type, attempt, received_at, body}.
+			 * @param array  $event {id, source, event_id, delivery_id, type, attempt, received_at, body}.
 			 */
 			do_action( self::GENERIC_ACTION, $row->type, $data, $event );
 			/** The same, for one source only. */

@@ -240,7 +240,8 @@ final class Inbound_Route extends WP_REST_Controller {
 			return self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar answered without an event id or type.', 'service-integration' ), array( 'status' => 502 ) ) );
 		}
 
-		$id = Inbound_Store::insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'] );
+		$delivery_id = self::delivery_id( $verdict['delivery_id'] ?? null );
+		$id          = Inbound_Store::insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'], $delivery_id );
 		if ( false === $id ) {
 			return self::retry_later( new WP_Error( 'inbound_store_unavailable', __( 'The event could not be stored; retry later.', 'service-integration' ), array( 'status' => 503 ) ) );
 		}
@@ -262,6 +263,15 @@ final class Inbound_Route extends WP_REST_Controller {
 			),
 			202
 		);
+	}
+
+	/**
+	 * The provider's delivery id from the verdict, when it is one worth showing.
+	 *
+	 * @param mixed $value Verdict field.
+	 */
+	private static function delivery_id( $value ): ?string {
+		return is_string( $value ) && 1 === preg_match( '/^[\x21-\x7e]{1,255}$/', $value ) ? $value : null;
 	}
 
 	/**

@@ -26,7 +26,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Inbound_Store {
 
 	const DB_VERSION_OPTION = 'service_integration_inbound_db';
-	const DB_VERSION        = '2'; // 2: duplicate_count, last_duplicate_at.
+	const DB_VERSION        = '3'; // 2: duplicate_count, last_duplicate_at. 3: delivery_id.
 
 	const STATUS_RECEIVED  = 'received';
 	const STATUS_PROCESSED = 'processed';
@@ -42,7 +42,7 @@ final class Inbound_Store {
 	/**
 	 * Columns listed by the admin routes (everything but the payload).
 	 */
-	const SUMMARY_COLUMNS = 'id, source, event_id, type, status, attempts, last_error, received_at, processed_at, next_attempt_at, duplicate_count, last_duplicate_at';
+	const SUMMARY_COLUMNS = 'id, source, event_id, delivery_id, type, status, attempts, last_error, received_at, processed_at, next_attempt_at, duplicate_count, last_duplicate_at';
 
 	/**
 	 * Table name.
@@ -66,6 +66,7 @@ final class Inbound_Store {
 				id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
 				source varchar(64) NOT NULL,
 				event_id varchar(191) NOT NULL,
+				delivery_id varchar(255) NULL DEFAULT NULL,
 				type varchar(191) NOT NULL,
 				payload longtext NOT NULL,
 				data_pointer varchar(20) NOT NULL DEFAULT '',
@@ -108,23 +109,25 @@ final class Inbound_Store {
 	/**
 	 * Stores an event unless one with the same source and event id exists.
 	 *
-	 * @param string $source       Source slug.
-	 * @param string $event_id     Provider's event id (or the body digest the sidecar derived).
-	 * @param string $type         Event type.
-	 * @param string $payload      The exact body the provider signed.
-	 * @param string $data_pointer Where `data` sits in the body: '' (all of it) or '/data'.
+	 * @param string      $source       Source slug.
+	 * @param string      $event_id     Signed event id (or the body digest the sidecar derived): what dedupes.
+	 * @param string      $type         Event type.
+	 * @param string      $payload      The exact body the provider signed.
+	 * @param string      $data_pointer Where `data` sits in the body: '' (all of it) or '/data'.
+	 * @param string|null $delivery_id  The provider's unsigned delivery id (GitHub, Shopify), for display only.
 	 * @return int|false Row id when stored, 0 when it was a duplicate (counted on the stored row), false on a database error.
 	 */
-	public static function insert_once( string $source, string $event_id, string $type, string $payload, string $data_pointer ) {
+	public static function insert_once( string $source, string $event_id, string $type, string $payload, string $data_pointer, ?string $delivery_id = null ) {
 		global $wpdb;
 		$table = self::table();
 		$now   = current_time( 'mysql', true );
 		// INSERT IGNORE: one atomic statement; a concurrent duplicate affects 0 rows.
 		$written = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 			$wpdb->prepare(
-				"INSERT IGNORE INTO {$table} (source, event_id, type, payload, data_pointer, status, attempts, received_at, next_attempt_at) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"INSERT IGNORE INTO {$table} (source, event_id, delivery_id, type, payload, data_pointer, status, attempts, received_at, next_attempt_at) VALUES (%s, %s, NULLIF(%s, ''), %s, %s, %s, %s, 0, %s, %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
 				$source,
 				self::storable_event_id( $event_id ),
+				(string) $delivery_id,
 				$type,
 				$payload,
 				$data_pointer,
@@ -190,11 +193,17 @@ final class Inbound_Store {
 		$table  = self::table();
 		$where  = array( '1=1' );
 		$values = array();
-		foreach ( array( 'source', 'status', 'event_id' ) as $column ) {
+		foreach ( array( 'source', 'status' ) as $column ) {
 			if ( isset( $filter[ $column ] ) && '' !== $filter[ $column ] ) {
 				$where[]  = "{$column} = %s";
-				$values[] = 'event_id' === $column ? self::storable_event_id( $filter[ $column ] ) : $filter[ $column ];
+				$values[] = $filter[ $column ];
 			}
+		}
+		if ( isset( $filter['event_id'] ) && '' !== $filter['event_id'] ) {
+			// The provider's delivery id finds the event too (what GitHub and Shopify show their users).
+			$where[]  = '(event_id = %s OR delivery_id = %s)';
+			$values[] = self::storable_event_id( $filter['event_id'] );
+			$values[] = $filter['event_id'];
 		}
 		if ( ! empty( $filter['duplicate'] ) ) {
 			$where[] = 'duplicate_count > 0';

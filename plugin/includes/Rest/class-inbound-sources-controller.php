@@ -313,6 +313,7 @@ final class Inbound_Sources_Controller extends WP_REST_Controller {
 			'id'                => (int) $row->id,
 			'source'            => $row->source,
 			'event_id'          => $row->event_id,
+			'delivery_id'       => $row->delivery_id ?? null,
 			'type'              => $row->type,
 			'status'            => $row->status,
 			'attempts'          => (int) $row->attempts,

@@ -25,6 +25,8 @@ export type InboundVerdict =
 			status: 200;
 			eventId: string;
 			eventIdSource: Extract< VerifyResult, { ok: true } >[ 'eventIdSource' ];
+			/** The provider's unsigned delivery id, for display (GitHub, Shopify). */
+			deliveryId: string | null;
 			type: string;
 			data: JsonObject;
 			dataPointer: '' | '/data';
@@ -58,6 +60,7 @@ export function checkInbound( source: InboundSource | undefined, request: Inboun
 		status: 200,
 		eventId: verified.eventId,
 		eventIdSource: verified.eventIdSource,
+		deliveryId: verified.deliveryId ?? null,
 		type: normalised.type,
 		data: normalised.data,
 		dataPointer: normalised.dataPointer,

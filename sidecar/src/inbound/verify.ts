@@ -27,7 +27,15 @@ export type VerifyFailureCode =
 	| 'missing_event_id';
 
 export type VerifyResult =
-	| { ok: true; eventId: string; eventIdSource: 'header' | 'payload' | 'digest'; signedAt?: number }
+	| {
+			ok: true;
+			/** What deduplication keys on: signed material only, so a replay cannot change it. */
+			eventId: string;
+			eventIdSource: 'header' | 'payload' | 'digest';
+			/** The provider's own delivery id when it is not signed (GitHub, Shopify): shown, never trusted. */
+			deliveryId?: string;
+			signedAt?: number;
+	  }
 	| { ok: false; code: VerifyFailureCode; message: string };
 
 type SchemeVerifier = (input: VerifyInput) => VerifyResult;

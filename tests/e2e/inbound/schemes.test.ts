@@ -54,7 +54,7 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 			const [ event ] = await eventsFor( id, eventId );
 			return event?.status === 'processed' ? event : undefined;
 		}, `${ scheme } event processed` );
-		expect( processed ).toMatchObject( { id: first.body.id, source: id, event_id: eventId, type, attempts: 1, last_error: null, gave_up: false } );
+		expect( processed ).toMatchObject( { id: first.body.id, source: id, event_id: eventId, delivery_id: webhook.expected.deliveryId ?? null, type, attempts: 1, last_error: null, gave_up: false } );
 
 		const calls = await recordedCalls( id, eventId );
 		expect( calls.map( ( call ) => [ call.hook, call.type, call.threw ] ) ).toEqual( [
@@ -79,6 +79,36 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 
 		const log = await adminClient().get< { entries: Array< { outcome: string; event_id: string | null } > } >( `${ ADMIN }/log?source=${ id }&outcome=verified` );
 		expect( log.body.entries.filter( ( entry ) => entry.event_id === eventId ) ).toHaveLength( 2 );
+	} );
+
+	it.each( [ 'github', 'shopify' ] as const )( '%s: a captured body resent with a fresh (unsigned) delivery id is a duplicate, never processed again', async ( scheme ) => {
+		const id = SOURCE_OF[ scheme ];
+		const source = await createSource( id, scheme );
+		const webhook = sampleWebhook( scheme, source.secret );
+		const { eventId, deliveryId } = webhook.expected;
+		expect( ( await sendWebhook( id, webhook ) ).status ).toBe( 202 );
+
+		// An attacker (or a confused proxy) replays the body and signature with new ids and a fresh time.
+		const replayed = { ...webhook, headers: { ...webhook.headers } };
+		const idHeader = scheme === 'github' ? 'x-github-delivery' : 'x-shopify-webhook-id';
+		for ( let i = 0; i < 3; i++ ) {
+			replayed.headers[ idHeader ] = `replayed-${ i }-${ Date.now() }`;
+			if ( scheme === 'shopify' ) {
+				replayed.headers[ 'x-shopify-triggered-at' ] = new Date().toISOString();
+			}
+			const answer = await sendWebhook( id, replayed );
+			expect( { status: answer.status, body: answer.body } ).toEqual( { status: 200, body: { received: true, duplicate: true } } );
+		}
+
+		const processed = await cronUntil( async () => {
+			const [ event ] = await eventsFor( id, eventId );
+			return event?.status === 'processed' ? event : undefined;
+		}, `${ scheme } event processed` );
+		// The first delivery id is kept for display, and finds the event too.
+		expect( processed ).toMatchObject( { event_id: eventId, delivery_id: deliveryId, duplicate_count: 3 } );
+		expect( ( await eventsFor( id, deliveryId as string ) ).map( ( event ) => event.id ) ).toEqual( [ processed.id ] );
+		await runCron();
+		expect( ( await recordedCalls( id, eventId ) ).filter( ( call ) => call.hook === 'generic' ) ).toHaveLength( 1 );
 	} );
 
 	it( 'takes the source from the URL only: a "source" key in the body changes nothing', async () => {

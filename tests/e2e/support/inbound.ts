@@ -71,6 +71,8 @@ export interface InboundEvent {
 	source: string;
 	event_id: string;
 	type: string;
+	/** The provider's unsigned delivery id (GitHub, Shopify), for display. */
+	delivery_id: string | null;
 	status: 'received' | 'processed' | 'failed';
 	attempts: number;
 	last_error: string | null;

@@ -51,25 +51,28 @@ describe('github', () => {
 		expect(SIG).toBe(`sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`);
 	});
 
-	test('accepts an octokit signature; event id is the delivery header', () => {
-		expect(verifyInbound('github', request())).toEqual({ ok: true, eventId: DELIVERY, eventIdSource: 'header' });
+	const DIGEST_ID = `sha256:${createHash('sha256').update(BODY).digest('hex')}`;
+
+	test('accepts an octokit signature; event id is the body digest, the delivery header kept for display', () => {
+		expect(verifyInbound('github', request())).toEqual({ ok: true, eventId: DIGEST_ID, eventIdSource: 'digest', deliveryId: DELIVERY });
 	});
 
-	test('without a delivery header the event id is the body digest', () => {
-		const digest = createHash('sha256').update(BODY).digest('hex');
+	test('without a usable delivery header: the same event id, no delivery id', () => {
 		for (const delivery of [undefined, '', 'has space', 'x'.repeat(256)]) {
 			expect(verifyInbound('github', request({}, { 'x-github-delivery': delivery }))).toEqual({
 				ok: true,
-				eventId: `sha256:${digest}`,
+				eventId: DIGEST_ID,
 				eventIdSource: 'digest',
 			});
 		}
 	});
 
-	test('the delivery id is NOT signed: a replay with a new id still verifies (dedupe is best effort)', () => {
-		expect(verifyInbound('github', request({}, { 'x-github-delivery': 'attacker-chosen' }))).toMatchObject({
+	test('the delivery id is NOT signed: a replay with a new id verifies but keeps the event id, so it is a duplicate', () => {
+		expect(verifyInbound('github', request({}, { 'x-github-delivery': 'attacker-chosen' }))).toEqual({
 			ok: true,
-			eventId: 'attacker-chosen',
+			eventId: DIGEST_ID,
+			eventIdSource: 'digest',
+			deliveryId: 'attacker-chosen',
 		});
 	});
 

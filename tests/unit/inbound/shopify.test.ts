@@ -37,17 +37,23 @@ function request(overrides: Partial<VerifyInput> = {}, headers: Record<string, s
 }
 
 describe('shopify', () => {
-	test('accepts a valid signature; event id is the webhook-id header', () => {
-		expect(verifyInbound('shopify', request())).toEqual({ ok: true, eventId: WEBHOOK_ID, eventIdSource: 'header' });
+	const DIGEST_ID = `sha256:${createHash('sha256').update(BODY).digest('hex')}`;
+
+	test('accepts a valid signature; event id is the body digest, the webhook-id header kept for display', () => {
+		expect(verifyInbound('shopify', request())).toEqual({ ok: true, eventId: DIGEST_ID, eventIdSource: 'digest', deliveryId: WEBHOOK_ID });
 	});
 
-	test('without x-shopify-webhook-id the event id is the body digest', () => {
-		const digest = createHash('sha256').update(BODY).digest('hex');
+	test('without x-shopify-webhook-id: the same event id, no delivery id', () => {
 		expect(verifyInbound('shopify', request({}, { 'x-shopify-webhook-id': undefined }))).toEqual({
 			ok: true,
-			eventId: `sha256:${digest}`,
+			eventId: DIGEST_ID,
 			eventIdSource: 'digest',
 		});
+	});
+
+	test('a replay with a fresh webhook id and triggered-at (both unsigned) keeps the event id, so it is a duplicate', () => {
+		const replay = request({}, { 'x-shopify-webhook-id': 'replayed-0001', 'x-shopify-triggered-at': iso(NOW) });
+		expect(verifyInbound('shopify', replay)).toEqual({ ok: true, eventId: DIGEST_ID, eventIdSource: 'digest', deliveryId: 'replayed-0001' });
 	});
 
 	test('refuses the same JSON re-serialized with different whitespace', () => {

@@ -48,7 +48,10 @@ export interface InboundSourceInput {
 export interface InboundEvent {
 	id: number;
 	source: string;
+	/** What deduplicates: the provider's signed id, or a digest of the signed body. */
 	event_id: string;
+	/** The provider's own, unsigned delivery id (GitHub, Shopify), to match their delivery logs. */
+	delivery_id?: string | null;
 	type: string | null;
 	status: 'received' | 'processed' | 'failed' | string;
 	attempts: number;

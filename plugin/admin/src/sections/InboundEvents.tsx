@@ -137,6 +137,12 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 										{ event.type ?? NONE }
 										<br />
 										<code className="si-event-id">{ event.event_id }</code>
+										{ event.delivery_id ? (
+											<>
+												<br />
+												{ __( 'Delivery:', 'service-integration' ) } <code className="si-event-id si-delivery-id">{ event.delivery_id }</code>
+											</>
+										) : null }
 									</td>
 									<td>
 										<StatusBadge tone={ TONES[ event.status ] ?? 'neutral' }>{ inboundStatusLabel( event.status ) }</StatusBadge>

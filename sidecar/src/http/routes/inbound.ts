@@ -209,6 +209,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				source: id,
 				event_id: verdict.eventId,
 				event_id_source: verdict.eventIdSource,
+				delivery_id: verdict.deliveryId,
 				type: verdict.type,
 				data: verdict.data,
 				data_pointer: verdict.dataPointer,

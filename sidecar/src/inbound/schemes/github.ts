@@ -1,6 +1,10 @@
 /**
  * GitHub: x-hub-signature-256 = "sha256=<hex>" HMAC-SHA256 of the body with
  * the secret as-is. No timestamp. The legacy SHA-1 x-hub-signature is not accepted.
+ *
+ * x-github-delivery is not signed: keyed on it, a captured body resent with a fresh
+ * id would be a new event every time. The event id is the body digest (what the
+ * signature covers); the delivery id is kept for display only.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../constant-time';
@@ -29,13 +33,14 @@ export function verifyGithub(input: VerifyInput): VerifyResult {
 		return fail('invalid_signature', 'x-hub-signature-256 does not match the payload for any configured secret.');
 	}
 
-	// Note: the delivery id is not covered by the signature.
-	const delivery = input.headers['x-github-delivery']?.trim();
-	if (delivery !== undefined && DELIVERY_ID_PATTERN.test(delivery)) {
-		return { ok: true, eventId: delivery, eventIdSource: 'header' };
-	}
 	const digest = createHash('sha256').update(input.rawBody).digest('hex');
-	return { ok: true, eventId: `sha256:${digest}`, eventIdSource: 'digest' };
+	const delivery = input.headers['x-github-delivery']?.trim();
+	return {
+		ok: true,
+		eventId: `sha256:${digest}`,
+		eventIdSource: 'digest',
+		...(delivery !== undefined && DELIVERY_ID_PATTERN.test(delivery) ? { deliveryId: delivery } : {}),
+	};
 }
 
 function fail(code: Extract<VerifyResult, { ok: false }>['code'], message: string): VerifyResult {

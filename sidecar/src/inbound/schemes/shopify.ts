@@ -2,6 +2,10 @@
  * Shopify: x-shopify-hmac-sha256 = base64 HMAC-SHA256 of the body, keyed with
  * the app's client secret as-is. No signed timestamp; x-shopify-triggered-at is
  * an unsigned hint used only to refuse obviously old replays.
+ *
+ * x-shopify-webhook-id is not signed either: the event id is the body digest, so a
+ * captured body resent with a fresh id and timestamp is still the same event; the
+ * webhook id is kept for display only.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../constant-time';
@@ -39,12 +43,14 @@ export function verifyShopify(input: VerifyInput): VerifyResult {
 		return fail('stale_timestamp', `x-shopify-triggered-at is older than the ${input.toleranceSeconds}s tolerance.`);
 	}
 
-	const webhookId = input.headers['x-shopify-webhook-id']?.trim();
-	if (webhookId !== undefined && WEBHOOK_ID_PATTERN.test(webhookId)) {
-		return { ok: true, eventId: webhookId, eventIdSource: 'header' };
-	}
 	const digest = createHash('sha256').update(input.rawBody).digest('hex');
-	return { ok: true, eventId: `sha256:${digest}`, eventIdSource: 'digest' };
+	const webhookId = input.headers['x-shopify-webhook-id']?.trim();
+	return {
+		ok: true,
+		eventId: `sha256:${digest}`,
+		eventIdSource: 'digest',
+		...(webhookId !== undefined && WEBHOOK_ID_PATTERN.test(webhookId) ? { deliveryId: webhookId } : {}),
+	};
 }
 
 /** Unix seconds, or null when absent or not an ISO 8601 date-time. */
