@@ -168,4 +168,23 @@ describe( 'outbox hand-over', () => {
 			expect( ( await outbox() ).rejected ).toBe( rejected ); // parked rows are kept
 		} );
 	} );
+
+	// Last: it replaces the outbox table.
+	it( 'upgrades an outbox table from version 1 and hands over what it held', async () => {
+		await withPluginActive( PROBE, async () => {
+			const eventId = `evt_upgraded_${ Date.now() }`;
+			const reset = await adminClient().post< { columns: string[] } >( '/outbound-probe/v1/outbox-v1', { event_id: eventId } );
+			expect( reset.status ).toBe( 200 );
+			expect( reset.body.columns ).not.toContain( 'rejected_at' );
+
+			// Any request upgrades it (init): the new column and index, the row kept.
+			const schema = await adminClient().get< { version: string; columns: string[]; indexes: string[] } >( '/outbound-probe/v1/outbox-columns' );
+			expect( schema.body.version ).toBe( '2' );
+			expect( schema.body.columns ).toContain( 'rejected_at' );
+			expect( schema.body.indexes ).toEqual( expect.arrayContaining( [ 'event_id', 'pending', 'queue' ] ) );
+			expect( await outbox() ).toMatchObject( { pending: 1, rejected: 0 } );
+			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0, handed_over: 1 } );
+			await receiver.waitFor( ( requests ) => requests.some( ( r ) => r.headers[ 'webhook-id' ] === eventId ), 30_000 );
+		} );
+	} );
 } );
