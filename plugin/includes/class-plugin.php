@@ -24,6 +24,7 @@ final class Plugin {
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
+		Security\Xmlrpc_Guard::register();
 		Manufacturing\Manufacturing_Order_Type::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();

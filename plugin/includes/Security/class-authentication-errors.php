@@ -32,6 +32,19 @@ final class Authentication_Errors {
 	}
 
 	/**
+	 * Whether this request runs through the front controller (index.php), the only
+	 * script that serves the REST API. admin-ajax.php, admin-post.php and the like
+	 * read `rest_route` too, but core deliberately keeps application passwords off them.
+	 */
+	private static function is_front_controller(): bool {
+		if ( is_admin() ) {
+			return false;
+		}
+		$script = isset( $_SERVER['SCRIPT_NAME'] ) ? (string) wp_unslash( $_SERVER['SCRIPT_NAME'] ) : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized
+		return 'index.php' === basename( $script );
+	}
+
+	/**
 	 * True for requests to the REST API, even before REST_REQUEST is defined.
 	 *
 	 * @param bool $is_api_request Core's answer.
@@ -39,6 +52,9 @@ final class Authentication_Errors {
 	public static function detect_rest_request( $is_api_request ): bool {
 		if ( $is_api_request ) {
 			return true;
+		}
+		if ( ! self::is_front_controller() ) {
+			return false;
 		}
 		if ( isset( $_GET['rest_route'] ) ) { // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			return true;

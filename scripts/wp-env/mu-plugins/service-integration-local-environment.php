@@ -20,6 +20,7 @@ if (
 	str_starts_with( $service_integration_uri, '/wp-json' )
 	|| str_contains( $service_integration_uri, 'rest_route=' )
 	|| str_starts_with( $service_integration_uri, '/wp-cron.php' )
+	|| str_starts_with( $service_integration_uri, '/xmlrpc.php' ) // Core empties $_COOKIE there.
 	|| ! empty( $_SERVER['HTTP_AUTHORIZATION'] )
 ) {
 	$_COOKIE['playground_auto_login_already_happened'] = '1';
