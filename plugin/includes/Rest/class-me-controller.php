@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Rest;
 
+use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
 use ServiceIntegration\Security\Capability_Clamp;
 use ServiceIntegration\Security\Service_Role;
 use WP_REST_Controller;
@@ -25,6 +26,41 @@ if ( ! defined( 'ABSPATH' ) ) {
  * role was widened by someone else (which the clamp refuses, but the owner must fix).
  */
 final class Me_Controller extends WP_REST_Controller {
+
+	/**
+	 * Primitive capabilities the integration must never hold, reported with their
+	 * effective value (user_can, after every filter) so widening shows at once.
+	 */
+	const SENSITIVE_CAPABILITIES = array(
+		'edit_posts',
+		'edit_others_posts',
+		'publish_posts',
+		'edit_pages',
+		'upload_files',
+		'unfiltered_html',
+		'edit_shop_orders',
+		'read_private_shop_orders',
+		'manage_woocommerce',
+		'list_users',
+		'create_users',
+		'edit_users',
+		'delete_users',
+		'promote_users',
+		'activate_plugins',
+		'install_plugins',
+		'edit_plugins',
+		'delete_plugins',
+		'switch_themes',
+		'edit_theme_options',
+		'manage_options',
+		'export',
+		'import',
+		'edit_others_commande_fabrications',
+		'read_private_commande_fabrications',
+		'delete_commande_fabrications',
+		'delete_published_commande_fabrications',
+		'delete_others_commande_fabrications',
+	);
 
 	/**
 	 * Constructor.
@@ -74,20 +110,48 @@ final class Me_Controller extends WP_REST_Controller {
 		$user       = wp_get_current_user();
 		$is_service = Service_Role::is_service_account( $user );
 		$candidates = $is_service ? array_keys( Service_Role::CAPABILITIES ) : array( 'read', 'lire_commandes_payees', 'manage_options' );
-		$effective  = array_values( array_filter( $candidates, static fn( string $cap ): bool => user_can( $user, $cap ) ) );
+		$effective  = array_values( array_filter( $candidates, static fn( string $cap ): bool => self::holds( $user, $cap ) ) );
+		$sensitive  = array();
+		foreach ( self::SENSITIVE_CAPABILITIES as $cap ) {
+			$sensitive[ $cap ] = user_can( $user, $cap );
+		}
 
 		return new WP_REST_Response(
 			array(
-				'id'                   => $user->ID,
-				'username'             => $user->user_login,
-				'roles'                => array_values( $user->roles ),
-				'is_service_account'   => $is_service,
-				'capabilities'         => $effective,
-				'expected_capabilities' => $is_service ? Service_Role::granted() : null,
-				'widening_detected'    => $is_service ? Capability_Clamp::detected_widening() : array(),
-				'application_password' => rest_get_authenticated_app_password(),
+				'id'                     => $user->ID,
+				'username'               => $user->user_login,
+				'roles'                  => array_values( $user->roles ),
+				'is_service_account'     => $is_service,
+				'capabilities'           => $effective,
+				'expected_capabilities'  => $is_service ? Service_Role::granted() : null,
+				'sensitive_capabilities' => $sensitive,
+				'widening_detected'      => $is_service ? Capability_Clamp::detected_widening() : array(),
+				'application_password'   => rest_get_authenticated_app_password(),
 			)
 		);
+	}
+
+	/**
+	 * Whether the user holds a capability. A per-record meta capability (the type's
+	 * edit_post / read_post / delete_post) cannot be asked without a record (core's
+	 * _doing_it_wrong): it is granted by the user's roles, then mapped per record.
+	 *
+	 * @param \WP_User $user User.
+	 * @param string   $cap  Capability.
+	 */
+	private static function holds( \WP_User $user, string $cap ): bool {
+		$type = get_post_type_object( Manufacturing_Order_Type::POST_TYPE );
+		$meta = $type ? array( $type->cap->edit_post, $type->cap->read_post, $type->cap->delete_post ) : array();
+		if ( ! in_array( $cap, $meta, true ) ) {
+			return user_can( $user, $cap );
+		}
+		foreach ( (array) $user->roles as $slug ) {
+			$role = get_role( $slug );
+			if ( $role && $role->has_cap( $cap ) ) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -111,6 +175,12 @@ final class Me_Controller extends WP_REST_Controller {
 				'is_service_account'    => array( 'type' => 'boolean', 'readonly' => true ),
 				'capabilities'          => $strings,
 				'expected_capabilities' => array( 'type' => array( 'array', 'null' ), 'items' => array( 'type' => 'string' ), 'readonly' => true ),
+				'sensitive_capabilities' => array(
+					'type'                 => 'object',
+					'description'          => 'Effective value of capabilities the integration must never hold.',
+					'additionalProperties' => array( 'type' => 'boolean' ),
+					'readonly'             => true,
+				),
 				'widening_detected'     => $strings,
 				'application_password'  => array( 'type' => array( 'string', 'null' ), 'description' => 'UUID of the application password used.', 'readonly' => true ),
 			),

@@ -3,18 +3,7 @@ import { expectRefused } from '../support/expectations';
 import { RestClient } from '../../../scripts/lib/rest-client';
 import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
 import { readState } from '../support/environment';
-
-/** The role's capability list, as documented in README ("The integration role"). */
-const EXPECTED_ROLE_CAPABILITIES = {
-	read: true,
-	edit_commande_fabrication: true,
-	edit_commande_fabrications: true,
-	edit_others_commande_fabrications: false,
-	publish_commande_fabrications: true,
-	edit_published_commande_fabrications: true,
-	read_commande_fabrications: true,
-	lire_commandes_payees: true,
-};
+import { EXPECTED_ROLE_CAPABILITIES, SENSITIVE_CAPABILITIES } from './expected-role';
 
 describe( 'the service_integration role and account', () => {
 	let account: ServiceAccount;
@@ -47,9 +36,19 @@ describe( 'the service_integration role and account', () => {
 			application_password: account.uuid,
 			widening_detected: [],
 		} );
+		// edit_commande_fabrication is the type's per-record meta capability: reported from the role.
 		expect( [ ...( me.body.capabilities as string[] ) ].sort() ).toEqual(
-			[ 'edit_commande_fabrications', 'edit_published_commande_fabrications', 'lire_commandes_payees', 'publish_commande_fabrications', 'read', 'read_commande_fabrications' ]
+			[ 'edit_commande_fabrication', 'edit_commande_fabrications', 'edit_published_commande_fabrications', 'lire_commandes_payees', 'publish_commande_fabrications', 'read', 'read_commande_fabrications' ]
 		);
+		const sensitive = me.body.sensitive_capabilities as Record< string, boolean >;
+		expect( Object.keys( sensitive ) ).toEqual( expect.arrayContaining( SENSITIVE_CAPABILITIES ) );
+		expect( Object.entries( sensitive ).filter( ( [ , held ] ) => held ) ).toEqual( [] );
+	} );
+
+	it( 'reports effective values for administrators too (the same list, computed the same way)', async () => {
+		const me = await adminClient().get< { is_service_account: boolean; sensitive_capabilities: Record< string, boolean > } >( '/service-integration/v1/me' );
+		expect( me.body.is_service_account ).toBe( false );
+		expect( me.body.sensitive_capabilities ).toMatchObject( { manage_options: true, list_users: true, edit_posts: true } );
 	} );
 
 	it( 'creating the account again is idempotent (200, same account)', async () => {
