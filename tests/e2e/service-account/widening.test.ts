@@ -1,9 +1,11 @@
 import { adminClient } from '../support/clients';
+import { debugLogMark, debugLogSince } from '../support/debug-log';
 import { readState } from '../support/environment';
 import { expectRefused } from '../support/expectations';
 import { loginCookies } from '../../../scripts/lib/wp-login';
 import { withPluginActive } from '../support/plugins';
 import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+import { SENSITIVE_CAPABILITIES } from './expected-role';
 
 /**
  * Section 7, rule 1: a third-party plugin that widens roles it does not know must not
@@ -29,6 +31,7 @@ describe.each( [
 	} );
 
 	it( 'still refuses everything outside the list, and reports the widening', async () => {
+		const mark = debugLogMark();
 		await withPluginActive( plugin, async () => {
 			// One request so the widening plugin has run (init) before the checks.
 			await adminClient().get( '/service-integration/v1/service-account' );
@@ -40,8 +43,10 @@ describe.each( [
 			expectRefused( await account.client.post( `/wp/v2/commandes-fabrication/${ adminRecord }`, { title: 'hijacked' } ), 'rest_cannot_edit', [ 403 ] );
 			expectRefused( await account.client.request( { method: 'DELETE', path: `/wp/v2/commandes-fabrication/${ ownRecord }?force=true` } ), 'rest_cannot_delete', [ 403 ] );
 
-			const me = await account.client.get< { capabilities: string[]; widening_detected: string[] } >( '/service-integration/v1/me' );
-			expect( me.body.capabilities ).not.toEqual( expect.arrayContaining( [ 'edit_posts' ] ) );
+			// Effective values (user_can, after every filter) of what the widener hands out.
+			const me = await account.client.get< { sensitive_capabilities: Record< string, boolean >; widening_detected: string[] } >( '/service-integration/v1/me' );
+			expect( Object.keys( me.body.sensitive_capabilities ) ).toEqual( expect.arrayContaining( SENSITIVE_CAPABILITIES ) );
+			expect( Object.entries( me.body.sensitive_capabilities ).filter( ( [ , held ] ) => held ) ).toEqual( [] );
 			expect( me.body.widening_detected ).toEqual( expect.arrayContaining( [ 'edit_posts', 'list_users', 'edit_shop_orders' ] ) );
 
 			const state = await adminClient().get< { widening_detected: string[] } >( '/service-integration/v1/service-account' );
@@ -53,6 +58,7 @@ describe.each( [
 			expect( html ).toContain( 'id="service-integration-widening"' );
 			expect( html ).toMatch( /service-integration-widening[\s\S]*edit_posts/ );
 		} );
+		expect( debugLogSince( mark ) ).toMatch( /service-integration: capabilities or roles .* refused to the service_integration role .*edit_posts/ );
 		// The records are intact.
 		expect( ( await account.client.get( `/wp/v2/commandes-fabrication/${ ownRecord }` ) ).status ).toBe( 200 );
 	} );

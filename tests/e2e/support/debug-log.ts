@@ -1,0 +1,47 @@
+import fs from 'fs';
+import path from 'path';
+import { environmentDir } from '../../../scripts/lib/paths';
+import { E2E_ENV_NAME } from './environment';
+
+/**
+ * WordPress's debug.log of the e2e site. WP_DEBUG_DISPLAY is off, so a PHP warning never
+ * reaches a response body; WP_DEBUG_LOG writes it here (the Playground site's wp-content
+ * is a folder of the environment on this machine).
+ */
+export const DEBUG_LOG = path.join( environmentDir( E2E_ENV_NAME ), 'wordpress', 'wp-content', 'debug.log' );
+
+const PHP_PROBLEM = /PHP (Warning|Notice|Deprecated|Fatal error|Parse error|Strict Standards)/;
+
+/** Where the log ends now; pass it to the functions below after the requests under test. */
+export function debugLogMark(): number {
+	if ( ! fs.existsSync( path.dirname( DEBUG_LOG ) ) ) {
+		throw new Error( `No wp-content folder at ${ path.dirname( DEBUG_LOG ) }: the debug log would never be seen` );
+	}
+	return fs.existsSync( DEBUG_LOG ) ? fs.statSync( DEBUG_LOG ).size : 0;
+}
+
+/** Everything logged since the mark. */
+export function debugLogSince( mark: number ): string {
+	if ( ! fs.existsSync( DEBUG_LOG ) ) {
+		return '';
+	}
+	const size = fs.statSync( DEBUG_LOG ).size;
+	if ( size <= mark ) {
+		return '';
+	}
+	const buffer = Buffer.alloc( size - mark );
+	const fd = fs.openSync( DEBUG_LOG, 'r' );
+	try {
+		fs.readSync( fd, buffer, 0, buffer.length, mark );
+	} finally {
+		fs.closeSync( fd );
+	}
+	return buffer.toString( 'utf8' );
+}
+
+/** PHP warnings, notices, deprecations and fatal errors logged since the mark. */
+export function phpProblemsSince( mark: number ): string[] {
+	return debugLogSince( mark )
+		.split( '\n' )
+		.filter( ( line ) => PHP_PROBLEM.test( line ) );
+}
