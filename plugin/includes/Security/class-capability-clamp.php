@@ -61,8 +61,13 @@ final class Capability_Clamp {
 			return $allcaps;
 		}
 		$allowed = array_fill_keys( Service_Role::granted(), true );
+		$roles   = array_fill_keys( (array) $user->roles, true );
+		foreach ( Service_Role::extra_roles( $user ) as $role ) {
+			self::$cut[ 'role:' . $role ] = true;
+		}
 		foreach ( $allcaps as $cap => $granted ) {
-			if ( $granted && ! isset( $allowed[ $cap ] ) && Service_Role::ROLE !== $cap ) {
+			// Role names appear in allcaps too; extra roles are recorded above as "role:<slug>".
+			if ( $granted && ! isset( $allowed[ $cap ] ) && ! isset( $roles[ $cap ] ) ) {
 				self::$cut[ $cap ] = true;
 			}
 		}
@@ -135,13 +140,14 @@ final class Capability_Clamp {
 	}
 
 	/**
-	 * Widening seen in this request (runtime filters) or stored on the role (add_cap).
+	 * Widening seen in this request (runtime filters), stored on the role (add_cap), or
+	 * extra roles held by a service account ("role:<slug>").
 	 *
 	 * @return string[]
 	 */
 	public static function detected_widening(): array {
 		$seen = (array) get_option( self::WIDENING_OPTION, array() );
-		return array_values( array_unique( array_merge( Service_Role::stored_widening(), array_keys( self::$cut ), array_keys( $seen ) ) ) );
+		return array_values( array_unique( array_merge( Service_Role::stored_widening(), Service_Role::stored_extra_roles(), array_keys( self::$cut ), array_keys( $seen ) ) ) );
 	}
 
 	/**
@@ -161,7 +167,7 @@ final class Capability_Clamp {
 			$seen[ $cap ] = $now;
 		}
 		update_option( self::WIDENING_OPTION, $seen, false );
-		error_log( 'service-integration: capabilities refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', array_keys( $new ) ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', array_keys( $new ) ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
 	}
 
 	/**

@@ -62,12 +62,38 @@ final class Service_Role {
 	}
 
 	/**
-	 * Whether a user holds exactly this role (the accounts the clamp applies to).
+	 * Whether a user holds this role, alone or with others (the accounts the clamp
+	 * applies to): a second role added by another plugin must not switch the clamp off.
 	 *
 	 * @param \WP_User|null $user User.
 	 */
 	public static function is_service_account( $user ): bool {
-		return $user instanceof \WP_User && array( self::ROLE ) === array_values( (array) $user->roles );
+		return $user instanceof \WP_User && in_array( self::ROLE, (array) $user->roles, true );
+	}
+
+	/**
+	 * Roles a service account holds besides this one (widening, reported as "role:<slug>").
+	 *
+	 * @param \WP_User $user Service account.
+	 * @return string[]
+	 */
+	public static function extra_roles( \WP_User $user ): array {
+		return array_values( array_diff( (array) $user->roles, array( self::ROLE ) ) );
+	}
+
+	/**
+	 * Extra roles held by any service account on the site, as "role:<slug>".
+	 *
+	 * @return string[]
+	 */
+	public static function stored_extra_roles(): array {
+		$found = array();
+		foreach ( get_users( array( 'role' => self::ROLE, 'number' => 100 ) ) as $user ) {
+			foreach ( self::extra_roles( $user ) as $role ) {
+				$found[ 'role:' . $role ] = true;
+			}
+		}
+		return array_keys( $found );
 	}
 
 	/**
