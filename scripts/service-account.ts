@@ -10,10 +10,11 @@ const HELP = `Usage: npm run service-account -- <command> [options]
 
 Commands:
   status            the role, its capabilities, the account, its application passwords, widening
-  create            create the service account (idempotent)          [--username=service-integration]
+  create            create the service account (idempotent; the login is chosen once) [--username=service-integration]
   password          create an application password, printed ONCE    [--name=automation]
   revoke            revoke an application password                   --uuid=<uuid>
   check             run the least-privilege check (spec section 5.4); exits 1 if any call is not refused
+                    with the expected code, or if widening is detected
 
 Options:
   --site=<url>              site URL (env SI_SITE_URL; default http://localhost:8888, the npm start site)
@@ -114,7 +115,9 @@ async function main(): Promise< void > {
 				for ( const result of body.results as Array< Record< string, unknown > > ) {
 					process.stdout.write( `${ result.passed ? '✓' : '✗' } ${ String( result.method ).padEnd( 6 ) } ${ String( result.route ).padEnd( 45 ) } expected ${ String( result.expected ).padEnd( 7 ) } got ${ String( result.status ) } ${ String( result.code ?? '' ) }\n` );
 				}
-				process.stdout.write( `application password authenticates as the temporary account: ${ body.authenticated ? 'yes' : 'NO' }\n${ body.passed ? 'PASSED' : 'FAILED' }\n` );
+				const widening = ( body.widening_detected as string[] | undefined ) ?? [];
+				process.stdout.write( `application password authenticates as the temporary account: ${ body.authenticated ? 'yes' : 'NO' }\n` );
+				process.stdout.write( `widening detected: ${ widening.join( ', ' ) || 'none' }\n${ body.passed ? 'PASSED' : 'FAILED' }\n` );
 			}
 			process.exit( body.passed ? 0 : 1 );
 		}

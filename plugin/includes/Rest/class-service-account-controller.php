@@ -61,7 +61,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 					'callback'            => array( $this, 'create_item' ),
 					'permission_callback' => $admin,
 					'args'                => array(
-						'username' => array( 'type' => 'string', 'default' => Service_Account::DEFAULT_LOGIN, 'pattern' => '^[a-z0-9._-]{3,60}$' ),
+						'username' => array( 'type' => 'string', 'pattern' => '^[a-z0-9._-]{3,60}$', 'description' => 'Login of the account (default service-integration); chosen once.' ),
 						'email'    => array( 'type' => 'string', 'format' => 'email' ),
 					),
 				),
@@ -126,7 +126,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	 */
 	public function get_item( $request ): WP_REST_Response {
 		$role    = get_role( Service_Role::ROLE );
-		$account = Service_Account::find();
+		$account = Service_Account::current();
 		return new WP_REST_Response(
 			array(
 				'role_exists'           => null !== $role,
@@ -146,14 +146,25 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	}
 
 	/**
-	 * Creates the account; 201 when created, 200 when it already existed.
+	 * Creates the account; 201 when created, 200 when it already existed. One account per
+	 * site: asking for another login while one exists is a 409, not a second account.
 	 *
 	 * @param WP_REST_Request $request Request.
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function create_item( $request ) {
-		$login   = (string) $request['username'];
-		$existed = null !== Service_Account::find( $login );
+		$current = Service_Account::current();
+		$asked   = isset( $request['username'] ) ? (string) $request['username'] : '';
+		if ( $current && '' !== $asked && $asked !== $current->user_login ) {
+			return new WP_Error(
+				'service_account_exists',
+				/* translators: %s: login of the existing service account. */
+				sprintf( __( 'The service account already exists with the login "%s".', 'service-integration' ), $current->user_login ),
+				array( 'status' => 409, 'username' => $current->user_login )
+			);
+		}
+		$login   = $current ? $current->user_login : ( '' !== $asked ? $asked : Service_Account::DEFAULT_LOGIN );
+		$existed = null !== $current;
 		$email   = (string) ( $request['email'] ?? '' );
 		if ( '' === $email ) {
 			// is_email() wants a dot in the domain: a local site (localhost) gets a reserved TLD.
@@ -164,6 +175,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 		if ( is_wp_error( $user ) ) {
 			return $user;
 		}
+		Service_Account::remember( $user );
 		return new WP_REST_Response(
 			array(
 				'id'       => $user->ID,
@@ -182,7 +194,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function create_password( $request ) {
-		$account = Service_Account::find();
+		$account = Service_Account::current();
 		if ( ! $account ) {
 			return new WP_Error( 'service_account_missing', __( 'Create the service account first.', 'service-integration' ), array( 'status' => 404 ) );
 		}
@@ -207,7 +219,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function revoke_password( $request ) {
-		$account = Service_Account::find();
+		$account = Service_Account::current();
 		if ( ! $account ) {
 			return new WP_Error( 'service_account_missing', __( 'There is no service account.', 'service-integration' ), array( 'status' => 404 ) );
 		}

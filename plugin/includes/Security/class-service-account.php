@@ -23,13 +23,48 @@ final class Service_Account {
 
 	const DEFAULT_LOGIN = 'service-integration';
 	const APP_ID        = '9f1e3c4a-2b7d-4e8f-a1c6-5d0b7e9f2a31';
+	// The login chosen at creation, so a custom username is found again later.
+	const LOGIN_OPTION = 'service_integration_account_login';
+	// Temporary accounts of the least-privilege check; never "the" account.
+	const CHECK_PREFIX = 'si-check-';
 
 	/**
-	 * The account, if it exists.
+	 * A user by login, if it exists.
+	 *
+	 * @param string $login Login name.
 	 */
-	public static function find( string $login = self::DEFAULT_LOGIN ): ?WP_User {
+	public static function find( string $login ): ?WP_User {
 		$user = get_user_by( 'login', $login );
 		return $user instanceof WP_User ? $user : null;
+	}
+
+	/**
+	 * The site's service account, whatever login it was created with: the login stored at
+	 * creation, else the default login, else the oldest user holding the role (accounts
+	 * created before the login was stored). Null when there is none.
+	 */
+	public static function current(): ?WP_User {
+		foreach ( array( (string) get_option( self::LOGIN_OPTION, '' ), self::DEFAULT_LOGIN ) as $login ) {
+			$user = '' === $login ? null : self::find( $login );
+			if ( $user && Service_Role::is_service_account( $user ) ) {
+				return $user;
+			}
+		}
+		foreach ( get_users( array( 'role' => Service_Role::ROLE, 'orderby' => 'ID', 'order' => 'ASC', 'number' => 20 ) ) as $user ) {
+			if ( ! str_starts_with( $user->user_login, self::CHECK_PREFIX ) ) {
+				return $user;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Remembers which login is the site's service account.
+	 *
+	 * @param WP_User $user Account.
+	 */
+	public static function remember( WP_User $user ): void {
+		update_option( self::LOGIN_OPTION, $user->user_login, false );
 	}
 
 	/**
