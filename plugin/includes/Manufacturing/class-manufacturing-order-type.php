@@ -144,7 +144,34 @@ final class Manufacturing_Order_Type {
 		 *
 		 * @param array<string, array<string, mixed>> $fields Field name => schema.
 		 */
-		return apply_filters( 'service_integration_manufacturing_order_fields', $fields );
+		$filtered = apply_filters( 'service_integration_manufacturing_order_fields', $fields );
+		return is_array( $filtered ) ? self::normalize( $filtered ) : $fields;
+	}
+
+	/**
+	 * Makes site-added fields safe to register: a field without a usable `type` is a
+	 * string and an array without `items` holds strings (the meta API and the REST
+	 * schema both need them); entries that are not a schema under a name are dropped.
+	 *
+	 * @param array $fields Field name => schema, as filtered.
+	 * @return array<string, array<string, mixed>>
+	 */
+	private static function normalize( array $fields ): array {
+		$types      = array( 'string', 'boolean', 'integer', 'number', 'array', 'object' );
+		$normalized = array();
+		foreach ( $fields as $key => $schema ) {
+			if ( ! is_string( $key ) || '' === $key || ! is_array( $schema ) ) {
+				continue;
+			}
+			if ( ! isset( $schema['type'] ) || ! in_array( $schema['type'], $types, true ) ) {
+				$schema['type'] = 'string';
+			}
+			if ( 'array' === $schema['type'] && empty( $schema['items'] ) ) {
+				$schema['items'] = array( 'type' => 'string' );
+			}
+			$normalized[ $key ] = $schema;
+		}
+		return $normalized;
 	}
 
 	/**
@@ -152,21 +179,22 @@ final class Manufacturing_Order_Type {
 	 */
 	public static function register_fields(): void {
 		foreach ( self::fields() as $key => $schema ) {
-			$default = $schema['default'] ?? null;
+			$has_default = array_key_exists( 'default', $schema );
+			$default     = $schema['default'] ?? null;
 			unset( $schema['default'] );
-			register_post_meta(
-				self::POST_TYPE,
-				$key,
-				array(
-					'type'              => $schema['type'],
-					'description'       => $schema['description'] ?? '',
-					'single'            => true,
-					'default'           => $default,
-					'sanitize_callback' => static fn( $value ) => self::sanitize( $value, $schema ),
-					'auth_callback'     => static fn( $allowed, $meta_key, $post_id, $user_id ) => user_can( $user_id, 'edit_post', $post_id ),
-					'show_in_rest'      => array( 'schema' => $schema ),
-				)
+			$args = array(
+				'type'              => $schema['type'],
+				'description'       => $schema['description'] ?? '',
+				'single'            => true,
+				'sanitize_callback' => static fn( $value ) => self::sanitize( $value, $schema ),
+				'auth_callback'     => static fn( $allowed, $meta_key, $post_id, $user_id ) => user_can( $user_id, 'edit_post', $post_id ),
+				'show_in_rest'      => array( 'schema' => $schema ),
 			);
+			// Core refuses a field whose default does not match its type, null included.
+			if ( $has_default ) {
+				$args['default'] = $default;
+			}
+			register_post_meta( self::POST_TYPE, $key, $args );
 		}
 	}
 
