@@ -20,13 +20,16 @@ if ( ! defined( 'ABSPATH' ) ) {
  * refused (and two it must be allowed), reports each result, then deletes the account.
  * Calls are dispatched in-process as that user: a loopback HTTP call could deadlock a
  * single-worker server, and authorisation is what is under test here.
+ * A refusal counts only with the expected code (rest_forbidden: the route allow-list
+ * held), not any 401/403 or a missing route; and any widening fails the check.
  */
 final class Least_Privilege_Check {
 
 	/**
-	 * Calls to try: method, route, body, expected outcome.
+	 * Calls to try: method, route, body, expected outcome, and for refusals the error
+	 * codes that count as one (rest_forbidden unless listed).
 	 *
-	 * @return array<int, array{method:string, route:string, body:array, expect:string}>
+	 * @return array<int, array{method:string, route:string, body:array, expect:string, codes:string[]}>
 	 */
 	public static function calls(): array {
 		$base  = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
@@ -45,7 +48,7 @@ final class Least_Privilege_Check {
 			array( 'POST', '/wp/v2/' . $base, array( 'title' => 'least-privilege check', 'status' => 'draft' ), 'allowed' ),
 		);
 		return array_map(
-			static fn( array $call ): array => array_combine( array( 'method', 'route', 'body', 'expect' ), $call ),
+			static fn( array $call ): array => array_combine( array( 'method', 'route', 'body', 'expect', 'codes' ), array_pad( $call, 5, array( 'rest_forbidden' ) ) ),
 			$calls
 		);
 	}
@@ -53,14 +56,14 @@ final class Least_Privilege_Check {
 	/**
 	 * Runs the procedure.
 	 *
-	 * @return array{passed:bool, account:string, authenticated:bool, results:array<int, array<string, mixed>>}
+	 * @return array{passed:bool, account:string, authenticated:bool, widening_detected:string[], results:array<int, array<string, mixed>>}
 	 */
 	public static function run(): array {
 		$admin = get_current_user_id();
-		$login = 'si-check-' . strtolower( wp_generate_password( 8, false ) );
+		$login = Service_Account::CHECK_PREFIX . strtolower( wp_generate_password( 8, false ) );
 		$user  = Service_Account::create( $login, $login . '@example.invalid' );
 		if ( is_wp_error( $user ) ) {
-			return array( 'passed' => false, 'account' => $login, 'authenticated' => false, 'results' => array(), 'error' => $user->get_error_message() );
+			return array( 'passed' => false, 'account' => $login, 'authenticated' => false, 'widening_detected' => Capability_Clamp::detected_widening(), 'results' => array(), 'error' => $user->get_error_message() );
 		}
 
 		try {
@@ -74,12 +77,15 @@ final class Least_Privilege_Check {
 			Service_Account::delete( $user );
 		}
 
-		$passed = $authenticated && ! in_array( false, array_column( $results, 'passed' ), true );
+		// Read after the calls, so widening by a runtime filter during them is included.
+		$widening = Capability_Clamp::detected_widening();
+		$passed   = $authenticated && ! $widening && ! in_array( false, array_column( $results, 'passed' ), true );
 		return array(
-			'passed'        => $passed,
-			'account'       => $login,
-			'authenticated' => $authenticated,
-			'results'       => $results,
+			'passed'            => $passed,
+			'account'           => $login,
+			'authenticated'     => $authenticated,
+			'widening_detected' => $widening,
+			'results'           => $results,
 		);
 	}
 
@@ -100,7 +106,7 @@ final class Least_Privilege_Check {
 	/**
 	 * Dispatches one call as the current (temporary) user.
 	 *
-	 * @param array{method:string, route:string, body:array, expect:string} $call Call.
+	 * @param array{method:string, route:string, body:array, expect:string, codes:string[]} $call Call.
 	 * @return array<string, mixed>
 	 */
 	private static function try_call( array $call ): array {
@@ -112,15 +118,15 @@ final class Least_Privilege_Check {
 		$status   = $response->get_status();
 		$data     = $response->get_data();
 		$code     = is_array( $data ) && isset( $data['code'] ) ? (string) $data['code'] : null;
-		$refused  = $status >= 400;
 		$passed   = 'refused' === $call['expect']
-			? $refused && ( 'rest_no_route' === $code || in_array( $status, array( 401, 403 ), true ) )
+			? in_array( $status, array( 401, 403 ), true ) && in_array( $code, $call['codes'], true )
 			: $status >= 200 && $status < 300;
 
 		return array(
 			'method'   => $call['method'],
 			'route'    => $call['route'],
 			'expected' => $call['expect'],
+			'codes'    => 'refused' === $call['expect'] ? $call['codes'] : array(),
 			'status'   => $status,
 			'code'     => $code,
 			'passed'   => $passed,
