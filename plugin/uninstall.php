@@ -11,9 +11,10 @@ if ( ! defined( 'WP_UNINSTALL_PLUGIN' ) ) {
 	exit;
 }
 
+// Only the plugin's role goes; roles someone else gave the user are theirs to remove.
 foreach ( get_users( array( 'role' => 'service_integration' ) ) as $service_integration_user ) {
 	WP_Application_Passwords::delete_all_application_passwords( $service_integration_user->ID );
-	$service_integration_user->set_role( '' );
+	$service_integration_user->remove_role( 'service_integration' );
 }
 remove_role( 'service_integration' );
 
@@ -41,3 +42,4 @@ delete_transient( 'service_integration_hand_over_backoff' );
 delete_option( 'service_integration_hand_over_lock' );
 delete_option( 'service_integration_outbox_write_failures' );
 delete_option( 'service_integration_widening' );
+delete_option( 'service_integration_account_login' );

@@ -1,0 +1,81 @@
+import { adminClient } from '../support/clients';
+import { debugLogMark, phpProblemsSince } from '../support/debug-log';
+import { setPluginActive } from '../support/plugins';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+import { EXPECTED_ROLE_CAPABILITIES } from './expected-role';
+
+interface ProbeState {
+	plugin_active: boolean;
+	role: Record< string, boolean > | null;
+	options: string[];
+	users: Array< { id: number; username: string; roles: string[]; application_passwords: number } >;
+	admin_type_caps: string[];
+}
+
+const PLUGIN = 'service-integration/service-integration';
+const PROBE = 'lifecycle-probe/lifecycle-probe';
+const probeState = () => adminClient().get< ProbeState >( '/si-test/v1/state' );
+
+/**
+ * Deactivation keeps everything; uninstall (what "Delete" runs: uninstall.php) removes the
+ * role, the plugin's options and the administrators' type capabilities, and leaves the
+ * service account as a user without role or application passwords. The plugin's files are
+ * never deleted (they are the mounted source tree): the fixture runs uninstall.php as core
+ * does. Its own file, because it takes the plugin away for a while.
+ */
+describe( 'deactivation and uninstall', () => {
+	let account: ServiceAccount;
+	let mark: number;
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'uninstall-test' );
+		await setPluginActive( PROBE, true );
+		mark = debugLogMark();
+	} );
+
+	afterAll( async () => {
+		try {
+			// Activation recreates the role, the tables and the administrators' capabilities.
+			await setPluginActive( PLUGIN, true );
+			const user = ( await probeState() ).body.users.find( ( item ) => item.username === account.username );
+			if ( user && ! user.roles.includes( 'service_integration' ) ) {
+				await adminClient().request( { method: 'DELETE', path: `/wp/v2/users/${ user.id }?force=true&reassign=1` } );
+			}
+			await provisionServiceAccount( 'after-uninstall' );
+		} finally {
+			await setPluginActive( PROBE, false );
+		}
+		const state = await adminClient().get< { role_capabilities: Record< string, boolean > } >( '/service-integration/v1/service-account' );
+		expect( state.body.role_capabilities ).toEqual( EXPECTED_ROLE_CAPABILITIES );
+		expect( phpProblemsSince( mark ) ).toEqual( [] );
+	} );
+
+	it( 'deactivation keeps the role, the account, its application passwords and the options', async () => {
+		await setPluginActive( PLUGIN, false );
+		const state = await probeState();
+		expect( state.body ).toMatchObject( { plugin_active: false, role: EXPECTED_ROLE_CAPABILITIES } );
+		expect( state.body.options ).toEqual( expect.arrayContaining( [ 'service_integration_version', 'service_integration_account_login' ] ) );
+		expect( state.body.users ).toContainEqual( expect.objectContaining( { username: account.username, roles: [ 'service_integration' ] } ) );
+		expect( state.body.users.find( ( user ) => user.username === account.username )?.application_passwords ).toBeGreaterThan( 0 );
+		expect( state.body.admin_type_caps ).toContain( 'edit_others_commande_fabrications' );
+
+		// As the README says: while deactivated the password still signs in and the clamp is
+		// gone (core's own capability checks remain), hence the advice to revoke passwords.
+		const me = await account.client.get< { slug: string } >( '/wp/v2/users/me' );
+		expect( [ me.status, me.body.slug ] ).toEqual( [ 200, account.username ] );
+	} );
+
+	it( 'uninstall removes the role, the options and the type capabilities; the account stays, without role or passwords', async () => {
+		const uninstalled = await adminClient().post< ProbeState >( '/si-test/v1/uninstall' );
+		expect( uninstalled.status ).toBe( 200 );
+
+		// Read again in a later request: nothing brought any of it back.
+		const state = await probeState();
+		expect( state.body ).toMatchObject( { plugin_active: false, role: null, options: [], admin_type_caps: [] } );
+		expect( state.body.users ).toContainEqual( expect.objectContaining( { username: account.username, roles: [], application_passwords: 0 } ) );
+
+		// 401 (core says rest_not_logged_in: the plugin's clearer codes are off with it).
+		const me = await account.client.get< { code: string } >( '/wp/v2/users/me' );
+		expect( me.status ).toBe( 401 );
+	} );
+} );
