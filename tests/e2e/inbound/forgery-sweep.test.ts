@@ -1,0 +1,93 @@
+import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/inbound/verify';
+import { forgeryCases, type ForgeryCase } from '../../support/inbound-forgeries';
+import { sampleWebhook } from '../../support/inbound-signers';
+import { adminClient } from '../support/clients';
+import { setPluginActive } from '../support/plugins';
+import { ADMIN, createSource, cronUntil, eventsFor, listEvents, pooled, RECORDER_PLUGIN, recordedCalls, runCron, sendWebhook } from '../support/inbound';
+
+/**
+ * The generated forgeries of the sidecar-level sweep (tests/support/inbound-forgeries.ts),
+ * about two hundred, sent through the real WordPress receiving route: each refused with
+ * the right status and code, none stored, counted as a duplicate or handed to a handler.
+ */
+/**
+ * The sweep takes minutes: the sources tolerate an hour, so a validly signed case does not
+ * go stale before it is sent, and replays sit an hour outside that, so a "future" one does
+ * not come within it.
+ */
+const TOLERANCE = 3600;
+const PER_SCHEME = { tamperedPositions: 4, toleranceSeconds: TOLERANCE, marginSeconds: 3600 };
+/** ~200 requests at ~1 s each in Playground, 4 at a time; the machine may be shared. */
+const SWEEP_TIMEOUT = 15 * 60_000;
+
+interface Snapshot {
+	events: number;
+	duplicates: number;
+	calls: number;
+	refusedLog: number;
+}
+
+async function snapshot(): Promise< Snapshot > {
+	const page = await listEvents( { per_page: 1 } );
+	const log = await adminClient().get< { total: number } >( `${ ADMIN }/log?outcome=refused&per_page=1` );
+	return { events: page.total, duplicates: page.duplicates.deliveries, calls: ( await recordedCalls() ).length, refusedLog: log.body.total };
+}
+
+/** What WordPress answers instead of the sidecar: an empty body never reaches it. */
+function throughWordPress( c: ForgeryCase ): ForgeryCase {
+	return c.webhook.body === '' ? { ...c, status: 400, code: 'inbound_empty_body' } : c;
+}
+
+describe( 'inbound forgery sweep through WordPress', () => {
+	const secrets = {} as Record< InboundScheme, string >;
+
+	beforeAll( async () => {
+		await setPluginActive( RECORDER_PLUGIN, true );
+		for ( const scheme of INBOUND_SCHEMES ) {
+			const source = await createSource( `forge-${ scheme }`, scheme, { tolerance_seconds: TOLERANCE } );
+			secrets[ scheme ] = source.secret;
+			// The same secret on a disabled source: refused for being disabled, not for the signature.
+			await createSource( `forge-${ scheme }-off`, scheme, { secret: source.secret, status: 'disabled', tolerance_seconds: TOLERANCE } );
+		}
+	}, SWEEP_TIMEOUT );
+
+	afterAll( async () => {
+		await setPluginActive( RECORDER_PLUGIN, false );
+	} );
+
+	it( 'refuses every generated forgery with the right 4xx, and leaves no event, duplicate count or handler call', async () => {
+		// Controls: the unmutated webhooks are accepted, so each refusal below is its mutation's doing.
+		const controls = INBOUND_SCHEMES.map( ( scheme ) => ( { source: `forge-${ scheme }`, webhook: sampleWebhook( scheme, secrets[ scheme ] ) } ) );
+		for ( const { source, webhook } of controls ) {
+			const control = await sendWebhook( source, webhook );
+			expect( { source, status: control.status } ).toEqual( { source, status: 202 } );
+		}
+		// Processed before the baseline is taken, so their handler calls are not counted against the sweep.
+		await cronUntil( async () => {
+			const states = await Promise.all( controls.map( async ( { source, webhook } ) => ( await eventsFor( source, webhook.expected.eventId ) )[ 0 ]?.status ) );
+			return states.every( ( state ) => state === 'processed' );
+		}, 'the controls processed' );
+
+		const cases = INBOUND_SCHEMES.flatMap( ( scheme ) => forgeryCases( scheme, `forge-${ scheme }`, secrets[ scheme ], PER_SCHEME ) )
+			// Header forwarding is WordPress's own doing here; the sidecar sweep covers unforwarded headers.
+			.filter( ( c ) => ! c.unprefixed )
+			.map( throughWordPress );
+		expect( cases.length ).toBeGreaterThanOrEqual( 190 );
+
+		const before = await snapshot();
+		const answers = await pooled( cases, 4, ( c ) => sendWebhook( c.source, c.webhook ) );
+		const mismatches = cases.flatMap( ( c, i ) => {
+			const answer = answers[ i ];
+			const codes = Array.isArray( c.code ) ? c.code : [ c.code ];
+			return answer && answer.status === c.status && codes.includes( answer.body?.code ) ? [] : [ { label: c.label, expected: [ c.status, c.code ], got: [ answer?.status, answer?.body?.code ] } ];
+		} );
+		expect( mismatches ).toEqual( [] );
+		expect( answers.every( ( answer ) => answer.status >= 400 && answer.status < 500 ) ).toBe( true );
+
+		await runCron();
+		const after = await snapshot();
+		expect( { ...after, refusedLog: undefined } ).toEqual( { ...before, refusedLog: undefined } );
+		// Every case but the empty bodies reached the sidecar, which logged it as refused.
+		expect( after.refusedLog - before.refusedLog ).toBe( cases.filter( ( c ) => c.code !== 'inbound_empty_body' ).length );
+	}, SWEEP_TIMEOUT );
+} );
