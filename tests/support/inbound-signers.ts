@@ -1,14 +1,15 @@
 /**
  * Signs webhooks the way each provider does, with the provider's own library where
- * one works here: `standardwebhooks` (Webhook#sign), `stripe`
- * (webhooks.generateTestHeaderString). GitHub's @octokit/webhooks-methods is ESM-only
- * (tests/unit/inbound/github.test.ts checks it against node:crypto); Shopify and
- * WooCommerce publish no signing library: node:crypto, per their documentation.
+ * one exists: `standardwebhooks` (Webhook#sign), `stripe`
+ * (webhooks.generateTestHeaderString), GitHub's `@octokit/webhooks-methods` (sign, in a
+ * child process: see octokit-sign.ts). Shopify and WooCommerce publish no signing
+ * library: node:crypto, per their documentation.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import type { InboundScheme } from '../../sidecar/src/inbound/verify';
+import { octokitSign } from './octokit-sign';
 
 export interface SignedWebhook {
 	body: string;
@@ -22,8 +23,8 @@ export interface SampleWebhook extends SignedWebhook {
 }
 
 export interface SampleOptions {
-	eventId?: string;
 	/** The event id; for GitHub and Shopify, whose ids are unsigned, the delivery id header. */
+	eventId?: string;
 	type?: string;
 	data?: Record< string, unknown >;
 	/** Unix seconds of signing (defaults to now). */
@@ -51,7 +52,7 @@ export function signGithub( secret: string, body: string, event: string, deliver
 	return {
 		body,
 		headers: {
-			'x-hub-signature-256': 'sha256=' + createHmac( 'sha256', secret ).update( body ).digest( 'hex' ),
+			'x-hub-signature-256': octokitSign( [ [ secret, body ] ] )[ 0 ] as string,
 			'x-github-event': event,
 			'x-github-delivery': delivery,
 			'x-github-hook-id': '123456',
@@ -90,12 +91,12 @@ export function signWoocommerce( secret: string, body: string, topic: string ): 
 	};
 }
 
-/** A typical webhook of each provider, signed, with what a receiver must make of it. */
 /** The event id of schemes without a signed one: the digest of the signed body. */
 export function digestId( body: string ): string {
 	return 'sha256:' + createHash( 'sha256' ).update( body ).digest( 'hex' );
 }
 
+/** A typical webhook of each provider, signed, with what a receiver must make of it. */
 export function sampleWebhook( scheme: InboundScheme, secret: string, options: SampleOptions = {} ): SampleWebhook {
 	const eventId = options.eventId ?? `evt_${ randomUUID().replace( /-/g, '' ) }`;
 	const data = options.data ?? { order_id: 4321, total: '19.90', nested: { paid: true, items: [ 1, 2 ] } };

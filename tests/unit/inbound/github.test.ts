@@ -1,30 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
+import { octokitSign } from '../../support/octokit-sign';
 
 const SECRET = randomBytes(20).toString('hex');
 const OLD_SECRET = randomBytes(20).toString('hex');
 const BODY = '{"action":"opened","number":7,"repository":{"full_name":"acme/shop"}}';
 const DELIVERY = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
-
-/**
- * @octokit/webhooks-methods is ESM-only ("import" export condition), which
- * jest's CommonJS runtime cannot resolve; a child Node process imports the
- * real library and signs for us instead.
- */
-function octokitSign(pairs: Array<[secret: string, payload: string]>): string[] {
-	const script =
-		"import { sign } from '@octokit/webhooks-methods';" +
-		"const pairs = JSON.parse(process.argv[1]);" +
-		'const out = []; for (const [s, p] of pairs) out.push(await sign(s, p));' +
-		'process.stdout.write(JSON.stringify(out));';
-	const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(pairs)], {
-		cwd: resolve(__dirname, '../../..'),
-		encoding: 'utf8',
-	});
-	return JSON.parse(stdout) as string[];
-}
 
 let SIG = '';
 let OLD_SIG = '';
