@@ -13,6 +13,7 @@
  * decode it from the exact bytes with PHP's own JSON parser (64-bit integers intact)
  * instead of trusting a JavaScript re-serialisation (which rounds them above 2^53).
  */
+import { isUtf8 } from 'node:buffer';
 import type { InboundScheme } from './verify';
 
 export const MAX_TYPE_LENGTH = 191; // what the WordPress table's indexed column holds
@@ -23,7 +24,7 @@ export type JsonObject = Record< string, unknown >;
 
 export type NormaliseResult =
 	| { ok: true; type: string; data: JsonObject; dataPointer: '' | '/data' }
-	| { ok: false; code: 'invalid_json' | 'invalid_payload'; message: string };
+	| { ok: false; code: 'invalid_utf8' | 'invalid_json' | 'invalid_payload'; message: string };
 
 type Headers = Record< string, string | undefined >;
 
@@ -34,6 +35,11 @@ const TYPE_HEADERS: Partial< Record< InboundScheme, string > > = {
 };
 
 export function normaliseInbound( scheme: InboundScheme, rawBody: Buffer, headers: Headers ): NormaliseResult {
+	// JSON is UTF-8 (RFC 8259). Decoding would silently replace bad bytes, and a database
+	// refuses them: the sender would get 503 and retry the same body forever.
+	if ( ! isUtf8( rawBody ) ) {
+		return { ok: false, code: 'invalid_utf8', message: 'The webhook body is not valid UTF-8.' };
+	}
 	let body: unknown;
 	try {
 		body = JSON.parse( rawBody.toString( 'utf8' ) );

@@ -12,7 +12,7 @@ import { ADMIN, createSource, pooled, RECORDER_PLUGIN, recordedCalls, runCron, s
 interface Case {
 	label: string;
 	source: string;
-	webhook: SignedWebhook;
+	webhook: SignedWebhook | { body: Buffer; headers: Record< string, string > };
 	options?: SendOptions;
 	status: number;
 	code: string;
@@ -33,7 +33,7 @@ describe( 'inbound refusals through WordPress', () => {
 		await createSource( 'off-e2e', 'standard-webhooks', { status: 'disabled' } );
 		const other = 'whsec_' + randomBytes( 32 ).toString( 'base64' );
 		const good = sampleWebhook( 'standard-webhooks', sw.secret );
-		const add = ( label: string, source: string, webhook: SignedWebhook, status: number, code: string, options?: SendOptions ) =>
+		const add = ( label: string, source: string, webhook: Case[ 'webhook' ], status: number, code: string, options?: SendOptions ) =>
 			cases.push( { label, source, webhook, status, code, options } );
 
 		// Signatures.
@@ -74,6 +74,10 @@ describe( 'inbound refusals through WordPress', () => {
 		add( 'data not an object, validly signed', 'stripe-e2e', signStripe( stripe.secret, '{"id":"evt_e2e_arr","type":"a","data":[1]}' ), 400, 'invalid_payload' );
 		add( 'a JSON array, validly signed', 'woo-e2e', { body: '[1,2]', headers: { 'x-wc-webhook-signature': createHmac( 'sha256', woo.secret ).update( '[1,2]' ).digest( 'base64' ), 'x-wc-webhook-topic': 'order.created' } }, 400, 'invalid_payload' );
 		add( 'github: no x-github-event, validly signed', 'github-e2e', { body: '{"zen":"x"}', headers: { 'x-hub-signature-256': signGithub( github.secret, '{"zen":"x"}', 'ping', 'd' ).headers[ 'x-hub-signature-256' ] as string } }, 400, 'invalid_payload' );
+		// Signed bytes that are not UTF-8 (so not JSON): refused for good, not 503 forever when the database rejects them.
+		const latin1 = Buffer.concat( [ Buffer.from( '{"id":42,"billing":{"city":"' ), Buffer.from( 'Zürich', 'latin1' ), Buffer.from( '"}}' ) ] );
+		add( 'invalid UTF-8, validly signed', 'woo-e2e', { body: latin1, headers: { 'x-wc-webhook-signature': createHmac( 'sha256', woo.secret ).update( latin1 ).digest( 'base64' ), 'x-wc-webhook-topic': 'order.created' } }, 400, 'invalid_utf8' );
+		add( 'invalid UTF-8, forged', 'woo-e2e', { body: latin1, headers: { 'x-wc-webhook-signature': createHmac( 'sha256', 'not-the-woo-secret' ).update( latin1 ).digest( 'base64' ), 'x-wc-webhook-topic': 'order.created' } }, 401, 'invalid_signature' );
 		add( 'shopify: no topic, validly signed', 'shopify-e2e', { body: '{"id":1}', headers: { 'x-shopify-hmac-sha256': signShopify( shopify.secret, '{"id":1}', 't', 'w' ).headers[ 'x-shopify-hmac-sha256' ] as string } }, 400, 'invalid_payload' );
 	} );
 

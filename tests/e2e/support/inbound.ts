@@ -21,23 +21,24 @@ export interface SendOptions {
 	contentType?: string | null;
 }
 
-/** A sender on the internet: no WordPress credentials, just the provider's headers and body. */
-export async function sendWebhook( source: string, webhook: SignedWebhook, options: SendOptions = {} ): Promise< Answer > {
+/** A sender on the internet: no WordPress credentials, just the provider's headers and body (bytes when it is not text). */
+export async function sendWebhook( source: string, webhook: SignedWebhook | { body: Buffer; headers: Record< string, string > }, options: SendOptions = {} ): Promise< Answer > {
 	const headers: Record< string, string > = { cookie: PLAYGROUND_COOKIE, ...webhook.headers };
 	const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
 	if ( contentType !== null ) {
 		headers[ 'content-type' ] = contentType;
 	}
 	const method = options.method ?? 'POST';
-	const response = await fetch( receivingUrl( source ), { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : webhook.body, redirect: 'manual' } );
+	const body = typeof webhook.body === 'string' ? webhook.body : new Uint8Array( webhook.body );
+	const response = await fetch( receivingUrl( source ), { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, redirect: 'manual' } );
 	const text = await response.text();
-	let body: unknown = text;
+	let answer: unknown = text;
 	try {
-		body = text ? JSON.parse( text ) : null;
+		answer = text ? JSON.parse( text ) : null;
 	} catch {
 		// Keep the text for the assertion message.
 	}
-	return { status: response.status, headers: response.headers, body, text };
+	return { status: response.status, headers: response.headers, body: answer, text };
 }
 
 export function receivingUrl( source: string ): string {
@@ -70,9 +71,9 @@ export interface InboundEvent {
 	id: number;
 	source: string;
 	event_id: string;
-	type: string;
 	/** The provider's unsigned delivery id (GitHub, Shopify), for display. */
 	delivery_id: string | null;
+	type: string;
 	status: 'received' | 'processed' | 'failed';
 	attempts: number;
 	last_error: string | null;

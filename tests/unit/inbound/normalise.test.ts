@@ -14,6 +14,17 @@ describe( 'normaliseInbound: {type, data} for every scheme (spec 2.6)', () => {
 		} );
 	} );
 
+	test( 'a body that is not valid UTF-8 is invalid_utf8, whatever the scheme; valid multi-byte text passes', () => {
+		const bad = [ [ 0x80 ], [ 0xc3, 0x28 ], [ 0xe2, 0x82 ], [ 0xed, 0xa0, 0x80 ], [ 0xff ] ];
+		for ( const scheme of [ 'standard-webhooks', 'github', 'woocommerce' ] as InboundScheme[] ) {
+			for ( const bytes of bad ) {
+				const body = Buffer.concat( [ Buffer.from( '{"type":"a","data":{"s":"' ), Buffer.from( bytes ), Buffer.from( '"}}' ) ] );
+				expect( normaliseInbound( scheme, body, { 'x-github-event': 'push', 'x-wc-webhook-topic': 'a' } ) ).toMatchObject( { ok: false, code: 'invalid_utf8' } );
+			}
+		}
+		expect( normaliseInbound( 'standard-webhooks', raw( { type: 'a', data: { s: 'Größe – 東京 😀' } } ), {} ) ).toMatchObject( { ok: true, data: { s: 'Größe – 東京 😀' } } );
+	} );
+
 	test( 'github: x-github-event plus the body action; data is the whole body', () => {
 		const body = { action: 'opened', issue: { number: 7 } };
 		expect( normaliseInbound( 'github', raw( body ), { 'x-github-event': 'issues' } ) ).toEqual( { ok: true, type: 'issues.opened', data: body, dataPointer: '' } );

@@ -67,6 +67,17 @@ describe( 'checkInbound: source, signature, then shape', () => {
 		expect( checkInbound( source( 'standard-webhooks', [ swSecret ] ), request( untyped, swHeaders( untyped ) ) ) ).toMatchObject( { status: 400, code: 'invalid_payload' } );
 	} );
 
+	test( 'invalid UTF-8: a signed body is 400 invalid_utf8, a forged one 401 (checked after the signature)', () => {
+		// A JSON document with a lone continuation byte and a truncated sequence in a string.
+		const bytes = Buffer.concat( [ Buffer.from( '{"type":"order.paid","data":{"name":"' ), Buffer.from( [ 0x80, 0xe2, 0x82 ] ), Buffer.from( '"}}' ) ] );
+		const wc = generateSourceSecret( 'woocommerce' );
+		const signed = { 'x-wc-webhook-signature': createHmac( 'sha256', wc ).update( bytes ).digest( 'base64' ), 'x-wc-webhook-topic': 'order.created' };
+		const raw = ( headers: Record< string, string > ): InboundRequest => ( { rawBody: bytes, headers, nowMs: NOW_MS, defaultToleranceSeconds: 300 } );
+		expect( checkInbound( source( 'woocommerce', [ wc ] ), raw( signed ) ) ).toMatchObject( { ok: false, status: 400, code: 'invalid_utf8' } );
+		const forged = { ...signed, 'x-wc-webhook-signature': createHmac( 'sha256', 'another' ).update( bytes ).digest( 'base64' ) };
+		expect( checkInbound( source( 'woocommerce', [ wc ] ), raw( forged ) ) ).toMatchObject( { ok: false, status: 401, code: 'invalid_signature' } );
+	} );
+
 	test( "the source's own tolerance wins over the default; null falls back to it", () => {
 		const old = swHeaders( body, NOW - 600 );
 		expect( checkInbound( source( 'standard-webhooks', [ swSecret ] ), request( body, old ) ) ).toMatchObject( { status: 401, code: 'stale_timestamp' } );
