@@ -112,7 +112,8 @@ final class Inbound_Route extends WP_REST_Controller {
 
 	/**
 	 * Transport checks before core touches the body (it would JSON-decode it first):
-	 * content type, size, emptiness. Also answers WooCommerce's unsigned activation ping.
+	 * content type, size, emptiness. Also answers WooCommerce's unsigned activation ping
+	 * (for a WooCommerce source only: see answer_ping).
 	 *
 	 * @param mixed           $result  Earlier filter result.
 	 * @param WP_REST_Server  $server  Server.
@@ -127,13 +128,10 @@ final class Inbound_Route extends WP_REST_Controller {
 		$body = $request->get_body();
 		// WooCommerce pings a new webhook with an unsigned form body and requires a 200; nothing is stored.
 		if ( 1 === preg_match( '/^webhook_id=[0-9]{1,20}$/', $body ) ) {
-			return new WP_REST_Response(
-				array(
-					'received' => false,
-					'ping'     => true,
-				),
-				200
-			);
+			$ping = $this->answer_ping( $source );
+			if ( null !== $ping ) {
+				return $ping;
+			}
 		}
 		$content_type = $request->get_content_type();
 		if ( ! $content_type || 'application/json' !== strtolower( $content_type['value'] ) ) {
@@ -159,6 +157,43 @@ final class Inbound_Route extends WP_REST_Controller {
 			return new WP_Error( 'inbound_empty_body', __( 'The webhook body is empty.', 'service-integration' ), array( 'status' => 400 ) );
 		}
 		return null;
+	}
+
+	/**
+	 * WooCommerce's activation ping carries no signature, so it is answered 200 only for a
+	 * known, active WooCommerce source (asked of the sidecar, which holds the sources);
+	 * elsewhere it gets what any delivery there would: 404 unknown_source, 403
+	 * source_disabled, or null for a source of another scheme (the transport checks then
+	 * refuse the form body).
+	 *
+	 * @param string $source Source slug.
+	 * @return WP_REST_Response|WP_Error|null
+	 */
+	private function answer_ping( string $source ) {
+		$answer = $this->sidecar->request( 'GET', '/v1/inbound/sources/' . rawurlencode( $source ), '', array(), self::VERIFY_TIMEOUT );
+		if ( is_wp_error( $answer ) ) {
+			return self::retry_later( $answer );
+		}
+		if ( 404 === $answer['status'] ) {
+			return new WP_Error( 'unknown_source', __( 'No inbound source with this name.', 'service-integration' ), array( 'status' => 404 ) );
+		}
+		$found = is_array( $answer['body'] ) ? $answer['body'] : array();
+		if ( 200 !== $answer['status'] || ! isset( $found['scheme'], $found['status'] ) ) {
+			return self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar could not say whether this source exists.', 'service-integration' ), array( 'status' => 502 ) ) );
+		}
+		if ( 'woocommerce' !== $found['scheme'] ) {
+			return null;
+		}
+		if ( 'active' !== $found['status'] ) {
+			return new WP_Error( 'source_disabled', __( 'This inbound source is disabled.', 'service-integration' ), array( 'status' => 403 ) );
+		}
+		return new WP_REST_Response(
+			array(
+				'received' => false,
+				'ping'     => true,
+			),
+			200
+		);
 	}
 
 	/**

@@ -105,11 +105,23 @@ describe( 'inbound refusals through WordPress', () => {
 		expect( logAfter - logBefore ).toBe( reachedSidecar.length );
 	} );
 
-	it( "answers WooCommerce's unsigned activation ping with 200 and stores nothing", async () => {
+	it( "answers WooCommerce's unsigned activation ping with 200 for an active WooCommerce source only, and stores nothing", async () => {
+		await createSource( 'woo-off-e2e', 'woocommerce', { status: 'disabled' } );
 		const before = await totalEvents();
-		const ping = await sendWebhook( 'woo-e2e', { body: 'webhook_id=17', headers: {} }, { contentType: 'application/x-www-form-urlencoded' } );
-		expect( ping.status ).toBe( 200 );
-		expect( ping.body ).toEqual( { received: false, ping: true } );
+		const ping = ( source: string ) => sendWebhook( source, { body: 'webhook_id=17', headers: {} }, { contentType: 'application/x-www-form-urlencoded' } );
+
+		const answered = await ping( 'woo-e2e' );
+		expect( { status: answered.status, body: answered.body } ).toEqual( { status: 200, body: { received: false, ping: true } } );
+		// Elsewhere the ping gets what any request there gets.
+		const refused = await Promise.all( [ 'nobody-e2e', 'woo-off-e2e', 'sw-e2e' ].map( async ( source ) => {
+			const answer = await ping( source );
+			return { source, status: answer.status, code: answer.body?.code };
+		} ) );
+		expect( refused ).toEqual( [
+			{ source: 'nobody-e2e', status: 404, code: 'unknown_source' },
+			{ source: 'woo-off-e2e', status: 403, code: 'source_disabled' },
+			{ source: 'sw-e2e', status: 415, code: 'inbound_unsupported_media_type' },
+		] );
 		expect( await totalEvents() ).toBe( before );
 	} );
 } );
