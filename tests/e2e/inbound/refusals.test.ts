@@ -5,9 +5,10 @@ import { setPluginActive } from '../support/plugins';
 import { ADMIN, createSource, pooled, RECORDER_PLUGIN, recordedCalls, runCron, sendWebhook, totalEvents, type SendOptions } from '../support/inbound';
 
 /**
- * Forged, replayed and malformed requests through WordPress (the bulk of the generated
- * cases runs at the sidecar level, tests/sidecar/inbound-forgery.test.ts): each refused
- * with the right status and code, and none leaves a stored event or a handler call.
+ * Forged, replayed and malformed requests through WordPress, written by hand for what the
+ * generated sweep (forgery-sweep.test.ts) does not vary: transport (content type, size,
+ * method, empty body), route names, bodies that are not UTF-8. Each refused with the right
+ * status and code, and none leaves a stored event or a handler call.
  */
 interface Case {
 	label: string;
