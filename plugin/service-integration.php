@@ -10,6 +10,7 @@
  * License:           GPL-2.0-or-later
  * License URI:       https://www.gnu.org/licenses/gpl-2.0.html
  * Text Domain:       service-integration
+ * Domain Path:       /languages
  *
  * @package ServiceIntegration
  */
@@ -30,6 +31,14 @@ register_activation_hook( __FILE__, array( Lifecycle::class, 'activate' ) );
 register_deactivation_hook( __FILE__, array( Lifecycle::class, 'deactivate' ) );
 
 add_action( 'plugins_loaded', array( Plugin::class, 'boot' ) );
+
+// Translations shipped in languages/ (see its README); language packs in wp-content/languages/plugins win.
+add_action(
+	'init',
+	static function (): void {
+		load_plugin_textdomain( 'service-integration', false, dirname( plugin_basename( __FILE__ ) ) . '/languages' );
+	}
+);
 
 // Orders are read through wc_get_orders() / WC_Order only, so both order storages work.
 add_action(

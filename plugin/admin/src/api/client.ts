@@ -3,6 +3,7 @@
  * (REST root and nonce middlewares of the `wp-api-fetch` script), and one error type.
  */
 import apiFetch from '@wordpress/api-fetch';
+import { __ } from '@wordpress/i18n';
 
 export const NAMESPACE = '/service-integration/v1';
 
@@ -36,7 +37,7 @@ export function toApiError( raw: unknown ): ApiError {
 		const data = isRecord( raw.data ) ? raw.data : {};
 		const status = typeof data.status === 'number' ? data.status : null;
 		const code = typeof raw.code === 'string' ? raw.code : 'unknown_error';
-		const message = typeof raw.message === 'string' ? raw.message : String( raw.code ?? 'Unknown error' );
+		const message = typeof raw.message === 'string' ? raw.message : typeof raw.code === 'string' ? raw.code : __( 'Unknown error', 'service-integration' );
 		return new ApiError( code, message, status, data );
 	}
 	if ( raw instanceof Error ) {
