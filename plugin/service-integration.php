@@ -32,7 +32,7 @@ register_deactivation_hook( __FILE__, array( Lifecycle::class, 'deactivate' ) );
 
 add_action( 'plugins_loaded', array( Plugin::class, 'boot' ) );
 
-// Translations shipped in languages/ (see its README); language packs in wp-content/languages/plugins win.
+// PHP strings: a language pack (wp-content/languages/plugins) if there is one, else languages/ (see its README).
 add_action(
 	'init',
 	static function (): void {
