@@ -30,6 +30,33 @@ describe( 'the service account screen', () => {
 		await session?.close();
 	} );
 
+	it( 'shows whether the integration role exists, with or without the account', async () => {
+		const { page } = session;
+		// The role lives on its own (activation, a check on every load): simulated here with and without it, before any account.
+		const state = /\/service-integration\/v1\/service-account(\?|$)/;
+		for ( const roleExists of [ true, false ] ) {
+			await page.route( state, async ( route ) => {
+				const real = await route.fetch();
+				await route.fulfill( { response: real, json: { ...( await real.json() ), account: null, application_passwords: [], role_exists: roleExists } } );
+			} );
+			try {
+				await openTab( session, 'account' );
+				await waitForLoaded( page );
+				await app( page ).getByText( 'There is no service account yet.' ).waitFor();
+				const role = page.locator( '.si-role-status' );
+				expect( await role.getAttribute( 'data-role-exists' ) ).toBe( roleExists ? 'yes' : 'no' );
+				expect( await role.innerText() ).toContain( roleExists ? 'Exists' : 'Missing' );
+			} finally {
+				await page.unroute( state );
+			}
+		}
+		// With the real answer the role is there, whether or not an earlier test made the account.
+		await openTab( session, 'account' );
+		await waitForLoaded( page );
+		expect( await page.locator( '.si-role-status' ).getAttribute( 'data-role-exists' ) ).toBe( 'yes' );
+		expect( session.errors ).toEqual( [] );
+	} );
+
 	it( 'creates the service account', async () => {
 		const { page } = session;
 		const before = await adminClient().get< AccountState >( '/service-integration/v1/service-account' );

@@ -39,6 +39,9 @@ describe( 'the sidecar status screen', () => {
 			expect( text ).toContain( 'The sidecar is not reachable.' );
 			expect( text ).toContain( 'npm run sidecar' );
 			expect( text ).toContain( 'SERVICE_INTEGRATION_SIDECAR_URL' );
+			// What happens meanwhile, both ways: order events wait in the outbox, webhook senders retry.
+			expect( text ).toContain( 'Order events are kept in the outbox meanwhile' );
+			expect( text ).toContain( 'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later' );
 			expect( text ).toContain( readState().sidecarUrl );
 			await shot( session, 'sidecar-unreachable' );
 		} finally {

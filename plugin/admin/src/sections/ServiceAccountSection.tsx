@@ -147,10 +147,22 @@ function WideningWarning( { widening, busy, onForget }: { widening: string[]; bu
 	);
 }
 
+/** The role is created on its own (activation, or a check on every load): shown whether or not the account exists. */
+function RoleStatus( { exists }: { exists: boolean } ) {
+	return (
+		<p className="si-role-status" data-role-exists={ exists ? 'yes' : 'no' }>
+			{ __( 'Integration role:', 'service-integration' ) }{ ' ' }
+			<StatusBadge tone={ exists ? 'success' : 'warning' }>{ exists ? __( 'Exists', 'service-integration' ) : __( 'Missing', 'service-integration' ) }</StatusBadge>{ ' ' }
+			{ exists ? null : __( 'The plugin creates it again on the next page load.', 'service-integration' ) }
+		</p>
+	);
+}
+
 function Account( { state, busy, onCreate }: { state: ServiceAccountState; busy: boolean; onCreate: () => void } ) {
 	if ( ! state.account ) {
 		return (
 			<div className="si-subsection si-account-missing">
+				<RoleStatus exists={ state.role_exists } />
 				<p>{ __( 'There is no service account yet.', 'service-integration' ) }</p>
 				<Button variant="primary" isBusy={ busy } disabled={ busy } onClick={ onCreate }>
 					{ __( 'Create the service account', 'service-integration' ) }
@@ -160,6 +172,7 @@ function Account( { state, busy, onCreate }: { state: ServiceAccountState; busy:
 	}
 	return (
 		<div className="si-subsection">
+			<RoleStatus exists={ state.role_exists } />
 			<dl className="si-facts">
 				<dt>{ __( 'User name', 'service-integration' ) }</dt>
 				<dd>
@@ -170,11 +183,6 @@ function Account( { state, busy, onCreate }: { state: ServiceAccountState; busy:
 				<dt>{ __( 'Roles', 'service-integration' ) }</dt>
 				<dd>{ state.account.roles.join( ', ' ) || NONE }</dd>
 			</dl>
-			{ ! state.role_exists ? (
-				<Notice status="warning" isDismissible={ false }>
-					{ __( 'The integration role is missing. The plugin creates it again on the next page load.', 'service-integration' ) }
-				</Notice>
-			) : null }
 		</div>
 	);
 }

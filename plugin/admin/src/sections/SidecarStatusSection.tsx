@@ -47,6 +47,9 @@ export function SidecarStatusSection() {
 							} ) }
 						</li>
 						<li>{ __( 'Order events are kept in the outbox meanwhile and handed over when it is back: nothing is lost.', 'service-integration' ) }</li>
+						<li>
+							{ __( 'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later, and nothing unverified is stored.', 'service-integration' ) }
+						</li>
 					</ul>
 				</Notice>
 			) : null }
