@@ -2,29 +2,43 @@ import { RestClient } from '../../../scripts/lib/rest-client';
 import { loginCookies, restNonce } from '../../../scripts/lib/wp-login';
 import { openSession, pageUrl, SETUP_TIMEOUT, shot, type AdminSession } from '../support/admin-page';
 import { adminClient } from '../support/clients';
+import { adminCalls, type AdminCall } from './admin-routes';
 import { readState } from '../support/environment';
-import { expectRefused } from '../support/expectations';
 
 const EDITOR = { username: `editor-${ Date.now().toString( 36 ) }`, password: 'editor-password-1234' };
 
-/** Every route the page calls, as a logged-in editor would call them (cookie + nonce). */
-const ROUTES: Array< [ string, string, unknown? ] > = [
-	[ 'GET', '/service-integration/v1/service-account' ],
-	[ 'POST', '/service-integration/v1/service-account' ],
-	[ 'POST', '/service-integration/v1/service-account/application-passwords', { name: 'stolen' } ],
-	[ 'POST', '/service-integration/v1/service-account/check' ],
-	[ 'DELETE', '/service-integration/v1/service-account/widening' ],
-	[ 'GET', '/service-integration/v1/sidecar/status' ],
-	[ 'GET', '/service-integration/v1/webhooks/endpoints' ],
-	[ 'POST', '/service-integration/v1/webhooks/endpoints', { url: 'https://attacker.example/hook' } ],
-	[ 'GET', '/service-integration/v1/webhooks/deliveries' ],
-	[ 'POST', '/service-integration/v1/webhooks/replay', { since: '2020-01-01T00:00:00Z' } ],
+/**
+ * Routes the audit named: if the index ever stopped listing them, the sweep below would
+ * pass for the wrong reason.
+ */
+const MUST_COVER = [
+	'GET /service-integration/v1/service-account',
+	'DELETE /service-integration/v1/service-account/application-passwords/00000000-0000-4000-8000-000000000000',
+	'PATCH /service-integration/v1/webhooks/endpoints/1',
+	'DELETE /service-integration/v1/webhooks/endpoints/1',
+	'POST /service-integration/v1/webhooks/endpoints/1/rotate-secret',
+	'POST /service-integration/v1/webhooks/endpoints/1/enable',
+	'POST /service-integration/v1/webhooks/endpoints/1/disable',
+	'POST /service-integration/v1/webhooks/events/1/replay',
+	'POST /service-integration/v1/webhooks/replay',
+	'GET /service-integration/v1/inbound/sources',
+	'POST /service-integration/v1/inbound/sources',
+	'DELETE /service-integration/v1/inbound/sources/1',
+	'POST /service-integration/v1/inbound/sources/1/rotate-secret',
+	'GET /service-integration/v1/inbound/log',
+	'GET /service-integration/v1/inbound/events',
+	'POST /service-integration/v1/inbound/events/1/retry',
+	'GET /service-integration/v1/sidecar/status',
 ];
+
+const label = ( call: AdminCall ) => `${ call.method } ${ call.path }`;
 
 describe( 'the admin page is for administrators only', () => {
 	let session: AdminSession;
+	let calls: AdminCall[];
 
 	beforeAll( async () => {
+		calls = await adminCalls( readState().siteUrl );
 		const created = await adminClient().post< { id: number } >( '/wp/v2/users', {
 			username: EDITOR.username,
 			email: `${ EDITOR.username }@example.com`,
@@ -54,15 +68,21 @@ describe( 'the admin page is for administrators only', () => {
 		expect( await page.locator( '#adminmenu a[href="admin.php?page=service-integration"]' ).count() ).toBe( 0 );
 	} );
 
-	it( 'refuses the editor every REST route the page uses (403)', async () => {
+	it( 'covers every administrator route of the plugin\'s REST index', () => {
+		expect( MUST_COVER.filter( ( route ) => ! calls.map( label ).includes( route ) ) ).toEqual( [] );
+		expect( calls.map( ( call ) => call.path ).filter( ( path ) => /\/(me|commandes-payees|sidecar\/callback)$/.test( path ) ) ).toEqual( [] );
+	} );
+
+	it( 'refuses the editor every administrator REST route of the plugin (403 rest_forbidden)', async () => {
 		const { siteUrl } = readState();
 		const cookie = await loginCookies( siteUrl, EDITOR.username, EDITOR.password );
 		const editor = new RestClient( siteUrl, { cookie, nonce: await restNonce( siteUrl, cookie ) } );
-		for ( const [ method, path, data ] of ROUTES ) {
-			const result = await editor.request( { method, path, data } );
-			expect( { route: `${ method } ${ path }`, status: result.status } ).toEqual( { route: `${ method } ${ path }`, status: 403 } );
-			expectRefused( result, 'rest_forbidden', [ 403 ] );
+		const refused: Array< { route: string; status: number; code: unknown } > = [];
+		for ( const call of calls ) {
+			const result = await editor.request( call );
+			refused.push( { route: label( call ), status: result.status, code: ( result.body as { code?: unknown } )?.code } );
 		}
+		expect( refused.filter( ( r ) => r.status !== 403 || r.code !== 'rest_forbidden' ) ).toEqual( [] );
 	} );
 
 	it( 'refuses the same routes from the editor\'s own browser session (cookie and REST nonce)', async () => {
@@ -76,7 +96,7 @@ describe( 'the admin page is for administrators only', () => {
 				out.push( [ `${ method } ${ path }`, response.status ] );
 			}
 			return out;
-		}, ROUTES.map( ( [ method, path, data ] ) => [ method, path, JSON.stringify( data ?? {} ) ] as [ string, string, string ] ) );
+		}, calls.map( ( call ) => [ call.method, call.path, JSON.stringify( call.data ?? {} ) ] as [ string, string, string ] ) );
 		expect( statuses.filter( ( [ , status ] ) => status !== 403 ) ).toEqual( [] );
 	} );
 } );

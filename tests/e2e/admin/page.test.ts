@@ -1,7 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import { loginCookies } from '../../../scripts/lib/wp-login';
-import { clickTab, horizontalOverflow, openSession, openTab, PAGE_PATH, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import { clickTab, horizontalOverflow, openSession, openTab, PAGE_PATH, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession, type Tab } from '../support/admin-page';
 import { readState } from '../support/environment';
 
 const BUILD_DIR = path.resolve( __dirname, '..', '..', '..', 'plugin', 'build' );
@@ -81,7 +81,7 @@ describe( 'the admin page in a real browser', () => {
 	it( 'fits a phone-sized screen: nothing scrolls the page sideways', async () => {
 		const { page } = session;
 		await page.setViewportSize( { width: 390, height: 844 } );
-		for ( const tab of [ 'account', 'check', 'deliveries' ] as const ) {
+		for ( const tab of [ 'account', 'check', 'sidecar', 'endpoints', 'deliveries', 'inbound' ] as const satisfies readonly Tab[] ) {
 			await openTab( session, tab );
 			await waitForLoaded( page );
 			expect( { tab, overflow: await horizontalOverflow( page ) } ).toEqual( { tab, overflow: 0 } );
