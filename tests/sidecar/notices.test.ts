@@ -20,13 +20,17 @@ describe( 'endpoint health sweep', () => {
 	it( 'disables an endpoint failing for longer than SIDECAR_DISABLE_AFTER_HOURS even when no attempt follows, and tells WordPress', async () => {
 		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
-		// One attempt, then nothing more is ever sent; 0.0003 h = 1.08 s of failure streak.
-		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url, SIDECAR_RETRY_SCHEDULE: '0', SIDECAR_DISABLE_AFTER_HOURS: '0.0003' } );
+		// One attempt, then nothing more is ever sent; 0.0003 h = 1.08 s of failure streak. The
+		// sweep runs at start and then only when the test asks (no timer to race on a slow machine).
+		const sidecar = await startHarness( { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600', SIDECAR_WORDPRESS_URL: wordpress.url, SIDECAR_RETRY_SCHEDULE: '0', SIDECAR_DISABLE_AFTER_HOURS: '0.0003' } );
 		try {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'sweep_1', 'order.paid', 1 ) ] } );
 			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/sweep_1' ) ).body.deliveries[ 0 ]?.status === 'failed' );
 			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
+
+			await new Promise( ( resolve ) => setTimeout( resolve, 1500 ) );
+			await sidecar.outbound.maintenance.tick();
 
 			await wordpress.waitFor( ( r ) => r.length === 1 );
 			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toEqual( {
