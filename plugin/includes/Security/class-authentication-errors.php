@@ -20,6 +20,13 @@ if ( ! defined( 'ABSPATH' ) ) {
  * requests are API requests makes it report incorrect_password / invalid_username (401).
  * Basic headers core cannot use at all (malformed, or application passwords off)
  * get their own 401 instead of being silently treated as anonymous.
+ *
+ * The filter can run as early as plugins_loaded: any current_user_can() call then
+ * resolves the current user, and with it the application password (WooCommerce 9.6+
+ * does so in Features::should_load_features(), for every front-end page and Store API
+ * call). $wp_rewrite does not exist yet at that point, so rest_url() (which asks it
+ * about index permalinks) must never be called from here: it is a fatal error on every
+ * request that carries an Authorization: Basic header.
  */
 final class Authentication_Errors {
 
@@ -59,9 +66,37 @@ final class Authentication_Errors {
 		if ( isset( $_GET['rest_route'] ) ) { // phpcs:ignore WordPress.Security.NonceVerification.Recommended
 			return true;
 		}
-		$uri    = isset( $_SERVER['REQUEST_URI'] ) ? (string) wp_parse_url( wp_unslash( $_SERVER['REQUEST_URI'] ), PHP_URL_PATH ) : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized
-		$prefix = (string) wp_parse_url( trailingslashit( rest_url() ), PHP_URL_PATH );
-		return '' !== $prefix && str_starts_with( trailingslashit( $uri ), $prefix );
+		$uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) wp_parse_url( wp_unslash( $_SERVER['REQUEST_URI'] ), PHP_URL_PATH ) : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized
+		$uri = trailingslashit( $uri );
+		foreach ( self::rest_path_prefixes() as $prefix ) {
+			if ( str_starts_with( $uri, $prefix ) ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The URL paths under which the front controller serves the REST API, as
+	 * get_rest_url() builds them but without $wp_rewrite (see the class comment): with
+	 * plain permalinks only ?rest_route= reaches it (no rewrite rules parse a path); with
+	 * any other structure core registers its rewrite rules both as <prefix>/ and as
+	 * index.php/<prefix>/ (rest_api_register_rewrites()), so both paths are the REST API
+	 * whether or not the structure itself uses index.php. The `rest_url` filter cannot be
+	 * honoured this early; the `rest_url_prefix` filter is.
+	 *
+	 * @return string[] Path prefixes, each ending with a slash.
+	 */
+	private static function rest_path_prefixes(): array {
+		if ( '' === (string) get_option( 'permalink_structure' ) ) {
+			return array();
+		}
+		$home   = trailingslashit( (string) wp_parse_url( home_url( '/' ), PHP_URL_PATH ) );
+		$prefix = trim( rest_get_url_prefix(), '/' );
+		if ( '' === $prefix ) {
+			return array();
+		}
+		return array( $home . $prefix . '/', $home . 'index.php/' . $prefix . '/' );
 	}
 
 	/**
