@@ -26,8 +26,14 @@ if (
 	$_COOKIE['playground_auto_login_already_happened'] = '1';
 }
 
+/*
+ * Activation runs on wp_loaded, where wp-admin/plugins.php activates plugins: after
+ * pluggable.php, init and the current user. WooCommerce's activation calls
+ * current_user_can(); on muplugins_loaded that is an undefined function, a fatal on every
+ * request before the "activated" option could be saved.
+ */
 add_action(
-	'muplugins_loaded',
+	'wp_loaded',
 	static function (): void {
 		require_once ABSPATH . 'wp-admin/includes/plugin.php';
 		$wanted = array(
