@@ -35,6 +35,8 @@ export interface Address {
 
 export interface OrderInput {
 	status: OrderStatus;
+	/** As in WooCommerce's REST create: payment_complete() once the order is saved. */
+	set_paid?: boolean;
 	billing?: Address;
 	line_items: Array< { product_id: number; quantity: number } >;
 }
@@ -143,7 +145,7 @@ class WooCommerceDriver implements CommerceDriver {
 		for ( const batch of chunks( orders, 100 ) ) {
 			const body = ensure(
 				await adminClient().post< { create: Array< { id: number; error?: unknown } > } >( '/wc/v3/orders/batch', {
-					create: batch.map( ( o ) => ( { status: o.status, billing: o.billing, line_items: o.line_items } ) ),
+					create: batch.map( ( o ) => ( { status: o.status, set_paid: o.set_paid, billing: o.billing, line_items: o.line_items } ) ),
 				} ),
 				'Creating orders'
 			);
