@@ -14,15 +14,45 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * order.created, order.paid, order.refunded (partial and full), each with a payload
- * snapshotted when the event happens (not rebuilt at send time, as WooCommerce's own
- * webhooks do). Ids are derived from the business event, so the same payment seen
- * through woocommerce_payment_complete and a status change is one event.
+ * order.created, order.paid, order.refunded (partial and full).
+ *
+ * WooCommerce fires its hooks in the middle of its own work, so each event is taken at the
+ * point where WooCommerce has finished the step it reports:
+ * - order.created: `woocommerce_new_order` fires on the order's first save, before the REST
+ *   API computes its totals and sets the requested status (WC_REST_Orders_Controller::save_object:
+ *   save(), calculate_totals(), set_status(), save()). The event is therefore built at the end of
+ *   the request, from the order as WooCommerce then holds it (totals, line items, customer), with
+ *   the status and payment date it had when it was created, so it never shows the order paid.
+ *   WooCommerce's own webhooks wait for the end of the request the same way
+ *   (wc_webhook_process_delivery() queues, wc_webhook_execute_queue() on shutdown).
+ * - order.paid: a snapshot when the payment is recorded (woocommerce_payment_complete, or a
+ *   status change into a paid status), when WooCommerce has saved the order.
+ * - order.refunded: `woocommerce_order_fully_refunded` fires before wc_create_refund() sets the
+ *   order to refunded, so the event is taken on `woocommerce_order_refunded`, which
+ *   wc_create_refund() fires last, once the refund and the order's new status are saved; the
+ *   partial/full hooks only say which kind it was.
+ *
+ * Events are written to the outbox at the end of the request, in the order they happened, so an
+ * order's created event always precedes its paid event. Ids are derived from the business event,
+ * so the same payment seen through woocommerce_payment_complete and a status change is one event.
  * Nothing here may break the order flow: every failure is caught and logged.
  */
 final class Order_Events {
 
-	const TYPES = array( 'order.created', 'order.paid', 'order.refunded' );
+	/**
+	 * Events of this request not yet written: each {type, order_id, occurrence, order, data, extra}.
+	 *
+	 * @var array<int, array<string, mixed>>
+	 */
+	private static array $pending = array();
+
+	/**
+	 * Whether each refund of this request was full, by refund id (from WooCommerce's
+	 * partially/fully refunded hooks, which fire before woocommerce_order_refunded).
+	 *
+	 * @var array<int, bool>
+	 */
+	private static array $refund_is_full = array();
 
 	/**
 	 * Registers the WooCommerce hooks (public API only, HPOS on or off).
@@ -33,16 +63,37 @@ final class Order_Events {
 		add_action( 'woocommerce_order_status_changed', array( self::class, 'on_status_changed' ), 20, 4 );
 		add_action( 'woocommerce_order_partially_refunded', array( self::class, 'on_partial_refund' ), 20, 2 );
 		add_action( 'woocommerce_order_fully_refunded', array( self::class, 'on_full_refund' ), 20, 2 );
+		add_action( 'woocommerce_order_refunded', array( self::class, 'on_refunded' ), 20, 2 );
+		// Before Hand_Over's end-of-request flush (priority 100), so these rows go with it.
+		add_action( 'shutdown', array( self::class, 'write_pending' ), 5 );
 	}
 
 	/**
-	 * New order.
+	 * New order: remembered now, built at the end of the request.
 	 *
 	 * @param int            $order_id Order id.
 	 * @param \WC_Order|null $order    Order (older data stores pass only the id).
 	 */
 	public static function on_created( $order_id, $order = null ): void {
-		self::record( 'order.created', (int) $order_id, $order, 'created' );
+		try {
+			$order = $order instanceof \WC_Order ? $order : wc_get_order( (int) $order_id );
+			if ( ! $order instanceof \WC_Order ) {
+				return;
+			}
+			self::$pending[] = array(
+				'type'        => 'order.created',
+				'order_id'    => (int) $order_id,
+				'occurrence'  => 'created',
+				'order'       => $order,
+				// What the created event keeps from the moment of creation.
+				'at_creation' => array(
+					'status'    => $order->get_status(),
+					'date_paid' => Paid_Orders::iso8601( $order->get_date_paid() ),
+				),
+			);
+		} catch ( \Throwable $error ) {
+			self::log_failure( 'order.created', (int) $order_id, $error );
+		}
 	}
 
 	/**
@@ -70,23 +121,61 @@ final class Order_Events {
 	}
 
 	/**
-	 * Partial refund.
+	 * Partial refund: only notes the kind; the event waits for woocommerce_order_refunded.
 	 *
 	 * @param int $order_id  Order id.
 	 * @param int $refund_id Refund id.
 	 */
 	public static function on_partial_refund( $order_id, $refund_id ): void {
-		self::record_refund( (int) $order_id, (int) $refund_id, false );
+		self::$refund_is_full[ (int) $refund_id ] = false;
 	}
 
 	/**
-	 * Full refund.
+	 * Full refund: only notes the kind; the order is not yet set to refunded here.
 	 *
 	 * @param int $order_id  Order id.
 	 * @param int $refund_id Refund id.
 	 */
 	public static function on_full_refund( $order_id, $refund_id ): void {
-		self::record_refund( (int) $order_id, (int) $refund_id, true );
+		self::$refund_is_full[ (int) $refund_id ] = true;
+	}
+
+	/**
+	 * The refund is complete: refund saved, order status updated and saved.
+	 *
+	 * @param int $order_id  Order id.
+	 * @param int $refund_id Refund id.
+	 */
+	public static function on_refunded( $order_id, $refund_id ): void {
+		$order_id  = (int) $order_id;
+		$refund_id = (int) $refund_id;
+		try {
+			$order = wc_get_order( $order_id );
+			if ( ! $order instanceof \WC_Order ) {
+				return;
+			}
+			$refund = wc_get_order( $refund_id );
+			$full   = self::$refund_is_full[ $refund_id ] ?? ( 'refunded' === $order->get_status() );
+			unset( self::$refund_is_full[ $refund_id ] );
+			self::$pending[] = array(
+				'type'       => 'order.refunded',
+				'order_id'   => $order_id,
+				'occurrence' => 'refund-' . $refund_id,
+				'order'      => $order,
+				'data'       => Paid_Orders::to_array( $order, '__return_true' ),
+				'extra'      => array(
+					'refund' => array(
+						'id'     => $refund_id,
+						// A decimal string with the store's decimals, as the order's total.
+						'amount' => $refund instanceof \WC_Order_Refund ? wc_format_decimal( $refund->get_amount(), wc_get_price_decimals() ) : null,
+						'reason' => $refund instanceof \WC_Order_Refund ? (string) $refund->get_reason() : '',
+						'full'   => $full,
+					),
+				),
+			);
+		} catch ( \Throwable $error ) {
+			self::log_failure( 'order.refunded', $order_id, $error );
+		}
 	}
 
 	/**
@@ -96,70 +185,91 @@ final class Order_Events {
 	 * @param \WC_Order|null $order    Order.
 	 */
 	private static function record_paid( int $order_id, $order ): void {
-		$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
-		if ( ! $order instanceof \WC_Order ) {
-			return;
-		}
-		$paid_at = $order->get_date_paid();
-		self::record( 'order.paid', $order_id, $order, 'paid-' . ( $paid_at ? $paid_at->getTimestamp() : 'unknown' ) );
-	}
-
-	/**
-	 * Refund event.
-	 *
-	 * @param int  $order_id  Order id.
-	 * @param int  $refund_id Refund id.
-	 * @param bool $full      Whether the order is now fully refunded.
-	 */
-	private static function record_refund( int $order_id, int $refund_id, bool $full ): void {
-		$refund = wc_get_order( $refund_id );
-		$extra  = array(
-			'refund' => array(
-				'id'     => $refund_id,
-				'amount' => $refund && method_exists( $refund, 'get_amount' ) ? (string) $refund->get_amount() : null,
-				'reason' => $refund && method_exists( $refund, 'get_reason' ) ? (string) $refund->get_reason() : '',
-				'full'   => $full,
-			),
-		);
-		self::record( 'order.refunded', $order_id, null, 'refund-' . $refund_id, $extra );
-	}
-
-	/**
-	 * Writes the event to the outbox and asks for a hand-over at the end of the request.
-	 *
-	 * @param string         $type     Event type.
-	 * @param int            $order_id Order id.
-	 * @param \WC_Order|null $order    Order.
-	 * @param string         $occurrence What makes this event unique for the order.
-	 * @param array          $extra    Extra data.
-	 */
-	private static function record( string $type, int $order_id, $order, string $occurrence, array $extra = array() ): void {
 		try {
 			$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
 			if ( ! $order instanceof \WC_Order ) {
 				return;
 			}
-			$event_id = 'evt_' . substr( hash( 'sha256', home_url() . '|' . $order_id . '|' . $type . '|' . $occurrence ), 0, 32 );
-			$payload  = array(
-				'type'      => $type,
-				'timestamp' => gmdate( 'Y-m-d\TH:i:s\Z' ),
-				'data'      => array_merge(
-					array( 'order' => Paid_Orders::to_array( $order, '__return_true' ) ),
-					$extra
-				),
+			$paid_at         = $order->get_date_paid();
+			self::$pending[] = array(
+				'type'       => 'order.paid',
+				'order_id'   => $order_id,
+				'occurrence' => 'paid-' . ( $paid_at ? $paid_at->getTimestamp() : 'unknown' ),
+				'order'      => $order,
+				'data'       => Paid_Orders::to_array( $order, '__return_true' ),
 			);
-			/**
-			 * Filters an outbound event's payload before it is stored.
-			 *
-			 * @param array     $payload {type, timestamp, data}.
-			 * @param \WC_Order $order   Order.
-			 */
-			$payload = apply_filters( 'service_integration_outbound_payload', $payload, $order );
-			if ( Outbox::add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
-				Hand_Over::schedule_at_shutdown();
-			}
 		} catch ( \Throwable $error ) {
-			error_log( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+			self::log_failure( 'order.paid', $order_id, $error );
 		}
+	}
+
+	/**
+	 * End of request: writes this request's events to the outbox, in the order they happened,
+	 * and asks for a hand-over.
+	 */
+	public static function write_pending(): void {
+		$events        = self::$pending;
+		self::$pending = array();
+		foreach ( $events as $event ) {
+			try {
+				if ( 'order.created' === $event['type'] ) {
+					$event = self::complete_created( $event );
+				}
+				self::write( $event );
+			} catch ( \Throwable $error ) {
+				self::log_failure( (string) $event['type'], (int) $event['order_id'], $error );
+			}
+		}
+	}
+
+	/**
+	 * The created event from the order as WooCommerce holds it now (the instance the hook passed
+	 * if the order can no longer be read), with its status and payment date at creation.
+	 *
+	 * @param array<string, mixed> $event Pending created event.
+	 * @return array<string, mixed>
+	 */
+	private static function complete_created( array $event ): array {
+		$current        = wc_get_order( $event['order_id'] );
+		$event['order'] = $current instanceof \WC_Order ? $current : $event['order'];
+		$event['data']  = array_merge( Paid_Orders::to_array( $event['order'], '__return_true' ), $event['at_creation'] );
+		return $event;
+	}
+
+	/**
+	 * Writes one event to the outbox.
+	 *
+	 * @param array<string, mixed> $event Event with its order data.
+	 */
+	private static function write( array $event ): void {
+		$type     = (string) $event['type'];
+		$order_id = (int) $event['order_id'];
+		$event_id = 'evt_' . substr( hash( 'sha256', home_url() . '|' . $order_id . '|' . $type . '|' . $event['occurrence'] ), 0, 32 );
+		$payload  = array(
+			'type'      => $type,
+			'timestamp' => gmdate( 'Y-m-d\TH:i:s\Z' ),
+			'data'      => array_merge( array( 'order' => $event['data'] ), $event['extra'] ?? array() ),
+		);
+		/**
+		 * Filters an outbound event's payload before it is stored.
+		 *
+		 * @param array     $payload {type, timestamp, data}.
+		 * @param \WC_Order $order   Order.
+		 */
+		$payload = apply_filters( 'service_integration_outbound_payload', $payload, $event['order'] );
+		if ( Outbox::add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
+			Hand_Over::schedule_at_shutdown();
+		}
+	}
+
+	/**
+	 * Logs an event that could not be recorded.
+	 *
+	 * @param string     $type     Event type.
+	 * @param int        $order_id Order id.
+	 * @param \Throwable $error    What went wrong.
+	 */
+	private static function log_failure( string $type, int $order_id, \Throwable $error ): void {
+		error_log( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
 	}
 }

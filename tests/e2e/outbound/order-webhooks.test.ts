@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../../sidecar/support/receiver';
 import { adminClient } from '../support/clients';
-import { commerce } from '../support/commerce';
+import { commerce, type CommerceOrder } from '../support/commerce';
 import { readState } from '../support/environment';
 import { expectRefused } from '../support/expectations';
 import { provisionServiceAccount } from '../support/service-account';
@@ -14,11 +14,54 @@ interface Endpoint {
 	status: string;
 }
 
+interface DeliveredOrder {
+	id: number;
+	status: string;
+	date_paid: string | null;
+	currency: string;
+	total: string;
+	line_items: Array< { product_id: number; sku: string | null; name: string; quantity: number } >;
+}
+
 interface Delivered {
 	id: string;
 	type: string;
 	timestamp: string;
-	data: { order: { id: number; status: string; date_paid: string | null }; refund?: { full: boolean } };
+	data: { order: DeliveredOrder; refund?: { id: number; amount: string | null; full: boolean } };
+}
+
+type StoreOrder = CommerceOrder & {
+	currency: string;
+	total: string;
+	date_paid_gmt: string | null;
+	line_items: Array< { product_id: number; sku: string; name: string; quantity: number } >;
+	refunds: Array< { id: number; total: string } >;
+};
+
+/** WooCommerce's *_gmt dates carry no zone: the payload's are the same instant in ISO 8601 UTC. */
+function isoSeconds( gmt: string | null ): string | null {
+	return gmt ? `${ gmt.replace( /\.\d+$/, '' ) }Z` : null;
+}
+
+/** The event's order against the store's own REST view of it (/wc/v3/orders/<id>) at the same moment. */
+function expectSameOrder( event: Delivered, store: CommerceOrder ): void {
+	const order = store as StoreOrder;
+	expect( event.data.order.id ).toBe( order.id );
+	expect( event.data.order.currency ).toBe( order.currency );
+	expect( event.data.order.total ).toBe( order.total );
+	if ( event.type !== 'order.created' ) {
+		expect( event.data.order.status ).toBe( order.status );
+		expect( event.data.order.date_paid ).toBe( isoSeconds( order.date_paid_gmt ) );
+	}
+	expect( event.data.order.line_items ).toEqual(
+		order.line_items.map( ( item ) => ( { product_id: item.product_id, variation_id: 0, sku: item.sku, name: item.name, quantity: item.quantity } ) )
+	);
+}
+
+/** A refund's amount as the store lists it (refunds[].total is negative there). */
+function refundAmount( store: CommerceOrder, refundId: number | undefined ): string | undefined {
+	const refund = ( store as StoreOrder ).refunds.find( ( candidate ) => candidate.id === refundId );
+	return refund ? ( -Number( refund.total ) ).toFixed( 2 ) : undefined;
 }
 
 /** Verifies each delivery with the Standard Webhooks reference library, unchanged. */
@@ -58,21 +101,42 @@ describe( 'outbound order webhooks, end to end', () => {
 		await receiver.close();
 	} );
 
-	it( 'delivers created, paid and refunded (partial then full), signed, in order, with snapshots', async () => {
+	it( 'delivers created, paid and refunded (partial then full), signed, in order, each matching what the store said at that moment', async () => {
+		const shop = commerce();
 		const orderId = await newOrder();
-		await commerce().pay( [ orderId ] );
-		await commerce().refund( orderId, '40.00' );
-		await commerce().refund( orderId, '200.00' );
+		// What the store says once each step's request is done: the automation acts on these amounts.
+		const afterCreate = await shop.getOrder( orderId );
+		await shop.pay( [ orderId ] );
+		const afterPay = await shop.getOrder( orderId );
+		await shop.refund( orderId, '40.00' );
+		const afterPartial = await shop.getOrder( orderId );
+		await shop.refund( orderId, '200.00' );
+		const afterFull = await shop.getOrder( orderId );
 
 		await receiver.waitFor( ( requests ) => requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) ).length >= 4, 30_000 );
 		const events = verified( receiver, endpoint.secret ).filter( ( event ) => event.data.order.id === orderId );
 
 		expect( events.map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid', 'order.refunded', 'order.refunded' ] );
-		expect( events.map( ( event ) => event.data.refund?.full ) ).toEqual( [ undefined, undefined, false, true ] );
-		// Snapshotted when it happened: the created event shows the order unpaid.
-		expect( events[ 0 ]?.data.order ).toMatchObject( { status: 'pending', date_paid: null } );
-		expect( events[ 1 ]?.data.order.status ).toBe( 'processing' );
 		expect( new Set( events.map( ( event ) => event.id ) ).size ).toBe( 4 );
+		const [ created, paid, partial, full ] = events as [ Delivered, Delivered, Delivered, Delivered ];
+
+		expectSameOrder( created, afterCreate );
+		// The created event keeps the order as it was created: unpaid.
+		expect( created.data.order ).toMatchObject( { status: 'pending', date_paid: null } );
+		expect( created.data.order.total ).toBe( '240.00' );
+
+		expectSameOrder( paid, afterPay );
+		expect( paid.data.order.status ).toBe( 'processing' );
+		expect( paid.data.order.date_paid ).toBe( isoSeconds( ( afterPay as StoreOrder ).date_paid_gmt ) );
+
+		expectSameOrder( partial, afterPartial );
+		expect( partial.data.refund ).toMatchObject( { full: false, amount: refundAmount( afterPartial, partial.data.refund?.id ) } );
+		expect( partial.data.refund?.amount ).toBe( '40.00' );
+
+		expectSameOrder( full, afterFull );
+		expect( full.data.order.status ).toBe( 'refunded' );
+		expect( full.data.refund ).toMatchObject( { full: true, amount: refundAmount( afterFull, full.data.refund?.id ) } );
+		expect( full.data.refund?.amount ).toBe( '200.00' );
 	} );
 
 	it( 'retries a failing receiver with the same event id, and logs every attempt', async () => {
