@@ -9,6 +9,11 @@
  * No SQL, no post meta, no WP_Query on orders: the same code runs on HPOS and on legacy
  * post storage.
  *
+ * Every query has a finite limit: HPOS turns 'limit' => -1 into
+ * 'LIMIT 0, 18446744073709551615' (OrdersTableQuery::build_query(), MYSQL_MAX_UNSIGNED_BIGINT),
+ * which the SQLite integration refuses. And every query is checked for database errors, which
+ * WooCommerce answers with an empty list: Order_Query_Error is thrown instead (see query()).
+ *
  * @package ServiceIntegration
  */
 
@@ -48,6 +53,11 @@ final class Paid_Orders {
 	private $counts = array();
 
 	/**
+	 * Page size when reading every order of a set whose size is not known in advance.
+	 */
+	const BATCH = 100;
+
+	/**
 	 * Ids paid within one second, already read by this instance, by second.
 	 *
 	 * @var array<string, int[]>
@@ -84,6 +94,7 @@ final class Paid_Orders {
 	 * @param string                $order    asc|desc.
 	 * @param array<string, string> $filters  wc_get_orders date args (date_paid, date_modified).
 	 * @return array{orders: \WC_Order[], total: int}
+	 * @throws Order_Query_Error On a database error.
 	 */
 	public function page( int $page, int $per_page, string $orderby, string $order, array $filters ): array {
 		if ( ! self::paid_statuses() ) {
@@ -95,7 +106,7 @@ final class Paid_Orders {
 			'id'       => 'ID',
 			'modified' => 'modified',
 		)[ $orderby ] ?? 'date';
-		$results   = wc_get_orders(
+		$results   = $this->query(
 			$this->args(
 				$filters,
 				array(
@@ -108,9 +119,18 @@ final class Paid_Orders {
 				)
 			)
 		);
+		$orders = self::only_orders( $results->orders );
+		$total  = (int) $results->total;
+		if ( ! $orders && $page > 1 ) {
+			// WooCommerce does not count for an empty page (HPOS: OrdersTableQuery::run_query()
+			// returns before its count query; legacy: WP_Query::set_found_posts() bails out), so
+			// its total is 0 there. Count on page 1, so a page beyond the last one is told apart
+			// from an empty set.
+			$total = $this->count( $filters );
+		}
 		return array(
-			'orders' => self::only_orders( $results->orders ),
-			'total'  => (int) $results->total,
+			'orders' => $orders,
+			'total'  => $total,
 		);
 	}
 
@@ -125,6 +145,7 @@ final class Paid_Orders {
 	 * @param int                   $limit     Page size.
 	 * @param array<string, string> $filters   Extra wc_get_orders filters (date_modified).
 	 * @return array{orders: \WC_Order[], total: int}
+	 * @throws Order_Query_Error On a database error.
 	 */
 	public function by_date_paid( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters ): array {
 		$empty = array( 'orders' => array(), 'total' => 0 );
@@ -155,7 +176,7 @@ final class Paid_Orders {
 			$rank_before = fn( int $second ): int => $head + $this->count_paid_between( $start, $second, $filters );
 			if ( $from === $head && $end === $total ) {
 				// Everything after the cursor's second fits: one query, the usual polling case.
-				$orders = array_merge( $orders, $this->load_range( $start, $before_ts, $filters ) );
+				$orders = array_merge( $orders, $this->load_range( $start, $before_ts, $filters, $end - $from ) );
 			} else {
 				$first_s = $this->second_of_rank( $from, $start, $before_ts, $rank_before );
 				$last_s  = $this->second_of_rank( $end - 1, $first_s, $before_ts, $rank_before );
@@ -166,7 +187,7 @@ final class Paid_Orders {
 					$orders = array_merge(
 						$orders,
 						$this->load_second_slice( $first_s, $skip, PHP_INT_MAX, $filters ),
-						$this->load_range( $first_s + 1, $last_s, $filters ),
+						$this->load_range( $first_s + 1, $last_s, $filters, $end - $from ),
 						$this->load_second_slice( $last_s, 0, $end - $rank_before( $last_s ), $filters )
 					);
 				}
@@ -220,20 +241,32 @@ final class Paid_Orders {
 		}
 		$key = $from . ':' . $to . wp_json_encode( $filters );
 		if ( ! isset( $this->counts[ $key ] ) ) {
-			$results              = wc_get_orders(
-				$this->args(
-					array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters,
-					array(
-						'limit'    => 1,
-						'paginate' => true,
-						'return'   => 'ids',
-						'orderby'  => 'none',
-					)
-				)
-			);
-			$this->counts[ $key ] = (int) $results->total;
+			$this->counts[ $key ] = $this->count( array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters );
 		}
 		return $this->counts[ $key ];
+	}
+
+	/**
+	 * Number of paid orders matching the filters: a one-row first page with paginate, whose
+	 * total WooCommerce counts whenever that page is not empty (and an empty first page means
+	 * there are none).
+	 *
+	 * @param array<string, string> $filters Filters.
+	 */
+	private function count( array $filters ): int {
+		$results = $this->query(
+			$this->args(
+				$filters,
+				array(
+					'limit'    => 1,
+					'page'     => 1,
+					'paginate' => true,
+					'return'   => 'ids',
+					'orderby'  => 'none',
+				)
+			)
+		);
+		return (int) $results->total;
 	}
 
 	/**
@@ -248,17 +281,8 @@ final class Paid_Orders {
 		if ( isset( $this->seconds[ $key ] ) ) {
 			return $this->seconds[ $key ];
 		}
-		$ids = wc_get_orders(
-			$this->args(
-				array( 'date_paid' => $second . '...' . $second ) + $filters,
-				array(
-					'limit'   => -1,
-					'return'  => 'ids',
-					'orderby' => array( 'ID' => 'ASC' ),
-				)
-			)
-		);
-		$ids = array_map( 'intval', (array) $ids );
+		// How many were paid in that second is not known here: read them in batches.
+		$ids = array_map( 'intval', $this->all( array( 'date_paid' => $second . '...' . $second ) + $filters, 'ids', self::BATCH ) );
 		sort( $ids );
 		$this->seconds[ $key ] = $ids;
 		return $ids;
@@ -267,26 +291,52 @@ final class Paid_Orders {
 	/**
 	 * All paid orders with $from <= date_paid < $to (a range the caller sized by counting).
 	 *
-	 * @param int                   $from    First second.
-	 * @param int                   $to      Exclusive end.
-	 * @param array<string, string> $filters Extra filters.
+	 * @param int                   $from     First second.
+	 * @param int                   $to       Exclusive end.
+	 * @param array<string, string> $filters  Extra filters.
+	 * @param int                   $expected How many the caller's counts put there at most:
+	 *                                        one query when that holds, more if orders came in.
 	 * @return \WC_Order[]
 	 */
-	private function load_range( int $from, int $to, array $filters ): array {
+	private function load_range( int $from, int $to, array $filters, int $expected ): array {
 		if ( $to <= $from ) {
 			return array();
 		}
-		return self::only_orders(
-			wc_get_orders(
+		return self::only_orders( $this->all( array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters, 'objects', $expected + 1 ) );
+	}
+
+	/**
+	 * Every paid order (or id) matching the filters, in id order, read $batch at a time until a
+	 * page comes back short: a finite limit on each query, never -1.
+	 *
+	 * @param array<string, string> $filters Filters.
+	 * @param string                $return  'ids' or 'objects'.
+	 * @param int                   $batch   Page size.
+	 * @return array<int, \WC_Order|int>
+	 */
+	private function all( array $filters, string $return, int $batch ): array {
+		$batch = max( 1, $batch );
+		$found = array();
+		for ( $page = 1; ; ++$page ) {
+			$chunk = (array) $this->query(
 				$this->args(
-					array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters,
+					$filters,
 					array(
-						'limit'   => -1,
+						'limit'   => $batch,
+						'page'    => $page,
+						'return'  => $return,
 						'orderby' => array( 'ID' => 'ASC' ),
 					)
 				)
-			)
-		);
+			);
+			foreach ( $chunk as $item ) {
+				// Keyed by id: an order paid meanwhile can shift a later page by one.
+				$found[ $item instanceof \WC_Abstract_Order ? $item->get_id() : (int) $item ] = $item;
+			}
+			if ( count( $chunk ) < $batch ) {
+				return array_values( $found );
+			}
+		}
 	}
 
 	/**
@@ -321,7 +371,7 @@ final class Paid_Orders {
 		}
 		$wanted = array_flip( $ids );
 		$orders = self::only_orders(
-			wc_get_orders(
+			$this->query(
 				$this->args(
 					array( 'date_paid' => $second . '...' . $second ) + $filters,
 					array(
@@ -334,6 +384,35 @@ final class Paid_Orders {
 			)
 		);
 		return array_values( array_filter( $orders, static fn( \WC_Order $order ): bool => isset( $wanted[ $order->get_id() ] ) ) );
+	}
+
+	/**
+	 * wc_get_orders(), failing loudly on a database error. WooCommerce reads orders with
+	 * $wpdb->get_col() and answers a failed query with an empty list and a total of 0 (HPOS's
+	 * OrdersTableQuery::run_query(), legacy's WP_Query), so its result alone cannot tell "no
+	 * orders" from "the database refused the query". wpdb records every failed query in the
+	 * global $EZSQL_ERROR (wpdb::print_error(), and the SQLite integration's WP_SQLite_DB,
+	 * which mirrors it), even when it does not display or log errors, and sets last_error:
+	 * either one during the call means the result cannot be trusted.
+	 *
+	 * @param array<string, mixed> $args Query vars.
+	 * @return mixed wc_get_orders()'s result.
+	 * @throws Order_Query_Error On a database error during the call.
+	 */
+	private function query( array $args ) {
+		global $wpdb, $EZSQL_ERROR;
+		$errors_before = is_array( $EZSQL_ERROR ) ? count( $EZSQL_ERROR ) : 0;
+		if ( $wpdb instanceof \wpdb ) {
+			$wpdb->last_error = '';
+		}
+		$result = wc_get_orders( $args );
+		$errors = is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array();
+		$last   = $wpdb instanceof \wpdb ? (string) $wpdb->last_error : '';
+		if ( $errors || '' !== $last ) {
+			$error = end( $errors );
+			throw new Order_Query_Error( '' !== $last ? $last : (string) ( is_array( $error ) ? ( $error['error_str'] ?? '' ) : '' ) );
+		}
+		return $result;
 	}
 
 	/**

@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Rest;
 
+use ServiceIntegration\Commerce\Order_Query_Error;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
 use WP_REST_Controller;
@@ -150,6 +151,39 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			$filters['date_modified'] = $modified;
 		}
 
+		try {
+			return $this->list_orders( $request, $page, $per_page, $orderby, $order, $sync, $filters );
+		} catch ( Order_Query_Error $e ) {
+			// WooCommerce answers a failed order query with an empty list: say so instead of
+			// serving an empty page, which a poller would take for "nothing new". The database's
+			// own message (which may quote SQL) goes to the server's log only, as one line of text
+			// (the SQLite integration's last_error is an HTML block).
+			$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $e->getMessage() ) ) );
+			error_log( // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- an operator must see why the route failed.
+				sprintf( 'Service Integration: paid orders could not be read, a database error during wc_get_orders() (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
+			);
+			return new WP_Error(
+				'rest_paid_orders_database_error',
+				__( 'The orders could not be read from the database, so no page is served. Try again later; the site’s error log has the details.', 'service-integration' ),
+				array( 'status' => 500 )
+			);
+		}
+	}
+
+	/**
+	 * Reads the page asked for (get_items() after validation).
+	 *
+	 * @param WP_REST_Request       $request  Request.
+	 * @param int                   $page     Page.
+	 * @param int                   $per_page Page size.
+	 * @param string                $orderby  Sort key.
+	 * @param string                $order    Direction.
+	 * @param bool                  $sync     Whether this is the date_paid order.
+	 * @param array<string, string> $filters  date_modified filter.
+	 * @return WP_REST_Response|WP_Error
+	 * @throws Order_Query_Error On a database error.
+	 */
+	private function list_orders( WP_REST_Request $request, int $page, int $per_page, string $orderby, string $order, bool $sync, array $filters ) {
 		$paid_before = null;
 		if ( $sync ) {
 			$paid_before = time() - self::settle_seconds();

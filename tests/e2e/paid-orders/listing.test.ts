@@ -1,7 +1,9 @@
 import { commerce, iso, nextSecond, type OrderStatus, type Product } from '../support/commerce';
-import { links, listPaid, restPath, type PaidOrder } from '../support/paid-orders';
+import { links, listPaid, restPath, untilSettled, type PaidOrder } from '../support/paid-orders';
 import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
 import { readState } from '../support/environment';
+import { debugLogMark, debugLogSince } from '../support/debug-log';
+import { withPluginActive } from '../support/plugins';
 
 /**
  * Only paid orders, filtered on the server, with only the declared fields, paged the
@@ -107,10 +109,78 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		expect( seen ).toEqual( paid );
 	} );
 
-	it( 'refuses a page beyond the last one with 400, like core', async () => {
-		const result = await listPaid( account.client, { modified_after: since, per_page: 2, page: 4 } );
-		expect( result.status ).toBe( 400 );
-		expect( ( result.body as unknown as { code: string } ).code ).toBe( 'rest_paid_orders_invalid_page_number' );
+	// WooCommerce does not count when a page comes back empty (HPOS: OrdersTableQuery::run_query()
+	// returns before its count query; legacy: WP_Query::set_found_posts() bails out), so its
+	// total there is 0: the endpoint must count by itself to tell "beyond the last page" apart
+	// from "nothing at all".
+	it( 'refuses a page beyond the last one with 400, like core, in either order', async () => {
+		// The sync order serves only payments older than the settle delay.
+		await untilSettled( ( await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } ) ).body );
+		for ( const params of [
+			{ per_page: 2, page: 4 },
+			{ per_page: 2, page: 40 },
+			{ per_page: 2, page: 4, orderby: 'date_paid', paid_after: since },
+		] ) {
+			const result = await listPaid( account.client, { modified_after: since, ...params } );
+			expect( { params, status: result.status, code: ( result.body as unknown as { code: string } ).code } ).toEqual( { params, status: 400, code: 'rest_paid_orders_invalid_page_number' } );
+		}
+		// Page 1 of nothing is an empty page, not an error.
+		const none = await listPaid( account.client, { modified_after: since, paid_before: since, page: 1 } );
+		expect( { status: none.status, body: none.body, total: none.headers.get( 'x-wp-total' ) } ).toEqual( { status: 200, body: [], total: '0' } );
+	} );
+
+	// The documented polling recipe. WooCommerce's HPOS query turns `limit => -1` into
+	// `LIMIT 0, 18446744073709551615`, which the SQLite integration (Playground's database)
+	// refuses: the endpoint used to answer `[]` with X-WP-Total 5 there.
+	it( 'lists every paid order in the sync order (date_paid, id) once settled, by one page or by the cursor', async () => {
+		const all = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } );
+		await untilSettled( all.body );
+		const expected = [ ...all.body ].sort( ( a, b ) => ( a.date_paid as string ).localeCompare( b.date_paid as string ) || a.id - b.id ).map( ( o ) => o.id );
+		expect( expected ).toHaveLength( paid.length );
+
+		const whole = await listPaid( account.client, { orderby: 'date_paid', modified_after: since, per_page: 100, _fields: 'id,date_paid' } );
+		expect( whole.status ).toBe( 200 );
+		expect( { total: whole.headers.get( 'x-wp-total' ), ids: whole.body.map( ( o ) => o.id ) } ).toEqual( { total: String( paid.length ), ids: expected } );
+
+		// Two at a time, by the cursor: the reads inside one payment second, and the ranges between.
+		const walked: number[] = [];
+		let page = await listPaid( account.client, { orderby: 'date_paid', modified_after: since, per_page: 2, _fields: 'id,date_paid' } );
+		for ( let guard = 0; page.body.length > 0 && guard < 10; guard++ ) {
+			expect( page.status ).toBe( 200 );
+			walked.push( ...page.body.map( ( o ) => o.id ) );
+			const last = page.body[ page.body.length - 1 ] as PaidOrder;
+			page = await listPaid( account.client, { orderby: 'date_paid', modified_after: since, per_page: 2, paid_after: last.date_paid as string, after_id: last.id, _fields: 'id,date_paid' } );
+		}
+		expect( walked ).toEqual( expected );
+	} );
+
+	// WooCommerce answers a failed order query with an empty list and a total of 0; served as
+	// such, a poller would take it for "nothing new" and never hear of the failure. A test
+	// plugin makes the order queries of one request fail (a SELECT from a missing table).
+	it( 'answers a database error during the order queries with 500 rest_paid_orders_database_error, never an empty page', async () => {
+		const faulty = { 'x-test-order-query-fault': '1' };
+		await withPluginActive( 'order-query-fault/order-query-fault', async () => {
+			for ( const params of [ { per_page: 100 }, { per_page: 100, orderby: 'date_paid' }, { per_page: 2, orderby: 'date_paid', paid_after: since } ] ) {
+				const mark = debugLogMark();
+				const search = new URLSearchParams( Object.entries( { modified_after: since, ...params } ).map( ( [ k, v ] ) => [ k, String( v ) ] ) );
+				const result = await account.client.request< { code: string; message: string; data: { status: number } } >( {
+					path: `/service-integration/v1/commandes-payees?${ search.toString() }`,
+					headers: faulty,
+				} );
+				expect( { params, status: result.status, code: result.body.code, data: result.body.data } ).toEqual( {
+					params,
+					status: 500,
+					code: 'rest_paid_orders_database_error',
+					data: { status: 500 },
+				} );
+				// No SQL, table name or database message reaches the client.
+				expect( result.body.message ).not.toMatch( /\bselect\b|\bfrom wp|sqlite|mysql|sqlstate|missing_table|wp_|syntax|no such|datatype/i );
+				expect( debugLogSince( mark ) ).toMatch( /Service Integration: paid orders could not be read, a database error during wc_get_orders\(\) \(answered 500 rest_paid_orders_database_error\): .*order_query_fault_missing_table/ );
+			}
+			// The same requests without the fault are served.
+			const healthy = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id' } );
+			expect( { status: healthy.status, count: healthy.body.length } ).toEqual( { status: 200, count: paid.length } );
+		} );
 	} );
 
 	it( 'sorts newest first by default and honours orderby/order', async () => {

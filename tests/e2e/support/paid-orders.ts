@@ -25,6 +25,21 @@ export function listPaid( client: RestClient, params: Record< string, string | n
 	return client.get< PaidOrder[] >( query( params ) );
 }
 
+/** The endpoint's default settle delay: the sync order (orderby=date_paid) serves payments at least this old. */
+export const SETTLE_SECONDS = 5;
+
+/**
+ * Resolves once every given order's payment is older than the settle delay (plus a second
+ * for the clock's rounding), so the sync order serves them all.
+ */
+export async function untilSettled( orders: Array< Pick< PaidOrder, 'date_paid' > > ): Promise< void > {
+	const latest = Math.max( 0, ...orders.map( ( o ) => ( o.date_paid ? Date.parse( o.date_paid ) : 0 ) ) );
+	const wait = latest + ( SETTLE_SECONDS + 1 ) * 1000 - Date.now();
+	if ( wait > 0 ) {
+		await new Promise( ( resolve ) => setTimeout( resolve, wait ) );
+	}
+}
+
 /** Parses a Link header into rel => URL. */
 export function links( result: RestResult ): Record< string, string > {
 	const header = result.headers.get( 'link' ) ?? '';
