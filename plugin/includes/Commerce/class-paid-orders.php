@@ -39,9 +39,10 @@ final class Paid_Orders {
 	const ORDER_TYPE = 'shop_order';
 
 	/**
-	 * The earliest second a date_paid range may start at. WooCommerce's legacy storage reads a
-	 * range's start with empty(), so a range starting at 0 (the epoch) loses its start and the
-	 * whole filter is dropped (WC_Data_Store_WP::parse_date_for_wp_query); nothing is paid then.
+	 * The earliest second a date_paid range may start at. Both storages read a range's start
+	 * with empty(), so a range starting at 0 (the epoch) loses its start: the legacy storage
+	 * drops the whole filter (WC_Data_Store_WP::parse_date_for_wp_query), HPOS throws "Invalid
+	 * date_query" and answers nothing (OrdersTableQuery::process_date_args).
 	 */
 	const FIRST_SECOND = 1;
 
