@@ -9,8 +9,8 @@ import { environmentDir } from './lib/paths';
 import { done, fail, step } from './lib/progress';
 import { chooseRuntime } from './lib/runtime';
 import { stopChild } from './lib/sidecar-process';
-import { startStack, type Stack } from './lib/stack';
-import { stopWordPress } from './lib/wp-env';
+import { describeCommerce, describeWordPress, startStack, type Stack } from './lib/stack';
+import { orderStorageFromEnv, stopWordPress, type OrderStorage } from './lib/wp-env';
 
 const HELP = `Usage: npm start [-- --runtime=playground|docker] [--port=8888] [--sidecar-port=8787]
 
@@ -21,6 +21,12 @@ Ctrl-C, or \`npm stop\` in another terminal, stops both.
 Environment:
   WOOCOMMERCE_DIR    path of a real WooCommerce plugin folder to mount; without it the
                      WooCommerce-compatible test fixture is mounted instead
+  WOOCOMMERCE_HPOS   on (default: HPOS, custom order tables) or off (legacy post storage)
+                     for real WooCommerce; the fixture has one storage of its own
+  WORDPRESS_DIR      path of a WordPress core tree to run (e.g. a release's files); used
+                     read-only: it is copied into .cache/environments/dev/wordpress, where
+                     the site's SQLite database lives. Default: WordPress 6.5 from the npm
+                     package @wp-playground/wordpress-builds
   WP_ENV_RUNTIME     playground (default, no Docker needed) or docker
   SERVICE_INTEGRATION_SIDECAR_KEY
                      the PHP <-> sidecar shared key; generated and kept in
@@ -48,7 +54,14 @@ async function main(): Promise< void > {
 		}
 	}
 
-	const runtime = chooseRuntime( typeof flags.runtime === 'string' ? flags.runtime : undefined );
+	let runtime: ReturnType< typeof chooseRuntime >;
+	let orderStorage: OrderStorage;
+	try {
+		runtime = chooseRuntime( typeof flags.runtime === 'string' ? flags.runtime : undefined );
+		orderStorage = orderStorageFromEnv();
+	} catch ( error ) {
+		return fail( ( error as Error ).message );
+	}
 	const logFile = path.join( environmentDir( ENV_NAME ), 'sidecar.log' );
 	fs.mkdirSync( path.dirname( logFile ), { recursive: true } );
 
@@ -60,6 +73,8 @@ async function main(): Promise< void > {
 			wpPort: portFlag( flags.port, 8888, 'port' ),
 			sidecarPort: portFlag( flags[ 'sidecar-port' ], 8787, 'sidecar-port' ),
 			woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
+			wordpressDir: process.env.WORDPRESS_DIR || undefined,
+			orderStorage,
 			sidecarLogFile: logFile,
 		} );
 	} catch ( error ) {
@@ -109,7 +124,8 @@ function printSummary( stack: Stack, logFile: string ): void {
 		`  Sidecar          ${ stack.sidecarUrl }   (health: ${ stack.sidecarUrl }/health)`,
 		`  Sidecar log      ${ logFile }`,
 		`  Shared key file  ${ stack.sharedKeyFile }`,
-		`  Commerce         ${ stack.env.woocommerceDir ? `WooCommerce from ${ stack.env.woocommerceDir }` : 'WooCommerce-compatible test fixture (set WOOCOMMERCE_DIR to use real WooCommerce)' }`,
+		`  WordPress core   ${ describeWordPress( stack ) }`,
+		`  Commerce         ${ describeCommerce( stack ) }`,
 		'',
 		'  Browsers are logged in as admin automatically; API calls are not (use an application',
 		'  password: npm run service-account -- create && npm run service-account -- password).',

@@ -1,45 +1,63 @@
 /**
- * npm stop: stops what `npm start` started, even when that terminal is gone.
+ * npm stop: stops what `npm start` started, even when that terminal is gone, and whatever a
+ * start that failed or was killed half-way left running (found by the pids each start records
+ * in the environment's folder as soon as it launches a process, each checked to still be ours).
  */
 import fs from 'fs';
 import path from 'path';
+import { parseFlags } from './lib/cli-args';
 import { environmentDir } from './lib/paths';
-import { done, step } from './lib/progress';
-import { describeStack } from './lib/stack';
+import { done, fail, step } from './lib/progress';
+import { describeStack, stopLeftovers } from './lib/stack';
 import { stopWordPress } from './lib/wp-env';
 
-const HELP = `Usage: npm stop
+const HELP = `Usage: npm stop [-- --env=dev]
 
-Stops the WordPress environment and the sidecar started by \`npm start\`.
+Stops the WordPress environment and the sidecar started by \`npm start\`, and anything
+a failed or interrupted start left running (sidecar, wp-env, Playground server).
+--env names another environment under .cache/environments/ (e.g. an e2e run's
+E2E_ENV_NAME whose process was killed); default: dev.
 `;
-const RUN_FILE = path.join( environmentDir( 'dev' ), 'running.json' );
 
 async function main(): Promise< void > {
-	if ( process.argv.includes( '--help' ) ) {
+	let flags: Record< string, string | true >;
+	try {
+		flags = parseFlags( process.argv.slice( 2 ), [ 'help', 'env' ] );
+	} catch ( error ) {
+		return fail( ( error as Error ).message );
+	}
+	if ( flags.help ) {
 		process.stdout.write( HELP );
 		return;
 	}
-	if ( ! fs.existsSync( RUN_FILE ) ) {
-		process.stdout.write( 'Nothing is running (no .cache/environments/dev/running.json).\n' );
-		return;
+	const name = flags.env === undefined ? 'dev' : String( flags.env );
+	if ( ! /^[A-Za-z0-9_-]+$/.test( name ) ) {
+		return fail( `--env must name an environment folder (letters, digits, - and _), got "${ name }"` );
 	}
-	const running = JSON.parse( fs.readFileSync( RUN_FILE, 'utf8' ) ) as { pid: number; sidecarPid?: number; runtime: 'playground' | 'docker' };
+	const runFile = path.join( environmentDir( name ), 'running.json' );
+	let stoppedStart = false;
+	if ( fs.existsSync( runFile ) ) {
+		const running = JSON.parse( fs.readFileSync( runFile, 'utf8' ) ) as { pid: number; runtime: 'playground' | 'docker' };
+		step( 'Asking `npm start` to stop' );
+		if ( signal( running.pid, 'SIGTERM' ) && ( await waitForExit( running.pid, 30_000 ) ) ) {
+			done( 'npm start stopped' );
+		} else {
+			// The start process is gone or stuck: its WordPress is stopped through wp-env below.
+			signal( running.pid, 'SIGKILL' );
+			const { env } = describeStack( { name, runtime: running.runtime, wpPort: 8888, sidecarPort: 8787 } );
+			await stopWordPress( env ).catch( ( error ) => process.stderr.write( `${ ( error as Error ).message }\n` ) );
+		}
+		fs.rmSync( runFile, { force: true } );
+		stoppedStart = true;
+	}
 
-	step( 'Asking `npm start` to stop' );
-	if ( signal( running.pid, 'SIGTERM' ) && ( await waitForExit( running.pid, 30_000 ) ) ) {
-		done( 'stopped' );
-		return;
+	const leftovers = await stopLeftovers( name );
+	for ( const line of leftovers ) {
+		done( `stopped ${ line }, left by an earlier start` );
 	}
-
-	// The start process is gone or stuck: clean up after it.
-	signal( running.pid, 'SIGKILL' );
-	if ( running.sidecarPid ) {
-		signal( running.sidecarPid, 'SIGTERM' );
+	if ( ! stoppedStart && leftovers.length === 0 ) {
+		process.stdout.write( `Nothing is running (no .cache/environments/${ name }/running.json, and no process recorded there is alive).\n` );
 	}
-	const { env } = describeStack( { name: 'dev', runtime: running.runtime, wpPort: 8888, sidecarPort: 8787 } );
-	await stopWordPress( env );
-	fs.rmSync( RUN_FILE, { force: true } );
-	done( 'stopped' );
 }
 
 function signal( pid: number, name: NodeJS.Signals | 0 ): boolean {

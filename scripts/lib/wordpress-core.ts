@@ -41,3 +41,13 @@ export function ensureWordPressCore(): string {
 	fs.writeFileSync( marker, version );
 	return target;
 }
+
+/** The version of a WordPress core tree, as its wp-includes/version.php says ($wp_version). */
+export function coreTreeVersion( dir: string ): string {
+	const source = fs.readFileSync( path.join( dir, 'wp-includes', 'version.php' ), 'utf8' );
+	const match = /\$wp_version\s*=\s*'([^']+)'/.exec( source );
+	if ( ! match ) {
+		throw new Error( `No $wp_version in ${ path.join( dir, 'wp-includes', 'version.php' ) }` );
+	}
+	return match[ 1 ] as string;
+}

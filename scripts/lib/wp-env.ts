@@ -1,9 +1,10 @@
 import crypto from 'crypto';
-import { spawn } from 'child_process';
+import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { environmentDir, ROOT, WOOCOMMERCE_FIXTURE_DIR, WP_ENV_BIN } from './paths';
-import { ensureWordPressCore, wordpressVersion } from './wordpress-core';
+import { forgetPid, readPid, recordPid, stopRecordedProcess, terminate, type ProcessIdentity } from './processes';
+import { coreTreeVersion, ensureWordPressCore, wordpressVersion } from './wordpress-core';
 
 export type Runtime = 'playground' | 'docker';
 
@@ -20,6 +21,27 @@ export interface WordPressEnvironment {
 	extraPlugins?: Record< string, string >;
 	/** Start from an empty database (the e2e suite); otherwise data survives restarts. */
 	freshSite?: boolean;
+	/**
+	 * A WordPress core tree to run (WORDPRESS_DIR), used read-only: it is copied into the
+	 * environment's folder. Without it, core comes from the npm registry (wordpress-core.ts).
+	 */
+	wordpressDir?: string;
+	/** WooCommerce's order storage (WOOCOMMERCE_HPOS): HPOS ('hpos', WooCommerce's default for new shops) or posts ('legacy'). */
+	orderStorage?: OrderStorage;
+}
+
+export type OrderStorage = 'hpos' | 'legacy';
+
+/** Reads WOOCOMMERCE_HPOS (on/off, yes/no, true/false, 1/0, hpos/legacy); unset means HPOS. */
+export function orderStorageFromEnv( value = process.env.WOOCOMMERCE_HPOS ): OrderStorage {
+	const wanted = ( value ?? '' ).trim().toLowerCase();
+	if ( [ '', 'on', 'yes', 'true', '1', 'hpos' ].includes( wanted ) ) {
+		return 'hpos';
+	}
+	if ( [ 'off', 'no', 'false', '0', 'legacy', 'posts' ].includes( wanted ) ) {
+		return 'legacy';
+	}
+	throw new Error( `WOOCOMMERCE_HPOS must be on (HPOS, the default) or off (legacy post storage), got "${ value }"` );
 }
 
 interface RawConfig {
@@ -45,11 +67,13 @@ function baseConfig(): RawConfig {
 }
 
 /** The wp-config constants this environment gets: .wp-env.json's, plus the sidecar's URL and key. */
-export function environmentConstants( env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' > ): Record< string, unknown > {
+export function environmentConstants( env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' | 'orderStorage' > ): Record< string, unknown > {
 	return {
 		...baseConfig().config,
 		SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
 		SERVICE_INTEGRATION_SIDECAR_KEY: env.sharedKey,
+		// Read by the local environment's must-use plugin (scripts/wp-env/mu-plugins).
+		SERVICE_INTEGRATION_LOCAL_ORDER_STORAGE: env.orderStorage ?? 'hpos',
 	};
 }
 
@@ -103,7 +127,8 @@ function seedOfflineVersionCache( env: WordPressEnvironment, file: string ): voi
 	fs.mkdirSync( workDir, { recursive: true } );
 	const cacheFile = path.join( workDir, 'wp-env-cache.json' );
 	const cache = fs.existsSync( cacheFile ) ? JSON.parse( fs.readFileSync( cacheFile, 'utf8' ) ) : {};
-	cache.latestWordPressVersion ??= wordpressVersion();
+	// Any version answers wp-env's question; that of the core tree this environment runs is the honest one.
+	cache.latestWordPressVersion = env.wordpressDir ? coreTreeVersion( coreSourceDir( env ) ) : wordpressVersion();
 	fs.writeFileSync( cacheFile, JSON.stringify( cache ) );
 }
 
@@ -113,85 +138,208 @@ function wpEnvWorkDir( env: WordPressEnvironment, file = configPath( env ) ): st
 }
 
 /**
- * Our own record of the Playground server's pid: wp-env deletes its pid file when a
- * later start fails (e.g. port in use), which would orphan a running server.
+ * Our own record of the Playground server's pid, copied from wp-env's as soon as wp-env
+ * writes it: wp-env deletes its pid file when a start fails, which would orphan a running
+ * server, and a start that dies half-way must leave something `npm stop` can find.
  */
 function serverPidFile( env: WordPressEnvironment ): string {
 	return path.join( environmentDir( env.name ), 'wordpress.pid' );
 }
 
-function isAlive( pid: number ): boolean {
-	try {
-		process.kill( pid, 0 );
-		return true;
-	} catch {
-		return false;
-	}
+/** The wp-env CLI while it starts WordPress (it waits up to 120 s for the server). */
+function wpEnvPidFile( env: WordPressEnvironment ): string {
+	return path.join( environmentDir( env.name ), 'wp-env.pid' );
 }
 
-async function killRecordedServer( env: WordPressEnvironment ): Promise< void > {
-	const file = serverPidFile( env );
-	const pid = fs.existsSync( file ) ? Number( fs.readFileSync( file, 'utf8' ) ) : 0;
-	if ( pid > 0 && isAlive( pid ) ) {
-		for ( const signal of [ 'SIGTERM', 'SIGKILL' ] as const ) {
-			try {
-				process.kill( -pid, signal );
-			} catch {
-				process.kill( pid, signal );
-			}
-			const deadline = Date.now() + 3000;
-			while ( isAlive( pid ) && Date.now() < deadline ) {
-				await new Promise( ( r ) => setTimeout( r, 100 ) );
-			}
-			if ( ! isAlive( pid ) ) {
-				break;
-			}
+/** The Playground server of this environment: its blueprint lives in this environment's wp-env home. */
+function serverIdentity( env: WordPressEnvironment ): ProcessIdentity {
+	return { label: 'the Playground server', cmdline: [ 'wp-playground', wpEnvHome( env ) ], group: true };
+}
+
+function wpEnvIdentity( env: WordPressEnvironment ): ProcessIdentity {
+	return { label: 'wp-env', cmdline: [ WP_ENV_BIN, configPath( env ) ] };
+}
+
+/** Stops this environment's Playground server and wp-env CLI if any is still running; says what it stopped. */
+export async function stopRecordedWordPress( env: WordPressEnvironment ): Promise< string[] > {
+	const stopped: string[] = [];
+	for ( const [ file, identity ] of [
+		[ wpEnvPidFile( env ), wpEnvIdentity( env ) ],
+		[ serverPidFile( env ), serverIdentity( env ) ],
+		// wp-env's own record, in case ours was never copied.
+		[ path.join( wpEnvWorkDir( env ), 'playground.pid' ), serverIdentity( env ) ],
+	] as const ) {
+		const line = await stopRecordedProcess( file, identity );
+		if ( line ) {
+			stopped.push( line );
 		}
 	}
-	fs.rmSync( file, { force: true } );
+	return stopped;
 }
 
-function runWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {}, quiet = false ): Promise< void > {
+function spawnWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {}, quiet = false ): ChildProcess {
+	return spawn( process.execPath, [ WP_ENV_BIN, ...args, `--config=${ configPath( env ) }` ], {
+		cwd: ROOT,
+		stdio: [ 'ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit' ],
+		env: { ...process.env, WP_ENV_HOME: wpEnvHome( env ), ...extraEnv },
+	} );
+}
+
+function exitOf( child: ChildProcess, what: string ): Promise< void > {
 	return new Promise( ( resolve, reject ) => {
-		const child = spawn( process.execPath, [ WP_ENV_BIN, ...args, `--config=${ configPath( env ) }` ], {
-			cwd: ROOT,
-			stdio: [ 'ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit' ],
-			env: { ...process.env, WP_ENV_HOME: wpEnvHome( env ), ...extraEnv },
-		} );
 		child.on( 'error', reject );
-		child.on( 'exit', ( code ) =>
-			code === 0 ? resolve() : reject( new Error( `wp-env ${ args[ 0 ] } exited with code ${ code }` ) )
+		child.on( 'exit', ( code, signal ) =>
+			code === 0 ? resolve() : reject( new Error( `${ what } exited with ${ code === null ? `signal ${ signal }` : `code ${ code }` }` ) )
 		);
 	} );
 }
 
+function runWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {}, quiet = false ): Promise< void > {
+	return exitOf( spawnWpEnv( env, args, extraEnv, quiet ), `wp-env ${ args[ 0 ] }` );
+}
+
+/** The pristine core tree this environment copies: WORDPRESS_DIR's, else the one from the npm registry. */
+function coreSourceDir( env: WordPressEnvironment ): string {
+	if ( env.wordpressDir ) {
+		const dir = path.resolve( env.wordpressDir );
+		if ( ! fs.existsSync( path.join( dir, 'wp-includes', 'version.php' ) ) ) {
+			throw new Error( `${ dir } is not a WordPress core tree (no wp-includes/version.php)` );
+		}
+		return dir;
+	}
+	return ensureWordPressCore();
+}
+
+/**
+ * Where this environment's WordPress lives on this machine (its wp-content holds debug.log and,
+ * with Playground, the SQLite database): the per-environment copy, or WP_ENV_CORE when that
+ * escape hatch names a folder. Undefined for the Docker runtime, whose files are in a container.
+ */
+export function siteDir( env: Pick< WordPressEnvironment, 'name' | 'runtime' > ): string | undefined {
+	if ( env.runtime !== 'playground' ) {
+		return undefined;
+	}
+	const override = process.env.WP_ENV_CORE;
+	if ( override ) {
+		return path.isAbsolute( override ) && fs.existsSync( override ) ? override : undefined;
+	}
+	return path.join( environmentDir( env.name ), 'wordpress' );
+}
+
+/** WP_DEBUG_LOG's file (wp-content/debug.log) of this environment, when it is on this machine. */
+export function debugLogFile( env: Pick< WordPressEnvironment, 'name' | 'runtime' > ): string | undefined {
+	const dir = siteDir( env );
+	return dir ? path.join( dir, 'wp-content', 'debug.log' ) : undefined;
+}
+
+/** The WordPress version this environment runs (read from its core tree). */
+export function environmentWordPressVersion( env: WordPressEnvironment ): string | undefined {
+	const dir = siteDir( env );
+	if ( dir && fs.existsSync( path.join( dir, 'wp-includes', 'version.php' ) ) ) {
+		return coreTreeVersion( dir );
+	}
+	return env.runtime === 'playground' ? coreTreeVersion( coreSourceDir( env ) ) : undefined;
+}
+
 /**
  * Playground installs into the core folder it mounts and keeps the SQLite database
- * there, so each environment gets its own copy of the pristine core.
+ * there, so each environment gets its own copy of the pristine core (the npm registry's,
+ * or WORDPRESS_DIR's, which is never written to). A kept site (npm start's `dev`) copied
+ * from another tree is moved aside to wordpress.previous instead of being mixed with it.
  */
 function prepareSiteDir( env: WordPressEnvironment ): string {
 	const site = path.join( environmentDir( env.name ), 'wordpress' );
+	const source = coreSourceDir( env );
+	const wanted = JSON.stringify( { source, version: coreTreeVersion( source ) } );
+	const marker = path.join( environmentDir( env.name ), 'wordpress-source.json' );
 	if ( env.freshSite ) {
 		fs.rmSync( site, { recursive: true, force: true } );
+	} else if ( fs.existsSync( site ) && fs.existsSync( marker ) && fs.readFileSync( marker, 'utf8' ) !== wanted ) {
+		const previous = `${ site }.previous`;
+		fs.rmSync( previous, { recursive: true, force: true } );
+		fs.renameSync( site, previous );
+		process.stdout.write( `  (this site was copied from another WordPress tree; it was moved to ${ previous } and a fresh site starts)\n` );
 	}
 	if ( ! fs.existsSync( site ) ) {
-		fs.cpSync( ensureWordPressCore(), site, { recursive: true } );
+		fs.cpSync( source, site, { recursive: true } );
 	}
+	fs.writeFileSync( marker, wanted );
 	return site;
 }
 
-/** Starts WordPress; with the Playground runtime, core comes from the npm registry. */
+/** How far debug.log goes now: what a start logs comes after this. */
+export function debugLogSize( env: WordPressEnvironment ): number {
+	const file = debugLogFile( env );
+	try {
+		return file ? fs.statSync( file ).size : 0;
+	} catch {
+		return 0;
+	}
+}
+
+/** Where this start's part of debug.log begins, per environment (set by startWordPress, read by waitForWordPress). */
+const startMarks = new Map< string, number >();
+
+/**
+ * Starts WordPress; with the Playground runtime, core is a copy of the npm registry's (or of
+ * WORDPRESS_DIR's) tree. While wp-env waits for the server (up to 120 s), a PHP fatal in the
+ * site's debug.log with the site answering 500 ends the start at once, with the fatal as reason.
+ */
 export async function startWordPress( env: WordPressEnvironment ): Promise< void > {
 	writeEnvironmentConfig( env );
 	const extraEnv: NodeJS.ProcessEnv = {};
 	if ( env.runtime === 'playground' && ! process.env.WP_ENV_CORE ) {
 		extraEnv.WP_ENV_CORE = prepareSiteDir( env );
 	}
-	await killRecordedServer( env );
-	await runWpEnv( env, [ 'start', `--runtime=${ env.runtime }` ], extraEnv );
-	const wpEnvPidFile = path.join( wpEnvWorkDir( env ), 'playground.pid' );
-	if ( fs.existsSync( wpEnvPidFile ) ) {
-		fs.copyFileSync( wpEnvPidFile, serverPidFile( env ) );
+	await stopRecordedWordPress( env );
+	const mark = debugLogSize( env );
+	startMarks.set( env.name, mark );
+
+	const child = spawnWpEnv( env, [ 'start', `--runtime=${ env.runtime }` ], extraEnv );
+	recordPid( wpEnvPidFile( env ), child.pid );
+	const wpEnvServerPid = path.join( wpEnvWorkDir( env ), 'playground.pid' );
+	const copyServerPid = () => {
+		const pid = readPid( wpEnvServerPid );
+		if ( pid && readPid( serverPidFile( env ) ) !== pid ) {
+			recordPid( serverPidFile( env ), pid );
+		}
+	};
+	let watching = true;
+	const failure = ( async () => {
+		while ( watching ) {
+			await new Promise( ( r ) => setTimeout( r, 500 ) );
+			copyServerPid();
+			const fatal = watching ? fatalSince( env, mark ) : undefined;
+			if ( fatal && ( await answersServerError( env ) ) ) {
+				throw new Error( `WordPress answers HTTP 500 with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` );
+			}
+		}
+	} )();
+	try {
+		await Promise.race( [ exitOf( child, 'wp-env start' ), failure ] );
+	} catch ( error ) {
+		watching = false;
+		if ( child.exitCode === null && child.signalCode === null ) {
+			await terminate( child.pid as number );
+		}
+		copyServerPid();
+		const fatal = fatalSince( env, mark );
+		const message = ( error as Error ).message;
+		throw new Error( fatal && ! message.includes( fatal ) ? `${ message }\nPHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` : message );
+	} finally {
+		watching = false;
+		forgetPid( wpEnvPidFile( env ), child.pid );
+	}
+	copyServerPid();
+}
+
+async function answersServerError( env: WordPressEnvironment ): Promise< boolean > {
+	try {
+		const response = await fetch( `${ siteUrl( env ) }/wp-json/`, { redirect: 'manual', signal: AbortSignal.timeout( 20_000 ) } );
+		await response.arrayBuffer();
+		return response.status >= 500;
+	} catch {
+		return false;
 	}
 }
 
@@ -201,7 +349,50 @@ export async function stopWordPress( env: WordPressEnvironment, quiet = false ):
 		return;
 	}
 	await runWpEnv( env, [ 'stop' ], {}, quiet );
-	await killRecordedServer( env );
+	await stopRecordedWordPress( env );
+}
+
+/** Lines of debug.log since `mark`. */
+function debugLogSince( env: WordPressEnvironment, mark: number ): string {
+	const file = debugLogFile( env );
+	if ( ! file || ! fs.existsSync( file ) ) {
+		return '';
+	}
+	const size = fs.statSync( file ).size;
+	if ( size <= mark ) {
+		return '';
+	}
+	const buffer = Buffer.alloc( size - mark );
+	const fd = fs.openSync( file, 'r' );
+	try {
+		fs.readSync( fd, buffer, 0, buffer.length, mark );
+	} finally {
+		fs.closeSync( fd );
+	}
+	return buffer.toString( 'utf8' );
+}
+
+/** The last PHP fatal error logged since `mark`, with the first lines of its stack trace. */
+export function fatalSince( env: WordPressEnvironment, mark: number ): string | undefined {
+	const lines = debugLogSince( env, mark ).split( '\n' );
+	const at = lines.map( ( line ) => /PHP (Fatal|Parse) error/.test( line ) ).lastIndexOf( true );
+	if ( at < 0 ) {
+		return undefined;
+	}
+	const trace = lines.slice( at + 1 ).filter( ( line ) => /^(Stack trace:|#\d+ |\s+thrown in )/.test( line ) );
+	return [ lines[ at ], ...trace.slice( 0, 6 ) ].join( '\n' ).trim();
+}
+
+/** Lines the local-environment must-use plugin logs when it cannot set the site up (a plugin that will not activate, HPOS). */
+function setupProblemsSince( env: WordPressEnvironment, mark: number ): string[] {
+	return [
+		...new Set(
+			debugLogSince( env, mark )
+				.split( '\n' )
+				.filter( ( line ) => line.includes( 'service-integration local environment: cannot' ) )
+				.map( ( line ) => line.replace( /^\[[^\]]*\]\s*/, '' ).replace( /<[^>]+>/g, '' ) )
+		),
+	];
 }
 
 /**
@@ -210,9 +401,72 @@ export async function stopWordPress( env: WordPressEnvironment, quiet = false ):
  */
 export const PLAYGROUND_COOKIE = 'playground_auto_login_already_happened=1';
 
-/** Polls the REST index until WordPress answers with the plugin's namespace. */
-export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 180_000 ): Promise< void > {
-	await waitForSite( siteUrl( env ), timeoutMs );
+/**
+ * What the local-environment must-use plugin reports about the running site
+ * (GET /service-integration-local/v1/environment).
+ */
+export interface SiteReport {
+	wordpress_version: string;
+	commerce: { plugin: 'woocommerce' | 'woocommerce-fixture' | null; version: string | null; order_storage: 'hpos' | 'legacy' | 'fixture' | null };
+}
+
+export async function readSiteReport( url: string ): Promise< SiteReport > {
+	const response = await fetch( `${ url }/wp-json/service-integration-local/v1/environment`, { redirect: 'manual' } );
+	if ( response.status !== 200 ) {
+		throw new Error( `HTTP ${ response.status } from ${ url }/wp-json/service-integration-local/v1/environment` );
+	}
+	return ( await response.json() ) as SiteReport;
+}
+
+/**
+ * Polls until WordPress answers /wp-json/ with the plugin's and the commerce plugin's
+ * namespaces and (real WooCommerce) runs the order storage asked for. Fails early, with the
+ * reason, when a PHP fatal error is logged while the site answers 500, or when the local
+ * environment logs that it cannot activate a plugin; on a timeout the message includes the
+ * last fatal error logged, if any.
+ */
+export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 180_000 ): Promise< SiteReport > {
+	const url = siteUrl( env );
+	const mark = startMarks.get( env.name ) ?? debugLogSize( env );
+	const commerceNamespace = env.woocommerceDir ? 'wc/v3' : 'wc-fixture/v1';
+	const deadline = Date.now() + timeoutMs;
+	let lastError = 'no answer yet';
+	while ( Date.now() < deadline ) {
+		let status = 0;
+		try {
+			const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
+			status = response.status;
+			const text = await response.text();
+			const missing = [ 'service-integration/v1', commerceNamespace ].filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
+			if ( status === 200 && missing.length === 0 ) {
+				const report = await readSiteReport( url );
+				const wanted = env.orderStorage ?? 'hpos';
+				if ( report.commerce.plugin !== 'woocommerce' || report.commerce.order_storage === wanted ) {
+					return report;
+				}
+				lastError = `WooCommerce's order storage is ${ report.commerce.order_storage }, not ${ wanted } yet`;
+			} else {
+				lastError = status === 200 ? `the REST index lacks ${ missing.join( ' and ' ) }` : `HTTP ${ status }`;
+			}
+		} catch ( error ) {
+			lastError = ( error as Error ).message;
+		}
+		const fatal = fatalSince( env, mark );
+		if ( fatal && status >= 500 ) {
+			throw new Error( `WordPress at ${ url } answers HTTP ${ status } with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` );
+		}
+		const problems = setupProblemsSince( env, mark );
+		if ( problems.length > 0 ) {
+			throw new Error( `WordPress at ${ url } cannot be set up (${ lastError }):\n${ problems.join( '\n' ) }` );
+		}
+		await new Promise( ( r ) => setTimeout( r, 1000 ) );
+	}
+	const fatal = fatalSince( env, mark );
+	const log = debugLogFile( env );
+	throw new Error(
+		`WordPress at ${ url } did not become ready within ${ timeoutMs / 1000 } s (${ lastError })` +
+			( fatal ? `\nLast PHP fatal error in ${ log }:\n${ fatal }` : log ? ` and logged no PHP fatal error in ${ log }` : '' )
+	);
 }
 
 /** The same wait for any WordPress URL; `gone` (when given) fails it early, e.g. once the server process has exited. */

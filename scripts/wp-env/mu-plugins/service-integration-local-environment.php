@@ -85,3 +85,66 @@ add_filter(
 	10,
 	3
 );
+
+/*
+ * What this site runs, for `npm start`'s summary and the e2e setup's state (so tests and
+ * reports say which WordPress, commerce plugin and order storage they ran on). Versions and
+ * the storage mode are public here (this plugin exists only in local environments); the order
+ * row counts, which let a test see where an order landed, are for administrators.
+ */
+add_action(
+	'rest_api_init',
+	static function (): void {
+		register_rest_route(
+			'service-integration-local/v1',
+			'/environment',
+			array(
+				'methods'             => 'GET',
+				'permission_callback' => '__return_true',
+				'callback'            => static function (): array {
+					global $wp_version, $wpdb;
+					$commerce = array(
+						'plugin'        => null,
+						'version'       => null,
+						'order_storage' => null,
+					);
+					if ( defined( 'WC_FIXTURE_FILE' ) ) {
+						$commerce = array(
+							'plugin'        => 'woocommerce-fixture',
+							'version'       => get_file_data( WC_FIXTURE_FILE, array( 'version' => 'Version' ) )['version'],
+							'order_storage' => 'fixture',
+						);
+					} elseif ( function_exists( 'WC' ) && class_exists( 'Automattic\WooCommerce\Utilities\OrderUtil' ) ) {
+						$commerce = array(
+							'plugin'        => 'woocommerce',
+							'version'       => WC()->version,
+							'order_storage' => \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled() ? 'hpos' : 'legacy',
+						);
+					}
+					$report = array(
+						'wordpress_version' => $wp_version,
+						'commerce'          => $commerce,
+					);
+					if ( current_user_can( 'manage_options' ) ) {
+						$count_table = static function ( string $table ) use ( $wpdb ): ?int {
+							if ( $wpdb->get_var( $wpdb->prepare( 'SHOW TABLES LIKE %s', $table ) ) !== $table ) {
+								return null;
+							}
+							return (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$table}" ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+						};
+						$count_posts = static function ( string $type ) use ( $wpdb ): int {
+							return (int) $wpdb->get_var( $wpdb->prepare( "SELECT COUNT(*) FROM {$wpdb->posts} WHERE post_type = %s", $type ) );
+						};
+						$report['order_rows'] = array(
+							'hpos_table'        => $count_table( $wpdb->prefix . 'wc_orders' ),
+							'fixture_table'     => $count_table( $wpdb->prefix . 'wcfx_orders' ),
+							'posts'             => $count_posts( 'shop_order' ),
+							'placeholder_posts' => $count_posts( 'shop_order_placehold' ),
+						);
+					}
+					return $report;
+				},
+			)
+		);
+	}
+);

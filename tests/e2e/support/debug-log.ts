@@ -1,14 +1,14 @@
 import fs from 'fs';
 import path from 'path';
-import { environmentDir } from '../../../scripts/lib/paths';
-import { E2E_ENV_NAME } from './environment';
+import { readState } from './environment';
 
 /**
  * WordPress's debug.log of the e2e site. WP_DEBUG_DISPLAY is off, so a PHP warning never
- * reaches a response body; WP_DEBUG_LOG writes it here (the Playground site's wp-content
- * is a folder of the environment on this machine).
+ * reaches a response body; WP_DEBUG_LOG writes it into wp-content of the folder the site's
+ * WordPress lives in, which global setup records (a copy of the default core or of
+ * WORDPRESS_DIR, or WP_ENV_CORE's folder).
  */
-export const DEBUG_LOG = path.join( environmentDir( E2E_ENV_NAME ), 'wordpress', 'wp-content', 'debug.log' );
+export const DEBUG_LOG = path.join( readState().wordpressDir, 'wp-content', 'debug.log' );
 
 const PHP_PROBLEM = /PHP (Warning|Notice|Deprecated|Fatal error|Parse error|Strict Standards)/;
 

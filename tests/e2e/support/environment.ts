@@ -33,6 +33,14 @@ export interface E2EState {
 	sidecarPid: number;
 	admin: { username: string; applicationPassword: string };
 	commerce: 'fixture' | 'woocommerce';
+	/** The commerce plugin's version as the site reports it (the fixture's own version for the fixture). */
+	commerceVersion: string | null;
+	/** Where orders are stored: WooCommerce's HPOS tables, posts (WOOCOMMERCE_HPOS=off), or the fixture's own tables. */
+	orderStorage: 'hpos' | 'legacy' | 'fixture';
+	/** The WordPress version the site runs ($wp_version). */
+	wordpressVersion: string;
+	/** The folder the site's WordPress lives in on this machine (its wp-content holds debug.log). */
+	wordpressDir: string;
 }
 
 export function writeState( state: E2EState ): void {

@@ -2,15 +2,15 @@ import fs from 'fs';
 import path from 'path';
 import { environmentDir } from '../../../scripts/lib/paths';
 import { stopChild } from '../../../scripts/lib/sidecar-process';
-import { startStack, type Stack } from '../../../scripts/lib/stack';
-import { stopWordPress } from '../../../scripts/lib/wp-env';
+import { describeCommerce, describeWordPress, startStack, type Stack } from '../../../scripts/lib/stack';
+import { orderStorageFromEnv, siteDir, stopWordPress } from '../../../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../../../scripts/lib/wp-login';
 import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, E2E_WP_PORT, writeState } from './environment';
 
 /**
  * Starts one real WordPress (fresh database) and one real sidecar for the whole run.
  * If anything fails here the run fails with the reason: the suite never skips its
- * end-to-end part.
+ * end-to-end part. A failed start stops what it launched (startStack does for WordPress).
  */
 export default async function globalSetup(): Promise< void > {
 	const sidecarLogFile = path.join( environmentDir( E2E_ENV_NAME ), 'sidecar.log' );
@@ -27,6 +27,8 @@ export default async function globalSetup(): Promise< void > {
 			wpPort: E2E_WP_PORT,
 			sidecarPort: E2E_SIDECAR_PORT,
 			woocommerceDir,
+			wordpressDir: process.env.WORDPRESS_DIR || undefined,
+			orderStorage: orderStorageFromEnv(),
 			freshSite: true,
 			sidecarLogFile,
 			sidecarEnv: E2E_SIDECAR_ENV,
@@ -34,6 +36,7 @@ export default async function globalSetup(): Promise< void > {
 		} );
 		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );
 		const applicationPassword = await createApplicationPassword( stack.siteUrl, cookie, 'e2e-admin' );
+		const { commerce } = stack.site;
 		writeState( {
 			siteUrl: stack.siteUrl,
 			sidecarUrl: stack.sidecarUrl,
@@ -44,7 +47,12 @@ export default async function globalSetup(): Promise< void > {
 			sidecarPid: stack.sidecar.pid as number,
 			admin: { username: 'admin', applicationPassword },
 			commerce: woocommerceDir ? 'woocommerce' : 'fixture',
+			commerceVersion: commerce.version,
+			orderStorage: commerce.order_storage ?? 'fixture',
+			wordpressVersion: stack.site.wordpress_version,
+			wordpressDir: siteDir( stack.env ) as string,
 		} );
+		process.stdout.write( `\n  e2e environment ${ E2E_ENV_NAME }: ${ describeWordPress( stack ) }\n  ${ describeCommerce( stack ) }\n` );
 		// The sidecar must not hold jest open; teardown stops it by pid.
 		stack.sidecar.unref();
 	} catch ( error ) {

@@ -1,15 +1,13 @@
-import { describeStack } from '../../../scripts/lib/stack';
+import { describeStack, stopLeftovers } from '../../../scripts/lib/stack';
 import { stopWordPress } from '../../../scripts/lib/wp-env';
-import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT, readState } from './environment';
+import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT } from './environment';
 
-/** Runs after every e2e run, passed or failed: nothing is left running. */
+/**
+ * Runs after every e2e run, passed or failed: nothing is left running. The sidecar and the
+ * Playground server are found by the pids their start recorded (each checked to still be ours).
+ */
 export default async function globalTeardown(): Promise< void > {
-	try {
-		const { sidecarPid } = readState();
-		process.kill( sidecarPid, 'SIGTERM' );
-	} catch {
-		// Already gone.
-	}
 	const { env } = describeStack( { name: E2E_ENV_NAME, runtime: 'playground', wpPort: E2E_WP_PORT, sidecarPort: E2E_SIDECAR_PORT } );
-	await stopWordPress( env, true );
+	await stopWordPress( env, true ).catch( () => undefined );
+	await stopLeftovers( E2E_ENV_NAME );
 }

@@ -1,0 +1,115 @@
+import { spawn, spawnSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import { environmentDir, ROOT } from '../../../scripts/lib/paths';
+import { startStack, type StackOptions } from '../../../scripts/lib/stack';
+import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT } from '../support/environment';
+
+/**
+ * A start that cannot bring WordPress up stops what it launched and says why, and
+ * `npm stop` finds what a start killed half-way left running. Each case starts a stack of
+ * its own: environment `<E2E_ENV_NAME>-failstart`, on the suite's ports + 2 (so runs side by
+ * side do not collide), with a test plugin whose activation dies with a PHP fatal error
+ * mounted as the commerce plugin (which the local environment activates).
+ */
+const NAME = `${ E2E_ENV_NAME }-failstart`;
+const DIR = environmentDir( NAME );
+const FATAL_PLUGIN = path.join( ROOT, 'tests', 'fixtures', 'plugins', 'activation-fatal' );
+const OPTIONS: StackOptions = {
+	name: NAME,
+	runtime: 'playground',
+	wpPort: E2E_WP_PORT + 2,
+	sidecarPort: E2E_SIDECAR_PORT + 2,
+	freshSite: true,
+	sidecarLogFile: path.join( DIR, 'sidecar.log' ),
+};
+
+/**
+ * Every live process of this environment, found without the pid files under test: the
+ * Playground server and wp-env name this environment's folder on their command line, the
+ * sidecar has its data folder there.
+ */
+function processesOfThisEnvironment(): string[] {
+	const found: string[] = [];
+	for ( const entry of fs.readdirSync( '/proc' ) ) {
+		if ( ! /^\d+$/.test( entry ) || Number( entry ) === process.pid ) {
+			continue;
+		}
+		try {
+			const cmdline = fs.readFileSync( `/proc/${ entry }/cmdline`, 'utf8' ).split( '\0' ).join( ' ' );
+			const environ = fs.readFileSync( `/proc/${ entry }/environ`, 'utf8' ).split( '\0' );
+			const state = /^State:\s+(\S)/m.exec( fs.readFileSync( `/proc/${ entry }/status`, 'utf8' ) )?.[ 1 ];
+			if ( state !== 'Z' && ( cmdline.includes( DIR + path.sep ) || environ.includes( `SIDECAR_DATA_DIR=${ path.join( DIR, 'sidecar-data' ) }` ) ) ) {
+				found.push( `${ entry }: ${ cmdline.slice( 0, 160 ) }` );
+			}
+		} catch {
+			// Exited meanwhile.
+		}
+	}
+	return found;
+}
+
+async function until( what: string, check: () => boolean, timeoutMs: number ): Promise< void > {
+	const deadline = Date.now() + timeoutMs;
+	while ( ! check() ) {
+		if ( Date.now() > deadline ) {
+			throw new Error( `Timed out waiting for ${ what }` );
+		}
+		await new Promise( ( r ) => setTimeout( r, 100 ) );
+	}
+}
+
+function npmStop(): string {
+	const result = spawnSync( process.execPath, [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'stop.ts' ), `--env=${ NAME }` ], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ) },
+		timeout: 120_000,
+	} );
+	if ( result.status !== 0 ) {
+		throw new Error( `stop.ts failed (${ result.status }): ${ result.stderr }` );
+	}
+	return result.stdout;
+}
+
+describe( 'a start that fails', () => {
+	afterAll( () => {
+		// Whatever a failing assertion left: stop.ts is the code under test, so kill by our own scan.
+		for ( const line of processesOfThisEnvironment() ) {
+			try {
+				process.kill( Number( line.split( ':' )[ 0 ] ), 'SIGKILL' );
+			} catch {
+				// Gone.
+			}
+		}
+	} );
+
+	it( 'rejects with the PHP fatal error from the site debug.log and leaves no sidecar or Playground server running', async () => {
+		const start = startStack( { ...OPTIONS, woocommerceDir: FATAL_PLUGIN } );
+		await expect( start ).rejects.toThrow( /PHP Fatal error: .*Call to undefined function service_integration_test_activation_fatal_undefined_function\(\)/ );
+		expect( processesOfThisEnvironment() ).toEqual( [] );
+		expect( npmStop() ).toContain( 'Nothing is running' );
+	} );
+
+	it( '`npm stop` stops the sidecar and the Playground server of a start that was killed half-way (no running.json)', async () => {
+		const child = spawn(
+			process.execPath,
+			[ '-r', 'ts-node/register/transpile-only', path.join( __dirname, 'start-stack-child.ts' ), JSON.stringify( OPTIONS ) ],
+			{ cwd: ROOT, stdio: 'ignore', env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ) } }
+		);
+		const exited = new Promise( ( resolve ) => child.once( 'exit', resolve ) );
+		// Killed once the Playground server has been launched, before WordPress answers.
+		await until( 'the Playground server to be launched', () => fs.existsSync( path.join( DIR, 'wordpress.pid' ) ), 120_000 );
+		child.kill( 'SIGKILL' );
+		await exited;
+		expect( fs.existsSync( path.join( DIR, 'running.json' ) ) ).toBe( false );
+		const left = processesOfThisEnvironment();
+		expect( left.some( ( line ) => line.includes( 'wp-playground' ) ) ).toBe( true );
+		expect( left.some( ( line ) => line.includes( path.join( ROOT, 'sidecar' ) ) ) ).toBe( true );
+
+		const output = npmStop();
+		expect( output ).toMatch( /stopped the sidecar \(pid \d+\)/ );
+		expect( output ).toMatch( /stopped the Playground server \(pid \d+\)/ );
+		expect( processesOfThisEnvironment() ).toEqual( [] );
+	} );
+} );
