@@ -58,6 +58,8 @@ export interface CommerceDriver {
 	setStatus( id: number, status: OrderStatus ): Promise< void >;
 	refund( id: number, amount: string ): Promise< void >;
 	getOrder( id: number ): Promise< CommerceOrder >;
+	/** One refund as the store's REST API shows it (/wc/v3/orders/<id>/refunds/<refund id>). */
+	getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } >;
 	/** Another identity's attempt to change an order through the commerce system's own routes. */
 	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult >;
 	/** Plugins that declared compatibility with custom order tables, or null when not observable. */
@@ -107,6 +109,10 @@ class FixtureDriver implements CommerceDriver {
 
 	async getOrder( id: number ): Promise< CommerceOrder > {
 		return ensure( await adminClient().get< CommerceOrder >( `/wc-fixture/v1/orders/${ id }` ), 'Reading an order' );
+	}
+
+	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
+		return ensure( await adminClient().get< { id: number; amount: string; reason: string } >( `/wc-fixture/v1/orders/${ orderId }/refunds/${ refundId }` ), 'Reading a refund' );
 	}
 
 	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult > {
@@ -175,6 +181,10 @@ class WooCommerceDriver implements CommerceDriver {
 
 	async getOrder( id: number ): Promise< CommerceOrder > {
 		return ensure( await adminClient().get< CommerceOrder >( `/wc/v3/orders/${ id }` ), 'Reading an order' );
+	}
+
+	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
+		return ensure( await adminClient().get< { id: number; amount: string; reason: string } >( `/wc/v3/orders/${ orderId }/refunds/${ refundId }` ), 'Reading a refund' );
 	}
 
 	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult > {
