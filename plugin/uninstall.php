@@ -38,6 +38,7 @@ delete_option( 'service_integration_inbound_db' );
 delete_option( 'service_integration_version' );
 delete_option( 'service_integration_outbox_db' );
 delete_option( 'service_integration_disabled_endpoints' );
+delete_option( 'service_integration_deleted_endpoints' );
 delete_transient( 'service_integration_hand_over_backoff' );
 delete_option( 'service_integration_hand_over_lock' );
 delete_option( 'service_integration_outbox_write_failures' );

@@ -77,6 +77,42 @@ describe( 'notices to WordPress', () => {
 		}
 	} );
 
+	it( 'stops retrying the notices of an endpoint once it is deleted', async () => {
+		// WordPress refuses every notice, so the sidecar keeps retrying (0.1 s, doubling).
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 503 ).end() );
+		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
+		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
+		try {
+			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
+			const kept = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url + '/kept' } ) ).body;
+			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'deleted_notice', 'order.paid', 1 ) ] } );
+			const about = ( id: string ) => wordpress.requests.filter( ( r ) => ( JSON.parse( r.body ) as { endpoint_id: string } ).endpoint_id === id ).length;
+			await wordpress.waitFor( () => about( endpoint.id ) >= 2 && about( kept.id ) >= 2 ); // retried
+			expect( sidecar.stores.notices.pendingCount() ).toBe( 2 );
+
+			expect( ( await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` ) ).status ).toBe( 200 );
+			// Only the deleted endpoint's notice goes; the other one is still retried.
+			expect( sidecar.stores.notices.pendingCount() ).toBe( 1 );
+			const sentBefore = about( endpoint.id );
+			const keptBefore = about( kept.id );
+			for ( let round = 0; round < 5; round++ ) {
+				await new Promise( ( resolve ) => setTimeout( resolve, 300 ) );
+				await sidecar.outbound.maintenance.tick();
+			}
+			await wordpress.waitFor( () => about( kept.id ) > keptBefore );
+			// At most one send already in flight when the DELETE ran may still land.
+			expect( about( endpoint.id ) - sentBefore ).toBeLessThanOrEqual( 1 );
+			const afterGrace = about( endpoint.id );
+			await new Promise( ( resolve ) => setTimeout( resolve, 1000 ) );
+			await sidecar.outbound.maintenance.tick();
+			expect( about( endpoint.id ) ).toBe( afterGrace );
+		} finally {
+			await sidecar.close();
+			await gone.close();
+			await wordpress.close();
+		}
+	} );
+
 	it( 'keeps an unacknowledged notice across a restart and sends it then', async () => {
 		const down = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );

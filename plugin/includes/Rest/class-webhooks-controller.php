@@ -117,11 +117,12 @@ final class Webhooks_Controller extends WP_REST_Controller {
 			return $answer;
 		}
 		// The admin notice of a disabled endpoint goes once it is enabled again or deleted
-		// (a 404 on delete: it was gone already).
-		$enabled = $answer['status'] < 400 && preg_match( '#^/v1/endpoints/([^/?]+)/enable$#', $path, $match );
-		$deleted = 'DELETE' === $method && ( $answer['status'] < 400 || 404 === $answer['status'] ) && preg_match( '#^/v1/endpoints/([^/?]+)$#', $path, $match );
-		if ( $enabled || $deleted ) {
+		// (a 404 on delete: it was gone already). A deletion is remembered, so that a notice
+		// the sidecar sent or retried before it, arriving late, does not bring it back.
+		if ( $answer['status'] < 400 && preg_match( '#^/v1/endpoints/([^/?]+)/enable$#', $path, $match ) ) {
 			Endpoint_Notices::forget( $match[1] );
+		} elseif ( 'DELETE' === $method && ( $answer['status'] < 400 || 404 === $answer['status'] ) && preg_match( '#^/v1/endpoints/([^/?]+)$#', $path, $match ) ) {
+			Endpoint_Notices::deleted( $match[1] );
 		}
 		$response = new WP_REST_Response( $answer['body'], $answer['status'] );
 		if ( is_array( $answer['body'] ) && isset( $answer['body']['secret'] ) ) {

@@ -19,7 +19,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Sends the notices table to WordPress, one notice at a time, after the transactions
  * that wrote them have committed; a refusal or a network error is retried with
  * exponential backoff until WordPress acknowledges (WordPress treats a repeated notice
- * as the same one, so at-least-once is safe).
+ * as the same one, so at-least-once is safe). Deleting an endpoint drops its notices
+ * not yet acknowledged, so they are not retried after the deletion.
  */
 export class NoticeSender {
 	private readonly maxDelayMs: number;
@@ -98,6 +99,11 @@ export class NoticeSender {
 			for ( const item of due ) {
 				if ( this.state !== 'running' ) {
 					return;
+				}
+				// Sending the items before this one took time: the notice may have been dropped
+				// since (its endpoint was deleted), and must not reach WordPress after the DELETE.
+				if ( ! notices.isPending( item.id ) ) {
+					continue;
 				}
 				const result = await notifier( item.notice, this.abort.signal );
 				const context = { notice: item.notice.type, endpoint_id: item.notice.endpoint_id, attempt: item.attempts + 1 };

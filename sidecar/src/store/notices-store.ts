@@ -41,6 +41,9 @@ export class NoticesStore {
 			failed: db.prepare( 'UPDATE notices SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?' ),
 			nextDue: db.prepare( 'SELECT MIN(next_attempt_at) AS at FROM notices WHERE acknowledged_at IS NULL' ),
 			pending: db.prepare( 'SELECT COUNT(*) AS n FROM notices WHERE acknowledged_at IS NULL' ),
+			isPending: db.prepare( 'SELECT 1 AS yes FROM notices WHERE id = ? AND acknowledged_at IS NULL' ),
+			// The endpoint id lives in the payload (the JSON sent to WordPress); notices are few.
+			dropForEndpoint: db.prepare( "DELETE FROM notices WHERE acknowledged_at IS NULL AND json_extract(payload, '$.endpoint_id') = ?" ),
 			prune: db.prepare(
 				'DELETE FROM notices WHERE id IN (SELECT id FROM notices WHERE acknowledged_at IS NOT NULL AND acknowledged_at < ? LIMIT ?)'
 			),
@@ -70,6 +73,20 @@ export class NoticesStore {
 	/** The earliest unacknowledged notice's next attempt, if any. */
 	nextDue(): number | undefined {
 		return ( this.statements.nextDue.get() as { at: number | null } ).at ?? undefined;
+	}
+
+	/** Whether the notice still waits for WordPress (it may have been dropped since it was read). */
+	isPending( id: number ): boolean {
+		return this.statements.isPending.get( id ) !== undefined;
+	}
+
+	/**
+	 * Drops the notices not yet acknowledged about an endpoint that no longer exists (run in
+	 * the transaction that deletes it): WordPress must not be told, late, that a deleted
+	 * endpoint was disabled. Returns how many were dropped.
+	 */
+	dropForEndpoint( endpointId: string ): number {
+		return this.statements.dropForEndpoint.run( endpointId ).changes;
 	}
 
 	pendingCount(): number {

@@ -112,9 +112,16 @@ export function endpointsRouter( context: RouteContext ): Router {
 		} )
 		.delete( ( req, res ) => {
 			find( req.params.id );
-			stores.endpoints.delete( req.params.id );
+			// With its notices not yet acknowledged: a disabled notice retried after the
+			// deletion would show WordPress's owner a notice about an endpoint that is gone.
+			const droppedNotices = stores.db
+				.transaction( () => {
+					stores.endpoints.delete( req.params.id );
+					return stores.notices.dropForEndpoint( req.params.id );
+				} )
+				.immediate();
 			dispatcher.endpointsChanged();
-			context.log.info( { endpoint_id: req.params.id }, 'endpoint deleted' );
+			context.log.info( { endpoint_id: req.params.id, dropped_notices: droppedNotices }, 'endpoint deleted' );
 			res.json( { deleted: true, id: req.params.id } );
 		} )
 		.all( methodNotAllowed( 'GET', 'PATCH', 'DELETE' ) );
