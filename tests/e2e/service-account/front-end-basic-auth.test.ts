@@ -33,7 +33,7 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 		return { status: response.status, code, problems: phpProblemsSince( mark ), text };
 	};
 
-	const identities: Record< string, () => string > = {
+	const identities = {
 		'the service account application password': () => basic( account.username, account.password ),
 		'an administrator application password': () => basic( admin.username, admin.applicationPassword ),
 		'a staging site\'s HTTP Basic credentials (not an application password)': () => basic( 'staging-visitor', 'let-me-see-the-staging-site' ),
