@@ -20,12 +20,16 @@ Ctrl-C, or \`npm stop\` in another terminal, stops both.
 
 Environment:
   WOOCOMMERCE_DIR    path of a real WooCommerce plugin folder to mount; without it the
-                     WooCommerce-compatible test fixture is mounted instead
+                     WooCommerce-compatible test fixture is mounted instead. WooCommerce 10
+                     needs WordPress 6.7+ (see WORDPRESS_DIR). A copy extracted from the
+                     WP-a2z/woocommerce mirror has src/Caching/WpCacheEngine.php: copy it to
+                     WPCacheEngine.php too, or the first admin request after activation dies
+                     on a case-sensitive filesystem
   WOOCOMMERCE_HPOS   on (default: HPOS, custom order tables) or off (legacy post storage)
                      for real WooCommerce; the fixture has one storage of its own
   WORDPRESS_DIR      path of a WordPress core tree to run (e.g. a release's files); used
                      read-only: it is copied into .cache/environments/dev/wordpress, where
-                     the site's SQLite database lives. Default: WordPress 6.5 from the npm
+                     the site's SQLite database lives. Default: WordPress 6.5.5 from the npm
                      package @wp-playground/wordpress-builds
   WP_ENV_RUNTIME     playground (default, no Docker needed) or docker
   SERVICE_INTEGRATION_SIDECAR_KEY

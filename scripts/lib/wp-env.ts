@@ -310,11 +310,12 @@ export async function startWordPress( env: WordPressEnvironment ): Promise< void
 			await new Promise( ( r ) => setTimeout( r, 500 ) );
 			copyServerPid();
 			const fatal = watching ? fatalSince( env, mark ) : undefined;
-			if ( fatal && ( await answersServerError( env ) ) ) {
+			if ( fatal && ( await answersServerError( env ) ) && watching ) {
 				throw new Error( `WordPress answers HTTP 500 with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` );
 			}
 		}
 	} )();
+	failure.catch( () => undefined ); // Observed by the race below; never an unhandled rejection.
 	try {
 		await Promise.race( [ exitOf( child, 'wp-env start' ), failure ] );
 	} catch ( error ) {

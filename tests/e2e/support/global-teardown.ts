@@ -1,6 +1,7 @@
-import { describeStack, stopLeftovers } from '../../../scripts/lib/stack';
+import { recordPid } from '../../../scripts/lib/processes';
+import { describeStack, sidecarPidFile, stopLeftovers } from '../../../scripts/lib/stack';
 import { stopWordPress } from '../../../scripts/lib/wp-env';
-import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT } from './environment';
+import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT, readState } from './environment';
 
 /**
  * Runs after every e2e run, passed or failed: nothing is left running. The sidecar and the
@@ -10,4 +11,15 @@ export default async function globalTeardown(): Promise< void > {
 	const { env } = describeStack( { name: E2E_ENV_NAME, runtime: 'playground', wpPort: E2E_WP_PORT, sidecarPort: E2E_SIDECAR_PORT } );
 	await stopWordPress( env, true ).catch( () => undefined );
 	await stopLeftovers( E2E_ENV_NAME );
+	// A test may have restarted the sidecar (sidecar-control.ts); the state holds that one's pid.
+	let restarted: number | undefined;
+	try {
+		restarted = readState().sidecarPid;
+	} catch {
+		// No state: setup failed before writing it.
+	}
+	if ( restarted ) {
+		recordPid( sidecarPidFile( E2E_ENV_NAME ), restarted );
+		await stopLeftovers( E2E_ENV_NAME );
+	}
 }
