@@ -232,15 +232,6 @@ export function debugLogFile( env: Pick< WordPressEnvironment, 'name' | 'runtime
 	return dir ? path.join( dir, 'wp-content', 'debug.log' ) : undefined;
 }
 
-/** The WordPress version this environment runs (read from its core tree). */
-export function environmentWordPressVersion( env: WordPressEnvironment ): string | undefined {
-	const dir = siteDir( env );
-	if ( dir && fs.existsSync( path.join( dir, 'wp-includes', 'version.php' ) ) ) {
-		return coreTreeVersion( dir );
-	}
-	return env.runtime === 'playground' ? coreTreeVersion( coreSourceDir( env ) ) : undefined;
-}
-
 /**
  * Playground installs into the core folder it mounts and keeps the SQLite database
  * there, so each environment gets its own copy of the pristine core (the npm registry's,
