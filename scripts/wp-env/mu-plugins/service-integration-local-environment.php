@@ -41,7 +41,8 @@ add_action(
 			'woocommerce-fixture/woocommerce-fixture.php',
 			'service-integration/service-integration.php',
 		);
-		$done = (array) get_option( 'service_integration_local_activated', array() );
+		$done      = (array) get_option( 'service_integration_local_activated', array() );
+		$activated = false;
 		foreach ( $wanted as $plugin ) {
 			if ( isset( $done[ $plugin ] ) || ! file_exists( WP_PLUGIN_DIR . '/' . $plugin ) ) {
 				continue;
@@ -52,7 +53,21 @@ add_action(
 				continue;
 			}
 			$done[ $plugin ] = true;
+			$activated       = $activated || null === $result;
 			update_option( 'service_integration_local_activated', $done, true );
+		}
+		if ( $activated ) {
+			/*
+			 * A plugin activated this late has missed its own set-up hooks for this request
+			 * (WooCommerce 9.4 on WordPress 6.5 then dies rendering the page: wc_product_post_class
+			 * is hooked but its file is not loaded). wp-admin/plugins.php never renders after
+			 * activating either: it redirects. 307 keeps the method; the client asks again.
+			 */
+			$host = isset( $_SERVER['HTTP_HOST'] ) ? sanitize_text_field( wp_unslash( $_SERVER['HTTP_HOST'] ) ) : wp_parse_url( home_url(), PHP_URL_HOST );
+			$uri  = isset( $_SERVER['REQUEST_URI'] ) ? esc_url_raw( wp_unslash( $_SERVER['REQUEST_URI'] ) ) : '/';
+			nocache_headers();
+			wp_safe_redirect( set_url_scheme( 'http://' . $host . $uri ), 307 );
+			exit;
 		}
 	}
 );
