@@ -1,0 +1,104 @@
+import { parseFlags, portFlag } from '../lib/cli-args';
+import { fail, step, done } from '../lib/progress';
+import { orderStorageFromEnv } from '../lib/wp-env';
+import { productionLayout } from './layout';
+import { describeProduction, readRunning, startProduction, stopProduction } from './stack';
+
+const HELP = `Usage: npm run production -- <start|stop|status> [options]
+
+The plugin and the sidecar as a site owner runs them, on a LEMP stack from Debian's packages:
+nginx + PHP-FPM 8.2 + MariaDB, each started without systemd from a folder of its own
+(.cache/environments/<env>/production/), on loopback ports, and stopped by pid.
+
+start   Installs what is missing with apt-get (as root): ${ 'nginx php8.2-fpm php8.2-mysql php8.2-curl' }
+        php8.2-mbstring php8.2-xml php8.2-intl mariadb-server (and php8.2-cli).
+        Builds the release (npm run release: plugin zip, sidecar tarball, SHA256SUMS) unless
+        --release-dir names one. Starts MariaDB, installs the sidecar from the tarball with
+        \`npm install -g --prefix\` and starts it, copies WordPress 6.5.5 (or WORDPRESS_DIR) and
+        runs wp_install() on MariaDB, starts PHP-FPM and nginx, starts a cron loop calling
+        wp-cron.php (DISABLE_WP_CRON is set), then as the administrator in wp-admin activates
+        the commerce plugin, uploads the plugin zip (Plugins > Add New > Upload Plugin) and
+        activates it. Prints the URLs and the admin login.
+stop    Stops the environment's processes by their recorded pids (each checked in
+        /proc/<pid>/cmdline first). Data stays; the next start without --fresh keeps it.
+status  Says what runs.
+
+Options:
+  --env=<name>           environment name (default production); e2e runs use their own
+  --wp-port=<port>       nginx (WordPress) on 127.0.0.1 (default 8890)
+  --sidecar-port=<port>  the sidecar on 127.0.0.1 (default 8790)
+  --fpm-port=<port>      PHP-FPM on 127.0.0.1 (default: WordPress's port + 2)
+  --db-port=<port>       MariaDB on 127.0.0.1 (default: WordPress's port + 3)
+  --fresh                empty databases (WordPress's and the sidecar's) and a new copy of core
+  --release-dir=<dir>    install these artifacts (zip, tgz, SHA256SUMS) instead of building them
+  --cron-seconds=<n>     seconds between wp-cron.php calls (default 60, a crontab's minute)
+  --php-workers=<n>      PHP-FPM pm.max_children (default 4)
+  --fresh-sidecar-install  a new npm prefix even when this exact tarball was installed before
+  --help                 this text
+
+Environment:
+  WOOCOMMERCE_DIR=<dir>  a real WooCommerce plugin folder instead of the WooCommerce-compatible fixture
+  WOOCOMMERCE_HPOS=off   real WooCommerce on legacy post storage (default HPOS)
+  WORDPRESS_DIR=<dir>    another WordPress core tree (copied; never written to)
+
+TEST-ONLY settings of this runtime (never for a real site; docs/production.md has the real steps):
+WP_ENVIRONMENT_TYPE=local (Application Passwords over plain HTTP on loopback), the local
+environment's must-use plugins (site report, no calls to wordpress.org, WooCommerce's order
+storage), and PHP-FPM running as root when started as root.
+`;
+
+async function main(): Promise< void > {
+	const [ command, ...rest ] = process.argv.slice( 2 );
+	if ( ! command || command === '--help' || command === '-h' || rest.includes( '--help' ) ) {
+		process.stdout.write( HELP );
+		return;
+	}
+	const flags = parseFlags( rest, [ 'env', 'wp-port', 'sidecar-port', 'fpm-port', 'db-port', 'fresh', 'release-dir', 'cron-seconds', 'php-workers', 'fresh-sidecar-install' ] );
+	const name = typeof flags.env === 'string' ? flags.env : 'production';
+	if ( command === 'stop' ) {
+		step( `Stopping production environment "${ name }"` );
+		const stopped = await stopProduction( name );
+		done( stopped.length ? stopped.join( '\n  ✓ ' ) : 'nothing was running' );
+		return;
+	}
+	if ( command === 'status' ) {
+		const running = readRunning( name );
+		process.stdout.write( running ? `  ${ describeProduction( running ) }\n` : `Production environment "${ name }" is not running (no ${ productionLayout( name ).runningFile }).\n` );
+		return;
+	}
+	if ( command !== 'start' ) {
+		throw new Error( `Unknown command "${ command }": start, stop or status (see --help)` );
+	}
+	const wpPort = portFlag( flags[ 'wp-port' ], 8890, 'wp-port' );
+	const positive = ( value: string | true | undefined, fallback: number, flag: string ) => {
+		const number = value === undefined ? fallback : Number( value );
+		if ( ! ( number > 0 ) ) {
+			throw new Error( `--${ flag } must be a positive number` );
+		}
+		return number;
+	};
+	const started = Date.now();
+	const stack = await startProduction( {
+		name,
+		wpPort,
+		sidecarPort: portFlag( flags[ 'sidecar-port' ], 8790, 'sidecar-port' ),
+		fpmPort: portFlag( flags[ 'fpm-port' ], wpPort + 2, 'fpm-port' ),
+		dbPort: portFlag( flags[ 'db-port' ], wpPort + 3, 'db-port' ),
+		fresh: flags.fresh === true,
+		releaseDir: typeof flags[ 'release-dir' ] === 'string' ? flags[ 'release-dir' ] : undefined,
+		wordpressDir: process.env.WORDPRESS_DIR || undefined,
+		woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
+		orderStorage: orderStorageFromEnv(),
+		cronSeconds: positive( flags[ 'cron-seconds' ], 60, 'cron-seconds' ),
+		phpWorkers: Math.round( positive( flags[ 'php-workers' ], 4, 'php-workers' ) ),
+		freshSidecarInstall: flags[ 'fresh-sidecar-install' ] === true,
+	} );
+	process.stdout.write(
+		`\nProduction runtime "${ name }" is up (${ ( ( Date.now() - started ) / 1000 ).toFixed( 0 ) } s):\n  ${ describeProduction( stack ) }\n` +
+			`  wp-admin: ${ stack.siteUrl }/wp-admin/ (admin / password)\n` +
+			`  logs: ${ stack.layout.wordpress }/wp-content/debug.log, ${ stack.sidecar.log }, ${ stack.layout.nginx.errorLog }\n` +
+			`Stop it with: npm run production -- stop${ name === 'production' ? '' : ` --env=${ name }` }\n`
+	);
+}
+
+main().catch( ( error: Error ) => fail( error.message ) );

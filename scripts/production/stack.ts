@@ -1,0 +1,234 @@
+import { spawn, spawnSync } from 'child_process';
+import fs from 'fs';
+import path from 'path';
+import { done, step, timed } from '../lib/progress';
+import { readPid, recordPid, type ProcessIdentity } from '../lib/processes';
+import { ensureSharedKey } from '../lib/shared-key';
+import { coreTreeVersion } from '../lib/wordpress-core';
+import type { OrderStorage, SiteReport } from '../lib/wp-env';
+import { productionLayout, type ProductionLayout } from './layout';
+import { buildRelease, readReleaseArtifacts, type ReleaseArtifacts } from './release';
+import {
+	assertPortsFree,
+	ensureProductionPackages,
+	mariadbProcess,
+	mariadbVersion,
+	nginxProcess,
+	phpFpmProcess,
+	startMariadb,
+	startNginx,
+	startPhpFpm,
+	stopService,
+	type ServiceProcess,
+} from './services';
+import { installSidecar, sidecarCommand, startSidecarProcess, stopSidecarProcess, type SidecarCommand } from './sidecar';
+import { activatePlugin, adminCookie, installWordPress, PLUGIN_FILE, prepareDocroot, uploadPluginZip, waitForSite } from './wordpress';
+
+/**
+ * The production runtime: nginx + PHP-FPM + MariaDB from Debian's packages, WordPress 6.5.5
+ * on MariaDB, the plugin from the release zip (through wp-admin's upload form), the commerce
+ * plugin, the sidecar from the release tarball, and a system-cron-like loop. All of it under
+ * .cache/environments/<name>/production/, on loopback ports, stopped by pid.
+ */
+export interface ProductionOptions {
+	name: string;
+	wpPort: number;
+	sidecarPort: number;
+	fpmPort: number;
+	dbPort: number;
+	/** Start from empty databases (WordPress's and the sidecar's) and a new copy of core. */
+	fresh: boolean;
+	/** Release artifacts to install (a folder with the zip, the tarball and SHA256SUMS); default: build them with npm run release. */
+	releaseDir?: string;
+	wordpressDir?: string;
+	woocommerceDir?: string;
+	orderStorage: OrderStorage;
+	extraPlugins?: Record< string, string >;
+	sidecarEnv?: NodeJS.ProcessEnv;
+	/** Seconds between two wp-cron.php calls of the cron loop (a crontab's minute: 60). */
+	cronSeconds: number;
+	/** PHP-FPM's pm.max_children. */
+	phpWorkers: number;
+	/** Install the sidecar tarball into a new prefix even when this exact tarball was installed before. */
+	freshSidecarInstall?: boolean;
+}
+
+export interface ProductionStack {
+	name: string;
+	siteUrl: string;
+	sidecarUrl: string;
+	sharedKey: string;
+	layout: ProductionLayout;
+	sidecar: SidecarCommand & { pid: number; prefix: string };
+	release: Pick< ReleaseArtifacts, 'version' | 'pluginZip' | 'sidecarTarball' | 'checksums' >;
+	site: SiteReport;
+	versions: { nginx: string; php: string; mariadb: string; wordpress: string };
+	ports: { wordpress: number; sidecar: number; phpFpm: number; mariadb: number };
+	cron: { seconds: number; log: string };
+	plugin: 'installed' | 'replaced';
+}
+
+export const CRON_LOOP = path.join( __dirname, 'cron-loop.js' );
+
+export function cronProcess( layout: ProductionLayout, siteUrl?: string ): ServiceProcess {
+	const identity: ProcessIdentity = { label: 'the cron loop', cmdline: [ CRON_LOOP, layout.cron.log, ...( siteUrl ? [ siteUrl ] : [] ) ] };
+	return { pidFile: layout.cron.pidFile, identity };
+}
+
+function startCronLoop( layout: ProductionLayout, siteUrl: string, seconds: number ): void {
+	const out = fs.openSync( layout.cron.log, 'a' );
+	const child = spawn( process.execPath, [ CRON_LOOP, siteUrl, String( seconds ), layout.cron.log ], { detached: true, stdio: [ 'ignore', out, out ] } );
+	fs.closeSync( out );
+	recordPid( layout.cron.pidFile, child.pid );
+	child.unref();
+}
+
+function commandVersion( command: string, args: string[], pattern: RegExp ): string {
+	const result = spawnSync( command, args, { encoding: 'utf8' } );
+	return pattern.exec( `${ result.stdout }${ result.stderr }` )?.[ 1 ] ?? 'unknown';
+}
+
+export function readRunning( name: string ): ProductionStack | undefined {
+	try {
+		return JSON.parse( fs.readFileSync( productionLayout( name ).runningFile, 'utf8' ) ) as ProductionStack;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Stops every process of the environment that is still ours, newest first; says what it stopped. */
+export async function stopProduction( name: string ): Promise< string[] > {
+	const layout = productionLayout( name );
+	const lines: string[] = [];
+	for ( const stop of [
+		() => stopService( cronProcess( layout ), 3000 ),
+		() => stopService( nginxProcess( layout ) ),
+		() => stopService( phpFpmProcess( layout ) ),
+		() => stopSidecarProcess( layout ),
+		// MariaDB flushes InnoDB on SIGTERM; give it time before SIGKILL.
+		() => stopService( mariadbProcess( layout ), 60_000 ),
+	] ) {
+		const line = await stop();
+		if ( line ) {
+			lines.push( line );
+		}
+	}
+	fs.rmSync( layout.runningFile, { force: true } );
+	return lines;
+}
+
+export async function startProduction( options: ProductionOptions ): Promise< ProductionStack > {
+	const layout = productionLayout( options.name );
+	const siteUrl = `http://localhost:${ options.wpPort }`;
+	const sidecarUrl = `http://127.0.0.1:${ options.sidecarPort }`;
+
+	step( 'Debian packages: nginx, php8.2-fpm (+ mysql, curl, mbstring, xml, intl), mariadb-server' );
+	ensureProductionPackages();
+	done( 'all present' );
+
+	const leftovers = await stopProduction( options.name );
+	if ( leftovers.length > 0 ) {
+		done( `stopped what an earlier start left running: ${ leftovers.join( ', ' ) }` );
+	}
+	await assertPortsFree( { WordPress: options.wpPort, sidecar: options.sidecarPort, 'PHP-FPM': options.fpmPort, MariaDB: options.dbPort } );
+
+	const release = options.releaseDir ? readReleaseArtifacts( path.resolve( options.releaseDir ) ) : buildRelease( layout.release );
+	done( `release ${ release.version }: ${ release.pluginZip } and ${ release.sidecarTarball } (SHA256SUMS verified)` );
+
+	fs.mkdirSync( layout.root, { recursive: true } );
+	if ( options.fresh ) {
+		fs.rmSync( layout.sidecar.dataDir, { recursive: true, force: true } );
+		for ( const log of [ layout.sidecar.log, layout.cron.log, layout.nginx.errorLog, layout.nginx.accessLog, layout.phpFpm.log, layout.mariadb.log ] ) {
+			fs.rmSync( log, { force: true } );
+		}
+	}
+	fs.mkdirSync( layout.sidecar.dir, { recursive: true } );
+	const sharedKey = ensureSharedKey( layout.sidecar.sharedKeyFile );
+
+	try {
+		step( `Starting MariaDB on 127.0.0.1:${ options.dbPort } (datadir ${ layout.mariadb.datadir })` );
+		const database = await timed( 'MariaDB answers', () => startMariadb( layout, options.dbPort, options.fresh ) );
+
+		step( `Installing the sidecar from ${ path.basename( release.sidecarTarball ) } with npm install -g --prefix` );
+		const installed = await timed( 'sidecar installed', async () => installSidecar( layout, release, options.freshSidecarInstall ?? false ) );
+		if ( installed.reused ) {
+			done( `same tarball as the last start: reused ${ installed.prefix }` );
+		}
+		step( `Starting the sidecar on ${ sidecarUrl }: ${ installed.bin }` );
+		const command = sidecarCommand( layout, installed.bin, options.sidecarPort, siteUrl, options.sidecarEnv );
+		const sidecarPid = await timed( 'sidecar answers /health', () => startSidecarProcess( command ) );
+
+		step( `WordPress ${ options.wordpressDir ? `from ${ options.wordpressDir }` : '(the Playground runtime\'s core)' } into ${ layout.wordpress }` );
+		prepareDocroot( layout, { siteUrl, database, sidecarUrl, sharedKey, wordpressDir: options.wordpressDir, woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage, extraPlugins: options.extraPlugins }, options.fresh );
+		const install = await timed( 'wp_install() on MariaDB (php8.2-cli)', async () => installWordPress( layout, siteUrl ) );
+		if ( ! install.installed ) {
+			done( 'already installed: kept the site and its data' );
+		}
+
+		step( `Starting PHP-FPM on 127.0.0.1:${ options.fpmPort } (${ options.phpWorkers } workers) and nginx on ${ siteUrl }` );
+		await timed( 'PHP-FPM listens', () => startPhpFpm( layout, options.fpmPort, options.phpWorkers ) );
+		await timed( 'nginx listens', () => startNginx( layout, options.wpPort, options.fpmPort ) );
+
+		step( `Cron: wp-cron.php every ${ options.cronSeconds } s (DISABLE_WP_CRON is set)` );
+		startCronLoop( layout, siteUrl, options.cronSeconds );
+		done( `log: ${ layout.cron.log }` );
+
+		step( 'As the administrator in wp-admin: activate the commerce plugin, upload the plugin zip, activate it' );
+		const cookie = await adminCookie( siteUrl );
+		const commerceFile = options.woocommerceDir ? 'woocommerce/woocommerce.php' : 'woocommerce-fixture/woocommerce-fixture.php';
+		await timed( `${ commerceFile } active`, () => activatePlugin( siteUrl, cookie, commerceFile ) );
+		const plugin = await timed( `${ path.basename( release.pluginZip ) } uploaded through Plugins > Add New > Upload Plugin`, () => uploadPluginZip( siteUrl, cookie, release.pluginZip ) );
+		await timed( `${ PLUGIN_FILE } active`, () => activatePlugin( siteUrl, cookie, PLUGIN_FILE ) );
+		const debugLog = path.join( layout.wordpress, 'wp-content', 'debug.log' );
+		const site = await timed( 'WordPress answers /wp-json/ with the plugin and the commerce plugin', () =>
+			waitForSite( siteUrl, { woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage }, debugLog )
+		);
+
+		const stack: ProductionStack = {
+			name: options.name,
+			siteUrl,
+			sidecarUrl,
+			sharedKey,
+			layout,
+			sidecar: { ...command, pid: sidecarPid, prefix: installed.prefix },
+			release: { version: release.version, pluginZip: release.pluginZip, sidecarTarball: release.sidecarTarball, checksums: release.checksums },
+			site,
+			versions: {
+				nginx: commandVersion( '/usr/sbin/nginx', [ '-v' ], /nginx\/(\S+)/ ),
+				php: commandVersion( '/usr/sbin/php-fpm8.2', [ '-v' ], /PHP (\S+)/ ),
+				mariadb: mariadbVersion( layout ),
+				wordpress: coreTreeVersion( layout.wordpress ),
+			},
+			ports: { wordpress: options.wpPort, sidecar: options.sidecarPort, phpFpm: options.fpmPort, mariadb: options.dbPort },
+			cron: { seconds: options.cronSeconds, log: layout.cron.log },
+			plugin,
+		};
+		fs.writeFileSync( layout.runningFile, JSON.stringify( stack, null, 2 ), { mode: 0o600 } );
+		return stack;
+	} catch ( error ) {
+		step( 'The production runtime did not start: stopping what this start launched' );
+		const stopped = await stopProduction( options.name );
+		done( stopped.length ? `stopped ${ stopped.join( ', ' ) }` : 'nothing was running' );
+		throw error;
+	}
+}
+
+/** Records a sidecar a test restarted, so stop finds it. */
+export function recordSidecarPid( name: string, pid: number ): void {
+	recordPid( productionLayout( name ).sidecar.pidFile, pid );
+}
+
+export function recordedSidecarPid( name: string ): number | undefined {
+	return readPid( productionLayout( name ).sidecar.pidFile );
+}
+
+export function describeProduction( stack: ProductionStack ): string {
+	const { commerce } = stack.site;
+	const commerceLine = commerce.plugin === 'woocommerce' ? `WooCommerce ${ commerce.version }, orders in ${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'posts (legacy)' }` : `WooCommerce-compatible test fixture ${ commerce.version ?? '' }`;
+	return [
+		`WordPress ${ stack.site.wordpress_version } on nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }: ${ stack.siteUrl }`,
+		`plugin ${ stack.release.version } ${ stack.plugin } from ${ path.basename( stack.release.pluginZip ) }; ${ commerceLine }`,
+		`sidecar ${ stack.release.version } from ${ path.basename( stack.release.sidecarTarball ) } at ${ stack.sidecarUrl } (pid ${ stack.sidecar.pid })`,
+		`cron: wp-cron.php every ${ stack.cron.seconds } s; files under ${ stack.layout.root }`,
+	].join( '\n  ' );
+}
