@@ -1,4 +1,5 @@
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { z } from 'zod';
 import { parseAllowCidrs } from './outbound/url-guard';
@@ -27,10 +28,13 @@ function isCidrOrIp( value: string ): boolean {
 export const CONFIG_SCHEMA = z.object( {
 	host: z.string().min( 1 ).default( '127.0.0.1' ),
 	port: intIn( 0, 65535 ).default( 8787 ),
-	dataDir: z.string().min( 1 ).default( path.resolve( __dirname, '..', 'data' ) ),
+	// No default here: it depends on the environment (standardDataDir), resolved in loadConfig.
+	dataDir: z.string().min( 1 ).optional(),
 	sharedKey: z.string().min( 16, 'must be at least 16 characters' ).optional(),
 	sharedKeyFile: z.string().min( 1 ).optional(),
 	logLevel: z.enum( [ 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent' ] ).default( 'info' ),
+	// Unset: standard output (the journal under systemd). Set: appended to, reopened on SIGHUP (logrotate).
+	logFile: z.string().min( 1 ).optional(),
 	maxBodyBytes: intIn( 1024, 64 * 1024 * 1024 ).default( 1024 * 1024 ),
 	wordpressUrl: z.url().optional(),
 	allowPrivateCidrs: csvOf( z.string().refine( isCidrOrIp, 'must be CIDRs or IP addresses, e.g. 10.0.0.0/8' ) ).default( [] ),
@@ -56,7 +60,63 @@ export const CONFIG_SCHEMA = z.object( {
 	retentionDays: z.coerce.number().positive().max( 3650 ).default( 30 ),
 } );
 
-export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' > & { sharedKey: string };
+export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' | 'dataDir' > & { sharedKey: string; dataDir: string };
+
+/** The name of the installed command, of its folders (/etc/<name>, /var/lib/<name>) and of its systemd unit. */
+export const SIDECAR_NAME = 'service-integration-sidecar';
+
+/** systemd passes a directory setting as a colon-separated list; the first is the unit's own. */
+function systemdDirectory( value: string | undefined ): string | undefined {
+	const first = value?.split( ':' )[ 0 ];
+	return first ? first : undefined;
+}
+
+function isRoot(): boolean {
+	return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function homeDir( env: NodeJS.ProcessEnv ): string {
+	return env.HOME || os.homedir();
+}
+
+/**
+ * Where the database lives unless SIDECAR_DATA_DIR (or dataDir) says otherwise: the unit's
+ * StateDirectory under systemd ($STATE_DIRECTORY), /var/lib/<name> for root, else the XDG
+ * state directory ($XDG_STATE_HOME or ~/.local/state). Never inside the installed package:
+ * `npm install -g` of the next version replaces that folder.
+ */
+export function standardDataDir( env: NodeJS.ProcessEnv ): string {
+	const systemd = systemdDirectory( env.STATE_DIRECTORY );
+	if ( systemd ) {
+		return systemd;
+	}
+	if ( isRoot() ) {
+		return path.join( '/var/lib', SIDECAR_NAME );
+	}
+	return path.join( env.XDG_STATE_HOME || path.join( homeDir( env ), '.local', 'state' ), SIDECAR_NAME );
+}
+
+/**
+ * Where `init` writes config.json and shared-key and `start` looks for config.json:
+ * SIDECAR_CONFIG_DIR, else the unit's ConfigurationDirectory ($CONFIGURATION_DIRECTORY),
+ * /etc/<name> for root, else the XDG config directory ($XDG_CONFIG_HOME or ~/.config).
+ */
+export function standardConfigDir( env: NodeJS.ProcessEnv ): string {
+	if ( env.SIDECAR_CONFIG_DIR ) {
+		return path.resolve( env.SIDECAR_CONFIG_DIR );
+	}
+	const systemd = systemdDirectory( env.CONFIGURATION_DIRECTORY );
+	if ( systemd ) {
+		return systemd;
+	}
+	if ( isRoot() ) {
+		return path.join( '/etc', SIDECAR_NAME );
+	}
+	return path.join( env.XDG_CONFIG_HOME || path.join( homeDir( env ), '.config' ), SIDECAR_NAME );
+}
+
+export const CONFIG_FILE_NAME = 'config.json';
+export const SHARED_KEY_FILE_NAME = 'shared-key';
 
 const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
 	host: 'SIDECAR_HOST',
@@ -65,6 +125,7 @@ const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
 	sharedKey: 'SIDECAR_SHARED_KEY',
 	sharedKeyFile: 'SIDECAR_SHARED_KEY_FILE',
 	logLevel: 'SIDECAR_LOG_LEVEL',
+	logFile: 'SIDECAR_LOG_FILE',
 	maxBodyBytes: 'SIDECAR_MAX_BODY_BYTES',
 	wordpressUrl: 'SIDECAR_WORDPRESS_URL',
 	allowPrivateCidrs: 'SIDECAR_ALLOW_PRIVATE_CIDRS',
@@ -129,8 +190,8 @@ export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): Sidec
 		throw new ConfigError( `Invalid sidecar configuration:\n  ${ problems.join( '\n  ' ) }` );
 	}
 
-	const { sharedKey, sharedKeyFile, ...rest } = result.data;
-	return { ...rest, sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ) };
+	const { sharedKey, sharedKeyFile, dataDir, ...rest } = result.data;
+	return { ...rest, dataDir: dataDir ?? standardDataDir( env ), sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ) };
 }
 
 function resolveSharedKey( sharedKey?: string, sharedKeyFile?: string ): string {
