@@ -3,7 +3,7 @@
  * Plugin Name:       Service Integration
  * Plugin URI:        https://example.com/service-integration
  * Description:       Least-privilege service account for automation tools, a read-only paid-orders endpoint, and reliable signed webhooks (in and out) through a Node sidecar.
- * Version:           0.1.0
+ * Version:           0.2.0
  * Requires at least: 6.5
  * Requires PHP:      8.1
  * WC requires at least: 9.4
@@ -23,7 +23,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
-const VERSION     = '0.1.0';
+const VERSION     = '0.2.0';
 const PLUGIN_FILE = __FILE__;
 const REST_NAMESPACE = 'service-integration/v1';
 
