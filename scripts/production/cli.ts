@@ -14,7 +14,8 @@ start   Installs what is missing with apt-get (as root): ${ 'nginx php8.2-fpm ph
         php8.2-mbstring php8.2-xml php8.2-intl mariadb-server (and php8.2-cli).
         Builds the release (npm run release: plugin zip, sidecar tarball, SHA256SUMS) unless
         --release-dir names one. Starts MariaDB, installs the sidecar from the tarball with
-        \`npm install -g --prefix\` and starts it, copies WordPress 6.5.5 (or WORDPRESS_DIR) and
+        \`npm install -g --prefix\`, runs its \`init\` (config.json, shared key, the wp-config.php
+        lines) and \`start --config\`, copies WordPress 6.5.5 (or WORDPRESS_DIR) and
         runs wp_install() on MariaDB, starts PHP-FPM and nginx, starts a cron loop calling
         wp-cron.php (DISABLE_WP_CRON is set), then as the administrator in wp-admin activates
         the commerce plugin, uploads the plugin zip (Plugins > Add New > Upload Plugin) and

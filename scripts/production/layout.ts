@@ -15,9 +15,10 @@ export interface ProductionLayout {
 	nginx: { dir: string; config: string; pidFile: string; errorLog: string; accessLog: string };
 	/** The WordPress docroot (wp-content/debug.log lives here). */
 	wordpress: string;
-	sidecar: { dir: string; dataDir: string; sharedKeyFile: string; configFile: string; log: string; pidFile: string };
+	/** The sidecar's config folder (what `service-integration-sidecar init --config-dir` writes), data and log. */
+	sidecar: { dir: string; configDir: string; configFile: string; sharedKeyFile: string; dataDir: string; log: string; pidFile: string };
 	cron: { log: string; pidFile: string };
-	/** Release artifacts this runtime built itself (only when no release directory is given). */
+	/** Where `npm run release -- --out` writes when no release directory is given. */
 	release: string;
 }
 
@@ -49,9 +50,10 @@ export function productionLayout( name: string ): ProductionLayout {
 		wordpress: path.join( root, 'wordpress' ),
 		sidecar: {
 			dir: sidecar,
+			configDir: path.join( sidecar, 'config' ),
+			configFile: path.join( sidecar, 'config', 'config.json' ),
+			sharedKeyFile: path.join( sidecar, 'config', 'shared-key' ),
 			dataDir: path.join( sidecar, 'data' ),
-			sharedKeyFile: path.join( sidecar, 'shared-key' ),
-			configFile: path.join( sidecar, 'sidecar.json' ),
 			log: path.join( sidecar, 'sidecar.log' ),
 			pidFile: path.join( sidecar, 'sidecar.pid' ),
 		},

@@ -196,8 +196,8 @@ function writeMariadbConfig( layout: ProductionLayout, port: number ): void {
 	fs.writeFileSync( mariadb.config, lines.join( '\n' ) );
 }
 
-/** Runs SQL as MariaDB's root over the socket (root has no password in this private datadir, reachable only by this OS user). */
-function mariadbSql( layout: ProductionLayout, sql: string ): string {
+/** Runs SQL as MariaDB's root over the socket (root has no password in this private datadir, reachable only by this OS user); tab-separated rows. */
+export function mariadbSql( layout: ProductionLayout, sql: string ): string {
 	const result = spawnSync( BINARIES.mariadb, [ `--defaults-file=${ layout.mariadb.config }`, '-uroot', '--batch', '--skip-column-names', '-e', sql ], { encoding: 'utf8' } );
 	if ( result.status !== 0 ) {
 		throw new Error( `MariaDB refused SQL (${ sql.slice( 0, 80 ) }…): ${ result.stderr.trim() }` );
@@ -350,6 +350,10 @@ http {
 			try_files $uri =404;
 			include /etc/nginx/fastcgi_params;
 			fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;
+			# Debian 12's fastcgi_params (seen in nginx 1.22.1-9+deb12u11) sends HTTP_HOST as $host, which
+			# drops the port: WordPress on a port other than 80/443 would then answer every page with a
+			# 301 to itself (redirect_canonical). This server has one port; the later value wins in PHP.
+			fastcgi_param HTTP_HOST $host:$server_port;
 			fastcgi_pass 127.0.0.1:${ fpmPort };
 			# Some e2e requests (capability sweeps with real WooCommerce) take long on a busy machine.
 			fastcgi_read_timeout 300s;

@@ -1,6 +1,8 @@
 import { spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
+import { CACHE_DIR } from '../lib/paths';
+import { ensureSharedKey } from '../lib/shared-key';
 import { waitForSidecar } from '../lib/sidecar-process';
 import type { ProductionLayout } from './layout';
 import type { ReleaseArtifacts } from './release';
@@ -13,44 +15,53 @@ import { spawnDetached, stopService, type ServiceProcess } from './services';
  */
 export const SIDECAR_BIN_NAME = 'service-integration-sidecar';
 
+/** Where installs of sidecar tarballs are kept, one prefix per tarball checksum, shared by environments. */
+export const SIDECAR_INSTALLS = path.join( CACHE_DIR, 'production-sidecar' );
+
 /**
- * One prefix per tarball checksum: the same bytes install the same files, so a second start
- * with an unchanged tarball reuses the install (better-sqlite3 compiles for ~70 s here);
- * a changed tarball, or `fresh`, gets a new prefix.
+ * One prefix per tarball checksum: the same bytes install the same files, so a later start
+ * with an unchanged tarball (any environment) reuses the install; better-sqlite3 compiles from
+ * source for 1-6 minutes on this machine. `fresh` installs into a new prefix of the
+ * environment's own instead.
  */
 export function installSidecar( layout: ProductionLayout, artifacts: ReleaseArtifacts, fresh: boolean ): { prefix: string; bin: string; reused: boolean } {
 	const checksum = artifacts.checksums[ path.basename( artifacts.sidecarTarball ) ] as string;
-	const prefix = path.join( layout.sidecar.dir, `prefix-${ checksum.slice( 0, 16 ) }` );
+	const prefix = fresh ? path.join( layout.sidecar.dir, 'prefix' ) : path.join( SIDECAR_INSTALLS, checksum.slice( 0, 16 ) );
 	const bin = path.join( prefix, 'bin', SIDECAR_BIN_NAME );
 	const marker = path.join( prefix, '.installed-from' );
-	// Older prefixes (other tarballs) go.
-	for ( const entry of fs.existsSync( layout.sidecar.dir ) ? fs.readdirSync( layout.sidecar.dir ) : [] ) {
-		if ( entry.startsWith( 'prefix-' ) && path.join( layout.sidecar.dir, entry ) !== prefix ) {
-			fs.rmSync( path.join( layout.sidecar.dir, entry ), { recursive: true, force: true } );
-		}
-	}
 	if ( ! fresh && fs.existsSync( marker ) && fs.existsSync( bin ) ) {
 		return { prefix, bin, reused: true };
 	}
-	fs.rmSync( prefix, { recursive: true, force: true } );
-	fs.mkdirSync( prefix, { recursive: true } );
-	const result = spawnSync( 'npm', [ 'install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', artifacts.sidecarTarball ], {
+	// Installed beside the final place, then renamed: a concurrent start never sees half an install.
+	const staging = `${ prefix }.partial-${ process.pid }`;
+	fs.rmSync( staging, { recursive: true, force: true } );
+	fs.mkdirSync( staging, { recursive: true } );
+	const result = spawnSync( 'npm', [ 'install', '-g', '--prefix', staging, '--no-audit', '--no-fund', artifacts.sidecarTarball ], {
 		// Outside the checkout, so nothing resolves from this repository's node_modules.
-		cwd: prefix,
+		cwd: staging,
 		encoding: 'utf8',
 	} );
-	if ( result.status !== 0 || ! fs.existsSync( bin ) ) {
-		throw new Error( `npm install -g --prefix ${ prefix } ${ artifacts.sidecarTarball } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
+	if ( result.status !== 0 || ! fs.existsSync( path.join( staging, 'bin', SIDECAR_BIN_NAME ) ) ) {
+		fs.rmSync( staging, { recursive: true, force: true } );
+		throw new Error( `npm install -g --prefix ${ staging } ${ artifacts.sidecarTarball } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
 	}
-	fs.writeFileSync( marker, `${ artifacts.sidecarTarball }\n${ checksum }\n` );
+	fs.writeFileSync( path.join( staging, '.installed-from' ), `${ artifacts.sidecarTarball }\n${ checksum }\n` );
+	fs.rmSync( prefix, { recursive: true, force: true } );
+	fs.mkdirSync( path.dirname( prefix ), { recursive: true } );
+	fs.renameSync( staging, prefix );
 	return { prefix, bin, reused: false };
 }
+
+/**
+ * The environment's sidecar process: a bin installed from a tarball, started with this variable
+ * naming the environment (the sidecar ignores it; it tells our process from another).
+ */
+const OWNER_VARIABLE = 'SERVICE_INTEGRATION_PRODUCTION_ROOT';
 
 export function sidecarProcess( layout: ProductionLayout ): ServiceProcess {
 	return {
 		pidFile: layout.sidecar.pidFile,
-		// The bin's path (under this environment's prefix) is in its command line; its data folder in its environment.
-		identity: { label: 'the sidecar', cmdline: [ path.join( layout.sidecar.dir, 'prefix-' ) ], environ: [ `SIDECAR_DATA_DIR=${ layout.sidecar.dataDir }` ] },
+		identity: { label: 'the sidecar', cmdline: [ `bin/${ SIDECAR_BIN_NAME }` ], environ: [ `${ OWNER_VARIABLE }=${ layout.root }` ] },
 	};
 }
 
@@ -63,42 +74,87 @@ export interface SidecarCommand {
 	pidFile: string;
 }
 
+function runBin( bin: string, args: string[] ): string {
+	const result = spawnSync( bin, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } } );
+	if ( result.status !== 0 ) {
+		throw new Error( `${ SIDECAR_BIN_NAME } ${ args.join( ' ' ) } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
+	}
+	return result.stdout;
+}
+
+/** What `init` set up: the wp-config.php lines it printed, the key, and how to start the sidecar. */
+export interface SidecarSetup {
+	wpConfigLines: string[];
+	sharedKey: string;
+	/** Arguments of the bin, and settings given by environment (an earlier release without `init` takes them all that way). */
+	args: string[];
+	env: Record< string, string >;
+}
+
 /**
- * The sidecar's settings as environment variables: its port on loopback, data folder, shared
- * key file, the site's URL (notices) and any extras (the e2e suite's private CIDRs, fast retries).
+ * `service-integration-sidecar init`, as docs/production.md tells a site owner: writes
+ * config.json and a shared key (0600) into the config folder and prints the two lines for
+ * wp-config.php, which are used as printed; then `start --config <config.json>` runs it (what
+ * the systemd unit runs). A config folder from an earlier start is rewritten (--force) with
+ * its key kept. An earlier release's bin (0.1.0, before `init`; the upgrade test installs one)
+ * is configured the way it documented: SIDECAR_* environment variables, the same key file.
  */
-export function sidecarCommand( layout: ProductionLayout, bin: string, port: number, siteUrl: string, extraEnv: NodeJS.ProcessEnv = {} ): SidecarCommand {
-	const env: Record< string, string > = {
-		SIDECAR_HOST: '127.0.0.1',
-		SIDECAR_PORT: String( port ),
-		SIDECAR_DATA_DIR: layout.sidecar.dataDir,
-		SIDECAR_SHARED_KEY_FILE: layout.sidecar.sharedKeyFile,
-		SIDECAR_WORDPRESS_URL: siteUrl,
-	};
+export function initSidecar( layout: ProductionLayout, bin: string, port: number, siteUrl: string ): SidecarSetup {
+	const { sidecar } = layout;
+	if ( ! /^\s+init\s/m.test( runBin( bin, [ '--help' ] ) ) ) {
+		const sharedKey = ensureSharedKey( sidecar.sharedKeyFile );
+		return {
+			wpConfigLines: [ `define( 'SERVICE_INTEGRATION_SIDECAR_URL', 'http://127.0.0.1:${ port }' );`, `define( 'SERVICE_INTEGRATION_SIDECAR_KEY', '${ sharedKey }' );` ],
+			sharedKey,
+			args: [],
+			env: { SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: String( port ), SIDECAR_DATA_DIR: sidecar.dataDir, SIDECAR_SHARED_KEY_FILE: sidecar.sharedKeyFile, SIDECAR_WORDPRESS_URL: siteUrl },
+		};
+	}
+	const out = runBin( bin, [
+		'init',
+		'--config-dir',
+		sidecar.configDir,
+		'--host',
+		'127.0.0.1',
+		'--port',
+		String( port ),
+		'--data-dir',
+		sidecar.dataDir,
+		'--wordpress-url',
+		siteUrl,
+		...( fs.existsSync( sidecar.configFile ) ? [ '--force' ] : [] ),
+	] );
+	const wpConfigLines = out.split( '\n' ).filter( ( line ) => /^define\( 'SERVICE_INTEGRATION_SIDECAR_(URL|KEY)'/.test( line ) );
+	if ( wpConfigLines.length !== 2 ) {
+		throw new Error( `${ SIDECAR_BIN_NAME } init printed no wp-config.php lines:\n${ out }` );
+	}
+	return { wpConfigLines, sharedKey: fs.readFileSync( sidecar.sharedKeyFile, 'utf8' ).trim(), args: [ 'start', '--config', sidecar.configFile ], env: {} };
+}
+
+/**
+ * The command that runs the sidecar, its output appended to the environment's sidecar log.
+ * `extraEnv` adds SIDECAR_* settings over the config file's (the e2e suite's private CIDRs and
+ * fast retries). NODE_OPTIONS caps the heap as the systemd unit does.
+ */
+export function sidecarCommand( layout: ProductionLayout, bin: string, setup: SidecarSetup, extraEnv: NodeJS.ProcessEnv = {} ): SidecarCommand {
+	const env: Record< string, string > = { NODE_OPTIONS: '--max-old-space-size=96', ...setup.env, [ OWNER_VARIABLE ]: layout.root };
 	for ( const [ name, value ] of Object.entries( extraEnv ) ) {
 		if ( value !== undefined ) {
 			env[ name ] = value;
 		}
 	}
-	return { command: bin, args: startArgs( bin ), env, log: layout.sidecar.log, pidFile: layout.sidecar.pidFile };
-}
-
-/** `service-integration-sidecar start` when the bin has that command (npm run release's CLI); the provisional bin takes none. */
-function startArgs( bin: string ): string[] {
-	const help = spawnSync( bin, [ '--help' ], { encoding: 'utf8' } );
-	return /^\s+start\b/m.test( help.stdout ?? '' ) ? [ 'start' ] : [];
+	return { command: bin, args: setup.args, env, log: layout.sidecar.log, pidFile: layout.sidecar.pidFile };
 }
 
 /** Starts the sidecar detached, pid recorded; resolves once /health answers with its pid. */
-export async function startSidecarProcess( command: SidecarCommand ): Promise< number > {
-	fs.mkdirSync( command.env.SIDECAR_DATA_DIR as string, { recursive: true } );
+export async function startSidecarProcess( command: SidecarCommand, url: string ): Promise< number > {
 	const child = spawnDetached( command.command, command.args, command.log, { pidFile: command.pidFile, identity: { label: 'the sidecar', cmdline: [] } }, {
-		// PATH for the bin's `#!/usr/bin/env node`; HOME for npm-installed code that looks at it.
+		// PATH for the bin's `#!/usr/bin/env node`; nothing else from this process's environment.
 		PATH: process.env.PATH,
 		HOME: process.env.HOME,
 		...command.env,
 	} );
-	await waitForSidecar( `http://127.0.0.1:${ command.env.SIDECAR_PORT }`, child );
+	await waitForSidecar( url, child );
 	return child.pid as number;
 }
 

@@ -3,7 +3,6 @@ import fs from 'fs';
 import path from 'path';
 import { done, step, timed } from '../lib/progress';
 import { readPid, recordPid, type ProcessIdentity } from '../lib/processes';
-import { ensureSharedKey } from '../lib/shared-key';
 import { coreTreeVersion } from '../lib/wordpress-core';
 import type { OrderStorage, SiteReport } from '../lib/wp-env';
 import { productionLayout, type ProductionLayout } from './layout';
@@ -12,6 +11,7 @@ import {
 	assertPortsFree,
 	ensureProductionPackages,
 	mariadbProcess,
+	mariadbSql,
 	mariadbVersion,
 	nginxProcess,
 	phpFpmProcess,
@@ -21,7 +21,7 @@ import {
 	stopService,
 	type ServiceProcess,
 } from './services';
-import { installSidecar, sidecarCommand, startSidecarProcess, stopSidecarProcess, type SidecarCommand } from './sidecar';
+import { initSidecar, installSidecar, sidecarCommand, startSidecarProcess, stopSidecarProcess, type SidecarCommand } from './sidecar';
 import { activatePlugin, adminCookie, installWordPress, PLUGIN_FILE, prepareDocroot, uploadPluginZip, waitForSite } from './wordpress';
 
 /**
@@ -138,12 +138,12 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 	fs.mkdirSync( layout.root, { recursive: true } );
 	if ( options.fresh ) {
 		fs.rmSync( layout.sidecar.dataDir, { recursive: true, force: true } );
+		fs.rmSync( layout.sidecar.configDir, { recursive: true, force: true } );
 		for ( const log of [ layout.sidecar.log, layout.cron.log, layout.nginx.errorLog, layout.nginx.accessLog, layout.phpFpm.log, layout.mariadb.log ] ) {
 			fs.rmSync( log, { force: true } );
 		}
 	}
 	fs.mkdirSync( layout.sidecar.dir, { recursive: true } );
-	const sharedKey = ensureSharedKey( layout.sidecar.sharedKeyFile );
 
 	try {
 		step( `Starting MariaDB on 127.0.0.1:${ options.dbPort } (datadir ${ layout.mariadb.datadir })` );
@@ -154,12 +154,15 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 		if ( installed.reused ) {
 			done( `same tarball as the last start: reused ${ installed.prefix }` );
 		}
-		step( `Starting the sidecar on ${ sidecarUrl }: ${ installed.bin }` );
-		const command = sidecarCommand( layout, installed.bin, options.sidecarPort, siteUrl, options.sidecarEnv );
-		const sidecarPid = await timed( 'sidecar answers /health', () => startSidecarProcess( command ) );
+		step( `service-integration-sidecar init --config-dir ${ layout.sidecar.configDir }, then start --config ${ layout.sidecar.configFile }` );
+		const setup = initSidecar( layout, installed.bin, options.sidecarPort, siteUrl );
+		const { wpConfigLines, sharedKey } = setup;
+		done( setup.args.length ? 'config.json and shared key written; wp-config.php gets the lines it printed' : 'an earlier release without init: configured by SIDECAR_* variables' );
+		const command = sidecarCommand( layout, installed.bin, setup, options.sidecarEnv );
+		const sidecarPid = await timed( `sidecar answers /health on ${ sidecarUrl }`, () => startSidecarProcess( command, sidecarUrl ) );
 
 		step( `WordPress ${ options.wordpressDir ? `from ${ options.wordpressDir }` : '(the Playground runtime\'s core)' } into ${ layout.wordpress }` );
-		prepareDocroot( layout, { siteUrl, database, sidecarUrl, sharedKey, wordpressDir: options.wordpressDir, woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage, extraPlugins: options.extraPlugins }, options.fresh );
+		prepareDocroot( layout, { siteUrl, database, sidecarWpConfig: wpConfigLines, wordpressDir: options.wordpressDir, woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage, extraPlugins: options.extraPlugins }, options.fresh );
 		const install = await timed( 'wp_install() on MariaDB (php8.2-cli)', async () => installWordPress( layout, siteUrl ) );
 		if ( ! install.installed ) {
 			done( 'already installed: kept the site and its data' );
@@ -231,4 +234,16 @@ export function describeProduction( stack: ProductionStack ): string {
 		`sidecar ${ stack.release.version } from ${ path.basename( stack.release.sidecarTarball ) } at ${ stack.sidecarUrl } (pid ${ stack.sidecar.pid })`,
 		`cron: wp-cron.php every ${ stack.cron.seconds } s; files under ${ stack.layout.root }`,
 	].join( '\n  ' );
+}
+
+/** Starts an environment's sidecar again with the command its start used (tests stop and restart it). */
+export async function restartProductionSidecar( name: string, command: Pick< SidecarCommand, 'command' | 'args' | 'env' > ): Promise< number > {
+	const layout = productionLayout( name );
+	const running = readRunning( name );
+	return startSidecarProcess( { ...command, log: layout.sidecar.log, pidFile: layout.sidecar.pidFile }, running?.sidecarUrl ?? `http://127.0.0.1:${ JSON.parse( fs.readFileSync( layout.sidecar.configFile, 'utf8' ) ).port }` );
+}
+
+/** Runs SQL on an environment's WordPress database (tests that set up what an older version left). */
+export function productionSql( name: string, sql: string ): string {
+	return mariadbSql( productionLayout( name ), `USE wordpress; ${ sql }` );
 }

@@ -19,8 +19,8 @@ const LOCAL_MU_PLUGINS = path.join( ROOT, 'scripts', 'wp-env', 'mu-plugins' );
 export interface ProductionSiteOptions {
 	siteUrl: string;
 	database: Database;
-	sidecarUrl: string;
-	sharedKey: string;
+	/** The two define() lines `service-integration-sidecar init` printed (the sidecar's URL and shared key). */
+	sidecarWpConfig: string[];
 	/** A WordPress core tree to copy (WORDPRESS_DIR); default the same 6.5.5 the Playground runtime runs. */
 	wordpressDir?: string;
 	/** A real WooCommerce folder (WOOCOMMERCE_DIR); default the WooCommerce-compatible fixture. */
@@ -86,8 +86,8 @@ function wpConfig( layout: ProductionLayout, options: ProductionSiteOptions ): s
 		'// Real cron (docs/production.md): WP-Cron no longer runs on page views; a system cron calls wp-cron.php every minute.',
 		...define( { DISABLE_WP_CRON: true } ),
 		'',
-		'// The sidecar (the lines `service-integration-sidecar init` prints).',
-		...define( { SERVICE_INTEGRATION_SIDECAR_URL: options.sidecarUrl, SERVICE_INTEGRATION_SIDECAR_KEY: options.sharedKey } ),
+		'// The sidecar: the lines `service-integration-sidecar init` printed.',
+		...options.sidecarWpConfig,
 		'',
 		'// TEST-ONLY, never on a real site:',
 		'// - Application Passwords need HTTPS, or this environment type; this runtime serves plain HTTP on loopback.',

@@ -10,6 +10,36 @@ import { environmentDir } from '../../../scripts/lib/paths';
 export const E2E_ENV_NAME = process.env.E2E_ENV_NAME ?? 'e2e';
 export const E2E_WP_PORT = Number( process.env.E2E_WP_PORT ?? 8889 );
 export const E2E_SIDECAR_PORT = Number( process.env.E2E_SIDECAR_PORT ?? 8788 );
+
+/**
+ * Where the suite's WordPress runs:
+ *   playground  (default) PHP as WebAssembly with SQLite, through wp-env: needs only Node
+ *   production  nginx + PHP-FPM + MariaDB from Debian's packages, the plugin installed from the
+ *               release zip and the sidecar from the release tarball (scripts/production)
+ */
+export type E2ERuntime = 'playground' | 'production';
+export const E2E_RUNTIME: E2ERuntime = runtimeFromEnv( process.env.E2E_RUNTIME );
+
+function runtimeFromEnv( value: string | undefined ): E2ERuntime {
+	if ( value === undefined || value === '' || value === 'playground' ) {
+		return 'playground';
+	}
+	if ( value === 'production' ) {
+		return 'production';
+	}
+	throw new Error( `E2E_RUNTIME must be playground (default) or production, got "${ value }"` );
+}
+
+/** The production runtime's PHP-FPM and MariaDB ports (loopback), next to WordPress's by default. */
+export const E2E_PHP_FPM_PORT = Number( process.env.E2E_PHP_FPM_PORT ?? E2E_WP_PORT + 2 );
+export const E2E_DB_PORT = Number( process.env.E2E_DB_PORT ?? E2E_WP_PORT + 3 );
+/**
+ * The production runtime's cron loop calls wp-cron.php this often (a crontab's is 60 s; tests
+ * that wait for cron call wp-cron.php themselves as well, so this only has to be regular).
+ */
+export const E2E_CRON_SECONDS = Number( process.env.E2E_CRON_SECONDS ?? 5 );
+/** Release artifacts to install on the production runtime (default: npm run release builds them into dist/). */
+export const E2E_RELEASE_DIR = process.env.E2E_RELEASE_DIR || undefined;
 /**
  * The suite's sidecar delivers to receivers on 127.0.0.1 (allow-listed: the URL guard
  * blocks loopback by default) and retries within seconds instead of minutes.
@@ -24,6 +54,8 @@ const STATE_FILE = path.join( environmentDir( E2E_ENV_NAME ), 'e2e-state.json' )
 
 /** What global setup hands to the test files (they run in other module registries). */
 export interface E2EState {
+	/** Which runtime global setup started (teardown stops that one). */
+	runtime: E2ERuntime;
 	siteUrl: string;
 	sidecarUrl: string;
 	sharedKey: string;
@@ -41,6 +73,13 @@ export interface E2EState {
 	wordpressVersion: string;
 	/** The folder the site's WordPress lives in on this machine (its wp-content holds debug.log). */
 	wordpressDir: string;
+	/**
+	 * How to start the sidecar again after a test stopped it, when it is not this checkout's
+	 * (the production runtime runs the one installed from the release tarball).
+	 */
+	sidecarCommand?: { command: string; args: string[]; env: Record< string, string > };
+	/** Production runtime: versions of what serves the site, for reports. */
+	server?: string;
 }
 
 export function writeState( state: E2EState ): void {

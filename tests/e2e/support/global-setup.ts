@@ -1,11 +1,23 @@
 import fs from 'fs';
 import path from 'path';
 import { environmentDir } from '../../../scripts/lib/paths';
+import { describeProduction, startProduction, stopProduction } from '../../../scripts/production/stack';
 import { stopChild } from '../../../scripts/lib/sidecar-process';
 import { describeCommerce, describeWordPress, startStack, type Stack } from '../../../scripts/lib/stack';
 import { orderStorageFromEnv, siteDir, stopWordPress } from '../../../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../../../scripts/lib/wp-login';
-import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, E2E_WP_PORT, writeState } from './environment';
+import {
+	E2E_CRON_SECONDS,
+	E2E_DB_PORT,
+	E2E_ENV_NAME,
+	E2E_PHP_FPM_PORT,
+	E2E_RELEASE_DIR,
+	E2E_RUNTIME,
+	E2E_SIDECAR_ENV,
+	E2E_SIDECAR_PORT,
+	E2E_WP_PORT,
+	writeState,
+} from './environment';
 
 /**
  * Starts one real WordPress (fresh database) and one real sidecar for the whole run.
@@ -13,6 +25,10 @@ import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, E2E_WP_PORT, writeStat
  * end-to-end part. A failed start stops what it launched (startStack does for WordPress).
  */
 export default async function globalSetup(): Promise< void > {
+	if ( E2E_RUNTIME === 'production' ) {
+		await productionSetup();
+		return;
+	}
 	const sidecarLogFile = path.join( environmentDir( E2E_ENV_NAME ), 'sidecar.log' );
 	fs.mkdirSync( path.dirname( sidecarLogFile ), { recursive: true } );
 	fs.rmSync( sidecarLogFile, { force: true } );
@@ -38,6 +54,7 @@ export default async function globalSetup(): Promise< void > {
 		const applicationPassword = await createApplicationPassword( stack.siteUrl, cookie, 'e2e-admin' );
 		const { commerce } = stack.site;
 		writeState( {
+			runtime: 'playground',
 			siteUrl: stack.siteUrl,
 			sidecarUrl: stack.sidecarUrl,
 			sharedKey: stack.sharedKey,
@@ -61,6 +78,59 @@ export default async function globalSetup(): Promise< void > {
 			await stopWordPress( stack.env ).catch( () => undefined );
 		}
 		throw new Error( `The end-to-end environment could not start: ${ ( error as Error ).message }` );
+	}
+}
+
+/**
+ * E2E_RUNTIME=production: nginx + PHP-FPM + MariaDB, the plugin from the release zip and the
+ * sidecar from the release tarball (scripts/production/stack.ts), with the same fresh databases,
+ * test plugins (inactive) and sidecar settings as the Playground run. The release is built from
+ * this checkout with npm run release unless E2E_RELEASE_DIR names one.
+ */
+async function productionSetup(): Promise< void > {
+	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
+	try {
+		const stack = await startProduction( {
+			name: E2E_ENV_NAME,
+			wpPort: E2E_WP_PORT,
+			sidecarPort: E2E_SIDECAR_PORT,
+			fpmPort: E2E_PHP_FPM_PORT,
+			dbPort: E2E_DB_PORT,
+			fresh: true,
+			releaseDir: E2E_RELEASE_DIR,
+			wordpressDir: process.env.WORDPRESS_DIR || undefined,
+			woocommerceDir,
+			orderStorage: orderStorageFromEnv(),
+			extraPlugins: testPlugins(),
+			sidecarEnv: E2E_SIDECAR_ENV,
+			cronSeconds: E2E_CRON_SECONDS,
+			phpWorkers: 4,
+		} );
+		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );
+		const applicationPassword = await createApplicationPassword( stack.siteUrl, cookie, 'e2e-admin' );
+		const { commerce } = stack.site;
+		writeState( {
+			runtime: 'production',
+			siteUrl: stack.siteUrl,
+			sidecarUrl: stack.sidecarUrl,
+			sharedKey: stack.sharedKey,
+			sharedKeyFile: stack.layout.sidecar.sharedKeyFile,
+			sidecarDataDir: stack.layout.sidecar.dataDir,
+			sidecarLogFile: stack.sidecar.log,
+			sidecarPid: stack.sidecar.pid,
+			sidecarCommand: { command: stack.sidecar.command, args: stack.sidecar.args, env: stack.sidecar.env },
+			admin: { username: 'admin', applicationPassword },
+			commerce: woocommerceDir ? 'woocommerce' : 'fixture',
+			commerceVersion: commerce.version,
+			orderStorage: commerce.order_storage ?? 'fixture',
+			wordpressVersion: stack.site.wordpress_version,
+			wordpressDir: stack.layout.wordpress,
+			server: `nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }`,
+		} );
+		process.stdout.write( `\n  e2e environment ${ E2E_ENV_NAME } (production runtime):\n  ${ describeProduction( stack ) }\n` );
+	} catch ( error ) {
+		await stopProduction( E2E_ENV_NAME ).catch( () => undefined );
+		throw new Error( `The end-to-end environment (production runtime) could not start: ${ ( error as Error ).message }` );
 	}
 }
 

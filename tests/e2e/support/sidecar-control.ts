@@ -1,6 +1,7 @@
 import fs from 'fs';
 import { spawnSidecar, waitForSidecar } from '../../../scripts/lib/sidecar-process';
-import { E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, readState, writeState } from './environment';
+import { restartProductionSidecar } from '../../../scripts/production/stack';
+import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, readState, writeState } from './environment';
 
 /** Stops and restarts the suite's sidecar, for "sidecar down" scenarios. */
 export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise< void > {
@@ -24,6 +25,11 @@ export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise
 
 export async function startSidecar(): Promise< void > {
 	const state = readState();
+	if ( state.sidecarCommand ) {
+		// The production runtime's sidecar: the one installed from the release tarball.
+		writeState( { ...state, sidecarPid: await restartProductionSidecar( E2E_ENV_NAME, state.sidecarCommand ) } );
+		return;
+	}
 	fs.mkdirSync( state.sidecarDataDir, { recursive: true } );
 	const child = spawnSidecar( {
 		port: E2E_SIDECAR_PORT,
