@@ -37,11 +37,30 @@ final class Lifecycle {
 	}
 
 	/**
-	 * Runs install steps when the stored version differs from the code's, or when the
-	 * role is missing (activation did not run, e.g. a must-use or network install).
+	 * The version options, autoloaded: this check runs on every request, and an option stored
+	 * with autoload off costs a SELECT of its own each time (get_option() reads it from the
+	 * database when wp_load_alloptions() does not hold it). Autoloaded, they come with the one
+	 * query that loads all autoloaded options, which WordPress makes anyway.
+	 */
+	const AUTOLOADED_OPTIONS = array( self::VERSION_OPTION, Outbound\Outbox::DB_VERSION_OPTION, Inbound\Inbound_Store::DB_VERSION_OPTION );
+
+	/**
+	 * Runs install steps when a stored version differs from the code's, or when the role is
+	 * missing (activation did not run, e.g. a must-use or network install).
+	 *
+	 * Reads the versions from the autoloaded options only, so an up-to-date site makes no
+	 * query here. A version missing from them (a new site, a changed version, or a site from
+	 * 0.1.0 and earlier, which stored them with autoload off) runs install(), which switches
+	 * them to autoload: that upgrade happens once, on the first request after the update.
 	 */
 	public static function maybe_upgrade(): void {
-		if ( get_option( self::VERSION_OPTION ) !== VERSION || null === get_role( Security\Service_Role::ROLE ) || get_option( Outbound\Outbox::DB_VERSION_OPTION ) !== Outbound\Outbox::DB_VERSION ) {
+		$stored = wp_load_alloptions();
+		if (
+			( $stored[ self::VERSION_OPTION ] ?? null ) !== VERSION
+			|| ( $stored[ Outbound\Outbox::DB_VERSION_OPTION ] ?? null ) !== Outbound\Outbox::DB_VERSION
+			|| ( $stored[ Inbound\Inbound_Store::DB_VERSION_OPTION ] ?? null ) !== Inbound\Inbound_Store::DB_VERSION
+			|| null === get_role( Security\Service_Role::ROLE )
+		) {
 			self::install();
 		}
 	}
@@ -61,6 +80,11 @@ final class Lifecycle {
 			}
 			// Reading paid orders is the integration's job; administrators see them in WooCommerce.
 		}
-		update_option( self::VERSION_OPTION, VERSION, false );
+		update_option( self::VERSION_OPTION, VERSION, true );
+		/*
+		 * update_option() leaves autoload as it is when the value does not change, so options an
+		 * earlier version stored with autoload off are switched here (WordPress 6.4+).
+		 */
+		wp_set_option_autoload_values( array_fill_keys( self::AUTOLOADED_OPTIONS, true ) );
 	}
 }

@@ -85,7 +85,8 @@ final class Inbound_Store {
 				KEY source_status (source, status)
 			) {$charset};"
 		);
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, false );
+		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
+		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**

@@ -61,7 +61,8 @@ final class Outbox {
 				KEY queue (rejected_at, handed_over_at, id)
 			) {$charset};"
 		);
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, false );
+		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
+		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**

@@ -1,0 +1,118 @@
+import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
+import { productionSql } from '../../../scripts/production/stack';
+import { E2E_ENV_NAME, readState } from '../support/environment';
+import { setPluginActive } from '../support/plugins';
+
+/**
+ * The plugin adds no database query to a plain front-end page view: the same anonymous
+ * request makes exactly as many queries with the plugin active as with it inactive. Counted
+ * by the query-counter test plugin ($wpdb->num_queries, and each query with SAVEQUERIES,
+ * which the production runtime's wp-config.php turns on for the probe's header), on MariaDB
+ * with E2E_RUNTIME=production. On Playground the same count runs on SQLite.
+ *
+ * Before the fix, the three version options (service_integration_version,
+ * service_integration_outbox_db, service_integration_inbound_db) were stored with autoload off
+ * and read on every request: three `SELECT option_value FROM wp_options WHERE option_name = …`.
+ */
+const PLUGIN = 'service-integration/service-integration';
+const COUNTER = 'query-counter/query-counter';
+const PROBE_HEADER = 'x-service-integration-query-probe';
+const ON_PRODUCTION = readState().runtime === 'production';
+const VERSION_OPTIONS = [ 'service_integration_version', 'service_integration_outbox_db', 'service_integration_inbound_db' ];
+
+interface QueryReport {
+	num_queries: number;
+	savequeries: boolean;
+	queries: Array< { sql: string; caller: string } >;
+}
+
+async function probe( path: string ): Promise< QueryReport > {
+	const response = await fetch( `${ readState().siteUrl }${ path }`, { headers: { [ PROBE_HEADER ]: '1', cookie: PLAYGROUND_COOKIE }, redirect: 'manual' } );
+	const body = await response.text();
+	expect( response.status ).toBe( 200 );
+	const match = /<!-- query-counter (\{.*\}) -->/s.exec( body );
+	if ( ! match ) {
+		throw new Error( `GET ${ path } carried no query-counter report (is the test plugin active?)` );
+	}
+	return JSON.parse( match[ 1 ] as string ) as QueryReport;
+}
+
+/**
+ * The count once the site has settled: a page view right after (de)activation may still do
+ * one-time work (rewrite rules, transients), so views repeat until two in a row agree.
+ */
+async function settledReport( path: string ): Promise< QueryReport > {
+	let previous = await probe( path );
+	for ( let attempt = 0; attempt < 6; attempt++ ) {
+		const next = await probe( path );
+		if ( next.num_queries === previous.num_queries ) {
+			return next;
+		}
+		previous = next;
+	}
+	throw new Error( `GET ${ path } never made the same number of queries twice in a row (last ${ previous.num_queries })` );
+}
+
+/** Queries in `a` that `b` does not have (as a multiset of SQL texts), with their callers. */
+function extra( a: QueryReport, b: QueryReport ): string[] {
+	const left = new Map< string, number >();
+	for ( const { sql } of b.queries ) {
+		left.set( sql, ( left.get( sql ) ?? 0 ) + 1 );
+	}
+	return a.queries
+		.filter( ( { sql } ) => {
+			const count = left.get( sql ) ?? 0;
+			left.set( sql, count - 1 );
+			return count <= 0;
+		} )
+		.map( ( { sql, caller } ) => `${ sql }\n    by ${ caller }` );
+}
+
+describe( 'queries per front-end request', () => {
+	beforeAll( async () => {
+		await setPluginActive( COUNTER, true );
+	} );
+
+	afterAll( async () => {
+		await setPluginActive( PLUGIN, true );
+		await setPluginActive( COUNTER, false );
+	} );
+
+	it.each( [ [ 'the home page', '/' ], [ 'a post', '/hello-world/' ] ] )( '%s: not one query more with the plugin active than without it', async ( _what, path ) => {
+		await setPluginActive( PLUGIN, true );
+		const active = await settledReport( path );
+		await setPluginActive( PLUGIN, false );
+		const inactive = await settledReport( path );
+		await setPluginActive( PLUGIN, true );
+
+		// The production runtime lists each query (SAVEQUERIES); Playground's wp-config does not.
+		expect( active.savequeries ).toBe( ON_PRODUCTION );
+		// The queries the plugin adds, with their callers, so a failure says which ones.
+		expect( extra( active, inactive ) ).toEqual( [] );
+		expect( active.queries.map( ( { sql } ) => sql ).filter( ( sql ) => sql.includes( 'service_integration' ) ) ).toEqual( [] );
+		expect( active.num_queries ).toBe( inactive.num_queries );
+	} );
+
+	/*
+	 * Needs SQL on the site's database, which the production runtime reaches with MariaDB's
+	 * client; Playground's SQLite file is inside the WebAssembly server's mount.
+	 */
+	( ON_PRODUCTION ? it : it.skip )( 'a site whose version options were stored with autoload off (0.1.0) switches them on its next request, then makes no query for them', async () => {
+		const autoload = () =>
+			Object.fromEntries(
+				productionSql( E2E_ENV_NAME, `SELECT option_name, autoload FROM wp_options WHERE option_name IN (${ VERSION_OPTIONS.map( ( name ) => `'${ name }'` ).join( ', ' ) })` )
+					.trim()
+					.split( '\n' )
+					.map( ( line ) => line.split( '\t' ) )
+			);
+		await setPluginActive( PLUGIN, true );
+		productionSql( E2E_ENV_NAME, `UPDATE wp_options SET autoload = 'no' WHERE option_name IN (${ VERSION_OPTIONS.map( ( name ) => `'${ name }'` ).join( ', ' ) })` );
+		expect( autoload() ).toEqual( Object.fromEntries( VERSION_OPTIONS.map( ( name ) => [ name, 'no' ] ) ) );
+
+		await probe( '/' );
+
+		expect( autoload() ).toEqual( Object.fromEntries( VERSION_OPTIONS.map( ( name ) => [ name, 'yes' ] ) ) );
+		const after = await settledReport( '/' );
+		expect( after.queries.map( ( { sql } ) => sql ).filter( ( sql ) => sql.includes( 'service_integration' ) ) ).toEqual( [] );
+	} );
+} );
