@@ -1,7 +1,8 @@
 /**
- * Three projects: `unit` (pure sidecar logic, fast, parallel), `sidecar` (the real
- * sidecar with SQLite and loopback HTTP receivers, no WordPress) and `e2e` (a real
- * WordPress through @wordpress/env plus a real sidecar, run in band).
+ * Four projects: `unit` (pure sidecar logic, fast, parallel), `sidecar` (the real
+ * sidecar with SQLite and loopback HTTP receivers, no WordPress), `release` (the release
+ * artifacts, installed and upgraded) and `e2e` (a real WordPress through @wordpress/env plus
+ * a real sidecar, run in band).
  */
 const tsJest = [ 'ts-jest', { tsconfig: 'tsconfig.json' } ];
 
@@ -24,6 +25,16 @@ module.exports = {
 			testMatch: [ '<rootDir>/tests/sidecar/**/*.test.ts' ],
 			transform: { '^.+\\.tsx?$': tsJest },
 			testEnvironment: 'node',
+		},
+		{
+			// The release (npm run release, built once by its global setup): artifacts, the sidecar
+			// installed from its tarball, and the upgrade from an earlier commit's artifacts on the
+			// production runtime (scripts/production). Slow: npm compiles better-sqlite3 per install.
+			displayName: 'release',
+			testMatch: [ '<rootDir>/tests/release/**/*.test.ts' ],
+			transform: { '^.+\\.tsx?$': tsJest },
+			testEnvironment: 'node',
+			globalSetup: '<rootDir>/tests/release/support/global-setup.ts',
 		},
 		{
 			displayName: 'e2e',

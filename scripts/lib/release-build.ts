@@ -163,7 +163,11 @@ export interface SidecarStageOptions {
 	/** Compiled JS (buildSidecar's outDir). */
 	compiled: string;
 	stageDir: string;
-	/** The upgrade test's earlier commits predate cli.ts, the unit and the README: no bin, no packaging. */
+	/**
+	 * For the upgrade test's earlier commits, which predate cli.ts, the unit and the package
+	 * README: the package a release of that commit would have been, its bin a two-line wrapper
+	 * running dist/main.js (that commit's `npm run sidecar` entry), no packaging/.
+	 */
 	legacy?: boolean;
 }
 
@@ -199,13 +203,15 @@ export async function stageSidecar( options: SidecarStageOptions ): Promise< { d
 		description: 'The Service Integration sidecar: signed outbound and inbound webhooks for the Service Integration WordPress plugin.',
 		license: rootPkg.license ?? 'GPL-2.0-or-later',
 		keywords: [ 'wordpress', 'woocommerce', 'webhooks', 'standard-webhooks', 'sidecar' ],
-		...( options.legacy ? {} : { bin: { [ SIDECAR_PACKAGE ]: 'dist/cli.js' } } ),
+		bin: { [ SIDECAR_PACKAGE ]: options.legacy ? 'dist/legacy-bin.js' : 'dist/cli.js' },
 		files: options.legacy ? [ 'dist', 'npm-shrinkwrap.json' ] : [ 'dist', 'packaging', 'npm-shrinkwrap.json' ],
 		engines: { node: rootPkg.engines?.node ?? '>=20' },
 		dependencies,
 	};
 	fs.writeFileSync( path.join( stageDir, 'package.json' ), JSON.stringify( pkg, null, 2 ) + '\n' );
-	if ( ! options.legacy ) {
+	if ( options.legacy ) {
+		fs.writeFileSync( path.join( stageDir, 'dist', 'legacy-bin.js' ), "#!/usr/bin/env node\nrequire( './main.js' );\n" );
+	} else {
 		copyTree( path.join( root, 'sidecar', 'packaging' ), path.join( stageDir, 'packaging' ) );
 		fs.renameSync( path.join( stageDir, 'packaging', 'README.md' ), path.join( stageDir, 'README.md' ) );
 		const cli = fs.readFileSync( path.join( stageDir, 'dist', 'cli.js' ), 'utf8' );

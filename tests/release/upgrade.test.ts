@@ -1,0 +1,236 @@
+import fs from 'fs';
+import path from 'path';
+import Database from 'better-sqlite3';
+import { Webhook } from 'standardwebhooks';
+import { RestClient } from '../../scripts/lib/rest-client';
+import { createApplicationPassword } from '../../scripts/lib/wp-login';
+import { orderStorageFromEnv } from '../../scripts/lib/wp-env';
+import { productionLayout } from '../../scripts/production/layout';
+import { stopSidecarProcess } from '../../scripts/production/sidecar';
+import { startProduction, stopProduction, type ProductionStack } from '../../scripts/production/stack';
+import { activatePlugin, adminCookie } from '../../scripts/production/wordpress';
+import { MIGRATIONS } from '../../sidecar/src/store/migrations';
+import { startReceiver, waitUntil, type Receiver } from '../sidecar/support/receiver';
+import { signStandardWebhook } from '../support/inbound-signers';
+import { buildEarlierRelease, currentRelease, DEFAULT_UPGRADE_FROM, RELEASE_ENV_NAME, RELEASE_PORT_BASE } from './support/release';
+
+/**
+ * A site running an earlier commit's artifacts (its plugin zip uploaded in wp-admin, its sidecar
+ * installed from its tarball, on the production runtime: nginx + PHP-FPM + MariaDB), with data
+ * (an endpoint and its deliveries, outbox rows left pending while the sidecar was down, an
+ * inbound source and event), is upgraded the way docs/production.md says: the new zip uploaded
+ * ("Replace current with uploaded"), the new tarball installed, the sidecar restarted on the
+ * same data folder. Nothing is lost, each schema migration runs once, deliveries continue.
+ */
+const NAME = `${ RELEASE_ENV_NAME }-upgrade`;
+const FROM = process.env.RELEASE_UPGRADE_FROM || DEFAULT_UPGRADE_FROM;
+const PROBE_PLUGIN = 'upgrade-probe/upgrade-probe.php';
+const SOURCE = 'upgrade-src';
+
+interface ProbeState {
+	dbdelta: Record< string, number >;
+	options: { version: string; outbox_db: string; inbound_db: string };
+	outbox: Array< { id: number; event_id: string; type: string; pending: boolean } >;
+	inbound: Array< { id: number; source: string; event_id: string; type: string; status: string } >;
+}
+
+interface Endpoint {
+	id: string;
+	secret: string;
+	status: string;
+	url: string;
+}
+
+interface Delivered {
+	id: string;
+	type: string;
+	data: { order: { id: number } };
+}
+
+function startOptions( releaseDir: string, fresh: boolean ) {
+	return {
+		name: NAME,
+		wpPort: RELEASE_PORT_BASE,
+		sidecarPort: RELEASE_PORT_BASE + 1,
+		fpmPort: RELEASE_PORT_BASE + 2,
+		dbPort: RELEASE_PORT_BASE + 3,
+		fresh,
+		releaseDir,
+		wordpressDir: process.env.WORDPRESS_DIR || undefined,
+		woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
+		orderStorage: orderStorageFromEnv(),
+		extraPlugins: { 'upgrade-probe': path.join( __dirname, 'fixtures', 'upgrade-probe' ) },
+		// Receivers on loopback, and retries within seconds.
+		sidecarEnv: { SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', SIDECAR_RETRY_SCHEDULE: '0,1,2,3', SIDECAR_DELIVERY_TIMEOUT_MS: '3000' },
+		// Cron hands pending outbox rows over and processes inbound events; every 2 s so the test need not wait a minute.
+		cronSeconds: 2,
+		phpWorkers: 4,
+	};
+}
+
+function ok< T >( result: { status: number; body: T }, what: string, expected = [ 200, 201, 202 ] ): T {
+	if ( ! expected.includes( result.status ) ) {
+		throw new Error( `${ what }: HTTP ${ result.status } ${ JSON.stringify( result.body ) }` );
+	}
+	return result.body;
+}
+
+/** The commerce side through its own REST API: the WooCommerce-compatible fixture's driver routes, or real WooCommerce's /wc/v3. */
+async function newPaidOrder( admin: RestClient, woocommerce: boolean, label: string ): Promise< number > {
+	const sku = `UPG-${ label }-${ Date.now() }`;
+	if ( woocommerce ) {
+		const product = ok( await admin.post< { id: number } >( '/wc/v3/products', { name: `Upgrade ${ label }`, sku, regular_price: '30.00' } ), 'Creating a product' );
+		const order = ok( await admin.post< { id: number } >( '/wc/v3/orders', { status: 'pending', line_items: [ { product_id: product.id, quantity: 1 } ] } ), 'Creating an order' );
+		ok( await admin.request( { method: 'PUT', path: `/wc/v3/orders/${ order.id }`, data: { set_paid: true } } ), 'Paying' );
+		return order.id;
+	}
+	const [ product ] = ok( await admin.post< { products: Array< { id: number } > } >( '/wc-fixture/v1/products', { products: [ { name: `Upgrade ${ label }`, sku, price: '30.00' } ] } ), 'Creating a product' ).products;
+	const [ id ] = ok( await admin.post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders: [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] } ), 'Creating an order' ).ids;
+	ok( await admin.post( '/wc-fixture/v1/orders/pay', { ids: [ id ] } ), 'Paying' );
+	return id as number;
+}
+
+function sidecarSchemaVersion(): number {
+	const db = new Database( path.join( productionLayout( NAME ).sidecar.dataDir, 'sidecar.db' ), { readonly: true, fileMustExist: true } );
+	try {
+		return db.pragma( 'user_version', { simple: true } ) as number;
+	} finally {
+		db.close();
+	}
+}
+
+async function health( stack: ProductionStack ): Promise< { version: string; pid: number } > {
+	return ( await fetch( `${ stack.sidecarUrl }/health` ) ).json() as Promise< { version: string; pid: number } >;
+}
+
+describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production runtime`, () => {
+	const current = currentRelease();
+	const woocommerce = Boolean( process.env.WOOCOMMERCE_DIR );
+	let earlier: Awaited< ReturnType< typeof buildEarlierRelease > >;
+	let receiver: Receiver;
+	let before: ProductionStack;
+	let after: ProductionStack;
+	let admin: RestClient;
+	let endpoint: Endpoint;
+	let sourceSecret: string;
+	const orders: Record< 'delivered' | 'pending' | 'afterUpgrade', number > = { delivered: 0, pending: 0, afterUpgrade: 0 };
+	let snapshot: { probe: ProbeState; sidecarSchema: number; deliveries: number };
+
+	const probe = async (): Promise< ProbeState > => ok( await admin.get< ProbeState >( '/si-upgrade-probe/v1/state' ), 'Reading the probe' );
+	const delivered = ( orderId: number ): Delivered[] =>
+		receiver.requests
+			.map( ( request ) => ( { id: request.headers[ 'webhook-id' ] as string, ...( new Webhook( endpoint.secret ).verify( request.body, request.headers ) as Omit< Delivered, 'id' > ) } ) )
+			.filter( ( event ) => event.data.order.id === orderId );
+	const sendInbound = async ( eventId: string, type: string ) => {
+		const body = JSON.stringify( { type, timestamp: new Date().toISOString(), data: { eventId } } );
+		const signed = signStandardWebhook( sourceSecret, eventId, body );
+		return fetch( `${ before.siteUrl }/wp-json/service-integration-inbound/v1/${ SOURCE }`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed.headers }, body } );
+	};
+
+	beforeAll( async () => {
+		earlier = await buildEarlierRelease( FROM );
+		receiver = await startReceiver();
+		before = await startProduction( startOptions( earlier.dir, true ) );
+		const cookie = await adminCookie( before.siteUrl );
+		await activatePlugin( before.siteUrl, cookie, PROBE_PLUGIN );
+		admin = new RestClient( before.siteUrl, { username: 'admin', password: await createApplicationPassword( before.siteUrl, cookie, 'release-upgrade' ) } );
+	}, 1_800_000 );
+
+	afterAll( async () => {
+		await stopProduction( NAME );
+		await receiver?.close();
+	}, 120_000 );
+
+	it( `the site runs ${ FROM }'s release with data: an endpoint with deliveries, outbox rows pending, an inbound event`, async () => {
+		expect( before.release.version ).toBe( earlier.version );
+		expect( before.plugin ).toBe( 'installed' );
+		expect( ( await health( before ) ).version ).toBe( earlier.version );
+
+		endpoint = ok( await admin.post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url: `${ receiver.url }/hooks` } ), 'Creating an endpoint' );
+		orders.delivered = await newPaidOrder( admin, woocommerce, 'delivered' );
+		await waitUntil( () => delivered( orders.delivered ).length >= 2, 60_000, 'the first order\'s events at the receiver' );
+
+		const source = ok( await admin.post< { secret: string } >( '/service-integration/v1/inbound/sources', { id: SOURCE, scheme: 'standard-webhooks' } ), 'Creating a source' );
+		sourceSecret = source.secret;
+		expect( ( await sendInbound( 'evt_upgrade_before', 'test.before' ) ).status ).toBe( 202 );
+		await waitUntil( async () => ( await probe() ).inbound.some( ( row ) => row.event_id === 'evt_upgrade_before' && row.status === 'processed' ), 60_000, 'the inbound event processed by cron' );
+
+		// The sidecar goes down: the next order's events wait in the plugin's outbox.
+		await stopSidecarProcess( productionLayout( NAME ) );
+		orders.pending = await newPaidOrder( admin, woocommerce, 'pending' );
+		const state = await probe();
+		expect( state.outbox.filter( ( row ) => row.pending ).map( ( row ) => row.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+		expect( state.options.version ).toBe( earlier.version );
+
+		const deliveries = receiver.requests.length;
+		snapshot = { probe: state, sidecarSchema: sidecarSchemaVersion(), deliveries };
+	}, 600_000 );
+
+	it( 'upgrades: the new zip replaces the plugin in wp-admin, the new tarball\'s sidecar starts on the same data', async () => {
+		after = await startProduction( startOptions( current.dir, false ) );
+		expect( after.plugin ).toBe( 'replaced' );
+		expect( after.release.version ).toBe( current.version );
+		expect( after.sidecar.prefix ).not.toBe( before.sidecar.prefix );
+		// The new sidecar opened the database the old one wrote (as its own start line says).
+		const layout = productionLayout( NAME );
+		const starts = fs
+			.readFileSync( layout.sidecar.log, 'utf8' )
+			.split( '\n' )
+			.filter( ( line ) => line.includes( '"sidecar listening"' ) )
+			.map( ( line ) => JSON.parse( line ) as { version: string; dataDir: string } );
+		expect( starts.map( ( start ) => start.version ) ).toEqual( [ earlier.version, current.version ] );
+		expect( starts.map( ( start ) => start.dataDir ) ).toEqual( [ layout.sidecar.dataDir, layout.sidecar.dataDir ] );
+		expect( await health( after ) ).toMatchObject( { version: current.version } );
+		const plugin = ok( await admin.get< { version: string; status: string } >( '/wp/v2/plugins/service-integration/service-integration' ), 'Reading the plugin' );
+		expect( plugin ).toMatchObject( { version: current.version, status: 'active' } );
+	}, 1_800_000 );
+
+	it( 'runs each migration once: the plugin\'s tables once after the version change, the sidecar\'s schema to the current version', async () => {
+		// Requests keep coming (the cron loop every 2 s, these calls): none may migrate again.
+		await waitUntil( async () => ( await probe() ).options.version === current.version, 30_000, 'the stored plugin version' );
+		await new Promise( ( resolve ) => setTimeout( resolve, 6000 ) );
+		for ( let i = 0; i < 5; i++ ) {
+			await admin.get( '/service-integration/v1/webhooks/outbox' );
+		}
+		const state = await probe();
+		const table = ( name: string ) => Object.keys( state.dbdelta ).find( ( key ) => key.endsWith( name ) ) as string;
+		expect( Object.keys( snapshot.probe.dbdelta ) ).toEqual( [] ); // nothing migrated between the install and the upgrade
+		expect( state.dbdelta ).toEqual( { [ table( 'si_outbox' ) ]: 1, [ table( 'si_inbound_events' ) ]: 1 } );
+		expect( state.options ).toEqual( { version: current.version, outbox_db: expect.any( String ), inbound_db: expect.any( String ) } );
+
+		expect( sidecarSchemaVersion() ).toBe( MIGRATIONS.length );
+		expect( sidecarSchemaVersion() ).toBeGreaterThanOrEqual( snapshot.sidecarSchema );
+	}, 120_000 );
+
+	it( 'loses nothing: endpoint and its secret, delivery history, outbox rows, inbound source and event', async () => {
+		const endpoints = ok( await admin.get< Array< Endpoint > | { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' ), 'Listing endpoints' );
+		const list = Array.isArray( endpoints ) ? endpoints : endpoints.endpoints;
+		expect( list.map( ( item ) => ( { id: item.id, url: item.url, status: item.status } ) ) ).toEqual( [ { id: endpoint.id, url: endpoint.url, status: 'active' } ] );
+
+		const history = ok( await admin.get< { deliveries?: unknown[] } | unknown[] >( `/service-integration/v1/webhooks/deliveries?endpoint_id=${ endpoint.id }&per_page=100` ), 'Listing deliveries' );
+		expect( ( Array.isArray( history ) ? history : history.deliveries ?? [] ).length ).toBeGreaterThanOrEqual( 2 );
+
+		const state = await probe();
+		// Every outbox row of before is still there, with the same event ids.
+		expect( state.outbox.slice( 0, snapshot.probe.outbox.length ).map( ( row ) => row.event_id ) ).toEqual( snapshot.probe.outbox.map( ( row ) => row.event_id ) );
+		expect( state.inbound ).toEqual( expect.arrayContaining( [ expect.objectContaining( { source: SOURCE, event_id: 'evt_upgrade_before', status: 'processed' } ) ] ) );
+		expect( state.inbound.length ).toBe( snapshot.probe.inbound.length );
+		const sources = ok( await admin.get< Array< { id: string } > | { sources: Array< { id: string } > } >( '/service-integration/v1/inbound/sources' ), 'Listing sources' );
+		expect( ( Array.isArray( sources ) ? sources : sources.sources ).map( ( item ) => item.id ) ).toContain( SOURCE );
+	}, 120_000 );
+
+	it( 'continues delivering: the pending rows go out signed with the endpoint\'s old secret, then new events too', async () => {
+		await waitUntil( () => delivered( orders.pending ).length >= 2, 120_000, 'the pending order\'s events at the receiver' );
+		expect( delivered( orders.pending ).map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+		expect( ( await probe() ).outbox.filter( ( row ) => row.pending ) ).toEqual( [] );
+
+		orders.afterUpgrade = await newPaidOrder( admin, woocommerce, 'after' );
+		await waitUntil( () => delivered( orders.afterUpgrade ).length >= 2, 60_000, 'a new order\'s events at the receiver' );
+		// Each business event once: the upgrade resent nothing already delivered.
+		expect( delivered( orders.delivered ).map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+
+		// Inbound: the source's secret still verifies; the event is stored and processed.
+		expect( ( await sendInbound( 'evt_upgrade_after', 'test.after' ) ).status ).toBe( 202 );
+		await waitUntil( async () => ( await probe() ).inbound.some( ( row ) => row.event_id === 'evt_upgrade_after' && row.status === 'processed' ), 60_000, 'the new inbound event processed' );
+	}, 300_000 );
+} );
