@@ -140,6 +140,7 @@ export function zipPlugin( stageDir: string, top: string, outFile: string, date:
 	}
 	fs.mkdirSync( path.dirname( outFile ), { recursive: true } );
 	zip.writeZip( outFile );
+	fs.chmodSync( outFile, 0o644 ); // adm-zip writes 0666 whatever the umask
 }
 
 /** Packages the compiled JS requires (by require("name")), excluding Node's own modules. */
