@@ -34,10 +34,12 @@ function runtimeFromEnv( value: string | undefined ): E2ERuntime {
 export const E2E_PHP_FPM_PORT = Number( process.env.E2E_PHP_FPM_PORT ?? E2E_WP_PORT + 2 );
 export const E2E_DB_PORT = Number( process.env.E2E_DB_PORT ?? E2E_WP_PORT + 3 );
 /**
- * The production runtime's cron loop calls wp-cron.php this often (a crontab's is 60 s; tests
- * that wait for cron call wp-cron.php themselves as well, so this only has to be regular).
+ * The production runtime's cron loop calls wp-cron.php this often: every minute, as the crontab
+ * line of docs/production.md. Tests that wait for cron call wp-cron.php themselves. A faster
+ * loop would only add concurrent writers of the cron option (a serialized value, last writer
+ * wins) and with them lost inbound kicks (see INBOUND_SWEEP_MS in inbound.ts).
  */
-export const E2E_CRON_SECONDS = Number( process.env.E2E_CRON_SECONDS ?? 5 );
+export const E2E_CRON_SECONDS = Number( process.env.E2E_CRON_SECONDS ?? 60 );
 /** Release artifacts to install on the production runtime (default: npm run release builds them into dist/). */
 export const E2E_RELEASE_DIR = process.env.E2E_RELEASE_DIR || undefined;
 /**

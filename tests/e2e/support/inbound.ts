@@ -129,10 +129,20 @@ export async function runCron(): Promise< void > {
 const WP_CRON_LOCK_TIMEOUT_MS = 60_000;
 
 /**
- * Runs cron until `done` holds (WordPress may also spawn cron by itself in between). The
- * default wait outlasts a stale cron lock, so a lock left by a dropped spawn cannot fail it.
+ * The inbound processor's sweep period (Inbound_Processor::SCHEDULE, five minutes): it catches an
+ * event whose cron kick was lost. The cron option is one serialized value, so where requests run
+ * side by side (PHP-FPM workers, the production runtime's cron loop) a concurrent write can drop a
+ * kick; the event then waits for the sweep. Under Playground's single worker this never happens.
  */
-export async function cronUntil< T >( check: () => Promise< T | undefined | false >, what: string, timeoutMs = WP_CRON_LOCK_TIMEOUT_MS + 60_000 ): Promise< T > {
+const INBOUND_SWEEP_MS = 5 * 60_000;
+
+/**
+ * Runs cron until `done` holds (WordPress may also spawn cron by itself in between). The
+ * default wait outlasts a stale cron lock, so a lock left by a dropped spawn cannot fail it,
+ * and gives the sweep time to process an event whose kick was lost (it runs five minutes after
+ * its previous run, so usually sooner than that), within jest's 300 s test timeout.
+ */
+export async function cronUntil< T >( check: () => Promise< T | undefined | false >, what: string, timeoutMs = Math.min( Math.max( WP_CRON_LOCK_TIMEOUT_MS, INBOUND_SWEEP_MS ) + 60_000, 280_000 ) ): Promise< T > {
 	const deadline = Date.now() + timeoutMs;
 	for ( ;; ) {
 		const value = await check();
