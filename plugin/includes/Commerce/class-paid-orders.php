@@ -43,8 +43,19 @@ final class Paid_Orders {
 	 * with empty(), so a range starting at 0 (the epoch) loses its start: the legacy storage
 	 * drops the whole filter (WC_Data_Store_WP::parse_date_for_wp_query), HPOS throws "Invalid
 	 * date_query" and answers nothing (OrdersTableQuery::process_date_args).
+	 *
+	 * And not before 1000000000 (2001-09-09T01:46:40Z): the legacy storage keeps date_paid as
+	 * the _date_paid meta and compares it without a numeric type, as text
+	 * (WC_Data_Store_WP::parse_date_for_wp_query builds a meta_query with no 'type'), which
+	 * orders timestamps correctly only when they have as many digits. From this second to the
+	 * year 2286 they all have ten; no WooCommerce order was paid earlier.
 	 */
-	const FIRST_SECOND = 1;
+	const FIRST_SECOND = 1000000000;
+
+	/**
+	 * The last second with a ten-digit timestamp (2286-11-20T17:46:39Z); see FIRST_SECOND.
+	 */
+	const LAST_SECOND = 9999999999;
 
 	/**
 	 * Counts already made by this instance, by range.

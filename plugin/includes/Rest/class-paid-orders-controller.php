@@ -557,16 +557,25 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	 * @return string|false|null
 	 */
 	private static function range( $after, $before ) {
-		$from = null !== $after ? self::seconds( (string) $after ) : null;
-		$to   = null !== $before ? self::seconds( (string) $before ) : null;
+		// Clamped to ten-digit timestamps (Paid_Orders::FIRST_SECOND to LAST_SECOND): the legacy
+		// storage compares the payment time as text, which orders only those correctly (and no
+		// order falls outside them).
+		$from = null !== $after ? max( self::seconds( (string) $after ), Paid_Orders::FIRST_SECOND ) : null;
+		$to   = null !== $before ? min( self::seconds( (string) $before ), Paid_Orders::LAST_SECOND + 1 ) : null;
+		if ( null !== $from && $from > Paid_Orders::LAST_SECOND ) {
+			return false;
+		}
 		if ( null !== $from && null !== $to ) {
 			return $to - 1 < $from ? false : $from . '...' . ( $to - 1 );
 		}
 		if ( null !== $from ) {
 			return '>=' . $from;
 		}
+		if ( null === $to ) {
+			return null;
+		}
 		// Not '<B': legacy storage compares the meta as text, where an order without the date
 		// ('') sorts before any B; a range excludes it, as HPOS does (NULL).
-		return null !== $to ? Paid_Orders::FIRST_SECOND . '...' . ( $to - 1 ) : null;
+		return $to - 1 < Paid_Orders::FIRST_SECOND ? false : Paid_Orders::FIRST_SECOND . '...' . ( $to - 1 );
 	}
 }

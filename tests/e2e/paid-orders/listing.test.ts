@@ -199,6 +199,13 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		expect( before.body.length + after.body.length ).toBe( paid.length );
 		expect( after.body.every( ( o ) => Date.parse( o.date_paid as string ) === latest ) ).toBe( true );
 		expect( before.body.every( ( o ) => Date.parse( o.date_paid as string ) < latest ) ).toBe( true );
+
+		// Bounds far from today: WooCommerce's legacy storage compares the payment time (post meta)
+		// as text, where a nine-digit timestamp (1990) sorts after today's ten-digit ones.
+		const wide = await listPaid( account.client, { modified_after: since, paid_after: '1990-01-01T00:00:00Z', paid_before: '2300-01-01T00:00:00Z', per_page: 100, _fields: 'id' } );
+		expect( wide.body.map( ( o ) => o.id ).sort( ( a, b ) => a - b ) ).toEqual( paid );
+		const ancient = await listPaid( account.client, { modified_after: since, paid_before: '1990-01-01T00:00:00Z', _fields: 'id' } );
+		expect( { status: ancient.status, body: ancient.body } ).toEqual( { status: 200, body: [] } );
 	} );
 
 	// Last: it adds an order, which the counts above do not expect.
