@@ -6,6 +6,7 @@ import path from 'path';
 import { CACHE_DIR, ROOT, environmentDir } from '../../scripts/lib/paths';
 import { ensureWordPressCore } from '../../scripts/lib/wordpress-core';
 import { environmentConstants, environmentMappings } from '../../scripts/lib/wp-env';
+import { phpLiteral } from '../../scripts/lib/php-literal';
 
 /**
  * The files of a WordPress site for PHP's own web server: a copy of the same core the
@@ -63,16 +64,6 @@ function ensureSqliteIntegration(): string {
 		throw new Error( `${ zip } does not hold the SQLite integration's db.copy` );
 	}
 	return path.join( target, top.name );
-}
-
-function phpLiteral( value: unknown ): string {
-	if ( typeof value === 'boolean' ) {
-		return value ? 'true' : 'false';
-	}
-	if ( typeof value === 'number' && Number.isFinite( value ) ) {
-		return String( value );
-	}
-	return `'${ String( value ).replaceAll( '\\', '\\\\' ).replaceAll( "'", "\\'" ) }'`;
 }
 
 /** Salts made once per site, so login cookies survive restarts like on a real site. */

@@ -8,6 +8,7 @@ import { loginCookies } from '../lib/wp-login';
 import { readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
 import type { ProductionLayout } from './layout';
 import { phpCli, type Database } from './services';
+import { phpLiteral } from '../lib/php-literal';
 
 export const ADMIN_USER = 'admin';
 export const ADMIN_PASSWORD = 'password';
@@ -28,16 +29,6 @@ export interface ProductionSiteOptions {
 	orderStorage: OrderStorage;
 	/** Test-only plugins put in wp-content/plugins, inactive (the e2e suite switches them). */
 	extraPlugins?: Record< string, string >;
-}
-
-function phpLiteral( value: unknown ): string {
-	if ( typeof value === 'boolean' ) {
-		return value ? 'true' : 'false';
-	}
-	if ( typeof value === 'number' && Number.isFinite( value ) ) {
-		return String( value );
-	}
-	return `'${ String( value ).replaceAll( '\\', '\\\\' ).replaceAll( "'", "\\'" ) }'`;
 }
 
 function coreSource( wordpressDir?: string ): string {
