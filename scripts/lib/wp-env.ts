@@ -5,6 +5,7 @@ import path from 'path';
 import { environmentDir, ROOT, WOOCOMMERCE_FIXTURE_DIR, WP_ENV_BIN } from './paths';
 import { forgetPid, readPid, recordPid, stopRecordedProcess, terminate, type ProcessIdentity } from './processes';
 import { coreTreeVersion, ensureWordPressCore, wordpressVersion } from './wordpress-core';
+import { readFileFrom } from './file-tail';
 
 export type Runtime = 'playground' | 'docker';
 
@@ -347,21 +348,7 @@ export async function stopWordPress( env: WordPressEnvironment, quiet = false ):
 /** Lines of debug.log since `mark`. */
 function debugLogSince( env: WordPressEnvironment, mark: number ): string {
 	const file = debugLogFile( env );
-	if ( ! file || ! fs.existsSync( file ) ) {
-		return '';
-	}
-	const size = fs.statSync( file ).size;
-	if ( size <= mark ) {
-		return '';
-	}
-	const buffer = Buffer.alloc( size - mark );
-	const fd = fs.openSync( file, 'r' );
-	try {
-		fs.readSync( fd, buffer, 0, buffer.length, mark );
-	} finally {
-		fs.closeSync( fd );
-	}
-	return buffer.toString( 'utf8' );
+	return file ? readFileFrom( file, mark ) : '';
 }
 
 /** The last PHP fatal error logged since `mark`, with the first lines of its stack trace. */

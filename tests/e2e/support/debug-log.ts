@@ -1,6 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import { readState } from './environment';
+import { readFileFrom } from '../../../scripts/lib/file-tail';
 
 /**
  * WordPress's debug.log of the e2e site. WP_DEBUG_DISPLAY is off, so a PHP warning never
@@ -22,21 +23,7 @@ export function debugLogMark(): number {
 
 /** Everything logged since the mark. */
 export function debugLogSince( mark: number ): string {
-	if ( ! fs.existsSync( DEBUG_LOG ) ) {
-		return '';
-	}
-	const size = fs.statSync( DEBUG_LOG ).size;
-	if ( size <= mark ) {
-		return '';
-	}
-	const buffer = Buffer.alloc( size - mark );
-	const fd = fs.openSync( DEBUG_LOG, 'r' );
-	try {
-		fs.readSync( fd, buffer, 0, buffer.length, mark );
-	} finally {
-		fs.closeSync( fd );
-	}
-	return buffer.toString( 'utf8' );
+	return readFileFrom( DEBUG_LOG, mark );
 }
 
 /** PHP warnings, notices, deprecations and fatal errors logged since the mark. */
