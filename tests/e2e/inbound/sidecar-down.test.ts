@@ -2,7 +2,7 @@ import { signStandardWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
-import { ADMIN, createSource, cronUntil, eventsFor, RECORDER_PLUGIN, recordedCalls, sendWebhook, totalEvents } from '../support/inbound';
+import { ADMIN, createSource, cronUntil, eventsFor, listEvents, RECORDER_PLUGIN, recordedCalls, sendWebhook, totalEvents } from '../support/inbound';
 
 /**
  * Without the sidecar nothing can be verified, so nothing is accepted: the sender gets
@@ -81,5 +81,9 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 		for ( const id of ids ) {
 			expect( await eventsFor( 'stream-e2e', id ) ).toHaveLength( 1 );
 		}
+		// Each stored event reaches the site's handlers once (and none is left for later files).
+		await cronUntil( async () => ( await listEvents( { source: 'stream-e2e', status: 'processed', per_page: 1 } ) ).total === ids.length, 'the stream processed' );
+		const calls = ( await recordedCalls( 'stream-e2e' ) ).filter( ( call ) => call.hook === 'generic' );
+		expect( calls.map( ( call ) => call.event_id ).sort() ).toEqual( [ ...ids ].sort() );
 	} );
 } );
