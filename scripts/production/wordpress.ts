@@ -171,8 +171,18 @@ function absolute( siteUrl: string, href: string ): string {
 	return new URL( href, `${ siteUrl }/wp-admin/` ).toString();
 }
 
+/**
+ * A wp-admin page as the administrator sees it. Real WooCommerce sends the first admin page
+ * after its activation to its setup wizard, once (OnboardingSetupWizard::do_admin_redirects()
+ * deletes the `_wc_activation_redirect` transient, then redirects to admin.php?page=wc-admin);
+ * a site owner then goes back to the page they asked for, and so does this.
+ */
 async function adminPage( siteUrl: string, cookie: string, page: string ): Promise< string > {
-	const response = await fetch( absolute( siteUrl, page ), { headers: { cookie }, redirect: 'manual' } );
+	let response = await fetch( absolute( siteUrl, page ), { headers: { cookie }, redirect: 'manual' } );
+	if ( response.status === 302 && /[?&]page=wc-admin(&|$)/.test( response.headers.get( 'location' ) ?? '' ) ) {
+		await response.text();
+		response = await fetch( absolute( siteUrl, page ), { headers: { cookie }, redirect: 'manual' } );
+	}
 	const text = await response.text();
 	if ( response.status !== 200 ) {
 		throw new Error( `wp-admin/${ page } answered HTTP ${ response.status }${ response.headers.get( 'location' ) ? ` (to ${ response.headers.get( 'location' ) })` : '' }` );

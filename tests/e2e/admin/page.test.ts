@@ -15,6 +15,21 @@ function assetVersion(): string {
 	return match[ 1 ] as string;
 }
 
+/**
+ * Whether a core style is on the page: its own <link id="<handle>-css">, or, where WordPress
+ * concatenates core styles (CONCATENATE_SCRIPTS, on without SCRIPT_DEBUG, as on the production
+ * runtime), in the load-styles.php URL's `load[]` list (wp_print_styles() → _print_styles()).
+ */
+function coreStyleLoaded( page: string, handle: string ): boolean {
+	if ( new RegExp( `id=["']${ handle }-css["']` ).test( page ) ) {
+		return true;
+	}
+	return [ ...page.matchAll( /href=['"]([^'"]*load-styles\.php\?[^'"]*)['"]/g ) ].some( ( match ) => {
+		const url = new URL( ( match[ 1 ] as string ).replaceAll( '&amp;', '&' ).replaceAll( '&#038;', '&' ), 'http://localhost' );
+		return [ ...url.searchParams.entries() ].some( ( [ key, value ] ) => key.startsWith( 'load' ) && value.split( ',' ).includes( handle ) );
+	} );
+}
+
 describe( 'the admin page, served by WordPress', () => {
 	let html: string;
 	let otherPage: string;
@@ -38,9 +53,10 @@ describe( 'the admin page, served by WordPress', () => {
 		const version = assetVersion();
 		expect( html ).toContain( `plugins/service-integration/build/index.js?ver=${ version }` );
 		expect( html ).toContain( `plugins/service-integration/build/index.css?ver=${ version }` );
-		for ( const dependency of [ 'wp-element-js', 'wp-components-js', 'wp-api-fetch-js', 'wp-i18n-js', 'wp-components-css', 'service-integration-admin-js', 'service-integration-admin-css' ] ) {
+		for ( const dependency of [ 'wp-element-js', 'wp-components-js', 'wp-api-fetch-js', 'wp-i18n-js', 'service-integration-admin-js', 'service-integration-admin-css' ] ) {
 			expect( { dependency, present: new RegExp( `id=["']${ dependency }["']` ).test( html ) } ).toEqual( { dependency, present: true } );
 		}
+		expect( { style: 'wp-components', loaded: coreStyleLoaded( html, 'wp-components' ) } ).toEqual( { style: 'wp-components', loaded: true } );
 		// The app's script comes after its dependencies (WordPress resolved them from the asset file).
 		expect( html.indexOf( 'id="wp-components-js"' ) ).toBeLessThan( html.indexOf( 'id="service-integration-admin-js"' ) );
 	} );

@@ -8,8 +8,9 @@ import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT } from '../support/environm
 /**
  * A start that cannot bring WordPress up stops what it launched and says why, and
  * `npm stop` finds what a start killed half-way left running. Each case starts a stack of
- * its own: environment `<E2E_ENV_NAME>-failstart`, on the suite's ports + 2 (so runs side by
- * side do not collide), with a test plugin whose activation dies with a PHP fatal error
+ * its own: environment `<E2E_ENV_NAME>-failstart`, on the suite's ports + 4 (past the production
+ * runtime's PHP-FPM and MariaDB at WordPress's port + 2 and + 3, so the suite on either runtime,
+ * and runs side by side, do not collide), with a test plugin whose activation dies with a PHP fatal error
  * mounted as the commerce plugin (which the local environment activates).
  */
 const NAME = `${ E2E_ENV_NAME }-failstart`;
@@ -18,8 +19,8 @@ const FATAL_PLUGIN = path.join( ROOT, 'tests', 'fixtures', 'plugins', 'activatio
 const OPTIONS: StackOptions = {
 	name: NAME,
 	runtime: 'playground',
-	wpPort: E2E_WP_PORT + 2,
-	sidecarPort: E2E_SIDECAR_PORT + 2,
+	wpPort: E2E_WP_PORT + 4,
+	sidecarPort: E2E_SIDECAR_PORT + 4,
 	freshSite: true,
 	sidecarLogFile: path.join( DIR, 'sidecar.log' ),
 };
