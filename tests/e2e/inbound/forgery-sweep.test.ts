@@ -2,6 +2,7 @@ import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/inboun
 import { forgeryCases, type ForgeryCase } from '../../support/inbound-forgeries';
 import { sampleWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
+import { readState } from '../support/environment';
 import { setPluginActive } from '../support/plugins';
 import { ADMIN, createSource, cronUntil, eventsFor, listEvents, pooled, RECORDER_PLUGIN, recordedCalls, runCron, sendWebhook } from '../support/inbound';
 
@@ -30,7 +31,32 @@ interface Snapshot {
 async function snapshot(): Promise< Snapshot > {
 	const page = await listEvents( { per_page: 1 } );
 	const log = await adminClient().get< { total: number } >( `${ ADMIN }/log?outcome=refused&per_page=1` );
-	return { events: page.total, duplicates: page.duplicates.deliveries, calls: ( await recordedCalls() ).length, refusedLog: log.body.total };
+	// Events of earlier files may still reach their handlers meanwhile: only the sweep's sources count.
+	const calls = ( await recordedCalls() ).filter( ( call ) => call.source.startsWith( 'forge-' ) ).length;
+	return { events: page.total, duplicates: page.duplicates.deliveries, calls, refusedLog: log.body.total };
+}
+
+/**
+ * Under Playground each request through WordPress takes a second or more (PHP as WebAssembly),
+ * and the whole sweep alone took over ten minutes of CI's Playground run. There the sweep sends
+ * every kind of refusal of each scheme (each distinct expected status and code, plus the cases
+ * WordPress's transport could alter: bodies changed by whitespace, encoding or truncation,
+ * headers missing or empty) and every eighth of the rest, about half; on the production runtime, where
+ * the whole sweep takes seconds, it sends all. The sidecar-level sweep
+ * (tests/unit/inbound/forgery-sweep.test.ts) checks every case against the verifier.
+ */
+function sampleForPlayground( cases: ForgeryCase[] ): ForgeryCase[] {
+	if ( readState().runtime === 'production' ) {
+		return cases;
+	}
+	const seen = new Set< string >();
+	return cases.filter( ( c, index ) => {
+		const kind = `${ c.source }|${ c.status }|${ JSON.stringify( c.code ) }`;
+		const transport = /trailing newline|leading space|indentation|empty|truncated|missing/.test( c.label );
+		const first = ! seen.has( kind );
+		seen.add( kind );
+		return first || transport || index % 8 === 0;
+	} );
 }
 
 /** What WordPress answers instead of the sidecar: an empty body never reaches it. */
@@ -73,10 +99,11 @@ describe( 'inbound forgery sweep through WordPress', () => {
 			.filter( ( c ) => ! c.unprefixed )
 			.map( throughWordPress );
 		expect( cases.length ).toBeGreaterThanOrEqual( 190 );
+		const sent = sampleForPlayground( cases );
 
 		const before = await snapshot();
-		const answers = await pooled( cases, 4, ( c ) => sendWebhook( c.source, c.webhook ) );
-		const mismatches = cases.flatMap( ( c, i ) => {
+		const answers = await pooled( sent, 4, ( c ) => sendWebhook( c.source, c.webhook ) );
+		const mismatches = sent.flatMap( ( c, i ) => {
 			const answer = answers[ i ];
 			const codes = Array.isArray( c.code ) ? c.code : [ c.code ];
 			return answer && answer.status === c.status && codes.includes( answer.body?.code ) ? [] : [ { label: c.label, expected: [ c.status, c.code ], got: [ answer?.status, answer?.body?.code ] } ];
@@ -88,6 +115,6 @@ describe( 'inbound forgery sweep through WordPress', () => {
 		const after = await snapshot();
 		expect( { ...after, refusedLog: undefined } ).toEqual( { ...before, refusedLog: undefined } );
 		// Every case but the empty bodies reached the sidecar, which logged it as refused.
-		expect( after.refusedLog - before.refusedLog ).toBe( cases.filter( ( c ) => c.code !== 'inbound_empty_body' ).length );
+		expect( after.refusedLog - before.refusedLog ).toBe( sent.filter( ( c ) => c.code !== 'inbound_empty_body' ).length );
 	}, SWEEP_TIMEOUT );
 } );
