@@ -10,11 +10,14 @@ import { environmentDir } from './lib/paths';
 import { done, fail, step } from './lib/progress';
 import { describeStack, stopLeftovers } from './lib/stack';
 import { stopWordPress } from './lib/wp-env';
+import { stopProduction } from './production/stack';
 
 const HELP = `Usage: npm stop [-- --env=dev]
 
 Stops the WordPress environment and the sidecar started by \`npm start\`, and anything
-a failed or interrupted start left running (sidecar, wp-env, Playground server).
+a failed or interrupted start left running (sidecar, wp-env, Playground server), and the
+production runtime's processes of an environment of that name (nginx, PHP-FPM, MariaDB,
+the sidecar, the cron loop).
 --env names another environment under .cache/environments/ (e.g. an e2e run's
 E2E_ENV_NAME whose process was killed); default: dev.
 `;
@@ -55,7 +58,13 @@ async function main(): Promise< void > {
 	for ( const line of leftovers ) {
 		done( `stopped ${ line }, left by an earlier start` );
 	}
-	if ( ! stoppedStart && leftovers.length === 0 ) {
+	// The production runtime of the same name (an E2E_RUNTIME=production run that was killed
+	// before its teardown, or `npm run production -- start --env=<name>`).
+	const production = fs.existsSync( path.join( environmentDir( name ), 'production' ) ) ? await stopProduction( name ) : [];
+	for ( const line of production ) {
+		done( `stopped ${ line } (production runtime)` );
+	}
+	if ( ! stoppedStart && leftovers.length === 0 && production.length === 0 ) {
 		process.stdout.write( `Nothing is running (no .cache/environments/${ name }/running.json, and no process recorded there is alive).\n` );
 	}
 }

@@ -217,6 +217,12 @@ async function followActivation( siteUrl: string, cookie: string, href: string, 
 	const body = await response.text();
 	const location = response.headers.get( 'location' ) ?? '';
 	// plugins.php redirects to ?activate=true on success, to ?error=true (with the output) on failure.
+	if ( response.status === 302 && location.includes( 'error=true' ) ) {
+		throw new Error(
+			`WordPress refused to activate ${ pluginFile }: its activation failed or died with a PHP error (wp-content/debug.log says which). ` +
+				'A site kept from an earlier start with another commerce plugin or core tree starts clean with --fresh.'
+		);
+	}
 	if ( response.status !== 302 || ! location.includes( 'activate=true' ) ) {
 		throw new Error( `Activating ${ pluginFile } failed: HTTP ${ response.status } to "${ location }" ${ pageMessages( body ) }`.trim() );
 	}
