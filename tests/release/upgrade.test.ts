@@ -10,7 +10,7 @@ import { stopSidecarProcess } from '../../scripts/production/sidecar';
 import { startProduction, stopProduction, type ProductionStack } from '../../scripts/production/stack';
 import { activatePlugin, adminCookie } from '../../scripts/production/wordpress';
 import { MIGRATIONS } from '../../sidecar/src/store/migrations';
-import { startReceiver, waitUntil, type Receiver } from '../sidecar/support/receiver';
+import { startReceiver, waitUntil, type Receiver, type ReceiverHandler } from '../sidecar/support/receiver';
 import { signStandardWebhook } from '../support/inbound-signers';
 import { buildEarlierRelease, currentRelease, DEFAULT_UPGRADE_FROM, RELEASE_ENV_NAME, RELEASE_PORT_BASE } from './support/release';
 
@@ -117,10 +117,20 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 	let snapshot: { probe: ProbeState; sidecarSchema: number; deliveries: number };
 
 	const probe = async (): Promise< ProbeState > => ok( await admin.get< ProbeState >( '/si-upgrade-probe/v1/state' ), 'Reading the probe' );
-	const delivered = ( orderId: number ): Delivered[] =>
-		receiver.requests
-			.map( ( request ) => ( { id: request.headers[ 'webhook-id' ] as string, ...( new Webhook( endpoint.secret ).verify( request.body, request.headers ) as Omit< Delivered, 'id' > ) } ) )
-			.filter( ( event ) => event.data.order.id === orderId );
+	// Each delivery is verified as it arrives, as a receiver does: the library refuses a timestamp
+	// over five minutes old, which the first deliveries are by the end of a slow run.
+	const arrivals: Delivered[] = [];
+	const refusedArrivals: string[] = [];
+	const verifyOnArrival: ReceiverHandler = ( request, res ) => {
+		try {
+			arrivals.push( { id: request.headers[ 'webhook-id' ] as string, ...( new Webhook( endpoint.secret ).verify( request.body, request.headers ) as Omit< Delivered, 'id' > ) } );
+			res.writeHead( 200 ).end( 'ok' );
+		} catch ( error ) {
+			refusedArrivals.push( `${ request.headers[ 'webhook-id' ] }: ${ ( error as Error ).message }` );
+			res.writeHead( 400 ).end( 'invalid signature' );
+		}
+	};
+	const delivered = ( orderId: number ): Delivered[] => arrivals.filter( ( event ) => event.data.order.id === orderId );
 	const sendInbound = async ( eventId: string, type: string ) => {
 		const body = JSON.stringify( { type, timestamp: new Date().toISOString(), data: { eventId } } );
 		const signed = signStandardWebhook( sourceSecret, eventId, body );
@@ -129,7 +139,7 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 
 	beforeAll( async () => {
 		earlier = await buildEarlierRelease( FROM );
-		receiver = await startReceiver();
+		receiver = await startReceiver( verifyOnArrival );
 		before = await startProduction( startOptions( earlier.dir, true ) );
 		const cookie = await adminCookie( before.siteUrl );
 		await activatePlugin( before.siteUrl, cookie, PROBE_PLUGIN );
@@ -228,6 +238,7 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 		await waitUntil( () => delivered( orders.afterUpgrade ).length >= 2, 60_000, 'a new order\'s events at the receiver' );
 		// Each business event once: the upgrade resent nothing already delivered.
 		expect( delivered( orders.delivered ).map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+		expect( refusedArrivals ).toEqual( [] );
 
 		// Inbound: the source's secret still verifies; the event is stored and processed.
 		expect( ( await sendInbound( 'evt_upgrade_after', 'test.after' ) ).status ).toBe( 202 );
