@@ -36,6 +36,10 @@ final class Lifecycle {
 		flush_rewrite_rules( false );
 	}
 
+	/** The lock that lets one request at a time run the upgrade, and how long before it counts as abandoned. */
+	const UPGRADE_LOCK_OPTION = 'service_integration_upgrade_lock';
+	const UPGRADE_LOCK_TTL    = 300;
+
 	/**
 	 * The version options, autoloaded: this check runs on every request, and an option stored
 	 * with autoload off costs a SELECT of its own each time (get_option() reads it from the
@@ -54,15 +58,38 @@ final class Lifecycle {
 	 * them to autoload: that upgrade happens once, on the first request after the update.
 	 */
 	public static function maybe_upgrade(): void {
-		$stored = wp_load_alloptions();
-		if (
-			( $stored[ self::VERSION_OPTION ] ?? null ) !== VERSION
-			|| ( $stored[ Outbound\Outbox::DB_VERSION_OPTION ] ?? null ) !== Outbound\Outbox::DB_VERSION
-			|| ( $stored[ Inbound\Inbound_Store::DB_VERSION_OPTION ] ?? null ) !== Inbound\Inbound_Store::DB_VERSION
-			|| null === get_role( Security\Service_Role::ROLE )
-		) {
-			self::install();
+		if ( self::is_current() ) {
+			return;
 		}
+		/*
+		 * Requests run side by side (PHP-FPM workers, the cron runner): each would see the old
+		 * versions it loaded at its start and migrate again. One takes the lock; the others wait
+		 * a little, then go on without migrating (the holder is doing it). The holder reads the
+		 * versions again from the database, as a request that waited for it has finished it.
+		 */
+		$lock = new Option_Lock( self::UPGRADE_LOCK_OPTION );
+		if ( ! $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 ) ) {
+			return;
+		}
+		try {
+			wp_cache_delete( 'alloptions', 'options' );
+			if ( ! self::is_current() ) {
+				self::install();
+			}
+		} finally {
+			$lock->release();
+		}
+	}
+
+	/**
+	 * Whether the stored versions are the code's and the role exists (from the autoloaded options).
+	 */
+	private static function is_current(): bool {
+		$stored = wp_load_alloptions();
+		return ( $stored[ self::VERSION_OPTION ] ?? null ) === VERSION
+			&& ( $stored[ Outbound\Outbox::DB_VERSION_OPTION ] ?? null ) === Outbound\Outbox::DB_VERSION
+			&& ( $stored[ Inbound\Inbound_Store::DB_VERSION_OPTION ] ?? null ) === Inbound\Inbound_Store::DB_VERSION
+			&& null !== get_role( Security\Service_Role::ROLE );
 	}
 
 	/**

@@ -2,6 +2,7 @@ import type { Server } from 'http';
 import pino from 'pino';
 import type { SidecarConfig } from './config';
 import { createApp } from './http/app';
+import { applyServerTimeouts } from './http/server-timeouts';
 import { createLogger, type Logger } from './logger';
 import { createOutboundRuntime } from './outbound/runtime';
 import { openDatabase, type Db } from './store/database';
@@ -41,6 +42,7 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		const port = typeof address === 'object' && address ? address.port : config.port;
 		log.info( { host: config.host, port, version: SIDECAR_VERSION, dataDir: config.dataDir, configFile: details.configFile ?? null }, 'sidecar listening' );
 	} );
+	applyServerTimeouts( server );
 	server.on( 'error', ( error ) => {
 		log.fatal( { err: error }, 'cannot listen' );
 		process.exit( 1 );

@@ -57,7 +57,6 @@ final class Inbound_Processor {
 		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval
 		add_action( self::KICK_HOOK, array( self::class, 'drain' ) );
 		add_action( self::SWEEP_HOOK, array( self::class, 'drain' ) );
-		add_action( 'init', array( Inbound_Store::class, 'maybe_install' ), 5 );
 		add_action( 'init', array( self::class, 'ensure_sweep' ) );
 	}
 

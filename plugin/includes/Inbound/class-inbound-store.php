@@ -90,15 +90,6 @@ final class Inbound_Store {
 	}
 
 	/**
-	 * Installs the table on sites upgraded in place (activation hooks do not run then).
-	 */
-	public static function maybe_install(): void {
-		if ( get_option( self::DB_VERSION_OPTION ) !== self::DB_VERSION ) {
-			self::install();
-		}
-	}
-
-	/**
 	 * The id the unique index sees.
 	 *
 	 * @param string $event_id Event id from the sidecar.

@@ -6,6 +6,7 @@ import path from 'path';
 import { Writable } from 'stream';
 import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
 import { createApp } from '../../../sidecar/src/http/app';
+import { applyServerTimeouts } from '../../../sidecar/src/http/server-timeouts';
 import { createLogger } from '../../../sidecar/src/logger';
 import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
@@ -60,7 +61,7 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 	const { dispatcher } = outbound;
 	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher } );
 	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
+		const s = applyServerTimeouts( app.listen( 0, '127.0.0.1', () => resolve( s ) ) );
 	} );
 	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
 	let closed = false;
