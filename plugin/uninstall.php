@@ -41,6 +41,7 @@ delete_option( 'service_integration_disabled_endpoints' );
 delete_option( 'service_integration_deleted_endpoints' );
 delete_transient( 'service_integration_hand_over_backoff' );
 delete_option( 'service_integration_hand_over_lock' );
+delete_option( 'service_integration_upgrade_lock' );
 delete_option( 'service_integration_outbox_write_failures' );
 delete_option( 'service_integration_widening' );
 delete_option( 'service_integration_account_login' );
