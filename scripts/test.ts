@@ -80,13 +80,14 @@ async function main(): Promise< void > {
 		return;
 	}
 	fs.mkdirSync( LOG_DIR, { recursive: true } );
-	const others: Lane = { name: 'other-projects', projects: [ 'unit', 'sidecar', 'release' ], log: path.join( LOG_DIR, 'other-projects.log' ) };
+	const othersLog = path.join( LOG_DIR, 'other-projects.log' );
+	const others: Lane = { name: 'other-projects', projects: [ 'unit', 'sidecar', 'release' ], log: othersLog };
 	const e2e: Lane = { name: 'e2e', projects: [ 'e2e' ], log: null };
-	process.stderr.write( `▸ unit, sidecar and release run beside the e2e suite; their output goes to ${ path.relative( ROOT, others.log as string ) } and is printed when they end.\n` );
+	process.stderr.write( `▸ unit, sidecar and release run beside the e2e suite; their output goes to ${ path.relative( ROOT, othersLog ) } and is printed when they end.\n` );
 
 	const othersDone = runLane( others, extraArgs ).then( ( result ) => {
-		process.stderr.write( `\n──── unit, sidecar, release (${ path.relative( ROOT, others.log as string ) }) ────\n` );
-		process.stderr.write( fs.readFileSync( others.log as string, 'utf8' ) );
+		process.stderr.write( `\n──── unit, sidecar, release (${ path.relative( ROOT, othersLog ) }) ────\n` );
+		process.stderr.write( fs.readFileSync( othersLog, 'utf8' ) );
 		process.stderr.write( `──── end of unit, sidecar, release: exit ${ result.code } ────\n\n` );
 		return result;
 	} );
