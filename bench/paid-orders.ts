@@ -1,48 +1,71 @@
 /**
  * Paid-orders endpoint benchmark: the plugin's GET /service-integration/v1/commandes-payees
  * against the route an automation would call instead, GET /wc/v3/orders filtered to the paid
- * statuses, on one running WordPress, side by side and interleaved, pages of 100.
+ * statuses, and the plugin's incremental-sync order (orderby=date_paid with a cursor) at
+ * several depths of the backlog, on one running WordPress, interleaved, pages of 100.
  *
  * Run: npx ts-node --transpile-only bench/paid-orders.ts [--help]
  *
- * Against the WooCommerce-compatible TEST FIXTURE (the only commerce plugin available
- * offline) the comparison is with the fixture's stand-in for /wc/v3/orders
- * (/wc-fixture/v1/wc-v3-orders), which builds the same response shape as WooCommerce's
- * controller from the same orders; it is not WooCommerce itself.
+ * With real WooCommerce (WOOCOMMERCE_DIR, production runtime), (b) is WooCommerce's own
+ * /wc/v3/orders and orders are seeded through WooCommerce's API (bench/support/wc-seed).
+ * Against the WooCommerce-compatible TEST FIXTURE the comparison is with the fixture's
+ * stand-in for /wc/v3/orders (/wc-fixture/v1/wc-v3-orders), which builds the same response
+ * shape as WooCommerce's controller from the same orders; it is not WooCommerce itself.
  */
+import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { performance } from 'perf_hooks';
 import { parseFlags, portFlag } from '../scripts/lib/cli-args';
-import { environmentDir } from '../scripts/lib/paths';
-import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
+import { environmentDir, ROOT } from '../scripts/lib/paths';
+import { orderStorageFromEnv, PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
 import { RUNTIME_HELP, runtimeFlag, startBenchStack, stopKeptWordPress, type BenchRuntime, type BenchStack } from './support/bench-stack';
+import { releaseAtCommit } from './support/release-at';
 
-const HELP = `Usage: npx ts-node --transpile-only bench/paid-orders.ts [options]
+const HELP = `Usage: [WOOCOMMERCE_DIR=<dir> [WOOCOMMERCE_HPOS=on|off] [WORDPRESS_DIR=<dir>]] \\
+       npx ts-node --transpile-only bench/paid-orders.ts [options]
 
-Starts its own WordPress (Playground runtime, or native PHP with --runtime=native; fresh
-database, the WooCommerce-compatible test fixture) and sidecar, seeds orders (about a third
-paid: processing or completed), and measures, interleaved request by request on the same
-pages of 100 paid orders:
-  (a) GET /wp-json/service-integration/v1/commandes-payees   (service account)
-  (b) GET /wp-json/wc-fixture/v1/wc-v3-orders?status=processing,completed
-      the fixture's stand-in for GET /wc/v3/orders          (administrator)
-plus a trivial authenticated request per identity (GET /service-integration/v1/me) to show
-the fixed cost of a WordPress request that both pay. Prints median and p95 latency, bytes
-per page, and the ratios (b)/(a), at each scale, and how (a) grows with the order count.
-Stops WordPress and the sidecar at the end, even on failure.
+Starts its own WordPress (Playground runtime, native PHP with --runtime=native, or nginx +
+PHP-FPM + MariaDB with --runtime=production; fresh databases) and sidecar, seeds orders
+(a third paid: processing or completed, paid at distinct seconds over the past 400 days,
+with some ties), and at each scale measures, interleaved request by request, pages of 100:
+  (a) GET /wp-json/service-integration/v1/commandes-payees?page=N          (service account)
+  (b) GET /wp-json/wc/v3/orders?status=processing,completed&page=N         (administrator)
+      real WooCommerce with WOOCOMMERCE_DIR; else the fixture's stand-in for it,
+      /wc-fixture/v1/wc-v3-orders (same response shape, same orders, not WooCommerce)
+  (c) GET .../commandes-payees?orderby=date_paid&paid_after=<cursor>&after_id=<cursor>
+      the incremental sync, at five depths of the backlog (start, 25 %, 50 %, 75 %, the
+      last full page), with cursors taken from one walk of the whole sync order first;
+      (a) and (b) are measured at the same page numbers
+plus a trivial authenticated request per identity (GET /service-integration/v1/me), the
+fixed cost of a WordPress request. Orders are seeded incrementally (to the first scale,
+measure, on to the next...). Prints median and p95 latency, bytes per page, (b)/(a) and
+(c)/(a) at each scale, how (a) and (c) grow from the smallest to the largest scale, and
+the SQL queries each request ran (tests/fixtures/plugins/query-counter, one extra untimed
+request per route and depth). Stops WordPress and the sidecar at the end, even on failure.
+
+Seeding: fixture, its bulk route (one transaction a chunk, no hooks); real WooCommerce,
+the bench-only plugin bench/support/wc-seed (linked into this site only): wc_create_order(),
+add_product(), addresses, shipping line, payment method, calculate_totals() with a 20 % VAT
+rate, date paid, status; WooCommerce Analytics' per-order import and the plugin's outbound
+order events are unhooked during those requests, and no mail is sent.
 
 Options:
-${ RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000); the
-                       side-by-side headline is taken at --compare-at
+${ RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000)
   --compare-at=<n>     scale whose ratios are the headline (default 10000)
-  --rounds=<n>         interleaved rounds per scale (default 25)
+  --rounds=<n>         interleaved rounds per scale, the depths in turn (default 30)
   --per-page=<n>       page size (default 100)
-  --chunk=<n>          orders per seeding request (default 1000)
+  --chunk=<n>          orders per seeding request (default 1000 fixture, 100 real WooCommerce)
+  --seed-concurrency=<n>  seeding requests at once (default 1: on 2 cores, 2 seeded no faster)
   --max-seed-minutes=<n>  stop seeding larger scales after this long (default 20)
+  --plugin-commit=<rev>  production runtime: install the plugin and sidecar released from
+                       this commit (git archive + npm run release, outside the repository)
+                       instead of this working tree
+  --release-dir=<dir>  production runtime: install these release artifacts
+  --no-query-count     skip the untimed query-count requests
   --name=<env>         environment name (default bench-orders)
-  --wp-port=<port>     WordPress port (default 8921)
+  --wp-port=<port>     WordPress port (default 8921; production: PHP-FPM +2, MariaDB +3)
   --sidecar-port=<port>  sidecar port (default 8821)
   --json               also print the results as JSON
   --keep               leave WordPress and the sidecar running at the end (prints how to reach
@@ -51,8 +74,13 @@ ${ RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000
                        and exit
   --help               this text
 
+Environment (production runtime only, as for npm run production and E2E_RUNTIME=production):
+  WOOCOMMERCE_DIR=<dir>  real WooCommerce instead of the WooCommerce-compatible fixture
+  WOOCOMMERCE_HPOS=off   real WooCommerce on legacy post storage (default on: HPOS)
+  WORDPRESS_DIR=<dir>    another WordPress core tree (default 6.5.5)
+
 Targets: (a) at least 3x faster (median and p95) and at least 10x smaller than (b);
-(a) flat per page from 1,000 to 50,000 orders.
+(a) and (c) flat per page from 1,000 to 50,000 orders.
 `;
 
 interface Options {
@@ -62,8 +90,12 @@ interface Options {
 	compareAt: number;
 	rounds: number;
 	perPage: number;
-	chunk: number;
+	chunk: number | undefined;
+	seedConcurrency: number | undefined;
 	maxSeedMinutes: number;
+	pluginCommit: string | undefined;
+	releaseDir: string | undefined;
+	queryCount: boolean;
 	name: string;
 	wpPort: number;
 	sidecarPort: number;
@@ -73,7 +105,7 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const flags = parseFlags( argv, [ 'help', 'runtime', 'php-workers', 'scales', 'compare-at', 'rounds', 'per-page', 'chunk', 'max-seed-minutes', 'name', 'wp-port', 'sidecar-port', 'json', 'keep', 'stop' ] );
+	const flags = parseFlags( argv, [ 'help', 'runtime', 'php-workers', 'scales', 'compare-at', 'rounds', 'per-page', 'chunk', 'seed-concurrency', 'max-seed-minutes', 'plugin-commit', 'release-dir', 'no-query-count', 'name', 'wp-port', 'sidecar-port', 'json', 'keep', 'stop' ] );
 	if ( flags.help ) {
 		return undefined;
 	}
@@ -88,6 +120,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		}
 		return n;
 	};
+	const optionalInt = ( name: string, min: number, max: number ): number | undefined => ( flags[ name ] === undefined ? undefined : int( name, 0, min, max ) );
 	const scales = typeof flags.scales === 'string' ? flags.scales.split( ',' ).map( Number ) : [ 1000, 10000, 50000 ];
 	if ( scales.some( ( n ) => ! Number.isInteger( n ) || n < 300 || n > 200_000 ) || scales.length === 0 ) {
 		throw new Error( '--scales must be a comma-separated list of integers from 300 to 200000' );
@@ -97,15 +130,35 @@ function parseOptions( argv: string[] ): Options | undefined {
 	if ( ! scales.includes( compareAt ) ) {
 		throw new Error( '--compare-at must be one of --scales' );
 	}
+	const runtime = runtimeFlag( flags.runtime );
+	const text = ( name: string ): string | undefined => {
+		const value = flags[ name ];
+		if ( value === true ) {
+			throw new Error( `--${ name } needs a value: --${ name }=<...>` );
+		}
+		return value;
+	};
+	const pluginCommit = text( 'plugin-commit' );
+	const releaseDir = text( 'release-dir' );
+	if ( ( pluginCommit || releaseDir ) && runtime !== 'production' ) {
+		throw new Error( '--plugin-commit and --release-dir are for --runtime=production' );
+	}
+	if ( pluginCommit && releaseDir ) {
+		throw new Error( '--plugin-commit or --release-dir, not both' );
+	}
 	return {
-		runtime: runtimeFlag( flags.runtime ),
+		runtime,
 		phpWorkers: int( 'php-workers', 4, 1, 32 ),
 		scales,
 		compareAt,
-		rounds: int( 'rounds', 25, 3, 1000 ),
+		rounds: int( 'rounds', 30, 5, 1000 ),
 		perPage: int( 'per-page', 100, 1, 100 ),
-		chunk: int( 'chunk', 1000, 50, 5000 ),
+		chunk: optionalInt( 'chunk', 10, 5000 ),
+		seedConcurrency: optionalInt( 'seed-concurrency', 1, 8 ),
 		maxSeedMinutes: int( 'max-seed-minutes', 20, 1, 600 ),
+		pluginCommit,
+		releaseDir,
+		queryCount: flags[ 'no-query-count' ] !== true,
 		name: typeof flags.name === 'string' ? flags.name : 'bench-orders',
 		wpPort: portFlag( flags[ 'wp-port' ], 8921, 'wp-port' ),
 		sidecarPort: portFlag( flags[ 'sidecar-port' ], 8821, 'sidecar-port' ),
@@ -130,12 +183,16 @@ interface Timed {
 	body: string;
 }
 
-async function request( siteUrl: string, who: Identity, path: string, init: { method?: string; body?: unknown } = {} ): Promise< Timed > {
+/** `probe`: ask the query counter (tests/fixtures/plugins/query-counter) for its report; never on a timed request. */
+async function request( siteUrl: string, who: Identity, path: string, init: { method?: string; body?: unknown; probe?: boolean } = {} ): Promise< Timed > {
 	const headers: Record< string, string > = {
 		accept: 'application/json',
 		cookie: PLAYGROUND_COOKIE,
 		authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ),
 	};
+	if ( init.probe ) {
+		headers[ 'x-service-integration-query-probe' ] = '1';
+	}
 	let body: string | undefined;
 	if ( init.body !== undefined ) {
 		body = JSON.stringify( init.body );
@@ -186,6 +243,21 @@ const USER_AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/
 // Paid share: 3 statuses in 9 (processing x2, completed x1).
 const STATUSES = [ 'processing', 'processing', 'completed', 'pending', 'on-hold', 'cancelled', 'failed', 'refunded', 'pending' ];
 
+/** Created over the last 400 days, oldest first, at distinct seconds (Unix time). */
+function createdAt( index: number, total: number, now: number ): number {
+	return Math.floor( now / 1000 ) - 400 * 86400 + Math.floor( ( index / total ) * 399 * 86400 );
+}
+
+/**
+ * Paid one to ten minutes after creation, at distinct seconds, except one paid order in
+ * twelve (index % 36 === 0, whose next order is paid too): paid in the same second as the
+ * next one, so the sync cursor (date_paid, id) meets ties.
+ */
+function paidAt( index: number, total: number, now: number ): number {
+	const own = ( i: number ): number => createdAt( i, total, now ) + 60 + ( i % 540 );
+	return index % 36 === 0 ? own( index + 1 ) : own( index );
+}
+
 interface SeedProduct {
 	id: number;
 	price: number;
@@ -198,8 +270,7 @@ function seedOrder( index: number, total: number, products: SeedProduct[], rand:
 	const email = `${ first.toLowerCase() }.${ last.toLowerCase() }.${ index }@example.com`;
 	const status = STATUSES[ index % STATUSES.length ] as string;
 	const paid = status === 'processing' || status === 'completed';
-	// Created over the last 400 days, oldest first; paid one to ten minutes later.
-	const created = Math.floor( now / 1000 ) - 400 * 86400 + Math.floor( ( index / total ) * 399 * 86400 );
+	const created = createdAt( index, total, now );
 	const lines = 1 + Math.floor( rand() * 3 );
 	const lineItems = Array.from( { length: lines }, ( _, n ) => {
 		const product = products[ Math.floor( rand() * products.length ) ] as SeedProduct;
@@ -231,7 +302,7 @@ function seedOrder( index: number, total: number, products: SeedProduct[], rand:
 		customer_note: index % 7 === 0 ? 'Please deliver in the morning.' : '',
 		cart_hash: ( index * 2654435761 ).toString( 16 ).padStart( 32, '0' ).slice( 0, 32 ),
 		date_created: new Date( created * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ),
-		...( paid ? { date_paid: new Date( ( created + 60 + ( index % 540 ) ) * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ) } : {} ),
+		...( paid ? { date_paid: new Date( paidAt( index, total, now ) * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ) } : {} ),
 		line_items: lineItems,
 		shipping_lines: [ { method_id: 'flat_rate', method_title: 'Colissimo', instance_id: '3', total: '9.90', tax: '1.98' } ],
 		tax_lines: [ { rate_id: 1, rate_code: `${ country }-TVA-1`, label: 'TVA', tax_total: lineItems.reduce( ( sum, l ) => sum + Number( l.tax ), 0 ).toFixed( 2 ), shipping_tax_total: '1.98', rate_percent: 20 } ],
@@ -270,22 +341,74 @@ interface Series {
 	bytes: number[];
 }
 
+/** SQL queries of one request: all of them, and (when SAVEQUERIES lists them) those run inside the REST route's callback. */
+interface QueryCount {
+	total: number;
+	route: number | null;
+}
+
+/** Depths of the backlog the sync (c) is measured at; (a) and (b) at the same page numbers. */
+const DEPTHS = [
+	{ label: 'start', at: 0 },
+	{ label: '25 %', at: 0.25 },
+	{ label: '50 %', at: 0.5 },
+	{ label: '75 %', at: 0.75 },
+	{ label: 'end', at: 1 },
+];
+
+interface Cursor {
+	paid_after: string;
+	after_id?: number;
+}
+
+interface DepthResult {
+	label: string;
+	/** 1-based page number: (a) and (b) ask for it; (c) starts at the cursor before it. */
+	page: number;
+	cursor: Cursor;
+	a: number[];
+	c: number[];
+	queries: { a?: QueryCount; b?: QueryCount; c?: QueryCount };
+}
+
 interface ScaleResult {
 	orders: number;
 	paid: number;
 	pages: number;
-	ours: Series;
-	standIn: Series;
-	oursBaseline: number[];
+	a: Series;
+	b: Series;
+	c: Series;
+	serviceBaseline: number[];
 	adminBaseline: number[];
+	/** (a) and (b) returned the same orders on every page. */
 	samePages: boolean;
+	/** (c) returned, at every cursor, the page the walk had found there. */
+	sameSyncPages: boolean;
+	depths: DepthResult[];
+	walk: { pages: number; orders: number; distinct: number; tiedPairs: number; ms: number[] };
 }
 
-function summary( series: Series ): { median: number; p95: number; bytes: number } {
-	return { median: median( series.ms ), p95: percentile( series.ms, 95 ), bytes: median( series.bytes ) };
+function summary( series: { ms: number[]; bytes?: number[] } ): { median: number; p95: number; bytes: number } {
+	return { median: median( series.ms ), p95: percentile( series.ms, 95 ), bytes: series.bytes ? median( series.bytes ) : NaN };
 }
 
 // ---------------------------------------------------------------------------
+
+interface Run {
+	runtime: string;
+	commerce: string;
+	realWooCommerce: boolean;
+	plugin: string;
+	started: string;
+}
+
+function git( args: string[] ): string {
+	try {
+		return execFileSync( 'git', args, { cwd: ROOT, encoding: 'utf8', stdio: [ 'ignore', 'pipe', 'ignore' ] } ).trim();
+	} catch {
+		return '';
+	}
+}
 
 async function main(): Promise< void > {
 	const options = parseOptions( process.argv.slice( 2 ) );
@@ -307,8 +430,25 @@ async function main(): Promise< void > {
 		log( `Stopped "${ options.name }"` );
 		return;
 	}
-	if ( process.env.WOOCOMMERCE_DIR ) {
-		throw new Error( 'This benchmark seeds through the fixture’s bulk route; run it without WOOCOMMERCE_DIR.' );
+	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
+	const wordpressDir = process.env.WORDPRESS_DIR || undefined;
+	if ( ( woocommerceDir || wordpressDir ) && options.runtime !== 'production' ) {
+		throw new Error( 'WOOCOMMERCE_DIR and WORDPRESS_DIR need --runtime=production (the other runtimes of this benchmark run the WooCommerce-compatible fixture on 6.5.5).' );
+	}
+	const real = woocommerceDir !== undefined;
+
+	// What is measured: the plugin as released from a commit, given artifacts, or this tree.
+	let releaseDir = options.releaseDir;
+	let plugin: string;
+	if ( options.pluginCommit ) {
+		const built = releaseAtCommit( options.pluginCommit );
+		releaseDir = built.dir;
+		plugin = `released from commit ${ built.commit.slice( 0, 9 ) }`;
+	} else if ( releaseDir ) {
+		plugin = `release artifacts from ${ releaseDir }`;
+	} else {
+		const dirty = git( [ 'status', '--porcelain', '--', 'plugin', 'sidecar' ] ).split( '\n' ).filter( Boolean );
+		plugin = `working tree at ${ git( [ 'rev-parse', '--short', 'HEAD' ] ) || 'unknown commit' }${ dirty.length ? ` plus uncommitted changes (${ dirty.map( ( line ) => line.slice( 3 ) ).join( ', ' ) })` : ' (clean)' }`;
 	}
 
 	let stack: BenchStack | undefined;
@@ -322,17 +462,53 @@ async function main(): Promise< void > {
 	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
 
 	try {
-		log( `Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database, WooCommerce-compatible test fixture)` );
-		stack = await startBenchStack( { runtime: options.runtime, name: options.name, wpPort: options.wpPort, sidecarPort: options.sidecarPort, phpWorkers: options.phpWorkers } );
+		log( `Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database, ${ real ? `WooCommerce from ${ woocommerceDir }` : 'WooCommerce-compatible test fixture' }); plugin: ${ plugin }` );
+		const fixtures = path.join( ROOT, 'tests', 'fixtures', 'plugins' );
+		stack = await startBenchStack( {
+			runtime: options.runtime,
+			name: options.name,
+			wpPort: options.wpPort,
+			sidecarPort: options.sidecarPort,
+			phpWorkers: options.phpWorkers,
+			woocommerceDir,
+			wordpressDir,
+			orderStorage: real ? orderStorageFromEnv() : undefined,
+			releaseDir,
+			extraPlugins: {
+				'query-counter': path.join( fixtures, 'query-counter' ),
+				...( real ? { 'si-bench-wc-seed': path.join( __dirname, 'support', 'wc-seed' ) } : {} ),
+			},
+		} );
 		const site = stack.siteUrl;
+		const run: Run = {
+			runtime: stack.description,
+			commerce: real ? `WooCommerce ${ stack.commerce.version } (${ stack.commerce.orderStorage === 'hpos' ? 'HPOS' : 'legacy post storage' })` : 'WooCommerce-compatible test fixture',
+			realWooCommerce: real,
+			plugin,
+			started: new Date().toISOString(),
+		};
+		log( `WordPress runtime: ${ run.runtime }` );
 		const cookie = await loginCookies( site, 'admin', 'password' );
 		const admin: Identity = { username: 'admin', password: await createApplicationPassword( site, cookie, 'bench' ) };
+		for ( const id of [ 'query-counter/query-counter', ...( real ? [ 'si-bench-wc-seed/si-bench-wc-seed' ] : [] ) ] ) {
+			await json( site, admin, `/wp/v2/plugins/${ id }`, { method: 'POST', body: { status: 'active' } } );
+		}
 		await json( site, admin, '/service-integration/v1/service-account', { method: 'POST' } );
 		const created = await json< { username: string; password: string } >( site, admin, '/service-integration/v1/service-account/application-passwords', { method: 'POST', body: { name: 'bench' } } );
 		const service: Identity = { username: created.username, password: created.password };
 
 		const catalogue = Array.from( { length: 24 }, ( _, i ) => ( { name: `${ [ 'Chaise', 'Table', 'Banc', 'Étagère', 'Lampe', 'Tabouret' ][ i % 6 ] } ${ [ 'chêne', 'noyer', 'frêne', 'hêtre' ][ Math.floor( i / 6 ) ] }`, sku: `ATL-${ String( 100 + i ) }`, price: ( 25 + i * 17.5 ).toFixed( 2 ) } ) );
-		const products = ( await json< { products: Array< { id: number; price: string } > } >( site, admin, '/wc-fixture/v1/products', { method: 'POST', body: { products: catalogue } } ) ).products.map( ( p ) => ( { id: p.id, price: Number( p.price ) } ) );
+		const products = ( await json< { products: Array< { id: number; price: string } > } >( site, admin, real ? '/si-bench-wc/v1/setup' : '/wc-fixture/v1/products', { method: 'POST', body: { products: catalogue } } ) ).products.map( ( p ) => ( { id: p.id, price: Number( p.price ) } ) );
+
+		const chunk = options.chunk ?? ( real ? 100 : 1000 );
+		const concurrency = options.seedConcurrency ?? 1;
+		const seedChunk = async ( orders: Array< Record< string, unknown > > ): Promise< void > => {
+			if ( real ) {
+				await json( site, admin, '/si-bench-wc/v1/orders', { method: 'POST', body: { orders } } );
+			} else {
+				await json( site, admin, '/wc-fixture/v1/orders', { method: 'POST', body: { orders, hooks: false } } );
+			}
+		};
 
 		const rand = random( 20261122 );
 		const now = Date.now();
@@ -340,27 +516,34 @@ async function main(): Promise< void > {
 		let seeded = 0;
 		let seedMs = 0;
 		const seedStarted = Date.now();
+		const budgetSpent = (): boolean => ( Date.now() - seedStarted ) / 60000 > options.maxSeedMinutes;
 		const results: ScaleResult[] = [];
 		const skipped: number[] = [];
 
 		for ( const scale of options.scales ) {
-			if ( ( Date.now() - seedStarted ) / 60000 > options.maxSeedMinutes ) {
+			if ( budgetSpent() ) {
 				skipped.push( scale );
 				continue;
 			}
-			log( `Seeding to ${ scale.toLocaleString( 'en' ) } orders (${ options.chunk } per request, one transaction each, no hooks)` );
-			while ( seeded < scale ) {
-				const count = Math.min( options.chunk, scale - seeded );
-				const orders = Array.from( { length: count }, ( _, i ) => seedOrder( seeded + i, finalScale, products, rand, now ) );
+			log(
+				`Seeding to ${ scale.toLocaleString( 'en' ) } orders (${ chunk } per request, ${ concurrency } at once, ` +
+					( real ? 'WooCommerce API: wc_create_order, add_product, calculate_totals; analytics import and outbound events unhooked)' : 'fixture bulk route: one transaction each, no hooks)' )
+			);
+			let lastReport = seeded;
+			while ( seeded < scale && ! budgetSpent() ) {
 				const started = performance.now();
-				await json( site, admin, '/wc-fixture/v1/orders', { method: 'POST', body: { orders, hooks: false } } );
-				seedMs += performance.now() - started;
-				seeded += count;
-				if ( seeded % 5000 === 0 || seeded === scale ) {
-					log( `  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding so far)` );
+				const batch: Array< Promise< void > > = [];
+				for ( let k = 0; k < concurrency && seeded < scale; k++ ) {
+					const count = Math.min( chunk, scale - seeded );
+					const first = seeded;
+					batch.push( seedChunk( Array.from( { length: count }, ( _, i ) => seedOrder( first + i, finalScale, products, rand, now ) ) ) );
+					seeded += count;
 				}
-				if ( ( Date.now() - seedStarted ) / 60000 > options.maxSeedMinutes && seeded < scale ) {
-					break;
+				await Promise.all( batch );
+				seedMs += performance.now() - started;
+				if ( seeded - lastReport >= 5000 || seeded === scale ) {
+					lastReport = seeded;
+					log( `  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding so far, ${ ( seedMs / seeded ).toFixed( 1 ) } ms an order)` );
 				}
 			}
 			if ( seeded < scale ) {
@@ -368,14 +551,16 @@ async function main(): Promise< void > {
 				log( `  seeding budget (${ options.maxSeedMinutes } min) spent at ${ seeded } orders: ${ scale } not measured` );
 				continue;
 			}
-			log( `Measuring at ${ scale.toLocaleString( 'en' ) } orders: ${ options.rounds } interleaved rounds` );
-			results.push( await measure( site, service, admin, scale, options ) );
+			log( `Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds` );
+			results.push( await measure( site, service, admin, scale, options, real ) );
 		}
 
-		report( results, skipped, options, { seeded, seedMs }, stack.description );
+		report( results, skipped, options, { seeded, seedMs, chunk, concurrency }, run );
 		if ( options.keep && stack ) {
-			log( `Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecar.pid }` );
-			fs.writeFileSync( pidFile, String( stack.sidecar.pid ) );
+			log( `Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecarPid }` );
+			if ( options.runtime !== 'production' && stack.sidecarPid ) {
+				fs.writeFileSync( pidFile, String( stack.sidecarPid ) );
+			}
 			stack.detach();
 			stack = undefined;
 		}
@@ -384,54 +569,172 @@ async function main(): Promise< void > {
 	}
 }
 
-async function measure( site: string, service: Identity, admin: Identity, orders: number, options: Options ): Promise< ScaleResult > {
-	const ours = ( page: number ): string => `/service-integration/v1/commandes-payees?per_page=${ options.perPage }&page=${ page }`;
-	const standIn = ( page: number ): string => `/wc-fixture/v1/wc-v3-orders?status=processing,completed&per_page=${ options.perPage }&page=${ page }`;
+type Item = { id: number; date_paid?: string | null };
+
+async function measure( site: string, service: Identity, admin: Identity, orders: number, options: Options, real: boolean ): Promise< ScaleResult > {
+	const perPage = options.perPage;
+	const ours = ( page: number ): string => `/service-integration/v1/commandes-payees?per_page=${ perPage }&page=${ page }`;
+	const wc = ( page: number ): string => ( real ? '/wc/v3/orders' : '/wc-fixture/v1/wc-v3-orders' ) + `?status=processing,completed&per_page=${ perPage }&page=${ page }`;
+	const sync = ( cursor: Cursor | undefined ): string => {
+		const query = new URLSearchParams( { orderby: 'date_paid', per_page: String( perPage ) } );
+		if ( cursor ) {
+			query.set( 'paid_after', cursor.paid_after );
+			if ( cursor.after_id !== undefined ) {
+				query.set( 'after_id', String( cursor.after_id ) );
+			}
+		}
+		return `/service-integration/v1/commandes-payees?${ query.toString() }`;
+	};
+	const items = ( body: string ): Item[] => JSON.parse( body ) as Item[];
+	const ids = ( body: string ): string => items( body ).map( ( o ) => o.id ).join();
 
 	const paid = await fetchTotal( site, service, ours( 1 ) );
-	const pages = Math.max( 1, Math.ceil( paid / options.perPage ) );
-	// Warm-up for both routes, on pages that exist (a page past the last one is refused).
-	for ( let i = 0; i < 3; i++ ) {
-		check( await request( site, service, ours( 1 + ( i % pages ) ) ), 'endpoint' );
-		check( await request( site, admin, standIn( 1 + ( i % pages ) ) ), 'stand-in' );
+	const pages = Math.max( 1, Math.ceil( paid / perPage ) );
+
+	// One walk of the whole sync order, as a client catching up on the backlog: the cursor
+	// before each page (the first page's: its first order's payment time, inclusive).
+	const cursors: Cursor[] = [];
+	const walkPages: string[] = [];
+	const walk = { pages: 0, orders: 0, distinct: 0, tiedPairs: 0, ms: [] as number[] };
+	const seen = new Set< number >();
+	let cursor: Cursor | undefined;
+	let previous: Item | undefined;
+	for ( ;; ) {
+		const r = check( await request( site, service, sync( cursor ) ), 'sync walk' );
+		const page = items( r.body );
+		if ( page.length === 0 ) {
+			break;
+		}
+		const first = page[ 0 ] as Item;
+		const last = page[ page.length - 1 ] as Item;
+		if ( ! first.date_paid || ! last.date_paid ) {
+			throw new Error( `The sync order returned an order without date_paid: ${ r.body.slice( 0, 200 ) }` );
+		}
+		cursors.push( cursor ?? { paid_after: first.date_paid } );
+		walkPages.push( ids( r.body ) );
+		walk.ms.push( r.ms );
+		for ( const item of page ) {
+			seen.add( item.id );
+			if ( previous && previous.date_paid === item.date_paid ) {
+				walk.tiedPairs++;
+			}
+			previous = item;
+		}
+		walk.orders += page.length;
+		if ( page.length < perPage ) {
+			break;
+		}
+		cursor = { paid_after: last.date_paid, after_id: last.id };
+		if ( walkPages.length > pages + 5 ) {
+			throw new Error( `The sync walk went past ${ walkPages.length } pages for ${ paid } paid orders: the cursor does not advance` );
+		}
+	}
+	walk.pages = walkPages.length;
+	walk.distinct = seen.size;
+	log( `  sync walk: ${ walk.pages } pages, ${ walk.orders } orders (${ walk.distinct } distinct; the plain listing counts ${ paid }), ${ walk.tiedPairs } pairs paid in the same second, median ${ median( walk.ms ).toFixed( 0 ) } ms a page` );
+	if ( walk.pages === 0 ) {
+		throw new Error( 'The sync order returned no order' );
 	}
 
-	const pick = random( orders );
-	const result: ScaleResult = { orders, paid, pages, ours: { ms: [], bytes: [] }, standIn: { ms: [], bytes: [] }, oursBaseline: [], adminBaseline: [], samePages: true };
+	// The depths: page indexes (0-based) into the walk; "end" is the last full page.
+	const lastFull = walkPages.reduce( ( found, page, index ) => ( page.split( ',' ).length === perPage ? index : found ), 0 );
+	const depths: DepthResult[] = DEPTHS.map( ( depth ) => {
+		const index = Math.min( lastFull, Math.round( depth.at * lastFull ) );
+		return { label: depth.label, page: index + 1, cursor: cursors[ index ] as Cursor, a: [], c: [], queries: {} };
+	} );
+
+	// Warm-up for the three routes.
+	for ( let i = 0; i < 2; i++ ) {
+		check( await request( site, service, ours( 1 ) ), 'endpoint' );
+		check( await request( site, admin, wc( 1 ) ), '/wc/v3/orders' );
+		check( await request( site, service, sync( cursors[ 0 ] ) ), 'sync' );
+	}
+
+	const result: ScaleResult = {
+		orders,
+		paid,
+		pages,
+		a: { ms: [], bytes: [] },
+		b: { ms: [], bytes: [] },
+		c: { ms: [], bytes: [] },
+		serviceBaseline: [],
+		adminBaseline: [],
+		samePages: true,
+		sameSyncPages: true,
+		depths,
+		walk,
+	};
 	for ( let round = 0; round < options.rounds; round++ ) {
-		const page = 1 + Math.floor( pick() * pages );
-		let oursBody = '';
-		let standInBody = '';
+		const depth = depths[ round % depths.length ] as DepthResult;
+		const walkIndex = depth.page - 1;
+		let aBody = '';
+		let bBody = '';
+		let cBody = '';
 		const steps: Array< () => Promise< void > > = [
 			async () => {
-				const r = check( await request( site, service, ours( page ) ), 'endpoint' );
-				result.ours.ms.push( r.ms );
-				result.ours.bytes.push( r.bytes );
-				oursBody = r.body;
+				const r = check( await request( site, service, ours( depth.page ) ), 'endpoint' );
+				result.a.ms.push( r.ms );
+				result.a.bytes.push( r.bytes );
+				depth.a.push( r.ms );
+				aBody = r.body;
 			},
 			async () => {
-				const r = check( await request( site, admin, standIn( page ) ), 'stand-in' );
-				result.standIn.ms.push( r.ms );
-				result.standIn.bytes.push( r.bytes );
-				standInBody = r.body;
+				const r = check( await request( site, admin, wc( depth.page ) ), '/wc/v3/orders' );
+				result.b.ms.push( r.ms );
+				result.b.bytes.push( r.bytes );
+				bBody = r.body;
 			},
 			async () => {
-				result.oursBaseline.push( check( await request( site, service, '/service-integration/v1/me' ), 'baseline' ).ms );
+				const r = check( await request( site, service, sync( depth.cursor ) ), 'sync' );
+				result.c.ms.push( r.ms );
+				result.c.bytes.push( r.bytes );
+				depth.c.push( r.ms );
+				cBody = r.body;
+			},
+			async () => {
+				result.serviceBaseline.push( check( await request( site, service, '/service-integration/v1/me' ), 'baseline' ).ms );
 			},
 			async () => {
 				result.adminBaseline.push( check( await request( site, admin, '/service-integration/v1/me' ), 'baseline' ).ms );
 			},
 		];
-		// Alternate which route goes first, so neither always follows the other.
-		for ( const i of round % 2 === 0 ? [ 0, 1, 2, 3 ] : [ 1, 0, 3, 2 ] ) {
-			await ( steps[ i ] as () => Promise< void > )();
+		// Each route takes each position in turn, so none always follows another.
+		for ( let k = 0; k < steps.length; k++ ) {
+			await ( steps[ ( k + round ) % steps.length ] as () => Promise< void > )();
 		}
-		const ids = ( body: string ): string => ( JSON.parse( body ) as Array< { id: number } > ).map( ( o ) => o.id ).join();
-		if ( ids( oursBody ) !== ids( standInBody ) ) {
+		if ( ids( aBody ) !== ids( bBody ) ) {
 			result.samePages = false;
+		}
+		if ( ids( cBody ) !== walkPages[ walkIndex ] ) {
+			result.sameSyncPages = false;
+		}
+	}
+
+	if ( options.queryCount ) {
+		for ( const depth of depths ) {
+			depth.queries.a = queryCount( await request( site, service, ours( depth.page ), { probe: true } ) );
+			depth.queries.b = queryCount( await request( site, admin, wc( depth.page ), { probe: true } ) );
+			depth.queries.c = queryCount( await request( site, service, sync( depth.cursor ), { probe: true } ) );
 		}
 	}
 	return result;
+}
+
+/**
+ * The query counter's report (tests/fixtures/plugins/query-counter), appended to the body of a
+ * request carrying its header. On the production runtime that header also turns SAVEQUERIES on,
+ * so each query's caller tells those run inside the route's callback from WordPress's boot.
+ */
+function queryCount( result: Timed ): QueryCount | undefined {
+	const match = /<!-- query-counter (\{.*\}) -->\s*$/s.exec( result.body );
+	if ( result.status !== 200 || ! match ) {
+		return undefined;
+	}
+	const probe = JSON.parse( match[ 1 ] as string ) as { num_queries: number; savequeries: boolean; queries: Array< { sql: string; caller: string } > };
+	return {
+		total: probe.num_queries,
+		route: probe.savequeries && probe.queries.length > 0 ? probe.queries.filter( ( q ) => q.caller.includes( 'WP_REST_Server->respond_to_request' ) ).length : null,
+	};
 }
 
 async function fetchTotal( site: string, who: Identity, path: string ): Promise< number > {
@@ -447,48 +750,96 @@ function check( result: Timed, what: string ): Timed {
 	return result;
 }
 
-function report( results: ScaleResult[], skipped: number[], options: Options, seeding: { seeded: number; seedMs: number }, runtime: string ): void {
+function report( results: ScaleResult[], skipped: number[], options: Options, seeding: { seeded: number; seedMs: number; chunk: number; concurrency: number }, run: Run ): void {
 	const ms = ( n: number ): string => `${ n.toFixed( 0 ).padStart( 6 ) } ms`;
 	const kb = ( n: number ): string => `${ ( n / 1024 ).toFixed( 1 ).padStart( 7 ) } KiB`;
 	const x = ( n: number ): string => `${ n.toFixed( 2 ) }x`;
+	const q = ( count: QueryCount | undefined ): string => ( count ? `${ count.total }${ count.route !== null ? ` (${ count.route } in the route)` : '' }` : '?' );
+	const range = ( counts: Array< QueryCount | undefined > ): string => {
+		const totals = counts.filter( ( c ): c is QueryCount => c !== undefined );
+		if ( totals.length === 0 ) {
+			return '';
+		}
+		const lo = Math.min( ...totals.map( ( c ) => c.total ) );
+		const hi = Math.max( ...totals.map( ( c ) => c.total ) );
+		return `${ lo === hi ? lo : `${ lo }-${ hi }` } queries`;
+	};
+	const bName = run.realWooCommerce ? '(b) /wc/v3/orders (WooCommerce)' : '(b) stand-in for /wc/v3/orders';
 	const lines: string[] = [];
 	lines.push( '' );
-	lines.push( 'Paid-orders endpoint vs the fixture’s stand-in for GET /wc/v3/orders?status=processing,completed' );
-	lines.push( `WordPress runtime: ${ runtime }` );
-	lines.push( `pages of ${ options.perPage }, ${ options.rounds } interleaved rounds per scale, random pages, same page for both routes` );
-	lines.push( 'NOTE: against the WooCommerce-compatible TEST FIXTURE, (b) is the fixture’s stand-in (same response shape as' );
-	lines.push( '      WooCommerce’s v3 orders controller, same orders), not WooCommerce itself.' );
+	lines.push( `Paid-orders endpoint, ${ run.started }` );
+	lines.push( `WordPress runtime: ${ run.runtime }` );
+	lines.push( `Commerce: ${ run.commerce }; plugin: ${ run.plugin }` );
+	lines.push( `Pages of ${ options.perPage }, ${ options.rounds } interleaved rounds per scale over ${ DEPTHS.length } depths; (a) and (b) at the depth's page number, (c) at the cursor before it` );
+	if ( ! run.realWooCommerce ) {
+		lines.push( 'NOTE: against the WooCommerce-compatible TEST FIXTURE, (b) is the fixture’s stand-in (same response shape as' );
+		lines.push( '      WooCommerce’s v3 orders controller, same orders), not WooCommerce itself.' );
+	}
 	lines.push( '' );
-	lines.push( '  orders    paid  route                          median       p95     body/page   same orders' );
+	lines.push( '  orders    paid  route                                median       p95     body/page   SQL queries a request' );
 	for ( const r of results ) {
-		const a = summary( r.ours );
-		const b = summary( r.standIn );
-		lines.push( `${ String( r.orders ).padStart( 8 ) } ${ String( r.paid ).padStart( 7 ) }  (a) commandes-payees          ${ ms( a.median ) } ${ ms( a.p95 ) } ${ kb( a.bytes ) }   ${ r.samePages ? 'yes' : 'NO' }` );
-		lines.push( `${ ''.padStart( 16 ) }  (b) stand-in /wc/v3/orders    ${ ms( b.median ) } ${ ms( b.p95 ) } ${ kb( b.bytes ) }` );
-		lines.push( `${ ''.padStart( 16 ) }  trivial request (/me), service account / admin: ${ ms( median( r.oursBaseline ) ) } / ${ ms( median( r.adminBaseline ) ) }` );
-		lines.push( `${ ''.padStart( 16 ) }  ratios (b)/(a): latency median ${ x( b.median / a.median ) }, p95 ${ x( b.p95 / a.p95 ) }, size ${ x( b.bytes / a.bytes ) };` );
-		lines.push( `${ ''.padStart( 16 ) }  above a trivial request: (a) +${ ( a.median - median( r.oursBaseline ) ).toFixed( 0 ) } ms, (b) +${ ( b.median - median( r.adminBaseline ) ).toFixed( 0 ) } ms, ratio ${ x( ( b.median - median( r.adminBaseline ) ) / Math.max( 1, a.median - median( r.oursBaseline ) ) ) }` );
+		const a = summary( r.a );
+		const b = summary( r.b );
+		const c = summary( r.c );
+		const pad = ''.padStart( 16 );
+		lines.push( `${ String( r.orders ).padStart( 8 ) } ${ String( r.paid ).padStart( 7 ) }  ${ '(a) commandes-payees?page=N'.padEnd( 34 ) } ${ ms( a.median ) } ${ ms( a.p95 ) } ${ kb( a.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.a ) ) }` );
+		lines.push( `${ pad }  ${ bName.padEnd( 34 ) } ${ ms( b.median ) } ${ ms( b.p95 ) } ${ kb( b.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.b ) ) }` );
+		lines.push( `${ pad }  ${ '(c) sync, orderby=date_paid+cursor'.padEnd( 34 ) } ${ ms( c.median ) } ${ ms( c.p95 ) } ${ kb( c.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.c ) ) }` );
+		lines.push( `${ pad }  trivial request (/me), service account / admin: ${ ms( median( r.serviceBaseline ) ) } / ${ ms( median( r.adminBaseline ) ) }` );
+		lines.push( `${ pad }  (b)/(a): median ${ x( b.median / a.median ) }, p95 ${ x( b.p95 / a.p95 ) }, size ${ x( b.bytes / a.bytes ) }   (c)/(a): median ${ x( c.median / a.median ) }, p95 ${ x( c.p95 / a.p95 ) }` );
+		lines.push( `${ pad }  above the trivial request: (a) +${ ( a.median - median( r.serviceBaseline ) ).toFixed( 0 ) } ms, (b) +${ ( b.median - median( r.adminBaseline ) ).toFixed( 0 ) } ms, (c) +${ ( c.median - median( r.serviceBaseline ) ).toFixed( 0 ) } ms` );
+		lines.push( `${ pad }  by depth, median (a) / (c) [queries (a) / (b) / (c)]:` );
+		for ( const d of r.depths ) {
+			lines.push( `${ pad }    ${ d.label.padEnd( 5 ) } page ${ String( d.page ).padStart( 4 ) }: ${ ms( median( d.a ) ) } / ${ ms( median( d.c ) ) }   [${ q( d.queries.a ) } / ${ q( d.queries.b ) } / ${ q( d.queries.c ) }]` );
+		}
+		lines.push( `${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }` );
+		lines.push(
+			`${ pad }  sync walk: ${ r.walk.pages } pages, ${ r.walk.orders } orders (${ r.walk.distinct } distinct; ${ r.walk.distinct === r.paid ? 'all' : `NOT the ${ r.paid }` } paid orders), ${ r.walk.tiedPairs } pairs paid in the same second; median ${ ms( median( r.walk.ms ) ) } a page`
+		);
 	}
 	const headline = results.find( ( r ) => r.orders === options.compareAt );
 	if ( headline ) {
-		const a = summary( headline.ours );
-		const b = summary( headline.standIn );
+		const a = summary( headline.a );
+		const b = summary( headline.b );
 		lines.push( '' );
-		lines.push( `At ${ headline.orders.toLocaleString( 'en' ) } orders: (a) is ${ x( b.median / a.median ) } faster at the median, ${ x( b.p95 / a.p95 ) } at p95, and ${ x( b.bytes / a.bytes ) } smaller (targets: 3x, 3x, 10x).` );
+		lines.push( `At ${ headline.orders.toLocaleString( 'en' ) } orders: (a) is ${ x( b.median / a.median ) } faster than (b) at the median, ${ x( b.p95 / a.p95 ) } at p95, and ${ x( b.bytes / a.bytes ) } smaller (targets: 3x, 3x, 10x).` );
 	}
 	if ( results.length > 1 ) {
-		const base = median( ( results[ 0 ] as ScaleResult ).ours.ms );
-		lines.push( `Growth of (a) per page: ${ results.map( ( r ) => `${ r.orders.toLocaleString( 'en' ) }: ${ median( r.ours.ms ).toFixed( 0 ) } ms (${ x( median( r.ours.ms ) / base ) })` ).join( ', ' ) }` );
+		const first = results[ 0 ] as ScaleResult;
+		const last = results[ results.length - 1 ] as ScaleResult;
+		const growth = ( pick: ( r: ScaleResult ) => Series ): string => {
+			const from = summary( pick( first ) );
+			const to = summary( pick( last ) );
+			return `median ${ x( to.median / from.median ) }, p95 ${ x( to.p95 / from.p95 ) }`;
+		};
+		lines.push( `Flatness, ${ last.orders.toLocaleString( 'en' ) } vs ${ first.orders.toLocaleString( 'en' ) } orders: (a) ${ growth( ( r ) => r.a ) }; (c) ${ growth( ( r ) => r.c ) }; (b) ${ growth( ( r ) => r.b ) }` );
+		lines.push( `Per page, median (a) / (c): ${ results.map( ( r ) => `${ r.orders.toLocaleString( 'en' ) }: ${ median( r.a.ms ).toFixed( 0 ) } / ${ median( r.c.ms ).toFixed( 0 ) } ms` ).join( ', ' ) }` );
 	}
 	if ( skipped.length ) {
 		lines.push( `Not measured (seeding budget of ${ options.maxSeedMinutes } min spent): ${ skipped.join( ', ' ) } orders.` );
 	}
-	lines.push( `Seeding: ${ seeding.seeded.toLocaleString( 'en' ) } orders in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s.` );
+	lines.push( `Seeding: ${ seeding.seeded.toLocaleString( 'en' ) } orders in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s (${ seeding.seeded ? ( seeding.seedMs / seeding.seeded ).toFixed( 1 ) : '-' } ms an order; ${ seeding.chunk } a request, ${ seeding.concurrency } at once).` );
 	process.stdout.write( lines.join( '\n' ) + '\n' );
 	if ( options.json ) {
 		process.stdout.write(
 			JSON.stringify(
-				results.map( ( r ) => ( { orders: r.orders, paid: r.paid, ours: summary( r.ours ), standIn: summary( r.standIn ), baselineService: median( r.oursBaseline ), baselineAdmin: median( r.adminBaseline ), samePages: r.samePages } ) ),
+				{
+					run,
+					seeding,
+					results: results.map( ( r ) => ( {
+						orders: r.orders,
+						paid: r.paid,
+						a: summary( r.a ),
+						b: summary( r.b ),
+						c: summary( r.c ),
+						baselineService: median( r.serviceBaseline ),
+						baselineAdmin: median( r.adminBaseline ),
+						samePages: r.samePages,
+						sameSyncPages: r.sameSyncPages,
+						walk: { pages: r.walk.pages, orders: r.walk.orders, distinct: r.walk.distinct, tiedPairs: r.walk.tiedPairs, medianMs: median( r.walk.ms ) },
+						depths: r.depths.map( ( d ) => ( { label: d.label, page: d.page, cursor: d.cursor, a: summary( { ms: d.a } ).median, c: summary( { ms: d.c } ).median, queries: d.queries } ) ),
+					} ) ),
+				},
 				null,
 				2
 			) + '\n'
