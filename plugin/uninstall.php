@@ -34,6 +34,13 @@ $wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_inbound_events" ); // phpc
 wp_clear_scheduled_hook( 'service_integration_inbound_process' );
 wp_clear_scheduled_hook( 'service_integration_inbound_sweep' );
 delete_option( 'service_integration_inbound_db' );
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_paid_orders" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
+delete_option( 'service_integration_paid_index_db' );
+delete_option( 'service_integration_paid_index_state' );
+if ( function_exists( 'as_unschedule_all_actions' ) ) {
+	as_unschedule_all_actions( 'service_integration_paid_index_walk', array(), 'service-integration' );
+	as_unschedule_all_actions( 'service_integration_paid_index_check', array(), 'service-integration' );
+}
 
 delete_option( 'service_integration_version' );
 delete_option( 'service_integration_outbox_db' );

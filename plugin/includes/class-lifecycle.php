@@ -23,7 +23,7 @@ final class Lifecycle {
 	 * Activation hook.
 	 */
 	public static function activate(): void {
-		self::install();
+		self::install( true );
 		flush_rewrite_rules( false );
 	}
 
@@ -33,6 +33,7 @@ final class Lifecycle {
 	public static function deactivate(): void {
 		wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
 		Inbound\Inbound_Processor::unschedule();
+		Commerce\Paid_Order_Index_Walk::unschedule();
 		flush_rewrite_rules( false );
 	}
 
@@ -46,7 +47,7 @@ final class Lifecycle {
 	 * database when wp_load_alloptions() does not hold it). Autoloaded, they come with the one
 	 * query that loads all autoloaded options, which WordPress makes anyway.
 	 */
-	const AUTOLOADED_OPTIONS = array( self::VERSION_OPTION, Outbound\Outbox::DB_VERSION_OPTION, Inbound\Inbound_Store::DB_VERSION_OPTION );
+	const AUTOLOADED_OPTIONS = array( self::VERSION_OPTION, Outbound\Outbox::DB_VERSION_OPTION, Inbound\Inbound_Store::DB_VERSION_OPTION, Commerce\Paid_Order_Index::DB_VERSION_OPTION );
 
 	/**
 	 * Runs install steps when a stored version differs from the code's, or when the role is
@@ -74,7 +75,7 @@ final class Lifecycle {
 		try {
 			wp_cache_delete( 'alloptions', 'options' );
 			if ( ! self::is_current() ) {
-				self::install();
+				self::install( false );
 			}
 		} finally {
 			$lock->release();
@@ -89,17 +90,22 @@ final class Lifecycle {
 		return ( $stored[ self::VERSION_OPTION ] ?? null ) === VERSION
 			&& ( $stored[ Outbound\Outbox::DB_VERSION_OPTION ] ?? null ) === Outbound\Outbox::DB_VERSION
 			&& ( $stored[ Inbound\Inbound_Store::DB_VERSION_OPTION ] ?? null ) === Inbound\Inbound_Store::DB_VERSION
+			&& ( $stored[ Commerce\Paid_Order_Index::DB_VERSION_OPTION ] ?? null ) === Commerce\Paid_Order_Index::DB_VERSION
 			&& null !== get_role( Security\Service_Role::ROLE );
 	}
 
 	/**
 	 * Idempotent install steps, called explicitly: on activation the plugin's
 	 * own hooks are not registered yet, so an action would reach nobody.
+	 *
+	 * @param bool $activation Whether the plugin is being activated: orders may have been paid
+	 *                         while it was off, so the paid-orders index is walked again.
 	 */
-	private static function install(): void {
+	private static function install( bool $activation ): void {
 		Security\Service_Role::install();
 		Outbound\Outbox::install();
 		Inbound\Inbound_Store::install();
+		Commerce\Paid_Order_Index::install( $activation );
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {
 			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {

@@ -28,6 +28,8 @@ final class Plugin {
 		Manufacturing\Manufacturing_Order_Type::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
+		Commerce\Paid_Order_Index_Hooks::register();
+		Commerce\Paid_Order_Index_Walk::register();
 		Outbound\Order_Events::register();
 		Outbound\Hand_Over::register( $sidecar );
 		Outbound\Endpoint_Notices::register();

@@ -30,11 +30,28 @@ if ( ! defined( 'ABSPATH' ) ) {
  * - page(): offset paging in a plain order (date created, id or last modification);
  * - by_date_paid(): the incremental-sync order, (date_paid ASC, id ASC), after a cursor
  *   (paid_after, after_id), up to a bound in the past. WooCommerce cannot sort by date_paid
- *   (neither storage offers it), so this order is built from date_paid range filters:
- *   counts locate the seconds where a page starts and ends, and only orders paid within the
- *   same second are ordered by id (see docs in the controller and README).
+ *   (neither storage offers it, nor indexes it), so the order comes from the plugin's own
+ *   index (Paid_Order_Index) once it holds every paid order; until then it is built from
+ *   date_paid range filters: counts locate the seconds where a page starts and ends, and only
+ *   orders paid within the same second are ordered by id.
  */
 final class Paid_Orders {
+
+	/**
+	 * The plugin's index of paid orders.
+	 *
+	 * @var Paid_Order_Index
+	 */
+	private Paid_Order_Index $index;
+
+	/**
+	 * An adapter.
+	 *
+	 * @param Paid_Order_Index|null $index Index (a new one by default).
+	 */
+	public function __construct( ?Paid_Order_Index $index = null ) {
+		$this->index = $index ?? new Paid_Order_Index();
+	}
 
 	const ORDER_TYPE = 'shop_order';
 
@@ -148,7 +165,8 @@ final class Paid_Orders {
 
 	/**
 	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
-	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit.
+	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit:
+	 * from the index when it holds every paid order, else from WooCommerce's queries alone.
 	 *
 	 * @param int                   $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
 	 * @param int                   $after_id  Cursor id (0: the whole second $after_ts).
@@ -160,11 +178,145 @@ final class Paid_Orders {
 	 * @throws Order_Query_Error On a database error.
 	 */
 	public function by_date_paid( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters ): array {
-		$empty = array( 'orders' => array(), 'total' => 0 );
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
-			return $empty;
+			return array( 'orders' => array(), 'total' => 0 );
 		}
+		if ( ! Paid_Order_Index::is_ready() && Paid_Order_Index::nothing_to_walk() ) {
+			// Every paid order from now on goes through the save hooks.
+			Paid_Order_Index_Walk::finish();
+		}
+		if ( Paid_Order_Index::is_ready() ) {
+			$range = Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null );
+			return $this->from_index( $range, $offset, $limit );
+		}
+		Paid_Order_Index_Walk::schedule();
+		return $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
+	}
 
+	/**
+	 * Reads a page of the sync order from the index, and checks each row against the order as
+	 * WooCommerce loads it: a row whose order is gone, no longer paid, or paid or modified at
+	 * another time than the row says (a write the hooks missed) is corrected, and the page is
+	 * read again. Only orders WooCommerce returns are served, so the index decides the order of
+	 * the orders, never their content or whether they are paid.
+	 *
+	 * @param Paid_Order_Range $range  The set.
+	 * @param int              $offset Rank of the first order returned.
+	 * @param int              $limit  Page size.
+	 * @return array{orders: \WC_Order[], total: int}
+	 * @throws Order_Query_Error On a database error.
+	 */
+	private function from_index( Paid_Order_Range $range, int $offset, int $limit ): array {
+		for ( $attempt = 1; ; ++$attempt ) {
+			$rows   = $this->index->rows( $range, $offset, $limit );
+			$loaded = array();
+			if ( $rows ) {
+				foreach ( $this->load_by_ids( array_keys( $rows ) ) as $order ) {
+					$loaded[ $order->get_id() ] = $order;
+				}
+			}
+			$orders = array();
+			$stale  = array();
+			foreach ( $rows as $id => $paid_at ) {
+				$order = $loaded[ $id ] ?? null;
+				if ( $order && self::paid_timestamp( $order ) === $paid_at && $range->contains( $id, $paid_at, self::modified_timestamp( $order ) ) ) {
+					$orders[] = $order;
+				} else {
+					$stale[] = $id;
+				}
+			}
+			if ( ! $stale || $attempt >= 3 ) {
+				return array(
+					'orders' => $orders,
+					'total'  => $this->index->count( $range ) - count( $stale ),
+				);
+			}
+			foreach ( $stale as $id ) {
+				$order = $loaded[ $id ] ?? wc_get_order( $id );
+				if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
+					Paid_Order_Index_Hooks::sync( $order );
+				} else {
+					Paid_Order_Index::remove( $id );
+				}
+			}
+		}
+	}
+
+	/**
+	 * Paid orders by id (any order), loaded in one query.
+	 *
+	 * @param int[] $ids Order ids.
+	 * @return \WC_Order[]
+	 * @throws Order_Query_Error On a database error.
+	 */
+	private function load_by_ids( array $ids ): array {
+		// post__in: WP_Query's own argument on legacy storage, mapped to HPOS's id
+		// (OrdersTableQuery::maybe_remap_args()). Never empty: an empty array is no filter there.
+		return self::only_orders(
+			$this->query(
+				$this->args(
+					array(),
+					array(
+						'post__in' => array_values( $ids ),
+						'limit'    => count( $ids ),
+						'orderby'  => array( 'ID' => 'ASC' ),
+					)
+				)
+			)
+		);
+	}
+
+	/**
+	 * The first paid orders from rank $offset in id order (the index walk's batches).
+	 *
+	 * @param int $offset Rank.
+	 * @param int $limit  How many.
+	 * @return \WC_Order[]
+	 * @throws Order_Query_Error On a database error.
+	 */
+	public static function batch_in_id_order( int $offset, int $limit ): array {
+		$self = new self();
+		if ( ! self::paid_statuses() ) {
+			return array();
+		}
+		return self::only_orders(
+			$self->query(
+				$self->args(
+					array(),
+					array(
+						'limit'   => $limit,
+						'offset'  => $offset,
+						'orderby' => array( 'ID' => 'ASC' ),
+					)
+				)
+			)
+		);
+	}
+
+	/**
+	 * Whether any order is paid (one id query).
+	 *
+	 * @throws Order_Query_Error On a database error.
+	 */
+	public static function any_paid(): bool {
+		return self::paid_statuses() && ( new self() )->count( array() ) > 0;
+	}
+
+	/**
+	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
+	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit,
+	 * located with WooCommerce's date_paid range filters and counts only (no index).
+	 *
+	 * @param int                   $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
+	 * @param int                   $after_id  Cursor id (0: the whole second $after_ts).
+	 * @param int                   $before_ts Exclusive upper bound (UTC timestamp).
+	 * @param int                   $offset    Rank of the first order returned.
+	 * @param int                   $limit     Page size.
+	 * @param array<string, string> $filters   Extra wc_get_orders filters (date_modified).
+	 * @return array{orders: \WC_Order[], total: int}
+	 * @throws Order_Query_Error On a database error.
+	 */
+	private function by_counting( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters ): array {
 		// The rest of the cursor's own second: ids are the only order inside one second.
 		$first_second = array();
 		if ( $after_ts >= self::FIRST_SECOND ) {
@@ -462,6 +614,16 @@ final class Paid_Orders {
 	}
 
 	/**
+	 * Last modification of an order as a UTC timestamp (0 if it has none).
+	 *
+	 * @param \WC_Order $order Order.
+	 */
+	public static function modified_timestamp( \WC_Order $order ): int {
+		$date = $order->get_date_modified();
+		return $date ? (int) $date->getTimestamp() : 0;
+	}
+
+	/**
 	 * Fields of the minimal representation.
 	 */
 	const FIELDS = array( 'id', 'number', 'status', 'date_paid', 'date_modified', 'currency', 'total', 'customer', 'line_items' );
@@ -529,12 +691,43 @@ final class Paid_Orders {
 	}
 
 	/**
+	 * Loads what the line items of these orders need in a few queries instead of a few per
+	 * order: the orders' items and their meta, then their products' SKUs.
+	 *
+	 * @param \WC_Order[] $orders Orders.
+	 */
+	public static function prime_line_items( array $orders ): void {
+		self::prime_items( $orders );
+		self::prime_products( $orders );
+	}
+
+	/**
+	 * Reads the items of these orders, and their meta, in one query each. WooCommerce's HPOS
+	 * query loads orders in bulk (OrdersTableDataStore::read_multiple()) but not their items,
+	 * which each order then reads alone (Abstract_WC_Order_Data_Store_CPT::read_items(), one
+	 * query per order, one more per item for its meta). The legacy store primes them in its
+	 * query (WC_Order_Data_Store_CPT::compile_orders()) with prime_caches_for_orders(), public
+	 * and meant for "fetching orders in a loop"; it fills the object cache keys read_items()
+	 * reads ('order-items-<id>', 'item-<id>', order item meta), and the items table is the same
+	 * on both storages. fields = line_items only: no post meta (HPOS keeps none) and no refunds.
+	 *
+	 * @param \WC_Order[] $orders Orders.
+	 */
+	private static function prime_items( array $orders ): void {
+		if ( ! $orders || ! class_exists( 'WC_Order_Data_Store_CPT' ) || ! method_exists( 'WC_Order_Data_Store_CPT', 'prime_caches_for_orders' ) ) {
+			return;
+		}
+		$ids = array_map( static fn( \WC_Order $order ): int => $order->get_id(), $orders );
+		( new \WC_Order_Data_Store_CPT() )->prime_caches_for_orders( $ids, array( 'fields' => array( 'line_items' ) ) );
+	}
+
+	/**
 	 * Reads the SKUs of these orders' products in one query (wc_get_products) instead of
 	 * loading each product again for each line; read fresh on every call.
 	 *
 	 * @param \WC_Order[] $orders Orders.
 	 */
-	public static function prime_products( array $orders ): void {
+	private static function prime_products( array $orders ): void {
 		if ( ! function_exists( 'wc_get_products' ) ) {
 			return;
 		}

@@ -215,7 +215,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 
 		$items = array();
 		if ( ! empty( $this->included_fields( $request )['line_items'] ) ) {
-			Paid_Orders::prime_products( $result['orders'] );
+			Paid_Orders::prime_line_items( $result['orders'] );
 		}
 		foreach ( $result['orders'] as $wc_order ) {
 			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $wc_order, $request ) );

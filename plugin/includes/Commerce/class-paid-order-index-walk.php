@@ -1,0 +1,156 @@
+<?php
+/**
+ * Fills the paid-orders index from the orders that exist, and checks it daily.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Commerce;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * A walk reads every paid order through wc_get_orders(), in id order, a batch at a time, and
+ * writes its row. It runs as Action Scheduler actions (shipped with WooCommerce, so present
+ * whenever there are orders to read), each working for at most RUN_SECONDS, then handing over to
+ * the next, so no request or cron run holds it long.
+ *
+ * - After install (a new table) or activation: the index is not ready, and the paid-orders route
+ *   reads the sync order from WooCommerce's own queries until the walk has finished.
+ * - Daily, the consistency check: the same walk while the index serves. It adds orders that
+ *   reached WooCommerce without its save hooks (an import writing its tables directly) and
+ *   corrects payment and modification dates. Rows for orders that are no longer paid are
+ *   removed when a read meets them (Paid_Orders::by_date_paid()).
+ *
+ * Offsets, not ids, mark its progress (wc_get_orders() cannot ask for ids above a value on both
+ * storages): each batch starts OVERLAP orders before the previous one ended, so orders deleted
+ * meanwhile shift nothing past it. New orders get higher ids and the save hooks index them.
+ */
+final class Paid_Order_Index_Walk {
+
+	const HOOK        = 'service_integration_paid_index_walk';
+	const CHECK_HOOK  = 'service_integration_paid_index_check';
+	const GROUP       = 'service-integration';
+	const BATCH       = 200;
+	const OVERLAP     = 20;
+	const RUN_SECONDS = 20;
+
+	/**
+	 * Registers the actions' handlers.
+	 */
+	public static function register(): void {
+		add_action( self::HOOK, array( self::class, 'run' ) );
+		add_action( self::CHECK_HOOK, array( self::class, 'check' ) );
+	}
+
+	/**
+	 * Starts a walk from the first order.
+	 *
+	 * @param bool $ready Whether the index serves meanwhile (it holds every paid order already,
+	 *                    or there are none).
+	 */
+	public static function start( bool $ready ): void {
+		Paid_Order_Index::save_state(
+			array(
+				'ready'     => $ready,
+				'walk'      => 0,
+				'walked_at' => Paid_Order_Index::state()['walked_at'],
+			)
+		);
+		self::schedule();
+	}
+
+	/**
+	 * Ends the walk: the index holds every paid order.
+	 */
+	public static function finish(): void {
+		Paid_Order_Index::save_state(
+			array(
+				'ready'     => true,
+				'walk'      => null,
+				'walked_at' => time(),
+			)
+		);
+	}
+
+	/**
+	 * The daily consistency check: a walk while the index keeps serving.
+	 */
+	public static function check(): void {
+		$state = Paid_Order_Index::state();
+		if ( null === $state['walk'] ) {
+			self::start( $state['ready'] );
+		}
+	}
+
+	/**
+	 * Queues the walk's next run, and the daily check, when Action Scheduler is there and they
+	 * are not queued yet. Without WooCommerce (and its Action Scheduler) there is nothing to
+	 * walk; the paid-orders route calls this again once it is back.
+	 */
+	public static function schedule(): void {
+		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
+			return;
+		}
+		if ( null !== Paid_Order_Index::state()['walk'] && ! as_has_scheduled_action( self::HOOK, null, self::GROUP ) ) {
+			as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+		}
+		if ( function_exists( 'as_schedule_recurring_action' ) && ! as_has_scheduled_action( self::CHECK_HOOK, null, self::GROUP ) ) {
+			as_schedule_recurring_action( time() + DAY_IN_SECONDS, DAY_IN_SECONDS, self::CHECK_HOOK, array(), self::GROUP );
+		}
+	}
+
+	/**
+	 * Walks batches for up to RUN_SECONDS, then queues the next run, or marks the index ready.
+	 */
+	public static function run(): void {
+		if ( ! Paid_Orders::is_available() ) {
+			return;
+		}
+		$started = microtime( true );
+		do {
+			$state = Paid_Order_Index::state();
+			if ( null === $state['walk'] ) {
+				return;
+			}
+			$done = self::batch( $state['walk'] );
+			if ( null === $done ) {
+				self::finish();
+				return;
+			}
+			$state['walk'] = $done;
+			Paid_Order_Index::save_state( $state );
+		} while ( microtime( true ) - $started < self::RUN_SECONDS );
+		as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+	}
+
+	/**
+	 * Indexes one batch from offset $offset.
+	 *
+	 * @param int $offset Paid orders already walked, in id order.
+	 * @return int|null Where the next batch starts, or null when this was the last.
+	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
+	 *                           and the route's next call queues the walk again).
+	 */
+	private static function batch( int $offset ): ?int {
+		$from   = max( 0, $offset - self::OVERLAP );
+		$limit  = self::BATCH + ( $offset - $from );
+		$orders = Paid_Orders::batch_in_id_order( $from, $limit );
+		foreach ( $orders as $order ) {
+			Paid_Order_Index_Hooks::sync( $order );
+		}
+		return count( $orders ) < $limit ? null : $from + count( $orders );
+	}
+
+	/**
+	 * Removes the queued actions (uninstall).
+	 */
+	public static function unschedule(): void {
+		if ( function_exists( 'as_unschedule_all_actions' ) ) {
+			as_unschedule_all_actions( self::HOOK, array(), self::GROUP );
+			as_unschedule_all_actions( self::CHECK_HOOK, array(), self::GROUP );
+		}
+	}
+}
