@@ -1,0 +1,219 @@
+import { adminClient } from '../support/clients';
+import { commerce, iso, nextSecond, type Product } from '../support/commerce';
+import { listPaid, untilSettled, type PaidOrder } from '../support/paid-orders';
+import { withPluginActive } from '../support/plugins';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+
+/**
+ * The sync order over a backlog of a few thousand orders, where pages end inside seconds that
+ * hold more orders than a page, read from the plugin's index of paid orders and, before the
+ * index is complete, from WooCommerce's own queries. What is expected always comes from the
+ * store's plain listing (orderby=id, WooCommerce's query alone), sorted by (date_paid, id).
+ *
+ * With the fixture, payments are stamped in groups that share a second (1 to 150 orders); with
+ * real WooCommerce they are paid 100 at a time through its REST batch route, so seconds hold as
+ * many as the store paid in them.
+ */
+const ORDERS = 2000;
+const PAID = 1200;
+const PAGE = 100;
+const GROUPS = [ 1, 3, 150, 2, 99, 101, 5, 40, 100, 1, 7, 120, 33, 64 ];
+const PROBE = 'paid-index-probe/paid-index-probe';
+const COUNTER = 'query-counter/query-counter';
+
+interface IndexState {
+	state: { ready: boolean; walk: number | null; walked_at: number };
+	rows: number;
+	walk_scheduled: boolean;
+	check_scheduled: boolean;
+}
+
+describe( 'paid-orders endpoint: the sync order over a backlog of thousands of orders', () => {
+	const driver = commerce();
+	const admin = adminClient();
+	let account: ServiceAccount;
+	let since: string;
+	let paid: number[];
+	let pending: number[];
+
+	async function probe< T = IndexState >( path: string, data?: unknown ): Promise< T > {
+		const result = data === undefined ? await admin.get< T >( `/paid-index-probe/v1${ path }` ) : await admin.post< T >( `/paid-index-probe/v1${ path }`, data );
+		if ( result.status !== 200 ) {
+			throw new Error( `The index probe answered HTTP ${ result.status } to ${ path }: ${ JSON.stringify( result.body ) }` );
+		}
+		return result.body;
+	}
+
+	/** What the store says: every paid order of this file, sorted by (date_paid, id). */
+	async function expected(): Promise< PaidOrder[] > {
+		const all: PaidOrder[] = [];
+		for ( let page = 1, pages = 1; page <= pages; page++ ) {
+			const result = await listPaid( account.client, { orderby: 'id', order: 'asc', per_page: 100, page, modified_after: since, _fields: 'id,date_paid' } );
+			expect( result.status ).toBe( 200 );
+			all.push( ...result.body );
+			pages = Number( result.headers.get( 'x-wp-totalpages' ) );
+		}
+		return all.sort( ( a, b ) => ( a.date_paid ?? '' ).localeCompare( b.date_paid ?? '' ) || a.id - b.id );
+	}
+
+	/** An automation's poll from the start: follows its cursor until a page comes back empty. */
+	async function walk( perPage = PAGE ): Promise< { orders: PaidOrder[]; splitSeconds: number } > {
+		const orders: PaidOrder[] = [];
+		let cursor: { paid_after?: string; after_id?: number } = {};
+		let splitSeconds = 0;
+		for ( let guard = 0; guard < 200; guard++ ) {
+			const page = await listPaid( account.client, { orderby: 'date_paid', per_page: perPage, ...cursor, modified_after: since, _fields: 'id,date_paid' } );
+			expect( page.status ).toBe( 200 );
+			if ( page.body.length === 0 ) {
+				return { orders, splitSeconds };
+			}
+			const last = page.body[ page.body.length - 1 ] as PaidOrder;
+			if ( orders.length > 0 && orders[ orders.length - 1 ]?.date_paid === page.body[ 0 ]?.date_paid ) {
+				splitSeconds++;
+			}
+			orders.push( ...page.body );
+			cursor = { paid_after: last.date_paid as string, after_id: last.id };
+		}
+		throw new Error( 'The poll did not end' );
+	}
+
+	function ids( orders: PaidOrder[] ): number[] {
+		return orders.map( ( o ) => o.id );
+	}
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'paid-orders-scale' );
+		const [ product ] = ( await driver.createProducts( [ { name: 'Bench', sku: `BENCH-${ Date.now().toString( 36 ) }`, price: '80.00' } ] ) ) as [ Product ];
+		since = iso( await nextSecond() );
+		// Imported unpaid (the fixture writes them in bulk, without hooks, as an import does), then
+		// paid through the store, whose hooks the index follows.
+		const created: number[] = [];
+		for ( let i = 0; i < ORDERS; i += 500 ) {
+			const count = Math.min( 500, ORDERS - i );
+			created.push( ...( await driver.importOrders( Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: [ { product_id: product.id, quantity: 1 } ] } ) ) ) ) );
+		}
+		// Every other order among the first ones stays unpaid, so paid ids are not contiguous.
+		paid = created.filter( ( _, i ) => i % 10 < 7 ).slice( 0, PAID );
+		pending = created.filter( ( id ) => ! paid.includes( id ) );
+		if ( driver.canSetPaymentTime ) {
+			// Groups sharing a second, seconds in the past, not in id order.
+			const base = Date.parse( since ) - 3 * 3600_000;
+			for ( let done = 0, g = 0; done < paid.length; g++ ) {
+				const size = Math.min( GROUPS[ g % GROUPS.length ] as number, paid.length - done );
+				await driver.pay( paid.slice( done, done + size ), new Date( base - ( ( g * 7919 ) % 3600 ) * 1000 ) );
+				done += size;
+			}
+		} else {
+			await driver.pay( paid );
+		}
+		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+	}, 1_800_000 );
+
+	it( 'serves every paid order exactly once, in (date_paid, id) order, across page boundaries inside seconds', async () => {
+		const store = await expected();
+		expect( store ).toHaveLength( PAID );
+		expect( new Set( ids( store ) ) ).toEqual( new Set( paid ) );
+
+		const { orders, splitSeconds } = await walk();
+		expect( ids( orders ) ).toEqual( ids( store ) );
+		expect( orders.map( ( o ) => o.date_paid ) ).toEqual( store.map( ( o ) => o.date_paid ) );
+		if ( driver.canSetPaymentTime ) {
+			// Seconds of 101 to 150 orders: some page ended inside one.
+			expect( splitSeconds ).toBeGreaterThan( 0 );
+		}
+		expect( ids( orders ).filter( ( id ) => pending.includes( id ) ) ).toEqual( [] );
+	} );
+
+	it( 'counts the set and pages it by number with the same order', async () => {
+		const store = await expected();
+		const params = { orderby: 'date_paid', per_page: PAGE, modified_after: since, _fields: 'id' };
+		const last = Math.ceil( PAID / PAGE );
+		const pages = await Promise.all( [ 1, 7, last ].map( ( page ) => listPaid( account.client, { ...params, page } ) ) );
+		expect( pages.map( ( p ) => p.headers.get( 'x-wp-total' ) ) ).toEqual( [ String( PAID ), String( PAID ), String( PAID ) ] );
+		expect( pages.map( ( p ) => ids( p.body ) ) ).toEqual( [ 1, 7, last ].map( ( n ) => ids( store.slice( ( n - 1 ) * PAGE, n * PAGE ) ) ) );
+		expect( ( await listPaid( account.client, { ...params, page: last + 1 } ) ).status ).toBe( 400 );
+	} );
+
+	it( 'drops an order that leaves the paid statuses, and serves it again once paid again', async () => {
+		const [ leaving ] = paid as [ number ];
+		await driver.setStatus( leaving, 'cancelled' );
+		await withPluginActive( PROBE, async () => {
+			expect( await probe< unknown[] >( `/rows?ids[]=${ leaving }` ) ).toEqual( [] );
+		} );
+		expect( ids( ( await walk() ).orders ) ).not.toContain( leaving );
+
+		await driver.setStatus( leaving, 'processing' );
+		await withPluginActive( PROBE, async () => {
+			expect( await probe< Array< { order_id: number } > >( `/rows?ids[]=${ leaving }` ) ).toEqual( [ expect.objectContaining( { order_id: leaving } ) ] );
+		} );
+		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+		expect( ids( ( await walk() ).orders ) ).toEqual( ids( await expected() ) );
+	} );
+
+	it( 'on a store that had orders before the plugin: serves the same order while the index is filled, then from the index', async () => {
+		const store = ids( await expected() );
+		await withPluginActive( PROBE, async () => {
+			const reset = await probe( '/reset', {} );
+			expect( reset.state.ready ).toBe( false );
+			expect( reset.rows ).toBe( 0 );
+			expect( reset.walk_scheduled ).toBe( true );
+
+			// Not ready: read from WooCommerce's queries, same answer.
+			expect( ids( ( await walk() ).orders ) ).toEqual( store );
+
+			const walked = await probe( '/walk', {} );
+			expect( walked.state ).toEqual( expect.objectContaining( { ready: true, walk: null } ) );
+			expect( walked.rows ).toBeGreaterThanOrEqual( PAID );
+			expect( walked.check_scheduled ).toBe( true );
+		} );
+		expect( ids( ( await walk() ).orders ) ).toEqual( store );
+	} );
+
+	it( 'corrects rows that disagree with the store when it reads them, and the daily check restores missing ones', async () => {
+		const store = await expected();
+		const [ moved, , missing ] = store.slice( 500 ) as [ PaidOrder, PaidOrder, PaidOrder ];
+		const [ unpaid ] = pending as [ number ];
+		const truePaidAt = Date.parse( moved.date_paid as string ) / 1000;
+		const now = Math.floor( Date.now() / 1000 );
+		await withPluginActive( PROBE, async () => {
+			await probe( '/tamper', {
+				// Paid an hour earlier than the store says, a row for an unpaid order, a row lost.
+				set: [ { order_id: moved.id, paid_at: truePaidAt - 3600, modified_at: now }, { order_id: unpaid, paid_at: truePaidAt, modified_at: now } ],
+				delete: [ missing.id ],
+			} );
+
+			const served = ids( ( await walk() ).orders );
+			expect( served ).not.toContain( unpaid );
+			expect( served ).toEqual( ids( store ).filter( ( id ) => id !== missing.id ) );
+			const rows = await probe< Array< { order_id: number; paid_at: number } > >( `/rows?ids[]=${ moved.id }&ids[]=${ unpaid }` );
+			expect( rows ).toEqual( [ expect.objectContaining( { order_id: moved.id, paid_at: truePaidAt } ) ] );
+
+			const checked = await probe( '/walk', { check: true } );
+			expect( checked.state.ready ).toBe( true );
+		} );
+		expect( ids( ( await walk() ).orders ) ).toEqual( ids( store ) );
+	} );
+
+	it( 'reads a page of 50 orders with as many queries as a page of 5 (items and products loaded in bulk)', async () => {
+		const queriesFor = async ( perPage: number ): Promise< number > => {
+			const result = await account.client.request< string >( {
+				path: `/service-integration/v1/commandes-payees?per_page=${ perPage }&orderby=id&modified_after=${ encodeURIComponent( since ) }`,
+				headers: { 'x-service-integration-query-probe': '1' },
+			} );
+			expect( result.status ).toBe( 200 );
+			const report = /<!-- query-counter (\{.*\}) -->/s.exec( String( result.body ) );
+			if ( ! report ) {
+				throw new Error( 'No query-counter report in the response (is the test plugin active?)' );
+			}
+			return ( JSON.parse( report[ 1 ] as string ) as { num_queries: number } ).num_queries;
+		};
+		// The fewest of three: a request can also run WordPress's own occasional work (a cron
+		// check, a transient refresh), which only ever adds queries.
+		const fewest = async ( perPage: number ): Promise< number > => Math.min( await queriesFor( perPage ), await queriesFor( perPage ), await queriesFor( perPage ) );
+		await withPluginActive( COUNTER, async () => {
+			const five = await fewest( 5 );
+			const fifty = await fewest( 50 );
+			expect( fifty ).toBe( five );
+		} );
+	} );
+} );
