@@ -29,7 +29,8 @@ const SOURCE = 'upgrade-src';
 
 interface ProbeState {
 	dbdelta: Record< string, number >;
-	options: { version: string; outbox_db: string; inbound_db: string };
+	options: { version: string; outbox_db: string; inbound_db: string; paid_index_db: string | false };
+	paid_index: { state: { ready?: boolean; walk?: number | null } | false; ids: number[] };
 	outbox: Array< { id: number; event_id: string; type: string; pending: boolean } >;
 	inbound: Array< { id: number; source: string; event_id: string; type: string; status: string } >;
 }
@@ -205,8 +206,8 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 		const state = await probe();
 		const table = ( name: string ) => Object.keys( state.dbdelta ).find( ( key ) => key.endsWith( name ) ) as string;
 		expect( Object.keys( snapshot.probe.dbdelta ) ).toEqual( [] ); // nothing migrated between the install and the upgrade
-		expect( state.dbdelta ).toEqual( { [ table( 'si_outbox' ) ]: 1, [ table( 'si_inbound_events' ) ]: 1 } );
-		expect( state.options ).toEqual( { version: current.version, outbox_db: expect.any( String ), inbound_db: expect.any( String ) } );
+		expect( state.dbdelta ).toEqual( { [ table( 'si_outbox' ) ]: 1, [ table( 'si_inbound_events' ) ]: 1, [ table( 'si_paid_orders' ) ]: 1 } );
+		expect( state.options ).toEqual( { version: current.version, outbox_db: expect.any( String ), inbound_db: expect.any( String ), paid_index_db: expect.any( String ) } );
 
 		expect( sidecarSchemaVersion() ).toBe( MIGRATIONS.length );
 		expect( sidecarSchemaVersion() ).toBeGreaterThanOrEqual( snapshot.sidecarSchema );
@@ -228,6 +229,12 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 		const sources = ok( await admin.get< Array< { id: string } > | { sources: Array< { id: string } > } >( '/service-integration/v1/inbound/sources' ), 'Listing sources' );
 		expect( ( Array.isArray( sources ) ? sources : sources.sources ).map( ( item ) => item.id ) ).toContain( SOURCE );
 	}, 120_000 );
+
+	it( 'fills the paid-orders index with the orders paid before the upgrade (its walk, run by Action Scheduler from cron)', async () => {
+		expect( snapshot.probe.paid_index.ids ).toEqual( [] );
+		await waitUntil( async () => ( await probe() ).paid_index.state !== false && ( ( await probe() ).paid_index.state as { ready?: boolean } ).ready === true, 240_000, 'the paid-orders index walk' );
+		expect( ( await probe() ).paid_index.ids ).toEqual( expect.arrayContaining( [ orders.delivered, orders.pending ] ) );
+	}, 300_000 );
 
 	it( 'continues delivering: the pending rows go out signed with the endpoint\'s old secret, then new events too', async () => {
 		await waitUntil( () => delivered( orders.pending ).length >= 2, 120_000, 'the pending order\'s events at the receiver' );
