@@ -2,7 +2,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { z } from 'zod';
-import { parseAllowCidrs } from './outbound/url-guard';
+import { ALLOW_PRIVATE_CIDRS_SETTING, parseAllowCidrs } from './outbound/url-guard';
 
 /**
  * Configuration: defaults < JSON file (--config or SIDECAR_CONFIG) < environment.
@@ -128,7 +128,7 @@ const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
 	logFile: 'SIDECAR_LOG_FILE',
 	maxBodyBytes: 'SIDECAR_MAX_BODY_BYTES',
 	wordpressUrl: 'SIDECAR_WORDPRESS_URL',
-	allowPrivateCidrs: 'SIDECAR_ALLOW_PRIVATE_CIDRS',
+	allowPrivateCidrs: ALLOW_PRIVATE_CIDRS_SETTING,
 	deliveryTimeoutMs: 'SIDECAR_DELIVERY_TIMEOUT_MS',
 	retryScheduleSeconds: 'SIDECAR_RETRY_SCHEDULE',
 	retryJitterRatio: 'SIDECAR_RETRY_JITTER_RATIO',

@@ -243,7 +243,7 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Paid orders by id (any order), loaded in one query.
+	 * The paid orders among these ids, loaded in one query.
 	 *
 	 * @param int[] $ids Order ids.
 	 * @return \WC_Order[]

@@ -94,6 +94,15 @@ function literalIp(hostname: string): string | undefined {
 	return net.isIP(bare) !== 0 ? bare : undefined;
 }
 
+/** The setting that opens private ranges to receivers (config.ts reads it under this name). */
+export const ALLOW_PRIVATE_CIDRS_SETTING = 'SIDECAR_ALLOW_PRIVATE_CIDRS';
+
+/** What a refused private address tells the operator to do. */
+function allowHint(ip: string): string {
+	const example = ip.includes(':') ? `${ip}/128` : `${ip}/32`;
+	return `To deliver to a receiver on your own network, set ${ALLOW_PRIVATE_CIDRS_SETTING} (comma-separated CIDRs, e.g. ${example}) for the sidecar and restart it`;
+}
+
 export function validateUrlShape(rawUrl: string, config: UrlGuardConfig): UrlShapeResult {
 	let url: URL;
 	try {
@@ -119,7 +128,7 @@ export function validateUrlShape(rawUrl: string, config: UrlGuardConfig): UrlSha
 	if (ip !== undefined) {
 		const verdict = isBlockedAddress(ip, config.allowCidrs);
 		if (verdict.blocked) {
-			return { ok: false, code: 'blocked_address', message: `Address ${ip} is in a blocked range (${verdict.range})` };
+			return { ok: false, code: 'blocked_address', message: `Address ${ip} is in a blocked range (${verdict.range}). ${allowHint(ip)}` };
 		}
 	}
 	return { ok: true, url };
@@ -164,7 +173,7 @@ export function createGuardedLookup(config: UrlGuardConfig, baseLookup: typeof d
 			for (const { address } of addresses) {
 				const verdict = isBlockedAddress(address, config.allowCidrs);
 				if (verdict.blocked) {
-					callback(blockedError(`Refusing to connect to ${hostname}: ${address} is in a blocked range (${verdict.range})`, address, hostname));
+					callback(blockedError(`Refusing to connect to ${hostname}: ${address} is in a blocked range (${verdict.range}). ${allowHint(address)}`, address, hostname));
 					return;
 				}
 			}
@@ -194,7 +203,7 @@ function refusal(options: ConnectOptions, config: UrlGuardConfig): NodeJS.ErrnoE
 	}
 	const verdict = isBlockedAddress(ip, config.allowCidrs);
 	return verdict.blocked
-		? blockedError(`Refusing to connect to ${ip}: blocked range (${verdict.range})`, ip)
+		? blockedError(`Refusing to connect to ${ip}: blocked range (${verdict.range}). ${allowHint(ip)}`, ip)
 		: undefined;
 }
 

@@ -157,6 +157,12 @@ describe('validateUrlShape', () => {
 		if (!result.ok) expect(result.message).not.toBe('');
 	});
 
+	it('names the setting that allows a private address, with its format, in the refusal', () => {
+		const result = validateUrlShape('http://127.0.0.1:5678/webhook', open);
+		expect(result).toMatchObject({ ok: false, code: 'blocked_address' });
+		if (!result.ok) expect(result.message).toContain('SIDECAR_ALLOW_PRIVATE_CIDRS (comma-separated CIDRs, e.g. 127.0.0.1/32)');
+	});
+
 	it('allows an allow-listed literal IP', () => {
 		expect(validateUrlShape('http://127.0.0.1:3000/', { allowCidrs: ['127.0.0.0/8'] }).ok).toBe(true);
 		expect(validateUrlShape('http://[::1]:3000/', { allowCidrs: ['127.0.0.0/8'] }).ok).toBe(false);
