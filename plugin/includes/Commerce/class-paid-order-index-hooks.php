@@ -47,7 +47,13 @@ final class Paid_Order_Index_Hooks {
 	 */
 	public static function on_saved( $order ): void {
 		if ( $order instanceof \WC_Order ) {
-			self::guarded( static fn() => self::sync( $order ) );
+			// The save's own time, not $order->get_date_modified(): the legacy store writes
+			// post_modified = now without updating the object's prop
+			// (Abstract_WC_Order_Data_Store_CPT::update()), so the object can hold an older time
+			// than the stored one, and a row too old would keep the order out of a
+			// modified_after read that should see it. Too new is safe: the read checks the
+			// order WooCommerce loads and corrects the row.
+			self::guarded( static fn() => self::sync( $order, time() ) );
 		}
 	}
 
@@ -82,17 +88,18 @@ final class Paid_Order_Index_Hooks {
 	/**
 	 * Writes or removes the order's row from what the order says now.
 	 *
-	 * @param \WC_Order $order Order.
+	 * @param \WC_Order $order       Order.
+	 * @param int|null  $modified_at Its last modification (UTC timestamp); by default the order's
+	 *                               own, right for an order just loaded from the database.
 	 * @throws Order_Query_Error When the database refuses the write.
 	 */
-	public static function sync( \WC_Order $order ): void {
+	public static function sync( \WC_Order $order, ?int $modified_at = null ): void {
 		if ( ! $order->get_id() ) {
 			return;
 		}
 		$paid_at = Paid_Orders::paid_timestamp( $order );
 		if ( Paid_Orders::ORDER_TYPE === $order->get_type() && $paid_at > 0 && $order->has_status( Paid_Orders::paid_statuses() ) ) {
-			$modified = $order->get_date_modified();
-			Paid_Order_Index::put( $order->get_id(), $paid_at, $modified ? (int) $modified->getTimestamp() : 0 );
+			Paid_Order_Index::put( $order->get_id(), $paid_at, $modified_at ?? Paid_Orders::modified_timestamp( $order ) );
 		} else {
 			Paid_Order_Index::remove( $order->get_id() );
 		}
