@@ -63,7 +63,8 @@ final class Paid_Order_Index_Walk {
 	}
 
 	/**
-	 * Ends the walk: the index holds every paid order.
+	 * Ends the walk: the index holds every paid order. The daily check is queued if it is not
+	 * yet (WooCommerce may have been activated after the plugin).
 	 */
 	public static function finish(): void {
 		Paid_Order_Index::save_state(
@@ -73,6 +74,7 @@ final class Paid_Order_Index_Walk {
 				'walked_at' => time(),
 			)
 		);
+		self::schedule();
 	}
 
 	/**
