@@ -2,6 +2,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { z } from 'zod';
+import { DEFAULT_RETRY_POLICY } from './outbound/retry-policy';
 import { ALLOW_PRIVATE_CIDRS_SETTING, parseAllowCidrs } from './outbound/url-guard';
 
 /**
@@ -118,35 +119,55 @@ export function standardConfigDir( env: NodeJS.ProcessEnv ): string {
 export const CONFIG_FILE_NAME = 'config.json';
 export const SHARED_KEY_FILE_NAME = 'shared-key';
 
-const ENV_NAMES: Record< keyof z.infer< typeof CONFIG_SCHEMA >, string > = {
-	host: 'SIDECAR_HOST',
-	port: 'SIDECAR_PORT',
-	dataDir: 'SIDECAR_DATA_DIR',
-	sharedKey: 'SIDECAR_SHARED_KEY',
-	sharedKeyFile: 'SIDECAR_SHARED_KEY_FILE',
-	logLevel: 'SIDECAR_LOG_LEVEL',
-	logFile: 'SIDECAR_LOG_FILE',
-	maxBodyBytes: 'SIDECAR_MAX_BODY_BYTES',
-	wordpressUrl: 'SIDECAR_WORDPRESS_URL',
-	allowPrivateCidrs: ALLOW_PRIVATE_CIDRS_SETTING,
-	deliveryTimeoutMs: 'SIDECAR_DELIVERY_TIMEOUT_MS',
-	retryScheduleSeconds: 'SIDECAR_RETRY_SCHEDULE',
-	retryJitterRatio: 'SIDECAR_RETRY_JITTER_RATIO',
-	overloadDelaySeconds: 'SIDECAR_OVERLOAD_DELAY_SECONDS',
-	inboundToleranceSeconds: 'SIDECAR_INBOUND_TOLERANCE_SECONDS',
-	sqliteSynchronous: 'SIDECAR_SQLITE_SYNCHRONOUS',
-	disableAfterHours: 'SIDECAR_DISABLE_AFTER_HOURS',
-	shutdownGraceMs: 'SIDECAR_SHUTDOWN_GRACE_MS',
-	maintenanceIntervalSeconds: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS',
-	retentionDays: 'SIDECAR_RETENTION_DAYS',
+/**
+ * Every setting: its environment name, the format of its value and what it does. --help prints
+ * this with each default (from CONFIG_SCHEMA), so the help cannot drift from the parser.
+ */
+export const SETTINGS: Record< keyof z.infer< typeof CONFIG_SCHEMA >, { env: string; format: string; help: string; defaultText?: string } > = {
+	host: { env: 'SIDECAR_HOST', format: 'IP address or host name', help: 'Listen address. Keep it on loopback: WordPress on the same machine is the only caller.' },
+	port: { env: 'SIDECAR_PORT', format: 'port number, 0-65535', help: 'Listen port (0: any free port).' },
+	dataDir: { env: 'SIDECAR_DATA_DIR', format: 'folder path', help: 'Where the SQLite database lives.', defaultText: 'the standard place (below)' },
+	sharedKey: { env: 'SIDECAR_SHARED_KEY', format: 'at least 16 characters', help: 'The key WordPress signs its calls with (SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php). Prefer SIDECAR_SHARED_KEY_FILE: an environment variable shows in process listings.', defaultText: 'none; this or SIDECAR_SHARED_KEY_FILE is required' },
+	sharedKeyFile: { env: 'SIDECAR_SHARED_KEY_FILE', format: 'file path', help: 'A file holding the shared key (mode 0600).', defaultText: 'none' },
+	logLevel: { env: 'SIDECAR_LOG_LEVEL', format: 'fatal, error, warn, info, debug, trace or silent', help: 'Least severe level written to the log (JSON lines).' },
+	logFile: { env: 'SIDECAR_LOG_FILE', format: 'file path', help: 'Append the log to this file, reopened on SIGHUP (logrotate).', defaultText: 'standard output' },
+	maxBodyBytes: { env: 'SIDECAR_MAX_BODY_BYTES', format: 'bytes, 1024-67108864', help: 'Largest request body accepted (413 above it).' },
+	wordpressUrl: { env: 'SIDECAR_WORDPRESS_URL', format: 'URL, e.g. https://shop.example.com', help: 'The site, for notices to WordPress (an endpoint disabled, deliveries failing).', defaultText: 'none: no notices are sent' },
+	allowPrivateCidrs: {
+		env: ALLOW_PRIVATE_CIDRS_SETTING,
+		format: 'comma-separated CIDRs or IP addresses, e.g. 127.0.0.0/8,::1/128,10.0.0.0/8',
+		help: 'Private, loopback and link-local addresses outbound webhooks may be delivered to. Everything outside the public internet is refused otherwise (blocked_address), so a URL cannot reach services behind the firewall.',
+		defaultText: 'none: public addresses only',
+	},
+	deliveryTimeoutMs: { env: 'SIDECAR_DELIVERY_TIMEOUT_MS', format: 'milliseconds, 1000-120000', help: 'How long a receiver has to answer one delivery attempt.' },
+	retryScheduleSeconds: {
+		env: 'SIDECAR_RETRY_SCHEDULE',
+		format: 'comma-separated seconds, e.g. 0,5,300',
+		help: 'Delay before each attempt; its length is the number of attempts.',
+		defaultText: `${ DEFAULT_RETRY_POLICY.scheduleSeconds.join( ',' ) } (${ DEFAULT_RETRY_POLICY.scheduleSeconds.length } attempts)`,
+	},
+	retryJitterRatio: { env: 'SIDECAR_RETRY_JITTER_RATIO', format: 'number, 0-1', help: 'Random spread of each retry delay (0.2: plus or minus 20 %).' },
+	overloadDelaySeconds: { env: 'SIDECAR_OVERLOAD_DELAY_SECONDS', format: 'seconds, 0-86400', help: 'Least delay after 429, 502, 503, 504 or a timeout.' },
+	inboundToleranceSeconds: { env: 'SIDECAR_INBOUND_TOLERANCE_SECONDS', format: 'seconds, 0-86400', help: 'How far an inbound webhook\'s signed timestamp may be from now.' },
+	sqliteSynchronous: { env: 'SIDECAR_SQLITE_SYNCHRONOUS', format: 'NORMAL, FULL or EXTRA', help: 'SQLite durability: NORMAL survives a crash of the process, FULL also a power loss (an fsync a commit).' },
+	disableAfterHours: { env: 'SIDECAR_DISABLE_AFTER_HOURS', format: 'hours, > 0', help: 'An endpoint failing without one success for this long is disabled.' },
+	shutdownGraceMs: { env: 'SIDECAR_SHUTDOWN_GRACE_MS', format: 'milliseconds, 0-120000', help: 'How long SIGTERM waits for attempts in flight.' },
+	maintenanceIntervalSeconds: { env: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS', format: 'seconds, 0.05-3600', help: 'Period of the upkeep: endpoint health, pruning, retrying notices to WordPress.' },
+	retentionDays: { env: 'SIDECAR_RETENTION_DAYS', format: 'days, > 0', help: 'Finished deliveries, their attempts and events are deleted after this.' },
 };
+
+const ENV_NAMES = Object.fromEntries( Object.entries( SETTINGS ).map( ( [ key, setting ] ) => [ key, setting.env ] ) ) as Record< keyof typeof SETTINGS, string >;
 
 export class ConfigError extends Error {}
 
-/** Describes every setting, for --help. */
+/** Describes every setting for --help: environment name, file key, format, default, what it does. */
 export function describeSettings(): string {
-	return Object.entries( ENV_NAMES )
-		.map( ( [ key, env ] ) => `  ${ env.padEnd( 36 ) } (file key: ${ key })` )
+	const defaults = CONFIG_SCHEMA.parse( {} ) as Record< string, unknown >;
+	return Object.entries( SETTINGS )
+		.map( ( [ key, setting ] ) => {
+			const fallback = setting.defaultText ?? ( Array.isArray( defaults[ key ] ) ? defaults[ key ].join( ',' ) : String( defaults[ key ] ) );
+			return `  ${ setting.env } (file key: ${ key })\n      ${ setting.help }\n      Format: ${ setting.format }. Default: ${ fallback }.`;
+		} )
 		.join( '\n' );
 }
 

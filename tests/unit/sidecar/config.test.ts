@@ -1,7 +1,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { ConfigError, loadConfig } from '../../../sidecar/src/config';
+import { CONFIG_SCHEMA, ConfigError, SETTINGS, describeSettings, loadConfig } from '../../../sidecar/src/config';
 
 const KEY = { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) };
 
@@ -51,5 +51,18 @@ describe( 'sidecar configuration', () => {
 		const config = loadConfig( { ...KEY, SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128', SIDECAR_RETRY_SCHEDULE: '0,5,60' } );
 		expect( config.allowPrivateCidrs ).toEqual( [ '127.0.0.0/8', '::1/128' ] );
 		expect( config.retryScheduleSeconds ).toEqual( [ 0, 5, 60 ] );
+	} );
+
+	it( 'documents every setting it reads in --help, each with its format and default', () => {
+		const help = describeSettings();
+		const keys = Object.keys( CONFIG_SCHEMA.shape ).sort();
+		expect( Object.keys( SETTINGS ).sort() ).toEqual( keys );
+		for ( const key of keys ) {
+			const { env } = SETTINGS[ key as keyof typeof SETTINGS ];
+			const entry = help.slice( help.indexOf( `  ${ env } (file key: ${ key })` ) ).split( /\n {2}(?=SIDECAR_)/ )[ 0 ] as string;
+			expect( entry ).toMatch( /Format: .+\. Default: .+\./ );
+		}
+		expect( help ).toContain( 'Default: 1048576.' );
+		expect( () => loadConfig( { ...KEY, [ SETTINGS.maxBodyBytes.env ]: '1' } ) ).toThrow( SETTINGS.maxBodyBytes.env );
 	} );
 } );
