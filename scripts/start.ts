@@ -4,6 +4,7 @@
  */
 import fs from 'fs';
 import path from 'path';
+import { ensureAdminApplicationPassword, LOCAL_ADMIN } from './lib/admin-application-password';
 import { parseFlags, portFlag } from './lib/cli-args';
 import { environmentDir } from './lib/paths';
 import { done, fail, step } from './lib/progress';
@@ -11,6 +12,9 @@ import { chooseRuntime } from './lib/runtime';
 import { stopChild } from './lib/sidecar-process';
 import { describeCommerce, describeWordPress, startStack, type Stack } from './lib/stack';
 import { orderStorageFromEnv, stopWordPress, type OrderStorage } from './lib/wp-env';
+
+/** Loopback: what a local environment's outbound webhooks may reach besides the internet. */
+const LOCAL_RECEIVERS = '127.0.0.0/8,::1/128';
 
 const HELP = `Usage: npm start [-- --runtime=playground|docker] [--port=8888] [--sidecar-port=8787]
 
@@ -35,7 +39,14 @@ Environment:
   SERVICE_INTEGRATION_SIDECAR_KEY
                      the PHP <-> sidecar shared key; generated and kept in
                      .cache/environments/dev/shared-key when not set
+  SIDECAR_ALLOW_PRIVATE_CIDRS
+                     addresses outbound webhooks may go to besides the public internet
+                     (comma-separated CIDRs). Default here: ${ LOCAL_RECEIVERS }, so receivers
+                     on this machine (a local n8n, a test script) work; an installed sidecar
+                     allows none unless told
+  Any other SIDECAR_* setting is passed to the sidecar (npm run sidecar -- --help lists them).
 `;
+
 
 const ENV_NAME = 'dev';
 export const RUN_FILE = path.join( environmentDir( ENV_NAME ), 'running.json' );
@@ -80,13 +91,21 @@ async function main(): Promise< void > {
 			wordpressDir: process.env.WORDPRESS_DIR || undefined,
 			orderStorage,
 			sidecarLogFile: logFile,
+			sidecarEnv: { SIDECAR_ALLOW_PRIVATE_CIDRS: process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS },
 		} );
 	} catch ( error ) {
 		return fail( `Could not start: ${ ( error as Error ).message }` );
 	}
 
 	fs.writeFileSync( RUN_FILE, JSON.stringify( { pid: process.pid, sidecarPid: stack.sidecar.pid, runtime } ) );
-	printSummary( stack, logFile );
+	const adminPasswordFile = path.join( environmentDir( ENV_NAME ), 'admin-application-password' );
+	let adminPassword: string;
+	try {
+		adminPassword = await ensureAdminApplicationPassword( stack.siteUrl, adminPasswordFile );
+	} catch ( error ) {
+		adminPassword = `(none: ${ ( error as Error ).message })`;
+	}
+	printSummary( stack, logFile, { password: adminPassword, file: adminPasswordFile } );
 
 	let stopping = false;
 	const shutdown = async ( reason: string, code: number ) => {
@@ -116,13 +135,15 @@ function isAlive( pid: number ): boolean {
 	}
 }
 
-function printSummary( stack: Stack, logFile: string ): void {
+function printSummary( stack: Stack, logFile: string, admin: { password: string; file: string } ): void {
+	const receivers = process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS;
 	const lines = [
 		'',
 		'Service Integration is running.',
 		'',
 		`  WordPress        ${ stack.siteUrl }/`,
-		`  wp-admin         ${ stack.siteUrl }/wp-admin/   (user: admin, password: password)`,
+		`  wp-admin         ${ stack.siteUrl }/wp-admin/   (user: ${ LOCAL_ADMIN.login }, password: ${ LOCAL_ADMIN.password })`,
+		`  Admin API login  ${ LOCAL_ADMIN.login }:${ admin.password }   (an application password, kept in ${ admin.file })`,
 		`  Plugin page      ${ stack.siteUrl }/wp-admin/admin.php?page=service-integration`,
 		`  REST API         ${ stack.siteUrl }/wp-json/service-integration/v1/`,
 		`  Sidecar          ${ stack.sidecarUrl }   (health: ${ stack.sidecarUrl }/health)`,
@@ -130,9 +151,12 @@ function printSummary( stack: Stack, logFile: string ): void {
 		`  Shared key file  ${ stack.sharedKeyFile }`,
 		`  WordPress core   ${ describeWordPress( stack ) }`,
 		`  Commerce         ${ describeCommerce( stack ) }`,
+		`  Local receivers  outbound webhooks may go to ${ receivers } (SIDECAR_ALLOW_PRIVATE_CIDRS;`,
+		'                   an installed sidecar allows only public addresses unless told)',
 		'',
-		'  Browsers are logged in as admin automatically; API calls are not (use an application',
-		'  password: npm run service-account -- create && npm run service-account -- password).',
+		'  Browsers are logged in as admin automatically; API calls are not. Try:',
+		`    curl -u '${ LOCAL_ADMIN.login }:${ admin.password }' ${ stack.siteUrl }/wp-json/service-integration/v1/sidecar/status`,
+		'  The service account for automations: npm run service-account -- create, then -- password.',
 		'',
 		'Stop with Ctrl-C, or `npm stop` in another terminal.',
 		'',
