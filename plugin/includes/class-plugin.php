@@ -34,6 +34,7 @@ final class Plugin {
 		Outbound\Hand_Over::register( $sidecar );
 		Outbound\Endpoint_Notices::register();
 		Inbound\Inbound_Processor::register();
+		Rest\Json_Encoding::register();
 
 		add_action(
 			'rest_api_init',

@@ -10,6 +10,8 @@ export interface RestResult< T = unknown > {
 	status: number;
 	headers: Headers;
 	body: T;
+	/** The body as sent, before parsing (what curl would print). */
+	text: string;
 }
 
 export interface RestError {
@@ -37,7 +39,7 @@ apiFetch.setFetchHandler( async ( raw ) => {
 	} catch {
 		// Not JSON: keep the text so a failing assertion shows what came back.
 	}
-	return { status: response.status, headers: response.headers, body: parsed } satisfies RestResult;
+	return { status: response.status, headers: response.headers, body: parsed, text } satisfies RestResult;
 } );
 
 /** Pretty REST URLs, as an automation tool would use them. */

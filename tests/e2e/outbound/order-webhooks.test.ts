@@ -231,6 +231,22 @@ describe( 'outbound order webhooks, end to end', () => {
 		expect( missing.status ).toBe( 404 );
 	} );
 
+	it( 'answers with slashes unescaped, so a secret or URL copied by eye from curl\'s output is the real one', async () => {
+		const url = `${ receiver.url }/copied/by/eye`;
+		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url } );
+		expect( created.status ).toBe( 201 );
+		try {
+			expect( created.text ).toContain( `"url":"${ url }"` );
+			expect( created.text ).toContain( `"secret":"${ created.body.secret }"` );
+			expect( created.text ).not.toContain( '\\/' );
+			// Only the plugin's routes: WordPress's own keep its default encoding.
+			const core = await adminClient().get( '/wp/v2/users/me' );
+			expect( core.text ).toContain( ':\\/\\/' );
+		} finally {
+			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }` } );
+		}
+	} );
+
 	it( 'is for administrators only, and never shows a secret again', async () => {
 		const account = await provisionServiceAccount( 'outbound-refused' );
 		expectRefused( await account.client.get( '/service-integration/v1/webhooks/endpoints' ), 'rest_forbidden', [ 403 ] );
