@@ -12,8 +12,10 @@ Commands:
   status            the role, its capabilities, the account, its application passwords, widening
   create            create the service account (idempotent; the login is chosen once) [--username=service-integration]
   password          create an application password, printed ONCE    [--name=automation]
+                    [--credentials: print only user:password, for curl -u and scripts]
   revoke            revoke an application password                   --uuid=<uuid>
-  check             run the least-privilege check (spec section 5.4); exits 1 if any call is not refused
+  check             run the least-privilege check: a temporary account with the role and an application
+                    password calls users, plugins, settings…; exits 1 if any call is not refused
                     with the expected code, or if widening is detected
 
 Options:
@@ -52,7 +54,7 @@ async function main(): Promise< void > {
 	}
 	let flags: Record< string, string | true >;
 	try {
-		flags = parseFlags( rest, [ 'site', 'admin', 'admin-password', 'username', 'name', 'uuid', 'json', 'help' ] );
+		flags = parseFlags( rest, [ 'site', 'admin', 'admin-password', 'username', 'name', 'uuid', 'json', 'credentials', 'help' ] );
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
 	}
@@ -94,7 +96,9 @@ async function main(): Promise< void > {
 		}
 		case 'password': {
 			const body = await call( 'POST', `${ base }/application-passwords`, { name: String( flags.name ?? 'automation' ) } );
-			if ( ! flags.json ) {
+			if ( flags.credentials ) {
+				process.stdout.write( `${ String( body.username ) }:${ String( body.password ) }\n` );
+			} else if ( ! flags.json ) {
 				process.stdout.write( `user:          ${ String( body.username ) }\npassword:      ${ String( body.password ) }   (shown once)\nuuid:          ${ String( body.uuid ) }\nAuthorization: ${ String( body.authorization ) }\n` );
 			}
 			break;

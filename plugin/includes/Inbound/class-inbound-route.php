@@ -79,7 +79,7 @@ final class Inbound_Route extends WP_REST_Controller {
 					'callback'            => array( $this, 'receive' ),
 					// Public on purpose: senders have no WordPress account. Authentication is the
 					// provider's signature over the exact body, checked by the sidecar before
-					// anything is stored (spec 4, receiving route rule 2).
+					// anything is stored: without it anyone who knows the URL could send false notifications.
 					'permission_callback' => '__return_true',
 				),
 				array(

@@ -29,7 +29,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   POST   /service-account                              create the account (idempotent)
  *   POST   /service-account/application-passwords        new password, shown once
  *   DELETE /service-account/application-passwords/<uuid> revoke
- *   POST   /service-account/check                        run the least-privilege check (section 5.4)
+ *   POST   /service-account/check                        run the least-privilege check (users, plugins… must be refused)
  *   DELETE /service-account/widening                     forget reported runtime widening
  */
 final class Service_Account_Controller extends WP_REST_Controller {

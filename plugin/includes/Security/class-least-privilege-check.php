@@ -1,6 +1,8 @@
 <?php
 /**
- * The verification procedure of section 5.4, runnable on a live site.
+ * The verification procedure, runnable on a live site: a temporary account with the
+ * integration role and an application password calls the users and plugins collections
+ * (and other administrative routes); every call must be refused.
  *
  * @package ServiceIntegration
  */

@@ -12,8 +12,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Capabilities follow section 2.2 of the specification, plus two that WordPress needs
- * for the intent to hold (see README, "The integration role"):
+ * Capabilities: read, edit and publish manufacturing orders (not others' records), edit
+ * published ones, and read paid orders (lire_commandes_payees); never edit_posts,
+ * edit_shop_orders, nor anything that manages users, plugins or settings. Plus two that
+ * WordPress needs for the intent to hold (docs/api/service-account.md):
  * - edit_commande_fabrications: with map_meta_cap, creating a record and editing
  *   one's own draft map to this primitive (the type's edit_posts / create_posts).
  * - read_commande_fabrications: the type's `read` capability, so records are not

@@ -1,5 +1,5 @@
 /**
- * Turns a verified webhook into the shape of spec 2.6, `{type: string, data: object}`,
+ * Turns a verified webhook into the shape every inbound event has, `{type: string, data: object}`,
  * whatever the provider's own layout. Pure, like verify.ts: runs only after the
  * signature was checked, so an unauthenticated sender learns nothing from it.
  *

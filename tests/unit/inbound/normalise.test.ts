@@ -3,7 +3,7 @@ import type { InboundScheme } from '../../../sidecar/src/inbound/verify';
 
 const raw = ( value: unknown ): Buffer => Buffer.from( typeof value === 'string' ? value : JSON.stringify( value ) );
 
-describe( 'normaliseInbound: {type, data} for every scheme (spec 2.6)', () => {
+describe( 'normaliseInbound: {type, data} for every scheme', () => {
 	test.each( [ 'standard-webhooks', 'stripe' ] as InboundScheme[] )( '%s: type and data come from the body; data sits at /data', ( scheme ) => {
 		const body = { id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { id: 'pi_1', amount: 1200 } }, livemode: false };
 		expect( normaliseInbound( scheme, raw( body ), {} ) ).toEqual( {
