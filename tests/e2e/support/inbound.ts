@@ -134,7 +134,7 @@ const WP_CRON_LOCK_TIMEOUT_MS = 60_000;
  * side by side (PHP-FPM workers, the production runtime's cron loop) a concurrent write can drop a
  * kick; the event then waits for the sweep. Under Playground's single worker this never happens.
  */
-const INBOUND_SWEEP_MS = 5 * 60_000;
+export const INBOUND_SWEEP_MS = 5 * 60_000;
 
 /**
  * Runs cron until `done` holds (WordPress may also spawn cron by itself in between). The
