@@ -1,24 +1,41 @@
 /**
- * npm test's jest step: two jest runs side by side, because the end-to-end suite keeps one core
- * busy (Playground runs PHP as WebAssembly on one thread, its files must run one at a time) while
- * the other sits idle. The `e2e` project streams here as it runs; `unit`, `sidecar` and `release`
- * (the release artifacts and the upgrade on the production runtime, on ports of their own) run
- * in a second jest, whose output is kept in a log and printed as one block when it ends. The last
- * line adds both up in the "Tests: N passed, N failed, N skipped" form CI reads.
+ * npm test's jest step: two lanes side by side, because the Playground end-to-end suite keeps one
+ * core busy (PHP as WebAssembly on one thread, its files one at a time) while the other would sit
+ * idle.
+ * - Lane 1, streamed here as it runs: the `e2e` project on Playground (SQLite).
+ * - Lane 2, into logs printed as each part ends: `unit`, `sidecar` and `release` (the release
+ *   artifacts and the upgrade on the production runtime, on ports of their own), then the e2e
+ *   folders that matter on a real server (service account, paid orders, outbound, inbound,
+ *   production) on the production runtime (nginx, PHP-FPM, MariaDB), as its own environment.
+ * The last line adds everything up in the "Tests: N passed, N failed, N skipped" form CI reads.
  */
 import { spawn } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { ROOT } from './lib/paths';
 
-const HELP = `Usage: npm test [-- <jest options>]
+/**
+ * The e2e folders that matter on a real server, on the production runtime, as an environment of
+ * their own (ports apart from the Playground run's 8889/8788 and the release tests' 8951-8956).
+ */
+const PRODUCTION_E2E = {
+	env: { E2E_RUNTIME: 'production', E2E_ENV_NAME: 'e2e-production', E2E_WP_PORT: '8901', E2E_SIDECAR_PORT: '8902' },
+	pattern: 'tests/e2e/(service-account|paid-orders|outbound|inbound|production)/',
+};
 
-Builds the admin page and the sidecar, type-checks, then runs two jest runs side by side:
-  e2e                       the end-to-end suite, one file at a time (output below, live)
-  unit, sidecar, release    the other projects (output in ${ path.join( 'test-artifacts', 'logs', 'other-projects.log' ) },
-                            printed when they end)
-and prints the sum: "Tests: N passed, N failed, N skipped". Jest options (e.g.
---testPathPatterns=paid-orders) go to both runs. One project on its own: npx jest --selectProjects <name>.
+const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
+
+Builds the admin page and the sidecar, type-checks, then runs two lanes side by side:
+  1. e2e on Playground       the end-to-end suite, one file at a time (output below, live)
+  2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
+     then e2e on the         outbound, inbound and production on the production runtime (nginx,
+     production runtime      PHP-FPM, MariaDB from Debian's packages; environment ${ PRODUCTION_E2E.env.E2E_ENV_NAME },
+                             WordPress on port ${ PRODUCTION_E2E.env.E2E_WP_PORT })
+                             (output in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
+and prints the sum: "Tests: N passed, N failed, N skipped".
+  --skip-production  leave out the production-runtime e2e run
+Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
+replaces the production run's own folder list. One project on its own: npx jest --selectProjects <name>.
 `;
 
 interface Lane {
@@ -26,7 +43,12 @@ interface Lane {
 	projects: string[];
 	/** null: streams to this terminal; else the log file its output goes to. */
 	log: string | null;
+	/** Environment variables of this run (on top of this process's). */
+	env?: NodeJS.ProcessEnv;
+	/** Jest arguments of this run's own, before the caller's. */
+	args?: string[];
 }
+
 
 interface LaneResult {
 	lane: Lane;
@@ -44,9 +66,9 @@ const JEST = path.join( ROOT, 'node_modules', 'jest', 'bin', 'jest.js' );
 function runLane( lane: Lane, extraArgs: string[] ): Promise< LaneResult > {
 	const resultsFile = path.join( LOG_DIR, `${ lane.name }-results.json` );
 	fs.rmSync( resultsFile, { force: true } );
-	const args = [ JEST, '--selectProjects', ...lane.projects, '--runInBand', '--passWithNoTests', '--json', `--outputFile=${ resultsFile }`, ...extraArgs ];
+	const args = [ JEST, '--selectProjects', ...lane.projects, '--runInBand', '--passWithNoTests', '--json', `--outputFile=${ resultsFile }`, ...( lane.args ?? [] ), ...extraArgs ];
 	const output = lane.log ? fs.openSync( lane.log, 'w' ) : 'inherit';
-	const child = spawn( process.execPath, args, { cwd: ROOT, stdio: [ 'ignore', output, output ] } );
+	const child = spawn( process.execPath, args, { cwd: ROOT, stdio: [ 'ignore', output, output ], env: { ...process.env, ...lane.env } } );
 	const forward = ( signal: NodeJS.Signals ) => child.kill( signal );
 	process.on( 'SIGTERM', forward );
 	return new Promise( ( resolve ) => {
@@ -73,29 +95,51 @@ function readCounts( file: string ): { passed: number; failed: number; skipped: 
 	};
 }
 
+/** Runs a lane whose output goes to a log, then prints that log as one block. */
+async function runLogged( lane: Lane, extraArgs: string[], title: string ): Promise< LaneResult > {
+	const result = await runLane( lane, extraArgs );
+	const log = lane.log as string;
+	process.stderr.write( `\n──── ${ title } (${ path.relative( ROOT, log ) }) ────\n` );
+	process.stderr.write( fs.readFileSync( log, 'utf8' ) );
+	process.stderr.write( `──── end of ${ title }: exit ${ result.code } ────\n\n` );
+	return result;
+}
+
 async function main(): Promise< void > {
-	const extraArgs = process.argv.slice( 2 );
-	if ( extraArgs.includes( '--help' ) || extraArgs.includes( '-h' ) ) {
+	const args = process.argv.slice( 2 );
+	if ( args.includes( '--help' ) || args.includes( '-h' ) ) {
 		process.stdout.write( HELP );
 		return;
 	}
+	const skipProduction = args.includes( '--skip-production' );
+	const extraArgs = args.filter( ( arg ) => arg !== '--skip-production' );
+	const ownPattern = extraArgs.some( ( arg ) => arg.startsWith( '--testPathPatterns' ) || arg.startsWith( '--testPathPattern=' ) );
 	fs.mkdirSync( LOG_DIR, { recursive: true } );
-	const othersLog = path.join( LOG_DIR, 'other-projects.log' );
-	const others: Lane = { name: 'other-projects', projects: [ 'unit', 'sidecar', 'release' ], log: othersLog };
+	const others: Lane = { name: 'other-projects', projects: [ 'unit', 'sidecar', 'release' ], log: path.join( LOG_DIR, 'other-projects.log' ) };
+	const production: Lane = {
+		name: 'e2e-production',
+		projects: [ 'e2e' ],
+		log: path.join( LOG_DIR, 'e2e-production.log' ),
+		env: PRODUCTION_E2E.env,
+		args: ownPattern ? [] : [ '--testPathPatterns', PRODUCTION_E2E.pattern ],
+	};
 	const e2e: Lane = { name: 'e2e', projects: [ 'e2e' ], log: null };
-	process.stderr.write( `▸ unit, sidecar and release run beside the e2e suite; their output goes to ${ path.relative( ROOT, othersLog ) } and is printed when they end.\n` );
+	process.stderr.write(
+		`▸ Beside the e2e suite: unit, sidecar and release${ skipProduction ? '' : ', then e2e on the production runtime' }; their output goes to ${ path.relative( ROOT, LOG_DIR ) }/ and is printed as each part ends.\n`
+	);
 
-	const othersDone = runLane( others, extraArgs ).then( ( result ) => {
-		process.stderr.write( `\n──── unit, sidecar, release (${ path.relative( ROOT, othersLog ) }) ────\n` );
-		process.stderr.write( fs.readFileSync( othersLog, 'utf8' ) );
-		process.stderr.write( `──── end of unit, sidecar, release: exit ${ result.code } ────\n\n` );
-		return result;
-	} );
-	const results = [ await runLane( e2e, extraArgs ), await othersDone ];
+	const secondLane = ( async (): Promise< LaneResult[] > => {
+		const done = [ await runLogged( others, extraArgs, 'unit, sidecar, release' ) ];
+		if ( ! skipProduction ) {
+			done.push( await runLogged( production, extraArgs, 'e2e on the production runtime' ) );
+		}
+		return done;
+	} )();
+	const results = [ await runLane( e2e, extraArgs ), ...( await secondLane ) ];
 
 	for ( const result of results ) {
 		if ( result.noResults ) {
-			process.stderr.write( `${ result.lane.projects.join( ', ' ) }: jest ended (exit ${ result.code }) without results; see its output above.\n` );
+			process.stderr.write( `${ result.lane.name }: jest ended (exit ${ result.code }) without results; see its output above.\n` );
 		}
 	}
 	const sum = ( key: 'passed' | 'failed' | 'skipped' ) => results.reduce( ( total, result ) => total + result[ key ], 0 );
