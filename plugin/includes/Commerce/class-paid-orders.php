@@ -4,8 +4,8 @@
  *
  * Only wc_get_orders() (with documented arguments: type, status, limit, page, offset,
  * paginate, orderby id|date|modified, order, return, exclude, date_paid / date_modified
- * with timestamps and the >=, <, A...B forms), wc_get_is_paid_statuses(), WC_Order /
- * WC_Order_Item_Product getters, and wc_get_products() to load a page's products at once.
+ * with timestamps and the >=, <, A...B forms), wc_get_is_paid_statuses() and WC_Order
+ * getters; an order's product lines come from Line_Items.
  * No SQL, no post meta, no WP_Query on orders: the same code runs on HPOS and on legacy
  * post storage.
  *
@@ -673,99 +673,10 @@ final class Paid_Orders {
 			);
 		}
 		if ( $wants( 'line_items' ) ) {
-			$data['line_items'] = array();
-			foreach ( $order->get_items( 'line_item' ) as $item ) {
-				if ( ! $item instanceof \WC_Order_Item_Product ) {
-					continue;
-				}
-				$data['line_items'][] = array(
-					'product_id'   => $item->get_product_id(),
-					'variation_id' => $item->get_variation_id(),
-					'sku'          => self::sku( $item ),
-					'name'         => $item->get_name(),
-					'quantity'     => (int) $item->get_quantity(),
-				);
-			}
+			$data['line_items'] = Line_Items::of( $order );
 		}
 		return $data;
 	}
-
-	/**
-	 * Loads what the line items of these orders need in a few queries instead of a few per
-	 * order: the orders' items and their meta, then their products' SKUs.
-	 *
-	 * @param \WC_Order[] $orders Orders.
-	 */
-	public static function prime_line_items( array $orders ): void {
-		self::prime_items( $orders );
-		self::prime_products( $orders );
-	}
-
-	/**
-	 * Reads the items of these orders, and their meta, in one query each. WooCommerce's HPOS
-	 * query loads orders in bulk (OrdersTableDataStore::read_multiple()) but not their items,
-	 * which each order then reads alone (Abstract_WC_Order_Data_Store_CPT::read_items(), one
-	 * query per order, one more per item for its meta). The legacy store primes them in its
-	 * query (WC_Order_Data_Store_CPT::compile_orders()) with prime_caches_for_orders(), public
-	 * and meant for "fetching orders in a loop"; it fills the object cache keys read_items()
-	 * reads ('order-items-<id>', 'item-<id>', order item meta), and the items table is the same
-	 * on both storages. fields = line_items only: no post meta (HPOS keeps none) and no refunds.
-	 *
-	 * @param \WC_Order[] $orders Orders.
-	 */
-	private static function prime_items( array $orders ): void {
-		if ( ! $orders || ! class_exists( 'WC_Order_Data_Store_CPT' ) || ! method_exists( 'WC_Order_Data_Store_CPT', 'prime_caches_for_orders' ) ) {
-			return;
-		}
-		$ids = array_map( static fn( \WC_Order $order ): int => $order->get_id(), $orders );
-		( new \WC_Order_Data_Store_CPT() )->prime_caches_for_orders( $ids, array( 'fields' => array( 'line_items' ) ) );
-	}
-
-	/**
-	 * Reads the SKUs of these orders' products in one query (wc_get_products) instead of
-	 * loading each product again for each line; read fresh on every call.
-	 *
-	 * @param \WC_Order[] $orders Orders.
-	 */
-	private static function prime_products( array $orders ): void {
-		if ( ! function_exists( 'wc_get_products' ) ) {
-			return;
-		}
-		$ids = array();
-		foreach ( $orders as $order ) {
-			foreach ( $order->get_items( 'line_item' ) as $item ) {
-				if ( $item instanceof \WC_Order_Item_Product ) {
-					$id = $item->get_variation_id() ? $item->get_variation_id() : $item->get_product_id();
-					if ( $id ) {
-						$ids[ $id ] = $id;
-					}
-				}
-			}
-		}
-		if ( ! $ids ) {
-			return;
-		}
-		$types = function_exists( 'wc_get_product_types' ) ? array_keys( wc_get_product_types() ) : array( 'simple', 'grouped', 'external', 'variable' );
-		$products = wc_get_products(
-			array(
-				'include' => array_values( $ids ),
-				'type'    => array_merge( $types, array( 'variation' ) ),
-				'limit'   => count( $ids ),
-			)
-		);
-		foreach ( (array) $products as $product ) {
-			if ( $product instanceof \WC_Product ) {
-				self::$skus[ $product->get_id() ] = (string) $product->get_sku();
-			}
-		}
-	}
-
-	/**
-	 * SKUs already read in this request, by product (or variation) id.
-	 *
-	 * @var array<int, string|null>
-	 */
-	private static $skus = array();
 
 	/**
 	 * Price decimals, read once per request.
@@ -773,25 +684,6 @@ final class Paid_Orders {
 	 * @var int|null
 	 */
 	private static $decimals = null;
-
-	/**
-	 * SKU of a line's product (its variation's when there is one); null if it no longer
-	 * exists. Read once per product: a page often repeats the same products.
-	 *
-	 * @param \WC_Order_Item_Product $item Line.
-	 */
-	private static function sku( \WC_Order_Item_Product $item ): ?string {
-		$key = $item->get_variation_id() ? $item->get_variation_id() : $item->get_product_id();
-		if ( ! $key || ! array_key_exists( $key, self::$skus ) ) {
-			$product = $item->get_product();
-			$sku     = $product ? (string) $product->get_sku() : null;
-			if ( ! $key ) {
-				return $sku;
-			}
-			self::$skus[ $key ] = $sku;
-		}
-		return self::$skus[ $key ];
-	}
 
 	/**
 	 * Price decimals of the store.

@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Rest;
 
+use ServiceIntegration\Commerce\Line_Items;
 use ServiceIntegration\Commerce\Order_Query_Error;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
@@ -215,7 +216,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 
 		$items = array();
 		if ( ! empty( $this->included_fields( $request )['line_items'] ) ) {
-			Paid_Orders::prime_line_items( $result['orders'] );
+			Line_Items::prime( $result['orders'] );
 		}
 		foreach ( $result['orders'] as $wc_order ) {
 			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $wc_order, $request ) );
