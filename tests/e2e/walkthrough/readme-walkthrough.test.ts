@@ -4,6 +4,7 @@ import net from 'net';
 import os from 'os';
 import path from 'path';
 import { ROOT } from '../../../scripts/lib/paths';
+import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
 import { readState } from '../support/environment';
 
@@ -63,12 +64,32 @@ function runBash( script: string, env: NodeJS.ProcessEnv, timeoutMs: number ): P
 /** The walkthrough's shop is the fixture's (its `wc-fixture/v1` routes); real WooCommerce has none. */
 const withTheFixture = readState().commerce === 'fixture' ? it : it.skip;
 
+/** What the walkthrough registers stays on the suite's site: later files must not deliver to it. */
+async function removeWhatItRegistered( receiverPort: number ): Promise< void > {
+	const admin = adminClient();
+	const list = await admin.get< { endpoints: Array< { id: string; url: string } > } >( '/service-integration/v1/webhooks/endpoints' );
+	for ( const endpoint of list.body.endpoints ?? [] ) {
+		if ( endpoint.url.startsWith( `http://127.0.0.1:${ receiverPort }/` ) ) {
+			await admin.request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+		}
+	}
+	await admin.request( { method: 'DELETE', path: '/service-integration/v1/inbound/sources/crm' } );
+}
+
 describe( 'the README walkthrough', () => {
+	let receiverPort = 0;
+
+	afterAll( async () => {
+		if ( receiverPort ) {
+			await removeWhatItRegistered( receiverPort );
+		}
+	} );
+
 	withTheFixture( 'runs as written: service account, the refusals, a manufacturing order, a verified outbound webhook, the paid order, an inbound webhook and its duplicate', async () => {
 		const state = readState();
 		const passwordFile = path.join( fs.mkdtempSync( path.join( os.tmpdir(), 'walkthrough-' ) ), 'admin-application-password' );
 		fs.writeFileSync( passwordFile, state.admin.applicationPassword + '\n', { mode: 0o600 } );
-		const receiverPort = await freePort();
+		receiverPort = await freePort();
 		const swaps: Array< [ string, string ] > = [
 			[ 'SITE=http://localhost:8888', `SITE=${ state.siteUrl }` ],
 			[ '.cache/environments/dev/admin-application-password', passwordFile ],
