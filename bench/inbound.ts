@@ -32,7 +32,7 @@ at 1, 4 and 16 concurrent senders: p50, p99 and max acknowledge latency, and (a)
 concurrency, in two cron set-ups:
   wp      WP-Cron as installed: page loads spawn cron runs, which process the events
   system  DISABLE_WP_CRON, with this script calling wp-cron.php every --system-cron-s
-          seconds, as a system cron does (what the README recommends)
+          seconds, as a system cron does (what docs/production.md recommends)
 Then, in this process and without HTTP, the sidecar's verification throughput per scheme
 (checkInbound: signature + normalisation), in verifications/s.
 Loopback only; bounded by --requests and --verify-ms; stops WordPress and the sidecar at

@@ -1,4 +1,4 @@
-/** The role's capability list, as documented in README ("The integration role"). */
+/** The role's capability list, as documented in docs/api/service-account.md ("The integration role"). */
 export const EXPECTED_ROLE_CAPABILITIES = {
 	read: true,
 	edit_commande_fabrication: true,

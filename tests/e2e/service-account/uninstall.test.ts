@@ -59,8 +59,8 @@ describe( 'deactivation and uninstall', () => {
 		expect( state.body.users.find( ( user ) => user.username === account.username )?.application_passwords ).toBeGreaterThan( 0 );
 		expect( state.body.admin_type_caps ).toContain( 'edit_others_commande_fabrications' );
 
-		// As the README says: while deactivated the password still signs in and the clamp is
-		// gone (core's own capability checks remain), hence the advice to revoke passwords.
+		// As docs/api/service-account.md says: while deactivated the password still signs in and
+		// the clamp is gone (core's own capability checks remain), hence the advice to revoke passwords.
 		const me = await account.client.get< { slug: string } >( '/wp/v2/users/me' );
 		expect( [ me.status, me.body.slug ] ).toEqual( [ 200, account.username ] );
 	} );
