@@ -27,7 +27,8 @@ describe( 'endpoint health sweep', () => {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'sweep_1', 'order.paid', 1 ) ] } );
 			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/sweep_1' ) ).body.deliveries[ 0 ]?.status === 'failed' );
-			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
+			const failing = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
+			expect( failing ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
 
 			await new Promise( ( resolve ) => setTimeout( resolve, 1500 ) );
 			await sidecar.outbound.maintenance.tick();
@@ -38,7 +39,13 @@ describe( 'endpoint health sweep', () => {
 				endpoint_id: endpoint.id,
 				url: receiver.url + '/',
 				reason: expect.stringMatching( /^failing without a success since / ),
+				failing_since: failing.failing_since,
+				last_error: { at: expect.any( String ), status: 500, message: 'HTTP 500' },
 			} );
+			// The streak began at the one attempt, which is also the last error.
+			const sent = JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body );
+			expect( Math.abs( Date.parse( sent.failing_since ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at ) ).toBeLessThan( 1_000 );
+			expect( Math.abs( Date.parse( sent.last_error.at ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at ) ).toBeLessThan( 1_000 );
 			expectSignedNotice( wordpress.requests[ 0 ] as ReceivedRequest );
 			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { status: 'disabled', disabled_by: 'auto' } );
 			expect( receiver.requests ).toHaveLength( 1 ); // disabled with no further attempt
@@ -63,7 +70,14 @@ describe( 'notices to WordPress', () => {
 			await waitUntil( () => sidecar.stores.notices.pendingCount() === 0 );
 			const bodies = wordpress.requests.map( ( r ) => JSON.parse( r.body ) );
 			expect( new Set( wordpress.requests.map( ( r ) => r.body ) ).size ).toBe( 1 ); // the same notice each time
-			expect( bodies[ 0 ] ).toMatchObject( { type: 'endpoint.disabled', endpoint_id: endpoint.id, reason: expect.stringMatching( /410/ ) } );
+			expect( bodies[ 0 ] ).toMatchObject( {
+				type: 'endpoint.disabled',
+				endpoint_id: endpoint.id,
+				reason: expect.stringMatching( /410/ ),
+				// Disabled on the 410 itself: that attempt began and ended the streak.
+				failing_since: expect.any( String ),
+				last_error: { at: expect.any( String ), status: 410, message: 'HTTP 410' },
+			} );
 			wordpress.requests.forEach( expectSignedNotice );
 			expect( new Set( wordpress.requests.map( ( r ) => r.headers[ CHANNEL_HEADERS.requestId ] ) ).size ).toBe( 3 );
 			// Acknowledged: later maintenance rounds send nothing more.

@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Outbound;
 
+use ServiceIntegration\Admin\Admin_Page;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -14,7 +16,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * The sidecar posts a signed `endpoint.disabled` notice (410 Gone, or days of
  * failures); it is kept until the endpoint is enabled again or deleted, shown as an
- * admin notice, and mailed once to the site's admin address.
+ * admin notice, and mailed once (to the site's admin address unless a filter says otherwise).
  *
  * The sidecar retries a notice until WordPress acknowledges it, so a notice sent (or
  * retried) before an endpoint was deleted can arrive after the DELETE. Endpoints deleted
@@ -60,26 +62,102 @@ final class Endpoint_Notices {
 		if ( self::was_deleted( $id ) ) {
 			return;
 		}
-		$disabled         = (array) get_option( self::OPTION, array() );
-		$first_time       = ! isset( $disabled[ $id ] );
-		$disabled[ $id ]  = array(
-			'url'    => esc_url_raw( (string) ( $notice['url'] ?? '' ) ),
-			'reason' => sanitize_text_field( (string) ( $notice['reason'] ?? '' ) ),
-			'at'     => gmdate( 'c' ),
+		$disabled        = (array) get_option( self::OPTION, array() );
+		$first_time      = ! isset( $disabled[ $id ] );
+		$disabled[ $id ] = array(
+			'url'           => esc_url_raw( (string) ( $notice['url'] ?? '' ) ),
+			'reason'        => sanitize_text_field( (string) ( $notice['reason'] ?? '' ) ),
+			'at'            => gmdate( 'c' ),
+			'failing_since' => self::iso_time( $notice['failing_since'] ?? null ),
+			'last_error'    => self::last_error( $notice['last_error'] ?? null ),
 		);
 		update_option( self::OPTION, $disabled, false );
 		if ( $first_time ) {
-			wp_mail(
-				get_option( 'admin_email' ),
-				__( 'A webhook endpoint was disabled', 'service-integration' ),
-				sprintf(
-					/* translators: 1: endpoint URL, 2: reason. */
-					__( "The webhook endpoint %1\$s was disabled: %2\$s\nEvents are kept; enable the endpoint again in wp-admin to redeliver them.", 'service-integration' ),
-					$disabled[ $id ]['url'],
-					$disabled[ $id ]['reason']
-				)
-			);
+			self::mail( $disabled[ $id ] );
 		}
+	}
+
+	/**
+	 * Mails the site owner once per disable: what was disabled, why, since when it failed,
+	 * its last error, and where to act.
+	 *
+	 * @param array $endpoint The recorded notice.
+	 */
+	private static function mail( array $endpoint ): void {
+		/**
+		 * Filters who is mailed when the sidecar disables a webhook endpoint.
+		 *
+		 * @param string[] $recipients Email addresses; an empty array sends no email. Default: the site's admin email.
+		 * @param array    $endpoint   The disabled endpoint: url, reason, at, failing_since and last_error (message, status, at), as recorded.
+		 */
+		$recipients = apply_filters( 'service_integration_endpoint_disabled_email_recipients', array( get_option( 'admin_email' ) ), $endpoint );
+		$recipients = array_values( array_filter( (array) $recipients, static fn( $address ) => is_string( $address ) && is_email( $address ) ) );
+		if ( array() === $recipients ) {
+			return;
+		}
+		$lines = array(
+			/* translators: %s: endpoint URL. */
+			sprintf( __( 'The sidecar disabled the webhook endpoint %s.', 'service-integration' ), $endpoint['url'] ),
+			'',
+			/* translators: %s: why the endpoint was disabled. */
+			sprintf( __( 'Reason: %s', 'service-integration' ), $endpoint['reason'] ),
+		);
+		if ( null !== $endpoint['failing_since'] ) {
+			/* translators: %s: date and time (UTC). */
+			$lines[] = sprintf( __( 'Failing since: %s', 'service-integration' ), self::readable_time( $endpoint['failing_since'] ) );
+		}
+		if ( null !== $endpoint['last_error'] ) {
+			/* translators: 1: error message, 2: date and time (UTC). */
+			$lines[] = sprintf( __( 'Last error: %1$s (at %2$s)', 'service-integration' ), $endpoint['last_error']['message'], self::readable_time( $endpoint['last_error']['at'] ) );
+		}
+		$lines[] = '';
+		$lines[] = __( 'No event is lost: the sidecar keeps them. Fix the receiver, then enable the endpoint again to redeliver what it missed:', 'service-integration' );
+		$lines[] = admin_url( 'admin.php?page=' . Admin_Page::SLUG . '&tab=endpoints' );
+		wp_mail(
+			$recipients,
+			/* translators: %s: site name. */
+			sprintf( __( '[%s] A webhook endpoint was disabled', 'service-integration' ), wp_specialchars_decode( get_bloginfo( 'name' ), ENT_QUOTES ) ),
+			implode( "\n", $lines )
+		);
+	}
+
+	/**
+	 * An ISO 8601 time from the notice, normalised to UTC; null when absent or not a time.
+	 *
+	 * @param mixed $value Value from the notice.
+	 */
+	private static function iso_time( $value ): ?string {
+		if ( ! is_string( $value ) || '' === $value ) {
+			return null;
+		}
+		$time = strtotime( $value );
+		return false === $time ? null : gmdate( 'c', $time );
+	}
+
+	/**
+	 * The notice's last error, with only the fields the alert shows; null when absent or malformed.
+	 *
+	 * @param mixed $value Value from the notice.
+	 * @return array{message:string, status:int|null, at:string|null}|null
+	 */
+	private static function last_error( $value ): ?array {
+		if ( ! is_array( $value ) || ! isset( $value['message'] ) || ! is_string( $value['message'] ) ) {
+			return null;
+		}
+		return array(
+			'message' => sanitize_text_field( $value['message'] ),
+			'status'  => isset( $value['status'] ) && is_int( $value['status'] ) ? $value['status'] : null,
+			'at'      => self::iso_time( $value['at'] ?? null ),
+		);
+	}
+
+	/**
+	 * A recorded UTC time as the mail shows it.
+	 *
+	 * @param string|null $iso ISO 8601 time.
+	 */
+	private static function readable_time( ?string $iso ): string {
+		return null === $iso ? __( 'unknown', 'service-integration' ) : gmdate( 'Y-m-d H:i:s', (int) strtotime( $iso ) ) . ' UTC';
 	}
 
 	/**
@@ -127,7 +205,7 @@ final class Endpoint_Notices {
 	/**
 	 * Disabled endpoints reported by the sidecar.
 	 *
-	 * @return array<string, array{url:string, reason:string, at:string}>
+	 * @return array<string, array{url:string, reason:string, at:string, failing_since?:string|null, last_error?:array|null}>
 	 */
 	public static function all(): array {
 		return (array) get_option( self::OPTION, array() );
@@ -140,13 +218,19 @@ final class Endpoint_Notices {
 		if ( ! current_user_can( 'manage_options' ) ) {
 			return;
 		}
+		$page = admin_url( 'admin.php?page=' . Admin_Page::SLUG . '&tab=endpoints' );
 		foreach ( self::all() as $endpoint ) {
+			$last_error = $endpoint['last_error'] ?? null;
 			printf(
-				'<div class="notice notice-error service-integration-endpoint-disabled"><p><strong>%1$s</strong> %2$s <code>%3$s</code>: %4$s</p></div>',
+				'<div class="notice notice-error service-integration-endpoint-disabled"><p><strong>%1$s</strong> %2$s <code>%3$s</code>: %4$s%5$s <a href="%6$s">%7$s</a></p></div>',
 				esc_html__( 'Service Integration:', 'service-integration' ),
 				esc_html__( 'a webhook endpoint was disabled', 'service-integration' ),
 				esc_html( $endpoint['url'] ),
-				esc_html( $endpoint['reason'] )
+				esc_html( $endpoint['reason'] ),
+				/* translators: %s: the endpoint's last error, e.g. "HTTP 500: Internal Server Error". */
+				is_array( $last_error ) ? esc_html( sprintf( __( '. Last error: %s.', 'service-integration' ), $last_error['message'] ) ) : '',
+				esc_url( $page ),
+				esc_html__( 'Review the endpoint', 'service-integration' )
 			);
 		}
 	}

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Stores } from '../store/stores';
+import { attemptErrorView } from './attempt-error';
 import { createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
 import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
@@ -393,7 +394,19 @@ export class Dispatcher {
 		if ( ! this.stores.endpoints.disable( endpoint.id, reason, 'auto', now ) ) {
 			return false;
 		}
-		this.stores.notices.enqueue( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason }, now );
+		// The newest attempt is the failure that disabled it: a success would have ended the streak.
+		const lastError = this.stores.deliveries.health( endpoint.id, 0, 1 ).lastError;
+		this.stores.notices.enqueue(
+			{
+				type: 'endpoint.disabled',
+				endpoint_id: endpoint.id,
+				url: endpoint.url,
+				reason,
+				failing_since: endpoint.failingSince === null ? null : new Date( endpoint.failingSince ).toISOString(),
+				last_error: lastError ? attemptErrorView( lastError ) : null,
+			},
+			now
+		);
 		this.noticesQueued = true;
 		endpoint.status = 'disabled';
 		endpoint.disabledReason = reason;

@@ -1,3 +1,4 @@
+import type { AttemptErrorView } from '../outbound/attempt-error';
 import type { Db } from './database';
 
 export interface EndpointDisabledNotice {
@@ -5,6 +6,10 @@ export interface EndpointDisabledNotice {
 	endpoint_id: string;
 	url: string;
 	reason: string;
+	/** When its failure streak began (ISO); null when it was disabled on its first failure's answer (410 Gone). */
+	failing_since: string | null;
+	/** Its newest failed attempt, as the endpoint list shows it; null when it has none on record. */
+	last_error: AttemptErrorView | null;
 }
 
 export type Notice = EndpointDisabledNotice;

@@ -1,3 +1,4 @@
+import { attemptErrorView } from '../../outbound/attempt-error';
 import { maskSecret } from '../../outbound/signing';
 import type { Attempt, Delivery, EndpointHealth } from '../../store/deliveries-store';
 import type { Endpoint } from '../../store/endpoints-store';
@@ -34,23 +35,8 @@ export function healthView( health: EndpointHealth ) {
 	return {
 		recent_attempts: health.attempts,
 		recent_success_rate: health.attempts === 0 ? null : Math.round( ( health.successes / health.attempts ) * 1000 ) / 1000,
-		last_error: error
-			? {
-					at: iso( error.at ),
-					status: error.status,
-					message: attemptErrorMessage( error.status, error.errorCode, error.excerpt ),
-			  }
-			: null,
+		last_error: error ? attemptErrorView( error ) : null,
 	};
-}
-
-/** "HTTP 503: <start of the answer>" or the network error code, short enough for a status line. */
-function attemptErrorMessage( status: number | null, errorCode: string | null, excerpt: string | null ): string {
-	if ( status === null ) {
-		return `network error ${ errorCode ?? 'unknown' }`;
-	}
-	const text = ( excerpt ?? '' ).replace( /\s+/g, ' ' ).trim().slice( 0, 200 );
-	return text === '' ? `HTTP ${ status }` : `HTTP ${ status }: ${ text }`;
 }
 
 export function deliveryView( delivery: Delivery ) {
