@@ -6,7 +6,7 @@
  * - Lane 2, into logs printed as each part ends: `unit`, `sidecar` and `release` (the release
  *   artifacts and the upgrade on the production runtime, on ports of their own), then the e2e
  *   folders that matter on a real server (service account, paid orders, outbound, inbound,
- *   production) on the production runtime (nginx, PHP-FPM, MariaDB), as its own environment.
+ *   operations, production) on the production runtime (nginx, PHP-FPM, MariaDB), as its own environment.
  * The last line adds everything up in the "Tests: N passed, N failed, N skipped" form CI reads.
  */
 import { spawn } from 'child_process';
@@ -20,7 +20,7 @@ import { ROOT } from './lib/paths';
  */
 const PRODUCTION_E2E = {
 	env: { E2E_RUNTIME: 'production', E2E_ENV_NAME: 'e2e-production', E2E_WP_PORT: '8901', E2E_SIDECAR_PORT: '8902' },
-	pattern: 'tests/e2e/(service-account|paid-orders|outbound|inbound|production)/',
+	pattern: 'tests/e2e/(service-account|paid-orders|outbound|inbound|operations|production)/',
 };
 
 const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
@@ -28,7 +28,7 @@ const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
 Builds the admin page and the sidecar, type-checks, then runs two lanes side by side:
   1. e2e on Playground       the end-to-end suite, one file at a time (output below, live)
   2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
-     then e2e on the         outbound, inbound and production on the production runtime (nginx,
+     then e2e on the         outbound, inbound, operations and production on the production runtime (nginx,
      production runtime      PHP-FPM, MariaDB from Debian's packages; environment ${ PRODUCTION_E2E.env.E2E_ENV_NAME },
                              WordPress on port ${ PRODUCTION_E2E.env.E2E_WP_PORT })
                              (output in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)

@@ -20,7 +20,8 @@ final class Plugin {
 	 * Registers all components. Runs on plugins_loaded, before WP::init resolves the user.
 	 */
 	public static function boot(): void {
-		$sidecar = Sidecar\Sidecar_Client::from_config();
+		$sidecar     = Sidecar\Sidecar_Client::from_config();
+		$site_health = new Admin\Site_Health( $sidecar );
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
@@ -28,6 +29,7 @@ final class Plugin {
 		Manufacturing\Manufacturing_Order_Type::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
+		$site_health->register();
 		Commerce\Paid_Order_Index_Hooks::register();
 		Commerce\Paid_Order_Index_Walk::register();
 		Outbound\Order_Events::register();
@@ -38,7 +40,7 @@ final class Plugin {
 
 		add_action(
 			'rest_api_init',
-			static function () use ( $sidecar ): void {
+			static function () use ( $sidecar, $site_health ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
 				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
@@ -47,6 +49,7 @@ final class Plugin {
 				( new Rest\Webhooks_Controller( $sidecar ) )->register_routes();
 				( new Inbound\Inbound_Route( $sidecar ) )->register_routes();
 				( new Rest\Inbound_Sources_Controller( $sidecar ) )->register_routes();
+				( new Rest\Site_Health_Controller( $site_health ) )->register_routes();
 			}
 		);
 

@@ -1,0 +1,115 @@
+import { loginCookies } from '../../../scripts/lib/wp-login';
+import { adminClient, anonymousClient } from '../support/clients';
+import { commerce } from '../support/commerce';
+import { E2E_RUNTIME, readState } from '../support/environment';
+import { expectRefused } from '../support/expectations';
+import { setPluginActive } from '../support/plugins';
+import { provisionServiceAccount } from '../support/service-account';
+import { startSidecar, stopSidecar } from '../support/sidecar-control';
+
+interface SiteHealthResult {
+	label: string;
+	status: 'good' | 'recommended' | 'critical';
+	badge: { label: string; color: string };
+	description: string;
+	actions: string;
+	test: string;
+}
+
+const OUTBOX_CLOCK = 'outbox-clock/outbox-clock';
+
+async function runTest( name: string ): Promise< SiteHealthResult > {
+	const result = await adminClient().get< SiteHealthResult >( `/service-integration/v1/site-health/${ name }` );
+	expect( result.status ).toBe( 200 );
+	expect( result.body.test ).toBe( `service_integration_${ name }` );
+	return result.body;
+}
+
+async function drainOutbox(): Promise< void > {
+	const flushed = await adminClient().post< { pending: number; error: string | null } >( '/service-integration/v1/webhooks/outbox' );
+	expect( flushed.body ).toMatchObject( { error: null, pending: 0 } );
+}
+
+/** Tools > Site Health: the sidecar answers, the outbox is not stuck, a real cron runs the jobs. */
+describe( 'Site Health', () => {
+	it( 'lists the three tests on the Site Health screen', async () => {
+		const { siteUrl } = readState();
+		const page = await fetch( `${ siteUrl }/wp-admin/site-health.php`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
+		expect( page.status ).toBe( 200 );
+		const html = await page.text();
+		// Site Health's script fetches each asynchronous test from its URL (JSON-escaped slashes).
+		for ( const name of [ 'sidecar', 'outbox', 'cron' ] ) {
+			expect( html ).toContain( `service-integration\\/v1\\/site-health\\/${ name }` );
+		}
+	} );
+
+	it( 'says the sidecar answers, and what to do when it does not', async () => {
+		const up = await runTest( 'sidecar' );
+		expect( up.status ).toBe( 'good' );
+		expect( up.description ).toContain( readState().sidecarUrl );
+		expect( up.actions ).toContain( 'page=service-integration' );
+
+		await stopSidecar();
+		try {
+			const down = await runTest( 'sidecar' );
+			expect( down.status ).toBe( 'critical' );
+			expect( down.label ).toBe( 'The Service Integration sidecar does not answer' );
+			expect( down.description ).toContain( readState().sidecarUrl );
+			expect( down.description ).toContain( 'systemctl start service-integration-sidecar' );
+		} finally {
+			await startSidecar();
+		}
+		expect( ( await runTest( 'sidecar' ) ).status ).toBe( 'good' );
+	} );
+
+	it( 'flags order events stuck in the outbox, with their count and last error, and clears once they are handed over', async () => {
+		await drainOutbox();
+		expect( ( await runTest( 'outbox' ) ).status ).toBe( 'good' );
+
+		await setPluginActive( OUTBOX_CLOCK, true );
+		await stopSidecar();
+		try {
+			const shop = commerce();
+			const [ product ] = await shop.createProducts( [ { name: 'Ash shelf', sku: `SHELF-${ Date.now() }`, price: '60.00' } ] );
+			await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] );
+			// Waiting a few seconds is normal.
+			const fresh = await runTest( 'outbox' );
+			expect( fresh.status ).toBe( 'good' );
+			expect( fresh.description ).toMatch( /[1-9]\d* order events? (is|are) waiting/ );
+
+			const aged = await adminClient().post< { aged: number } >( '/outbox-clock/v1/age', { minutes: 60 } );
+			expect( aged.body.aged ).toBeGreaterThan( 0 );
+			const stuck = await runTest( 'outbox' );
+			expect( stuck.status ).toBe( 'critical' );
+			expect( stuck.label ).toBe( 'Order events are stuck in the outbox' );
+			expect( stuck.description ).toMatch( /\d+ order events are waiting to be handed over to the sidecar, the oldest for (1 hour|6\d mins)/ );
+			expect( stuck.description ).toContain( 'Last error:' );
+		} finally {
+			await startSidecar();
+			await setPluginActive( OUTBOX_CLOCK, false );
+		}
+		await drainOutbox();
+		expect( ( await runTest( 'outbox' ) ).status ).toBe( 'good' );
+	} );
+
+	it( 'recommends a real cron where WP-Cron runs on page views, and is satisfied by one', async () => {
+		const cron = await runTest( 'cron' );
+		if ( E2E_RUNTIME === 'production' ) {
+			// The production runtime sets DISABLE_WP_CRON and runs wp-cron.php every minute.
+			expect( cron.status ).toBe( 'good' );
+		} else {
+			expect( cron.status ).toBe( 'recommended' );
+			expect( cron.description ).toContain( 'DISABLE_WP_CRON' );
+			expect( cron.description ).toContain( 'wp-cron.php' );
+		}
+	} );
+
+	it( 'answers only those who may see Site Health, and unknown tests with 404', async () => {
+		const account = await provisionServiceAccount( 'site-health-refused' );
+		expectRefused( await account.client.get( '/service-integration/v1/site-health/sidecar' ), 'rest_forbidden', [ 403 ] );
+		expectRefused( await anonymousClient().get( '/service-integration/v1/site-health/outbox' ), 'rest_forbidden', [ 401 ] );
+		const unknown = await adminClient().get< { code: string } >( '/service-integration/v1/site-health/everything' );
+		expect( unknown.status ).toBe( 404 );
+		expect( unknown.body.code ).toBe( 'rest_no_route' );
+	} );
+} );
