@@ -43,6 +43,7 @@ final class Manufacturing_Order_Type {
 	public static function register(): void {
 		add_action( 'init', array( self::class, 'register_post_type' ) );
 		add_action( 'init', array( self::class, 'register_fields' ) );
+		Manufacturing_Order_List_Screen::register();
 	}
 
 	/**
