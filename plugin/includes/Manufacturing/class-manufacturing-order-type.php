@@ -45,6 +45,7 @@ final class Manufacturing_Order_Type {
 		add_action( 'init', array( self::class, 'register_fields' ) );
 		Manufacturing_Order_List_Screen::register();
 		Manufacturing_Order_Edit_Screen::register();
+		Manufacturing_Order_Fields_Box::register();
 	}
 
 	/**
