@@ -43,6 +43,9 @@ final class Manufacturing_Order_Type {
 	public static function register(): void {
 		add_action( 'init', array( self::class, 'register_post_type' ) );
 		add_action( 'init', array( self::class, 'register_fields' ) );
+		Manufacturing_Order_List_Screen::register();
+		Manufacturing_Order_Edit_Screen::register();
+		Manufacturing_Order_Fields_Box::register();
 	}
 
 	/**
@@ -52,12 +55,7 @@ final class Manufacturing_Order_Type {
 		register_post_type(
 			self::POST_TYPE,
 			array(
-				'labels'                => array(
-					'name'          => __( 'Manufacturing orders', 'service-integration' ),
-					'singular_name' => __( 'Manufacturing order', 'service-integration' ),
-					'add_new_item'  => __( 'Add manufacturing order', 'service-integration' ),
-					'edit_item'     => __( 'Edit manufacturing order', 'service-integration' ),
-				),
+				'labels'                => self::labels(),
 				'public'                => false,
 				'publicly_queryable'    => false,
 				'exclude_from_search'   => true,
@@ -83,6 +81,44 @@ final class Manufacturing_Order_Type {
 				'query_var'             => false,
 				'can_export'            => true,
 			)
+		);
+	}
+
+	/**
+	 * Every label of the type, so no screen falls back to core's "Post" wording.
+	 *
+	 * @return array<string, string>
+	 */
+	public static function labels(): array {
+		return array(
+			'name'                     => _x( 'Manufacturing orders', 'post type general name', 'service-integration' ),
+			'singular_name'            => _x( 'Manufacturing order', 'post type singular name', 'service-integration' ),
+			'menu_name'                => _x( 'Manufacturing orders', 'admin menu', 'service-integration' ),
+			'name_admin_bar'           => _x( 'Manufacturing order', 'add new on admin bar', 'service-integration' ),
+			'add_new'                  => _x( 'Add new', 'manufacturing order', 'service-integration' ),
+			'add_new_item'             => __( 'Add manufacturing order', 'service-integration' ),
+			'new_item'                 => __( 'New manufacturing order', 'service-integration' ),
+			'edit_item'                => __( 'Edit manufacturing order', 'service-integration' ),
+			'view_item'                => __( 'View manufacturing order', 'service-integration' ),
+			'view_items'               => __( 'View manufacturing orders', 'service-integration' ),
+			'all_items'                => __( 'All manufacturing orders', 'service-integration' ),
+			'search_items'             => __( 'Search manufacturing orders', 'service-integration' ),
+			'not_found'                => __( 'No manufacturing orders found.', 'service-integration' ),
+			'not_found_in_trash'       => __( 'No manufacturing orders found in Trash.', 'service-integration' ),
+			'archives'                 => __( 'Manufacturing order archives', 'service-integration' ),
+			'attributes'               => __( 'Manufacturing order attributes', 'service-integration' ),
+			'filter_items_list'        => __( 'Filter manufacturing orders list', 'service-integration' ),
+			'filter_by_date'           => __( 'Filter by date', 'service-integration' ),
+			'items_list_navigation'    => __( 'Manufacturing orders list navigation', 'service-integration' ),
+			'items_list'               => __( 'Manufacturing orders list', 'service-integration' ),
+			'item_published'           => __( 'Manufacturing order published.', 'service-integration' ),
+			'item_published_privately' => __( 'Manufacturing order published privately.', 'service-integration' ),
+			'item_reverted_to_draft'   => __( 'Manufacturing order reverted to draft.', 'service-integration' ),
+			'item_trashed'             => __( 'Manufacturing order trashed.', 'service-integration' ),
+			'item_scheduled'           => __( 'Manufacturing order scheduled.', 'service-integration' ),
+			'item_updated'             => __( 'Manufacturing order updated.', 'service-integration' ),
+			'item_link'                => __( 'Manufacturing order link', 'service-integration' ),
+			'item_link_description'    => __( 'A link to a manufacturing order.', 'service-integration' ),
 		);
 	}
 
@@ -186,7 +222,7 @@ final class Manufacturing_Order_Type {
 				'type'              => $schema['type'],
 				'description'       => $schema['description'] ?? '',
 				'single'            => true,
-				'sanitize_callback' => static fn( $value ) => self::sanitize( $value, $schema ),
+				'sanitize_callback' => static fn( $value ) => self::sanitize_value( $value, $schema ),
 				'auth_callback'     => static fn( $allowed, $meta_key, $post_id, $user_id ) => user_can( $user_id, 'edit_post', $post_id ),
 				'show_in_rest'      => array( 'schema' => $schema ),
 			);
@@ -199,13 +235,29 @@ final class Manufacturing_Order_Type {
 	}
 
 	/**
-	 * Sanitises a value against its field schema (REST validates it before this runs).
+	 * Validates a submitted value of a field against its schema: the one check shared by the
+	 * REST route and the edit screen's box, so both accept and refuse the same values.
+	 *
+	 * @param mixed  $value Submitted value.
+	 * @param array  $field Field schema, as in fields().
+	 * @param string $param Name the error message gives the value.
+	 * @return true|\WP_Error
+	 */
+	public static function validate_value( $value, array $field, string $param ) {
+		unset( $field['default'] );
+		return rest_validate_value_from_schema( $value, $field, $param );
+	}
+
+	/**
+	 * Sanitises a value against its field schema once it is valid: the meta registration's
+	 * sanitize_callback, so every write through the meta API (REST, the edit screen) runs it.
 	 *
 	 * @param mixed $value  Value.
 	 * @param array $schema Field schema.
 	 * @return mixed
 	 */
-	private static function sanitize( $value, array $schema ) {
+	public static function sanitize_value( $value, array $schema ) {
+		unset( $schema['default'] );
 		$value = rest_sanitize_value_from_schema( $value, $schema );
 		if ( is_string( $value ) ) {
 			return sanitize_textarea_field( $value );

@@ -62,9 +62,7 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 			if ( ! isset( $fields[ $key ] ) ) {
 				continue;
 			}
-			$schema = $fields[ $key ];
-			unset( $schema['default'] );
-			$valid = rest_validate_value_from_schema( $value, $schema, 'meta.' . $key );
+			$valid = Manufacturing_Order_Type::validate_value( $value, $fields[ $key ], 'meta.' . $key );
 			if ( is_wp_error( $valid ) ) {
 				$valid->add_data( array( 'status' => 400 ) );
 				return $valid;
