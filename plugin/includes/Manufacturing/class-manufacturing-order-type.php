@@ -12,8 +12,8 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * A dedicated capability type, chosen at registration (section 2.3): the generic
- * post capabilities never apply, so edit_posts on a role opens nothing here.
+ * A dedicated capability type, chosen at registration: the generic post capabilities never
+ * apply, so edit_posts on a role opens nothing here.
  */
 final class Manufacturing_Order_Type {
 
