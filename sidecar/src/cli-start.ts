@@ -4,6 +4,8 @@ import type { SidecarConfig } from './config';
 import { createApp } from './http/app';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { createLogger, type Logger } from './logger';
+import { createMetricsApp, listenMetrics } from './metrics/http';
+import { createMetrics } from './metrics/registry';
 import { createOutboundRuntime } from './outbound/runtime';
 import { openDatabase, type Db } from './store/database';
 import { createStores } from './store/stores';
@@ -34,9 +36,13 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		process.exit( 1 );
 	}
 	const stores = createStores( db );
-	const outbound = createOutboundRuntime( { config, log, stores } );
+	const metrics = createMetrics( {
+		queue: () => stores.deliveries.queueByEndpoint(),
+		onQueueError: ( error ) => log.warn( { err: error }, 'metrics: cannot read the queue' ),
+	} );
+	const outbound = createOutboundRuntime( { config, log, stores, metrics } );
 	outbound.start(); // re-queues what a crash left in flight before anything is sent
-	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher: outbound.dispatcher } );
+	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher: outbound.dispatcher, metrics } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
@@ -47,6 +53,20 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		log.fatal( { err: error }, 'cannot listen' );
 		process.exit( 1 );
 	} );
+	let metricsServer: Server | undefined;
+	if ( config.metricsPort !== undefined ) {
+		const metricsApp = createMetricsApp( { db, dispatcher: outbound.dispatcher, log, metrics, token: config.metricsToken } );
+		listenMetrics( metricsApp, config.metricsHost, config.metricsPort ).then(
+			( listening ) => {
+				metricsServer = listening.server;
+				log.info( { host: config.metricsHost, port: listening.port, token: config.metricsToken !== undefined }, 'metrics listening' );
+			},
+			( error: unknown ) => {
+				log.fatal( { err: error, host: config.metricsHost, port: config.metricsPort }, 'cannot listen for metrics' );
+				process.exit( 1 );
+			}
+		);
+	}
 
 	// Order: finish (or abandon, past the grace period) attempts in flight and notices being
 	// sent while the API still answers, then close the server, then the database nothing
@@ -60,6 +80,8 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
 		await outbound.stop( config.shutdownGraceMs );
+		metricsServer?.closeAllConnections();
+		metricsServer?.close();
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();

@@ -26,6 +26,8 @@ function isCidrOrIp( value: string ): boolean {
 	}
 }
 
+const METRICS_TOKEN_PATTERN = /^[\x21-\x7e]{16,}$/;
+
 export const CONFIG_SCHEMA = z.object( {
 	host: z.string().min( 1 ).default( '127.0.0.1' ),
 	port: intIn( 0, 65535 ).default( 8787 ),
@@ -59,9 +61,20 @@ export const CONFIG_SCHEMA = z.object( {
 	maintenanceIntervalSeconds: z.coerce.number().min( 0.05 ).max( 3600 ).default( 60 ),
 	// Finished deliveries, their attempts and events are deleted after this many days.
 	retentionDays: z.coerce.number().positive().max( 3650 ).default( 30 ),
+	// Unset: no listener of its own; /metrics is then on the main port only with a token.
+	metricsPort: intIn( 0, 65535 ).optional(),
+	metricsHost: z.string().min( 1 ).default( '127.0.0.1' ),
+	// Goes in an Authorization header: visible ASCII, no spaces.
+	metricsToken: z.string().regex( METRICS_TOKEN_PATTERN, 'must be at least 16 visible ASCII characters, without spaces' ).optional(),
+	metricsTokenFile: z.string().min( 1 ).optional(),
 } );
 
-export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' | 'dataDir' > & { sharedKey: string; dataDir: string };
+export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' | 'dataDir' | 'metricsToken' | 'metricsTokenFile' > & {
+	sharedKey: string;
+	dataDir: string;
+	/** The bearer token /metrics asks for (from metricsToken or metricsTokenFile); undefined: none set. */
+	metricsToken?: string;
+};
 
 /** The name of the installed command, of its folders (/etc/<name>, /var/lib/<name>) and of its systemd unit. */
 export const SIDECAR_NAME = 'service-integration-sidecar';
@@ -154,6 +167,20 @@ export const SETTINGS: Record< keyof z.infer< typeof CONFIG_SCHEMA >, { env: str
 	shutdownGraceMs: { env: 'SIDECAR_SHUTDOWN_GRACE_MS', format: 'milliseconds, 0-120000', help: 'How long SIGTERM waits for attempts in flight.' },
 	maintenanceIntervalSeconds: { env: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS', format: 'seconds, 0.05-3600', help: 'Period of the upkeep: endpoint health, pruning, retrying notices to WordPress.' },
 	retentionDays: { env: 'SIDECAR_RETENTION_DAYS', format: 'days, > 0', help: 'Finished deliveries, their attempts and events are deleted after this.' },
+	metricsPort: {
+		env: 'SIDECAR_METRICS_PORT',
+		format: 'port number, 0-65535',
+		help: 'A listener of its own for GET /metrics (Prometheus), /health and /ready; with SIDECAR_METRICS_TOKEN set, /metrics asks for it there too.',
+		defaultText: 'none: /metrics is on the main port, and only with SIDECAR_METRICS_TOKEN',
+	},
+	metricsHost: { env: 'SIDECAR_METRICS_HOST', format: 'IP address or host name', help: 'Listen address of the SIDECAR_METRICS_PORT listener.' },
+	metricsToken: {
+		env: 'SIDECAR_METRICS_TOKEN',
+		format: 'at least 16 visible ASCII characters, no spaces; not the shared key',
+		help: 'Bearer token GET /metrics asks for (Authorization: Bearer <token>). Set, /metrics is served on the main port too. Prefer SIDECAR_METRICS_TOKEN_FILE: an environment variable shows in process listings.',
+		defaultText: 'none: /metrics on the main port answers 404',
+	},
+	metricsTokenFile: { env: 'SIDECAR_METRICS_TOKEN_FILE', format: 'file path', help: 'A file holding the metrics token.', defaultText: 'none' },
 };
 
 const ENV_NAMES = Object.fromEntries( Object.entries( SETTINGS ).map( ( [ key, setting ] ) => [ key, setting.env ] ) ) as Record< keyof typeof SETTINGS, string >;
@@ -211,8 +238,33 @@ export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): Sidec
 		throw new ConfigError( `Invalid sidecar configuration:\n  ${ problems.join( '\n  ' ) }` );
 	}
 
-	const { sharedKey, sharedKeyFile, dataDir, ...rest } = result.data;
-	return { ...rest, dataDir: dataDir ?? standardDataDir( env ), sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ) };
+	const { sharedKey, sharedKeyFile, dataDir, metricsToken, metricsTokenFile, ...rest } = result.data;
+	const name = ( key: keyof typeof ENV_NAMES ) => origin[ key ] ?? ENV_NAMES[ key ];
+	const config: SidecarConfig = { ...rest, dataDir: dataDir ?? standardDataDir( env ), sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ) };
+	const token = metricsToken ?? ( metricsTokenFile === undefined ? undefined : readMetricsToken( metricsTokenFile, name( 'metricsTokenFile' ) ) );
+	if ( token !== undefined ) {
+		if ( token === config.sharedKey ) {
+			throw new ConfigError( `${ name( metricsToken === undefined ? 'metricsTokenFile' : 'metricsToken' ) }: the metrics token must not be the shared key` );
+		}
+		config.metricsToken = token;
+	}
+	if ( config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === config.port ) {
+		throw new ConfigError( `${ name( 'metricsPort' ) }: must differ from the main port (${ name( 'port' ) })` );
+	}
+	return config;
+}
+
+function readMetricsToken( file: string, setting: string ): string {
+	let token: string;
+	try {
+		token = fs.readFileSync( file, 'utf8' ).trim();
+	} catch ( error ) {
+		throw new ConfigError( `${ setting }: cannot read ${ file }: ${ ( error as Error ).message }` );
+	}
+	if ( ! METRICS_TOKEN_PATTERN.test( token ) ) {
+		throw new ConfigError( `${ setting }: the token in ${ file } must be at least 16 visible ASCII characters, without spaces` );
+	}
+	return token;
 }
 
 function resolveSharedKey( sharedKey?: string, sharedKeyFile?: string ): string {

@@ -2,10 +2,12 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { channelAuth } from '../channel/channel-auth';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import { mainPortMetricsRouter } from '../metrics/http';
+import type { SidecarMetrics } from '../metrics/registry';
 import type { Dispatcher } from '../outbound/dispatcher';
 import type { Stores } from '../store/stores';
-import { SIDECAR_VERSION } from '../version';
 import { HttpError, sendError } from './errors';
+import { probesRouter } from './probes';
 import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { eventsRouter } from './routes/events';
@@ -17,12 +19,14 @@ export interface AppContext {
 	log: Logger;
 	startedAt: number;
 	stores: Stores;
-	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' >;
+	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' >;
+	metrics: SidecarMetrics;
 }
 
 /**
- * The sidecar's HTTP API. /health is open (process managers poll it and it says
- * nothing private); everything under /v1 is for WordPress only, signed both ways.
+ * The sidecar's HTTP API. /health and /ready are open (process managers and probes poll them
+ * and they say nothing private); /metrics needs its own bearer token (SIDECAR_METRICS_TOKEN)
+ * and answers 404 without one; everything under /v1 is for WordPress only, signed both ways.
  */
 export function createApp( context: AppContext ): express.Express {
 	const { config, log } = context;
@@ -38,10 +42,8 @@ export function createApp( context: AppContext ): express.Express {
 		next();
 	} );
 
-	// pid lets a supervisor tell its own sidecar from a stale one still holding the port.
-	app.get( '/health', ( _req, res ) => {
-		res.json( { status: 'ok', version: SIDECAR_VERSION, pid: process.pid } );
-	} );
+	app.use( probesRouter( { db: context.stores.db, dispatcher: context.dispatcher, log } ) );
+	app.use( mainPortMetricsRouter( context.metrics, config.metricsToken ) );
 
 	const api = express.Router();
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );

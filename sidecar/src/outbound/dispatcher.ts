@@ -1,5 +1,7 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import { classifyAttempt, giveUpReason, type DeliveryOutcome, type DisableReason, type GiveUpReason } from '../metrics/outcomes';
+import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Stores } from '../store/stores';
@@ -12,6 +14,8 @@ export interface DispatcherOptions {
 	config: SidecarConfig;
 	log: Logger;
 	stores: Stores;
+	/** Where attempts, final outcomes and disables are counted (after the commit that records them). */
+	metrics: Pick< SidecarMetrics, 'recordAttempt' | 'recordDeliveryFinished' | 'recordEndpointDisabled' >;
 	/** Called after a commit that queued notices for WordPress (the notice sender's kick). */
 	onNoticesQueued?: () => void;
 	client?: DeliveryClient;
@@ -36,6 +40,19 @@ interface Finished {
 	result: AttemptResult;
 }
 
+/** What a committed transaction adds to the metrics. */
+type Recorded =
+	| {
+			kind: 'attempt';
+			endpointId: string;
+			outcome: DeliveryOutcome;
+			durationSeconds: number;
+			firstAttemptDelaySeconds: number | null;
+			/** Set when the delivery reached a final state (succeeded, or failed for good). */
+			finished: { giveUp: GiveUpReason | null } | null;
+	  }
+	| { kind: 'disable'; reason: DisableReason };
+
 /**
  * The in-process delivery worker. The database is the queue; this decides what goes
  * out when:
@@ -58,8 +75,11 @@ export class Dispatcher {
 	private readonly onNoticesQueued: () => void;
 	private readonly random: () => number;
 	private readonly disableAfterMs: number;
+	private readonly metrics: DispatcherOptions[ 'metrics' ];
 	/** Set when a transaction queued a notice; the notice sender is kicked after the commit. */
 	private noticesQueued = false;
+	/** What the current transaction will add to the metrics once (and only if) it commits. */
+	private recorded: Recorded[] = [];
 
 	private endpoints = new Map< string, Endpoint >();
 	private readonly inFlight = new Map< string, number >();
@@ -80,6 +100,7 @@ export class Dispatcher {
 		const { config } = options;
 		this.log = options.log;
 		this.stores = options.stores;
+		this.metrics = options.metrics;
 		this.policy = retryPolicyFrom( config );
 		this.client =
 			options.client ??
@@ -131,6 +152,11 @@ export class Dispatcher {
 	/** When a just-received event's first attempt is due (schedule[0] is normally 0). */
 	firstAttemptAt( now: number ): number {
 		return now + Math.round( ( this.policy.scheduleSeconds[ 0 ] ?? 0 ) * 1000 );
+	}
+
+	/** Started and not stopping or stopped: what the readiness check asks. */
+	isRunning(): boolean {
+		return this.state === 'running';
 	}
 
 	inFlightCount( endpointId?: string ): number {
@@ -186,6 +212,7 @@ export class Dispatcher {
 				.immediate();
 		} catch ( error ) {
 			this.noticesQueued = false; // rolled back with the rest
+			this.recorded = [];
 			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
 			throw error;
 		}
@@ -196,8 +223,21 @@ export class Dispatcher {
 		return disabled;
 	}
 
-	/** Tells the notice sender about notices the last transaction committed. */
+	/** Counts what the last transaction committed, and tells the notice sender about its notices. */
 	private afterCommit(): void {
+		if ( this.recorded.length > 0 ) {
+			for ( const item of this.recorded ) {
+				if ( item.kind === 'disable' ) {
+					this.metrics.recordEndpointDisabled( item.reason );
+					continue;
+				}
+				this.metrics.recordAttempt( item.endpointId, item.outcome, item.durationSeconds, item.firstAttemptDelaySeconds );
+				if ( item.finished ) {
+					this.metrics.recordDeliveryFinished( item.endpointId, item.outcome, item.finished.giveUp );
+				}
+			}
+			this.recorded = [];
+		}
 		if ( this.noticesQueued ) {
 			this.noticesQueued = false;
 			this.onNoticesQueued();
@@ -245,6 +285,7 @@ export class Dispatcher {
 			// the endpoint cache record() may have touched, and try again shortly.
 			this.finished = finished.concat( this.finished );
 			this.noticesQueued = false; // rolled back with the rest
+			this.recorded = [];
 			this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
 			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
 			setTimeout( () => this.wake(), 1000 ).unref();
@@ -340,6 +381,17 @@ export class Dispatcher {
 		if ( ! this.stores.deliveries.complete( completion ) ) {
 			return; // the endpoint was deleted meanwhile
 		}
+		const outcome = classifyAttempt( result.outcome );
+		this.recorded.push( {
+			kind: 'attempt',
+			endpointId,
+			outcome,
+			durationSeconds: result.durationMs / 1000,
+			// A delivery's first attempt, when the delivery was made as the event arrived (not later,
+			// by a replay to another endpoint or by re-enabling one).
+			firstAttemptDelaySeconds: claimed.attemptCount === 0 && claimed.createdAt === claimed.receivedAt ? ( result.startedAt - claimed.receivedAt ) / 1000 : null,
+			finished: completion.status === 'succeeded' || completion.status === 'failed' ? { giveUp: giveUpReason( decision, outcome ) } : null,
+		} );
 
 		const context = { delivery_id: claimed.id, event_id: claimed.eventId, endpoint_id: endpointId, attempt: completion.attemptNumber };
 		if ( decision.action === 'succeeded' ) {
@@ -354,7 +406,7 @@ export class Dispatcher {
 		}
 		this.trackHealth( endpoint, decision.action === 'succeeded', now );
 		if ( decision.action === 'disable-endpoint' ) {
-			this.disableEndpoint( endpoint, decision.reason, now );
+			this.disableEndpoint( endpoint, decision.reason, 'gone', now );
 		}
 	}
 
@@ -382,7 +434,7 @@ export class Dispatcher {
 			return false;
 		}
 		const hours = Math.round( ( ( now - endpoint.failingSince ) / 3_600_000 ) * 10 ) / 10;
-		return this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, now );
+		return this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, 'failing', now );
 	}
 
 	/**
@@ -390,10 +442,11 @@ export class Dispatcher {
 	 * WordPress in the same transaction (the caller's); the notice sender sends it after
 	 * the commit and retries until WordPress acknowledges.
 	 */
-	private disableEndpoint( endpoint: Endpoint, reason: string, now: number ): boolean {
+	private disableEndpoint( endpoint: Endpoint, reason: string, kind: DisableReason, now: number ): boolean {
 		if ( ! this.stores.endpoints.disable( endpoint.id, reason, 'auto', now ) ) {
 			return false;
 		}
+		this.recorded.push( { kind: 'disable', reason: kind } );
 		// The newest attempt is the failure that disabled it: a success would have ended the streak.
 		const lastError = this.stores.deliveries.health( endpoint.id, 0, 1 ).lastError;
 		this.stores.notices.enqueue(

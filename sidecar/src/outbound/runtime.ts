@@ -1,5 +1,6 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import type { SidecarMetrics } from '../metrics/registry';
 import type { Stores } from '../store/stores';
 import type { DeliveryClient } from './delivery-client';
 import { Dispatcher } from './dispatcher';
@@ -21,16 +22,17 @@ export function createOutboundRuntime( options: {
 	config: SidecarConfig;
 	log: Logger;
 	stores: Stores;
+	metrics: SidecarMetrics;
 	/** Defaults to the signed POST to WordPress's callback route (none without SIDECAR_WORDPRESS_URL). */
 	notifier?: Notifier;
 	client?: DeliveryClient;
 } ): OutboundRuntime {
-	const { config, log, stores } = options;
+	const { config, log, stores, metrics } = options;
 	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
 	const notifier =
 		options.notifier ?? ( config.wordpressUrl ? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey } ) : undefined );
 	const notices = new NoticeSender( { notices: stores.notices, log, notifier, baseDelayMs: intervalMs } );
-	const dispatcher = new Dispatcher( { config, log, stores, client: options.client, onNoticesQueued: () => notices.kick() } );
+	const dispatcher = new Dispatcher( { config, log, stores, metrics, client: options.client, onNoticesQueued: () => notices.kick() } );
 	const maintenance = new Maintenance( {
 		stores,
 		log,

@@ -41,6 +41,9 @@ export interface ClaimedDelivery {
 	/** Attempts since the last (re)queue; the retry schedule is indexed by this. */
 	cycleAttempts: number;
 	trigger: AttemptTrigger;
+	/** When the event reached the sidecar, and when this delivery was created (the same for a delivery made at arrival). */
+	receivedAt: number;
+	createdAt: number;
 }
 
 export interface Completion {
@@ -112,7 +115,8 @@ export class DeliveriesStore {
 			// Due now, and no earlier delivery of the same ordering key to this endpoint is
 			// still unfinished: that is what keeps a refund behind its order's paid event.
 			due: db.prepare(
-				`SELECT d.id, d.event_id, e.type, d.endpoint_id, e.payload, d.attempt_count, d.cycle_attempts, d.next_trigger
+				`SELECT d.id, d.event_id, e.type, d.endpoint_id, e.payload, d.attempt_count, d.cycle_attempts, d.next_trigger,
+				   e.received_at, d.created_at
 				 FROM deliveries d JOIN events e ON e.id = d.event_id
 				 WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
 				   AND (d.ordering_key IS NULL OR NOT EXISTS (
@@ -168,6 +172,12 @@ export class DeliveriesStore {
 				`SELECT a.* FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.delivery_id, a.attempt_number`
 			),
 			countStatus: db.prepare( 'SELECT COUNT(*) AS n FROM deliveries WHERE status = ?' ),
+			// Every endpoint, with its pending deliveries read from the deliveries_due index alone.
+			queue: db.prepare(
+				`SELECT e.id AS endpoint_id, COUNT(d.next_attempt_at) AS pending, MIN(d.next_attempt_at) AS first_at
+				 FROM endpoints e LEFT JOIN deliveries d INDEXED BY deliveries_due ON d.endpoint_id = e.id AND d.status = 'pending'
+				 GROUP BY e.id`
+			),
 		};
 	}
 
@@ -194,6 +204,8 @@ export class DeliveriesStore {
 				attempt_count: number;
 				cycle_attempts: number;
 				next_trigger: AttemptTrigger;
+				received_at: number;
+				created_at: number;
 			}[];
 			const claimed: ClaimedDelivery[] = [];
 			for ( const row of rows ) {
@@ -207,6 +219,8 @@ export class DeliveriesStore {
 						attemptCount: row.attempt_count,
 						cycleAttempts: row.cycle_attempts,
 						trigger: row.next_trigger,
+						receivedAt: row.received_at,
+						createdAt: row.created_at,
 					} );
 				}
 			}
@@ -320,6 +334,18 @@ export class DeliveriesStore {
 				attempts: attempts.get( row.id ) ?? [],
 			} ) );
 		} )();
+	}
+
+	/**
+	 * Per endpoint: how many deliveries are pending and the earliest next attempt among them.
+	 * One query, for the metrics scrape; its cost grows with the pending rows, not the history.
+	 */
+	queueByEndpoint(): { endpointId: string; pending: number; firstAttemptAt: number | null }[] {
+		return ( this.statements.queue.all() as { endpoint_id: string; pending: number; first_at: number | null }[] ).map( ( row ) => ( {
+			endpointId: row.endpoint_id,
+			pending: row.pending,
+			firstAttemptAt: row.first_at,
+		} ) );
 	}
 
 	countByStatus(): Record< 'pending' | 'in_flight' | 'failed' | 'cancelled', number > {

@@ -8,6 +8,8 @@ import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
 import { createApp } from '../../../sidecar/src/http/app';
 import { applyServerTimeouts } from '../../../sidecar/src/http/server-timeouts';
 import { createLogger } from '../../../sidecar/src/logger';
+import { createMetricsApp, listenMetrics } from '../../../sidecar/src/metrics/http';
+import { createMetrics, type SidecarMetrics } from '../../../sidecar/src/metrics/registry';
 import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
@@ -34,6 +36,9 @@ export interface Harness {
 	stores: Stores;
 	dispatcher: Dispatcher;
 	outbound: OutboundRuntime;
+	metrics: SidecarMetrics;
+	/** The SIDECAR_METRICS_PORT listener's base URL, when that setting is given (0: any free port). */
+	metricsUrl?: string;
 	api: ApiCall;
 	dataDir: string;
 	/** Everything logged so far (JSON lines). */
@@ -43,7 +48,16 @@ export interface Harness {
 }
 
 /** The real app + dispatcher + SQLite in this process, on a random loopback port. */
-export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { dataDir?: string; notifier?: Notifier } = {} ): Promise< Harness > {
+export interface HarnessOptions {
+	dataDir?: string;
+	notifier?: Notifier;
+	/** false: the outbound workers are built but not started (harness.outbound.start() starts them). */
+	start?: boolean;
+	/** collectDefaultMetrics in this sidecar's registry (off by default in tests). */
+	processMetrics?: boolean;
+}
+
+export async function startHarness( env: NodeJS.ProcessEnv = {}, options: HarnessOptions = {} ): Promise< Harness > {
 	const dataDir = options.dataDir ?? fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-test-' ) );
 	const config = loadConfig( { ...TEST_ENV, SIDECAR_DATA_DIR: dataDir, SIDECAR_PORT: '0', ...env } );
 	const lines: string[] = [];
@@ -56,14 +70,22 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 	const log = createLogger( config.logLevel, sink );
 	const db = openDatabase( { dataDir, synchronous: config.sqliteSynchronous } );
 	const stores = createStores( db );
-	const outbound = createOutboundRuntime( { config, log, stores, notifier: options.notifier } );
-	outbound.start();
+	// As cli-start.ts wires it; no process metrics (each registry would watch GC and the event loop again).
+	const metrics = createMetrics( { queue: () => stores.deliveries.queueByEndpoint(), processMetrics: options.processMetrics ?? false } );
+	const outbound = createOutboundRuntime( { config, log, stores, metrics, notifier: options.notifier } );
+	if ( options.start ?? true ) {
+		outbound.start();
+	}
 	const { dispatcher } = outbound;
-	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher } );
+	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher, metrics } );
 	const server: Server = await new Promise( ( resolve ) => {
 		const s = applyServerTimeouts( app.listen( 0, '127.0.0.1', () => resolve( s ) ) );
 	} );
 	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	const metricsListener =
+		config.metricsPort === undefined
+			? undefined
+			: await listenMetrics( createMetricsApp( { db, dispatcher, log, metrics, token: config.metricsToken } ), config.metricsHost, config.metricsPort );
 	let closed = false;
 	return {
 		url,
@@ -71,6 +93,8 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 		stores,
 		dispatcher,
 		outbound,
+		metrics,
+		...( metricsListener ? { metricsUrl: `http://${ config.metricsHost }:${ metricsListener.port }` } : {} ),
 		api: apiClient( url, TEST_KEY ),
 		dataDir,
 		logText: () => lines.join( '' ),
@@ -82,6 +106,10 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: { data
 			await outbound.stop( closeOptions.graceMs ?? 2000 );
 			server.closeAllConnections();
 			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			if ( metricsListener ) {
+				metricsListener.server.closeAllConnections();
+				await new Promise< void >( ( resolve ) => metricsListener.server.close( () => resolve() ) );
+			}
 			db.close();
 			if ( ! closeOptions.keepData ) {
 				fs.rmSync( dataDir, { recursive: true, force: true } );

@@ -53,6 +53,35 @@ describe( 'sidecar configuration', () => {
 		expect( config.retryScheduleSeconds ).toEqual( [ 0, 5, 60 ] );
 	} );
 
+	it( 'reads the metrics settings: no listener and no token by default, a token from the environment or a file', () => {
+		const defaults = loadConfig( KEY );
+		expect( defaults.metricsPort ).toBeUndefined();
+		expect( defaults.metricsHost ).toBe( '127.0.0.1' );
+		expect( defaults.metricsToken ).toBeUndefined();
+		expect( defaults ).not.toHaveProperty( 'metricsTokenFile' );
+
+		const token = 'm'.repeat( 24 );
+		expect( loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: token, SIDECAR_METRICS_PORT: '9464' } ) ).toMatchObject( { metricsToken: token, metricsPort: 9464 } );
+		const file = path.join( fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) ), 'metrics-token' );
+		fs.writeFileSync( file, `${ token }\n` );
+		expect( loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN_FILE: file } ).metricsToken ).toBe( token );
+	} );
+
+	it( 'names the bad metrics setting: a short or spaced token, the shared key as token, a clashing port, an unreadable file', () => {
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: 'short' } ) ).toThrow( /SIDECAR_METRICS_TOKEN: must be at least 16 visible ASCII/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: 'has a space in it somewhere' } ) ).toThrow( /SIDECAR_METRICS_TOKEN:/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: KEY.SIDECAR_SHARED_KEY } ) ).toThrow( /SIDECAR_METRICS_TOKEN: the metrics token must not be the shared key/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_PORT: '8787' } ) ).toThrow( /SIDECAR_METRICS_PORT: must differ from the main port \(SIDECAR_PORT\)/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_PORT: '70000' } ) ).toThrow( /SIDECAR_METRICS_PORT:/ );
+		expect( loadConfig( { ...KEY, SIDECAR_PORT: '0', SIDECAR_METRICS_PORT: '0' } ).metricsPort ).toBe( 0 );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN_FILE: '/nonexistent/metrics-token' } ) ).toThrow( /SIDECAR_METRICS_TOKEN_FILE: cannot read/ );
+
+		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) );
+		const file = path.join( dir, 'config.json' );
+		fs.writeFileSync( file, JSON.stringify( { metricsToken: KEY.SIDECAR_SHARED_KEY } ) );
+		expect( () => loadConfig( KEY, file ) ).toThrow( /"metricsToken" in .*config\.json: the metrics token must not be the shared key/ );
+	} );
+
 	it( 'documents every setting it reads in --help, each with its format and default', () => {
 		const help = describeSettings();
 		const keys = Object.keys( CONFIG_SCHEMA.shape ).sort();

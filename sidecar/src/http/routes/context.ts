@@ -1,5 +1,6 @@
 import type { SidecarConfig } from '../../config';
 import type { Logger } from '../../logger';
+import type { SidecarMetrics } from '../../metrics/registry';
 import type { Dispatcher } from '../../outbound/dispatcher';
 import type { Stores } from '../../store/stores';
 
@@ -10,4 +11,5 @@ export interface RouteContext {
 	stores: Stores;
 	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' >;
 	startedAt: number;
+	metrics: SidecarMetrics;
 }

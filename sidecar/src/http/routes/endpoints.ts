@@ -172,7 +172,9 @@ export function endpointsRouter( context: RouteContext ): Router {
 		.post( ( req, res ) => {
 			find( req.params.id );
 			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
-			stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', 'owner', Date.now() );
+			if ( stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', 'owner', Date.now() ) ) {
+				context.metrics.recordEndpointDisabled( 'owner' );
+			}
 			dispatcher.endpointsChanged();
 			res.json( view( find( req.params.id ) ) );
 		} )

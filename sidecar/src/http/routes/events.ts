@@ -56,7 +56,7 @@ const REPLAY_SINCE_SCHEMA = z.strictObject( { since: z.iso.datetime( { offset: t
 
 /** Hand-over of events from WordPress, their history, and manual replays. */
 export function eventsRouter( context: RouteContext ): Router {
-	const { stores, dispatcher } = context;
+	const { stores, dispatcher, metrics } = context;
 	const router = Router();
 
 	/**
@@ -88,6 +88,15 @@ export function eventsRouter( context: RouteContext ): Router {
 			const now = Date.now();
 			const result = stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) );
 			dispatcher.wake( result.endpointIds );
+			const accepted = new Set( result.accepted );
+			for ( const event of events ) {
+				if ( accepted.delete( event.id ) ) {
+					metrics.recordEventIngested( event.type ); // once per id, even if the batch repeats it
+				}
+			}
+			for ( const rejection of rejected ) {
+				metrics.recordEventRejected( rejection.code );
+			}
 			if ( rejected.length > 0 ) {
 				context.log.warn( { rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) }, 'events rejected from a batch' );
 			}

@@ -56,7 +56,7 @@ const LOG_QUERY_SCHEMA = z.strictObject( {
  * verification WordPress asks for on every delivery, and the verification log.
  * A secret leaves in full only in the answer that generated it.
  */
-export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | 'stores' > ): Router {
+export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | 'stores' | 'metrics' > ): Router {
 	const { config, log } = context;
 	const sources = new InboundSourcesStore( context.stores.db );
 	const verifications = new InboundLogStore( context.stores.db );
@@ -191,6 +191,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				nowMs: now,
 				defaultToleranceSeconds: config.inboundToleranceSeconds,
 			} );
+			context.metrics.recordInboundVerification( id, verdict );
 			if ( known ) {
 				verifications.record( {
 					at: now,
