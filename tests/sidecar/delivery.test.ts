@@ -341,6 +341,9 @@ describe( 'outbound delivery', () => {
 			endpoint_id: endpoint.id,
 			url: receiver.url + '/hook',
 			reason: expect.stringMatching( /410/ ),
+			// The 410 began and ended the failure streak.
+			failing_since: expect.any( String ),
+			last_error: { at: expect.any( String ), status: 410, message: expect.stringMatching( /^HTTP 410/ ) },
 		} );
 		const timestamp = Number( notice.headers[ CHANNEL_HEADERS.timestamp ] );
 		expect( Math.abs( timestamp - Date.now() / 1000 ) ).toBeLessThan( 5 );
