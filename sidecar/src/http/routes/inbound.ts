@@ -2,9 +2,10 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { InboundLogStore, INBOUND_OUTCOMES, type InboundLogEntry } from '../../inbound/inbound-log-store';
 import { checkInbound, FORWARDED_HEADER_PREFIX } from '../../inbound/receive';
-import { generateSourceSecret, maskSourceSecret, secretProblem } from '../../inbound/source-secrets';
+import { generateSourceSecret, secretProblem } from '../../inbound/source-secrets';
 import { InboundSourcesStore, SOURCE_ID_PATTERN, SOURCE_STATUSES, type InboundSource, type SecretOrigin } from '../../inbound/sources-store';
 import { INBOUND_SCHEMES, type InboundScheme } from '../../inbound/verify';
+import { maskSecret } from '../../secret-mask';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
@@ -70,7 +71,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		tolerance_seconds: source.toleranceSeconds ?? config.inboundToleranceSeconds,
 		tolerance_is_default: source.toleranceSeconds === null,
 		secrets: source.secrets.map( ( secret ) => ( {
-			masked: maskSourceSecret( secret.secret ),
+			masked: maskSecret( secret.secret ),
 			origin: secret.origin,
 			created_at: iso( secret.createdAt ),
 			expires_at: iso( secret.expiresAt ),
