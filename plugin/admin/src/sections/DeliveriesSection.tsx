@@ -2,6 +2,7 @@ import { Button, Notice, SelectControl, TextControl } from '@wordpress/component
 import { Fragment, useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { DELIVERY_STATUSES, EVENT_TYPES, listDeliveries, listEndpoints, replayEvent, replayFailedSince, type Delivery, type Endpoint } from '../api/webhooks';
+import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, isoToLocalInput, localInputToIso, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -145,9 +146,11 @@ export function DeliveriesSection() {
 													<td>
 														{ eventTypeLabel( delivery.event_type ) }
 														<br />
-														<code className="si-event-id">{ delivery.event_id }</code>
+														<Code className="si-event-id">{ delivery.event_id }</Code>
 													</td>
-													<td className="si-cell-url">{ endpointUrl( delivery.endpoint_id ) }</td>
+													<td className="si-cell-url">
+														<WithBreaks text={ endpointUrl( delivery.endpoint_id ) } />
+													</td>
 													<td>
 														<DeliveryStatusBadge status={ delivery.status } />
 													</td>

@@ -10,6 +10,7 @@ import {
 	type CreatedPassword,
 	type ServiceAccountState,
 } from '../api/service-account';
+import { Code } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, NONE } from '../components/format';
@@ -176,7 +177,7 @@ function Account( { state, busy, onCreate }: { state: ServiceAccountState; busy:
 			<dl className="si-facts">
 				<dt>{ __( 'User name', 'service-integration' ) }</dt>
 				<dd>
-					<code className="si-account-username">{ state.account.username }</code>
+					<Code className="si-account-username">{ state.account.username }</Code>
 				</dd>
 				<dt>{ __( 'Email', 'service-integration' ) }</dt>
 				<dd>{ state.account.email || NONE }</dd>
@@ -283,7 +284,7 @@ function CapabilityTable( { state }: { state: ServiceAccountState } ) {
 					{ rows.map( ( row ) => (
 						<tr key={ row.name } className={ row.verdict === 'widened' ? 'si-row--flagged' : undefined }>
 							<th scope="row">
-								<code>{ row.name }</code>
+								<Code>{ row.name }</Code>
 							</th>
 							<td>{ grantedLabel( row.name in state.expected_capabilities ? row.expected : null ) }</td>
 							<td>{ grantedLabel( row.onRole ) }</td>
