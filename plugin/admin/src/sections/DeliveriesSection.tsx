@@ -54,6 +54,7 @@ export function DeliveriesSection() {
 	const replaySince = async () => {
 		const iso = localInputToIso( since );
 		if ( ! iso ) {
+			action.invalid( __( 'Enter the date and time from which to replay the failed deliveries.', 'service-integration' ), 'since' );
 			return;
 		}
 		const answer = await action.run( 'replay-since', () => replayFailedSince( iso, filters.endpoint_id || undefined ) );
@@ -192,6 +193,7 @@ export function DeliveriesSection() {
 					) : null }
 					<form
 						className="si-subsection si-inline-form si-replay-since"
+						noValidate
 						aria-label={ __( 'Replay failed deliveries', 'service-integration' ) }
 						onSubmit={ ( event ) => {
 							event.preventDefault();
@@ -212,7 +214,7 @@ export function DeliveriesSection() {
 							value={ since }
 							onChange={ ( value: string ) => setSince( value ) }
 						/>
-						<Button variant="secondary" type="submit" isBusy={ action.busy === 'replay-since' } disabled={ action.busy !== null || ! localInputToIso( since ) }>
+						<Button variant="secondary" type="submit" isBusy={ action.busy === 'replay-since' } disabled={ action.busy !== null }>
 							{ __( 'Replay failed deliveries', 'service-integration' ) }
 						</Button>
 					</form>

@@ -146,7 +146,7 @@ export function EndpointsSection() {
 			{ adding ? (
 				<div className="si-subsection si-panel">
 					<h3>{ __( 'Add an endpoint', 'service-integration' ) }</h3>
-					<EndpointForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onCancel={ () => setAdding( false ) } />
+					<EndpointForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onInvalid={ action.invalid } onCancel={ () => setAdding( false ) } />
 				</div>
 			) : null }
 			{ endpoints.loading && ! endpoints.data ? <LoadingState label={ __( 'Loading the endpoints…', 'service-integration' ) } /> : null }
@@ -160,7 +160,13 @@ export function EndpointsSection() {
 							<li key={ endpoint.id }>
 								{ editing === endpoint.id ? (
 									<div className="si-endpoint si-panel">
-										<EndpointForm initial={ endpoint } busy={ action.busy === `edit-${ endpoint.id }` } onSubmit={ ( input ) => void save( endpoint.id, input ) } onCancel={ () => setEditing( null ) } />
+										<EndpointForm
+											initial={ endpoint }
+											busy={ action.busy === `edit-${ endpoint.id }` }
+											onSubmit={ ( input ) => void save( endpoint.id, input ) }
+											onInvalid={ action.invalid }
+											onCancel={ () => setEditing( null ) }
+										/>
 									</div>
 								) : (
 									<EndpointCard

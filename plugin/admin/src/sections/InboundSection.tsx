@@ -116,7 +116,7 @@ export function InboundSection() {
 			{ adding ? (
 				<div className="si-subsection si-panel">
 					<h3>{ __( 'Add a source', 'service-integration' ) }</h3>
-					<InboundSourceForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onCancel={ () => setAdding( false ) } />
+					<InboundSourceForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onInvalid={ action.invalid } onCancel={ () => setAdding( false ) } />
 				</div>
 			) : null }
 			{ rotating ? (

@@ -36,6 +36,10 @@ export function ServiceAccountSection() {
 	};
 	const addPassword = async () => {
 		const name = passwordName.trim();
+		if ( ! name ) {
+			action.invalid( __( 'Enter a name for the application password, e.g. the tool that will use it.', 'service-integration' ), 'name' );
+			return;
+		}
 		const answer = await action.run( 'create-password', () => createApplicationPassword( name ) );
 		if ( answer ) {
 			setCreated( answer );
@@ -94,6 +98,7 @@ export function ServiceAccountSection() {
 							) : null }
 							<form
 								className="si-inline-form"
+								noValidate
 								onSubmit={ ( event ) => {
 									event.preventDefault();
 									void addPassword();
@@ -108,7 +113,7 @@ export function ServiceAccountSection() {
 									onChange={ ( value: string ) => setPasswordName( value ) }
 									maxLength={ 100 }
 								/>
-								<Button variant="primary" type="submit" isBusy={ action.busy === 'create-password' } disabled={ ! passwordName.trim() || action.busy !== null }>
+								<Button variant="primary" type="submit" isBusy={ action.busy === 'create-password' } disabled={ action.busy !== null }>
 									{ __( 'Create application password', 'service-integration' ) }
 								</Button>
 							</form>
