@@ -39,7 +39,10 @@ export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: str
 			{ deliveries.map( ( delivery ) => (
 				<div className="si-delivery-attempts" key={ delivery.id }>
 					<h4>
-						{ createInterpolateElement( sprintf( /* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ), '<url/>' ), { url: <WithBreaks text={ endpointUrl( delivery.endpoint_id ) } /> } ) }{ ' ' }
+						{ /* One flex item: the <wbr>s would otherwise each be one, spaced apart. */ }
+						<span className="si-delivery-attempts__to">
+							{ createInterpolateElement( sprintf( /* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ), '<url/>' ), { url: <WithBreaks text={ endpointUrl( delivery.endpoint_id ) } /> } ) }
+						</span>{ ' ' }
 						<DeliveryStatusBadge status={ delivery.status } />
 					</h4>
 					{ delivery.attempts.length === 0 ? (
