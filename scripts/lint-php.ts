@@ -3,7 +3,6 @@
  * test fixtures, with PHP 8.2 in WebAssembly (no PHP install needed).
  */
 import path from 'path';
-import { findPhpFiles, lintPhpFile } from './lib/php-lint';
 import { ROOT } from './lib/paths';
 
 async function main(): Promise< void > {
@@ -12,6 +11,8 @@ async function main(): Promise< void > {
 		process.stdout.write( 'Usage: npm run lint:php [-- <dir>...]\n\nRuns `php -l` (PHP 8.2, WebAssembly) on every .php file under the given folders\n(default: plugin/ and tests/fixtures/). Exits 1 if any file fails.\n' );
 		return;
 	}
+	// Loaded after --help: PHP in WebAssembly takes a while to load.
+	const { findPhpFiles, lintPhpFile } = await import( './lib/php-lint' );
 	const dirs = args.length ? args : [ path.join( ROOT, 'plugin' ), path.join( ROOT, 'tests', 'fixtures' ) ];
 	let failed = 0;
 	for ( const file of dirs.flatMap( findPhpFiles ) ) {

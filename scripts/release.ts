@@ -9,8 +9,7 @@ import path from 'path';
 import { parseFlags } from './lib/cli-args';
 import { ROOT } from './lib/paths';
 import { done, fail, step, timed } from './lib/progress';
-import { PLUGIN_SLUG, buildAdmin, buildSidecar, packSidecar, sourceDate, stagePlugin, stageSidecar, writeChecksums, zipPlugin } from './lib/release-build';
-import { checkChecksums, checkPluginZip, checkSidecarTarball } from './lib/release-check';
+import { PLUGIN_SLUG } from './lib/release-names';
 import { packageVersion, syncVersion, versionProblems } from './lib/release-version';
 
 const HELP = `Usage: npm run release [-- --out=<dir>] [-- --sync-version]
@@ -90,6 +89,11 @@ async function main(): Promise< void > {
 		process.stdout.write( `  ! uncommitted changes are included (a release is normally made from a clean checkout):\n    ${ dirty.join( '\n    ' ) }\n` );
 	}
 
+	// Loaded once --help is answered (zip and tar handling take a while to load).
+	const [ { buildAdmin, buildSidecar, packSidecar, sourceDate, stagePlugin, stageSidecar, writeChecksums, zipPlugin }, { checkChecksums, checkPluginZip, checkSidecarTarball } ] = await Promise.all( [
+		import( './lib/release-build' ),
+		import( './lib/release-check' ),
+	] );
 	const work = fs.mkdtempSync( path.join( os.tmpdir(), 'si-release-' ) );
 	try {
 		step( 'Building the admin page (wp-scripts) and the sidecar (tsc), side by side' );

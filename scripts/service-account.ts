@@ -3,8 +3,7 @@
  * command line (CI, shell scripts), through the plugin's administrator REST routes.
  */
 import { parseFlags } from './lib/cli-args';
-import { RestClient, type Credentials } from './lib/rest-client';
-import { loginCookies, restNonce } from './lib/wp-login';
+import type { Credentials, RestClient } from './lib/rest-client';
 
 const HELP = `Usage: npm run service-account -- <command> [options]
 
@@ -31,6 +30,8 @@ Options:
 async function adminClient( site: string, flags: Record< string, string | true > ): Promise< RestClient > {
 	const login = String( flags.admin ?? process.env.SI_ADMIN_USER ?? 'admin' );
 	const appPassword = flags[ 'admin-password' ] ?? process.env.SI_ADMIN_PASSWORD;
+	// Loaded here, not before --help is answered: they take a while to load.
+	const [ { RestClient: Client }, { loginCookies, restNonce } ] = await Promise.all( [ import( './lib/rest-client' ), import( './lib/wp-login' ) ] );
 	let credentials: Credentials;
 	if ( typeof appPassword === 'string' && appPassword ) {
 		credentials = { username: login, password: appPassword };
@@ -38,7 +39,7 @@ async function adminClient( site: string, flags: Record< string, string | true >
 		const cookie = await loginCookies( site, login, process.env.SI_ADMIN_LOGIN_PASSWORD ?? 'password' );
 		credentials = { cookie, nonce: await restNonce( site, cookie ) };
 	}
-	return new RestClient( site, credentials );
+	return new Client( site, credentials );
 }
 
 function fail( message: string ): never {

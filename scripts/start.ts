@@ -4,21 +4,19 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { ensureAdminApplicationPassword, LOCAL_ADMIN } from './lib/admin-application-password';
+import { buildStale } from './lib/build-freshness';
 import { parseFlags, portFlag } from './lib/cli-args';
-import { environmentDir } from './lib/paths';
+import { environmentDir, ROOT } from './lib/paths';
 import { done, fail, step } from './lib/progress';
-import { chooseRuntime } from './lib/runtime';
-import { stopChild } from './lib/sidecar-process';
-import { describeCommerce, describeWordPress, startStack, type Stack } from './lib/stack';
-import { orderStorageFromEnv, stopWordPress, type OrderStorage } from './lib/wp-env';
+import type { Stack } from './lib/stack';
+import type { OrderStorage } from './lib/wp-env';
 
 /** Loopback: what a local environment's outbound webhooks may reach besides the internet. */
 const LOCAL_RECEIVERS = '127.0.0.0/8,::1/128';
 
 const HELP = `Usage: npm start [-- --runtime=playground|docker] [--port=8888] [--sidecar-port=8787]
 
-Starts WordPress (through @wordpress/env) with the Service Integration plugin active
+Builds the admin page and the sidecar when their sources changed since the last build, starts WordPress (through @wordpress/env) with the Service Integration plugin active
 and the sidecar beside it, then prints the URLs and logins. Stays in the foreground:
 Ctrl-C, or \`npm stop\` in another terminal, stops both.
 
@@ -68,6 +66,22 @@ async function main(): Promise< void > {
 			return fail( `Already running (pid ${ running.pid }). Stop it with \`npm stop\` first.` );
 		}
 	}
+	try {
+		const built = buildStale( ROOT );
+		if ( built.length ) {
+			done( `built: ${ built.join( ', ' ) }` );
+		}
+	} catch ( error ) {
+		return fail( ( error as Error ).message );
+	}
+	// Loaded once --help is answered: they take a second or two to load.
+	const [ { ensureAdminApplicationPassword, LOCAL_ADMIN }, { chooseRuntime }, { stopChild }, { describeCommerce, describeWordPress, startStack }, { orderStorageFromEnv, stopWordPress } ] = await Promise.all( [
+		import( './lib/admin-application-password' ),
+		import( './lib/runtime' ),
+		import( './lib/sidecar-process' ),
+		import( './lib/stack' ),
+		import( './lib/wp-env' ),
+	] );
 
 	let runtime: ReturnType< typeof chooseRuntime >;
 	let orderStorage: OrderStorage;
@@ -105,7 +119,7 @@ async function main(): Promise< void > {
 	} catch ( error ) {
 		adminPassword = `(none: ${ ( error as Error ).message })`;
 	}
-	printSummary( stack, logFile, { password: adminPassword, file: adminPasswordFile } );
+	printSummary( stack, logFile, { password: adminPassword, file: adminPasswordFile }, { admin: LOCAL_ADMIN, wordpress: describeWordPress( stack ), commerce: describeCommerce( stack ) } );
 
 	let stopping = false;
 	const shutdown = async ( reason: string, code: number ) => {
@@ -135,27 +149,27 @@ function isAlive( pid: number ): boolean {
 	}
 }
 
-function printSummary( stack: Stack, logFile: string, admin: { password: string; file: string } ): void {
+function printSummary( stack: Stack, logFile: string, admin: { password: string; file: string }, about: { admin: { login: string; password: string }; wordpress: string; commerce: string } ): void {
 	const receivers = process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS;
 	const lines = [
 		'',
 		'Service Integration is running.',
 		'',
 		`  WordPress        ${ stack.siteUrl }/`,
-		`  wp-admin         ${ stack.siteUrl }/wp-admin/   (user: ${ LOCAL_ADMIN.login }, password: ${ LOCAL_ADMIN.password })`,
-		`  Admin API login  ${ LOCAL_ADMIN.login }:${ admin.password }   (an application password, kept in ${ admin.file })`,
+		`  wp-admin         ${ stack.siteUrl }/wp-admin/   (user: ${ about.admin.login }, password: ${ about.admin.password })`,
+		`  Admin API login  ${ about.admin.login }:${ admin.password }   (an application password, kept in ${ admin.file })`,
 		`  Plugin page      ${ stack.siteUrl }/wp-admin/admin.php?page=service-integration`,
 		`  REST API         ${ stack.siteUrl }/wp-json/service-integration/v1/`,
 		`  Sidecar          ${ stack.sidecarUrl }   (health: ${ stack.sidecarUrl }/health)`,
 		`  Sidecar log      ${ logFile }`,
 		`  Shared key file  ${ stack.sharedKeyFile }`,
-		`  WordPress core   ${ describeWordPress( stack ) }`,
-		`  Commerce         ${ describeCommerce( stack ) }`,
+		`  WordPress core   ${ about.wordpress }`,
+		`  Commerce         ${ about.commerce }`,
 		`  Local receivers  outbound webhooks may go to ${ receivers } (SIDECAR_ALLOW_PRIVATE_CIDRS;`,
 		'                   an installed sidecar allows only public addresses unless told)',
 		'',
 		'  Browsers are logged in as admin automatically; API calls are not. Try:',
-		`    curl -u '${ LOCAL_ADMIN.login }:${ admin.password }' ${ stack.siteUrl }/wp-json/service-integration/v1/sidecar/status`,
+		`    curl -u '${ about.admin.login }:${ admin.password }' ${ stack.siteUrl }/wp-json/service-integration/v1/sidecar/status`,
 		'  The service account for automations: npm run service-account -- create, then -- password.',
 		'',
 		'Stop with Ctrl-C, or `npm stop` in another terminal.',

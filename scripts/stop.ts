@@ -8,9 +8,6 @@ import path from 'path';
 import { parseFlags } from './lib/cli-args';
 import { environmentDir } from './lib/paths';
 import { done, fail, step } from './lib/progress';
-import { describeStack, stopLeftovers } from './lib/stack';
-import { stopWordPress } from './lib/wp-env';
-import { stopProduction } from './production/stack';
 
 const HELP = `Usage: npm stop [-- --env=dev]
 
@@ -33,6 +30,8 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
+	// Loaded once --help is answered: they take a second or two to load.
+	const [ { describeStack, stopLeftovers }, { stopWordPress }, { stopProduction } ] = await Promise.all( [ import( './lib/stack' ), import( './lib/wp-env' ), import( './production/stack' ) ] );
 	const name = flags.env === undefined ? 'dev' : String( flags.env );
 	if ( ! /^[A-Za-z0-9_-]+$/.test( name ) ) {
 		return fail( `--env must name an environment folder (letters, digits, - and _), got "${ name }"` );

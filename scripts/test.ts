@@ -9,7 +9,7 @@
  *   operations, production) on the production runtime (nginx, PHP-FPM, MariaDB), as its own environment.
  * The last line adds everything up in the "Tests: N passed, N failed, N skipped" form CI reads.
  */
-import { spawn } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { ROOT } from './lib/paths';
@@ -110,6 +110,14 @@ async function main(): Promise< void > {
 	if ( args.includes( '--help' ) || args.includes( '-h' ) ) {
 		process.stdout.write( HELP );
 		return;
+	}
+	// After --help: building and type-checking take most of a minute.
+	for ( const script of [ 'build', 'typecheck' ] ) {
+		const result = spawnSync( process.platform === 'win32' ? 'npm.cmd' : 'npm', [ 'run', script, '--silent' ], { cwd: ROOT, stdio: 'inherit' } );
+		if ( result.status !== 0 ) {
+			process.stderr.write( `npm test: npm run ${ script } failed.\n` );
+			process.exit( result.status ?? 1 );
+		}
 	}
 	const skipProduction = args.includes( '--skip-production' );
 	const extraArgs = args.filter( ( arg ) => arg !== '--skip-production' );

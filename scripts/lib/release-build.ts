@@ -4,6 +4,7 @@ import fs from 'fs';
 import { builtinModules } from 'module';
 import path from 'path';
 import AdmZip from 'adm-zip';
+import { PLUGIN_SLUG, SIDECAR_PACKAGE } from './release-names';
 
 /**
  * The steps of `npm run release`, each on a given source root so the upgrade test can build
@@ -11,8 +12,7 @@ import AdmZip from 'adm-zip';
  * same way. Nothing here installs packages: the build reuses the tree's node_modules.
  */
 
-export const PLUGIN_SLUG = 'service-integration';
-export const SIDECAR_PACKAGE = 'service-integration-sidecar';
+export { PLUGIN_SLUG, SIDECAR_PACKAGE };
 
 /** Plugin folder entries shipped as they are; `build/` is made fresh; the rest is refused. */
 const PLUGIN_SHIPPED = [ 'service-integration.php', 'uninstall.php', 'readme.txt', 'includes', 'languages' ];

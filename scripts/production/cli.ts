@@ -1,8 +1,6 @@
 import { parseFlags, portFlag } from '../lib/cli-args';
 import { fail, step, done } from '../lib/progress';
-import { orderStorageFromEnv } from '../lib/wp-env';
 import { productionLayout } from './layout';
-import { describeProduction, readRunning, startProduction, stopProduction } from './stack';
 
 const HELP = `Usage: npm run production -- <start|stop|status> [options]
 
@@ -54,6 +52,8 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
+	// Loaded once --help is answered: they take a second or two to load.
+	const [ { orderStorageFromEnv }, { describeProduction, readRunning, startProduction, stopProduction } ] = await Promise.all( [ import( '../lib/wp-env' ), import( './stack' ) ] );
 	const flags = parseFlags( rest, [ 'env', 'wp-port', 'sidecar-port', 'fpm-port', 'db-port', 'fresh', 'release-dir', 'cron-seconds', 'php-workers', 'fresh-sidecar-install' ] );
 	const name = typeof flags.env === 'string' ? flags.env : 'production';
 	if ( command === 'stop' ) {

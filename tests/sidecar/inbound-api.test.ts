@@ -146,6 +146,8 @@ describe( 'sidecar /v1/inbound', () => {
 				data: webhook.expected.data,
 				data_pointer: bodyTyped ? '/data' : '',
 				signed_at: bodyTyped ? expect.stringMatching( /Z$/ ) : null,
+				// Where WordPress reports what it answered the sender.
+				log_id: expect.any( Number ),
 			} );
 		} );
 
@@ -231,8 +233,8 @@ describe( 'sidecar /v1/inbound', () => {
 			expect( log.status ).toBe( 200 );
 			expect( log.body ).toMatchObject( { total: 2, page: 1, per_page: 20 } );
 			expect( log.body.entries ).toEqual( [
-				{ id: expect.any( Number ), at: expect.any( String ), source: 'logged', outcome: 'refused', status: 401, code: 'invalid_signature', event_id: null },
-				{ id: expect.any( Number ), at: expect.any( String ), source: 'logged', outcome: 'verified', status: 200, code: null, event_id: 'msg_logged_1' },
+				{ id: expect.any( Number ), at: expect.any( String ), source: 'logged', outcome: 'refused', status: 401, code: 'invalid_signature', event_id: null, answer_status: null },
+				{ id: expect.any( Number ), at: expect.any( String ), source: 'logged', outcome: 'verified', status: 200, code: null, event_id: 'msg_logged_1', answer_status: null },
 			] );
 			const unknown = await sidecar.api( 'GET', '/v1/inbound/log?source=logged-missing&outcome=refused' );
 			expect( unknown.body.entries ).toEqual( [ expect.objectContaining( { code: 'unknown_source', status: 404 } ) ] );
@@ -240,6 +242,46 @@ describe( 'sidecar /v1/inbound', () => {
 			expect( everything ).not.toContain( '4242-secret-payload' );
 			expect( everything ).not.toContain( secret.slice( 6 ) );
 			expect( everything ).not.toContain( good.headers[ 'webhook-signature' ] );
+		} );
+
+		it( 'keeps what WordPress answered the sender, reported under the log id the verdict gave', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'answered', scheme: 'standard-webhooks' } );
+			const webhook = sampleWebhook( 'standard-webhooks', created.body.secret as string, { eventId: 'msg_answered_1' } );
+			const first = await verify( 'answered', webhook );
+			const second = await verify( 'answered', webhook );
+			expect( [ first.status, second.status ] ).toEqual( [ 200, 200 ] );
+			expect( second.body.log_id ).toBeGreaterThan( first.body.log_id );
+
+			// WordPress stored the first (202) and acknowledged the second as a duplicate (200).
+			const reported = await sidecar.api( 'POST', `/v1/inbound/log/${ first.body.log_id }/answer`, { status: 202 } );
+			expect( reported.status ).toBe( 200 );
+			expect( reported.body ).toMatchObject( { id: first.body.log_id, outcome: 'verified', status: 200, answer_status: 202 } );
+			expect( ( await sidecar.api( 'POST', `/v1/inbound/log/${ second.body.log_id }/answer`, { status: 200 } ) ).status ).toBe( 200 );
+
+			const log = await sidecar.api( 'GET', '/v1/inbound/log?source=answered' );
+			expect( log.body.entries.map( ( entry: { id: number; status: number; answer_status: number | null } ) => [ entry.id, entry.status, entry.answer_status ] ) ).toEqual( [
+				[ second.body.log_id, 200, 200 ],
+				[ first.body.log_id, 200, 202 ],
+			] );
+		} );
+
+		it( 'refuses an answer for an unknown entry (404) or with a bad body (400), and changes nothing', async () => {
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'answered-bad', scheme: 'standard-webhooks' } );
+			const verified = await verify( 'answered-bad', sampleWebhook( 'standard-webhooks', created.body.secret as string ) );
+			const id = verified.body.log_id as number;
+			for ( const path of [ '/v1/inbound/log/999999999/answer', '/v1/inbound/log/0/answer', '/v1/inbound/log/abc/answer', '/v1/inbound/log/1.5/answer' ] ) {
+				const answer = await sidecar.api( 'POST', path, { status: 202 } );
+				expect( { path, status: answer.status, code: answer.body.code } ).toEqual( { path, status: 404, code: 'log_entry_not_found' } );
+			}
+			for ( const body of [ {}, { status: '202' }, { status: 20.5 }, { status: 99 }, { status: 600 }, { status: 202, extra: 1 }, [ 202 ] ] ) {
+				const answer = await sidecar.api( 'POST', `/v1/inbound/log/${ id }/answer`, body );
+				expect( { body, status: answer.status, code: answer.body.code } ).toEqual( { body, status: 400, code: 'invalid_body' } );
+			}
+			const notJson = await sidecar.api( 'POST', `/v1/inbound/log/${ id }/answer`, '{status' );
+			expect( { status: notJson.status, code: notJson.body.code } ).toEqual( { status: 400, code: 'invalid_json' } );
+			expect( ( await sidecar.api( 'GET', `/v1/inbound/log/${ id }/answer` ) ).status ).toBe( 405 );
+			const log = await sidecar.api( 'GET', '/v1/inbound/log?source=answered-bad' );
+			expect( log.body.entries ).toEqual( [ expect.objectContaining( { id, answer_status: null } ) ] );
 		} );
 
 		it( 'pages newest first and validates its query', async () => {

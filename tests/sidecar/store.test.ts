@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -29,6 +30,21 @@ describe( 'database', () => {
 		expect( full.pragma( 'synchronous', { simple: true } ) ).toBe( 2 );
 		full.close();
 		fs.rmSync( root, { recursive: true, force: true } );
+	} );
+
+	it( 'migration 7 keeps the verification log written before it, with no answer recorded', () => {
+		const dir = tempDir();
+		const old = new Database( path.join( dir, DATABASE_FILE ) );
+		for ( const sql of MIGRATIONS.slice( 0, 6 ) ) {
+			old.exec( sql );
+		}
+		old.pragma( 'user_version = 6' );
+		old.prepare( "INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (1, 'acme', 'verified', 200, NULL, 'msg_1')" ).run();
+		old.close();
+		const db = openDatabase( { dataDir: dir } );
+		expect( db.prepare( 'SELECT source, status, event_id, answer_status FROM inbound_log' ).all() ).toEqual( [ { source: 'acme', status: 200, event_id: 'msg_1', answer_status: null } ] );
+		db.close();
+		fs.rmSync( dir, { recursive: true, force: true } );
 	} );
 
 	it( 'refuses a database written by a newer sidecar', () => {

@@ -27,6 +27,10 @@ if ( ! defined( 'ABSPATH' ) ) {
  * acknowledged at once (202; 200 for a duplicate); handlers run later from cron
  * (Inbound_Processor). When the sidecar cannot answer, the sender gets 503 with
  * Retry-After and nothing is stored, so its retry is not lost.
+ *
+ * The sidecar's verification log then learns what the sender of a verified delivery got
+ * (202, 200 or 5xx; see report_answer): its verdict alone says 200. A refusal needs no
+ * report: its 4xx reaches the sender unchanged.
  */
 final class Inbound_Route extends WP_REST_Controller {
 
@@ -37,6 +41,7 @@ final class Inbound_Route extends WP_REST_Controller {
 	const RETRY_AFTER_SECONDS    = 30;
 	const FORWARD_PREFIX         = 'x-si-fwd-';
 	const MAX_HEADER_BYTES       = 8192;
+	const REPORT_TIMEOUT         = 1.0;
 
 	/**
 	 * Provider headers the sidecar needs: signatures, ids, timestamps, topics.
@@ -264,6 +269,7 @@ final class Inbound_Route extends WP_REST_Controller {
 		}
 		$verdict = is_array( $answer['body'] ) ? $answer['body'] : array();
 		if ( 200 !== $answer['status'] ) {
+			// 4xx: the verifier's refusal, passed to the sender unchanged (its log entry already says so).
 			$error = new WP_Error(
 				isset( $verdict['code'] ) ? (string) $verdict['code'] : 'inbound_refused',
 				isset( $verdict['message'] ) ? (string) $verdict['message'] : __( 'The webhook was refused.', 'service-integration' ),
@@ -271,33 +277,78 @@ final class Inbound_Route extends WP_REST_Controller {
 			);
 			return $answer['status'] >= 500 ? self::retry_later( $error ) : $error;
 		}
+		$log_id = isset( $verdict['log_id'] ) && is_int( $verdict['log_id'] ) && $verdict['log_id'] > 0 ? $verdict['log_id'] : null;
 		if ( ! isset( $verdict['event_id'], $verdict['type'] ) || ! is_string( $verdict['event_id'] ) || ! is_string( $verdict['type'] ) || ! in_array( $verdict['data_pointer'] ?? null, array( '', '/data' ), true ) ) {
-			return self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar answered without an event id or type.', 'service-integration' ), array( 'status' => 502 ) ) );
+			return $this->answered( $log_id, self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar answered without an event id or type.', 'service-integration' ), array( 'status' => 502 ) ) ) );
 		}
 
 		$delivery_id = self::delivery_id( $verdict['delivery_id'] ?? null );
 		$id          = Inbound_Store::insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'], $delivery_id );
 		if ( false === $id ) {
-			return self::retry_later( new WP_Error( 'inbound_store_unavailable', __( 'The event could not be stored; retry later.', 'service-integration' ), array( 'status' => 503 ) ) );
+			return $this->answered( $log_id, self::retry_later( new WP_Error( 'inbound_store_unavailable', __( 'The event could not be stored; retry later.', 'service-integration' ), array( 'status' => 503 ) ) ) );
 		}
 		if ( 0 === $id ) {
-			return new WP_REST_Response(
-				array(
-					'received'  => true,
-					'duplicate' => true,
-				),
-				200
+			return $this->answered(
+				$log_id,
+				new WP_REST_Response(
+					array(
+						'received'  => true,
+						'duplicate' => true,
+					),
+					200
+				)
 			);
 		}
 		Inbound_Processor::kick();
-		return new WP_REST_Response(
-			array(
-				'received'  => true,
-				'duplicate' => false,
-				'id'        => $id,
-			),
-			202
+		return $this->answered(
+			$log_id,
+			new WP_REST_Response(
+				array(
+					'received'  => true,
+					'duplicate' => false,
+					'id'        => $id,
+				),
+				202
+			)
 		);
+	}
+
+	/**
+	 * Arranges for the sidecar's log entry of this delivery to learn the status the sender
+	 * got, once the sender has it (see report_answer).
+	 *
+	 * @param int|null         $log_id   The verdict's log entry, when it gave one.
+	 * @param WP_REST_Response $response The answer to the sender.
+	 */
+	private function answered( ?int $log_id, WP_REST_Response $response ): WP_REST_Response {
+		if ( null !== $log_id ) {
+			$status = $response->get_status();
+			// Late, so other shutdown work has run before the response is let go (as Hand_Over does).
+			add_action(
+				'shutdown',
+				function () use ( $log_id, $status ): void {
+					$this->report_answer( $log_id, $status );
+				},
+				100
+			);
+		}
+		return $response;
+	}
+
+	/**
+	 * Tells the sidecar what the sender of a verified delivery got (202 new, 200 duplicate,
+	 * 5xx not stored), for the verification log. Best effort, with a short timeout: under
+	 * PHP-FPM the sender is let go first (fastcgi_finish_request); elsewhere it waits for
+	 * this one loopback call. A lost report leaves the entry without an answer, nothing else.
+	 *
+	 * @param int $log_id Log entry id from the verdict.
+	 * @param int $status HTTP status sent.
+	 */
+	public function report_answer( int $log_id, int $status ): void {
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		}
+		$this->sidecar->request_json( 'POST', '/v1/inbound/log/' . $log_id . '/answer', array( 'status' => $status ), self::REPORT_TIMEOUT );
 	}
 
 	/**

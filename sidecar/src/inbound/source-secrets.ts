@@ -1,7 +1,7 @@
 /**
  * Secrets of inbound sources: generated here, or given by the provider (Stripe,
  * GitHub, Shopify and WooCommerce issue their own), checked for a usable shape,
- * and only ever shown masked after the answer that set them.
+ * and only ever shown masked (sidecar/src/secret-mask.ts) after the answer that set them.
  */
 import { randomBytes } from 'crypto';
 import type { InboundScheme } from './verify';
@@ -47,11 +47,4 @@ export function secretProblem( scheme: InboundScheme, secret: string ): string |
 		}
 	}
 	return null;
-}
-
-/** Enough to recognise a secret, never enough to use it: the prefix and the last 4 characters. */
-export function maskSourceSecret( secret: string ): string {
-	const prefix = secret.startsWith( WHSEC ) ? WHSEC : '';
-	const rest = secret.slice( prefix.length );
-	return rest.length < 16 ? `${ prefix }…` : `${ prefix }…${ rest.slice( -4 ) }`;
 }

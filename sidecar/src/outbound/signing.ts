@@ -6,6 +6,7 @@
  * active secret so receivers that know either the old or the new one accept.
  */
 import { createHmac, randomBytes } from 'crypto';
+import { maskSecret } from '../secret-mask';
 
 const PREFIX = 'whsec_';
 const MIN_KEY_BYTES = 24;
@@ -113,15 +114,4 @@ export function buildDeliveryHeaders(args: DeliveryHeaderArgs): Record<string, s
 		}
 	}
 	return headers;
-}
-
-/** `whsec_abcd…wxyz`: enough to tell secrets apart, never enough to use one. */
-export function maskSecret(secret: string): string {
-	const prefix = secret.startsWith(PREFIX) ? PREFIX : '';
-	const rest = secret.slice(prefix.length);
-	// Short secrets would be mostly revealed by 8 visible chars; show none.
-	if (rest.length < 16) {
-		return `${prefix}…`;
-	}
-	return `${prefix}${rest.slice(0, 4)}…${rest.slice(-4)}`;
 }

@@ -151,4 +151,9 @@ export const MIGRATIONS: readonly string[] = [
 	-- Superseded by the two status indexes: nothing filters deliveries on created_at.
 	DROP INDEX deliveries_by_status;
 	`,
+	/* 7: the verification log keeps what WordPress answered the sender (202 new, 200 duplicate, 503 not stored) */ `
+	-- Reported by WordPress once it has answered; NULL until then. A refusal's answer is its
+	-- status column (WordPress passes the verifier's 4xx through unchanged), so it is not reported.
+	ALTER TABLE inbound_log ADD COLUMN answer_status INTEGER;
+	`,
 ];

@@ -28,6 +28,21 @@ function isRecord( value: unknown ): value is Record< string, unknown > {
 	return typeof value === 'object' && value !== null && ! Array.isArray( value );
 }
 
+/** The code of a problem found in a form before anything was sent. */
+export const INVALID_INPUT = 'invalid_input';
+
+/**
+ * A form's own validation error: shown where a refused call's error would be, and in its
+ * place (one error at a time), without an error code since no server gave one.
+ */
+export function invalidInput( message: string, field?: string ): ApiError {
+	return new ApiError( INVALID_INPUT, message, null, field ? { field } : {} );
+}
+
+export function isInvalidInput( error: ApiError ): boolean {
+	return error.code === INVALID_INPUT && error.status === null;
+}
+
 /** api-fetch rejects with the parsed error body ({code, message, data}) or its own {code, message}. */
 export function toApiError( raw: unknown ): ApiError {
 	if ( raw instanceof ApiError ) {

@@ -80,11 +80,21 @@ export interface InboundLogEntry {
 	at: string | null;
 	source: string;
 	outcome: 'verified' | 'refused' | string;
-	/** HTTP status the sender got. */
+	/** The verifier's answer to WordPress: 200 verified, or the refusal's 4xx (which the sender got unchanged). */
 	status: number;
+	/** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored); null until reported. */
+	answer_status?: number | null;
 	/** Why it was refused. */
 	code: string | null;
 	event_id: string | null;
+}
+
+/** The HTTP status the sender got, or null when WordPress has not reported it (yet). */
+export function senderStatus( entry: InboundLogEntry ): number | null {
+	if ( entry.outcome === 'refused' ) {
+		return entry.status;
+	}
+	return typeof entry.answer_status === 'number' ? entry.answer_status : null;
 }
 
 export interface InboundLogPage {

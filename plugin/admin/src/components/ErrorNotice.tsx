@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Button, Notice } from '@wordpress/components';
 import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
-import { ApiError } from '../api/client';
+import { ApiError, isInvalidInput } from '../api/client';
+import { Code, WithBreaks } from './Code';
 
 interface Props {
 	error: ApiError;
@@ -18,12 +19,12 @@ function hint( error: ApiError ): ReactNode {
 		case 'sidecar_unreachable':
 			return createInterpolateElement(
 				__( 'The sidecar is not running or not reachable. Start it with <run/> (or <start/> for the whole local stack), and check that <constant/> in wp-config.php points at it.', 'service-integration' ),
-				{ run: <code>npm run sidecar</code>, start: <code>npm start</code>, constant: <code>SERVICE_INTEGRATION_SIDECAR_URL</code> }
+				{ run: <code>npm run sidecar</code>, start: <code>npm start</code>, constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code> }
 			);
 		case 'sidecar_bad_signature':
 			return createInterpolateElement(
 				__( 'WordPress and the sidecar do not share the same key: <constant/> in wp-config.php must match the sidecar\'s <env/> (or <file/>).', 'service-integration' ),
-				{ constant: <code>SERVICE_INTEGRATION_SIDECAR_KEY</code>, env: <code>SIDECAR_SHARED_KEY</code>, file: <code>SIDECAR_SHARED_KEY_FILE</code> }
+				{ constant: <Code>SERVICE_INTEGRATION_SIDECAR_KEY</Code>, env: <Code>SIDECAR_SHARED_KEY</Code>, file: <Code>SIDECAR_SHARED_KEY_FILE</Code> }
 			);
 		case 'sidecar_not_configured':
 			return __( 'Define SERVICE_INTEGRATION_SIDECAR_URL and SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php.', 'service-integration' );
@@ -56,11 +57,17 @@ export function ErrorNotice( { error, context, onRetry, onDismiss }: Props ) {
 			<p>
 				{ context ? <strong>{ sprintf( /* translators: %s: what failed, e.g. "Loading the endpoints". */ __( '%s failed:', 'service-integration' ), context ) } </strong> : null }
 				{ error.message }{ ' ' }
-				<span className="si-error-code">
-					{ error.status
-						? sprintf( /* translators: 1: error code, 2: HTTP status. */ __( '(%1$s, HTTP %2$d)', 'service-integration' ), error.code, error.status )
-						: sprintf( /* translators: %s: error code. */ __( '(%s)', 'service-integration' ), error.code ) }
-				</span>
+				{ isInvalidInput( error ) ? null : (
+					<span className="si-error-code">
+						<WithBreaks
+							text={
+								error.status
+									? sprintf( /* translators: 1: error code, 2: HTTP status. */ __( '(%1$s, HTTP %2$d)', 'service-integration' ), error.code, error.status )
+									: sprintf( /* translators: %s: error code. */ __( '(%s)', 'service-integration' ), error.code )
+							}
+						/>
+					</span>
+				) }
 			</p>
 			{ guidance ? <p className="si-error-hint">{ guidance }</p> : null }
 		</Notice>

@@ -2,6 +2,7 @@ import { Button, Notice, SelectControl, TextControl } from '@wordpress/component
 import { Fragment, useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { DELIVERY_STATUSES, EVENT_TYPES, listDeliveries, listEndpoints, replayEvent, replayFailedSince, type Delivery, type Endpoint } from '../api/webhooks';
+import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, isoToLocalInput, localInputToIso, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -53,6 +54,7 @@ export function DeliveriesSection() {
 	const replaySince = async () => {
 		const iso = localInputToIso( since );
 		if ( ! iso ) {
+			action.invalid( __( 'Enter the date and time from which to replay the failed deliveries.', 'service-integration' ), 'since' );
 			return;
 		}
 		const answer = await action.run( 'replay-since', () => replayFailedSince( iso, filters.endpoint_id || undefined ) );
@@ -145,9 +147,11 @@ export function DeliveriesSection() {
 													<td>
 														{ eventTypeLabel( delivery.event_type ) }
 														<br />
-														<code className="si-event-id">{ delivery.event_id }</code>
+														<Code className="si-event-id">{ delivery.event_id }</Code>
 													</td>
-													<td className="si-cell-url">{ endpointUrl( delivery.endpoint_id ) }</td>
+													<td className="si-cell-url">
+														<WithBreaks text={ endpointUrl( delivery.endpoint_id ) } />
+													</td>
 													<td>
 														<DeliveryStatusBadge status={ delivery.status } />
 													</td>
@@ -189,6 +193,7 @@ export function DeliveriesSection() {
 					) : null }
 					<form
 						className="si-subsection si-inline-form si-replay-since"
+						noValidate
 						aria-label={ __( 'Replay failed deliveries', 'service-integration' ) }
 						onSubmit={ ( event ) => {
 							event.preventDefault();
@@ -209,7 +214,7 @@ export function DeliveriesSection() {
 							value={ since }
 							onChange={ ( value: string ) => setSince( value ) }
 						/>
-						<Button variant="secondary" type="submit" isBusy={ action.busy === 'replay-since' } disabled={ action.busy !== null || ! localInputToIso( since ) }>
+						<Button variant="secondary" type="submit" isBusy={ action.busy === 'replay-since' } disabled={ action.busy !== null }>
 							{ __( 'Replay failed deliveries', 'service-integration' ) }
 						</Button>
 					</form>

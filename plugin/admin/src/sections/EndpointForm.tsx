@@ -8,6 +8,8 @@ interface Props {
 	initial?: Endpoint;
 	busy: boolean;
 	onSubmit: ( input: EndpointInput ) => void;
+	/** A problem with the input, found before sending (shown in place of any earlier error). */
+	onInvalid: ( message: string, field: string ) => void;
 	onCancel?: () => void;
 }
 
@@ -24,8 +26,25 @@ export function eventTypeLabel( type: string ): string {
 	}
 }
 
+/** Why the URL cannot be sent to the sidecar as it is, or null. (The sidecar checks the rest: blocked addresses, ports.) */
+export function endpointUrlProblem( url: string ): string | null {
+	if ( url === '' ) {
+		return __( 'Enter the endpoint URL.', 'service-integration' );
+	}
+	let parsed: URL;
+	try {
+		parsed = new URL( url );
+	} catch {
+		return __( 'The endpoint URL is not a valid URL: give the full address, starting with https:// (or http://).', 'service-integration' );
+	}
+	if ( parsed.protocol !== 'https:' && parsed.protocol !== 'http:' ) {
+		return __( 'The endpoint URL must start with https:// (or http://).', 'service-integration' );
+	}
+	return null;
+}
+
 /** URL, subscribed event types (none = all), description, WooCommerce-compatible headers. */
-export function EndpointForm( { initial, busy, onSubmit, onCancel }: Props ) {
+export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: Props ) {
 	const id = useId();
 	const [ url, setUrl ] = useState( initial?.url ?? '' );
 	const [ types, setTypes ] = useState< string[] >( initial?.event_types ?? [] );
@@ -38,8 +57,15 @@ export function EndpointForm( { initial, busy, onSubmit, onCancel }: Props ) {
 		<form
 			className="si-form si-endpoint-form"
 			aria-label={ initial ? __( 'Edit the endpoint', 'service-integration' ) : __( 'Add an endpoint', 'service-integration' ) }
+			// Checked here, so the problem shows where the site's own errors do (one at a time), not in a browser bubble.
+			noValidate
 			onSubmit={ ( event ) => {
 				event.preventDefault();
+				const problem = endpointUrlProblem( url.trim() );
+				if ( problem ) {
+					onInvalid( problem, 'url' );
+					return;
+				}
 				onSubmit( { url: url.trim(), event_types: EVENT_TYPES.filter( ( type ) => types.includes( type ) ), description: description.trim(), wc_compat_signature: wcCompat } );
 			} }
 		>
@@ -84,7 +110,7 @@ export function EndpointForm( { initial, busy, onSubmit, onCancel }: Props ) {
 				onChange={ ( checked: boolean ) => setWcCompat( checked ) }
 			/>
 			<div className="si-form__buttons">
-				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy || ! url.trim() }>
+				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
 					{ initial ? __( 'Save changes', 'service-integration' ) : __( 'Add endpoint', 'service-integration' ) }
 				</Button>
 				{ onCancel ? (

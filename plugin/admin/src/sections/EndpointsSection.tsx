@@ -13,6 +13,7 @@ import {
 	type EndpointInput,
 	type EndpointWithSecret,
 } from '../api/webhooks';
+import { Code, SecretMask } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, formatPercent, NONE } from '../components/format';
@@ -145,7 +146,7 @@ export function EndpointsSection() {
 			{ adding ? (
 				<div className="si-subsection si-panel">
 					<h3>{ __( 'Add an endpoint', 'service-integration' ) }</h3>
-					<EndpointForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onCancel={ () => setAdding( false ) } />
+					<EndpointForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onInvalid={ action.invalid } onCancel={ () => setAdding( false ) } />
 				</div>
 			) : null }
 			{ endpoints.loading && ! endpoints.data ? <LoadingState label={ __( 'Loading the endpoints…', 'service-integration' ) } /> : null }
@@ -159,7 +160,13 @@ export function EndpointsSection() {
 							<li key={ endpoint.id }>
 								{ editing === endpoint.id ? (
 									<div className="si-endpoint si-panel">
-										<EndpointForm initial={ endpoint } busy={ action.busy === `edit-${ endpoint.id }` } onSubmit={ ( input ) => void save( endpoint.id, input ) } onCancel={ () => setEditing( null ) } />
+										<EndpointForm
+											initial={ endpoint }
+											busy={ action.busy === `edit-${ endpoint.id }` }
+											onSubmit={ ( input ) => void save( endpoint.id, input ) }
+											onInvalid={ action.invalid }
+											onCancel={ () => setEditing( null ) }
+										/>
 									</div>
 								) : (
 									<EndpointCard
@@ -201,7 +208,7 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 	return (
 		<article className={ `si-endpoint ${ active ? '' : 'is-disabled' }` } aria-label={ endpoint.url } data-endpoint-id={ endpoint.id }>
 			<header className="si-endpoint__header">
-				<code className="si-endpoint__url">{ endpoint.url }</code>
+				<Code className="si-endpoint__url">{ endpoint.url }</Code>
 				{ active ? (
 					endpoint.failing_since ? (
 						<StatusBadge tone="warning">{ __( 'Active, failing', 'service-integration' ) }</StatusBadge>
@@ -223,7 +230,7 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 				<dd>{ endpoint.event_types.length ? endpoint.event_types.map( eventTypeLabel ).join( ', ' ) : __( 'All events', 'service-integration' ) }</dd>
 				<dt>{ __( 'Signing secret', 'service-integration' ) }</dt>
 				<dd>
-					{ current ? <code>{ current.masked }</code> : NONE }
+					{ current ? <SecretMask masked={ current.masked } /> : NONE }
 					{ previous.length
 						? ` ${ sprintf(
 								/* translators: %s: date and time. */ __( '(the previous one also signs until %s)', 'service-integration' ),

@@ -1,5 +1,7 @@
+import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import { getEvent, type Endpoint } from '../api/webhooks';
+import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, formatDurationMs, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -27,7 +29,7 @@ export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: str
 			<dl className="si-facts">
 				<dt>{ __( 'Event', 'service-integration' ) }</dt>
 				<dd>
-					<code>{ event.id }</code> ({ event.type })
+					<Code>{ event.id }</Code> ({ event.type })
 				</dd>
 				<dt>{ __( 'Happened', 'service-integration' ) }</dt>
 				<dd>{ formatDateTime( event.timestamp ) }</dd>
@@ -37,7 +39,11 @@ export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: str
 			{ deliveries.map( ( delivery ) => (
 				<div className="si-delivery-attempts" key={ delivery.id }>
 					<h4>
-						{ sprintf( /* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ), endpointUrl( delivery.endpoint_id ) ) } <DeliveryStatusBadge status={ delivery.status } />
+						{ /* One flex item: the <wbr>s would otherwise each be one, spaced apart. */ }
+						<span className="si-delivery-attempts__to">
+							{ createInterpolateElement( sprintf( /* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ), '<url/>' ), { url: <WithBreaks text={ endpointUrl( delivery.endpoint_id ) } /> } ) }
+						</span>{ ' ' }
+						<DeliveryStatusBadge status={ delivery.status } />
 					</h4>
 					{ delivery.attempts.length === 0 ? (
 						<p className="si-empty">

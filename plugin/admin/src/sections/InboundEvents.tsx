@@ -2,6 +2,7 @@ import { Button, Notice, SelectControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import { INBOUND_EVENT_STATUSES, listInboundEvents, retryInboundEvent, type InboundSource } from '../api/inbound';
+import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, NONE, type Option } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -136,11 +137,11 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 									<td>
 										{ event.type ?? NONE }
 										<br />
-										<code className="si-event-id">{ event.event_id }</code>
+										<Code className="si-event-id">{ event.event_id }</Code>
 										{ event.delivery_id ? (
 											<>
 												<br />
-												{ __( 'Delivery:', 'service-integration' ) } <code className="si-event-id si-delivery-id">{ event.delivery_id }</code>
+												{ __( 'Delivery:', 'service-integration' ) } <Code className="si-event-id si-delivery-id">{ event.delivery_id }</Code>
 											</>
 										) : null }
 									</td>

@@ -1,7 +1,8 @@
 import { SelectControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
-import { INBOUND_OUTCOMES, listInboundLog, type InboundSource } from '../api/inbound';
+import { INBOUND_OUTCOMES, listInboundLog, senderStatus, type InboundSource } from '../api/inbound';
+import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, NONE, type Option } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -33,6 +34,7 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 	return (
 		<div className="si-subsection">
 			<h3>{ __( 'Verification log', 'service-integration' ) }</h3>
+			<p className="si-help">{ __( 'Answer: the HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 503 to be retried).', 'service-integration' ) }</p>
 			<div className="si-filters" role="search" aria-label={ __( 'Filter the verification log', 'service-integration' ) }>
 				<SelectControl
 					__nextHasNoMarginBottom
@@ -82,9 +84,9 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 									<td>
 										<StatusBadge tone={ entry.outcome === 'verified' ? 'success' : 'error' }>{ outcomeLabel( entry.outcome ) }</StatusBadge>
 									</td>
-									<td>{ entry.status }</td>
-									<td>{ entry.code ? <code>{ entry.code }</code> : NONE }</td>
-									<td>{ entry.event_id ? <code className="si-event-id">{ entry.event_id }</code> : NONE }</td>
+									<td className="si-answer">{ senderStatus( entry ) ?? NONE }</td>
+									<td>{ entry.code ? <Code>{ entry.code }</Code> : NONE }</td>
+									<td>{ entry.event_id ? <Code className="si-event-id">{ entry.event_id }</Code> : NONE }</td>
 								</tr>
 							) ) }
 						</tbody>

@@ -11,6 +11,7 @@ import {
 	type InboundSourceInput,
 	type InboundSourceWithSecret,
 } from '../api/inbound';
+import { Code, SecretMask } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -115,7 +116,7 @@ export function InboundSection() {
 			{ adding ? (
 				<div className="si-subsection si-panel">
 					<h3>{ __( 'Add a source', 'service-integration' ) }</h3>
-					<InboundSourceForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onCancel={ () => setAdding( false ) } />
+					<InboundSourceForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onInvalid={ action.invalid } onCancel={ () => setAdding( false ) } />
 				</div>
 			) : null }
 			{ rotating ? (
@@ -191,7 +192,7 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 			<td className="si-cell-url">
 				{ source.receiving_url ? (
 					<>
-						<code className="si-receiving-url">{ source.receiving_url }</code>{ ' ' }
+						<Code className="si-receiving-url">{ source.receiving_url }</Code>{ ' ' }
 						<CopyButton text={ source.receiving_url } label={ sprintf( /* translators: %s: source identifier. */ __( 'Copy the receiving URL of %s', 'service-integration' ), source.id ) } />
 					</>
 				) : (
@@ -199,7 +200,7 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 				) }
 			</td>
 			<td>
-				{ current ? <code>{ current.masked }</code> : NONE }
+				{ current ? <SecretMask masked={ current.masked } /> : NONE }
 				{ current ? (
 					<>
 						<br />
@@ -293,7 +294,7 @@ function RevealedSource( { revealed, onDismiss }: { revealed: Revealed; onDismis
 				</p>
 				{ source.receiving_url ? (
 					<p>
-						{ __( 'Give the remote service this receiving URL:', 'service-integration' ) } <code>{ source.receiving_url }</code>{ ' ' }
+						{ __( 'Give the remote service this receiving URL:', 'service-integration' ) } <Code>{ source.receiving_url }</Code>{ ' ' }
 						<CopyButton text={ source.receiving_url } label={ __( 'Copy the URL', 'service-integration' ) } />
 					</p>
 				) : null }

@@ -36,20 +36,42 @@ export function secretHelp( scheme: string ): string {
 /** Same rule as the sidecar: the id is the last segment of the receiving URL. */
 export const SOURCE_ID = /^[a-z0-9-]{1,64}$/;
 
+/** Why the identifier cannot be used, or null. */
+export function sourceIdProblem( id: string ): string | null {
+	if ( id === '' ) {
+		return __( 'Enter an identifier for the source.', 'service-integration' );
+	}
+	return SOURCE_ID.test( id ) ? null : __( 'The identifier may contain only lower-case letters, digits and dashes (at most 64).', 'service-integration' );
+}
+
+interface Props {
+	busy: boolean;
+	onSubmit: ( input: InboundSourceInput ) => void;
+	/** A problem with the input, found before sending (shown in place of any earlier error). */
+	onInvalid: ( message: string, field: string ) => void;
+	onCancel: () => void;
+}
+
 /** A new receiving source: its id (part of the receiving URL), signature scheme, secret, description. */
-export function InboundSourceForm( { busy, onSubmit, onCancel }: { busy: boolean; onSubmit: ( input: InboundSourceInput ) => void; onCancel: () => void } ) {
+export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Props ) {
 	const [ id, setId ] = useState( '' );
 	const [ scheme, setScheme ] = useState< string >( 'standard-webhooks' );
 	const [ secret, setSecret ] = useState( '' );
 	const [ description, setDescription ] = useState( '' );
-	const idOk = SOURCE_ID.test( id );
 
 	return (
 		<form
 			className="si-form si-source-form"
 			aria-label={ __( 'Add a source', 'service-integration' ) }
+			// Checked here, so the problem shows where the site's own errors do (one at a time), not in a browser bubble.
+			noValidate
 			onSubmit={ ( event ) => {
 				event.preventDefault();
+				const problem = sourceIdProblem( id );
+				if ( problem ) {
+					onInvalid( problem, 'id' );
+					return;
+				}
 				onSubmit( { id, scheme, secret: secret.trim() || undefined, description: description.trim() } );
 			} }
 		>
@@ -57,7 +79,7 @@ export function InboundSourceForm( { busy, onSubmit, onCancel }: { busy: boolean
 				__nextHasNoMarginBottom
 				__next40pxDefaultSize
 				label={ __( 'Identifier', 'service-integration' ) }
-				help={ id && ! idOk ? __( 'Lower-case letters, digits and dashes only (at most 64).', 'service-integration' ) : __( 'A short name, e.g. stripe-live. It becomes the last part of the receiving URL.', 'service-integration' ) }
+				help={ __( 'A short name of lower-case letters, digits and dashes, e.g. stripe-live. It becomes the last part of the receiving URL.', 'service-integration' ) }
 				value={ id }
 				required
 				maxLength={ 64 }
@@ -84,7 +106,7 @@ export function InboundSourceForm( { busy, onSubmit, onCancel }: { busy: boolean
 			/>
 			<TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={ __( 'Description', 'service-integration' ) } value={ description } maxLength={ 500 } onChange={ ( value: string ) => setDescription( value ) } />
 			<div className="si-form__buttons">
-				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy || ! idOk }>
+				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
 					{ __( 'Add source', 'service-integration' ) }
 				</Button>
 				<Button variant="tertiary" onClick={ onCancel }>

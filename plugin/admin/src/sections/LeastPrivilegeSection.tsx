@@ -2,6 +2,7 @@ import { Button, Notice } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { runLeastPrivilegeCheck, type CheckReport } from '../api/service-account';
+import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -85,11 +86,11 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 								<code>{ result.method }</code>
 							</td>
 							<td>
-								<code>{ result.route }</code>
+								<Code>{ result.route }</Code>
 							</td>
 							<td>{ result.expected === 'refused' ? __( 'refused', 'service-integration' ) : __( 'allowed', 'service-integration' ) }</td>
 							<td>{ result.status }</td>
-							<td>{ result.code ? <code>{ result.code }</code> : NONE }</td>
+							<td>{ result.code ? <Code>{ result.code }</Code> : NONE }</td>
 							<td>
 								{ result.passed ? (
 									<StatusBadge tone="success">{ __( 'Pass', 'service-integration' ) }</StatusBadge>

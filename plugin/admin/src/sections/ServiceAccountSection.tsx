@@ -10,6 +10,7 @@ import {
 	type CreatedPassword,
 	type ServiceAccountState,
 } from '../api/service-account';
+import { Code } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, NONE } from '../components/format';
@@ -35,6 +36,10 @@ export function ServiceAccountSection() {
 	};
 	const addPassword = async () => {
 		const name = passwordName.trim();
+		if ( ! name ) {
+			action.invalid( __( 'Enter a name for the application password, e.g. the tool that will use it.', 'service-integration' ), 'name' );
+			return;
+		}
 		const answer = await action.run( 'create-password', () => createApplicationPassword( name ) );
 		if ( answer ) {
 			setCreated( answer );
@@ -93,6 +98,7 @@ export function ServiceAccountSection() {
 							) : null }
 							<form
 								className="si-inline-form"
+								noValidate
 								onSubmit={ ( event ) => {
 									event.preventDefault();
 									void addPassword();
@@ -107,7 +113,7 @@ export function ServiceAccountSection() {
 									onChange={ ( value: string ) => setPasswordName( value ) }
 									maxLength={ 100 }
 								/>
-								<Button variant="primary" type="submit" isBusy={ action.busy === 'create-password' } disabled={ ! passwordName.trim() || action.busy !== null }>
+								<Button variant="primary" type="submit" isBusy={ action.busy === 'create-password' } disabled={ action.busy !== null }>
 									{ __( 'Create application password', 'service-integration' ) }
 								</Button>
 							</form>
@@ -176,7 +182,7 @@ function Account( { state, busy, onCreate }: { state: ServiceAccountState; busy:
 			<dl className="si-facts">
 				<dt>{ __( 'User name', 'service-integration' ) }</dt>
 				<dd>
-					<code className="si-account-username">{ state.account.username }</code>
+					<Code className="si-account-username">{ state.account.username }</Code>
 				</dd>
 				<dt>{ __( 'Email', 'service-integration' ) }</dt>
 				<dd>{ state.account.email || NONE }</dd>
@@ -283,7 +289,7 @@ function CapabilityTable( { state }: { state: ServiceAccountState } ) {
 					{ rows.map( ( row ) => (
 						<tr key={ row.name } className={ row.verdict === 'widened' ? 'si-row--flagged' : undefined }>
 							<th scope="row">
-								<code>{ row.name }</code>
+								<Code>{ row.name }</Code>
 							</th>
 							<td>{ grantedLabel( row.name in state.expected_capabilities ? row.expected : null ) }</td>
 							<td>{ grantedLabel( row.onRole ) }</td>

@@ -2,6 +2,7 @@ import { Button, Notice } from '@wordpress/components';
 import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import { getSidecarStatus, type SidecarStatus } from '../api/sidecar';
+import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatUptime, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -30,7 +31,7 @@ export function SidecarStatusSection() {
 				<Notice status="error" isDismissible={ false } className="si-notice si-sidecar-unreachable">
 					<p>
 						<strong>{ __( 'The sidecar is not reachable.', 'service-integration' ) }</strong>{ ' ' }
-						{ sidecarUrl ? sprintf( /* translators: %s: the sidecar's URL. */ __( 'WordPress tried %s.', 'service-integration' ), sidecarUrl ) + ' ' : null }
+						{ sidecarUrl ? <>{ createInterpolateElement( sprintf( /* translators: %s: the sidecar's URL. */ __( 'WordPress tried %s.', 'service-integration' ), '<url/>' ), { url: <WithBreaks text={ sidecarUrl } /> } ) } </> : null }
 						{ status.error?.message }
 					</p>
 					<p>{ __( 'What to do:', 'service-integration' ) }</p>
@@ -43,7 +44,7 @@ export function SidecarStatusSection() {
 						</li>
 						<li>
 							{ createInterpolateElement( __( 'Check that <constant/> in wp-config.php points at the address the sidecar listens on.', 'service-integration' ), {
-								constant: <code>SERVICE_INTEGRATION_SIDECAR_URL</code>,
+								constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code>,
 							} ) }
 						</li>
 						<li>{ __( 'Order events are kept in the outbox meanwhile and handed over when it is back: nothing is lost.', 'service-integration' ) }</li>
@@ -79,7 +80,7 @@ function StatusView( { status }: { status: SidecarStatus } ) {
 					) }
 				</dd>
 				<dt>{ __( 'Address', 'service-integration' ) }</dt>
-				<dd>{ status.url ? <code>{ status.url }</code> : NONE }</dd>
+				<dd>{ status.url ? <Code>{ status.url }</Code> : NONE }</dd>
 				<dt>{ __( 'Version', 'service-integration' ) }</dt>
 				<dd className="si-sidecar-version">{ status.version ?? NONE }</dd>
 				<dt>{ __( 'Up for', 'service-integration' ) }</dt>

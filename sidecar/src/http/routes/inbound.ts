@@ -2,9 +2,10 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { InboundLogStore, INBOUND_OUTCOMES, type InboundLogEntry } from '../../inbound/inbound-log-store';
 import { checkInbound, FORWARDED_HEADER_PREFIX } from '../../inbound/receive';
-import { generateSourceSecret, maskSourceSecret, secretProblem } from '../../inbound/source-secrets';
+import { generateSourceSecret, secretProblem } from '../../inbound/source-secrets';
 import { InboundSourcesStore, SOURCE_ID_PATTERN, SOURCE_STATUSES, type InboundSource, type SecretOrigin } from '../../inbound/sources-store';
 import { INBOUND_SCHEMES, type InboundScheme } from '../../inbound/verify';
+import { maskSecret } from '../../secret-mask';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
@@ -44,6 +45,13 @@ const ROTATE_SCHEMA = z.strictObject( {
 	grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional(),
 } );
 
+/** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored). */
+const ANSWER_SCHEMA = z.strictObject( {
+	status: z.number().int().min( 100 ).max( 599 ),
+} );
+
+const LOG_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
+
 const LOG_QUERY_SCHEMA = z.strictObject( {
 	source: FIELDS.id.optional(),
 	outcome: z.enum( INBOUND_OUTCOMES ).optional(),
@@ -70,7 +78,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		tolerance_seconds: source.toleranceSeconds ?? config.inboundToleranceSeconds,
 		tolerance_is_default: source.toleranceSeconds === null,
 		secrets: source.secrets.map( ( secret ) => ( {
-			masked: maskSourceSecret( secret.secret ),
+			masked: maskSecret( secret.secret ),
 			origin: secret.origin,
 			created_at: iso( secret.createdAt ),
 			expires_at: iso( secret.expiresAt ),
@@ -176,8 +184,9 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 
 	/**
 	 * Body: the webhook's exact bytes. Headers: the provider's, each prefixed with
-	 * x-si-fwd-. 200 with the normalised event, or 4xx with the reason; either way one
-	 * log row (no payload, no secret).
+	 * x-si-fwd-. 200 with the normalised event and `log_id`, or 4xx with the reason; either
+	 * way one log row (no payload, no secret). WordPress reports what it answered the sender
+	 * of a verified delivery under log_id (POST /inbound/log/<log_id>/answer).
 	 */
 	router
 		.route( '/inbound/sources/:id/verify' )
@@ -192,16 +201,16 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				defaultToleranceSeconds: config.inboundToleranceSeconds,
 			} );
 			context.metrics.recordInboundVerification( id, verdict );
-			if ( known ) {
-				verifications.record( {
-					at: now,
-					source: id,
-					outcome: verdict.ok ? 'verified' : 'refused',
-					status: verdict.status,
-					code: verdict.ok ? null : verdict.code,
-					eventId: verdict.ok ? verdict.eventId : null,
-				} );
-			}
+			const logId = known
+				? verifications.record( {
+						at: now,
+						source: id,
+						outcome: verdict.ok ? 'verified' : 'refused',
+						status: verdict.status,
+						code: verdict.ok ? null : verdict.code,
+						eventId: verdict.ok ? verdict.eventId : null,
+				  } )
+				: null;
 			if ( ! verdict.ok ) {
 				log.debug( { source: id, code: verdict.code }, 'inbound webhook refused' );
 				throw new HttpError( verdict.status, verdict.code, verdict.message );
@@ -215,6 +224,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				data: verdict.data,
 				data_pointer: verdict.dataPointer,
 				signed_at: verdict.signedAt === null ? null : iso( verdict.signedAt * 1000 ),
+				log_id: logId,
 			} );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
@@ -227,6 +237,24 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 			res.json( { entries: entries.map( logView ), total, page: query.page, per_page: query.per_page } );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
+
+	/** Body: {status}, the HTTP status WordPress answered the sender of this delivery with. */
+	router
+		.route( '/inbound/log/:id/answer' )
+		.post( ( req, res ) => {
+			const id = req.params.id;
+			const notFound = () => new HttpError( 404, 'log_entry_not_found', `No verification log entry with id "${ id }".` );
+			if ( ! LOG_ID_PATTERN.test( id ) ) {
+				throw notFound();
+			}
+			const body = parseJsonBody( req, ANSWER_SCHEMA );
+			const entry = verifications.recordAnswer( Number( id ), body.status );
+			if ( ! entry ) {
+				throw notFound();
+			}
+			res.json( logView( entry ) );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
 
 	return router;
 }
@@ -251,5 +279,7 @@ function logView( entry: InboundLogEntry ) {
 		status: entry.status,
 		code: entry.code,
 		event_id: entry.eventId,
+		/** What the sender got: reported by WordPress for a verified delivery (null until then); a refusal's is `status`. */
+		answer_status: entry.answerStatus,
 	};
 }

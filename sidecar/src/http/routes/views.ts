@@ -1,5 +1,5 @@
 import { attemptErrorView } from '../../outbound/attempt-error';
-import { maskSecret } from '../../outbound/signing';
+import { maskSecret } from '../../secret-mask';
 import type { Attempt, Delivery, EndpointHealth } from '../../store/deliveries-store';
 import type { Endpoint } from '../../store/endpoints-store';
 import { iso } from './helpers';
