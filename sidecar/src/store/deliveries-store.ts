@@ -72,6 +72,33 @@ export interface DeliveryFilter {
 	perPage: number;
 }
 
+/** A replay of the events of some types received in [from, to), to one endpoint. */
+export interface RangeReplay {
+	endpointId: string;
+	/** Unix ms, inclusive. */
+	from: number;
+	/** Unix ms, exclusive. */
+	to: number;
+	/** [] = every type. */
+	types: EventType[];
+	limit: number;
+	dryRun: boolean;
+	now: number;
+}
+
+export interface RangeReplayResult {
+	/** Events in the range, at most `limit`. */
+	matched: number;
+	/** Of those, deliveries this request queued (new ones and finished ones queued again). */
+	queued: number;
+	/** Of those, deliveries already pending or in flight: they go out once, not twice. */
+	alreadyQueued: number;
+	/** Whether events beyond `limit` remain in the range. */
+	more: boolean;
+	/** When `more`: the receipt time of the first event left out, where a next replay starts. */
+	nextFrom: number | null;
+}
+
 interface DeliveryRow {
 	id: number;
 	event_id: string;
@@ -155,6 +182,23 @@ export class DeliveriesStore {
 				`UPDATE deliveries SET ${ REQUEUE_SET }
 				 WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT }`
 			),
+			// A range replay's events in arrival order (rowid), each with its delivery to the endpoint if any.
+			rangeEvents: db.prepare(
+				`SELECT e.id AS event_id, e.received_at, d.id AS delivery_id, d.status
+				 FROM events e INDEXED BY events_by_received LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id = @endpointId
+				 WHERE e.received_at >= @from AND e.received_at < @to
+				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
+				 ORDER BY e.rowid
+				 LIMIT @limit`
+			),
+			maxId: db.prepare( 'SELECT COALESCE(MAX(id), 0) AS id FROM deliveries' ),
+			insertReplay: db.prepare(
+				`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, next_trigger, created_at, updated_at)
+				 SELECT id, @endpointId, ordering_key, 'pending', @now, 'manual', @now, @now FROM events WHERE id = @eventId`
+			),
+			requeueId: db.prepare( `UPDATE deliveries SET ${ REQUEUE_SET } WHERE id = @id` ),
+			moveDelivery: db.prepare( 'UPDATE deliveries SET id = @to WHERE id = @from' ),
+			moveAttempts: db.prepare( 'UPDATE attempts SET delivery_id = @to WHERE delivery_id = @from' ),
 			recentAttempts: db.prepare(
 				`SELECT started_at, status_code, error_code, response_excerpt FROM attempts
 				 WHERE endpoint_id = ? AND started_at >= ? ORDER BY started_at DESC LIMIT ?`
@@ -275,6 +319,67 @@ export class DeliveriesStore {
 		return endpointId === undefined
 			? this.statements.requeueSince.run( { since, now } ).changes
 			: this.statements.requeueSinceEndpoint.run( { since, endpointId, now } ).changes;
+	}
+
+	/**
+	 * Replays to one endpoint the events of `types` received in [from, to), in arrival
+	 * order, at most `limit`: those it never got a delivery for (it was created later, or
+	 * its type filter left them out) get one, finished deliveries are queued again, and
+	 * pending or in-flight ones are left to go out once. One transaction; a dry run only counts.
+	 *
+	 * Order: the scheduler holds a delivery back while an earlier one (smaller id) of the
+	 * same ordering key to the endpoint is unfinished. So that the replayed events leave in
+	 * arrival order, their deliveries' ids must follow it: a queued-again or pending delivery
+	 * whose id is below the previous replayed one's moves to a fresh id (the largest + 1),
+	 * its attempts with it. In-flight deliveries cannot move; later ones wait for them.
+	 */
+	replayRange( replay: RangeReplay ): RangeReplayResult {
+		return this.db.transaction( (): RangeReplayResult => {
+			const rows = this.statements.rangeEvents.all( {
+				endpointId: replay.endpointId,
+				from: replay.from,
+				to: replay.to,
+				types: JSON.stringify( replay.types ),
+				limit: replay.limit + 1,
+			} ) as { event_id: string; received_at: number; delivery_id: number | null; status: DeliveryStatus | null }[];
+			const more = rows.length > replay.limit;
+			const nextFrom = more ? ( rows[ replay.limit ] as ( typeof rows )[ number ] ).received_at : null;
+			const taken = rows.slice( 0, replay.limit );
+			let queued = 0;
+			let alreadyQueued = 0;
+			if ( ! replay.dryRun ) {
+				// attempts.delivery_id references deliveries.id: checked at commit, once both moved.
+				this.db.pragma( 'defer_foreign_keys = ON' );
+			}
+			let last = 0;
+			for ( const row of taken ) {
+				const open = row.status === 'pending' || row.status === 'in_flight';
+				if ( open ) {
+					alreadyQueued++;
+				} else {
+					queued++;
+				}
+				if ( replay.dryRun ) {
+					continue;
+				}
+				if ( row.delivery_id === null ) {
+					last = Number( this.statements.insertReplay.run( { eventId: row.event_id, endpointId: replay.endpointId, now: replay.now } ).lastInsertRowid );
+					continue;
+				}
+				let id = row.delivery_id;
+				if ( row.status !== 'in_flight' && id < last ) {
+					const to = ( this.statements.maxId.get() as { id: number } ).id + 1;
+					this.statements.moveDelivery.run( { from: id, to } );
+					this.statements.moveAttempts.run( { from: id, to } );
+					id = to;
+				}
+				if ( ! open ) {
+					this.statements.requeueId.run( { id, now: replay.now } );
+				}
+				last = Math.max( last, id );
+			}
+			return { matched: taken.length, queued, alreadyQueued, more, nextFrom };
+		} ).immediate();
 	}
 
 	list( filter: DeliveryFilter ): { deliveries: Delivery[]; total: number } {

@@ -1,13 +1,13 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
-import type { EventType } from '../../outbound/event-types';
+import { EVENT_TYPES, type EventType } from '../../outbound/event-types';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
 import type { Endpoint } from '../../store/endpoints-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
-import { methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
+import { iso, methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
 import { endpointView } from './views';
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
@@ -36,6 +36,51 @@ const PATCH_SCHEMA = CREATE_SCHEMA.partial().refine( ( patch ) => Object.keys( p
 const ROTATE_SCHEMA = z.strictObject( { grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional() } );
 const DISABLE_SCHEMA = z.strictObject( { reason: z.string().min( 1 ).max( 500 ).optional() } );
 const ENABLE_SCHEMA = z.strictObject( { redeliver: z.boolean().optional() } );
+
+export const REPLAY_DEFAULT_LIMIT = 1000;
+export const REPLAY_MAX_LIMIT = 10_000;
+const REPLAY_FIELDS = {
+	from: z.iso.datetime( { offset: true } ),
+	to: z.iso.datetime( { offset: true } ),
+	types: z.array( z.string() ).min( 1 ).max( 20 ),
+	limit: z.number().int().min( 1 ).max( REPLAY_MAX_LIMIT ),
+	dry_run: z.boolean(),
+};
+const REPLAY_SCHEMA = z.strictObject( {
+	from: REPLAY_FIELDS.from,
+	to: REPLAY_FIELDS.to,
+	types: REPLAY_FIELDS.types.optional(),
+	limit: REPLAY_FIELDS.limit.optional(),
+	dry_run: REPLAY_FIELDS.dry_run.optional(),
+} );
+
+/**
+ * The replay body, checked field by field: a bad field answers 400 `invalid_<field>`
+ * (`invalid_from`, `invalid_to`, `invalid_types`, `invalid_limit`, `invalid_dry_run`) with
+ * data.field; an unknown field or a body that is not an object, `invalid_body`.
+ */
+function parseReplayBody( req: Request ): z.infer< typeof REPLAY_SCHEMA > {
+	const raw = Buffer.isBuffer( req.body ) ? req.body.toString( 'utf8' ) : '';
+	let data: unknown = {};
+	if ( raw.trim() !== '' ) {
+		try {
+			data = JSON.parse( raw );
+		} catch {
+			throw new HttpError( 400, 'invalid_json', 'The request body is not valid JSON.' );
+		}
+	}
+	const result = REPLAY_SCHEMA.safeParse( data );
+	if ( ! result.success ) {
+		const problems = result.error.issues.map( ( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }` );
+		const first = result.error.issues[ 0 ];
+		const field = first && first.code !== 'unrecognized_keys' ? String( first.path[ 0 ] ?? '' ) : '';
+		if ( field in REPLAY_FIELDS ) {
+			throw new HttpError( 400, `invalid_${ field }`, `${ problems[ 0 ] }.`, { field, problems } );
+		}
+		throw new HttpError( 400, 'invalid_body', `Invalid request body: ${ problems.join( '; ' ) }`, { problems } );
+	}
+	return result.data;
+}
 
 /** Endpoint management. A secret is shown in full only in the answer that creates it. */
 export function endpointsRouter( context: RouteContext ): Router {
@@ -162,6 +207,51 @@ export function endpointsRouter( context: RouteContext ): Router {
 				redelivered: result.redelivered,
 				requeued: result.requeued + result.missed,
 				skipped: result.skipped,
+			} );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	/**
+	 * Replays to this endpoint the events of `types` (default: the ones it subscribes to)
+	 * received in [from, to), including those it never got a delivery for, in arrival order,
+	 * each once per request, at most `limit`. `dry_run` only counts.
+	 */
+	router
+		.route( '/endpoints/:id/replay' )
+		.post( ( req, res ) => {
+			const endpoint = find( req.params.id );
+			const body = parseReplayBody( req );
+			const from = Date.parse( body.from );
+			const to = Date.parse( body.to );
+			if ( from >= to ) {
+				throw new HttpError( 400, 'invalid_to', 'to: must be later than from.', { field: 'to' } );
+			}
+			const types = body.types === undefined ? endpoint.eventTypes : [ ...new Set( body.types.map( ( type, index ) => requireEventType( type, `types.${ index }` ) ) ) ];
+			if ( endpoint.status !== 'active' ) {
+				throw new HttpError( 409, 'endpoint_disabled', `Endpoint "${ endpoint.id }" is disabled; enable it first.` );
+			}
+			const dryRun = body.dry_run ?? false;
+			const result = stores.deliveries.replayRange( {
+				endpointId: endpoint.id,
+				from,
+				to,
+				types,
+				limit: body.limit ?? REPLAY_DEFAULT_LIMIT,
+				dryRun,
+				now: Date.now(),
+			} );
+			if ( ! dryRun ) {
+				dispatcher.wake( [ endpoint.id ] );
+				context.log.info( { endpoint_id: endpoint.id, from: body.from, to: body.to, types, ...result }, 'events replayed' );
+			}
+			res.json( {
+				matched: result.matched,
+				queued: result.queued,
+				already_queued: result.alreadyQueued,
+				more: result.more,
+				next_from: iso( result.nextFrom ),
+				types: types.length > 0 ? types : EVENT_TYPES,
+				dry_run: dryRun,
 			} );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
