@@ -31,6 +31,12 @@ final class Webhooks_Controller extends WP_REST_Controller {
 
 	const ID = '(?P<id>[A-Za-z0-9_:-]{1,100})';
 
+	/** The event types the sidecar knows (sidecar/src/outbound/event-types.ts). */
+	const EVENT_TYPES = array( 'order.created', 'order.paid', 'order.refunded' );
+
+	/** The most events one range replay takes (the sidecar's limit). */
+	const REPLAY_MAX_LIMIT = 10000;
+
 	/**
 	 * Constructor.
 	 *
@@ -67,6 +73,26 @@ final class Webhooks_Controller extends WP_REST_Controller {
 				)
 			);
 		}
+		// A time range of events replayed to one endpoint: documented arguments (OPTIONS),
+		// checked here first, then again by the sidecar, whose answer passes through.
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/endpoints/' . self::ID . '/replay',
+			array(
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'forward' ),
+					'permission_callback' => array( $this, 'permissions_check' ),
+					'args'                => self::replay_args(),
+				),
+				array(
+					'methods'             => 'GET, PUT, PATCH, DELETE',
+					'callback'            => array( $this, 'method_not_allowed' ),
+					'permission_callback' => array( $this, 'permissions_check' ),
+				),
+				'schema' => array( $this, 'replay_schema' ),
+			)
+		);
 		register_rest_route(
 			$this->namespace,
 			'/' . $this->rest_base . '/outbox',
@@ -83,6 +109,106 @@ final class Webhooks_Controller extends WP_REST_Controller {
 				),
 			)
 		);
+	}
+
+	/**
+	 * The range replay's arguments.
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	public static function replay_args(): array {
+		return array(
+			'from'    => array(
+				'description' => __( 'Start of the range (inclusive), ISO 8601 with a time zone; compared with when the sidecar received each event.', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'date-time',
+				'required'    => true,
+			),
+			'to'      => array(
+				'description' => __( 'End of the range (exclusive), ISO 8601 with a time zone; later than from.', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'date-time',
+				'required'    => true,
+			),
+			'types'   => array(
+				'description' => __( 'Event types to replay; default: the ones the endpoint subscribes to (all when it lists none).', 'service-integration' ),
+				'type'        => 'array',
+				'items'       => array(
+					'type' => 'string',
+					'enum' => self::EVENT_TYPES,
+				),
+				'minItems'    => 1,
+				'uniqueItems' => true,
+			),
+			'limit'   => array(
+				'description' => __( 'At most this many events (default 1000); more says whether others remain.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+				'maximum'     => self::REPLAY_MAX_LIMIT,
+			),
+			'dry_run' => array(
+				'description' => __( 'Only count what would be replayed.', 'service-integration' ),
+				'type'        => 'boolean',
+			),
+		);
+	}
+
+	/**
+	 * The range replay's answer.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function replay_schema(): array {
+		$count = array( 'type' => 'integer' );
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'webhook-endpoint-replay',
+			'type'       => 'object',
+			'properties' => array(
+				'matched'        => $count + array( 'description' => __( 'Events in the range, at most limit.', 'service-integration' ) ),
+				'queued'         => $count + array( 'description' => __( 'Of those, deliveries this request queued: new ones and finished ones queued again.', 'service-integration' ) ),
+				'already_queued' => $count + array( 'description' => __( 'Of those, deliveries already pending or in flight: they go out once.', 'service-integration' ) ),
+				'more'           => array(
+					'type'        => 'boolean',
+					'description' => __( 'Whether events beyond limit remain in the range.', 'service-integration' ),
+				),
+				'next_from'      => array(
+					'type'        => array( 'string', 'null' ),
+					'format'      => 'date-time',
+					'description' => __( 'When more: where to start the next replay.', 'service-integration' ),
+				),
+				'types'          => array(
+					'type'        => 'array',
+					'items'       => array(
+						'type' => 'string',
+						'enum' => self::EVENT_TYPES,
+					),
+					'description' => __( 'The event types replayed.', 'service-integration' ),
+				),
+				'dry_run'        => array( 'type' => 'boolean' ),
+			),
+		);
+	}
+
+	/**
+	 * 405 with Allow for a method the route does not take (rather than core's 404).
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function method_not_allowed( $request ): WP_REST_Response {
+		$response = rest_convert_error_to_response(
+			new \WP_Error(
+				'method_not_allowed',
+				/* translators: %s: HTTP method. */
+				sprintf( __( '%s is not allowed here; use POST.', 'service-integration' ), $request->get_method() ),
+				array(
+					'status'  => 405,
+					'allowed' => array( 'POST' ),
+				)
+			)
+		);
+		$response->header( 'Allow', 'POST' );
+		return $response;
 	}
 
 	/**
