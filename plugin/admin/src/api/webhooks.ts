@@ -166,3 +166,32 @@ export function replayEvent( id: string, endpointId?: string ): Promise< { reque
 export function replayFailedSince( since: string, endpointId?: string ): Promise< { requeued: number } > {
 	return request( 'POST', `${ BASE }/replay`, endpointId ? { since, endpoint_id: endpointId } : { since } );
 }
+
+export interface RangeReplayInput {
+	/** ISO 8601, inclusive: when the sidecar received the event. */
+	from: string;
+	/** ISO 8601, exclusive. */
+	to: string;
+	types: EventType[];
+	limit?: number;
+	dry_run?: boolean;
+}
+
+export interface RangeReplayResult {
+	/** Events in the range, at most the limit. */
+	matched: number;
+	/** Deliveries queued (new ones, and finished ones queued again). */
+	queued: number;
+	/** Deliveries already pending or in flight: they go out once. */
+	already_queued: number;
+	/** Events beyond the limit remain; the next replay starts at next_from. */
+	more: boolean;
+	next_from: string | null;
+	types: EventType[];
+	dry_run: boolean;
+}
+
+/** Replays to one endpoint the events of `types` received in [from, to), in order; `dry_run` only counts. */
+export function replayEndpointRange( id: string, input: RangeReplayInput ): Promise< RangeReplayResult > {
+	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/replay`, input );
+}

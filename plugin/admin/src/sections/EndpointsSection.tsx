@@ -24,18 +24,20 @@ import { StatusBadge } from '../components/StatusBadge';
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { EndpointForm, eventTypeLabel } from './EndpointForm';
+import { ReplayRangeForm } from './ReplayRangeForm';
 
 interface RevealedSecret {
 	endpoint: EndpointWithSecret;
 	rotated: boolean;
 }
 
-/** Outbound webhook endpoints: add, edit, rotate the secret, disable/enable, delete; their health. */
+/** Outbound webhook endpoints: add, edit, rotate the secret, disable/enable, replay a time range, delete; their health. */
 export function EndpointsSection() {
 	const endpoints = useResource( listEndpoints, [] );
 	const action = useAction();
 	const [ adding, setAdding ] = useState( false );
 	const [ editing, setEditing ] = useState< string | null >( null );
+	const [ replaying, setReplaying ] = useState< string | null >( null );
 	const [ revealed, setRevealed ] = useState< RevealedSecret | null >( null );
 	const [ message, setMessage ] = useState< string | null >( null );
 
@@ -177,8 +179,13 @@ export function EndpointsSection() {
 										onToggle={ () => void setEnabled( endpoint.id, endpoint.status !== 'active' ) }
 										onResend={ () => void setEnabled( endpoint.id, true, true ) }
 										onDelete={ () => void remove( endpoint.id ) }
+										replaying={ replaying === endpoint.id }
+										onReplay={ () => setReplaying( replaying === endpoint.id ? null : endpoint.id ) }
 									/>
 								) }
+								{ replaying === endpoint.id && editing !== endpoint.id && endpoint.status === 'active' ? (
+									<ReplayRangeForm endpoint={ endpoint } action={ action } onClose={ () => setReplaying( null ) } />
+								) : null }
 							</li>
 						) ) }
 					</ul>
@@ -197,9 +204,12 @@ interface CardProps {
 	/** Enable and send again what the endpoint missed (offered after the owner's own disable). */
 	onResend: () => void;
 	onDelete: () => void;
+	/** Whether the "Replay events" form is open. */
+	replaying: boolean;
+	onReplay: () => void;
 }
 
-function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, onDelete }: CardProps ) {
+function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, onDelete, replaying, onReplay }: CardProps ) {
 	const active = endpoint.status === 'active';
 	const health = endpoint.health;
 	const rate = typeof health?.recent_success_rate === 'number' ? health.recent_success_rate : null;
@@ -302,6 +312,18 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 				>
 					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
 				</Button>
+				{ active ? (
+					<Button
+						variant="secondary"
+						size="compact"
+						onClick={ onReplay }
+						aria-expanded={ replaying }
+						disabled={ busy !== null }
+						aria-label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Replay events to %s', 'service-integration' ), endpoint.url ) }
+					>
+						{ __( 'Replay events', 'service-integration' ) }
+					</Button>
+				) : null }
 				{ ! active && endpoint.disabled_by === 'owner' ? (
 					<Button
 						variant="secondary"
