@@ -91,7 +91,7 @@ describe( 'inbound admin routes', () => {
 		const log = await admin.get< { entries: Array< Record< string, unknown > >; total: number } >( `${ ADMIN }/log?source=admin-e2e` );
 		expect( log.status ).toBe( 200 );
 		expect( log.body.total ).toBeGreaterThanOrEqual( 3 );
-		expect( Object.keys( log.body.entries[ 0 ] ?? {} ).sort() ).toEqual( [ 'at', 'code', 'event_id', 'id', 'outcome', 'source', 'status' ] );
+		expect( Object.keys( log.body.entries[ 0 ] ?? {} ).sort() ).toEqual( [ 'answer_status', 'at', 'code', 'event_id', 'id', 'outcome', 'source', 'status' ] );
 		expect( log.body.entries.some( ( entry ) => entry.code === 'source_disabled' ) ).toBe( true );
 		const bad = await admin.get< { code: string } >( `${ ADMIN }/log?outcome=maybe` );
 		expect( { status: bad.status, code: bad.body.code } ).toEqual( { status: 400, code: 'rest_invalid_param' } );
