@@ -33,7 +33,7 @@ interface IndexRoute {
 }
 
 /** Values that satisfy most path patterns; the first that matches is used. */
-const PATH_SAMPLES = [ '1', 'sample', '00000000-0000-4000-8000-000000000000' ];
+const PATH_SAMPLES = [ '1', 'sample', '00000000-0000-4000-8000-000000000000', 'sidecar' ];
 
 function samplePath( route: string ): string {
 	return route.replace( /\(\?P<(\w+)>([^)]*(?:\([^)]*\)[^)]*)*)\)/g, ( whole, name: string, pattern: string ) => {
