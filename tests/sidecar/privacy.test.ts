@@ -147,6 +147,9 @@ describe( 'payload retention', () => {
 			expect( pending.body.event.payload_cleared_at ).toBeNull();
 			expect( pending.body.event.data.billing.email ).toBe( EMAIL ); // still to be sent
 			expect( ( await sidecar.api( 'POST', '/v1/events/evt_old/replay', {} ) ).body.code ).toBe( 'payload_cleared' );
+			// Nor does the recovery replay send an emptied event again.
+			sidecar.stores.db.prepare( "UPDATE deliveries SET status = 'failed' WHERE event_id = 'evt_old'" ).run();
+			expect( ( await sidecar.api( 'POST', '/v1/replay', { since: '2000-01-01T00:00:00Z' } ) ).body ).toEqual( { requeued: 0 } );
 			expect( sidecar.logText() ).toMatch( /"msg":"cleared payloads and response excerpts past payload retention"/ );
 		} finally {
 			await sidecar.close();
