@@ -36,6 +36,7 @@ final class Plugin {
 		Outbound\Hand_Over::register( $sidecar );
 		Outbound\Endpoint_Notices::register();
 		Inbound\Inbound_Processor::register();
+		( new Privacy\Personal_Data( $sidecar ) )->register();
 		Rest\Json_Encoding::register();
 
 		add_action(

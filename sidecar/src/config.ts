@@ -26,6 +26,9 @@ function isCidrOrIp( value: string ): boolean {
 	}
 }
 
+/** Payloads are cleared after this many days unless SIDECAR_PAYLOAD_RETENTION_DAYS says otherwise. */
+export const DEFAULT_PAYLOAD_RETENTION_DAYS = 30;
+
 const METRICS_TOKEN_PATTERN = /^[\x21-\x7e]{16,}$/;
 
 export const CONFIG_SCHEMA = z.object( {
@@ -61,6 +64,9 @@ export const CONFIG_SCHEMA = z.object( {
 	maintenanceIntervalSeconds: z.coerce.number().min( 0.05 ).max( 3600 ).default( 60 ),
 	// Finished deliveries, their attempts and events are deleted after this many days.
 	retentionDays: z.coerce.number().positive().max( 3650 ).default( 30 ),
+	// Event payloads and attempts' response excerpts (personal data) are cleared after this many
+	// days, while the metadata stays until retentionDays. Unset: 30, or retentionDays if shorter.
+	payloadRetentionDays: z.coerce.number().positive().max( 3650 ).optional(),
 	// Unset: no listener of its own; /metrics is then on the main port only with a token.
 	metricsPort: intIn( 0, 65535 ).optional(),
 	metricsHost: z.string().min( 1 ).default( '127.0.0.1' ),
@@ -69,9 +75,11 @@ export const CONFIG_SCHEMA = z.object( {
 	metricsTokenFile: z.string().min( 1 ).optional(),
 } );
 
-export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' | 'dataDir' | 'metricsToken' | 'metricsTokenFile' > & {
+export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' | 'dataDir' | 'metricsToken' | 'metricsTokenFile' | 'payloadRetentionDays' > & {
 	sharedKey: string;
 	dataDir: string;
+	/** Always set once loaded: the default is 30 days, or retentionDays if shorter. */
+	payloadRetentionDays: number;
 	/** The bearer token /metrics asks for (from metricsToken or metricsTokenFile); undefined: none set. */
 	metricsToken?: string;
 };
@@ -167,6 +175,12 @@ export const SETTINGS: Record< keyof z.infer< typeof CONFIG_SCHEMA >, { env: str
 	shutdownGraceMs: { env: 'SIDECAR_SHUTDOWN_GRACE_MS', format: 'milliseconds, 0-120000', help: 'How long SIGTERM waits for attempts in flight.' },
 	maintenanceIntervalSeconds: { env: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS', format: 'seconds, 0.05-3600', help: 'Period of the upkeep: endpoint health, pruning, retrying notices to WordPress.' },
 	retentionDays: { env: 'SIDECAR_RETENTION_DAYS', format: 'days, > 0', help: 'Finished deliveries, their attempts and events are deleted after this.' },
+	payloadRetentionDays: {
+		env: 'SIDECAR_PAYLOAD_RETENTION_DAYS',
+		format: 'days, > 0, at most SIDECAR_RETENTION_DAYS',
+		help: 'Event payloads (customer names, emails) and the response excerpts of attempts are cleared after this; event, delivery and attempt metadata stay until SIDECAR_RETENTION_DAYS. Events still pending or in flight keep their payload until they finish.',
+		defaultText: `${ DEFAULT_PAYLOAD_RETENTION_DAYS }, or SIDECAR_RETENTION_DAYS if shorter`,
+	},
 	metricsPort: {
 		env: 'SIDECAR_METRICS_PORT',
 		format: 'port number, 0-65535',
@@ -238,9 +252,19 @@ export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): Sidec
 		throw new ConfigError( `Invalid sidecar configuration:\n  ${ problems.join( '\n  ' ) }` );
 	}
 
-	const { sharedKey, sharedKeyFile, dataDir, metricsToken, metricsTokenFile, ...rest } = result.data;
+	const { sharedKey, sharedKeyFile, dataDir, metricsToken, metricsTokenFile, payloadRetentionDays, ...rest } = result.data;
 	const name = ( key: keyof typeof ENV_NAMES ) => origin[ key ] ?? ENV_NAMES[ key ];
-	const config: SidecarConfig = { ...rest, dataDir: dataDir ?? standardDataDir( env ), sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ) };
+	if ( payloadRetentionDays !== undefined && payloadRetentionDays > rest.retentionDays ) {
+		throw new ConfigError(
+			`${ name( 'payloadRetentionDays' ) }: must not exceed the retention of the metadata (${ name( 'retentionDays' ) } = ${ rest.retentionDays } days)`
+		);
+	}
+	const config: SidecarConfig = {
+		...rest,
+		payloadRetentionDays: payloadRetentionDays ?? Math.min( DEFAULT_PAYLOAD_RETENTION_DAYS, rest.retentionDays ),
+		dataDir: dataDir ?? standardDataDir( env ),
+		sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ),
+	};
 	const token = metricsToken ?? ( metricsTokenFile === undefined ? undefined : readMetricsToken( metricsTokenFile, name( 'metricsTokenFile' ) ) );
 	if ( token !== undefined ) {
 		if ( token === config.sharedKey ) {

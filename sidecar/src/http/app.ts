@@ -12,6 +12,7 @@ import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { eventsRouter } from './routes/events';
 import { inboundRouter } from './routes/inbound';
+import { privacyRouter } from './routes/privacy';
 import { statusRouter } from './routes/status';
 
 export interface AppContext {
@@ -54,6 +55,7 @@ export function createApp( context: AppContext ): express.Express {
 	api.use( endpointsRouter( context ) );
 	api.use( deliveriesRouter( context ) );
 	api.use( inboundRouter( context ) );
+	api.use( privacyRouter( context ) );
 
 	app.use( '/v1', api );
 

@@ -6,6 +6,8 @@ export interface MaintenanceOptions {
 	log: Logger;
 	intervalMs: number;
 	retentionMs: number;
+	/** Event payloads and response excerpts are cleared after this (SIDECAR_PAYLOAD_RETENTION_DAYS); at most retentionMs. */
+	payloadRetentionMs?: number;
 	/** The dispatcher's health sweep (disables endpoints failing for too long). */
 	sweepHealth: ( now: number ) => number;
 	/** Retries notices whose backoff has passed (the sender also keeps its own timer). */
@@ -20,7 +22,9 @@ export interface MaintenanceOptions {
  * The periodic upkeep of the outbound side, every `intervalMs` (SIDECAR_MAINTENANCE_INTERVAL_SECONDS):
  * the endpoint health sweep, retention (finished deliveries, their attempts, events
  * nothing refers to and acknowledged notices older than SIDECAR_RETENTION_DAYS, in small
- * batches that yield to the event loop), and a nudge to the notice sender.
+ * batches that yield to the event loop), payload retention (payloads of finished events and
+ * attempts' response excerpts older than SIDECAR_PAYLOAD_RETENTION_DAYS are cleared, their
+ * rows kept), and a nudge to the notice sender.
  */
 export class Maintenance {
 	private timer: NodeJS.Timeout | undefined;
@@ -74,6 +78,25 @@ export class Maintenance {
 			}
 		} catch ( error ) {
 			log.error( { err: error }, 'pruning failed; next round will retry' );
+		}
+		try {
+			const now = Date.now();
+			const before = now - ( this.options.payloadRetentionMs ?? this.options.retentionMs );
+			const cleared = { payloads: 0, excerpts: 0 };
+			for ( let batch = 0; batch < this.pruneBatchesPerTick && ! this.stopped; batch++ ) {
+				const round = stores.privacy.clearPayloads( before, this.pruneBatch, now );
+				cleared.payloads += round.payloads;
+				cleared.excerpts += round.excerpts;
+				if ( round.payloads < this.pruneBatch && round.excerpts < this.pruneBatch ) {
+					break;
+				}
+				await new Promise( ( resolve ) => setImmediate( resolve ) );
+			}
+			if ( cleared.payloads + cleared.excerpts > 0 ) {
+				log.info( cleared, 'cleared payloads and response excerpts past payload retention' );
+			}
+		} catch ( error ) {
+			log.error( { err: error }, 'clearing payloads failed; next round will retry' );
 		}
 		this.options.kickNotices();
 	}

@@ -38,6 +38,7 @@ export function createOutboundRuntime( options: {
 		log,
 		intervalMs,
 		retentionMs: config.retentionDays * 86_400_000,
+		payloadRetentionMs: config.payloadRetentionDays * 86_400_000,
 		sweepHealth: ( now ) => dispatcher.sweepHealth( now ),
 		kickNotices: () => notices.kick(),
 	} );

@@ -131,6 +131,8 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, e.type AS event_type, d.endpoint_id,
 // Requeueing restarts the retry schedule and marks the next attempt as manual.
 const REQUEUE_SET = `status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now`;
 const ACTIVE_ENDPOINT = `endpoint_id IN (SELECT id FROM endpoints WHERE status = 'active')`;
+// Past SIDECAR_PAYLOAD_RETENTION_DAYS an event's payload is empty: there is nothing left to send.
+const PAYLOAD_HELD = `event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`;
 
 /** The delivery queue: one row per (event, endpoint), with its attempt history. */
 export class DeliveriesStore {
@@ -176,11 +178,11 @@ export class DeliveriesStore {
 			),
 			// updated_at is when the delivery failed (or was cancelled): "what failed since".
 			requeueSince: db.prepare(
-				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND ${ ACTIVE_ENDPOINT }`
+				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND ${ ACTIVE_ENDPOINT } AND ${ PAYLOAD_HELD }`
 			),
 			requeueSinceEndpoint: db.prepare(
 				`UPDATE deliveries SET ${ REQUEUE_SET }
-				 WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT }`
+				 WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT } AND ${ PAYLOAD_HELD }`
 			),
 			// A range replay's events in arrival order (rowid), each with its delivery to the endpoint if any.
 			rangeEvents: db.prepare(

@@ -121,27 +121,29 @@ export class EndpointsStore {
 				`UPDATE endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, disabled_by = NULL, failing_since = NULL,
 				 updated_at = ? WHERE id = ? AND status = 'disabled'`
 			),
-			// What failed or was cancelled during the failing run and the disable.
+			// What failed or was cancelled during the failing run and the disable (and still has its payload).
 			requeueSince: db.prepare(
 				`UPDATE deliveries SET status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now
-				 WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since`
+				 WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since
+				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`
 			),
 			countSince: db.prepare(
-				`SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since`
+				`SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since
+				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`
 			),
 			// Events that arrived while the endpoint was disabled got no delivery for it: create
 			// them, in order of arrival (rowid), for the types it subscribes to now ([] = all).
 			insertMissed: db.prepare(
 				`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at)
 				 SELECT e.id, @id, e.ordering_key, 'pending', @now, @now, @now FROM events e
-				 WHERE e.received_at >= @disabledAt
+				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				 ORDER BY e.rowid
 				 ON CONFLICT (event_id, endpoint_id) DO NOTHING`
 			),
 			countMissed: db.prepare(
 				`SELECT COUNT(*) AS n FROM events e
-				 WHERE e.received_at >= @disabledAt
+				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = @id)`
 			),

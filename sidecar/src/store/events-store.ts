@@ -17,6 +17,10 @@ export interface StoredEvent {
 	/** The exact bytes every attempt sends (and signs). */
 	payload: string;
 	receivedAt: number;
+	/** When the payload retention emptied the payload; null while whole. */
+	payloadClearedAt: number | null;
+	/** When an erasure request replaced personal data in it; null if never. */
+	redactedAt: number | null;
 }
 
 export interface InsertResult {
@@ -33,6 +37,8 @@ interface EventRow {
 	ordering_key: string | null;
 	payload: string;
 	received_at: number;
+	payload_cleared_at: number | null;
+	redacted_at: number | null;
 }
 
 /** The body receivers get: Standard Webhooks' recommended {type, timestamp, data} envelope. */
@@ -94,7 +100,11 @@ export class EventsStore {
 	get( id: string ): StoredEvent | undefined {
 		const row = this.statements.get.get( id ) as EventRow | undefined;
 		return row
-			? { id: row.id, type: row.type, timestamp: row.timestamp, orderingKey: row.ordering_key, payload: row.payload, receivedAt: row.received_at }
+			? { id: row.id, type: row.type, timestamp: row.timestamp, orderingKey: row.ordering_key, payload: row.payload,
+				receivedAt: row.received_at,
+				payloadClearedAt: row.payload_cleared_at,
+				redactedAt: row.redacted_at,
+			}
 			: undefined;
 	}
 }

@@ -156,4 +156,13 @@ export const MIGRATIONS: readonly string[] = [
 	-- status column (WordPress passes the verifier's 4xx through unchanged), so it is not reported.
 	ALTER TABLE inbound_log ADD COLUMN answer_status INTEGER;
 	`,
+	/* 8: privacy: payloads cleared after SIDECAR_PAYLOAD_RETENTION_DAYS, personal data erased on request */ `
+	-- When the payload was replaced by an empty envelope (payload retention); NULL while it is whole.
+	ALTER TABLE events ADD COLUMN payload_cleared_at INTEGER;
+	-- When personal data in the payload was replaced by redaction markers (an erasure request).
+	ALTER TABLE events ADD COLUMN redacted_at INTEGER;
+	-- What the payload retention still has to clear, oldest first.
+	CREATE INDEX events_payload_held ON events (received_at) WHERE payload_cleared_at IS NULL;
+	CREATE INDEX attempts_excerpt_held ON attempts (started_at) WHERE response_excerpt IS NOT NULL;
+	`,
 ];

@@ -47,6 +47,14 @@ describe( 'sidecar configuration', () => {
 		expect( () => loadConfig( KEY, file ) ).toThrow( /Cannot read config file/ );
 	} );
 
+	it( 'clears payloads after 30 days, or the metadata retention if shorter, and refuses a longer payload retention', () => {
+		expect( loadConfig( KEY ).payloadRetentionDays ).toBe( 30 );
+		expect( loadConfig( { ...KEY, SIDECAR_RETENTION_DAYS: '7' } ).payloadRetentionDays ).toBe( 7 );
+		expect( loadConfig( { ...KEY, SIDECAR_RETENTION_DAYS: '90', SIDECAR_PAYLOAD_RETENTION_DAYS: '14' } ) ).toMatchObject( { retentionDays: 90, payloadRetentionDays: 14 } );
+		expect( () => loadConfig( { ...KEY, SIDECAR_PAYLOAD_RETENTION_DAYS: '60' } ) ).toThrow( /SIDECAR_PAYLOAD_RETENTION_DAYS: must not exceed/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_PAYLOAD_RETENTION_DAYS: '-1' } ) ).toThrow( /SIDECAR_PAYLOAD_RETENTION_DAYS/ );
+	} );
+
 	it( 'splits comma-separated lists', () => {
 		const config = loadConfig( { ...KEY, SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128', SIDECAR_RETRY_SCHEDULE: '0,5,60' } );
 		expect( config.allowPrivateCidrs ).toEqual( [ '127.0.0.0/8', '::1/128' ] );

@@ -5,7 +5,7 @@ import type { NewEvent } from '../../store/events-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
-import { methodNotAllowed, parseOptionalJsonBody } from './helpers';
+import { iso, methodNotAllowed, parseOptionalJsonBody } from './helpers';
 import { attemptView, deliveryView } from './views';
 
 export const MAX_EVENTS_PER_BATCH = 500;
@@ -119,6 +119,8 @@ export function eventsRouter( context: RouteContext ): Router {
 					timestamp: event.timestamp,
 					ordering_key: event.orderingKey,
 					received_at: new Date( event.receivedAt ).toISOString(),
+					payload_cleared_at: iso( event.payloadClearedAt ),
+					redacted_at: iso( event.redactedAt ),
 					data,
 				},
 				deliveries: stores.deliveries.ofEvent( event.id ).map( ( delivery ) => ( {
@@ -134,8 +136,12 @@ export function eventsRouter( context: RouteContext ): Router {
 		.route( '/events/:id/replay' )
 		.post( ( req, res ) => {
 			const body = parseOptionalJsonBody( req, REPLAY_EVENT_SCHEMA );
-			if ( ! stores.events.get( req.params.id ) ) {
+			const event = stores.events.get( req.params.id );
+			if ( ! event ) {
 				throw eventNotFound( req.params.id );
+			}
+			if ( event.payloadClearedAt !== null ) {
+				throw new HttpError( 409, 'payload_cleared', `Event "${ req.params.id }" is past SIDECAR_PAYLOAD_RETENTION_DAYS: its payload was cleared, there is nothing to send.` );
 			}
 			if ( body.endpoint_id !== undefined ) {
 				requireActiveEndpoint( context, body.endpoint_id );
