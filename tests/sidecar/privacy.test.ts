@@ -150,6 +150,11 @@ describe( 'payload retention', () => {
 			// Nor does the recovery replay send an emptied event again.
 			sidecar.stores.db.prepare( "UPDATE deliveries SET status = 'failed' WHERE event_id = 'evt_old'" ).run();
 			expect( ( await sidecar.api( 'POST', '/v1/replay', { since: '2000-01-01T00:00:00Z' } ) ).body ).toEqual( { requeued: 0 } );
+			// Nor a range replay to an endpoint.
+			const endpoints = ( await sidecar.api( 'GET', '/v1/endpoints' ) ).body.endpoints as Array< { id: string; url: string } >;
+			const okEndpoint = endpoints.find( ( endpoint ) => endpoint.url.startsWith( ok.url ) ) as { id: string };
+			const range = await sidecar.api( 'POST', `/v1/endpoints/${ okEndpoint.id }/replay`, { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z', types: [ 'order.paid' ] } );
+			expect( range.body ).toMatchObject( { matched: 0, queued: 0 } );
 			expect( sidecar.logText() ).toMatch( /"msg":"cleared payloads and response excerpts past payload retention"/ );
 		} finally {
 			await sidecar.close();

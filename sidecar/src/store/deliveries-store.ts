@@ -184,11 +184,12 @@ export class DeliveriesStore {
 				`UPDATE deliveries SET ${ REQUEUE_SET }
 				 WHERE status IN ('failed', 'cancelled') AND updated_at >= @since AND endpoint_id = @endpointId AND ${ ACTIVE_ENDPOINT } AND ${ PAYLOAD_HELD }`
 			),
-			// A range replay's events in arrival order (rowid), each with its delivery to the endpoint if any.
+			// A range replay's events in arrival order (rowid), each with its delivery to the endpoint if
+			// any; events past the payload retention have nothing left to send.
 			rangeEvents: db.prepare(
 				`SELECT e.id AS event_id, e.received_at, d.id AS delivery_id, d.status
 				 FROM events e INDEXED BY events_by_received LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id = @endpointId
-				 WHERE e.received_at >= @from AND e.received_at < @to
+				 WHERE e.received_at >= @from AND e.received_at < @to AND e.payload_cleared_at IS NULL
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				 ORDER BY e.rowid
 				 LIMIT @limit`
