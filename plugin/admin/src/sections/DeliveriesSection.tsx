@@ -12,7 +12,7 @@ import { Section } from '../components/Section';
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { DeliveryStatusBadge, deliveryStatusLabel } from './DeliveryStatusBadge';
-import { eventTypeLabel } from './EndpointForm';
+import { eventTypeLabel } from '../components/EventTypeCheckboxes';
 import { EventDetails } from './EventDetails';
 import type { Option } from '../components/format';
 

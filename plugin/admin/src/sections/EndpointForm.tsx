@@ -1,7 +1,8 @@
-import { Button, CheckboxControl, TextControl, ToggleControl } from '@wordpress/components';
+import { Button, TextControl, ToggleControl } from '@wordpress/components';
 import { useId, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 import { EVENT_TYPES, type Endpoint, type EndpointInput } from '../api/webhooks';
+import { EventTypeCheckboxes } from '../components/EventTypeCheckboxes';
 
 interface Props {
 	/** The endpoint being edited; a new one when absent. */
@@ -11,19 +12,6 @@ interface Props {
 	/** A problem with the input, found before sending (shown in place of any earlier error). */
 	onInvalid: ( message: string, field: string ) => void;
 	onCancel?: () => void;
-}
-
-export function eventTypeLabel( type: string ): string {
-	switch ( type ) {
-		case 'order.created':
-			return __( 'Order created', 'service-integration' );
-		case 'order.paid':
-			return __( 'Order paid', 'service-integration' );
-		case 'order.refunded':
-			return __( 'Order refunded', 'service-integration' );
-		default:
-			return type;
-	}
 }
 
 /** Why the URL cannot be sent to the sidecar as it is, or null. (The sidecar checks the rest: blocked addresses, ports.) */
@@ -50,8 +38,6 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 	const [ types, setTypes ] = useState< string[] >( initial?.event_types ?? [] );
 	const [ description, setDescription ] = useState( initial?.description ?? '' );
 	const [ wcCompat, setWcCompat ] = useState( initial?.wc_compat_signature ?? false );
-
-	const toggleType = ( type: string, checked: boolean ) => setTypes( ( current ) => ( checked ? [ ...current, type ] : current.filter( ( t ) => t !== type ) ) );
 
 	return (
 		<form
@@ -84,15 +70,7 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 				<p className="si-help" id={ `${ id }-events-help` }>
 					{ __( 'Leave all unticked to receive every event type.', 'service-integration' ) }
 				</p>
-				{ EVENT_TYPES.map( ( type ) => (
-					<CheckboxControl
-						__nextHasNoMarginBottom
-						key={ type }
-						label={ `${ eventTypeLabel( type ) } (${ type })` }
-						checked={ types.includes( type ) }
-						onChange={ ( checked: boolean ) => toggleType( type, checked ) }
-					/>
-				) ) }
+				<EventTypeCheckboxes selected={ types } onChange={ setTypes } />
 			</fieldset>
 			<TextControl
 				__nextHasNoMarginBottom

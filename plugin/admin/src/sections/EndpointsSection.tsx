@@ -23,7 +23,8 @@ import { Section } from '../components/Section';
 import { StatusBadge } from '../components/StatusBadge';
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
-import { EndpointForm, eventTypeLabel } from './EndpointForm';
+import { eventTypeLabel } from '../components/EventTypeCheckboxes';
+import { EndpointForm } from './EndpointForm';
 import { ReplayRangeForm } from './ReplayRangeForm';
 
 interface RevealedSecret {

@@ -1,10 +1,10 @@
-import { Button, CheckboxControl, TextControl } from '@wordpress/components';
+import { Button, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { EVENT_TYPES, replayEndpointRange, type Endpoint, type EventType, type RangeReplayResult } from '../api/webhooks';
+import { EventTypeCheckboxes } from '../components/EventTypeCheckboxes';
 import { formatDateTime, isoToLocalInput, localInputToIso } from '../components/format';
 import type { Action } from '../hooks/use-action';
-import { eventTypeLabel } from './EndpointForm';
 
 interface Props {
 	endpoint: Endpoint;
@@ -88,15 +88,7 @@ export function ReplayRangeForm( { endpoint, action, onClose }: Props ) {
 			</p>
 			<fieldset className="si-fieldset">
 				<legend>{ __( 'Events', 'service-integration' ) }</legend>
-				{ EVENT_TYPES.map( ( type ) => (
-					<CheckboxControl
-						__nextHasNoMarginBottom
-						key={ type }
-						label={ `${ eventTypeLabel( type ) } (${ type })` }
-						checked={ types.includes( type ) }
-						onChange={ ( checked: boolean ) => setTypes( ( current ) => EVENT_TYPES.filter( ( t ) => ( t === type ? checked : current.includes( t ) ) ) ) }
-					/>
-				) ) }
+				<EventTypeCheckboxes selected={ types } onChange={ setTypes } />
 			</fieldset>
 			<div className="si-inline-form">
 				<TextControl
