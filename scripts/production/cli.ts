@@ -9,7 +9,7 @@ nginx + PHP-FPM 8.2 + MariaDB, each started without systemd from a folder of its
 (.cache/environments/<env>/production/), on loopback ports, and stopped by pid.
 
 start   Installs what is missing with apt-get (as root): ${ 'nginx php8.2-fpm php8.2-mysql php8.2-curl' }
-        php8.2-mbstring php8.2-xml php8.2-intl mariadb-server (and php8.2-cli).
+        php8.2-mbstring php8.2-xml php8.2-intl php8.2-zip mariadb-server (and php8.2-cli).
         Builds the release (npm run release: plugin zip, sidecar tarball, SHA256SUMS) unless
         --release-dir names one. Starts MariaDB, installs the sidecar from the tarball with
         \`npm install -g --prefix\`, runs its \`init\` (config.json, shared key, the wp-config.php

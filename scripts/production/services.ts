@@ -14,7 +14,7 @@ import type { ProductionLayout } from './layout';
  * ours under .cache/ (own datadir, pid file, logs and loopback port). Stopped by pid, after
  * /proc/<pid>/cmdline says the process is still the one we started.
  */
-export const PRODUCTION_PACKAGES = [ 'nginx', 'php8.2-fpm', 'php8.2-mysql', 'php8.2-curl', 'php8.2-mbstring', 'php8.2-xml', 'php8.2-intl', 'mariadb-server' ];
+export const PRODUCTION_PACKAGES = [ 'nginx', 'php8.2-fpm', 'php8.2-mysql', 'php8.2-curl', 'php8.2-mbstring', 'php8.2-xml', 'php8.2-intl', 'php8.2-zip', 'mariadb-server' ];
 
 const BINARIES = {
 	nginx: '/usr/sbin/nginx',
