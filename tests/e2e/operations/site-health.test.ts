@@ -36,10 +36,11 @@ describe( 'Site Health', () => {
 		const { siteUrl } = readState();
 		const page = await fetch( `${ siteUrl }/wp-admin/site-health.php`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
 		expect( page.status ).toBe( 200 );
-		const html = await page.text();
-		// Site Health's script fetches each asynchronous test from its URL (JSON-escaped slashes).
+		// Site Health's script fetches each asynchronous test from its URL, in data core prints as
+		// JSON (WordPress 6.5 escapes the slashes, 7.1 does not).
+		const html = ( await page.text() ).split( '\\/' ).join( '/' );
 		for ( const name of [ 'sidecar', 'outbox', 'cron' ] ) {
-			expect( html ).toContain( `service-integration\\/v1\\/site-health\\/${ name }` );
+			expect( html ).toContain( `service-integration/v1/site-health/${ name }"` );
 		}
 	} );
 
