@@ -126,15 +126,19 @@ final class Personal_Data {
 	 * @param int    $after_id Keyset cursor.
 	 * @param int    $limit    Rows.
 	 * @param int    $offset   Rows skipped.
-	 * @return object[]
+	 * @return object[]|WP_Error A failed query is an error, never an empty result.
 	 */
-	private function candidates( string $which, string $email, int $after_id, int $limit, int $offset = 0 ): array {
+	private function candidates( string $which, string $email, int $after_id, int $limit, int $offset = 0 ) {
 		global $wpdb;
 		$spec = $this->table( $which );
 		$like = '%' . $wpdb->esc_like( trim( $email ) ) . '%';
 		// Each table's name comes from its class; LIKE is case-insensitive on MySQL's default collations and on SQLite (ASCII).
 		$sql = "SELECT {$spec['columns']} FROM {$spec['table']} WHERE id > %d AND LOWER(payload) LIKE LOWER(%s) ORDER BY id ASC LIMIT %d OFFSET %d";
-		return (array) $wpdb->get_results( $wpdb->prepare( $sql, $after_id, $like, $limit, $offset ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared
+		$rows = $wpdb->get_results( $wpdb->prepare( $sql, $after_id, $like, $limit, $offset ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared
+		if ( '' !== $wpdb->last_error || ! is_array( $rows ) ) {
+			return new WP_Error( 'service_integration_privacy_query_failed', sprintf( /* translators: %s: table name. */ __( 'Reading %s failed; nothing was exported or erased from it. Try again.', 'service-integration' ), $spec['table'] ) );
+		}
+		return $rows;
 	}
 
 	/**
@@ -161,11 +165,15 @@ final class Personal_Data {
 	 * @param string $which 'outbox' or 'inbound'.
 	 * @param string $email Email address.
 	 * @param int    $page  Page, from 1.
+	 * @return array|WP_Error Core fails the export on an error.
 	 */
-	public function export_table( string $which, string $email, int $page ): array {
+	public function export_table( string $which, string $email, int $page ) {
 		$spec = $this->table( $which );
 		$page = max( 1, $page );
 		$rows = $this->candidates( $which, $email, 0, self::PER_PAGE + 1, ( $page - 1 ) * self::PER_PAGE );
+		if ( is_wp_error( $rows ) ) {
+			return $rows;
+		}
 		$done = count( $rows ) <= self::PER_PAGE;
 		$data = array();
 		foreach ( array_slice( $rows, 0, self::PER_PAGE ) as $row ) {
@@ -262,24 +270,35 @@ final class Personal_Data {
 	public function erase_table( string $which, string $email ): array {
 		global $wpdb;
 		$spec    = $this->table( $which );
-		$removed = false;
-		$after   = 0;
+		$removed  = false;
+		$after    = 0;
+		$messages = array();
 		do {
 			$rows = $this->candidates( $which, $email, $after, self::ERASE_BATCH );
+			if ( is_wp_error( $rows ) ) {
+				$messages[] = $rows->get_error_message();
+				break;
+			}
 			foreach ( $rows as $row ) {
 				$after    = (int) $row->id;
 				$redacted = Personal_Data_Json::redact_payload( (string) $row->payload, $email );
 				if ( null === $redacted ) {
 					continue;
 				}
-				$wpdb->update( $spec['table'], array( 'payload' => $redacted ), array( 'id' => (int) $row->id ), array( '%s' ), array( '%d' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+				$written = $wpdb->update( $spec['table'], array( 'payload' => $redacted ), array( 'id' => (int) $row->id ), array( '%s' ), array( '%d' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+				if ( false === $written ) {
+					/* translators: 1: row id, 2: table name. */
+					$messages[] = sprintf( __( 'Row %1$d of %2$s could not be rewritten; run the erasure again.', 'service-integration' ), (int) $row->id, $spec['table'] );
+					continue;
+				}
 				$removed = true;
 			}
 		} while ( count( $rows ) === self::ERASE_BATCH );
+		// What could not be read or written is reported as retained, never as done and clean.
 		return array(
 			'items_removed'  => $removed,
-			'items_retained' => false,
-			'messages'       => array(),
+			'items_retained' => array() !== $messages,
+			'messages'       => $messages,
 			'done'           => true,
 		);
 	}
