@@ -63,9 +63,9 @@ export function eventsRouter( context: RouteContext ): Router {
 	 * 202 only once the batch is committed: WordPress may then drop it from its outbox.
 	 * Re-sending a batch after a lost answer is safe: known ids come back as duplicates.
 	 * Each event is judged on its own: the valid ones are stored, the others are listed in
-	 * `rejected` (index, id, code, message) so one bad event never blocks the rest. Only
-	 * a batch with no valid event at all is a 400 (the first problem's code, every
-	 * rejection in data.rejected), and it stores nothing.
+	 * `rejected` (index, id, code, message) so one bad event never blocks the rest. A valid
+	 * envelope always gets this one answer, even when every event is rejected (then nothing
+	 * is stored): only an envelope that is not `{events: [1..500 items]}` is a 400.
 	 */
 	router
 		.route( '/events' )
@@ -81,13 +81,11 @@ export function eventsRouter( context: RouteContext ): Router {
 					events.push( checked );
 				}
 			} );
-			if ( events.length === 0 ) {
-				const first = rejected[ 0 ] as RejectedEvent;
-				throw new HttpError( 400, first.code, first.message, { rejected } );
-			}
 			const now = Date.now();
-			const result = stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) );
-			dispatcher.wake( result.endpointIds );
+			const result = events.length > 0 ? stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) ) : { accepted: [], duplicates: [], endpointIds: [] };
+			if ( events.length > 0 ) {
+				dispatcher.wake( result.endpointIds );
+			}
 			const accepted = new Set( result.accepted );
 			for ( const event of events ) {
 				if ( accepted.delete( event.id ) ) {
