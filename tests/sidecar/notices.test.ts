@@ -100,13 +100,17 @@ describe( 'notices to WordPress', () => {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
 			const kept = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url + '/kept' } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'deleted_notice', 'order.paid', 1 ) ] } );
-			const about = ( id: string ) => wordpress.requests.filter( ( r ) => ( JSON.parse( r.body ) as { endpoint_id: string } ).endpoint_id === id ).length;
+			const about = ( id: string ) =>
+				wordpress.requests.filter( ( r ) => {
+					const notice = JSON.parse( r.body ) as { type: string; endpoint_id: string };
+					return notice.type === 'endpoint.disabled' && notice.endpoint_id === id;
+				} ).length;
 			await wordpress.waitFor( () => about( endpoint.id ) >= 2 && about( kept.id ) >= 2 ); // retried
 			expect( sidecar.stores.notices.pendingCount() ).toBe( 2 );
 
 			expect( ( await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` ) ).status ).toBe( 200 );
-			// Only the deleted endpoint's notice goes; the other one is still retried.
-			expect( sidecar.stores.notices.pendingCount() ).toBe( 1 );
+			// Only the deleted endpoint's notice goes, replaced by its endpoint.deleted notice; the other one is still retried.
+			expect( sidecar.stores.notices.pendingCount() ).toBe( 2 );
 			const sentBefore = about( endpoint.id );
 			const keptBefore = about( kept.id );
 			for ( let round = 0; round < 5; round++ ) {
@@ -120,6 +124,58 @@ describe( 'notices to WordPress', () => {
 			await new Promise( ( resolve ) => setTimeout( resolve, 1000 ) );
 			await sidecar.outbound.maintenance.tick();
 			expect( about( endpoint.id ) ).toBe( afterGrace );
+		} finally {
+			await sidecar.close();
+			await gone.close();
+			await wordpress.close();
+		}
+	} );
+
+	it( 'tells WordPress when an endpoint is enabled again and when it is deleted, after its disabled notice', async () => {
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
+		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
+		try {
+			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
+			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'enable_notice', 'order.paid', 1 ) ] } );
+			await wordpress.waitFor( ( r ) => r.length === 1 );
+
+			expect( ( await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: false } ) ).status ).toBe( 200 );
+			await wordpress.waitFor( ( r ) => r.length === 2 );
+			expect( ( await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` ) ).status ).toBe( 200 );
+			await wordpress.waitFor( ( r ) => r.length === 3 );
+			await waitUntil( () => sidecar.stores.notices.pendingCount() === 0 );
+
+			expect( wordpress.requests.map( ( r ) => JSON.parse( r.body ) ) ).toEqual( [
+				expect.objectContaining( { type: 'endpoint.disabled', endpoint_id: endpoint.id } ),
+				{ type: 'endpoint.enabled', endpoint_id: endpoint.id },
+				{ type: 'endpoint.deleted', endpoint_id: endpoint.id },
+			] );
+			wordpress.requests.forEach( expectSignedNotice );
+		} finally {
+			await sidecar.close();
+			await gone.close();
+			await wordpress.close();
+		}
+	} );
+
+	it( 'drops a disabled notice still unacknowledged when the endpoint is enabled: WordPress gets the enabled one only', async () => {
+		let refuse = true;
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( refuse ? 503 : 202 ).end() );
+		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
+		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
+		try {
+			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
+			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'enable_drops', 'order.paid', 1 ) ] } );
+			await wordpress.waitFor( ( r ) => r.length >= 1 );
+			expect( ( await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: false } ) ).status ).toBe( 200 );
+			expect( sidecar.stores.notices.pendingCount() ).toBe( 1 );
+			refuse = false;
+			const before = wordpress.requests.length;
+			await waitUntil( () => sidecar.stores.notices.pendingCount() === 0 );
+			// At most one disabled notice already in flight may land before the enabled one.
+			const acknowledged = wordpress.requests.slice( before ).map( ( r ) => JSON.parse( r.body ) as { type: string } );
+			expect( acknowledged.at( -1 ) ).toEqual( { type: 'endpoint.enabled', endpoint_id: endpoint.id } );
 		} finally {
 			await sidecar.close();
 			await gone.close();

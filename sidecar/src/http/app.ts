@@ -20,7 +20,7 @@ export interface AppContext {
 	log: Logger;
 	startedAt: number;
 	stores: Stores;
-	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' >;
+	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' | 'isRunning' >;
 	metrics: SidecarMetrics;
 }
 

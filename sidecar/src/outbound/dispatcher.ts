@@ -437,6 +437,11 @@ export class Dispatcher {
 		return this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, 'failing', now );
 	}
 
+	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
+	noticesCommitted(): void {
+		this.onNoticesQueued();
+	}
+
 	/**
 	 * Disables the endpoint (its queued deliveries are cancelled) and queues the notice to
 	 * WordPress in the same transaction (the caller's); the notice sender sends it after

@@ -12,7 +12,19 @@ export interface EndpointDisabledNotice {
 	last_error: AttemptErrorView | null;
 }
 
-export type Notice = EndpointDisabledNotice;
+/** An endpoint is active again: WordPress drops its disabled notice. */
+export interface EndpointEnabledNotice {
+	type: 'endpoint.enabled';
+	endpoint_id: string;
+}
+
+/** An endpoint is gone: WordPress drops its notice and ignores a late disabled notice about it. */
+export interface EndpointDeletedNotice {
+	type: 'endpoint.deleted';
+	endpoint_id: string;
+}
+
+export type Notice = EndpointDisabledNotice | EndpointEnabledNotice | EndpointDeletedNotice;
 
 export interface QueuedNotice {
 	id: number;

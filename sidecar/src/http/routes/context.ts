@@ -9,7 +9,7 @@ export interface RouteContext {
 	config: SidecarConfig;
 	log: Logger;
 	stores: Stores;
-	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' >;
+	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' >;
 	startedAt: number;
 	metrics: SidecarMetrics;
 }

@@ -157,15 +157,20 @@ export function endpointsRouter( context: RouteContext ): Router {
 		} )
 		.delete( ( req, res ) => {
 			find( req.params.id );
-			// With its notices not yet acknowledged: a disabled notice retried after the
-			// deletion would show WordPress's owner a notice about an endpoint that is gone.
+			// With its notices not yet acknowledged (a disabled notice retried after the deletion
+			// would show WordPress's owner a notice about an endpoint that is gone), and one
+			// endpoint.deleted notice in their place: WordPress drops its notice on it.
+			const now = Date.now();
 			const droppedNotices = stores.db
 				.transaction( () => {
 					stores.endpoints.delete( req.params.id );
-					return stores.notices.dropForEndpoint( req.params.id );
+					const dropped = stores.notices.dropForEndpoint( req.params.id );
+					stores.notices.enqueue( { type: 'endpoint.deleted', endpoint_id: req.params.id }, now );
+					return dropped;
 				} )
 				.immediate();
 			dispatcher.endpointsChanged();
+			dispatcher.noticesCommitted();
 			context.log.info( { endpoint_id: req.params.id, dropped_notices: droppedNotices }, 'endpoint deleted' );
 			res.json( { deleted: true, id: req.params.id } );
 		} )
@@ -197,8 +202,20 @@ export function endpointsRouter( context: RouteContext ): Router {
 		.post( ( req, res ) => {
 			find( req.params.id );
 			const body = parseOptionalJsonBody( req, ENABLE_SCHEMA );
-			const result = stores.endpoints.enable( req.params.id, Date.now(), body.redeliver );
+			// Active again: its disabled notice, if still queued, is moot; WordPress is told with
+			// an endpoint.enabled notice in the same transaction. Also when it was active already,
+			// so an owner's enable always clears a notice WordPress may still show.
+			const now = Date.now();
+			const result = stores.db
+				.transaction( () => {
+					const enabled = stores.endpoints.enable( req.params.id, now, body.redeliver );
+					stores.notices.dropForEndpoint( req.params.id );
+					stores.notices.enqueue( { type: 'endpoint.enabled', endpoint_id: req.params.id }, now );
+					return enabled;
+				} )
+				.immediate();
 			dispatcher.endpointsChanged();
+			dispatcher.noticesCommitted();
 			if ( result.enabled ) {
 				context.log.info( { endpoint_id: req.params.id, ...result }, 'endpoint enabled' );
 			}
