@@ -320,7 +320,7 @@ final class Paid_Orders {
 		// The rest of the cursor's own second: ids are the only order inside one second.
 		$first_second = array();
 		if ( $after_ts >= self::FIRST_SECOND ) {
-			$first_second = array_values( array_filter( $this->ids_paid_in_second( $after_ts, $filters ), static fn( int $id ): bool => $id > $after_id ) );
+			$first_second = Paid_Date_Ranking::after_cursor( $this->ids_paid_in_second( $after_ts, $filters ), $after_id );
 		}
 		$start = max( $after_ts + 1, self::FIRST_SECOND );
 		$head  = count( $first_second );
@@ -342,8 +342,8 @@ final class Paid_Orders {
 				// Everything after the cursor's second fits: one query, the usual polling case.
 				$orders = array_merge( $orders, $this->load_range( $start, $before_ts, $filters, $end - $from ) );
 			} else {
-				$first_s = $this->second_of_rank( $from, $start, $before_ts, $rank_before );
-				$last_s  = $this->second_of_rank( $end - 1, $first_s, $before_ts, $rank_before );
+				$first_s = Paid_Date_Ranking::second_of_rank( $from, $start, $before_ts, $rank_before );
+				$last_s  = Paid_Date_Ranking::second_of_rank( $end - 1, $first_s, $before_ts, $rank_before );
 				$skip    = $from - $rank_before( $first_s );
 				if ( $first_s === $last_s ) {
 					$orders = array_merge( $orders, $this->load_second_slice( $first_s, $skip, $end - $from, $filters ) );
@@ -361,35 +361,13 @@ final class Paid_Orders {
 		usort(
 			$orders,
 			static function ( \WC_Order $a, \WC_Order $b ): int {
-				return array( self::paid_timestamp( $a ), $a->get_id() ) <=> array( self::paid_timestamp( $b ), $b->get_id() );
+				return Paid_Date_Ranking::compare( self::paid_timestamp( $a ), $a->get_id(), self::paid_timestamp( $b ), $b->get_id() );
 			}
 		);
 		return array(
 			'orders' => array_slice( $orders, 0, $limit ),
 			'total'  => $total,
 		);
-	}
-
-	/**
-	 * The second holding the order of rank $rank: the last second $s in [$low, $high) with
-	 * rank_before( $s ) <= $rank (binary search on counts; rank_before grows with $s).
-	 *
-	 * @param int      $rank        Rank.
-	 * @param int      $low         Lowest candidate second (rank_before( $low ) <= $rank).
-	 * @param int      $high        Exclusive upper bound.
-	 * @param callable $rank_before Second => rank of its first order.
-	 */
-	private function second_of_rank( int $rank, int $low, int $high, callable $rank_before ): int {
-		$high = $high - 1;
-		while ( $low < $high ) {
-			$mid = $low + intdiv( $high - $low + 1, 2 );
-			if ( $rank_before( $mid ) <= $rank ) {
-				$low = $mid;
-			} else {
-				$high = $mid - 1;
-			}
-		}
-		return $low;
 	}
 
 	/**
