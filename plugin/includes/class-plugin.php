@@ -22,6 +22,7 @@ final class Plugin {
 	public static function boot(): void {
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
 		$site_health = new Admin\Site_Health( $sidecar );
+		$hand_over   = new Outbound\Hand_Over( $sidecar );
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
@@ -32,24 +33,25 @@ final class Plugin {
 		$site_health->register();
 		Commerce\Paid_Order_Index_Hooks::register();
 		Commerce\Paid_Order_Index_Walk::register();
-		Outbound\Order_Events::register();
-		Outbound\Hand_Over::register( $sidecar );
-		Outbound\Endpoint_Notices::register();
+		( new Outbound\Order_Events( $hand_over ) )->register();
+		$hand_over->register();
+		( new Outbound\Endpoint_Notices() )->register();
 		Inbound\Inbound_Processor::register();
 		( new Privacy\Personal_Data( $sidecar ) )->register();
 		Rest\Json_Encoding::register();
 
 		add_action(
 			'rest_api_init',
-			static function () use ( $sidecar, $site_health ): void {
+			static function () use ( $sidecar, $site_health, $hand_over ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
 				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
 				( new Rest\Paid_Orders_Controller() )->register_routes();
-				( new Rest\Webhooks_Controller( $sidecar ) )->register_routes();
+				( new Rest\Sidecar_Proxy_Controller( $sidecar, Rest\Sidecar_Proxy_Routes::all() ) )->register_routes();
+				( new Rest\Outbox_Controller( $hand_over ) )->register_routes();
 				( new Inbound\Inbound_Route( $sidecar ) )->register_routes();
-				( new Rest\Inbound_Sources_Controller( $sidecar ) )->register_routes();
+				( new Rest\Inbound_Events_Controller() )->register_routes();
 				( new Rest\Site_Health_Controller( $site_health ) )->register_routes();
 			}
 		);

@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Inbound;
 
+use ServiceIntegration\Contracts;
+use ServiceIntegration\Rest\Route_Args;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
 use WP_REST_Controller;
@@ -35,11 +37,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Inbound_Route extends WP_REST_Controller {
 
 	const ROUTE_NAMESPACE        = 'service-integration-inbound/v1';
-	const SOURCE_PATTERN         = '[a-z0-9-]{1,64}';
 	const DEFAULT_MAX_BODY_BYTES = 262144;
 	const VERIFY_TIMEOUT         = 2.0;
 	const RETRY_AFTER_SECONDS    = 30;
-	const FORWARD_PREFIX         = 'x-si-fwd-';
 	const MAX_HEADER_BYTES       = 8192;
 	const REPORT_TIMEOUT         = 1.0;
 
@@ -77,7 +77,7 @@ final class Inbound_Route extends WP_REST_Controller {
 	public function register_routes(): void {
 		register_rest_route(
 			$this->namespace,
-			'/(?P<source>' . self::SOURCE_PATTERN . ')',
+			'/(?P<source>' . Contracts::SOURCE_SLUG_PATTERN . ')',
 			array(
 				array(
 					'methods'             => WP_REST_Server::CREATABLE,
@@ -86,18 +86,60 @@ final class Inbound_Route extends WP_REST_Controller {
 					// provider's signature over the exact body, checked by the sidecar before
 					// anything is stored: without it anyone who knows the URL could send false notifications.
 					'permission_callback' => '__return_true',
+					// Described only: the body is the provider's, passed on byte for byte.
+					'args'                => Route_Args::described(
+						array(
+							'source' => array(
+								'description' => __( 'The inbound source\'s slug, as created in the admin page.', 'service-integration' ),
+								'type'        => 'string',
+							),
+						)
+					),
 				),
 				array(
 					'methods'             => 'GET, PUT, PATCH, DELETE',
 					'callback'            => array( $this, 'method_not_allowed' ),
 					// Public: it only answers 405.
 					'permission_callback' => '__return_true',
+					'args'                => array(),
 				),
+				'schema' => array( $this, 'get_item_schema' ),
 			)
 		);
 		add_filter( 'rest_pre_dispatch', array( $this, 'check_transport' ), 5, 3 );
 		add_filter( 'rest_request_before_callbacks', array( $this, 'keep_body_unparsed' ), 10, 3 );
 		add_filter( 'rest_post_dispatch', array( $this, 'allow_post_only' ), 11, 3 );
+	}
+
+	/**
+	 * What a sender gets: 202 for a new event, 200 for a duplicate (or a WooCommerce ping).
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'inbound-webhook-receipt',
+			'type'       => 'object',
+			'properties' => array(
+				'received'  => array(
+					'type'        => 'boolean',
+					'description' => __( 'Whether the event is stored (now or earlier).', 'service-integration' ),
+				),
+				'duplicate' => array(
+					'type'        => 'boolean',
+					'description' => __( 'The event was stored before: acknowledged, not processed again.', 'service-integration' ),
+				),
+				'id'        => array(
+					'type'        => 'integer',
+					'description' => __( 'The stored event\'s id (new events only).', 'service-integration' ),
+				),
+				'ping'      => array(
+					'type'        => 'boolean',
+					'description' => __( 'A WooCommerce webhook\'s test ping: nothing stored.', 'service-integration' ),
+				),
+			),
+		);
 	}
 
 	/**
@@ -111,7 +153,7 @@ final class Inbound_Route extends WP_REST_Controller {
 			return null;
 		}
 		// Core matches routes case-insensitively; so does this.
-		$pattern = '#^/' . preg_quote( self::ROUTE_NAMESPACE, '#' ) . '/(' . self::SOURCE_PATTERN . ')$#i';
+		$pattern = '#^/' . preg_quote( self::ROUTE_NAMESPACE, '#' ) . '/(' . Contracts::SOURCE_SLUG_PATTERN . ')$#i';
 		return 1 === preg_match( $pattern, $request->get_route(), $match ) ? $match[1] : null;
 	}
 
@@ -376,7 +418,7 @@ final class Inbound_Route extends WP_REST_Controller {
 			if ( strlen( $value ) > self::MAX_HEADER_BYTES || 1 === preg_match( '/[^\x20-\x7e\t]/', $value ) || ! self::is_forwarded( $name ) ) {
 				continue;
 			}
-			$forwarded[ self::FORWARD_PREFIX . $name ] = $value;
+			$forwarded[ Contracts::FORWARD_HEADER_PREFIX . $name ] = $value;
 		}
 		return $forwarded;
 	}

@@ -15,13 +15,15 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The sidecar posts a signed `endpoint.disabled` notice (410 Gone, or days of
- * failures); it is kept until the endpoint is enabled again or deleted, shown as an
- * admin notice, and mailed once (to the site's admin address unless a filter says otherwise).
+ * failures); it is kept until the sidecar's `endpoint.enabled` or `endpoint.deleted`
+ * notice arrives, shown as an admin notice, and mailed once (to the site's admin address
+ * unless a filter says otherwise).
  *
- * The sidecar retries a notice until WordPress acknowledges it, so a notice sent (or
- * retried) before an endpoint was deleted can arrive after the DELETE. Endpoints deleted
- * through WordPress are remembered for a while (ids are never reused), and a notice
- * about one of them is acknowledged and dropped: no admin notice, no mail.
+ * The sidecar drops an endpoint's queued notices when it enables or deletes it, but a
+ * disabled notice already in flight, or one from a sidecar restored from an older backup,
+ * can still arrive after the deletion. Deleted endpoints are remembered for a while (ids
+ * are never reused), and a notice about one of them is acknowledged and dropped: no admin
+ * notice, no mail.
  */
 final class Endpoint_Notices {
 
@@ -43,23 +45,32 @@ final class Endpoint_Notices {
 	/**
 	 * Registers hooks.
 	 */
-	public static function register(): void {
-		add_action( 'service_integration_sidecar_notice', array( self::class, 'receive' ), 10, 2 );
-		add_action( 'admin_notices', array( self::class, 'render' ) );
+	public function register(): void {
+		add_action( 'service_integration_sidecar_notice', array( $this, 'receive' ), 10, 2 );
+		add_action( 'admin_notices', array( $this, 'render' ) );
 	}
 
 	/**
-	 * Records an endpoint.disabled notice.
+	 * Handles the sidecar's endpoint notices: disabled (recorded), enabled (forgotten),
+	 * deleted (forgotten and remembered as deleted).
 	 *
-	 * @param string $type   Notice type (sanitised: endpoint_disabled).
+	 * @param string $type   Notice type (sanitised: endpoint_disabled, endpoint_enabled, endpoint_deleted).
 	 * @param array  $notice Whole notice.
 	 */
-	public static function receive( $type, $notice ): void {
-		if ( 'endpoint_disabled' !== $type || empty( $notice['endpoint_id'] ) ) {
+	public function receive( $type, $notice ): void {
+		if ( ! is_array( $notice ) || empty( $notice['endpoint_id'] ) || ! is_string( $notice['endpoint_id'] ) ) {
 			return;
 		}
-		$id = sanitize_text_field( (string) $notice['endpoint_id'] );
-		if ( self::was_deleted( $id ) ) {
+		$id = sanitize_text_field( $notice['endpoint_id'] );
+		if ( 'endpoint_enabled' === $type ) {
+			self::forget( $id );
+			return;
+		}
+		if ( 'endpoint_deleted' === $type ) {
+			self::deleted( $id );
+			return;
+		}
+		if ( 'endpoint_disabled' !== $type || self::was_deleted( $id ) ) {
 			return;
 		}
 		$disabled        = (array) get_option( self::OPTION, array() );
@@ -165,19 +176,19 @@ final class Endpoint_Notices {
 	 *
 	 * @param string $id Endpoint id.
 	 */
-	public static function forget( string $id ): void {
+	private static function forget( string $id ): void {
 		$disabled = (array) get_option( self::OPTION, array() );
 		unset( $disabled[ $id ] );
 		update_option( self::OPTION, $disabled, false );
 	}
 
 	/**
-	 * Records that the endpoint was deleted (the sidecar answered the DELETE), and drops its
+	 * Records that the endpoint was deleted (the sidecar's endpoint.deleted notice), and drops its
 	 * notice: a late notice about it must not bring one back.
 	 *
 	 * @param string $id Endpoint id.
 	 */
-	public static function deleted( string $id ): void {
+	private static function deleted( string $id ): void {
 		$now     = time();
 		$deleted = array_filter(
 			(array) get_option( self::DELETED_OPTION, array() ),
@@ -214,7 +225,7 @@ final class Endpoint_Notices {
 	/**
 	 * Admin notice.
 	 */
-	public static function render(): void {
+	public function render(): void {
 		if ( ! current_user_can( 'manage_options' ) ) {
 			return;
 		}

@@ -37,28 +37,26 @@ final class Hand_Over {
 	const PRUNE_BATCHES   = 10;
 
 	/**
-	 * Client, set at boot.
-	 *
-	 * @var Sidecar_Client|null
-	 */
-	private static ?Sidecar_Client $sidecar = null;
-
-	/**
 	 * Whether a flush is already queued for this request's shutdown.
 	 *
 	 * @var bool
 	 */
-	private static bool $scheduled = false;
+	private bool $scheduled = false;
 
 	/**
-	 * Registers the cron event and its schedule.
+	 * Constructor.
 	 *
 	 * @param Sidecar_Client $sidecar Client.
 	 */
-	public static function register( Sidecar_Client $sidecar ): void {
-		self::$sidecar = $sidecar;
-		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval
-		add_action( self::CRON_HOOK, array( self::class, 'run_cron' ) );
+	public function __construct( private Sidecar_Client $sidecar ) {
+	}
+
+	/**
+	 * Registers the cron event and its schedule.
+	 */
+	public function register(): void {
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
+		add_action( self::CRON_HOOK, array( $this, 'run_cron' ) );
 		add_action(
 			'init',
 			static function (): void {
@@ -88,11 +86,11 @@ final class Hand_Over {
 	 * last minute: then the event waits for the cron flush, so a slow sidecar costs at
 	 * most one order request a minute its 2 s timeout, not every checkout.
 	 */
-	public static function schedule_at_shutdown(): void {
-		if ( ! self::$scheduled && ! get_transient( self::BACKOFF_KEY ) ) {
-			self::$scheduled = true;
+	public function schedule_at_shutdown(): void {
+		if ( ! $this->scheduled && ! get_transient( self::BACKOFF_KEY ) ) {
+			$this->scheduled = true;
 			// Late, so other shutdown work has run before the response is sent.
-			add_action( 'shutdown', array( self::class, 'flush_at_shutdown' ), 100 );
+			add_action( 'shutdown', array( $this, 'flush_at_shutdown' ), 100 );
 		}
 	}
 
@@ -101,18 +99,18 @@ final class Hand_Over {
 	 * batch (the cron drains the rest), and none when another request or the cron holds
 	 * the lock (it is handing these rows over already).
 	 */
-	public static function flush_at_shutdown(): void {
+	public function flush_at_shutdown(): void {
 		if ( function_exists( 'fastcgi_finish_request' ) ) {
 			fastcgi_finish_request();
 		}
-		self::flush( 1 );
+		$this->flush( 1 );
 	}
 
 	/**
 	 * The cron job: hand over what is pending, then delete rows handed over long ago.
 	 */
-	public static function run_cron(): void {
-		self::flush();
+	public function run_cron(): void {
+		$this->flush();
 		/**
 		 * Filters how many days handed-over outbox rows are kept (default 30; 0 deletes
 		 * them at the next run). Pending and rejected rows are never deleted.
@@ -137,14 +135,7 @@ final class Hand_Over {
 	 * @param float $wait        Seconds to wait for the lock (0: give up at once if held).
 	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
-	public static function flush( int $max_batches = self::MAX_BATCHES, float $wait = 0.0 ): array {
-		if ( ! self::$sidecar ) {
-			return array(
-				'handed_over' => 0,
-				'rejected'    => 0,
-				'error'       => 'not booted',
-			);
-		}
+	public function flush( int $max_batches = self::MAX_BATCHES, float $wait = 0.0 ): array {
 		if ( ! Hand_Over_Lock::acquire( Hand_Over_Lock::TTL, $wait ) ) {
 			return array(
 				'handed_over' => 0,
@@ -153,19 +144,19 @@ final class Hand_Over {
 			);
 		}
 		try {
-			return self::hand_over_batches( $max_batches );
+			return $this->hand_over_batches( $max_batches );
 		} finally {
 			Hand_Over_Lock::release();
 		}
 	}
 
 	/**
-	 * Sends up to $max_batches batches; the caller holds the lock.
+	 * Sends up to $max_batches batches (packed by Batch_Packer); the caller holds the lock.
 	 *
 	 * @param int $max_batches Requests at most.
 	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
-	private static function hand_over_batches( int $max_batches ): array {
+	private function hand_over_batches( int $max_batches ): array {
 		$result = array(
 			'handed_over' => 0,
 			'rejected'    => 0,
@@ -184,46 +175,41 @@ final class Hand_Over {
 			if ( ! $rows ) {
 				break;
 			}
-			$sent  = array();
-			$parts = array();
-			$bytes = strlen( '{"events":[]}' );
-			$left  = false;
-			foreach ( $rows as $row ) {
-				$encoded = self::encode( $row );
-				if ( is_wp_error( $encoded ) ) {
-					Outbox::mark_rejected( (int) $row->id, $encoded->get_error_code() . ': ' . $encoded->get_error_message() );
-					++$result['rejected'];
-					continue;
+			$encoded = array();
+			foreach ( $rows as $position => $row ) {
+				$event = self::encode( $row );
+				if ( is_wp_error( $event ) ) {
+					$result['rejected'] += $this->park( $row, $event->get_error_code() . ': ' . $event->get_error_message() );
+				} else {
+					$encoded[ $position ] = $event;
 				}
-				$size = strlen( $encoded ) + 1;
-				if ( strlen( '{"events":[]}' ) + $size > $max_bytes ) {
-					Outbox::mark_rejected( (int) $row->id, sprintf( 'payload_too_large: %d bytes, over the %d-byte hand-over limit', strlen( $encoded ), $max_bytes ) );
-					++$result['rejected'];
-					continue;
-				}
-				if ( $bytes + $size > $max_bytes ) {
-					$left = true; // the next batch starts here
-					break;
-				}
-				$sent[]  = $row;
-				$parts[] = $encoded;
-				$bytes  += $size;
 			}
-			if ( $sent ) {
-				$answer  = self::$sidecar->request( 'POST', '/v1/events', '{"events":[' . implode( ',', $parts ) . ']}', array(), self::TIMEOUT );
-				$outcome = self::apply_answer( $answer, $sent );
+			$packed = Batch_Packer::pack( $encoded, $max_bytes );
+			foreach ( $packed['too_large'] as $position ) {
+				$result['rejected'] += $this->park( $rows[ $position ], sprintf( 'payload_too_large: %d bytes, over the %d-byte hand-over limit', strlen( $encoded[ $position ] ), $max_bytes ) );
+			}
+			$left = $packed['left'];
+			if ( $packed['batch'] ) {
+				$sent    = array_map( static fn( $position ) => $rows[ $position ], $packed['batch'] );
+				$body    = Batch_Packer::body( array_map( static fn( $position ) => $encoded[ $position ], $packed['batch'] ) );
+				$outcome = $this->apply_answer( $this->sidecar->request( 'POST', '/v1/events', $body, array(), self::TIMEOUT ), $sent );
 				$result['handed_over'] += $outcome['handed_over'];
 				$result['rejected']    += $outcome['rejected'];
 				if ( null !== $outcome['error'] ) {
 					$result['error'] = $outcome['error'];
 					return $result;
 				}
-				if ( $outcome['split'] ) {
-					$rows_per_batch = 1; // the sidecar found the batch too big: one at a time for this run
-					$left           = true;
+				if ( $outcome['too_large'] ) {
+					$fallback = Batch_Packer::after_too_large( count( $sent ) );
+					if ( $fallback['park'] ) {
+						$result['rejected'] += $this->park( $sent[0], 'body_too_large: the sidecar refuses this event as too large (SIDECAR_MAX_BODY_BYTES)' );
+					} else {
+						$left = true;
+					}
+					$rows_per_batch = $fallback['rows_per_batch'];
 				}
 			}
-			if ( ! $left && count( $rows ) < $rows_per_batch ) {
+			if ( ! Batch_Packer::more_to_read( count( $rows ), $rows_per_batch, $left ) ) {
 				break;
 			}
 		}
@@ -231,43 +217,48 @@ final class Hand_Over {
 	}
 
 	/**
-	 * Reads the sidecar's answer to one batch and updates the rows.
+	 * Parks a row as rejected (kept, never sent again): 1, for the count.
+	 *
+	 * @param object $row    Outbox row.
+	 * @param string $reason Why.
+	 */
+	private function park( object $row, string $reason ): int {
+		Outbox::mark_rejected( (int) $row->id, $reason );
+		return 1;
+	}
+
+	/**
+	 * Reads the sidecar's answer to one batch and updates the rows. A valid batch is always
+	 * answered 202 {accepted, duplicates, rejected}; a 413 says the body was over its limit.
 	 *
 	 * @param array|WP_Error $answer Sidecar_Client::request() result.
 	 * @param object[]       $rows   The rows sent, in batch order.
-	 * @return array{handed_over:int, rejected:int, error:?string, split:bool}
+	 * @return array{handed_over:int, rejected:int, error:?string, too_large:bool}
 	 */
-	private static function apply_answer( $answer, array $rows ): array {
+	private function apply_answer( $answer, array $rows ): array {
 		$outcome = array(
 			'handed_over' => 0,
 			'rejected'    => 0,
 			'error'       => null,
-			'split'       => false,
+			'too_large'   => false,
 		);
 		$status  = is_wp_error( $answer ) ? 0 : (int) $answer['status'];
 		$body    = is_wp_error( $answer ) ? array() : (array) $answer['body'];
-		if ( 202 === $status || ( 400 === $status && isset( $body['data']['rejected'] ) && is_array( $body['data']['rejected'] ) ) ) {
-			// 202: some or all stored, the others listed; 400 with a list: none was valid.
+		if ( 202 === $status ) {
 			$acknowledged = array_map( 'strval', array_merge( (array) ( $body['accepted'] ?? array() ), (array) ( $body['duplicates'] ?? array() ) ) );
 			Outbox::mark_handed_over( $acknowledged );
 			$outcome['handed_over'] = count( $acknowledged );
-			foreach ( (array) ( 202 === $status ? ( $body['rejected'] ?? array() ) : $body['data']['rejected'] ) as $item ) {
+			foreach ( (array) ( $body['rejected'] ?? array() ) as $item ) {
 				$index = is_array( $item ) && isset( $item['index'] ) ? (int) $item['index'] : -1;
 				if ( isset( $rows[ $index ] ) ) {
-					Outbox::mark_rejected( (int) $rows[ $index ]->id, (string) ( $item['code'] ?? 'rejected' ) . ': ' . (string) ( $item['message'] ?? '' ) );
-					++$outcome['rejected'];
+					$outcome['rejected'] += $this->park( $rows[ $index ], (string) ( $item['code'] ?? 'rejected' ) . ': ' . (string) ( $item['message'] ?? '' ) );
 				}
 			}
 			delete_transient( self::BACKOFF_KEY );
 			return $outcome;
 		}
 		if ( 413 === $status ) {
-			if ( 1 === count( $rows ) ) {
-				Outbox::mark_rejected( (int) $rows[0]->id, 'body_too_large: the sidecar refuses this event as too large (SIDECAR_MAX_BODY_BYTES)' );
-				$outcome['rejected'] = 1;
-			} else {
-				$outcome['split'] = true;
-			}
+			$outcome['too_large'] = true;
 			return $outcome;
 		}
 		// Down, slow, misconfigured (a wrong key) or failing: nothing is the events' fault, try again later.

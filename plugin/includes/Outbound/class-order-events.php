@@ -44,7 +44,7 @@ final class Order_Events {
 	 *
 	 * @var array<int, array<string, mixed>>
 	 */
-	private static array $pending = array();
+	private array $pending = array();
 
 	/**
 	 * Whether each refund of this request was full, by refund id (from WooCommerce's
@@ -52,20 +52,28 @@ final class Order_Events {
 	 *
 	 * @var array<int, bool>
 	 */
-	private static array $refund_is_full = array();
+	private array $refund_is_full = array();
+
+	/**
+	 * Constructor.
+	 *
+	 * @param Hand_Over $hand_over Asked for a hand-over at the end of a request that wrote events.
+	 */
+	public function __construct( private Hand_Over $hand_over ) {
+	}
 
 	/**
 	 * Registers the WooCommerce hooks (public API only, HPOS on or off).
 	 */
-	public static function register(): void {
-		add_action( 'woocommerce_new_order', array( self::class, 'on_created' ), 20, 2 );
-		add_action( 'woocommerce_payment_complete', array( self::class, 'on_payment_complete' ), 20 );
-		add_action( 'woocommerce_order_status_changed', array( self::class, 'on_status_changed' ), 20, 4 );
-		add_action( 'woocommerce_order_partially_refunded', array( self::class, 'on_partial_refund' ), 20, 2 );
-		add_action( 'woocommerce_order_fully_refunded', array( self::class, 'on_full_refund' ), 20, 2 );
-		add_action( 'woocommerce_order_refunded', array( self::class, 'on_refunded' ), 20, 2 );
+	public function register(): void {
+		add_action( 'woocommerce_new_order', array( $this, 'on_created' ), 20, 2 );
+		add_action( 'woocommerce_payment_complete', array( $this, 'on_payment_complete' ), 20 );
+		add_action( 'woocommerce_order_status_changed', array( $this, 'on_status_changed' ), 20, 4 );
+		add_action( 'woocommerce_order_partially_refunded', array( $this, 'on_partial_refund' ), 20, 2 );
+		add_action( 'woocommerce_order_fully_refunded', array( $this, 'on_full_refund' ), 20, 2 );
+		add_action( 'woocommerce_order_refunded', array( $this, 'on_refunded' ), 20, 2 );
 		// Before Hand_Over's end-of-request flush (priority 100), so these rows go with it.
-		add_action( 'shutdown', array( self::class, 'write_pending' ), 5 );
+		add_action( 'shutdown', array( $this, 'write_pending' ), 5 );
 	}
 
 	/**
@@ -74,13 +82,13 @@ final class Order_Events {
 	 * @param int            $order_id Order id.
 	 * @param \WC_Order|null $order    Order (older data stores pass only the id).
 	 */
-	public static function on_created( $order_id, $order = null ): void {
+	public function on_created( $order_id, $order = null ): void {
 		try {
 			$order = $order instanceof \WC_Order ? $order : wc_get_order( (int) $order_id );
 			if ( ! $order instanceof \WC_Order ) {
 				return;
 			}
-			self::$pending[] = array(
+			$this->pending[] = array(
 				'type'        => 'order.created',
 				'order_id'    => (int) $order_id,
 				'occurrence'  => 'created',
@@ -92,7 +100,7 @@ final class Order_Events {
 				),
 			);
 		} catch ( \Throwable $error ) {
-			self::log_failure( 'order.created', (int) $order_id, $error );
+			$this->log_failure( 'order.created', (int) $order_id, $error );
 		}
 	}
 
@@ -101,8 +109,8 @@ final class Order_Events {
 	 *
 	 * @param int $order_id Order id.
 	 */
-	public static function on_payment_complete( $order_id ): void {
-		self::record_paid( (int) $order_id, null );
+	public function on_payment_complete( $order_id ): void {
+		$this->record_paid( (int) $order_id, null );
 	}
 
 	/**
@@ -113,10 +121,10 @@ final class Order_Events {
 	 * @param string         $to       New status.
 	 * @param \WC_Order|null $order    Order.
 	 */
-	public static function on_status_changed( $order_id, $from, $to, $order = null ): void {
+	public function on_status_changed( $order_id, $from, $to, $order = null ): void {
 		$paid = Paid_Orders::paid_statuses();
 		if ( in_array( $to, $paid, true ) && ! in_array( $from, $paid, true ) ) {
-			self::record_paid( (int) $order_id, $order );
+			$this->record_paid( (int) $order_id, $order );
 		}
 	}
 
@@ -126,8 +134,8 @@ final class Order_Events {
 	 * @param int $order_id  Order id.
 	 * @param int $refund_id Refund id.
 	 */
-	public static function on_partial_refund( $order_id, $refund_id ): void {
-		self::$refund_is_full[ (int) $refund_id ] = false;
+	public function on_partial_refund( $order_id, $refund_id ): void {
+		$this->refund_is_full[ (int) $refund_id ] = false;
 	}
 
 	/**
@@ -136,8 +144,8 @@ final class Order_Events {
 	 * @param int $order_id  Order id.
 	 * @param int $refund_id Refund id.
 	 */
-	public static function on_full_refund( $order_id, $refund_id ): void {
-		self::$refund_is_full[ (int) $refund_id ] = true;
+	public function on_full_refund( $order_id, $refund_id ): void {
+		$this->refund_is_full[ (int) $refund_id ] = true;
 	}
 
 	/**
@@ -146,7 +154,7 @@ final class Order_Events {
 	 * @param int $order_id  Order id.
 	 * @param int $refund_id Refund id.
 	 */
-	public static function on_refunded( $order_id, $refund_id ): void {
+	public function on_refunded( $order_id, $refund_id ): void {
 		$order_id  = (int) $order_id;
 		$refund_id = (int) $refund_id;
 		try {
@@ -155,9 +163,9 @@ final class Order_Events {
 				return;
 			}
 			$refund = wc_get_order( $refund_id );
-			$full   = self::$refund_is_full[ $refund_id ] ?? ( 'refunded' === $order->get_status() );
-			unset( self::$refund_is_full[ $refund_id ] );
-			self::$pending[] = array(
+			$full   = $this->refund_is_full[ $refund_id ] ?? ( 'refunded' === $order->get_status() );
+			unset( $this->refund_is_full[ $refund_id ] );
+			$this->pending[] = array(
 				'type'       => 'order.refunded',
 				'order_id'   => $order_id,
 				'occurrence' => 'refund-' . $refund_id,
@@ -174,7 +182,7 @@ final class Order_Events {
 				),
 			);
 		} catch ( \Throwable $error ) {
-			self::log_failure( 'order.refunded', $order_id, $error );
+			$this->log_failure( 'order.refunded', $order_id, $error );
 		}
 	}
 
@@ -184,14 +192,14 @@ final class Order_Events {
 	 * @param int            $order_id Order id.
 	 * @param \WC_Order|null $order    Order.
 	 */
-	private static function record_paid( int $order_id, $order ): void {
+	private function record_paid( int $order_id, $order ): void {
 		try {
 			$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
 			if ( ! $order instanceof \WC_Order ) {
 				return;
 			}
 			$paid_at         = $order->get_date_paid();
-			self::$pending[] = array(
+			$this->pending[] = array(
 				'type'       => 'order.paid',
 				'order_id'   => $order_id,
 				'occurrence' => 'paid-' . ( $paid_at ? $paid_at->getTimestamp() : 'unknown' ),
@@ -199,7 +207,7 @@ final class Order_Events {
 				'data'       => Paid_Orders::to_array( $order, '__return_true' ),
 			);
 		} catch ( \Throwable $error ) {
-			self::log_failure( 'order.paid', $order_id, $error );
+			$this->log_failure( 'order.paid', $order_id, $error );
 		}
 	}
 
@@ -207,17 +215,17 @@ final class Order_Events {
 	 * End of request: writes this request's events to the outbox, in the order they happened,
 	 * and asks for a hand-over.
 	 */
-	public static function write_pending(): void {
-		$events        = self::$pending;
-		self::$pending = array();
+	public function write_pending(): void {
+		$events        = $this->pending;
+		$this->pending = array();
 		foreach ( $events as $event ) {
 			try {
 				if ( 'order.created' === $event['type'] ) {
-					$event = self::complete_created( $event );
+					$event = $this->complete_created( $event );
 				}
-				self::write( $event );
+				$this->write( $event );
 			} catch ( \Throwable $error ) {
-				self::log_failure( (string) $event['type'], (int) $event['order_id'], $error );
+				$this->log_failure( (string) $event['type'], (int) $event['order_id'], $error );
 			}
 		}
 	}
@@ -229,7 +237,7 @@ final class Order_Events {
 	 * @param array<string, mixed> $event Pending created event.
 	 * @return array<string, mixed>
 	 */
-	private static function complete_created( array $event ): array {
+	private function complete_created( array $event ): array {
 		$current        = wc_get_order( $event['order_id'] );
 		$event['order'] = $current instanceof \WC_Order ? $current : $event['order'];
 		$event['data']  = array_merge( Paid_Orders::to_array( $event['order'], '__return_true' ), $event['at_creation'] );
@@ -241,7 +249,7 @@ final class Order_Events {
 	 *
 	 * @param array<string, mixed> $event Event with its order data.
 	 */
-	private static function write( array $event ): void {
+	private function write( array $event ): void {
 		$type     = (string) $event['type'];
 		$order_id = (int) $event['order_id'];
 		$event_id = 'evt_' . substr( hash( 'sha256', home_url() . '|' . $order_id . '|' . $type . '|' . $event['occurrence'] ), 0, 32 );
@@ -258,7 +266,7 @@ final class Order_Events {
 		 */
 		$payload = apply_filters( 'service_integration_outbound_payload', $payload, $event['order'] );
 		if ( Outbox::add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
-			Hand_Over::schedule_at_shutdown();
+			$this->hand_over->schedule_at_shutdown();
 		}
 	}
 
@@ -269,7 +277,7 @@ final class Order_Events {
 	 * @param int        $order_id Order id.
 	 * @param \Throwable $error    What went wrong.
 	 */
-	private static function log_failure( string $type, int $order_id, \Throwable $error ): void {
-		error_log( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+	private function log_failure( string $type, int $order_id, \Throwable $error ): void {
+		error_log( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() );
 	}
 }

@@ -160,7 +160,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			// own message (which may quote SQL) goes to the server's log only, as one line of text
 			// (the SQLite integration's last_error is an HTML block).
 			$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $e->getMessage() ) ) );
-			error_log( // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- an operator must see why the route failed.
+			error_log( // An operator must see why the route failed.
 				sprintf( 'Service Integration: paid orders could not be read, a database error during wc_get_orders() (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
 			);
 			return new WP_Error(

@@ -55,15 +55,44 @@ final class Service_Account_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => $admin,
+					'args'                => array(),
 				),
 				array(
 					'methods'             => WP_REST_Server::CREATABLE,
 					'callback'            => array( $this, 'create_item' ),
 					'permission_callback' => $admin,
 					'args'                => array(
-						'username' => array( 'type' => 'string', 'pattern' => '^[a-z0-9._-]{3,60}$', 'description' => 'Login of the account (default service-integration); chosen once.' ),
-						'email'    => array( 'type' => 'string', 'format' => 'email' ),
+						'username' => array(
+							'type'        => 'string',
+							'pattern'     => '^[a-z0-9._-]{3,60}$',
+							'description' => __( 'Login of the account (default service-integration); chosen once.', 'service-integration' ),
+						),
+						'email'    => array(
+							'type'        => 'string',
+							'format'      => 'email',
+							'description' => __( 'Email address of the account.', 'service-integration' ),
+						),
 					),
+				),
+				'schema' => fn(): array => $this->schema(
+					'service-account',
+					array(
+						'role_exists'                     => array( 'type' => 'boolean' ),
+						'role_capabilities'               => array( 'type' => 'object' ),
+						'expected_capabilities'           => array( 'type' => 'object' ),
+						'widening_detected'               => array( 'type' => 'array' ),
+						'account'                         => array( 'type' => array( 'object', 'null' ) ),
+						'application_passwords'           => array( 'type' => 'array' ),
+						'application_passwords_available' => array( 'type' => 'boolean' ),
+						'id'                              => array(
+							'type'        => 'integer',
+							'description' => __( 'POST: the account\'s user id.', 'service-integration' ),
+						),
+						'created'                         => array(
+							'type'        => 'boolean',
+							'description' => __( 'POST: false when the account existed already.', 'service-integration' ),
+						),
+					)
 				),
 			)
 		);
@@ -71,11 +100,35 @@ final class Service_Account_Controller extends WP_REST_Controller {
 			$this->namespace,
 			'/' . $this->rest_base . '/application-passwords',
 			array(
-				'methods'             => WP_REST_Server::CREATABLE,
-				'callback'            => array( $this, 'create_password' ),
-				'permission_callback' => $admin,
-				'args'                => array(
-					'name' => array( 'type' => 'string', 'required' => true, 'minLength' => 1, 'maxLength' => 100 ),
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'create_password' ),
+					'permission_callback' => $admin,
+					'args'                => array(
+						'name' => array(
+							'type'        => 'string',
+							'required'    => true,
+							'minLength'   => 1,
+							'maxLength'   => 100,
+							'description' => __( 'What the password is for (shown in the list).', 'service-integration' ),
+						),
+					),
+				),
+				'schema' => fn(): array => $this->schema(
+					'service-account-application-password',
+					array(
+						'uuid'          => array( 'type' => 'string' ),
+						'name'          => array( 'type' => 'string' ),
+						'password'      => array(
+							'type'        => 'string',
+							'description' => __( 'Shown only in this answer.', 'service-integration' ),
+						),
+						'username'      => array( 'type' => 'string' ),
+						'authorization' => array(
+							'type'        => 'string',
+							'description' => __( 'The Authorization header value (Basic).', 'service-integration' ),
+						),
+					)
 				),
 			)
 		);
@@ -83,28 +136,79 @@ final class Service_Account_Controller extends WP_REST_Controller {
 			$this->namespace,
 			'/' . $this->rest_base . '/application-passwords/(?P<uuid>[0-9a-f-]{36})',
 			array(
-				'methods'             => WP_REST_Server::DELETABLE,
-				'callback'            => array( $this, 'revoke_password' ),
-				'permission_callback' => $admin,
+				array(
+					'methods'             => WP_REST_Server::DELETABLE,
+					'callback'            => array( $this, 'revoke_password' ),
+					'permission_callback' => $admin,
+					'args'                => array(
+						'uuid' => array(
+							'type'        => 'string',
+							'description' => __( 'The application password\'s UUID.', 'service-integration' ),
+						),
+					),
+				),
+				'schema' => fn(): array => $this->schema(
+					'service-account-application-password-revoked',
+					array(
+						'revoked' => array( 'type' => 'boolean' ),
+						'uuid'    => array( 'type' => 'string' ),
+					)
+				),
 			)
 		);
 		register_rest_route(
 			$this->namespace,
 			'/' . $this->rest_base . '/check',
 			array(
-				'methods'             => WP_REST_Server::CREATABLE,
-				'callback'            => array( $this, 'run_check' ),
-				'permission_callback' => $admin,
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'run_check' ),
+					'permission_callback' => $admin,
+					'args'                => array(),
+				),
+				'schema' => fn(): array => $this->schema(
+					'service-account-check',
+					array(
+						'passed'            => array( 'type' => 'boolean' ),
+						'account'           => array( 'type' => array( 'string', 'null' ) ),
+						'authenticated'     => array( 'type' => 'boolean' ),
+						'widening_detected' => array( 'type' => 'array' ),
+						'results'           => array(
+							'type'        => 'array',
+							'description' => __( 'Each call made as the account: method, route, expected and actual outcome.', 'service-integration' ),
+						),
+					)
+				),
 			)
 		);
 		register_rest_route(
 			$this->namespace,
 			'/' . $this->rest_base . '/widening',
 			array(
-				'methods'             => WP_REST_Server::DELETABLE,
-				'callback'            => array( $this, 'reset_widening' ),
-				'permission_callback' => $admin,
+				array(
+					'methods'             => WP_REST_Server::DELETABLE,
+					'callback'            => array( $this, 'reset_widening' ),
+					'permission_callback' => $admin,
+					'args'                => array(),
+				),
+				'schema' => fn(): array => $this->schema( 'service-account-widening', array( 'widening_detected' => array( 'type' => 'array' ) ) ),
 			)
+		);
+	}
+
+	/**
+	 * A route's answer schema.
+	 *
+	 * @param string               $title      Title.
+	 * @param array<string, mixed> $properties Properties.
+	 * @return array<string, mixed>
+	 */
+	private function schema( string $title, array $properties ): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => $title,
+			'type'       => 'object',
+			'properties' => $properties,
 		);
 	}
 
@@ -206,7 +310,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 			return $created;
 		}
 		$created['username']      = $account->user_login;
-		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode
+		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) );
 		$response                 = new WP_REST_Response( $created, 201 );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;

@@ -51,8 +51,41 @@ final class Sidecar_Callback_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::CREATABLE,
 					'callback'            => array( $this, 'create_item' ),
 					'permission_callback' => array( $this, 'create_item_permissions_check' ),
+					// Described only: the signature covers the raw body, read as it came.
+					'args'                => Route_Args::described(
+						array(
+						'type'        => array(
+							'description' => __( 'The notice: endpoint.disabled, endpoint.enabled or endpoint.deleted.', 'service-integration' ),
+							'type'        => 'string',
+						),
+						'endpoint_id' => array(
+							'description' => __( 'The endpoint it is about.', 'service-integration' ),
+							'type'        => 'string',
+						),
+						)
+					),
 				),
+				'schema' => array( $this, 'get_item_schema' ),
 			)
+		);
+	}
+
+	/**
+	 * The acknowledgement.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'sidecar-notice-receipt',
+			'type'       => 'object',
+			'properties' => array(
+				'received' => array(
+					'type'        => 'boolean',
+					'description' => __( 'The notice was taken (the sidecar stops sending it).', 'service-integration' ),
+				),
+			),
 		);
 	}
 

@@ -1,0 +1,314 @@
+<?php
+/**
+ * REST: administrators read the inbound events stored in WordPress, and retry a failed one.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Contracts;
+use ServiceIntegration\Inbound\Inbound_Processor;
+use ServiceIntegration\Inbound\Inbound_Store;
+use WP_Error;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Events live in WordPress (si_inbound_events), stored once the sidecar verified them; the
+ * list leaves payloads out, one event at a time includes its payload.
+ */
+final class Inbound_Events_Controller extends WP_REST_Controller {
+
+	/**
+	 * Constructor.
+	 */
+	public function __construct() {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'inbound/events';
+	}
+
+	/**
+	 * Registers the routes.
+	 */
+	public function register_routes(): void {
+		$admin = array( $this, 'get_items_permissions_check' );
+		$id    = array(
+			'id' => array(
+				'description' => __( 'The event\'s id in WordPress.', 'service-integration' ),
+				'type'        => 'integer',
+			),
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_items' ),
+					'permission_callback' => $admin,
+					'args'                => $this->get_collection_params(),
+				),
+				'schema' => array( $this, 'get_collection_schema' ),
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/(?P<id>[0-9]+)',
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_item' ),
+					'permission_callback' => $admin,
+					'args'                => $id,
+				),
+				'schema' => array( $this, 'get_public_item_schema' ),
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/(?P<id>[0-9]+)/retry',
+			array(
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'retry_item' ),
+					'permission_callback' => $admin,
+					'args'                => $id,
+				),
+				'schema' => array( $this, 'get_public_item_schema' ),
+			)
+		);
+	}
+
+	/**
+	 * Administrators only.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|WP_Error
+	 */
+	public function get_items_permissions_check( $request ) {
+		return Permissions::require_capability( 'manage_options' );
+	}
+
+	/**
+	 * The list's filters and paging.
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	public function get_collection_params(): array {
+		return array(
+			'source'    => array(
+				'description' => __( 'Only this source\'s events.', 'service-integration' ),
+				'type'        => 'string',
+				'pattern'     => Contracts::anchored( Contracts::SOURCE_SLUG_PATTERN ),
+			),
+			'status'    => array(
+				'description' => __( 'Only events in this status.', 'service-integration' ),
+				'type'        => 'string',
+				'enum'        => Inbound_Store::STATUSES,
+			),
+			'event_id'  => array(
+				'description' => __( 'Only the event with this provider id.', 'service-integration' ),
+				'type'        => 'string',
+				'minLength'   => 1,
+				'maxLength'   => 300,
+			),
+			'duplicate' => array(
+				'description' => __( 'Only events that were delivered more than once.', 'service-integration' ),
+				'type'        => 'boolean',
+				'default'     => false,
+			),
+			'page'      => array(
+				'description' => __( 'Page, from 1.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+				'default'     => 1,
+			),
+			'per_page'  => array(
+				'description' => __( 'Events per page.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+				'maximum'     => 100,
+				'default'     => 20,
+			),
+		);
+	}
+
+	/**
+	 * One event (the list's items have no payload).
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema(): array {
+		$time = array(
+			'type'   => array( 'string', 'null' ),
+			'format' => 'date-time',
+		);
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'inbound-event',
+			'type'       => 'object',
+			'properties' => array(
+				'id'                => array( 'type' => 'integer' ),
+				'source'            => array( 'type' => 'string' ),
+				'event_id'          => array( 'type' => 'string' ),
+				'delivery_id'       => array( 'type' => array( 'string', 'null' ) ),
+				'type'              => array( 'type' => array( 'string', 'null' ) ),
+				'status'            => array(
+					'type' => 'string',
+					'enum' => Inbound_Store::STATUSES,
+				),
+				'attempts'          => array( 'type' => 'integer' ),
+				'last_error'        => array( 'type' => array( 'string', 'null' ) ),
+				'received_at'       => $time,
+				'processed_at'      => $time,
+				'next_attempt_at'   => $time,
+				'gave_up'           => array( 'type' => 'boolean' ),
+				'duplicate_count'   => array( 'type' => 'integer' ),
+				'last_duplicate_at' => $time,
+				'payload'           => array(
+					'type'        => 'string',
+					'description' => __( 'One event only: the exact body the provider signed.', 'service-integration' ),
+				),
+			),
+		);
+	}
+
+	/**
+	 * A page of events, with the counts by status and the duplicates acknowledged.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_collection_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'inbound-events',
+			'type'       => 'object',
+			'properties' => array(
+				'events'     => array(
+					'type'  => 'array',
+					'items' => array( 'type' => 'object' ),
+				),
+				'total'      => array( 'type' => 'integer' ),
+				'page'       => array( 'type' => 'integer' ),
+				'per_page'   => array( 'type' => 'integer' ),
+				'counts'     => array(
+					'type'        => 'object',
+					'description' => __( 'Events by status.', 'service-integration' ),
+				),
+				'duplicates' => array(
+					'type'        => 'object',
+					'description' => __( 'Redeliveries acknowledged as duplicates (never stored or processed again).', 'service-integration' ),
+				),
+			),
+		);
+	}
+
+	/**
+	 * A page of stored events, newest first, without payloads.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function get_items( $request ): WP_REST_Response {
+		$page     = (int) $request['page'];
+		$per_page = (int) $request['per_page'];
+		$result   = Inbound_Store::page(
+			array(
+				'source'    => (string) $request['source'],
+				'status'    => (string) $request['status'],
+				'event_id'  => (string) $request['event_id'],
+				'duplicate' => (bool) $request['duplicate'],
+			),
+			$page,
+			$per_page
+		);
+		$response = new WP_REST_Response(
+			array(
+				'events'     => array_map( array( self::class, 'event_view' ), $result['items'] ),
+				'total'      => $result['total'],
+				'page'       => $page,
+				'per_page'   => $per_page,
+				'counts'     => Inbound_Store::counts(),
+				// Redeliveries acknowledged as duplicates (never stored or processed again).
+				'duplicates' => Inbound_Store::duplicate_totals(),
+			)
+		);
+		$response->header( 'X-WP-Total', (string) $result['total'] );
+		$response->header( 'X-WP-TotalPages', (string) (int) ceil( $result['total'] / $per_page ) );
+		return $response;
+	}
+
+	/**
+	 * One event with its payload (the exact body the provider signed).
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function get_item( $request ) {
+		$row = Inbound_Store::get( (int) $request['id'] );
+		if ( ! $row ) {
+			return new WP_Error( 'inbound_event_not_found', __( 'No inbound event with this id.', 'service-integration' ), array( 'status' => 404 ) );
+		}
+		return new WP_REST_Response( array_merge( self::event_view( $row ), array( 'payload' => $row->payload ) ) );
+	}
+
+	/**
+	 * Starts a fresh round of attempts for an event that failed.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function retry_item( $request ) {
+		$id = (int) $request['id'];
+		if ( ! Inbound_Store::get( $id ) ) {
+			return new WP_Error( 'inbound_event_not_found', __( 'No inbound event with this id.', 'service-integration' ), array( 'status' => 404 ) );
+		}
+		if ( ! Inbound_Store::requeue( $id ) ) {
+			return new WP_Error( 'inbound_event_not_failed', __( 'Only a failed event can be retried.', 'service-integration' ), array( 'status' => 409 ) );
+		}
+		Inbound_Processor::kick();
+		return new WP_REST_Response( self::event_view( Inbound_Store::get( $id ) ) );
+	}
+
+	/**
+	 * API shape of an event row (ISO 8601 UTC times).
+	 *
+	 * @param object $row Row.
+	 * @return array<string, mixed>
+	 */
+	private static function event_view( object $row ): array {
+		return array(
+			'id'                => (int) $row->id,
+			'source'            => $row->source,
+			'event_id'          => $row->event_id,
+			'delivery_id'       => $row->delivery_id ?? null,
+			'type'              => $row->type,
+			'status'            => $row->status,
+			'attempts'          => (int) $row->attempts,
+			'last_error'        => $row->last_error,
+			'received_at'       => self::iso( $row->received_at ),
+			'processed_at'      => self::iso( $row->processed_at ),
+			'next_attempt_at'   => Inbound_Store::STATUS_PROCESSED === $row->status ? null : self::iso( $row->next_attempt_at ),
+			'gave_up'           => Inbound_Store::STATUS_FAILED === $row->status && null === $row->next_attempt_at,
+			'duplicate_count'   => (int) $row->duplicate_count,
+			'last_duplicate_at' => self::iso( $row->last_duplicate_at ),
+		);
+	}
+
+	/**
+	 * MySQL UTC datetime to ISO 8601.
+	 *
+	 * @param string|null $datetime Value.
+	 */
+	private static function iso( ?string $datetime ): ?string {
+		return $datetime ? gmdate( 'Y-m-d\TH:i:s\Z', (int) strtotime( $datetime . ' UTC' ) ) : null;
+	}
+}

@@ -1,0 +1,136 @@
+<?php
+/**
+ * REST: the outbox of order events waiting for the sidecar.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Outbound\Hand_Over;
+use ServiceIntegration\Outbound\Outbox;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * GET: the outbox's counts and last problems; POST: hand pending events over now.
+ */
+final class Outbox_Controller extends WP_REST_Controller {
+
+	/** How long POST waits for a hand-over already running elsewhere. */
+	const LOCK_WAIT = 5.0;
+
+	/**
+	 * Constructor.
+	 *
+	 * @param Hand_Over $hand_over Hand-over to the sidecar.
+	 */
+	public function __construct( private Hand_Over $hand_over ) {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'webhooks/outbox';
+	}
+
+	/**
+	 * Registers the route.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_item' ),
+					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => array(),
+				),
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'create_item' ),
+					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => array(),
+				),
+				'schema' => array( $this, 'get_item_schema' ),
+			)
+		);
+	}
+
+	/**
+	 * Administrators only.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|\WP_Error
+	 */
+	public function get_item_permissions_check( $request ) {
+		return Permissions::require_capability( 'manage_options' );
+	}
+
+	/**
+	 * Outbox counts.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function get_item( $request ): WP_REST_Response {
+		return new WP_REST_Response( Outbox::counts() );
+	}
+
+	/**
+	 * Hands pending events to the sidecar now (the cron does it every minute). Waits up to
+	 * LOCK_WAIT seconds for a hand-over already running elsewhere, then answers 409
+	 * hand_over_in_progress; 503 when the sidecar could not take them.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function create_item( $request ): WP_REST_Response {
+		$result = $this->hand_over->flush( Hand_Over::MAX_BATCHES, self::LOCK_WAIT );
+		$status = 200;
+		if ( Hand_Over::BUSY === $result['error'] ) {
+			$status = 409;
+		} elseif ( null !== $result['error'] ) {
+			$status = 503;
+		}
+		return new WP_REST_Response( array_merge( $result, Outbox::counts() ), $status );
+	}
+
+	/**
+	 * The outbox's state (POST adds handed_over, rejected and error of this hand-over first).
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema(): array {
+		$count = array( 'type' => 'integer' );
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'webhook-outbox',
+			'type'       => 'object',
+			'properties' => array(
+				'pending'         => $count + array( 'description' => __( 'Events waiting for the sidecar.', 'service-integration' ) ),
+				'handed_over'     => $count + array( 'description' => __( 'Events the sidecar acknowledged (kept 30 days).', 'service-integration' ) ),
+				'rejected'        => $count + array( 'description' => __( 'Events parked as refused: never sent again, never deleted.', 'service-integration' ) ),
+				'oldest_pending'  => array( 'type' => array( 'string', 'null' ) ),
+				'last_error'      => array( 'type' => array( 'string', 'null' ) ),
+				'error'           => array(
+					'type'        => array( 'string', 'null' ),
+					'description' => __( 'POST only: why this hand-over stopped (hand_over_in_progress, or the sidecar\'s failure).', 'service-integration' ),
+				),
+				'rejected_events' => array(
+					'type'        => 'array',
+					'description' => __( 'The last 10 parked events: event_id, type, error, created_at, rejected_at.', 'service-integration' ),
+					'items'       => array( 'type' => 'object' ),
+				),
+				'write_failures'  => array(
+					'type'        => 'object',
+					'description' => __( 'Events that could not be written to the outbox: count, last_event, last_error, last_at.', 'service-integration' ),
+				),
+			),
+		);
+	}
+}
