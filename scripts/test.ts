@@ -25,7 +25,8 @@ const PRODUCTION_E2E = {
 
 const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
 
-Builds the admin page and the sidecar, type-checks, then runs two lanes side by side:
+Builds the admin page and the sidecar, type-checks, runs PHPUnit (tests/php) and phpcs
+(phpcs.xml.dist), then runs two lanes side by side:
   1. e2e on Playground       the end-to-end suite, one file at a time (output below, live)
   2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
      then e2e on the         outbound, inbound, operations and production on the production runtime (nginx,
@@ -105,6 +106,37 @@ async function runLogged( lane: Lane, extraArgs: string[], title: string ): Prom
 	return result;
 }
 
+/**
+ * The PHP checks, before the jest lanes (they take seconds): PHPUnit on the pure PHP functions
+ * (tests/php, no WordPress), its summary shown as PHPUnit prints it, then phpcs with the
+ * repository's ruleset (phpcs.xml.dist). Both are Debian's packages (phpunit,
+ * php-codesniffer), which .ci/run installs. A missing tool counts as a failure, never a skip.
+ */
+function runPhpChecks(): { passed: number; failed: number } {
+	const phpunit = spawnSync( 'phpunit', [ '-c', path.join( 'tests', 'php', 'phpunit.xml' ) ], { cwd: ROOT, encoding: 'utf8' } );
+	process.stderr.write( `\n──── PHPUnit (tests/php) ────\n${ phpunit.error ? `phpunit could not run: ${ phpunit.error.message } (apt-get install phpunit)\n` : phpunit.stdout + phpunit.stderr }` );
+	const counts = phpunitCounts( phpunit.stdout ?? '' );
+	const phpunitFailed = phpunit.status !== 0 ? Math.max( 1, counts.failed ) : 0;
+	const phpcs = spawnSync( 'phpcs', [ '-q', '--no-colors', '--report=summary' ], { cwd: ROOT, encoding: 'utf8' } );
+	process.stderr.write( `──── phpcs (phpcs.xml.dist) ────\n${ phpcs.error ? `phpcs could not run: ${ phpcs.error.message } (apt-get install php-codesniffer)\n` : phpcs.stdout + phpcs.stderr || 'no problems\n' }\n` );
+	return { passed: counts.passed, failed: phpunitFailed + ( phpcs.status === 0 ? 0 : 1 ) };
+}
+
+/** Passed and failed tests from PHPUnit's summary: "OK (22 tests, …)" or "Tests: 22, Assertions: …, Failures: 1, Errors: 1". */
+function phpunitCounts( output: string ): { passed: number; failed: number } {
+	const ok = /^OK \((\d+) tests?,/m.exec( output );
+	if ( ok ) {
+		return { passed: Number( ok[ 1 ] ), failed: 0 };
+	}
+	const summary = /^Tests: (\d+),.*$/m.exec( output );
+	if ( ! summary ) {
+		return { passed: 0, failed: 0 };
+	}
+	const count = ( label: string ) => Number( new RegExp( `${ label }: (\\d+)` ).exec( summary[ 0 ] )?.[ 1 ] ?? 0 );
+	const failed = count( 'Failures' ) + count( 'Errors' );
+	return { passed: Number( summary[ 1 ] ) - failed - count( 'Skipped' ) - count( 'Incomplete' ) - count( 'Risky' ), failed };
+}
+
 async function main(): Promise< void > {
 	const args = process.argv.slice( 2 );
 	if ( args.includes( '--help' ) || args.includes( '-h' ) ) {
@@ -118,6 +150,12 @@ async function main(): Promise< void > {
 			process.stderr.write( `npm test: npm run ${ script } failed.\n` );
 			process.exit( result.status ?? 1 );
 		}
+	}
+	const php = runPhpChecks();
+	if ( php.failed > 0 ) {
+		process.stderr.write( 'npm test: the PHP checks failed (PHPUnit or phpcs, above).\n' );
+		process.stderr.write( `Tests: ${ php.passed } passed, ${ php.failed } failed, 0 skipped\n` );
+		process.exit( 1 );
 	}
 	const skipProduction = args.includes( '--skip-production' );
 	const extraArgs = args.filter( ( arg ) => arg !== '--skip-production' );
@@ -150,7 +188,7 @@ async function main(): Promise< void > {
 			process.stderr.write( `${ result.lane.name }: jest ended (exit ${ result.code }) without results; see its output above.\n` );
 		}
 	}
-	const sum = ( key: 'passed' | 'failed' | 'skipped' ) => results.reduce( ( total, result ) => total + result[ key ], 0 );
+	const sum = ( key: 'passed' | 'failed' | 'skipped' ) => results.reduce( ( total, result ) => total + result[ key ], key === 'passed' ? php.passed : 0 );
 	// A run without results failed before its tests: count it, so the line never reads as green.
 	const failed = sum( 'failed' ) + results.filter( ( result ) => result.noResults && result.code !== 0 ).length;
 	process.stderr.write( `Tests: ${ sum( 'passed' ) } passed, ${ failed } failed, ${ sum( 'skipped' ) } skipped\n` );
