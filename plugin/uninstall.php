@@ -28,13 +28,13 @@ if ( $service_integration_admin ) {
 }
 
 global $wpdb;
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_outbox" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_outbox" );
 wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_inbound_events" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_inbound_events" );
 wp_clear_scheduled_hook( 'service_integration_inbound_process' );
 wp_clear_scheduled_hook( 'service_integration_inbound_sweep' );
 delete_option( 'service_integration_inbound_db' );
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_paid_orders" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.DirectDatabaseQuery.SchemaChange
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_paid_orders" );
 delete_option( 'service_integration_paid_index_db' );
 delete_option( 'service_integration_paid_index_state' );
 if ( function_exists( 'as_unschedule_all_actions' ) ) {

@@ -70,17 +70,17 @@ final class Option_Lock {
 	private function try_acquire( int $ttl ): bool {
 		global $wpdb;
 		$value    = ( time() + $ttl ) . ':' . wp_generate_password( 16, false );
-		$inserted = $wpdb->query( $wpdb->prepare( "INSERT IGNORE INTO {$wpdb->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", $this->option, $value ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$inserted = $wpdb->query( $wpdb->prepare( "INSERT IGNORE INTO {$wpdb->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", $this->option, $value ) );
 		if ( 1 === $inserted ) {
 			$this->held = $value;
 			return true;
 		}
-		$current = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", $this->option ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$current = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", $this->option ) );
 		if ( null === $current || (int) strtok( (string) $current, ':' ) >= time() ) {
 			return false; // held (or released just now: the next attempt inserts)
 		}
 		// Abandoned: take it over, unless someone else just did.
-		$taken = $wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, $this->option, $current ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$taken = $wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, $this->option, $current ) );
 		if ( 1 === $taken ) {
 			$this->held = $value;
 			return true;
@@ -96,7 +96,7 @@ final class Option_Lock {
 		if ( null === $this->held ) {
 			return;
 		}
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s AND option_value = %s", $this->option, $this->held ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s AND option_value = %s", $this->option, $this->held ) );
 		$this->held = null;
 	}
 }

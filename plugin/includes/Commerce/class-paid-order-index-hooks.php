@@ -115,7 +115,7 @@ final class Paid_Order_Index_Hooks {
 		try {
 			$write();
 		} catch ( \Throwable $e ) {
-			error_log( // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- an operator must see why the index is rebuilt.
+			error_log( // An operator must see why the index is rebuilt.
 				sprintf( 'Service Integration: the paid-orders index could not be updated (%s); the sync order is read from WooCommerce until it is rebuilt.', substr( trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $e->getMessage() ) ) ), 0, 500 ) )
 			);
 			try {

@@ -167,7 +167,7 @@ final class Paid_Order_Index {
 		global $wpdb;
 		$wpdb->last_error = '';
 		$table            = self::table();
-		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the table name and the range's own prepared SQL.
+		// The table name and the range's own prepared SQL.
 		$found = $wpdb->get_results( $wpdb->prepare( "SELECT order_id, paid_at FROM {$table} WHERE {$range->where()} ORDER BY paid_at ASC, order_id ASC LIMIT %d, %d", $offset, $limit ), ARRAY_A );
 		self::check( ! is_array( $found ) );
 		$rows = array();
@@ -187,7 +187,7 @@ final class Paid_Order_Index {
 		global $wpdb;
 		$wpdb->last_error = '';
 		$table            = self::table();
-		// phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the table name and the range's own prepared SQL.
+		// The table name and the range's own prepared SQL.
 		$count = $wpdb->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$range->where()}" );
 		self::check( null === $count );
 		return (int) $count;

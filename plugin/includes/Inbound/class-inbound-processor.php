@@ -54,7 +54,7 @@ final class Inbound_Processor {
 	 * Registers the cron hooks and the sweep's schedule.
 	 */
 	public static function register(): void {
-		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
 		add_action( self::KICK_HOOK, array( self::class, 'drain' ) );
 		add_action( self::SWEEP_HOOK, array( self::class, 'drain' ) );
 		add_action( 'init', array( self::class, 'ensure_sweep' ) );

@@ -114,9 +114,9 @@ final class Inbound_Store {
 		$table = self::table();
 		$now   = current_time( 'mysql', true );
 		// INSERT IGNORE: one atomic statement; a concurrent duplicate affects 0 rows.
-		$written = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$written = $wpdb->query(
 			$wpdb->prepare(
-				"INSERT IGNORE INTO {$table} (source, event_id, delivery_id, type, payload, data_pointer, status, attempts, received_at, next_attempt_at) VALUES (%s, %s, NULLIF(%s, ''), %s, %s, %s, %s, 0, %s, %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"INSERT IGNORE INTO {$table} (source, event_id, delivery_id, type, payload, data_pointer, status, attempts, received_at, next_attempt_at) VALUES (%s, %s, NULLIF(%s, ''), %s, %s, %s, %s, 0, %s, %s)",
 				$source,
 				self::storable_event_id( $event_id ),
 				(string) $delivery_id,
@@ -149,9 +149,9 @@ final class Inbound_Store {
 	private static function count_duplicate( string $source, string $event_id, string $now ): bool {
 		global $wpdb;
 		$table   = self::table();
-		$counted = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$counted = $wpdb->query(
 			$wpdb->prepare(
-				"UPDATE {$table} SET duplicate_count = duplicate_count + 1, last_duplicate_at = %s WHERE source = %s AND event_id = %s", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"UPDATE {$table} SET duplicate_count = duplicate_count + 1, last_duplicate_at = %s WHERE source = %s AND event_id = %s",
 				$now,
 				$source,
 				self::storable_event_id( $event_id )
@@ -168,7 +168,7 @@ final class Inbound_Store {
 	public static function get( int $id ): ?object {
 		global $wpdb;
 		$table = self::table();
-		$row   = $wpdb->get_row( $wpdb->prepare( "SELECT * FROM {$table} WHERE id = %d", $id ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		$row   = $wpdb->get_row( $wpdb->prepare( "SELECT * FROM {$table} WHERE id = %d", $id ) );
 		return $row ? self::typed( $row ) : null;
 	}
 
@@ -203,10 +203,8 @@ final class Inbound_Store {
 		$where_sql = implode( ' AND ', $where );
 		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
 		$page_sql  = 'SELECT ' . self::SUMMARY_COLUMNS . " FROM {$table} WHERE {$where_sql} ORDER BY id DESC LIMIT %d OFFSET %d";
-		// phpcs:disable WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared, WordPress.DB.PreparedSQLPlaceholders
 		$total = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
 		$rows  = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
-		// phpcs:enable
 		return array(
 			'items' => array_map( array( self::class, 'typed' ), (array) $rows ),
 			'total' => $total,
@@ -223,9 +221,9 @@ final class Inbound_Store {
 		global $wpdb;
 		$table = self::table();
 		$now   = current_time( 'mysql', true );
-		$ids   = $wpdb->get_col( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$ids   = $wpdb->get_col(
 			$wpdb->prepare(
-				"SELECT id FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s) ORDER BY next_attempt_at ASC, id ASC LIMIT %d", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"SELECT id FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s) ORDER BY next_attempt_at ASC, id ASC LIMIT %d",
 				self::STATUS_RECEIVED,
 				self::STATUS_FAILED,
 				$now,
@@ -242,9 +240,9 @@ final class Inbound_Store {
 	public static function next_due_time(): ?int {
 		global $wpdb;
 		$table = self::table();
-		$next  = $wpdb->get_var( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$next  = $wpdb->get_var(
 			$wpdb->prepare(
-				"SELECT MIN(CASE WHEN locked_until IS NOT NULL AND locked_until > next_attempt_at THEN locked_until ELSE next_attempt_at END) FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"SELECT MIN(CASE WHEN locked_until IS NOT NULL AND locked_until > next_attempt_at THEN locked_until ELSE next_attempt_at END) FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL",
 				self::STATUS_RECEIVED,
 				self::STATUS_FAILED
 			)
@@ -264,9 +262,9 @@ final class Inbound_Store {
 		$table = self::table();
 		$now   = current_time( 'mysql', true );
 		$until = gmdate( 'Y-m-d H:i:s', time() + $lease_seconds );
-		$done  = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$done  = $wpdb->query(
 			$wpdb->prepare(
-				"UPDATE {$table} SET locked_until = %s, attempts = attempts + 1 WHERE id = %d AND status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"UPDATE {$table} SET locked_until = %s, attempts = attempts + 1 WHERE id = %d AND status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s)",
 				$until,
 				$id,
 				self::STATUS_RECEIVED,
@@ -285,7 +283,7 @@ final class Inbound_Store {
 	 */
 	public static function mark_processed( int $id ): void {
 		global $wpdb;
-		$wpdb->update( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$wpdb->update(
 			self::table(),
 			array(
 				'status'          => self::STATUS_PROCESSED,
@@ -308,7 +306,7 @@ final class Inbound_Store {
 	 */
 	public static function mark_failed( int $id, string $error, ?int $retry_at ): void {
 		global $wpdb;
-		$wpdb->update( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$wpdb->update(
 			self::table(),
 			array(
 				'status'          => self::STATUS_FAILED,
@@ -330,9 +328,9 @@ final class Inbound_Store {
 	public static function requeue( int $id ): bool {
 		global $wpdb;
 		$table = self::table();
-		$done  = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$done  = $wpdb->query(
 			$wpdb->prepare(
-				"UPDATE {$table} SET status = %s, attempts = 0, next_attempt_at = %s, locked_until = NULL WHERE id = %d AND status = %s", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"UPDATE {$table} SET status = %s, attempts = 0, next_attempt_at = %s, locked_until = NULL WHERE id = %d AND status = %s",
 				self::STATUS_FAILED,
 				current_time( 'mysql', true ),
 				$id,
@@ -351,7 +349,7 @@ final class Inbound_Store {
 		global $wpdb;
 		$table  = self::table();
 		$counts = array_fill_keys( self::STATUSES, 0 );
-		foreach ( (array) $wpdb->get_results( "SELECT status, COUNT(*) AS n FROM {$table} GROUP BY status" ) as $row ) { // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		foreach ( (array) $wpdb->get_results( "SELECT status, COUNT(*) AS n FROM {$table} GROUP BY status" ) as $row ) {
 			$counts[ $row->status ] = (int) $row->n;
 		}
 		return $counts;
@@ -365,7 +363,7 @@ final class Inbound_Store {
 	public static function duplicate_totals(): array {
 		global $wpdb;
 		$table = self::table();
-		$row   = $wpdb->get_row( "SELECT COALESCE(SUM(duplicate_count), 0) AS deliveries, COUNT(CASE WHEN duplicate_count > 0 THEN 1 END) AS events FROM {$table}" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		$row   = $wpdb->get_row( "SELECT COALESCE(SUM(duplicate_count), 0) AS deliveries, COUNT(CASE WHEN duplicate_count > 0 THEN 1 END) AS events FROM {$table}" );
 		return array(
 			'deliveries' => $row ? (int) $row->deliveries : 0,
 			'events'     => $row ? (int) $row->events : 0,

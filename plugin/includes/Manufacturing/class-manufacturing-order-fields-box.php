@@ -122,7 +122,7 @@ final class Manufacturing_Order_Fields_Box {
 					// Kept so saving does not silently replace a value stored through REST.
 					array_unshift( $options, $value );
 				}
-				echo '<select ' . $attrs . '>'; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+				echo '<select ' . $attrs . '>'; // Escaped above.
 				foreach ( $options as $option ) {
 					printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $option ), selected( $value, $option, false ), esc_html( $option ) );
 				}
@@ -131,7 +131,7 @@ final class Manufacturing_Order_Fields_Box {
 			case 'checkbox':
 				// The hidden 0 makes an unchecked box a submitted false rather than a missing field.
 				printf( '<input type="hidden" name="%1$s" value="0" />', esc_attr( $name ) );
-				echo '<input type="checkbox" value="1" ' . $attrs . checked( '1', $value, false ) . ' />'; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+				echo '<input type="checkbox" value="1" ' . $attrs . checked( '1', $value, false ) . ' />'; // Escaped above.
 				break;
 			case 'number':
 				printf(
@@ -140,20 +140,20 @@ final class Manufacturing_Order_Fields_Box {
 					esc_attr( $value ),
 					isset( $field['minimum'] ) && is_numeric( $field['minimum'] ) ? ' min="' . esc_attr( (string) $field['minimum'] ) . '"' : '',
 					isset( $field['maximum'] ) && is_numeric( $field['maximum'] ) ? ' max="' . esc_attr( (string) $field['maximum'] ) . '"' : '',
-					$attrs // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+					$attrs // Escaped above.
 				);
 				break;
 			case 'date':
-				printf( '<input type="date" value="%1$s" %2$s />', esc_attr( $value ), $attrs ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+				printf( '<input type="date" value="%1$s" %2$s />', esc_attr( $value ), $attrs ); // Escaped above.
 				break;
 			case 'textarea':
-				printf( '<textarea class="large-text" rows="4" %1$s>%2$s</textarea>', $attrs, esc_textarea( $value ) ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+				printf( '<textarea class="large-text" rows="4" %1$s>%2$s</textarea>', $attrs, esc_textarea( $value ) ); // Escaped above.
 				break;
 			case 'json':
-				printf( '<textarea class="large-text code" rows="%1$d" spellcheck="false" %2$s>%3$s</textarea>', max( 3, min( 12, substr_count( $value, "\n" ) + 2 ) ), $attrs, esc_textarea( $value ) ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+				printf( '<textarea class="large-text code" rows="%1$d" spellcheck="false" %2$s>%3$s</textarea>', max( 3, min( 12, substr_count( $value, "\n" ) + 2 ) ), $attrs, esc_textarea( $value ) ); // Escaped above.
 				break;
 			default:
-				printf( '<input type="text" class="regular-text" value="%1$s" %2$s />', esc_attr( $value ), $attrs ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped above.
+				printf( '<input type="text" class="regular-text" value="%1$s" %2$s />', esc_attr( $value ), $attrs ); // Escaped above.
 		}
 	}
 
@@ -263,7 +263,7 @@ final class Manufacturing_Order_Fields_Box {
 		if ( ! current_user_can( 'edit_post', $post_id ) ) {
 			return;
 		}
-		$submitted = wp_unslash( $_POST[ self::INPUT ] ); // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized -- validated against each field's schema below, sanitised by the meta registration on write.
+		$submitted = wp_unslash( $_POST[ self::INPUT ] ); // Validated against each field's schema below, sanitised by the meta registration on write.
 		if ( ! is_array( $submitted ) ) {
 			return;
 		}

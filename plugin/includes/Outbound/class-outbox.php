@@ -84,9 +84,9 @@ final class Outbox {
 			$json = 'null';
 		}
 		// INSERT IGNORE: atomic insert-once on MySQL, translated to INSERT OR IGNORE on SQLite.
-		$written = $wpdb->query( // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+		$written = $wpdb->query(
 			$wpdb->prepare(
-				"INSERT IGNORE INTO {$table} (event_id, type, ordering_key, payload, created_at) VALUES (%s, %s, %s, %s, %s)", // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+				"INSERT IGNORE INTO {$table} (event_id, type, ordering_key, payload, created_at) VALUES (%s, %s, %s, %s, %s)",
 				$event_id,
 				$type,
 				$ordering_key,
@@ -109,7 +109,7 @@ final class Outbox {
 	 * @param string $error    Why.
 	 */
 	private static function log_write_failure( string $event_id, string $error ): void {
-		error_log( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+		error_log( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error );
 		$failures = (array) get_option( self::WRITE_FAILURES_OPTION, array() );
 		update_option(
 			self::WRITE_FAILURES_OPTION,
@@ -132,7 +132,7 @@ final class Outbox {
 	public static function pending( int $limit ): array {
 		global $wpdb;
 		$table = self::table();
-		return $wpdb->get_results( $wpdb->prepare( "SELECT id, event_id, type, ordering_key, payload FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL ORDER BY id ASC LIMIT %d", $limit ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		return $wpdb->get_results( $wpdb->prepare( "SELECT id, event_id, type, ordering_key, payload FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL ORDER BY id ASC LIMIT %d", $limit ) );
 	}
 
 	/**
@@ -147,7 +147,7 @@ final class Outbox {
 		}
 		$table        = self::table();
 		$placeholders = implode( ',', array_fill( 0, count( $event_ids ), '%s' ) );
-		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET handed_over_at = %s WHERE event_id IN ({$placeholders})", array_merge( array( current_time( 'mysql', true ) ), $event_ids ) ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL
+		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET handed_over_at = %s WHERE event_id IN ({$placeholders})", array_merge( array( current_time( 'mysql', true ) ), $event_ids ) ) );
 	}
 
 	/**
@@ -163,7 +163,7 @@ final class Outbox {
 		}
 		$table        = self::table();
 		$placeholders = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
-		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET attempts = attempts + 1, last_error = %s WHERE id IN ({$placeholders})", array_merge( array( substr( $error, 0, 255 ) ), $ids ) ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL
+		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET attempts = attempts + 1, last_error = %s WHERE id IN ({$placeholders})", array_merge( array( substr( $error, 0, 255 ) ), $ids ) ) );
 	}
 
 	/**
@@ -176,8 +176,8 @@ final class Outbox {
 	public static function mark_rejected( int $id, string $error ): void {
 		global $wpdb;
 		$table = self::table();
-		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET rejected_at = %s, attempts = attempts + 1, last_error = %s WHERE id = %d", current_time( 'mysql', true ), substr( $error, 0, 255 ), $id ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
-		error_log( 'service-integration: outbox row ' . $id . ' parked, the sidecar will not take it: ' . $error ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET rejected_at = %s, attempts = attempts + 1, last_error = %s WHERE id = %d", current_time( 'mysql', true ), substr( $error, 0, 255 ), $id ) );
+		error_log( 'service-integration: outbox row ' . $id . ' parked, the sidecar will not take it: ' . $error );
 	}
 
 	/**
@@ -192,12 +192,12 @@ final class Outbox {
 		global $wpdb;
 		$table  = self::table();
 		$cutoff = gmdate( 'Y-m-d H:i:s', time() - (int) round( $days * DAY_IN_SECONDS ) );
-		$ids    = $wpdb->get_col( $wpdb->prepare( "SELECT id FROM {$table} WHERE handed_over_at IS NOT NULL AND handed_over_at <= %s ORDER BY handed_over_at LIMIT %d", $cutoff, $limit ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		$ids    = $wpdb->get_col( $wpdb->prepare( "SELECT id FROM {$table} WHERE handed_over_at IS NOT NULL AND handed_over_at <= %s ORDER BY handed_over_at LIMIT %d", $cutoff, $limit ) );
 		if ( ! $ids ) {
 			return 0;
 		}
 		$placeholders = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
-		return (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL
+		return (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) );
 	}
 
 	/**
@@ -208,9 +208,9 @@ final class Outbox {
 	public static function counts(): array {
 		global $wpdb;
 		$table    = self::table();
-		$row      = $wpdb->get_row( "SELECT SUM(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN 1 ELSE 0 END) AS pending, SUM(CASE WHEN handed_over_at IS NULL THEN 0 ELSE 1 END) AS handed_over, SUM(CASE WHEN rejected_at IS NULL THEN 0 ELSE 1 END) AS rejected, MIN(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN created_at END) AS oldest FROM {$table}" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
-		$error    = $wpdb->get_var( "SELECT last_error FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL AND last_error <> '' ORDER BY id ASC LIMIT 1" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
-		$rejected = $wpdb->get_results( "SELECT event_id, type, last_error, created_at, rejected_at FROM {$table} WHERE rejected_at IS NOT NULL ORDER BY rejected_at DESC, id DESC LIMIT 10" ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.InterpolatedNotPrepared
+		$row      = $wpdb->get_row( "SELECT SUM(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN 1 ELSE 0 END) AS pending, SUM(CASE WHEN handed_over_at IS NULL THEN 0 ELSE 1 END) AS handed_over, SUM(CASE WHEN rejected_at IS NULL THEN 0 ELSE 1 END) AS rejected, MIN(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN created_at END) AS oldest FROM {$table}" );
+		$error    = $wpdb->get_var( "SELECT last_error FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL AND last_error <> '' ORDER BY id ASC LIMIT 1" );
+		$rejected = $wpdb->get_results( "SELECT event_id, type, last_error, created_at, rejected_at FROM {$table} WHERE rejected_at IS NOT NULL ORDER BY rejected_at DESC, id DESC LIMIT 10" );
 		$failures = (array) get_option( self::WRITE_FAILURES_OPTION, array() );
 		return array(
 			'pending'         => (int) ( $row->pending ?? 0 ),

@@ -195,7 +195,7 @@ final class Personal_Data_Json {
 			return $text === $payload ? null : $text;
 		}
 		$redacted = self::redact( $json, $email );
-		if ( $redacted == $json ) { // phpcs:ignore Universal.Operators.StrictComparisons.LooseEqual -- structural comparison of decoded JSON.
+		if ( $redacted == $json ) { // Structural comparison of decoded JSON.
 			return null;
 		}
 		return (string) wp_json_encode( $redacted, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );

@@ -134,7 +134,7 @@ final class Personal_Data {
 		$like = '%' . $wpdb->esc_like( trim( $email ) ) . '%';
 		// Each table's name comes from its class; LIKE is case-insensitive on MySQL's default collations and on SQLite (ASCII).
 		$sql = "SELECT {$spec['columns']} FROM {$spec['table']} WHERE id > %d AND LOWER(payload) LIKE LOWER(%s) ORDER BY id ASC LIMIT %d OFFSET %d";
-		$rows = $wpdb->get_results( $wpdb->prepare( $sql, $after_id, $like, $limit, $offset ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery, WordPress.DB.PreparedSQL.NotPrepared
+		$rows = $wpdb->get_results( $wpdb->prepare( $sql, $after_id, $like, $limit, $offset ) );
 		if ( '' !== $wpdb->last_error || ! is_array( $rows ) ) {
 			return new WP_Error( 'service_integration_privacy_query_failed', sprintf( /* translators: %s: table name. */ __( 'Reading %s failed; nothing was exported or erased from it. Try again.', 'service-integration' ), $spec['table'] ) );
 		}
@@ -285,7 +285,7 @@ final class Personal_Data {
 				if ( null === $redacted ) {
 					continue;
 				}
-				$written = $wpdb->update( $spec['table'], array( 'payload' => $redacted ), array( 'id' => (int) $row->id ), array( '%s' ), array( '%d' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
+				$written = $wpdb->update( $spec['table'], array( 'payload' => $redacted ), array( 'id' => (int) $row->id ), array( '%s' ), array( '%d' ) );
 				if ( false === $written ) {
 					/* translators: 1: row id, 2: table name. */
 					$messages[] = sprintf( __( 'Row %1$d of %2$s could not be rewritten; run the erasure again.', 'service-integration' ), (int) $row->id, $spec['table'] );

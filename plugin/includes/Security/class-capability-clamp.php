@@ -167,7 +167,7 @@ final class Capability_Clamp {
 			$seen[ $cap ] = $now;
 		}
 		update_option( self::WIDENING_OPTION, $seen, false );
-		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', array_keys( $new ) ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
+		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', array_keys( $new ) ) );
 	}
 
 	/**
