@@ -23,7 +23,7 @@ final class Lifecycle {
 	 * Activation hook.
 	 */
 	public static function activate(): void {
-		self::install( true );
+		self::upgrade( true );
 		flush_rewrite_rules( false );
 	}
 
@@ -59,26 +59,40 @@ final class Lifecycle {
 	 * them to autoload: that upgrade happens once, on the first request after the update.
 	 */
 	public static function maybe_upgrade(): void {
-		if ( self::is_current() ) {
+		self::upgrade( false );
+	}
+
+	/**
+	 * The one path that creates and upgrades what the plugin stores (role, tables, options), for
+	 * activation and for the first request after an update alike.
+	 *
+	 * Requests run side by side (PHP-FPM workers, the cron runner): each would see the old
+	 * versions it loaded at its start and migrate again. One takes the lock; the others wait
+	 * a little, then go on without migrating (the holder is doing it). The holder reads the
+	 * versions again from the database, as a request that waited for it has finished it.
+	 * Activation runs every step even when the versions are current, and even without the lock
+	 * (a lock left by a crashed request must not stop it; every step is idempotent).
+	 *
+	 * @param bool $activation Whether the plugin is being activated.
+	 */
+	private static function upgrade( bool $activation ): void {
+		if ( ! $activation && self::is_current() ) {
 			return;
 		}
-		/*
-		 * Requests run side by side (PHP-FPM workers, the cron runner): each would see the old
-		 * versions it loaded at its start and migrate again. One takes the lock; the others wait
-		 * a little, then go on without migrating (the holder is doing it). The holder reads the
-		 * versions again from the database, as a request that waited for it has finished it.
-		 */
-		$lock = new Option_Lock( self::UPGRADE_LOCK_OPTION );
-		if ( ! $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 ) ) {
+		$lock   = new Option_Lock( self::UPGRADE_LOCK_OPTION );
+		$locked = $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
+		if ( ! $locked && ! $activation ) {
 			return;
 		}
 		try {
 			wp_cache_delete( 'alloptions', 'options' );
-			if ( ! self::is_current() ) {
-				self::install( false );
+			if ( $activation || ! self::is_current() ) {
+				self::install( $activation );
 			}
 		} finally {
-			$lock->release();
+			if ( $locked ) {
+				$lock->release();
+			}
 		}
 	}
 
