@@ -12,8 +12,12 @@ import { parseAllowCidrs } from './url-guard';
 
 /** Idle poll period: what other instances stored, retries that came due, leases that expired. */
 export const SHARED_POLL_MS = 1000;
-/** A lease outlasts the longest attempt (the delivery timeout) by this much. */
-export const LEASE_MARGIN_MS = 30_000;
+/**
+ * A lease outlasts the longest attempt (the delivery timeout) by this much: time to record the
+ * attempt, and the clock difference between instances (claimed_until is written with the
+ * claimer's clock and read with the others'; keep the machines on NTP).
+ */
+export const LEASE_MARGIN_MS = 5_000;
 
 export interface SharedDispatcherOptions {
 	config: SidecarConfig;

@@ -68,7 +68,7 @@ export const MYSQL_MIGRATIONS: readonly ( readonly string[] )[] = [
 			UNIQUE KEY deliveries_event_endpoint (event_id, endpoint_id),
 			KEY deliveries_due (endpoint_id, status, next_attempt_at),
 			KEY deliveries_open_by_key (endpoint_id, ordering_key, status, id),
-			KEY deliveries_leased (status, claimed_until),
+			KEY deliveries_leased (endpoint_id, status, claimed_until),
 			KEY deliveries_by_status_id (status, id),
 			KEY deliveries_by_status_updated (status, updated_at),
 			FOREIGN KEY (event_id) REFERENCES events (id) ON DELETE CASCADE,

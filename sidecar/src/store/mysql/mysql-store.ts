@@ -273,17 +273,21 @@ export class MysqlStore implements QueueStore {
 			return [];
 		}
 		const claimable = `((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'in_flight' AND d.claimed_until < ?))`;
+		// Not behind an unfinished earlier delivery of the same ordering key.
+		const head = `(d.ordering_key IS NULL OR NOT EXISTS (
+			SELECT 1 FROM deliveries p
+			WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id AND p.status IN ('pending', 'in_flight')))`;
 		return this.transaction( async ( connection ) => {
+			// Two index range reads (due pending rows, expired leases) rather than one OR that scans the endpoint's history.
 			const [ candidates ] = await connection.query< Row[] >(
-				`SELECT d.id FROM deliveries d
-				 WHERE d.endpoint_id = ? AND ${ claimable }
-				   AND (d.ordering_key IS NULL OR NOT EXISTS (
-				     SELECT 1 FROM deliveries p
-				     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id
-				       AND p.status IN ('pending', 'in_flight')))
-				 ORDER BY d.next_attempt_at, d.id
-				 LIMIT ?`,
-				[ endpointId, now, now, limit ]
+				`(SELECT d.id, d.next_attempt_at AS due FROM deliveries d
+				  WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND ${ head }
+				  ORDER BY d.next_attempt_at, d.id LIMIT ?)
+				 UNION ALL
+				 (SELECT d.id, d.claimed_until AS due FROM deliveries d
+				  WHERE d.endpoint_id = ? AND d.status = 'in_flight' AND d.claimed_until < ? AND ${ head }
+				  ORDER BY d.claimed_until, d.id LIMIT ?)`,
+				[ endpointId, now, limit, endpointId, now, limit ]
 			);
 			if ( candidates.length === 0 ) {
 				return [];
@@ -293,9 +297,10 @@ export class MysqlStore implements QueueStore {
 				`SELECT d.id, d.event_id, d.endpoint_id, d.attempt_count, d.cycle_attempts, d.next_trigger, d.created_at, d.status, d.claimed_by
 				 FROM deliveries d
 				 WHERE d.id IN (?) AND ${ claimable }
-				 ORDER BY d.next_attempt_at, d.id
+				 ORDER BY d.id
+				 LIMIT ?
 				 FOR UPDATE SKIP LOCKED`,
-				[ ids, now, now ]
+				[ ids, now, now, limit ]
 			);
 			if ( rows.length === 0 ) {
 				return [];
