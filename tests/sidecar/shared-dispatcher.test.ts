@@ -103,6 +103,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			const now = Date.now();
 			await writer!.insertBatch( events( 'shared', 60 ), now, now );
 			await waitUntil( () => receiver.requests.length >= 60, 20_000, 'every event delivered' );
+			await waitUntil( async () => ( await other!.countByStatus() ).in_flight === 0, 10_000, 'attempts recorded' );
 			expectInOrder( receiver, 'shared', 60 );
 			const rows = await backend.sql< { instance_id: string; n: number } >( 'SELECT instance_id, COUNT(*) AS n FROM attempts GROUP BY instance_id' );
 			expect( rows ).toEqual( [ { instance_id: dispatcher.instanceId, n: 60 } ] );

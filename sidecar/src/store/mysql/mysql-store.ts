@@ -259,7 +259,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	/**
-	 * Three steps in one short transaction:
+	 * Three steps, the last two in one short transaction:
 	 *  1. candidates: due pending deliveries of the endpoint, or in-flight ones whose lease
 	 *     expired, that no unfinished earlier delivery of the same ordering key precedes
 	 *     (a plain read of what is committed; an earlier delivery another instance is
@@ -277,22 +277,23 @@ export class MysqlStore implements QueueStore {
 		const head = `(d.ordering_key IS NULL OR NOT EXISTS (
 			SELECT 1 FROM deliveries p
 			WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id AND p.status IN ('pending', 'in_flight')))`;
+		// Outside the transaction (a plain read either way): an idle poll costs this one query.
+		// Two index range reads (due pending rows, expired leases) rather than one OR that scans the endpoint's history.
+		const [ candidates ] = await this.pool.query< Row[] >(
+			`(SELECT d.id, d.next_attempt_at AS due FROM deliveries d
+			  WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND ${ head }
+			  ORDER BY d.next_attempt_at, d.id LIMIT ?)
+			 UNION ALL
+			 (SELECT d.id, d.claimed_until AS due FROM deliveries d
+			  WHERE d.endpoint_id = ? AND d.status = 'in_flight' AND d.claimed_until < ? AND ${ head }
+			  ORDER BY d.claimed_until, d.id LIMIT ?)`,
+			[ endpointId, now, limit, endpointId, now, limit ]
+		);
+		if ( candidates.length === 0 ) {
+			return [];
+		}
+		const ids = candidates.map( ( row ) => Number( row.id ) );
 		return this.transaction( async ( connection ) => {
-			// Two index range reads (due pending rows, expired leases) rather than one OR that scans the endpoint's history.
-			const [ candidates ] = await connection.query< Row[] >(
-				`(SELECT d.id, d.next_attempt_at AS due FROM deliveries d
-				  WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND ${ head }
-				  ORDER BY d.next_attempt_at, d.id LIMIT ?)
-				 UNION ALL
-				 (SELECT d.id, d.claimed_until AS due FROM deliveries d
-				  WHERE d.endpoint_id = ? AND d.status = 'in_flight' AND d.claimed_until < ? AND ${ head }
-				  ORDER BY d.claimed_until, d.id LIMIT ?)`,
-				[ endpointId, now, limit, endpointId, now, limit ]
-			);
-			if ( candidates.length === 0 ) {
-				return [];
-			}
-			const ids = candidates.map( ( row ) => Number( row.id ) );
 			const [ rows ] = await connection.query< Row[] >(
 				`SELECT d.id, d.event_id, d.endpoint_id, d.attempt_count, d.cycle_attempts, d.next_trigger, d.created_at, d.status, d.claimed_by
 				 FROM deliveries d
