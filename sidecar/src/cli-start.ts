@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { SidecarConfig } from './config';
 import { createApp } from './http/app';
 import { applyServerTimeouts } from './http/server-timeouts';
+import { startSharedSidecar } from './cli-start-shared';
 import { createLogger, type Logger } from './logger';
 import { createMetricsApp, listenMetrics } from './metrics/http';
 import { createMetrics } from './metrics/registry';
@@ -28,6 +29,10 @@ function openLog( config: SidecarConfig ): Logger {
 /** Runs the sidecar until SIGTERM or SIGINT: `service-integration-sidecar start`. */
 export function startSidecar( config: SidecarConfig, details: { configFile?: string } = {} ): void {
 	const log = openLog( config );
+	if ( config.databaseUrl !== undefined ) {
+		void startSharedSidecar( { ...config, databaseUrl: config.databaseUrl }, log, details );
+		return;
+	}
 	let db: Db;
 	try {
 		db = openDatabase( { dataDir: config.dataDir, synchronous: config.sqliteSynchronous } );

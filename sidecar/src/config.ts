@@ -31,11 +31,57 @@ export const DEFAULT_PAYLOAD_RETENTION_DAYS = 30;
 
 const METRICS_TOKEN_PATTERN = /^[\x21-\x7e]{16,}$/;
 
+/**
+ * mysql://user:password@host[:port]/database: the shared MySQL/MariaDB store. The messages never
+ * repeat the value, which holds a password.
+ */
+export function databaseUrlProblem( value: string ): string | undefined {
+	let url: URL;
+	try {
+		url = new URL( value );
+	} catch {
+		return 'must be a URL like mysql://user:password@host:3306/database';
+	}
+	if ( url.protocol !== 'mysql:' ) {
+		return 'must start with mysql:// (MySQL 8.0+ or MariaDB 10.6+)';
+	}
+	if ( url.hostname === '' || url.username === '' ) {
+		return 'must name a user and a host: mysql://user:password@host:3306/database';
+	}
+	if ( url.pathname.length < 2 || url.pathname.slice( 1 ).includes( '/' ) ) {
+		return 'must name one database: mysql://user:password@host:3306/database';
+	}
+	return undefined;
+}
+
+/** The URL with its password replaced, for logs. */
+export function redactDatabaseUrl( value: string ): string {
+	try {
+		const url = new URL( value );
+		if ( url.password !== '' ) {
+			url.password = '***';
+		}
+		return url.toString();
+	} catch {
+		return '(invalid URL)';
+	}
+}
+
 export const CONFIG_SCHEMA = z.object( {
 	host: z.string().min( 1 ).default( '127.0.0.1' ),
 	port: intIn( 0, 65535 ).default( 8787 ),
 	// No default here: it depends on the environment (standardDataDir), resolved in loadConfig.
 	dataDir: z.string().min( 1 ).optional(),
+	// Unset: the embedded SQLite store in dataDir. Set: the shared MySQL/MariaDB store.
+	databaseUrl: z
+		.string()
+		.superRefine( ( value, context ) => {
+			const problem = databaseUrlProblem( value );
+			if ( problem ) {
+				context.addIssue( { code: 'custom', message: problem } );
+			}
+		} )
+		.optional(),
 	sharedKey: z.string().min( 16, 'must be at least 16 characters' ).optional(),
 	sharedKeyFile: z.string().min( 1 ).optional(),
 	logLevel: z.enum( [ 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent' ] ).default( 'info' ),
@@ -148,6 +194,12 @@ export const SETTINGS: Record< keyof z.infer< typeof CONFIG_SCHEMA >, { env: str
 	host: { env: 'SIDECAR_HOST', format: 'IP address or host name', help: 'Listen address. Keep it on loopback: WordPress on the same machine is the only caller.' },
 	port: { env: 'SIDECAR_PORT', format: 'port number, 0-65535', help: 'Listen port (0: any free port).' },
 	dataDir: { env: 'SIDECAR_DATA_DIR', format: 'folder path', help: 'Where the SQLite database lives.', defaultText: 'the standard place (below)' },
+	databaseUrl: {
+		env: 'SIDECAR_DATABASE_URL',
+		format: 'mysql://user:password@host:port/database',
+		help: 'The shared MySQL 8.0+/MariaDB 10.6+ store, for several sidecars behind a load balancer (docs/production.md). Holds a password: prefer the config file (mode 0600) to the environment.',
+		defaultText: 'none: the embedded SQLite store in the data folder',
+	},
 	sharedKey: { env: 'SIDECAR_SHARED_KEY', format: 'at least 16 characters', help: 'The key WordPress signs its calls with (SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php). Prefer SIDECAR_SHARED_KEY_FILE: an environment variable shows in process listings.', defaultText: 'none; this or SIDECAR_SHARED_KEY_FILE is required' },
 	sharedKeyFile: { env: 'SIDECAR_SHARED_KEY_FILE', format: 'file path', help: 'A file holding the shared key (mode 0600).', defaultText: 'none' },
 	logLevel: { env: 'SIDECAR_LOG_LEVEL', format: 'fatal, error, warn, info, debug, trace or silent', help: 'Least severe level written to the log (JSON lines).' },

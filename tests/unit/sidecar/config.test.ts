@@ -1,7 +1,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { CONFIG_SCHEMA, ConfigError, SETTINGS, describeSettings, loadConfig } from '../../../sidecar/src/config';
+import { CONFIG_SCHEMA, ConfigError, SETTINGS, describeSettings, loadConfig, redactDatabaseUrl } from '../../../sidecar/src/config';
 
 const KEY = { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) };
 
@@ -88,6 +88,36 @@ describe( 'sidecar configuration', () => {
 		const file = path.join( dir, 'config.json' );
 		fs.writeFileSync( file, JSON.stringify( { metricsToken: KEY.SIDECAR_SHARED_KEY } ) );
 		expect( () => loadConfig( KEY, file ) ).toThrow( /"metricsToken" in .*config\.json: the metrics token must not be the shared key/ );
+	} );
+
+	it( 'selects the shared store with SIDECAR_DATABASE_URL, refusing anything but mysql://user@host/db, never echoing the password', () => {
+		expect( loadConfig( KEY ).databaseUrl ).toBeUndefined();
+		const url = 'mysql://sidecar:s3cr%40t-pw@db.internal:3307/sidecar';
+		expect( loadConfig( { ...KEY, SIDECAR_DATABASE_URL: url } ).databaseUrl ).toBe( url );
+		const bad = [
+			[ 'postgres://sidecar:s3cr3t-pw@db/sidecar', /SIDECAR_DATABASE_URL: must start with mysql:\/\// ],
+			[ 'mysql://db.internal/sidecar', /SIDECAR_DATABASE_URL: must name a user and a host/ ],
+			[ 'mysql://sidecar:s3cr3t-pw@db.internal', /SIDECAR_DATABASE_URL: must name one database/ ],
+			[ 'mysql://sidecar:s3cr3t-pw@db.internal/a/b', /SIDECAR_DATABASE_URL: must name one database/ ],
+			[ 'not a url s3cr3t-pw', /SIDECAR_DATABASE_URL: must be a URL/ ],
+		] as const;
+		for ( const [ value, message ] of bad ) {
+			let thrown: unknown;
+			try {
+				loadConfig( { ...KEY, SIDECAR_DATABASE_URL: value } );
+			} catch ( error ) {
+				thrown = error;
+			}
+			expect( thrown ).toBeInstanceOf( ConfigError );
+			expect( ( thrown as Error ).message ).toMatch( message );
+			expect( ( thrown as Error ).message ).not.toContain( 's3cr3t-pw' );
+		}
+		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) );
+		const file = path.join( dir, 'config.json' );
+		fs.writeFileSync( file, JSON.stringify( { databaseUrl: 'mysql://sidecar:s3cr3t-pw@db.internal' } ) );
+		expect( () => loadConfig( KEY, file ) ).toThrow( /"databaseUrl" in .*config\.json: must name one database/ );
+		expect( redactDatabaseUrl( url ) ).toBe( 'mysql://sidecar:***@db.internal:3307/sidecar' );
+		expect( describeSettings() ).not.toMatch( /s3cr/ );
 	} );
 
 	it( 'documents every setting it reads in --help, each with its format and default', () => {

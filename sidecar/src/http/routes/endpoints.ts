@@ -24,7 +24,7 @@ const FIELDS = {
 	wc_compat_signature: z.boolean(),
 };
 
-const CREATE_SCHEMA = z.strictObject( {
+export const CREATE_SCHEMA = z.strictObject( {
 	url: FIELDS.url,
 	event_types: FIELDS.event_types.optional(),
 	description: FIELDS.description.optional(),
@@ -82,23 +82,27 @@ function parseReplayBody( req: Request ): z.infer< typeof REPLAY_SCHEMA > {
 	return result.data;
 }
 
+/** The checks of an endpoint's url and event_types, shared by the embedded and the shared store's routes. */
+export function endpointFieldChecks( config: RouteContext[ 'config' ] ) {
+	const allowCidrs = parseAllowCidrs( config.allowPrivateCidrs.join( ',' ) );
+	return {
+		// Save-time check; the guarded agents check again at connect time (DNS can change).
+		checkedUrl: ( raw: string ): string => {
+			const verdict = validateUrlShape( raw, { allowCidrs } );
+			if ( ! verdict.ok ) {
+				throw new HttpError( 400, verdict.code, `url: ${ verdict.message }.`, { field: 'url' } );
+			}
+			return verdict.url.href;
+		},
+		checkedTypes: ( types: string[] ): EventType[] => [ ...new Set( types.map( ( type, index ) => requireEventType( type, `event_types.${ index }` ) ) ) ],
+	};
+}
+
 /** Endpoint management. A secret is shown in full only in the answer that creates it. */
 export function endpointsRouter( context: RouteContext ): Router {
 	const { stores, dispatcher, config } = context;
 	const router = Router();
-	const allowCidrs = parseAllowCidrs( config.allowPrivateCidrs.join( ',' ) );
-
-	// Save-time check; the guarded agents check again at connect time (DNS can change).
-	const checkedUrl = ( raw: string ): string => {
-		const verdict = validateUrlShape( raw, { allowCidrs } );
-		if ( ! verdict.ok ) {
-			throw new HttpError( 400, verdict.code, `url: ${ verdict.message }.`, { field: 'url' } );
-		}
-		return verdict.url.href;
-	};
-	const checkedTypes = ( types: string[] ): EventType[] => [
-		...new Set( types.map( ( type, index ) => requireEventType( type, `event_types.${ index }` ) ) ),
-	];
+	const { checkedUrl, checkedTypes } = endpointFieldChecks( config );
 	const find = ( id: string ): Endpoint => {
 		const endpoint = stores.endpoints.get( id, Date.now() );
 		if ( ! endpoint ) {

@@ -19,7 +19,7 @@ const EVENT_SCHEMA = z.strictObject( {
 } );
 
 // The envelope is checked as a whole; each event on its own (see checkEvent).
-const BATCH_SCHEMA = z.strictObject( {
+export const BATCH_SCHEMA = z.strictObject( {
 	events: z.array( z.unknown() ).min( 1 ).max( MAX_EVENTS_PER_BATCH ),
 } );
 
@@ -32,7 +32,7 @@ export interface RejectedEvent {
 	message: string;
 }
 
-function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
+export function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
 	const id = typeof raw === 'object' && raw !== null && typeof ( raw as { id?: unknown } ).id === 'string' ? ( raw as { id: string } ).id : null;
 	const parsed = EVENT_SCHEMA.safeParse( raw );
 	if ( ! parsed.success ) {

@@ -1,0 +1,248 @@
+import { randomBytes } from 'crypto';
+import os from 'os';
+import type { SidecarConfig } from '../config';
+import type { Logger } from '../logger';
+import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
+import type { Endpoint } from '../store/endpoints-store';
+import type { Lease, QueueStore } from '../store/queue-store';
+import { createDeliveryClient, type DeliveryClient } from './delivery-client';
+import { retryPolicyFrom } from './dispatcher';
+import { decide, type RetryPolicyConfig } from './retry-policy';
+import { parseAllowCidrs } from './url-guard';
+
+/** Idle poll period: what other instances stored, retries that came due, leases that expired. */
+export const SHARED_POLL_MS = 1000;
+/**
+ * A lease outlasts the longest attempt (the delivery timeout) by this much: time to record the
+ * attempt, and the clock difference between instances (claimed_until is written with the
+ * claimer's clock and read with the others'; keep the machines on NTP).
+ */
+export const LEASE_MARGIN_MS = 5_000;
+
+export interface SharedDispatcherOptions {
+	config: SidecarConfig;
+	log: Logger;
+	store: QueueStore;
+	client?: DeliveryClient;
+	random?: () => number;
+	/** Names this instance in claims and attempts; defaults to host:pid:random. */
+	instanceId?: string;
+	pollMs?: number;
+}
+
+export function newInstanceId(): string {
+	return `${ os.hostname().slice( 0, 32 ) }:${ process.pid }:${ randomBytes( 3 ).toString( 'hex' ) }`;
+}
+
+/**
+ * The delivery worker for the shared store, one per instance, all on the same rows. The
+ * database coordinates them (SKIP LOCKED claims under a lease, see MysqlStore.claimDue);
+ * this process only decides when to ask:
+ *  - at once when this instance stored events (wake), and when one of its attempts ended;
+ *  - every pollMs otherwise: one endpoint reload plus one claim query per active endpoint
+ *    (with 2 endpoints, 3 queries a second when idle), which picks up events stored by other
+ *    instances, retries that came due and leases left by an instance that died.
+ * No attempt runs past its lease: the lease is the delivery timeout plus a margin.
+ */
+export class SharedDispatcher {
+	readonly instanceId: string;
+	private readonly log: Logger;
+	private readonly store: QueueStore;
+	private readonly client: DeliveryClient;
+	private readonly policy: RetryPolicyConfig;
+	private readonly random: () => number;
+	private readonly lease: Lease;
+	private readonly pollMs: number;
+	private endpoints = new Map< string, Endpoint >();
+	private readonly inFlight = new Map< string, number >();
+	private readonly running = new Set< Promise< void > >();
+	private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+	private pumping: Promise< void > | undefined;
+	private again = false;
+	private reloadEndpoints = true;
+	private poller: NodeJS.Timeout | undefined;
+	/** Set while the store does not answer; /ready reports it. */
+	private storeError: unknown;
+
+	constructor( options: SharedDispatcherOptions ) {
+		this.log = options.log;
+		this.store = options.store;
+		this.policy = retryPolicyFrom( options.config );
+		this.random = options.random ?? Math.random;
+		this.instanceId = options.instanceId ?? newInstanceId();
+		this.lease = { instanceId: this.instanceId, leaseMs: options.config.deliveryTimeoutMs + LEASE_MARGIN_MS };
+		this.pollMs = options.pollMs ?? SHARED_POLL_MS;
+		this.client =
+			options.client ??
+			createDeliveryClient( {
+				allowCidrs: parseAllowCidrs( options.config.allowPrivateCidrs.join( ',' ) ),
+				timeoutMs: options.config.deliveryTimeoutMs,
+				sourceUrl: options.config.wordpressUrl,
+			} );
+	}
+
+	start(): void {
+		if ( this.state !== 'new' ) {
+			return;
+		}
+		this.state = 'running';
+		this.poller = setInterval( () => {
+			this.reloadEndpoints = true;
+			this.wake();
+		}, this.pollMs );
+		this.wake();
+	}
+
+	/** Something was stored (or an attempt ended): claim what is due now. */
+	wake( _endpointIds?: Iterable< string > ): void {
+		if ( this.state !== 'running' ) {
+			return;
+		}
+		if ( this.pumping ) {
+			this.again = true;
+			return;
+		}
+		this.pumping = this.pump().finally( () => {
+			this.pumping = undefined;
+			if ( this.again ) {
+				this.again = false;
+				this.wake();
+			}
+		} );
+	}
+
+	endpointsChanged(): void {
+		this.reloadEndpoints = true;
+		this.wake();
+	}
+
+	firstAttemptAt( now: number ): number {
+		return now + Math.round( ( this.policy.scheduleSeconds[ 0 ] ?? 0 ) * 1000 );
+	}
+
+	isRunning(): boolean {
+		return this.state === 'running';
+	}
+
+	/** Whether the last round trip to the store failed. */
+	storeUnreachable(): boolean {
+		return this.storeError !== undefined;
+	}
+
+	inFlightCount( endpointId?: string ): number {
+		if ( endpointId !== undefined ) {
+			return this.inFlight.get( endpointId ) ?? 0;
+		}
+		return [ ...this.inFlight.values() ].reduce( ( sum, n ) => sum + n, 0 );
+	}
+
+	/** Stops claiming, then waits up to graceMs for attempts in flight; unfinished leases expire for others to take. */
+	async stop( graceMs: number ): Promise< void > {
+		if ( this.state !== 'running' ) {
+			this.state = 'stopped';
+			return;
+		}
+		this.state = 'stopping';
+		clearInterval( this.poller );
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race( [
+			Promise.allSettled( [ ...this.running, ...( this.pumping ? [ this.pumping ] : [] ) ] ),
+			new Promise( ( resolve ) => {
+				timer = setTimeout( resolve, graceMs );
+			} ),
+		] );
+		clearTimeout( timer );
+		this.client.close();
+		this.state = 'stopped';
+	}
+
+	private async pump(): Promise< void > {
+		const now = Date.now();
+		try {
+			if ( this.reloadEndpoints ) {
+				this.reloadEndpoints = false;
+				this.endpoints = new Map( ( await this.store.listEndpoints( now ) ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+			}
+			for ( const endpoint of this.endpoints.values() ) {
+				if ( endpoint.status !== 'active' || this.state !== 'running' ) {
+					continue;
+				}
+				const free = endpoint.maxConcurrency - this.inFlightCount( endpoint.id );
+				if ( free <= 0 ) {
+					continue;
+				}
+				for ( const claimed of await this.store.claimDue( endpoint.id, now, free, this.lease ) ) {
+					this.launch( endpoint, claimed );
+				}
+			}
+			if ( this.storeError !== undefined ) {
+				this.log.info( 'the shared store answers again' );
+			}
+			this.storeError = undefined;
+		} catch ( error ) {
+			if ( this.storeError === undefined ) {
+				this.log.error( { err: error }, 'the shared store does not answer; claiming again at the next poll' );
+			}
+			this.storeError = error;
+			this.reloadEndpoints = true;
+		}
+	}
+
+	private launch( endpoint: Endpoint, claimed: ClaimedDelivery ): void {
+		this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) + 1 );
+		const task = this.attempt( endpoint, claimed )
+			.catch( ( error: unknown ) => {
+				this.log.error( { err: error, delivery_id: claimed.id, endpoint_id: endpoint.id }, 'delivery attempt could not be recorded; its lease will expire and it goes out again' );
+			} )
+			.finally( () => {
+				this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) - 1 );
+				this.running.delete( task );
+				this.wake( [ endpoint.id ] );
+			} );
+		this.running.add( task );
+	}
+
+	private async attempt( endpoint: Endpoint, claimed: ClaimedDelivery ): Promise< void > {
+		const sendAt = Date.now();
+		const result = await this.client.send( {
+			url: endpoint.url,
+			endpointId: endpoint.id,
+			eventId: claimed.eventId,
+			eventType: claimed.eventType,
+			payload: claimed.payload,
+			secrets: endpoint.secrets.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt ).map( ( s ) => s.secret ),
+			wcCompatSignature: endpoint.wcCompatSignature,
+		} );
+		const now = Date.now();
+		const cycleAttempts = claimed.cycleAttempts + 1;
+		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
+		const completion: Completion = {
+			deliveryId: claimed.id,
+			endpointId: endpoint.id,
+			status: decision.action === 'succeeded' ? 'succeeded' : decision.action === 'retry' ? 'pending' : 'failed',
+			attemptNumber: claimed.attemptCount + 1,
+			cycleAttempts,
+			trigger: claimed.trigger,
+			startedAt: result.startedAt,
+			durationMs: result.durationMs,
+			statusCode: result.statusCode,
+			errorCode: result.errorCode,
+			responseExcerpt: result.responseExcerpt,
+			nextAttemptAt: decision.action === 'retry' ? now + Math.round( decision.delaySeconds * 1000 ) : null,
+			lastError: decision.action === 'succeeded' ? null : decision.reason,
+			now,
+		};
+		if ( ! ( await this.store.complete( completion, this.lease ) ) ) {
+			this.log.warn( { delivery_id: claimed.id, endpoint_id: endpoint.id }, 'delivery no longer held by this instance (lease expired or endpoint deleted)' );
+			return;
+		}
+		const context = { delivery_id: claimed.id, event_id: claimed.eventId, endpoint_id: endpoint.id, attempt: completion.attemptNumber };
+		if ( decision.action === 'succeeded' ) {
+			this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
+		} else if ( decision.action === 'retry' ) {
+			this.log.info( { ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds }, 'delivery failed, will retry' );
+		} else {
+			this.log.warn( { ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason }, 'delivery failed for good' );
+		}
+	}
+}

@@ -1,0 +1,477 @@
+import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
+import type { EventType } from '../../outbound/event-types';
+import type { Attempt, AttemptTrigger, ClaimedDelivery, Completion, Delivery, DeliveryStatus } from '../deliveries-store';
+import { newEndpointId, type DisabledBy, type Endpoint, type EndpointStatus, type NewEndpoint } from '../endpoints-store';
+import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
+import type { Lease, QueueStore } from '../queue-store';
+import { MYSQL_MIGRATIONS } from './mysql-migrations';
+
+/** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
+const MIGRATION_LOCK = 'migrate';
+const MIGRATION_LOCK_WAIT_SECONDS = 120;
+
+type Row = RowDataPacket & Record< string, unknown >;
+
+export interface MysqlStoreOptions {
+	url: string;
+	/** Connections per instance; the dispatcher holds one per claim or completion, briefly. */
+	connectionLimit?: number;
+}
+
+/**
+ * The shared store on MySQL 8.0+ / MariaDB 10.6+ (mysql2 pool). Every instance reads and
+ * writes the same rows; the database's own locks coordinate them: GET_LOCK for migrations
+ * and maintenance, SELECT … FOR UPDATE SKIP LOCKED for claims, and a lease (claimed_by,
+ * claimed_until) on each claimed delivery so that another instance takes it over when its
+ * claimer dies. Sessions run at READ COMMITTED: a plain read sees what other instances
+ * have committed, which the ordering check relies on.
+ */
+export class MysqlStore implements QueueStore {
+	readonly kind = 'mysql';
+	private readonly lockPrefix: string;
+
+	private constructor( private readonly pool: Pool, database: string ) {
+		this.lockPrefix = `service_integration_sidecar:${ database }:`;
+	}
+
+	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
+	static async open( options: MysqlStoreOptions ): Promise< MysqlStore > {
+		const url = new URL( options.url );
+		const database = decodeURIComponent( url.pathname.slice( 1 ) );
+		const pool = mysql.createPool( {
+			host: url.hostname,
+			port: url.port === '' ? 3306 : Number( url.port ),
+			user: decodeURIComponent( url.username ),
+			password: decodeURIComponent( url.password ),
+			database,
+			connectionLimit: options.connectionLimit ?? 10,
+			// Fail fast when the server is away: requests answer 503 rather than hang.
+			connectTimeout: 5000,
+			enableKeepAlive: true,
+			charset: 'utf8mb4',
+		} );
+		pool.on( 'connection', ( connection ) => {
+			// The callback API of the underlying connection: the pool hands it out only after this is queued.
+			( connection as unknown as { query( sql: string ): void } ).query( 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED' );
+		} );
+		const store = new MysqlStore( pool, database );
+		try {
+			await store.migrate();
+		} catch ( error ) {
+			await pool.end();
+			throw error;
+		}
+		return store;
+	}
+
+	/**
+	 * Versioned migrations under a database lock: the first instance applies them, the others
+	 * wait for the lock and then find the schema current. A schema newer than this code is refused.
+	 */
+	async migrate(): Promise< number > {
+		const connection = await this.pool.getConnection();
+		try {
+			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [ this.lockPrefix + MIGRATION_LOCK, MIGRATION_LOCK_WAIT_SECONDS ] );
+			if ( locked[ 0 ]?.ok !== 1 ) {
+				throw new Error( `could not take the migration lock within ${ MIGRATION_LOCK_WAIT_SECONDS } s (another instance is migrating)` );
+			}
+			try {
+				await connection.query( 'CREATE TABLE IF NOT EXISTS sidecar_schema (version INT NOT NULL) ENGINE=InnoDB' );
+				const [ rows ] = await connection.query< Row[] >( 'SELECT version FROM sidecar_schema' );
+				let current = rows.length === 0 ? 0 : Number( rows[ 0 ]?.version );
+				if ( rows.length === 0 ) {
+					await connection.query( 'INSERT INTO sidecar_schema (version) VALUES (0)' );
+				}
+				if ( current > MYSQL_MIGRATIONS.length ) {
+					throw new Error( `The database schema is version ${ current }, newer than this sidecar knows (${ MYSQL_MIGRATIONS.length }); upgrade the sidecar.` );
+				}
+				for ( ; current < MYSQL_MIGRATIONS.length; current++ ) {
+					for ( const statement of MYSQL_MIGRATIONS[ current ] as readonly string[] ) {
+						await connection.query( statement );
+					}
+					await connection.query( 'UPDATE sidecar_schema SET version = ?', [ current + 1 ] );
+				}
+				return current;
+			} finally {
+				await connection.query( 'SELECT RELEASE_LOCK(?)', [ this.lockPrefix + MIGRATION_LOCK ] );
+			}
+		} finally {
+			connection.release();
+		}
+	}
+
+	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
+		const connection = await this.pool.getConnection();
+		try {
+			await connection.beginTransaction();
+			try {
+				const result = await fn( connection );
+				await connection.commit();
+				return result;
+			} catch ( error ) {
+				await connection.rollback().catch( () => undefined );
+				throw error;
+			}
+		} finally {
+			connection.release();
+		}
+	}
+
+	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
+		return this.transaction( async ( connection ) => {
+			const [ endpointRows ] = await connection.query< Row[] >( `SELECT id, event_types FROM endpoints WHERE status = 'active' ORDER BY id` );
+			const endpoints = endpointRows.map( ( row ) => ( { id: String( row.id ), types: new Set( JSON.parse( String( row.event_types ) ) as string[] ) } ) );
+			const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
+			const touched = new Set< string >();
+			const deliveries: unknown[][] = [];
+			for ( const event of events ) {
+				// One statement per event: INSERT IGNORE reports per row whether the id was new.
+				const [ inserted ] = await connection.query< ResultSetHeader >(
+					'INSERT IGNORE INTO events (id, type, timestamp, ordering_key, payload, received_at) VALUES (?, ?, ?, ?, ?, ?)',
+					[ event.id, event.type, event.timestamp, event.orderingKey, eventPayload( event ), now ]
+				);
+				if ( inserted.affectedRows === 0 ) {
+					result.duplicates.push( event.id );
+					continue;
+				}
+				result.accepted.push( event.id );
+				for ( const endpoint of endpoints ) {
+					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
+						deliveries.push( [ event.id, endpoint.id, event.orderingKey, 'pending', firstAttemptAt, now, now ] );
+						touched.add( endpoint.id );
+					}
+				}
+			}
+			if ( deliveries.length > 0 ) {
+				// In batch order: the ids follow arrival, which the ordering check relies on.
+				await connection.query(
+					'INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at) VALUES ?',
+					[ deliveries ]
+				);
+			}
+			result.endpointIds = [ ...touched ];
+			return result;
+		} );
+	}
+
+	async getEvent( id: string ): Promise< StoredEvent | undefined > {
+		const [ rows ] = await this.pool.query< Row[] >( 'SELECT * FROM events WHERE id = ?', [ id ] );
+		const row = rows[ 0 ];
+		return row
+			? {
+					id: String( row.id ),
+					type: row.type as EventType,
+					timestamp: String( row.timestamp ),
+					orderingKey: ( row.ordering_key as string | null ) ?? null,
+					payload: String( row.payload ),
+					receivedAt: Number( row.received_at ),
+					payloadClearedAt: nullableNumber( row.payload_cleared_at ),
+					redactedAt: nullableNumber( row.redacted_at ),
+			  }
+			: undefined;
+	}
+
+	async deliveriesOfEvent( eventId: string ): Promise< ( Delivery & { attempts: Attempt[] } )[] > {
+		const [ attemptRows ] = await this.pool.query< Row[] >(
+			'SELECT a.* FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.delivery_id, a.attempt_number',
+			[ eventId ]
+		);
+		const attempts = new Map< number, Attempt[] >();
+		for ( const row of attemptRows ) {
+			const id = Number( row.delivery_id );
+			attempts.set( id, [
+				...( attempts.get( id ) ?? [] ),
+				{
+					attemptNumber: Number( row.attempt_number ),
+					startedAt: Number( row.started_at ),
+					durationMs: Number( row.duration_ms ),
+					statusCode: nullableNumber( row.status_code ),
+					errorCode: ( row.error_code as string | null ) ?? null,
+					responseExcerpt: ( row.response_excerpt as string | null ) ?? null,
+					nextAttemptAt: nullableNumber( row.next_attempt_at ),
+					trigger: row.trigger as AttemptTrigger,
+				},
+			] );
+		}
+		const [ rows ] = await this.pool.query< Row[] >(
+			`SELECT d.*, e.type AS event_type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id`,
+			[ eventId ]
+		);
+		return rows.map( ( row ) => ( {
+			id: Number( row.id ),
+			eventId: String( row.event_id ),
+			eventType: row.event_type as EventType,
+			endpointId: String( row.endpoint_id ),
+			status: row.status as DeliveryStatus,
+			attemptCount: Number( row.attempt_count ),
+			nextAttemptAt: nullableNumber( row.next_attempt_at ),
+			lastStatusCode: nullableNumber( row.last_status_code ),
+			lastError: ( row.last_error as string | null ) ?? null,
+			createdAt: Number( row.created_at ),
+			updatedAt: Number( row.updated_at ),
+			attempts: attempts.get( Number( row.id ) ) ?? [],
+		} ) );
+	}
+
+	async listEndpoints( now: number ): Promise< Endpoint[] > {
+		const [ secrets ] = await this.pool.query< Row[] >(
+			'SELECT * FROM endpoint_secrets WHERE expires_at IS NULL OR expires_at > ? ORDER BY created_at DESC, id DESC',
+			[ now ]
+		);
+		const byEndpoint = new Map< string, Row[] >();
+		for ( const secret of secrets ) {
+			const id = String( secret.endpoint_id );
+			byEndpoint.set( id, [ ...( byEndpoint.get( id ) ?? [] ), secret ] );
+		}
+		const [ rows ] = await this.pool.query< Row[] >( 'SELECT * FROM endpoints ORDER BY created_at, id' );
+		return rows.map( ( row ) => toEndpoint( row, byEndpoint.get( String( row.id ) ) ?? [] ) );
+	}
+
+	async getEndpoint( id: string, now: number ): Promise< Endpoint | undefined > {
+		const [ rows ] = await this.pool.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ?', [ id ] );
+		const row = rows[ 0 ];
+		if ( ! row ) {
+			return undefined;
+		}
+		const [ secrets ] = await this.pool.query< Row[] >(
+			'SELECT * FROM endpoint_secrets WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC, id DESC',
+			[ id, now ]
+		);
+		return toEndpoint( row, secrets );
+	}
+
+	async createEndpoint( input: NewEndpoint, now: number ): Promise< Endpoint > {
+		const id = newEndpointId();
+		await this.transaction( async ( connection ) => {
+			await connection.query(
+				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
+				 VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
+				[ id, input.url, input.description, JSON.stringify( input.eventTypes ), input.maxConcurrency, input.wcCompatSignature ? 1 : 0, now, now ]
+			);
+			await connection.query( 'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)', [ id, input.secret, now ] );
+		} );
+		return ( await this.getEndpoint( id, now ) ) as Endpoint;
+	}
+
+	async deleteEndpoint( id: string ): Promise< boolean > {
+		const [ result ] = await this.pool.query< ResultSetHeader >( 'DELETE FROM endpoints WHERE id = ?', [ id ] );
+		return result.affectedRows > 0;
+	}
+
+	/**
+	 * Three steps, the last two in one short transaction:
+	 *  1. candidates: due pending deliveries of the endpoint, or in-flight ones whose lease
+	 *     expired, that no unfinished earlier delivery of the same ordering key precedes
+	 *     (a plain read of what is committed; an earlier delivery another instance is
+	 *     claiming right now is still pending or in flight, so it holds its followers back);
+	 *  2. SELECT … FOR UPDATE SKIP LOCKED on those rows, re-checking that they are still
+	 *     claimable: rows another instance is claiming at this moment are skipped, not waited for;
+	 *  3. the lease: status in_flight, claimed_by this instance, claimed_until now + leaseMs.
+	 */
+	async claimDue( endpointId: string, now: number, limit: number, lease: Lease ): Promise< ClaimedDelivery[] > {
+		if ( limit <= 0 ) {
+			return [];
+		}
+		const claimable = `((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'in_flight' AND d.claimed_until < ?))`;
+		// Not behind an unfinished earlier delivery of the same ordering key.
+		const head = `(d.ordering_key IS NULL OR NOT EXISTS (
+			SELECT 1 FROM deliveries p
+			WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id AND p.status IN ('pending', 'in_flight')))`;
+		// Outside the transaction (a plain read either way): an idle poll costs this one query.
+		// Two index range reads (due pending rows, expired leases) rather than one OR that scans the endpoint's history.
+		const [ candidates ] = await this.pool.query< Row[] >(
+			`(SELECT d.id, d.next_attempt_at AS due FROM deliveries d
+			  WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND ${ head }
+			  ORDER BY d.next_attempt_at, d.id LIMIT ?)
+			 UNION ALL
+			 (SELECT d.id, d.claimed_until AS due FROM deliveries d
+			  WHERE d.endpoint_id = ? AND d.status = 'in_flight' AND d.claimed_until < ? AND ${ head }
+			  ORDER BY d.claimed_until, d.id LIMIT ?)`,
+			[ endpointId, now, limit, endpointId, now, limit ]
+		);
+		if ( candidates.length === 0 ) {
+			return [];
+		}
+		const ids = candidates.map( ( row ) => Number( row.id ) );
+		return this.transaction( async ( connection ) => {
+			const [ rows ] = await connection.query< Row[] >(
+				`SELECT d.id, d.event_id, d.endpoint_id, d.attempt_count, d.cycle_attempts, d.next_trigger, d.created_at, d.status, d.claimed_by
+				 FROM deliveries d
+				 WHERE d.id IN (?) AND ${ claimable }
+				 ORDER BY d.id
+				 LIMIT ?
+				 FOR UPDATE SKIP LOCKED`,
+				[ ids, now, now, limit ]
+			);
+			if ( rows.length === 0 ) {
+				return [];
+			}
+			const taken = rows.map( ( row ) => Number( row.id ) );
+			await connection.query(
+				`UPDATE deliveries SET status = 'in_flight', claimed_by = ?, claimed_until = ?, updated_at = ? WHERE id IN (?)`,
+				[ lease.instanceId, now + lease.leaseMs, now, taken ]
+			);
+			const [ events ] = await connection.query< Row[] >(
+				'SELECT id, type, payload, received_at FROM events WHERE id IN (?)',
+				[ [ ...new Set( rows.map( ( row ) => String( row.event_id ) ) ) ] ]
+			);
+			const eventsById = new Map( events.map( ( event ) => [ String( event.id ), event ] ) );
+			return rows.map( ( row ) => {
+				const event = eventsById.get( String( row.event_id ) ) as Row;
+				return {
+					id: Number( row.id ),
+					eventId: String( row.event_id ),
+					eventType: event.type as EventType,
+					endpointId: String( row.endpoint_id ),
+					payload: String( event.payload ),
+					attemptCount: Number( row.attempt_count ),
+					cycleAttempts: Number( row.cycle_attempts ),
+					trigger: row.next_trigger as AttemptTrigger,
+					receivedAt: Number( event.received_at ),
+					createdAt: Number( row.created_at ),
+				};
+			} );
+		} );
+	}
+
+	/**
+	 * Moves the delivery on only while this instance still holds it (its lease may have
+	 * expired and another instance taken it over); the attempt is recorded either way, with
+	 * the instance and its start and end, since it did happen.
+	 */
+	async complete( completion: Completion, lease: Lease ): Promise< boolean > {
+		return this.transaction( async ( connection ) => {
+			const [ updated ] = await connection.query< ResultSetHeader >(
+				`UPDATE deliveries SET status = ?, attempt_count = ?, cycle_attempts = ?, next_attempt_at = ?, next_trigger = 'scheduled',
+				 last_status_code = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
+				 WHERE id = ? AND status = 'in_flight' AND claimed_by = ?`,
+				[
+					completion.status,
+					completion.attemptNumber,
+					completion.cycleAttempts,
+					completion.nextAttemptAt,
+					completion.statusCode,
+					completion.lastError,
+					completion.now,
+					completion.deliveryId,
+					lease.instanceId,
+				]
+			);
+			const [ exists ] = await connection.query< Row[] >( 'SELECT 1 FROM deliveries WHERE id = ?', [ completion.deliveryId ] );
+			if ( exists.length > 0 ) {
+				await connection.query(
+					`INSERT INTO attempts (delivery_id, endpoint_id, instance_id, attempt_number, started_at, ended_at, duration_ms, status_code, error_code,
+					   response_excerpt, next_attempt_at, \`trigger\`)
+					 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+					[
+						completion.deliveryId,
+						completion.endpointId,
+						lease.instanceId,
+						completion.attemptNumber,
+						completion.startedAt,
+						completion.startedAt + completion.durationMs,
+						completion.durationMs,
+						completion.statusCode,
+						completion.errorCode,
+						completion.responseExcerpt,
+						completion.nextAttemptAt,
+						completion.trigger,
+					]
+				);
+			}
+			return updated.affectedRows === 1;
+		} );
+	}
+
+	async nextDueAfter( now: number ): Promise< number | undefined > {
+		const [ rows ] = await this.pool.query< Row[] >(
+			`SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
+			[ now ]
+		);
+		return nullableNumber( rows[ 0 ]?.at ) ?? undefined;
+	}
+
+	async countByStatus() {
+		const [ rows ] = await this.pool.query< Row[] >(
+			`SELECT status, COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'in_flight', 'failed', 'cancelled') GROUP BY status`
+		);
+		const counts = { pending: 0, in_flight: 0, failed: 0, cancelled: 0 };
+		for ( const row of rows ) {
+			counts[ row.status as keyof typeof counts ] = Number( row.n );
+		}
+		return counts;
+	}
+
+	async prune( before: number, limit: number ): Promise< { deliveries: number; events: number } > {
+		return this.transaction( async ( connection ) => {
+			const [ deliveries ] = await connection.query< ResultSetHeader >(
+				`DELETE FROM deliveries WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? ORDER BY id LIMIT ?`,
+				[ before, limit ]
+			);
+			const [ events ] = await connection.query< ResultSetHeader >(
+				`DELETE FROM events WHERE received_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id) ORDER BY received_at LIMIT ?`,
+				[ before, limit ]
+			);
+			return { deliveries: deliveries.affectedRows, events: events.affectedRows };
+		} );
+	}
+
+	/** GET_LOCK with no wait: the lock lives on the connection, held for fn's whole run. */
+	async exclusively( name: string, fn: () => Promise< void > ): Promise< boolean > {
+		const connection = await this.pool.getConnection();
+		try {
+			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, 0) AS ok', [ this.lockPrefix + name ] );
+			if ( locked[ 0 ]?.ok !== 1 ) {
+				return false;
+			}
+			try {
+				await fn();
+				return true;
+			} finally {
+				await connection.query( 'SELECT RELEASE_LOCK(?)', [ this.lockPrefix + name ] );
+			}
+		} finally {
+			connection.release();
+		}
+	}
+
+	async ping(): Promise< void > {
+		await this.pool.query( 'SELECT 1' );
+	}
+
+	async schemaVersion(): Promise< { current: number; latest: number } > {
+		const [ rows ] = await this.pool.query< Row[] >( 'SELECT version FROM sidecar_schema' );
+		return { current: Number( rows[ 0 ]?.version ?? 0 ), latest: MYSQL_MIGRATIONS.length };
+	}
+
+	async close(): Promise< void > {
+		await this.pool.end();
+	}
+}
+
+function nullableNumber( value: unknown ): number | null {
+	return value === null || value === undefined ? null : Number( value );
+}
+
+function toEndpoint( row: Row, secrets: Row[] ): Endpoint {
+	return {
+		id: String( row.id ),
+		url: String( row.url ),
+		description: String( row.description ),
+		eventTypes: JSON.parse( String( row.event_types ) ) as EventType[],
+		status: row.status as EndpointStatus,
+		disabledReason: ( row.disabled_reason as string | null ) ?? null,
+		disabledAt: nullableNumber( row.disabled_at ),
+		disabledBy: ( row.disabled_by as DisabledBy | null ) ?? null,
+		failingSince: nullableNumber( row.failing_since ),
+		maxConcurrency: Number( row.max_concurrency ),
+		wcCompatSignature: Number( row.wc_compat_signature ) === 1,
+		createdAt: Number( row.created_at ),
+		updatedAt: Number( row.updated_at ),
+		secrets: secrets.map( ( secret ) => ( {
+			secret: String( secret.secret ),
+			createdAt: Number( secret.created_at ),
+			expiresAt: nullableNumber( secret.expires_at ),
+		} ) ),
+	};
+}

@@ -1,0 +1,189 @@
+import type { Completion } from '../../sidecar/src/store/deliveries-store';
+import type { NewEvent } from '../../sidecar/src/store/events-store';
+import type { QueueStore } from '../../sidecar/src/store/queue-store';
+import { MYSQL_MIGRATIONS } from '../../sidecar/src/store/mysql/mysql-migrations';
+import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+
+const LEASE = { instanceId: 'instance-a', leaseMs: 60_000 };
+
+function event( id: string, orderingKey: string | null = null, type: NewEvent[ 'type' ] = 'order.paid' ): NewEvent {
+	return { id, type, timestamp: '2026-11-24T10:00:00Z', orderingKey, data: { id } };
+}
+
+function success( deliveryId: number, endpointId: string, now: number ): Completion {
+	return {
+		deliveryId,
+		endpointId,
+		status: 'succeeded',
+		attemptNumber: 1,
+		cycleAttempts: 1,
+		trigger: 'scheduled',
+		startedAt: now,
+		durationMs: 5,
+		statusCode: 200,
+		errorCode: null,
+		responseExcerpt: 'ok',
+		nextAttemptAt: null,
+		lastError: null,
+		now,
+	};
+}
+
+async function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
+	return store.createEndpoint( { url: 'https://hooks.example/x', description: '', eventTypes: types, maxConcurrency: 4, wcCompatSignature: false, secret: 'whsec_test' }, 1000 );
+}
+
+describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
+	let backend: Backend;
+	beforeAll( async () => {
+		backend = await startBackend( kind );
+	} );
+	afterAll( async () => {
+		await backend?.stop();
+	} );
+	beforeEach( async () => {
+		await backend.reset();
+	} );
+
+	it( 'stores a batch with one delivery per subscribed active endpoint, and a repeated id is a no-op', async () => {
+		const store = await backend.open();
+		const all = await endpoint( store );
+		const refundsOnly = await endpoint( store, [ 'order.refunded' ] );
+		const first = await store.insertBatch( [ event( 'e1' ), event( 'e2', null, 'order.refunded' ) ], 2000, 2000 );
+		expect( first.accepted ).toEqual( [ 'e1', 'e2' ] );
+		expect( first.duplicates ).toEqual( [] );
+		expect( new Set( first.endpointIds ) ).toEqual( new Set( [ all.id, refundsOnly.id ] ) );
+		const again = await store.insertBatch( [ event( 'e1' ), event( 'e3' ) ], 3000, 3000 );
+		expect( again.accepted ).toEqual( [ 'e3' ] );
+		expect( again.duplicates ).toEqual( [ 'e1' ] );
+		expect( ( await store.deliveriesOfEvent( 'e1' ) ).map( ( d ) => d.endpointId ) ).toEqual( [ all.id ] );
+		expect( new Set( ( await store.deliveriesOfEvent( 'e2' ) ).map( ( d ) => d.endpointId ) ) ).toEqual( new Set( [ all.id, refundsOnly.id ] ) );
+		expect( ( await store.getEvent( 'e1' ) )?.payload ).toBe( JSON.stringify( { type: 'order.paid', timestamp: '2026-11-24T10:00:00Z', data: { id: 'e1' } } ) );
+		expect( await store.getEvent( 'nope' ) ).toBeUndefined();
+		expect( await store.countByStatus() ).toEqual( { pending: 4, in_flight: 0, failed: 0, cancelled: 0 } );
+	} );
+
+	it( 'claims only what is due, and only the head of each ordering key until it finishes', async () => {
+		const store = await backend.open();
+		const target = await endpoint( store );
+		await store.insertBatch( [ event( 'k1', 'order:1' ), event( 'k2', 'order:1' ), event( 'free' ), event( 'other', 'order:2' ) ], 1000, 1000 );
+		await store.insertBatch( [ event( 'later' ) ], 1000, 5000 );
+		const claimed = await store.claimDue( target.id, 2000, 10, LEASE );
+		expect( claimed.map( ( c ) => c.eventId ).sort() ).toEqual( [ 'free', 'k1', 'other' ] );
+		expect( await store.claimDue( target.id, 2000, 10, LEASE ) ).toEqual( [] );
+		expect( await store.nextDueAfter( 2000 ) ).toBe( 5000 );
+
+		const head = claimed.find( ( c ) => c.eventId === 'k1' )!;
+		expect( await store.complete( success( head.id, target.id, 2100 ), LEASE ) ).toBe( true );
+		expect( ( await store.claimDue( target.id, 2200, 10, LEASE ) ).map( ( c ) => c.eventId ) ).toEqual( [ 'k2' ] );
+		const [ delivery ] = await store.deliveriesOfEvent( 'k1' );
+		expect( delivery ).toMatchObject( { status: 'succeeded', attemptCount: 1, lastStatusCode: 200 } );
+		expect( delivery?.attempts ).toEqual( [ expect.objectContaining( { attemptNumber: 1, startedAt: 2100, durationMs: 5, statusCode: 200, trigger: 'scheduled' } ) ] );
+	} );
+
+	it( 'shares endpoints and their secrets; a deleted endpoint takes its deliveries with it', async () => {
+		const store = await backend.open();
+		const created = await endpoint( store );
+		const reader = await backend.open();
+		expect( ( await reader.getEndpoint( created.id, 2000 ) )?.secrets.map( ( s ) => s.secret ) ).toEqual( [ 'whsec_test' ] );
+		expect( ( await reader.listEndpoints( 2000 ) ).map( ( e ) => e.id ) ).toEqual( [ created.id ] );
+		await store.insertBatch( [ event( 'e1' ) ], 1000, 1000 );
+		expect( await reader.deleteEndpoint( created.id ) ).toBe( true );
+		expect( await store.deleteEndpoint( created.id ) ).toBe( false );
+		expect( await store.deliveriesOfEvent( 'e1' ) ).toEqual( [] );
+	} );
+
+	it( 'prunes finished deliveries and the events nothing refers to any more, never pending ones', async () => {
+		const store = await backend.open();
+		const target = await endpoint( store );
+		await store.insertBatch( [ event( 'old-done' ), event( 'old-pending' ) ], 1000, 1000 );
+		const [ claimed ] = await store.claimDue( target.id, 1000, 1, LEASE );
+		await store.complete( success( claimed!.id, target.id, 1000 ), LEASE );
+		expect( await store.prune( 5000, 100 ) ).toEqual( { deliveries: 1, events: 1 } );
+		expect( await store.getEvent( claimed!.eventId ) ).toBeUndefined();
+		expect( await store.countByStatus() ).toMatchObject( { pending: 1 } );
+	} );
+} );
+
+describe( 'several instances on one MariaDB', () => {
+	let backend: Backend;
+	beforeAll( async () => {
+		backend = await startBackend( 'mysql' );
+	} );
+	afterAll( async () => {
+		await backend?.stop();
+	} );
+	beforeEach( async () => {
+		await backend.reset();
+	} );
+
+	it( 'migrates once when three instances start together, and refuses a newer schema', async () => {
+		const stores = await Promise.all( [ backend.open(), backend.open(), backend.open() ] );
+		expect( await backend.sql( 'SELECT version FROM sidecar_schema' ) ).toEqual( [ { version: MYSQL_MIGRATIONS.length } ] );
+		for ( const store of stores ) {
+			expect( await store.schemaVersion() ).toEqual( { current: MYSQL_MIGRATIONS.length, latest: MYSQL_MIGRATIONS.length } );
+		}
+		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length + 1 ] );
+		await expect( backend.open() ).rejects.toThrow( /newer than this sidecar knows/ );
+	} );
+
+	it( 'gives each due delivery to one instance when several claim at once (SKIP LOCKED)', async () => {
+		const [ a, b, c ] = await Promise.all( [ backend.open(), backend.open(), backend.open() ] );
+		const target = await endpoint( a! );
+		await a!.insertBatch( Array.from( { length: 300 }, ( _x, i ) => event( `e${ i }` ) ), 1000, 1000 );
+		const claims = await Promise.all(
+			[ a!, b!, c! ].flatMap( ( store, n ) => Array.from( { length: 4 }, () => store.claimDue( target.id, 2000, 40, { instanceId: `i${ n }`, leaseMs: 60_000 } ) ) )
+		);
+		const ids = claims.flat().map( ( claim ) => claim.id );
+		expect( new Set( ids ).size ).toBe( ids.length );
+		const leased = await backend.sql< { claimed_by: string; n: number } >(
+			`SELECT claimed_by, COUNT(*) AS n FROM deliveries WHERE status = 'in_flight' GROUP BY claimed_by ORDER BY claimed_by`
+		);
+		expect( leased.reduce( ( sum, row ) => sum + Number( row.n ), 0 ) ).toBe( ids.length );
+	} );
+
+	it( 'lets another instance take a delivery over once its lease expires, and the late completion is refused', async () => {
+		const [ a, b ] = await Promise.all( [ backend.open(), backend.open() ] );
+		const target = await endpoint( a! );
+		await a!.insertBatch( [ event( 'k1', 'order:9' ), event( 'k2', 'order:9' ) ], 1000, 1000 );
+		const leaseA = { instanceId: 'a', leaseMs: 1000 };
+		const leaseB = { instanceId: 'b', leaseMs: 1000 };
+		const [ head ] = await a!.claimDue( target.id, 1000, 10, leaseA );
+		expect( head?.eventId ).toBe( 'k1' );
+		// Held: nothing for b (k2 waits behind k1 on every instance).
+		expect( await b!.claimDue( target.id, 1500, 10, leaseB ) ).toEqual( [] );
+		// Expired (a died): b takes k1 again, still not k2.
+		expect( ( await b!.claimDue( target.id, 2001, 10, leaseB ) ).map( ( c ) => c.eventId ) ).toEqual( [ 'k1' ] );
+		expect( await a!.complete( success( head!.id, target.id, 2100 ), leaseA ) ).toBe( false );
+		expect( await b!.complete( success( head!.id, target.id, 2200 ), leaseB ) ).toBe( true );
+		expect( ( await a!.claimDue( target.id, 2300, 10, leaseA ) ).map( ( c ) => c.eventId ) ).toEqual( [ 'k2' ] );
+		expect( await backend.sql( 'SELECT instance_id, started_at, ended_at FROM attempts ORDER BY id' ) ).toEqual( [
+			{ instance_id: 'a', started_at: 2100, ended_at: 2105 },
+			{ instance_id: 'b', started_at: 2200, ended_at: 2205 },
+		] );
+	} );
+
+	it( 'runs a named job on one instance at a time (GET_LOCK without waiting)', async () => {
+		const [ a, b ] = await Promise.all( [ backend.open(), backend.open() ] );
+		let release!: () => void;
+		const held = new Promise< void >( ( resolve ) => {
+			release = resolve;
+		} );
+		let started!: () => void;
+		const running = new Promise< void >( ( resolve ) => {
+			started = resolve;
+		} );
+		const first = a!.exclusively( 'maintenance', async () => {
+			started();
+			await held;
+		} );
+		await running;
+		let ran = false;
+		expect( await b!.exclusively( 'maintenance', async () => void ( ran = true ) ) ).toBe( false );
+		expect( ran ).toBe( false );
+		release();
+		expect( await first ).toBe( true );
+		expect( await b!.exclusively( 'maintenance', async () => void ( ran = true ) ) ).toBe( true );
+		expect( ran ).toBe( true );
+	} );
+} );

@@ -1,0 +1,131 @@
+import { loadConfig } from '../../sidecar/src/config';
+import { createLogger } from '../../sidecar/src/logger';
+import { SharedDispatcher } from '../../sidecar/src/outbound/shared-dispatcher';
+import { generateSecret } from '../../sidecar/src/outbound/signing';
+import type { NewEvent } from '../../sidecar/src/store/events-store';
+import type { QueueStore } from '../../sidecar/src/store/queue-store';
+import { TEST_ENV } from './support/harness';
+import { startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+
+const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
+const log = createLogger( process.env.TEST_LOG ?? 'silent' );
+
+function events( prefix: string, count: number ): NewEvent[] {
+	return Array.from( { length: count }, ( _x, i ) => ( {
+		id: `${ prefix }_${ i }`,
+		type: ( [ 'order.created', 'order.paid', 'order.refunded' ] as const )[ i % 3 ] as NewEvent[ 'type' ],
+		timestamp: '2026-11-24T10:00:00Z',
+		orderingKey: `order:${ Math.floor( i / 3 ) }`,
+		data: { i },
+	} ) );
+}
+
+/** Each order's events reached the receiver in order (first arrivals), and every event did. */
+function expectInOrder( receiver: Receiver, prefix: string, count: number ): void {
+	const first = new Map< string, number >();
+	receiver.requests.forEach( ( request, index ) => {
+		const id = request.headers[ 'webhook-id' ] as string;
+		if ( ! first.has( id ) ) {
+			first.set( id, index );
+		}
+	} );
+	expect( first.size ).toBe( count );
+	for ( let i = 0; i + 1 < count; i++ ) {
+		if ( Math.floor( i / 3 ) === Math.floor( ( i + 1 ) / 3 ) ) {
+			expect( first.get( `${ prefix }_${ i }` ) as number ).toBeLessThan( first.get( `${ prefix }_${ i + 1 }` ) as number );
+		}
+	}
+}
+
+describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
+	let backend: Backend;
+	let receiver: Receiver;
+	const dispatchers: SharedDispatcher[] = [];
+	beforeAll( async () => {
+		backend = await startBackend( kind );
+	} );
+	afterAll( async () => {
+		await backend?.stop();
+	} );
+	beforeEach( async () => {
+		await backend.reset();
+	} );
+	afterEach( async () => {
+		await Promise.all( dispatchers.splice( 0 ).map( ( dispatcher ) => dispatcher.stop( 1000 ) ) );
+		await receiver?.close();
+	} );
+
+	const dispatcherOn = ( store: QueueStore, pollMs = 1000 ) => {
+		const dispatcher = new SharedDispatcher( { config, log, store, pollMs } );
+		dispatchers.push( dispatcher );
+		dispatcher.start();
+		return dispatcher;
+	};
+
+	it( 'sends every event once, in order per ordering key, retrying a failed attempt; the attempts are recorded', async () => {
+		let refusedOnce = false;
+		receiver = await startReceiver( ( request, res ) => {
+			if ( request.headers[ 'webhook-id' ] === 'ev_4' && ! refusedOnce ) {
+				refusedOnce = true;
+				res.writeHead( 500 ).end( 'try again' );
+				return;
+			}
+			res.writeHead( 200 ).end( 'ok' );
+		} );
+		const store = await backend.open();
+		const endpoint = await store.createEndpoint(
+			{ url: receiver.url + '/hook', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: generateSecret() },
+			Date.now()
+		);
+		const dispatcher = dispatcherOn( store );
+		const now = Date.now();
+		const stored = await store.insertBatch( events( 'ev', 30 ), now, dispatcher.firstAttemptAt( now ) );
+		dispatcher.wake( stored.endpointIds );
+		await waitUntil( async () => ( await store.countByStatus() ).pending + ( await store.countByStatus() ).in_flight === 0 && receiver.requests.length >= 31, 20_000, 'queue drained' );
+		expectInOrder( receiver, 'ev', 30 );
+		expect( receiver.requests ).toHaveLength( 31 ); // ev_4 twice: refused, then retried
+		const [ delivery ] = await store.deliveriesOfEvent( 'ev_4' );
+		expect( delivery ).toMatchObject( { endpointId: endpoint.id, status: 'succeeded', attemptCount: 2 } );
+		expect( delivery?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500, 200 ] );
+	} );
+
+	if ( kind === 'mysql' ) {
+		it( 'shares the queue between instances: events stored through one are sent by the other, each once', async () => {
+			receiver = await startReceiver();
+			const [ writer, other ] = await Promise.all( [ backend.open(), backend.open() ] );
+			await writer!.createEndpoint(
+				{ url: receiver.url + '/hook', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: generateSecret() },
+				Date.now()
+			);
+			// Only the other instance runs a dispatcher: it finds the events at its next poll.
+			const dispatcher = dispatcherOn( other!, 100 );
+			const now = Date.now();
+			await writer!.insertBatch( events( 'shared', 60 ), now, now );
+			await waitUntil( () => receiver.requests.length >= 60, 20_000, 'every event delivered' );
+			await waitUntil( async () => ( await other!.countByStatus() ).in_flight === 0, 10_000, 'attempts recorded' );
+			expectInOrder( receiver, 'shared', 60 );
+			const rows = await backend.sql< { instance_id: string; n: number } >( 'SELECT instance_id, COUNT(*) AS n FROM attempts GROUP BY instance_id' );
+			expect( rows ).toEqual( [ { instance_id: dispatcher.instanceId, n: 60 } ] );
+		} );
+
+		it( 'splits the work of two running instances without sending anything twice', async () => {
+			receiver = await startReceiver();
+			const [ a, b ] = await Promise.all( [ backend.open(), backend.open() ] );
+			await a!.createEndpoint(
+				{ url: receiver.url + '/hook', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: generateSecret() },
+				Date.now()
+			);
+			const first = dispatcherOn( a!, 50 );
+			const second = dispatcherOn( b!, 50 );
+			const now = Date.now();
+			await a!.insertBatch( events( 'split', 150 ), now, now );
+			await waitUntil( () => receiver.requests.length >= 150, 30_000, 'every event delivered' );
+			await waitUntil( async () => ( await a!.countByStatus() ).in_flight === 0, 10_000, 'attempts recorded' );
+			expectInOrder( receiver, 'split', 150 );
+			expect( receiver.requests ).toHaveLength( 150 );
+			const rows = await backend.sql< { instance_id: string } >( 'SELECT DISTINCT instance_id FROM attempts' );
+			expect( rows.map( ( row ) => row.instance_id ).sort() ).toEqual( [ first.instanceId, second.instanceId ].sort() );
+		} );
+	}
+} );

@@ -1,0 +1,74 @@
+import mysql from 'mysql2/promise';
+import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
+import { openDatabase } from '../../../sidecar/src/store/database';
+import { SqliteQueueStore, type QueueStore } from '../../../sidecar/src/store/queue-store';
+import { createStores } from '../../../sidecar/src/store/stores';
+import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
+
+export type StoreKind = 'sqlite' | 'mysql';
+export const STORE_KINDS: StoreKind[] = [ 'sqlite', 'mysql' ];
+
+/**
+ * One backend per test file: SQLite in memory, or a throwaway MariaDB (tests/support/mariadb.ts)
+ * whose tables are dropped before each test, so every test also runs the migrations.
+ */
+export interface Backend {
+	/** A store as one instance opens it; on MySQL, several calls are several instances on one database. */
+	open(): Promise< QueueStore >;
+	/** Empties the database between tests. */
+	reset(): Promise< void >;
+	/** Plain SQL on the MariaDB database (MySQL only). */
+	sql< T = Record< string, unknown > >( query: string, params?: unknown[] ): Promise< T[] >;
+	url: string | undefined;
+	stop(): Promise< void >;
+}
+
+export async function startBackend( kind: StoreKind ): Promise< Backend > {
+	if ( kind === 'sqlite' ) {
+		let shared: QueueStore | undefined;
+		return {
+			url: undefined,
+			// One process owns a SQLite file: every "instance" in a test is the same store.
+			open: async () => ( shared ??= new SqliteQueueStore( createStores( openDatabase( { dataDir: ':memory:' } ) ) ) ),
+			reset: async () => {
+				await shared?.close();
+				shared = undefined;
+			},
+			sql: async () => {
+				throw new Error( 'plain SQL is for the MariaDB backend' );
+			},
+			stop: async () => {
+				await shared?.close();
+			},
+		};
+	}
+	const server: RunningMariaDb = await startMariaDb( { name: 'store_test' } );
+	const admin = await mysql.createConnection( server.url );
+	const opened: QueueStore[] = [];
+	return {
+		url: server.url,
+		open: async () => {
+			const store = await MysqlStore.open( { url: server.url } );
+			opened.push( store );
+			return store;
+		},
+		reset: async () => {
+			await Promise.all( opened.splice( 0 ).map( ( store ) => store.close() ) );
+			const [ tables ] = await admin.query< mysql.RowDataPacket[] >( 'SHOW TABLES' );
+			await admin.query( 'SET FOREIGN_KEY_CHECKS = 0' );
+			for ( const row of tables ) {
+				await admin.query( `DROP TABLE \`${ String( Object.values( row )[ 0 ] ) }\`` );
+			}
+			await admin.query( 'SET FOREIGN_KEY_CHECKS = 1' );
+		},
+		sql: async < T >( query: string, params: unknown[] = [] ) => {
+			const [ rows ] = await admin.query( query, params );
+			return rows as T[];
+		},
+		stop: async () => {
+			await Promise.all( opened.splice( 0 ).map( ( store ) => store.close() ) );
+			await admin.end();
+			await server.stop();
+		},
+	};
+}
