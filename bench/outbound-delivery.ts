@@ -44,6 +44,7 @@ Options:
   --max-seconds <n>   give up (and fail) after this long overall (default 180)
   --max-old-space <MB>  the sidecar's node --max-old-space-size (default 96, as npm start
                       runs it; 0 = V8's own sizing)
+  --node-flags "<flags>"  extra node flags for the sidecar, e.g. "--max-semi-space-size=4"
   --profile           write a CPU profile of the sidecar to .cache/bench/profile/
   --json              print the results as JSON as well
   --help              this text
@@ -62,10 +63,11 @@ interface Options {
 	json: boolean;
 	profile: boolean;
 	maxOldSpace?: number;
+	nodeFlags: string[];
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = { events: 20000, batch: 500, concurrency: 16, rate: 500, latencyEvents: 5000, runtime: 'js', maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, maxSeconds: 180, json: false, profile: false };
+	const options: Options = { events: 20000, batch: 500, concurrency: 16, rate: 500, latencyEvents: 5000, runtime: 'js', maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, maxSeconds: 180, json: false, profile: false, nodeFlags: [] };
 	const ints: Record< string, [ keyof Options, number, number ] > = {
 		'--events': [ 'events', 1, 200_000 ],
 		'--batch': [ 'batch', 1, 500 ],
@@ -76,7 +78,9 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'--max-old-space': [ 'maxOldSpace', 0, 4096 ],
 	};
 	for ( let i = 0; i < argv.length; i++ ) {
-		const [ flag, inline ] = ( argv[ i ] as string ).split( '=', 2 ) as [ string, string | undefined ];
+		const arg = argv[ i ] as string;
+		const eq = arg.indexOf( '=' );
+		const [ flag, inline ] = eq === -1 ? [ arg, undefined ] : [ arg.slice( 0, eq ), arg.slice( eq + 1 ) ];
 		if ( flag === '--help' || flag === '-h' ) {
 			return undefined;
 		}
@@ -85,6 +89,10 @@ function parseOptions( argv: string[] ): Options | undefined {
 			continue;
 		}
 		const value = inline ?? argv[ ++i ];
+		if ( flag === '--node-flags' && value !== undefined ) {
+			options.nodeFlags = value.split( /\s+/ ).filter( ( f ) => f !== '' );
+			continue;
+		}
 		if ( flag === '--runtime' && ( value === 'js' || value === 'ts-node' ) ) {
 			options.runtime = value;
 			continue;
@@ -219,6 +227,7 @@ async function startSidecar( options: Options, dataDir: string, key: string ): P
 	const args = [
 		...profile,
 		...( options.maxOldSpace ? [ `--max-old-space-size=${ options.maxOldSpace }` ] : [] ),
+		...options.nodeFlags,
 		...( options.runtime === 'js' ? [ builtSidecar() ] : [ '-r', 'ts-node/register/transpile-only', SIDECAR_SOURCE_MAIN ] ),
 	];
 	const child = spawn( process.execPath, args, {
@@ -465,7 +474,7 @@ async function main(): Promise< void > {
 		const check = ( ok: boolean ) => ( ok ? 'ok' : 'MISSED' );
 		process.stdout.write(
 			[
-				`Outbound delivery benchmark (${ results.machine }; sidecar runtime: ${ options.runtime }${ options.maxOldSpace ? `, --max-old-space-size=${ options.maxOldSpace }` : '' })`,
+				`Outbound delivery benchmark (${ results.machine }; sidecar runtime: ${ options.runtime }${ options.maxOldSpace ? `, --max-old-space-size=${ options.maxOldSpace }` : '' }${ options.nodeFlags.map( ( f ) => ` ${ f }` ).join( '' ) })`,
 				`  throughput, ${ options.events } events, endpoint max_concurrency ${ options.concurrency }:`,
 				`    (a) sidecar, durable queue   ${ results.sidecar.deliveries_per_s } deliveries/s  (${ results.sidecar.seconds } s; ${ results.sidecar.cpu_us_per_delivery } µs CPU each; ingest ${ results.sidecar.ingest_events_per_s } events/s in batches of ${ options.batch })  [target >= 2000: ${ check( results.sidecar.deliveries_per_s >= 2000 ) }]`,
 				`    (b) raw node:http, no queue  ${ results.raw_http.deliveries_per_s } deliveries/s  (${ results.raw_http.seconds } s; ${ results.raw_http.cpu_us_per_delivery } µs CPU each)`,
