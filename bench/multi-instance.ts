@@ -12,7 +12,7 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { SIDECAR_MAX_OLD_SPACE_MB } from '../scripts/lib/sidecar-command';
+import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
 import { SETTINGS } from '../sidecar/src/config';
 import {
 	closeDriverAgents,
@@ -48,7 +48,8 @@ Options:
   --concurrency <n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
   --instances <list>  instance counts on MariaDB, comma-separated (default 1,2,3; each 1-8)
   --max-old-space <MB>  each sidecar's node --max-old-space-size (default ${ SIDECAR_MAX_OLD_SPACE_MB }; 0 = V8's own)
-  --node-flags "<flags>"  extra node flags for every sidecar
+  --node-flags "<flags>"  more node flags for every sidecar (default "--max-semi-space-size=1", as
+                      npm start runs it; "" = none)
   --max-seconds <n>   give up (and fail) after this long overall (default 600)
   --json              print the results as JSON as well
   --help              this text
@@ -66,7 +67,7 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = { events: 10000, batch: 500, concurrency: 16, instances: [ 1, 2, 3 ], maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, nodeFlags: [], maxSeconds: 600, json: false };
+	const options: Options = { events: 10000, batch: 500, concurrency: 16, instances: [ 1, 2, 3 ], maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ], maxSeconds: 600, json: false };
 	const ints: Record< string, [ 'events' | 'batch' | 'concurrency' | 'maxOldSpace' | 'maxSeconds', number, number ] > = {
 		'--events': [ 'events', 1, 200_000 ],
 		'--batch': [ 'batch', 1, 500 ],
