@@ -3,6 +3,7 @@ import fs from 'fs';
 import path from 'path';
 import { CACHE_DIR } from '../lib/paths';
 import { ensureSharedKey } from '../lib/shared-key';
+import { SIDECAR_HEAP_FLAGS } from '../lib/sidecar-command';
 import { waitForSidecar } from '../lib/sidecar-process';
 import type { ProductionLayout } from './layout';
 import type { ReleaseArtifacts } from './release';
@@ -137,7 +138,7 @@ export function initSidecar( layout: ProductionLayout, bin: string, port: number
  * fast retries). NODE_OPTIONS caps the heap as the systemd unit does.
  */
 export function sidecarCommand( layout: ProductionLayout, bin: string, setup: SidecarSetup, extraEnv: NodeJS.ProcessEnv = {} ): SidecarCommand {
-	const env: Record< string, string > = { NODE_OPTIONS: '--max-old-space-size=96', ...setup.env, [ OWNER_VARIABLE ]: layout.root };
+	const env: Record< string, string > = { NODE_OPTIONS: SIDECAR_HEAP_FLAGS.join( ' ' ), ...setup.env, [ OWNER_VARIABLE ]: layout.root };
 	for ( const [ name, value ] of Object.entries( extraEnv ) ) {
 		if ( value !== undefined ) {
 			env[ name ] = value;

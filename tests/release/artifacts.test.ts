@@ -108,8 +108,8 @@ describe( 'the release artifacts', () => {
 			const credentials = path.join( work, 'credentials' );
 			fs.mkdirSync( credentials );
 			fs.copyFileSync( path.join( etc, 'shared-key' ), path.join( credentials, 'shared-key' ) );
-			const unitEnv = Object.fromEntries( [ ...unit.matchAll( /^Environment=([A-Z_]+)=(.*)$/gm ) ].map( ( match ) => [ match[ 1 ] as string, ( match[ 2 ] as string ).replace( '%d', credentials ) ] ) );
-			expect( unitEnv ).toEqual( { NODE_OPTIONS: '--max-old-space-size=96', SIDECAR_SHARED_KEY_FILE: path.join( credentials, 'shared-key' ) } );
+			const unitEnv = Object.fromEntries( [ ...unit.matchAll( /^Environment="?([A-Z_]+)=(.*?)"?$/gm ) ].map( ( match ) => [ match[ 1 ] as string, ( match[ 2 ] as string ).replace( '%d', credentials ) ] ) );
+			expect( unitEnv ).toEqual( { NODE_OPTIONS: '--max-old-space-size=96 --max-semi-space-size=1', SIDECAR_SHARED_KEY_FILE: path.join( credentials, 'shared-key' ) } );
 			const state = path.join( work, 'state' );
 			fs.mkdirSync( state );
 			const log = path.join( work, 'sidecar.log' );

@@ -35,13 +35,19 @@ export function createApp( context: AppContext ): express.Express {
 	app.disable( 'x-powered-by' );
 	app.set( 'trust proxy', false );
 
-	app.use( ( req, res, next ) => {
-		const started = process.hrtime.bigint();
-		res.on( 'finish', () => {
-			log.debug( { method: req.method, path: req.path, status: res.statusCode, ms: Number( process.hrtime.bigint() - started ) / 1e6 }, 'request' );
+	// Answers are signed and never cached: no ETag (a SHA-1 of every response body otherwise).
+	app.set( 'etag', false );
+
+	// The per-request log line is debug: below that level, no listener on every response.
+	if ( log.isLevelEnabled( 'debug' ) ) {
+		app.use( ( req, res, next ) => {
+			const started = process.hrtime.bigint();
+			res.on( 'finish', () => {
+				log.debug( { method: req.method, path: req.path, status: res.statusCode, ms: Number( process.hrtime.bigint() - started ) / 1e6 }, 'request' );
+			} );
+			next();
 		} );
-		next();
-	} );
+	}
 
 	app.use( probesRouter( { db: context.stores.db, dispatcher: context.dispatcher, log } ) );
 	app.use( mainPortMetricsRouter( context.metrics, config.metricsToken ) );

@@ -75,6 +75,8 @@ export class Dispatcher {
 	private readonly onNoticesQueued: () => void;
 	private readonly random: () => number;
 	private readonly disableAfterMs: number;
+	/** Whether the per-delivery debug line is logged (read once: building it costs on the hot path). */
+	private readonly debug: boolean;
 	private readonly metrics: DispatcherOptions[ 'metrics' ];
 	/** Set when a transaction queued a notice; the notice sender is kicked after the commit. */
 	private noticesQueued = false;
@@ -112,6 +114,7 @@ export class Dispatcher {
 		this.onNoticesQueued = options.onNoticesQueued ?? ( () => undefined );
 		this.random = options.random ?? Math.random;
 		this.disableAfterMs = config.disableAfterHours * 3_600_000;
+		this.debug = this.log.isLevelEnabled( 'debug' );
 	}
 
 	/** Puts deliveries a crash left in flight back in the queue, then starts sending. */
@@ -395,7 +398,9 @@ export class Dispatcher {
 
 		const context = { delivery_id: claimed.id, event_id: claimed.eventId, endpoint_id: endpointId, attempt: completion.attemptNumber };
 		if ( decision.action === 'succeeded' ) {
-			this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
+			if ( this.debug ) {
+				this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
+			}
 		} else if ( decision.action === 'retry' ) {
 			this.log.info( { ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds }, 'delivery failed, will retry' );
 		} else {

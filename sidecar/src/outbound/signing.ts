@@ -37,12 +37,26 @@ export function isValidSecret(secret: string): boolean {
 	);
 }
 
+// Decoded keys of the secrets in use: every attempt signs with them, so validating and
+// decoding once per secret rather than once per delivery. Bounded: cleared when full.
+const decodedKeys = new Map<string, Buffer>();
+const MAX_DECODED_KEYS = 1024;
+
 function secretKey(secret: string): Buffer {
+	const cached = decodedKeys.get(secret);
+	if (cached) {
+		return cached;
+	}
 	if (!isValidSecret(secret)) {
 		// Never echo the secret itself into an error that may be logged.
 		throw new Error(`Invalid webhook secret ${maskSecret(secret)}`);
 	}
-	return Buffer.from(secret.slice(PREFIX.length), 'base64');
+	const key = Buffer.from(secret.slice(PREFIX.length), 'base64');
+	if (decodedKeys.size >= MAX_DECODED_KEYS) {
+		decodedKeys.clear();
+	}
+	decodedKeys.set(secret, key);
+	return key;
 }
 
 export interface SignArgs {

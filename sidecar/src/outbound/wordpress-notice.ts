@@ -1,7 +1,9 @@
 import { randomUUID } from 'crypto';
-import axios from 'axios';
+import http from 'http';
+import https from 'https';
 import { CHANNEL_HEADERS, signChannelRequest } from '../channel/channel-signature';
 import type { Notice } from '../store/notices-store';
+import { postOnce } from './http-post';
 
 export type { Notice } from '../store/notices-store';
 
@@ -12,6 +14,9 @@ export type Notifier = ( notice: Notice, signal?: AbortSignal ) => Promise< Noti
 /** WordPress signs and checks the REST route, not the URL path (so ?rest_route= works too). */
 export const CALLBACK_ROUTE = '/service-integration/v1/sidecar/callback';
 const NOTICE_TIMEOUT_MS = 5000;
+// node:http, like deliveries: axios alone would add ~15 MB to the sidecar's RSS for this rare call.
+const AGENTS = { httpAgent: http.globalAgent, httpsAgent: https.globalAgent };
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * One signed POST of a notice to WordPress's callback route, with a short timeout.
@@ -24,26 +29,27 @@ export function createWordPressNotifier( options: { wordpressUrl: string; shared
 		const body = Buffer.from( JSON.stringify( notice ), 'utf8' );
 		const timestamp = Math.floor( Date.now() / 1000 );
 		const requestId = randomUUID();
+		const timeout = AbortSignal.timeout( options.timeoutMs ?? NOTICE_TIMEOUT_MS );
 		try {
-			const response = await axios.post( url, body, {
+			const response = await postOnce( url, body, {
 				headers: {
 					'content-type': 'application/json',
 					[ CHANNEL_HEADERS.timestamp ]: String( timestamp ),
 					[ CHANNEL_HEADERS.requestId ]: requestId,
 					[ CHANNEL_HEADERS.signature ]: signChannelRequest( sharedKey, timestamp, requestId, 'POST', CALLBACK_ROUTE, body ),
 				},
-				timeout: options.timeoutMs ?? NOTICE_TIMEOUT_MS,
-				proxy: false,
-				maxRedirects: 0,
-				validateStatus: () => true,
-				responseType: 'text',
-				signal,
+				agents: AGENTS,
+				signal: signal ? AbortSignal.any( [ signal, timeout ] ) : timeout,
+				maxResponseBytes: MAX_RESPONSE_BYTES,
 			} );
 			if ( response.status >= 200 && response.status < 300 ) {
 				return { acknowledged: true };
 			}
 			return { acknowledged: false, error: `HTTP ${ response.status }` };
 		} catch ( error ) {
+			if ( timeout.aborted ) {
+				return { acknowledged: false, error: `timeout of ${ options.timeoutMs ?? NOTICE_TIMEOUT_MS } ms exceeded` };
+			}
 			return { acknowledged: false, error: ( error as Error ).message || 'request failed' };
 		}
 	};

@@ -1,4 +1,5 @@
 import type { EventType } from '../outbound/event-types';
+import type Database from 'better-sqlite3';
 import type { Db } from './database';
 
 export const DELIVERY_STATUSES = [ 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ] as const;
@@ -134,27 +135,29 @@ const ACTIVE_ENDPOINT = `endpoint_id IN (SELECT id FROM endpoints WHERE status =
 // Past SIDECAR_PAYLOAD_RETENTION_DAYS an event's payload is empty: there is nothing left to send.
 const PAYLOAD_HELD = `event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`;
 
+// Due now, and no earlier delivery of the same ordering key to this endpoint is still
+// unfinished: that is what keeps a refund behind its order's paid event. The LIMIT is
+// appended as a literal (see dueStatement).
+const DUE_SQL = `SELECT d.id, d.event_id, e.type, d.endpoint_id, e.payload, d.attempt_count, d.cycle_attempts, d.next_trigger,
+	   e.received_at, d.created_at
+	 FROM deliveries d JOIN events e ON e.id = d.event_id
+	 WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
+	   AND (d.ordering_key IS NULL OR NOT EXISTS (
+	     SELECT 1 FROM deliveries p
+	     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id
+	       AND p.status IN ('pending', 'in_flight')))
+	 ORDER BY d.next_attempt_at, d.id
+	 LIMIT `;
+
 /** The delivery queue: one row per (event, endpoint), with its attempt history. */
 export class DeliveriesStore {
 	private readonly statements;
+	/** The due query per LIMIT (1 to an endpoint's max_concurrency): see dueStatement. */
+	private readonly dueByLimit = new Map< number, Database.Statement >();
 
 	constructor( private readonly db: Db ) {
 		this.statements = {
 			recover: db.prepare( `UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE status = 'in_flight'` ),
-			// Due now, and no earlier delivery of the same ordering key to this endpoint is
-			// still unfinished: that is what keeps a refund behind its order's paid event.
-			due: db.prepare(
-				`SELECT d.id, d.event_id, e.type, d.endpoint_id, e.payload, d.attempt_count, d.cycle_attempts, d.next_trigger,
-				   e.received_at, d.created_at
-				 FROM deliveries d JOIN events e ON e.id = d.event_id
-				 WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
-				   AND (d.ordering_key IS NULL OR NOT EXISTS (
-				     SELECT 1 FROM deliveries p
-				     WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id
-				       AND p.status IN ('pending', 'in_flight')))
-				 ORDER BY d.next_attempt_at, d.id
-				 LIMIT ?`
-			),
 			claim: db.prepare( `UPDATE deliveries SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'pending'` ),
 			complete: db.prepare(
 				`UPDATE deliveries SET status = @status, attempt_count = @attemptNumber, cycle_attempts = @cycleAttempts,
@@ -242,7 +245,7 @@ export class DeliveriesStore {
 			return [];
 		}
 		return this.atomically( () => {
-			const rows = this.statements.due.all( endpointId, now, limit ) as {
+			const rows = this.dueStatement( limit ).all( endpointId, now ) as {
 				id: number;
 				event_id: string;
 				type: EventType;
@@ -287,6 +290,20 @@ export class DeliveriesStore {
 			this.statements.insertAttempt.run( completion );
 			return true;
 		} );
+	}
+
+	/**
+	 * A LIMIT given as a bound parameter makes SQLite prepare the statement again at every
+	 * call (the planner takes the bound value into account): ~30 µs instead of ~2 µs for this
+	 * query, twice per delivery. One statement per limit value, with the limit as a literal.
+	 */
+	private dueStatement( limit: number ): Database.Statement {
+		let statement = this.dueByLimit.get( limit );
+		if ( ! statement ) {
+			statement = this.db.prepare( `${ DUE_SQL } ${ Math.floor( limit ) }` );
+			this.dueByLimit.set( limit, statement );
+		}
+		return statement;
 	}
 
 	/** Runs fn in the caller's transaction, or in a new one. */

@@ -1,0 +1,319 @@
+/**
+ * Multi-instance benchmark: deliveries/s and CPU per delivery for one sidecar on SQLite, and
+ * 1, 2, 3... sidecars sharing one MariaDB, against the raw HTTP client as the ceiling.
+ *
+ * Run: npx ts-node --transpile-only bench/multi-instance.ts [--help]
+ *
+ * Loopback only: one receiver process, the sidecars (each its own process and port), MariaDB
+ * from tests/support/mariadb.ts (a temporary server, stopped at the end) and this driver.
+ * Bounded in events and time; every temp dir is removed at the end.
+ */
+import crypto from 'crypto';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
+import { SETTINGS } from '../sidecar/src/config';
+import {
+	closeDriverAgents,
+	cpuMs,
+	makeBatches,
+	makeEvent,
+	postBatches,
+	rawDeliveries,
+	ReceiverProcess,
+	ROOT,
+	round,
+	signedApi,
+	startSidecar,
+	stopSidecar,
+	watchRss,
+	type SidecarProcess,
+} from './support/delivery-bench';
+
+const HELP = `Usage: npx ts-node --transpile-only bench/multi-instance.ts [options]
+
+Measures, in one run and against the same local receiver, deliveries/s and the sidecars'
+CPU per delivery for:
+  raw          the same signed POSTs sent straight to the receiver (node:http, no queue): the ceiling
+  sqlite x1    one sidecar on its embedded SQLite store
+  mariadb xN   N sidecars (each its own process and port) on one MariaDB, for each N of
+               --instances; the driver spreads the event batches over the instances in turn
+MariaDB comes from tests/support/mariadb.ts and the sidecars select it with
+SIDECAR_DATABASE_URL; without either, the MariaDB rows are skipped and say why.
+
+Options:
+  --events <n>        events per row (default 10000, max 200000)
+  --batch <n>         events per POST /v1/events (default 500)
+  --concurrency <n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
+  --instances <list>  instance counts on MariaDB, comma-separated (default 1,2,3; each 1-8)
+  --max-old-space <MB>  each sidecar's node --max-old-space-size (default ${ SIDECAR_MAX_OLD_SPACE_MB }; 0 = V8's own)
+  --node-flags "<flags>"  more node flags for every sidecar (default "--max-semi-space-size=1", as
+                      npm start runs it; "" = none)
+  --max-seconds <n>   give up (and fail) after this long overall (default 600)
+  --json              print the results as JSON as well
+  --help              this text
+`;
+
+interface Options {
+	events: number;
+	batch: number;
+	concurrency: number;
+	instances: number[];
+	maxOldSpace: number;
+	nodeFlags: string[];
+	maxSeconds: number;
+	json: boolean;
+}
+
+function parseOptions( argv: string[] ): Options | undefined {
+	const options: Options = { events: 10000, batch: 500, concurrency: 16, instances: [ 1, 2, 3 ], maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ], maxSeconds: 600, json: false };
+	const ints: Record< string, [ 'events' | 'batch' | 'concurrency' | 'maxOldSpace' | 'maxSeconds', number, number ] > = {
+		'--events': [ 'events', 1, 200_000 ],
+		'--batch': [ 'batch', 1, 500 ],
+		'--concurrency': [ 'concurrency', 1, 64 ],
+		'--max-old-space': [ 'maxOldSpace', 0, 4096 ],
+		'--max-seconds': [ 'maxSeconds', 10, 3600 ],
+	};
+	for ( let i = 0; i < argv.length; i++ ) {
+		const arg = argv[ i ] as string;
+		const eq = arg.indexOf( '=' );
+		const [ flag, inline ] = eq === -1 ? [ arg, undefined ] : [ arg.slice( 0, eq ), arg.slice( eq + 1 ) ];
+		if ( flag === '--help' || flag === '-h' ) {
+			return undefined;
+		}
+		if ( flag === '--json' ) {
+			options.json = true;
+			continue;
+		}
+		const value = inline ?? argv[ ++i ];
+		if ( flag === '--node-flags' && value !== undefined ) {
+			options.nodeFlags = value.split( /\s+/ ).filter( ( f ) => f !== '' );
+			continue;
+		}
+		if ( flag === '--instances' && value !== undefined ) {
+			const counts = value.split( ',' ).map( Number );
+			if ( counts.length === 0 || counts.some( ( n ) => ! Number.isInteger( n ) || n < 1 || n > 8 ) ) {
+				throw new Error( `bad option --instances ${ value } (see --help)` );
+			}
+			options.instances = counts;
+			continue;
+		}
+		const spec = ints[ flag ];
+		const n = Number( value );
+		if ( ! spec || ! Number.isInteger( n ) || n < spec[ 1 ] || n > spec[ 2 ] ) {
+			throw new Error( `bad option ${ flag } ${ value ?? '' } (see --help)` );
+		}
+		options[ spec[ 0 ] ] = n;
+	}
+	return options;
+}
+
+interface Row {
+	name: string;
+	instances: number;
+	deliveries_per_s: number | null;
+	/** Sidecar CPU (every instance) per delivery; for raw, the driver's own CPU per request. */
+	cpu_us_per_delivery: number | null;
+	/** CPU per delivery of each instance, in µs. */
+	cpu_us_per_instance: number[];
+	peak_rss_mb: number[];
+	repeated_deliveries: number;
+	ratio_to_raw: number | null;
+	skipped?: string;
+}
+
+interface MariaDb {
+	url: string;
+	stop(): Promise< void >;
+}
+
+const MARIADB_HARNESS = path.join( ROOT, 'tests', 'support', 'mariadb.ts' );
+const DATABASE_URL_SETTING = 'SIDECAR_DATABASE_URL';
+
+/** Why the MariaDB rows cannot run with this checkout, or undefined when they can. */
+function sharedStoreMissing(): string | undefined {
+	if ( ! Object.values( SETTINGS ).some( ( setting ) => setting.env === DATABASE_URL_SETTING ) ) {
+		return `this sidecar has no ${ DATABASE_URL_SETTING } setting (sidecar/src/config.ts): no shared store to measure`;
+	}
+	if ( ! fs.existsSync( MARIADB_HARNESS ) ) {
+		return `no MariaDB harness (${ path.relative( ROOT, MARIADB_HARNESS ) }) to start a server with`;
+	}
+	return undefined;
+}
+
+async function startMariaDb(): Promise< MariaDb > {
+	// Loaded only when present: the harness comes with the shared store.
+	const harness = ( await import( MARIADB_HARNESS ) ) as { startMariaDb: ( options?: { name?: string } ) => Promise< MariaDb > };
+	return harness.startMariaDb( { name: 'bench-multi-instance' } );
+}
+
+async function main(): Promise< void > {
+	const options = parseOptions( process.argv.slice( 2 ) );
+	if ( ! options ) {
+		process.stdout.write( HELP );
+		return;
+	}
+	const deadline = Date.now() + options.maxSeconds * 1000;
+	const key = crypto.randomBytes( 24 ).toString( 'hex' );
+	const tempDirs: string[] = [];
+	const tempDir = () => {
+		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-multi-bench-' ) );
+		tempDirs.push( dir );
+		return dir;
+	};
+	const receiver = await ReceiverProcess.start();
+	let sidecars: SidecarProcess[] = [];
+	let mariadb: MariaDb | undefined;
+	const rows: Row[] = [];
+	let secret = '';
+
+	/** Starts `count` sidecars on one store, creates the endpoint, warms up, measures one burst. */
+	const measure = async ( name: string, count: number, env: Record< string, string > ): Promise< Row > => {
+		const idPrefix = name.replace( /\W/g, '' ); // event ids: A-Z a-z 0-9 _ : -
+		const shared = count > 1 || env[ DATABASE_URL_SETTING ] !== undefined;
+		const sqliteDir = shared ? undefined : tempDir();
+		sidecars = [];
+		for ( let i = 0; i < count; i++ ) {
+			sidecars.push( await startSidecar( { runtime: 'js', maxOldSpace: options.maxOldSpace, nodeFlags: options.nodeFlags, dataDir: sqliteDir ?? tempDir(), key, env } ) );
+		}
+		const apis = sidecars.map( ( sidecar ) => signedApi( sidecar.url, key ) );
+		const created = await ( apis[ 0 ] as ( typeof apis )[ number ] )( 'POST', '/v1/endpoints', { url: receiver.url, max_concurrency: options.concurrency } );
+		if ( created.status !== 201 ) {
+			throw new Error( `${ name }: cannot create the endpoint: ${ created.status } ${ created.data }` );
+		}
+		const endpoint = JSON.parse( created.data ) as { id: string; secret: string };
+		secret = endpoint.secret;
+		// One store for all: the endpoint made through the first instance is known to every other one.
+		for ( const [ i, api ] of apis.entries() ) {
+			const seen = await api( 'GET', `/v1/endpoints/${ endpoint.id }`, undefined );
+			if ( seen.status !== 200 ) {
+				throw new Error( `${ name }: instance ${ i + 1 } does not see the endpoint made through instance 1 (${ seen.status }): not one shared store` );
+			}
+		}
+
+		// Warm-up on every instance (JIT, connections, pages), not measured.
+		await postBatches( apis, apis.map( ( _api, i ) => Array.from( { length: 100 }, ( _x, j ) => makeEvent( `${ idPrefix }_warm_${ i }_${ j }`, j ) ) ), 1 );
+		await receiver.waitForDistinct( 100 * apis.length, deadline );
+		await receiver.reset();
+
+		const watches = sidecars.map( ( sidecar ) => watchRss( sidecar.pid ) );
+		const cpu0 = sidecars.map( ( sidecar ) => cpuMs( sidecar.pid ) );
+		const started = performance.now();
+		await postBatches( apis, makeBatches( `${ idPrefix }_`, options.events, options.batch ), 2 );
+		const stats = await receiver.waitForDistinct( options.events, deadline );
+		const seconds = ( performance.now() - started ) / 1000;
+		const cpu = sidecars.map( ( sidecar, i ) => cpuMs( sidecar.pid ) - ( cpu0[ i ] as number ) );
+		watches.forEach( ( watch ) => watch.stop() );
+		await receiver.reset();
+		for ( const sidecar of sidecars ) {
+			await stopSidecar( sidecar );
+		}
+		sidecars = [];
+		const total = cpu.reduce( ( sum, ms ) => sum + ms, 0 );
+		return {
+			name,
+			instances: count,
+			deliveries_per_s: Math.round( options.events / seconds ),
+			cpu_us_per_delivery: Math.round( ( total * 1000 ) / options.events ),
+			cpu_us_per_instance: cpu.map( ( ms ) => Math.round( ( ms * 1000 ) / options.events ) ),
+			peak_rss_mb: watches.map( ( watch ) => Math.round( watch.peak() ) ),
+			repeated_deliveries: stats.requests - stats.distinct,
+			ratio_to_raw: null,
+		};
+	};
+
+	try {
+		rows.push( await measure( 'sqlite x1', 1, {} ) );
+
+		// The ceiling, with the secret of the endpoint just measured (the same signing work).
+		const raw = await rawDeliveries( receiver.url, secret, 'raw_', options.events, options.concurrency );
+		await receiver.reset();
+		const rawRow: Row = {
+			name: 'raw node:http',
+			instances: 0,
+			deliveries_per_s: Math.round( ( options.events * 1000 ) / raw.ms ),
+			cpu_us_per_delivery: Math.round( ( raw.cpuMs * 1000 ) / options.events ),
+			cpu_us_per_instance: [],
+			peak_rss_mb: [],
+			repeated_deliveries: 0,
+			ratio_to_raw: 1,
+		};
+		rows.unshift( rawRow );
+
+		const missing = sharedStoreMissing();
+		if ( missing === undefined ) {
+			mariadb = await startMariaDb();
+		}
+		for ( const count of options.instances ) {
+			const name = `mariadb x${ count }`;
+			if ( missing !== undefined || mariadb === undefined ) {
+				rows.push( { name, instances: count, deliveries_per_s: null, cpu_us_per_delivery: null, cpu_us_per_instance: [], peak_rss_mb: [], repeated_deliveries: 0, ratio_to_raw: null, skipped: missing } );
+				continue;
+			}
+			// A fresh database per row: each starts from an empty queue, as the SQLite row does.
+			const database = `bench_${ count }_${ Date.now() }`;
+			rows.push( await measure( name, count, { [ DATABASE_URL_SETTING ]: withDatabase( mariadb.url, database ) } ) );
+		}
+		for ( const row of rows ) {
+			if ( row.deliveries_per_s !== null && rawRow.deliveries_per_s ) {
+				row.ratio_to_raw = round( row.deliveries_per_s / rawRow.deliveries_per_s );
+			}
+		}
+		print( options, rows );
+	} finally {
+		for ( const sidecar of sidecars ) {
+			await stopSidecar( sidecar );
+		}
+		await mariadb?.stop();
+		receiver.stop();
+		closeDriverAgents();
+		for ( const dir of tempDirs ) {
+			fs.rmSync( dir, { recursive: true, force: true } );
+		}
+	}
+}
+
+/**
+ * The harness's URL with another database name: each row gets an empty one. The shared store
+ * is expected to create its database when missing; if it does not, the row fails and says so.
+ */
+function withDatabase( url: string, database: string ): string {
+	const parsed = new URL( url );
+	parsed.pathname = `/${ database }`;
+	return parsed.toString();
+}
+
+function print( options: Options, rows: Row[] ): void {
+	const machine = `${ os.cpus().length } x ${ os.cpus()[ 0 ]?.model.trim() }, Node ${ process.version }, load average ${ os.loadavg()[ 0 ]?.toFixed( 1 ) } at the end`;
+	const lines = [
+		`Multi-instance benchmark (${ machine }); ${ options.events } events a row in batches of ${ options.batch }, endpoint max_concurrency ${ options.concurrency }`,
+		'  row            deliveries/s   ratio to raw   CPU µs/delivery (all instances)   per instance      peak RSS MB   repeated',
+	];
+	for ( const row of rows ) {
+		if ( row.skipped !== undefined ) {
+			lines.push( `  ${ row.name.padEnd( 14 ) } skipped: ${ row.skipped }` );
+			continue;
+		}
+		lines.push(
+			[
+				`  ${ row.name.padEnd( 14 ) }`,
+				String( row.deliveries_per_s ).padStart( 12 ),
+				String( row.ratio_to_raw ).padStart( 14 ),
+				String( row.cpu_us_per_delivery ).padStart( 33 ) + ( row.instances === 0 ? ' (driver)' : '         ' ),
+				( row.cpu_us_per_instance.join( ' / ' ) || '-' ).padStart( 16 ),
+				( row.peak_rss_mb.join( ' / ' ) || '-' ).padStart( 14 ),
+				String( row.repeated_deliveries ).padStart( 10 ),
+			].join( ' ' )
+		);
+	}
+	process.stdout.write( lines.join( '\n' ) + '\n' );
+	if ( options.json ) {
+		process.stdout.write( JSON.stringify( { machine, events: options.events, batch: options.batch, concurrency: options.concurrency, rows }, null, 2 ) + '\n' );
+	}
+}
+
+main().catch( ( error: unknown ) => {
+	process.stderr.write( `bench: ${ ( error as Error ).message }\n` );
+	process.exit( 1 );
+} );
