@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/inbound/receive';
-import { INBOUND_SCHEMES } from '../../sidecar/src/inbound/verify';
+import { FORWARDED_HEADER_PREFIX, INBOUND_SCHEMES } from '../../sidecar/src/contracts/constants';
 import { providerSecret, sampleWebhook, signStandardWebhook, type SignedWebhook } from '../support/inbound-signers';
 import { startHarness, type Harness } from './support/harness';
 

@@ -1,5 +1,5 @@
 import type http from 'http';
-import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/inbound/receive';
+import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/contracts/constants';
 import { signStandardWebhook } from '../support/inbound-signers';
 import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY, type Harness } from './support/harness';

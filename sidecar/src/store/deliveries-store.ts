@@ -1,9 +1,7 @@
-import type { EventType } from '../outbound/event-types';
+import type { AttemptTrigger, DeliveryStatus, EventType } from '../contracts/constants';
 import type { Db } from './database';
 
-export const DELIVERY_STATUSES = [ 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ] as const;
-export type DeliveryStatus = ( typeof DELIVERY_STATUSES )[ number ];
-export type AttemptTrigger = 'scheduled' | 'manual';
+export type { AttemptTrigger, DeliveryStatus };
 
 export interface Delivery {
 	id: number;
