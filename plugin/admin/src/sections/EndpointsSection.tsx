@@ -69,10 +69,12 @@ export function EndpointsSection() {
 		}
 	};
 	const setEnabled = async ( id: string, enabled: boolean, redeliver?: boolean ) => {
-		const answer = await action.run( redeliver ? `resend-${ id }` : `toggle-${ id }`, () => ( enabled ? enableEndpoint( id, redeliver ) : disableEndpoint( id ) ) );
+		// Disabling requeues and skips nothing: its answer is the endpoint alone.
+		const answer = await action.run( redeliver ? `resend-${ id }` : `toggle-${ id }`, async () =>
+			enabled ? enableEndpoint( id, redeliver ) : { ...( await disableEndpoint( id ) ), requeued: 0, skipped: 0 }
+		);
 		if ( answer ) {
-			const requeued = 'requeued' in answer && typeof answer.requeued === 'number' ? answer.requeued : 0;
-			const skipped = 'skipped' in answer && typeof answer.skipped === 'number' ? answer.skipped : 0;
+			const { requeued, skipped } = answer;
 			if ( ! enabled ) {
 				done( __( 'Endpoint disabled; its queued deliveries are cancelled. Enabling it again sends what it missed only if you ask.', 'service-integration' ) );
 			} else if ( skipped > 0 ) {
