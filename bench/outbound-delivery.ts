@@ -19,7 +19,7 @@ import axios from 'axios';
 import { CHANNEL_HEADERS, signChannelRequest } from '../sidecar/src/channel/channel-signature';
 import { isSidecarBuildFresh, SIDECAR_BUILD_MAIN, SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_SOURCE_MAIN } from '../scripts/lib/sidecar-command';
 import { postOnce } from '../sidecar/src/outbound/http-post';
-import { buildDeliveryHeaders, generateSecret } from '../sidecar/src/outbound/signing';
+import { buildDeliveryHeaders } from '../sidecar/src/outbound/signing';
 
 const ROOT = path.resolve( __dirname, '..' );
 

@@ -26,7 +26,7 @@ describe( 'sidecar metrics', () => {
 
 	afterAll( async () => {
 		await sidecar.close();
-		await Promise.all( receivers.map( ( receiver ) => receiver.close() ) );
+		await Promise.all( receivers.map( ( started ) => started.close() ) );
 	} );
 
 	async function receiver( handler?: Parameters< typeof startReceiver >[ 0 ] ): Promise< Receiver > {

@@ -21,7 +21,7 @@ export interface AdminSession {
 	page: Page;
 	/** Page errors and console errors seen so far (see collectPageErrors). */
 	errors: string[];
-	close(): Promise< void >;
+	close: () => Promise< void >;
 }
 
 /** Launches Chromium, logs in as `username`, and lands on the admin page (or wherever wp-admin sends a non-admin). */

@@ -4,7 +4,7 @@ import { __, sprintf } from '@wordpress/i18n';
 import { getSidecarStatus, type SidecarStatus } from '../api/sidecar';
 import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { formatUptime, NONE } from '../components/format';
+import { formatUptime } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { Section } from '../components/Section';
 import { StatusBadge } from '../components/StatusBadge';
