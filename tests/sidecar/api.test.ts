@@ -1,7 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { orderEvent } from './support/api-client';
 import { startHarness, type Harness } from './support/harness';
-import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 /** The /v1 API WordPress calls, against the real app, dispatcher and SQLite. */
 describe( 'sidecar /v1 API', () => {

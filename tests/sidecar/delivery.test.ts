@@ -2,7 +2,8 @@ import { Webhook } from 'standardwebhooks';
 import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/channel-signature';
 import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY, type Harness } from './support/harness';
-import { sleep, startReceiver, waitUntil, type Receiver, type ReceivedRequest } from './support/receiver';
+import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 /**
  * Delivery behaviour of the real sidecar (app + dispatcher + SQLite in-process) against

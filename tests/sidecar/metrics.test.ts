@@ -4,7 +4,8 @@ import { signStandardWebhook } from '../support/inbound-signers';
 import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY, type Harness } from './support/harness';
 import { Scrape, scrape } from './support/prometheus';
-import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const M = ( suffix: string ) => `service_integration_${ suffix }`;

@@ -1,6 +1,7 @@
 import { adminClient } from './clients';
 import { readState } from './environment';
 import type { RestClient, RestResult } from '../../../scripts/lib/rest-client';
+import { sleep } from '../../support/wait-until';
 
 /**
  * The commerce side of the tests, written once against two implementations:
@@ -217,7 +218,7 @@ export function commerce(): CommerceDriver {
 export async function nextSecond(): Promise< Date > {
 	const now = Date.now();
 	const next = Math.floor( now / 1000 ) * 1000 + 1000;
-	await new Promise( ( resolve ) => setTimeout( resolve, next - now + 5 ) );
+	await sleep( next - now + 5 );
 	return new Date( next );
 }
 
