@@ -213,7 +213,8 @@ describe( 'sidecar /v1/inbound', () => {
 		} );
 
 		it( 'refuses an unusable provided secret', async () => {
-			const answer = await sidecar.api( 'POST', '/v1/inbound/sources/twice/rotate-secret', { secret: 'short' } );
+			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'unusable-secret', scheme: 'shopify', secret: providerSecret( 'shopify' ) } ) ).status ).toBe( 201 );
+			const answer = await sidecar.api( 'POST', '/v1/inbound/sources/unusable-secret/rotate-secret', { secret: 'short' } );
 			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 400, code: 'invalid_secret' } );
 		} );
 	} );
