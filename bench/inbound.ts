@@ -13,7 +13,7 @@ import { createApplicationPassword, loginCookies, restNonce } from '../scripts/l
 import { checkInbound } from '../sidecar/src/inbound/receive';
 import { generateSourceSecret } from '../sidecar/src/inbound/source-secrets';
 import type { InboundSource } from '../sidecar/src/inbound/sources-store';
-import { INBOUND_SCHEMES, type InboundScheme } from '../sidecar/src/inbound/verify';
+import { INBOUND_SCHEMES, type InboundScheme } from '../sidecar/src/contracts/constants';
 import { providerSecret, sampleWebhook, signStandardWebhook } from '../tests/support/inbound-signers';
 import { RUNTIME_HELP, runtimeFlag, startBenchStack, type BenchRuntime, type BenchStack } from './support/bench-stack';
 

@@ -184,7 +184,7 @@ interface Timed {
 }
 
 /** `probe`: ask the query counter (tests/fixtures/plugins/query-counter) for its report; never on a timed request. */
-async function request( siteUrl: string, who: Identity, path: string, init: { method?: string; body?: unknown; probe?: boolean } = {} ): Promise< Timed > {
+async function request( siteUrl: string, who: Identity, route: string, init: { method?: string; body?: unknown; probe?: boolean } = {} ): Promise< Timed > {
 	const headers: Record< string, string > = {
 		accept: 'application/json',
 		cookie: PLAYGROUND_COOKIE,
@@ -199,16 +199,16 @@ async function request( siteUrl: string, who: Identity, path: string, init: { me
 		headers[ 'content-type' ] = 'application/json';
 	}
 	const started = performance.now();
-	const response = await fetch( `${ siteUrl }/wp-json${ path }`, { method: init.method ?? 'GET', headers, body, redirect: 'manual' } );
+	const response = await fetch( `${ siteUrl }/wp-json${ route }`, { method: init.method ?? 'GET', headers, body, redirect: 'manual' } );
 	const buffer = Buffer.from( await response.arrayBuffer() );
 	const ms = performance.now() - started;
 	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
 }
 
-async function json< T >( siteUrl: string, who: Identity, path: string, init: { method?: string; body?: unknown } = {}, expected = [ 200, 201 ] ): Promise< T > {
-	const result = await request( siteUrl, who, path, init );
+async function json< T >( siteUrl: string, who: Identity, route: string, init: { method?: string; body?: unknown } = {}, expected = [ 200, 201 ] ): Promise< T > {
+	const result = await request( siteUrl, who, route, init );
 	if ( ! expected.includes( result.status ) ) {
-		throw new Error( `${ init.method ?? 'GET' } ${ path } answered HTTP ${ result.status }: ${ result.body.slice( 0, 300 ) }` );
+		throw new Error( `${ init.method ?? 'GET' } ${ route } answered HTTP ${ result.status }: ${ result.body.slice( 0, 300 ) }` );
 	}
 	return JSON.parse( result.body ) as T;
 }
@@ -737,8 +737,8 @@ function queryCount( result: Timed ): QueryCount | undefined {
 	};
 }
 
-async function fetchTotal( site: string, who: Identity, path: string ): Promise< number > {
-	const response = await fetch( `${ site }/wp-json${ path }`, { headers: { cookie: PLAYGROUND_COOKIE, authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ) } } );
+async function fetchTotal( site: string, who: Identity, route: string ): Promise< number > {
+	const response = await fetch( `${ site }/wp-json${ route }`, { headers: { cookie: PLAYGROUND_COOKIE, authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ) } } );
 	await response.arrayBuffer();
 	return Number( response.headers.get( 'x-wp-total' ) );
 }

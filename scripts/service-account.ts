@@ -125,6 +125,7 @@ async function main(): Promise< void > {
 				process.stdout.write( `widening detected: ${ widening.join( ', ' ) || 'none' }\n${ body.passed ? 'PASSED' : 'FAILED' }\n` );
 			}
 			process.exit( body.passed ? 0 : 1 );
+			break;
 		}
 		default:
 			fail( `unknown command "${ command }"; see --help` );

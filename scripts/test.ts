@@ -25,8 +25,9 @@ const PRODUCTION_E2E = {
 
 const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
 
-Builds the admin page and the sidecar, type-checks, runs PHPUnit (tests/php) and phpcs
-(phpcs.xml.dist), then runs two lanes side by side:
+Builds the admin page and the sidecar, type-checks, runs ESLint (npm run lint:js), checks the
+layout (npm run format:check), runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two
+lanes side by side:
   1. e2e on Playground       the end-to-end suite, one file at a time (output below, live)
   2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
      then e2e on the         outbound, inbound, operations and production on the production runtime (nginx,
@@ -38,6 +39,9 @@ and prints the sum: "Tests: N passed, N failed, N skipped".
 Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
 replaces the production run's own folder list. One project on its own: npx jest --selectProjects <name>.
 `;
+
+/** ESLint on the code, then Prettier on its layout; either one's error fails `npm test` before any jest run. */
+const STYLE_CHECKS = [ 'lint:js', 'format:check' ];
 
 interface Lane {
 	name: string;
@@ -143,12 +147,16 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
-	// After --help: building and type-checking take most of a minute.
-	for ( const script of [ 'build', 'typecheck' ] ) {
+	// After --help: building, type-checking and the style checks take most of a minute.
+	for ( const script of [ 'build', 'typecheck', ...STYLE_CHECKS ] ) {
 		const result = spawnSync( process.platform === 'win32' ? 'npm.cmd' : 'npm', [ 'run', script, '--silent' ], { cwd: ROOT, stdio: 'inherit' } );
 		if ( result.status !== 0 ) {
 			process.stderr.write( `npm test: npm run ${ script } failed.\n` );
 			process.exit( result.status ?? 1 );
+		}
+		if ( STYLE_CHECKS.includes( script ) ) {
+			// Both tools are silent when all is well: say so, so the log shows they ran.
+			process.stderr.write( `npm run ${ script }: no problems.\n` );
 		}
 	}
 	const php = runPhpChecks();

@@ -67,9 +67,9 @@ export interface BenchStack {
 	/** The commerce plugin the site runs, as it reports itself (production runtime), else the fixture. */
 	commerce: { plugin: 'woocommerce' | 'fixture'; version: string | null; orderStorage: string | null };
 	/** Stops WordPress and the sidecar. */
-	stop(): Promise< void >;
+	stop: () => Promise< void >;
 	/** Lets the bench exit with both still running (--keep); `stopKeptWordPress` and the sidecar's pid end them later. */
-	detach(): void;
+	detach: () => void;
 }
 
 function stackOptions( options: BenchStackOptions ): StackOptions {

@@ -25,7 +25,7 @@ export interface NativeWordPress {
 	logFile: string;
 	phpVersion: string;
 	/** Stops the server and its workers. */
-	stop(): Promise< void >;
+	stop: () => Promise< void >;
 }
 
 const HOST = '127.0.0.1';

@@ -58,11 +58,11 @@ final class ContractsTest extends TestCase {
 	 */
 	public function lists(): array {
 		return array(
-			'event types'       => array( Contracts::EVENT_TYPES, 'outbound/event-types.ts', 'EVENT_TYPES' ),
-			'delivery statuses' => array( Contracts::DELIVERY_STATUSES, 'store/deliveries-store.ts', 'DELIVERY_STATUSES' ),
-			'inbound schemes'   => array( Contracts::INBOUND_SCHEMES, 'inbound/verify.ts', 'INBOUND_SCHEMES' ),
-			'source statuses'   => array( Contracts::SOURCE_STATUSES, 'inbound/sources-store.ts', 'SOURCE_STATUSES' ),
-			'inbound outcomes'  => array( Contracts::INBOUND_OUTCOMES, 'inbound/inbound-log-store.ts', 'INBOUND_OUTCOMES' ),
+			'event types'       => array( Contracts::EVENT_TYPES, 'contracts/constants.ts', 'EVENT_TYPES' ),
+			'delivery statuses' => array( Contracts::DELIVERY_STATUSES, 'contracts/constants.ts', 'DELIVERY_STATUSES' ),
+			'inbound schemes'   => array( Contracts::INBOUND_SCHEMES, 'contracts/constants.ts', 'INBOUND_SCHEMES' ),
+			'source statuses'   => array( Contracts::SOURCE_STATUSES, 'contracts/constants.ts', 'SOURCE_STATUSES' ),
+			'inbound outcomes'  => array( Contracts::INBOUND_OUTCOMES, 'contracts/constants.ts', 'INBOUND_OUTCOMES' ),
 		);
 	}
 
@@ -80,12 +80,12 @@ final class ContractsTest extends TestCase {
 	}
 
 	public function test_patterns_match_the_sidecar(): void {
-		$this->assertSame( self::pattern_of( 'outbound/event-types.ts', 'EVENT_ID_PATTERN' ), Contracts::EVENT_ID_PATTERN );
-		$this->assertSame( self::pattern_of( 'inbound/sources-store.ts', 'SOURCE_ID_PATTERN' ), Contracts::SOURCE_SLUG_PATTERN );
+		$this->assertSame( self::pattern_of( 'contracts/constants.ts', 'EVENT_ID_PATTERN' ), Contracts::EVENT_ID_PATTERN );
+		$this->assertSame( self::pattern_of( 'contracts/constants.ts', 'SOURCE_ID_PATTERN' ), Contracts::SOURCE_SLUG_PATTERN );
 	}
 
 	public function test_the_forwarded_header_prefix_matches_the_sidecar(): void {
-		$this->assertSame( 1, preg_match( "/export const FORWARDED_HEADER_PREFIX = '([^']*)';/", self::source( 'inbound/receive.ts' ), $match ) );
+		$this->assertSame( 1, preg_match( "/export const FORWARDED_HEADER_PREFIX = '([^']*)';/", self::source( 'contracts/constants.ts' ), $match ) );
 		$this->assertSame( $match[1], Contracts::FORWARD_HEADER_PREFIX );
 	}
 

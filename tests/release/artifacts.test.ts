@@ -6,6 +6,7 @@ import { checkChecksums, checkPluginZip, checkSidecarTarball, tarFile, unzipToTe
 import { pluginVersionPlaces } from '../../scripts/lib/release-version';
 import { apiClient } from '../sidecar/support/api-client';
 import { cleanEnv, currentRelease, packageVersion, RELEASE_PORT_BASE } from './support/release';
+import { waitUntil } from '../support/wait-until';
 
 /**
  * What `npm run release` made (built once by this project's global setup), as a site owner
@@ -123,13 +124,18 @@ describe( 'the release artifacts', () => {
 			const exited = new Promise< number | null >( ( resolve ) => child.once( 'exit', ( code ) => resolve( code ) ) );
 			try {
 				let health: { status?: string; version?: string; pid?: number } = {};
-				for ( let i = 0; i < 120 && health.pid !== child.pid; i++ ) {
-					await new Promise( ( resolve ) => setTimeout( resolve, 250 ) );
-					health = await fetch( `http://127.0.0.1:${ SIDECAR_PORT }/health` ).then( ( r ) => r.json() as Promise< typeof health >, () => ( {} ) );
-					if ( child.exitCode !== null ) {
-						throw new Error( `the installed sidecar exited: ${ fs.readFileSync( log, 'utf8' ) }` );
-					}
-				}
+				await waitUntil(
+					async () => {
+						health = await fetch( `http://127.0.0.1:${ SIDECAR_PORT }/health` ).then( ( r ) => r.json() as Promise< typeof health >, () => ( {} ) );
+						if ( child.exitCode !== null ) {
+							throw new Error( `the installed sidecar exited: ${ fs.readFileSync( log, 'utf8' ) }` );
+						}
+						return health.pid === child.pid;
+					},
+					30_000,
+					'the installed sidecar answering /health',
+					250
+				);
 				expect( health ).toEqual( { status: 'ok', version, pid: child.pid } );
 				// The signed API answers with the key init wrote (read from the credentials folder).
 				const status = await apiClient( `http://127.0.0.1:${ SIDECAR_PORT }`, key )( 'GET', '/v1/status' );

@@ -10,7 +10,8 @@ import { stopSidecarProcess } from '../../scripts/production/sidecar';
 import { startProduction, stopProduction, type ProductionStack } from '../../scripts/production/stack';
 import { activatePlugin, adminCookie } from '../../scripts/production/wordpress';
 import { MIGRATIONS } from '../../sidecar/src/store/migrations';
-import { startReceiver, waitUntil, type Receiver, type ReceiverHandler } from '../sidecar/support/receiver';
+import { startReceiver, type Receiver, type ReceiverHandler } from '../sidecar/support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 import { INBOUND_SWEEP_MS } from '../e2e/support/inbound';
 import { signStandardWebhook } from '../support/inbound-signers';
 import { buildEarlierRelease, currentRelease, DEFAULT_UPGRADE_FROM, RELEASE_ENV_NAME, RELEASE_PORT_BASE } from './support/release';
@@ -204,7 +205,7 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 	it( 'runs each migration once: the plugin\'s tables once after the version change, the sidecar\'s schema to the current version', async () => {
 		// Requests keep coming (the cron loop every 2 s, these calls): none may migrate again.
 		await waitUntil( async () => ( await probe() ).options.version === current.version, 30_000, 'the stored plugin version' );
-		await new Promise( ( resolve ) => setTimeout( resolve, 6000 ) );
+		await sleep( 6000 );
 		for ( let i = 0; i < 5; i++ ) {
 			await admin.get( '/service-integration/v1/webhooks/outbox' );
 		}

@@ -1,7 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { orderEvent } from './support/api-client';
 import { startHarness, type Harness } from './support/harness';
-import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 /** The /v1 API WordPress calls, against the real app, dispatcher and SQLite. */
 describe( 'sidecar /v1 API', () => {
@@ -268,6 +269,12 @@ describe( 'sidecar /v1 API', () => {
 
 		const received = ( id: string ) => receiver.requests.filter( ( r ) => r.headers[ 'webhook-id' ] === id );
 
+		/** An event of the test's own, posted and delivered to this block's endpoint. */
+		async function delivered( event: ReturnType< typeof orderEvent > ): Promise< void > {
+			expect( ( await sidecar.api( 'POST', '/v1/events', { events: [ event ] } ) ).body.accepted ).toEqual( [ event.id ] );
+			await waitUntil( async () => ( await deliveryStatus( event.id ) ) === 'succeeded', 10_000, `${ event.id } delivered` );
+		}
+
 		it( 'accepts an event posted twice only once, and delivers it once', async () => {
 			const batch = { events: [ orderEvent( 'twice_1', 'order.created', 7 ), orderEvent( 'twice_2', 'order.paid', 7 ) ] };
 			const first = await sidecar.api( 'POST', '/v1/events', batch );
@@ -317,12 +324,13 @@ describe( 'sidecar /v1 API', () => {
 		} );
 
 		it( 'shows an event with its deliveries and attempts', async () => {
-			const detail = await sidecar.api( 'GET', '/v1/events/twice_1' );
+			await delivered( orderEvent( 'shown_1', 'order.created', 8 ) );
+			const detail = await sidecar.api( 'GET', '/v1/events/shown_1' );
 			expect( detail.status ).toBe( 200 );
-			expect( detail.body.event ).toMatchObject( { id: 'twice_1', type: 'order.created', ordering_key: 'order:7', data: { order_id: 7, event: 'twice_1' } } );
+			expect( detail.body.event ).toMatchObject( { id: 'shown_1', type: 'order.created', ordering_key: 'order:8', data: { order_id: 8, event: 'shown_1' } } );
 			expect( detail.body.deliveries ).toEqual( [
 				expect.objectContaining( {
-					event_id: 'twice_1',
+					event_id: 'shown_1',
 					endpoint_id: endpoint.id,
 					status: 'succeeded',
 					attempt_count: 1,
@@ -332,27 +340,28 @@ describe( 'sidecar /v1 API', () => {
 		} );
 
 		it( 'replays one event with the same id, as a manual attempt', async () => {
-			const before = received( 'twice_1' ).length;
-			const replay = await sidecar.api( 'POST', '/v1/events/twice_1/replay' );
+			await delivered( orderEvent( 'replayed_1', 'order.created', 9 ) );
+			const before = received( 'replayed_1' ).length;
+			const replay = await sidecar.api( 'POST', '/v1/events/replayed_1/replay' );
 			expect( replay.status ).toBe( 200 );
 			expect( replay.body ).toEqual( { requeued: 1 } );
-			await receiver.waitFor( () => received( 'twice_1' ).length === before + 1 );
-			const last = received( 'twice_1' ).pop()!;
+			await receiver.waitFor( () => received( 'replayed_1' ).length === before + 1 );
+			const last = received( 'replayed_1' ).pop()!;
 			new Webhook( endpoint.secret ).verify( last.body, last.headers );
-			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/twice_1' ) ).body.deliveries[ 0 ].attempts.length === 2 );
-			const attempts = ( await sidecar.api( 'GET', '/v1/events/twice_1' ) ).body.deliveries[ 0 ].attempts;
+			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/replayed_1' ) ).body.deliveries[ 0 ].attempts.length === 2 );
+			const attempts = ( await sidecar.api( 'GET', '/v1/events/replayed_1' ) ).body.deliveries[ 0 ].attempts;
 			expect( attempts.map( ( a: { trigger: string } ) => a.trigger ) ).toEqual( [ 'scheduled', 'manual' ] );
 
 			// To one chosen endpoint, even one created after the event.
 			const late = await startReceiver();
 			try {
 				const lateEndpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: late.url } ) ).body;
-				expect( ( await sidecar.api( 'POST', '/v1/events/twice_1/replay', { endpoint_id: lateEndpoint.id } ) ).body ).toEqual( { requeued: 1 } );
+				expect( ( await sidecar.api( 'POST', '/v1/events/replayed_1/replay', { endpoint_id: lateEndpoint.id } ) ).body ).toEqual( { requeued: 1 } );
 				await late.waitFor( ( r ) => r.length === 1 );
-				expect( late.requests[ 0 ]!.headers[ 'webhook-id' ] ).toBe( 'twice_1' );
+				expect( late.requests[ 0 ]!.headers[ 'webhook-id' ] ).toBe( 'replayed_1' );
 				new Webhook( lateEndpoint.secret ).verify( late.requests[ 0 ]!.body, late.requests[ 0 ]!.headers );
 				await sidecar.api( 'POST', `/v1/endpoints/${ lateEndpoint.id }/disable` );
-				const refused = await sidecar.api( 'POST', '/v1/events/twice_1/replay', { endpoint_id: lateEndpoint.id } );
+				const refused = await sidecar.api( 'POST', '/v1/events/replayed_1/replay', { endpoint_id: lateEndpoint.id } );
 				expect( [ refused.status, refused.body.code ] ).toEqual( [ 409, 'endpoint_disabled' ] );
 				await sidecar.api( 'DELETE', `/v1/endpoints/${ lateEndpoint.id }` );
 			} finally {

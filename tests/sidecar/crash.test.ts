@@ -3,7 +3,8 @@ import os from 'os';
 import path from 'path';
 import { Webhook } from 'standardwebhooks';
 import { orderEvent } from './support/api-client';
-import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 import { freePort, spawnSidecar, type SpawnedSidecar } from './support/spawned';
 
 /**

@@ -1,6 +1,7 @@
 import { orderEvent } from './support/api-client';
 import { startHarness, type Harness } from './support/harness';
-import { startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { waitUntil } from '../support/wait-until';
 
 /**
  * Re-enabling an endpoint: after an automatic disable, everything it missed goes out

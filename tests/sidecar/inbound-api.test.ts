@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/inbound/receive';
-import { INBOUND_SCHEMES } from '../../sidecar/src/inbound/verify';
+import { FORWARDED_HEADER_PREFIX, INBOUND_SCHEMES } from '../../sidecar/src/contracts/constants';
 import { providerSecret, sampleWebhook, signStandardWebhook, type SignedWebhook } from '../support/inbound-signers';
 import { startHarness, type Harness } from './support/harness';
 
@@ -25,6 +24,11 @@ describe( 'sidecar /v1/inbound', () => {
 			.get();
 
 	describe( 'sources', () => {
+		beforeAll( async () => {
+			// The id the "taken id" case collides with.
+			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'taken', scheme: 'github', secret: providerSecret( 'github' ) } ) ).status ).toBe( 201 );
+		} );
+
 		it( 'creates a source with a generated secret, shown once, masked afterwards', async () => {
 			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'acme-sw', scheme: 'standard-webhooks', description: 'Acme' } );
 			expect( created.status ).toBe( 201 );
@@ -69,7 +73,7 @@ describe( 'sidecar /v1/inbound', () => {
 			[ 'a short secret', { id: 'x1', scheme: 'github', secret: 'abc' }, 400, 'invalid_secret' ],
 			[ 'a secret with spaces around it', { id: 'x1', scheme: 'shopify', secret: ' shpss_0123456789abcdef ' }, 400, 'invalid_secret' ],
 			[ 'a Standard Webhooks secret that is not base64', { id: 'x1', scheme: 'standard-webhooks', secret: 'whsec_not-base64-at-all!!' }, 400, 'invalid_secret' ],
-			[ 'a taken id', { id: 'acme-sw', scheme: 'github' }, 409, 'source_exists' ],
+			[ 'a taken id', { id: 'taken', scheme: 'github' }, 409, 'source_exists' ],
 		] )( 'refuses %s and writes nothing', async ( _label, body, status, code ) => {
 			const before = tableCounts();
 			const answer = await sidecar.api( 'POST', '/v1/inbound/sources', body );
@@ -83,21 +87,23 @@ describe( 'sidecar /v1/inbound', () => {
 		} );
 
 		it( 'changes description, tolerance and status; a scheme change must suit the secret', async () => {
-			const patched = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-stripe', { description: 'Stripe live', tolerance_seconds: null, status: 'disabled' } );
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'patched-stripe', scheme: 'stripe', secret: providerSecret( 'stripe' ), tolerance_seconds: 600 } );
+			expect( created.status ).toBe( 201 );
+			const patched = await sidecar.api( 'PATCH', '/v1/inbound/sources/patched-stripe', { description: 'Stripe live', tolerance_seconds: null, status: 'disabled' } );
 			expect( patched.status ).toBe( 200 );
 			expect( patched.body ).toMatchObject( { description: 'Stripe live', tolerance_seconds: 300, tolerance_is_default: true, status: 'disabled' } );
 			// A WooCommerce secret (any characters) is no Standard Webhooks key (whsec_ + base64).
 			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'acme-woo', scheme: 'woocommerce', secret: providerSecret( 'woocommerce' ) } ) ).status ).toBe( 201 );
 			const incompatible = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-woo', { scheme: 'standard-webhooks' } );
 			expect( { status: incompatible.status, code: incompatible.body.code } ).toEqual( { status: 400, code: 'invalid_secret' } );
-			const compatible = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-stripe', { scheme: 'github', status: 'active' } );
+			const compatible = await sidecar.api( 'PATCH', '/v1/inbound/sources/patched-stripe', { scheme: 'github', status: 'active' } );
 			expect( compatible.body ).toMatchObject( { scheme: 'github', status: 'active' } );
 			for ( const [ body, code ] of [
 				[ {}, 'invalid_body' ],
 				[ { secret: 'whsec_0123456789abcdef' }, 'invalid_body' ],
 				[ { status: 'paused' }, 'invalid_body' ],
 			] as const ) {
-				const answer = await sidecar.api( 'PATCH', '/v1/inbound/sources/acme-stripe', body );
+				const answer = await sidecar.api( 'PATCH', '/v1/inbound/sources/patched-stripe', body );
 				expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 400, code } );
 			}
 		} );
@@ -214,7 +220,8 @@ describe( 'sidecar /v1/inbound', () => {
 		} );
 
 		it( 'refuses an unusable provided secret', async () => {
-			const answer = await sidecar.api( 'POST', '/v1/inbound/sources/twice/rotate-secret', { secret: 'short' } );
+			expect( ( await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'unusable-secret', scheme: 'shopify', secret: providerSecret( 'shopify' ) } ) ).status ).toBe( 201 );
+			const answer = await sidecar.api( 'POST', '/v1/inbound/sources/unusable-secret/rotate-secret', { secret: 'short' } );
 			expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 400, code: 'invalid_secret' } );
 		} );
 	} );
@@ -285,9 +292,13 @@ describe( 'sidecar /v1/inbound', () => {
 		} );
 
 		it( 'pages newest first and validates its query', async () => {
-			const page = await sidecar.api( 'GET', '/v1/inbound/log?per_page=1&page=2' );
-			expect( page.body.entries ).toHaveLength( 1 );
-			expect( page.body.total ).toBeGreaterThan( 2 );
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'paged', scheme: 'standard-webhooks' } );
+			for ( const n of [ 1, 2, 3 ] ) {
+				expect( ( await verify( 'paged', sampleWebhook( 'standard-webhooks', created.body.secret as string, { eventId: `msg_paged_${ n }` } ) ) ).status ).toBe( 200 );
+			}
+			const page = await sidecar.api( 'GET', '/v1/inbound/log?source=paged&per_page=1&page=2' );
+			expect( page.body ).toMatchObject( { total: 3, page: 2, per_page: 1 } );
+			expect( page.body.entries ).toEqual( [ expect.objectContaining( { event_id: 'msg_paged_2' } ) ] );
 			for ( const query of [ 'per_page=101', 'page=0', 'outcome=maybe', 'source=Not%20a%20slug', 'other=1' ] ) {
 				const answer = await sidecar.api( 'GET', `/v1/inbound/log?${ query }` );
 				expect( { query, status: answer.status, code: answer.body.code } ).toEqual( { query, status: 400, code: 'invalid_query' } );
@@ -296,10 +307,13 @@ describe( 'sidecar /v1/inbound', () => {
 	} );
 
 	it( 'deletes a source: it then refuses as unknown_source, and its secrets are gone', async () => {
-		const deleted = await sidecar.api( 'DELETE', '/v1/inbound/sources/rotating' );
-		expect( deleted.body ).toEqual( { deleted: true, id: 'rotating' } );
-		const answer = await verify( 'rotating', sampleWebhook( 'standard-webhooks', 'whsec_' + Buffer.alloc( 32, 2 ).toString( 'base64' ) ) );
+		const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: 'deleted', scheme: 'standard-webhooks' } );
+		const webhook = sampleWebhook( 'standard-webhooks', created.body.secret as string );
+		expect( ( await verify( 'deleted', webhook ) ).status ).toBe( 200 );
+		const deleted = await sidecar.api( 'DELETE', '/v1/inbound/sources/deleted' );
+		expect( deleted.body ).toEqual( { deleted: true, id: 'deleted' } );
+		const answer = await verify( 'deleted', webhook );
 		expect( { status: answer.status, code: answer.body.code } ).toEqual( { status: 404, code: 'unknown_source' } );
-		expect( sidecar.stores.db.prepare( "SELECT COUNT(*) AS n FROM inbound_source_secrets WHERE source_id = 'rotating'" ).get() ).toEqual( { n: 0 } );
+		expect( sidecar.stores.db.prepare( "SELECT COUNT(*) AS n FROM inbound_source_secrets WHERE source_id = 'deleted'" ).get() ).toEqual( { n: 0 } );
 	} );
 } );

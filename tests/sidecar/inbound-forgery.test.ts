@@ -1,5 +1,4 @@
-import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/inbound/receive';
-import { INBOUND_SCHEMES, type InboundScheme } from '../../sidecar/src/inbound/verify';
+import { FORWARDED_HEADER_PREFIX, INBOUND_SCHEMES, type InboundScheme } from '../../sidecar/src/contracts/constants';
 import { forgeryCases } from '../support/inbound-forgeries';
 import { providerSecret, sampleWebhook, type SignedWebhook } from '../support/inbound-signers';
 import { startHarness, type Harness } from './support/harness';

@@ -2,7 +2,8 @@ import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/c
 import { CALLBACK_ROUTE } from '../../sidecar/src/outbound/wordpress-notice';
 import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY } from './support/harness';
-import { startReceiver, waitUntil, type ReceivedRequest } from './support/receiver';
+import { startReceiver, type ReceivedRequest } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 /** Fast upkeep for tests: a 0.1 s maintenance period, which is also the first notice retry delay. */
 const FAST = { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '0.1' };
@@ -30,7 +31,7 @@ describe( 'endpoint health sweep', () => {
 			const failing = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
 			expect( failing ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
 
-			await new Promise( ( resolve ) => setTimeout( resolve, 1500 ) );
+			await sleep( 1500 );
 			await sidecar.outbound.maintenance.tick();
 
 			await wordpress.waitFor( ( r ) => r.length === 1 );
@@ -114,14 +115,14 @@ describe( 'notices to WordPress', () => {
 			const sentBefore = about( endpoint.id );
 			const keptBefore = about( kept.id );
 			for ( let round = 0; round < 5; round++ ) {
-				await new Promise( ( resolve ) => setTimeout( resolve, 300 ) );
+				await sleep( 300 );
 				await sidecar.outbound.maintenance.tick();
 			}
 			await wordpress.waitFor( () => about( kept.id ) > keptBefore );
 			// At most one send already in flight when the DELETE ran may still land.
 			expect( about( endpoint.id ) - sentBefore ).toBeLessThanOrEqual( 1 );
 			const afterGrace = about( endpoint.id );
-			await new Promise( ( resolve ) => setTimeout( resolve, 1000 ) );
+			await sleep( 1000 );
 			await sidecar.outbound.maintenance.tick();
 			expect( about( endpoint.id ) ).toBe( afterGrace );
 		} finally {

@@ -1,6 +1,7 @@
 import { redactionMarker } from '../../sidecar/src/privacy/personal-data';
 import { startHarness, type Harness } from './support/harness';
-import { startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 const EMAIL = 'Grace.Hopper@Example.com';
 
@@ -136,7 +137,7 @@ describe( 'payload retention', () => {
 			await down.waitFor( ( r ) => r.length === 1 );
 			const count = ( sql: string ) => ( sidecar.stores.db.prepare( sql ).get() as { n: number } ).n;
 			await waitUntil( () => count( 'SELECT COUNT(*) AS n FROM attempts' ) === 2, 10_000, 'attempts recorded' );
-			await new Promise( ( resolve ) => setTimeout( resolve, 1200 ) );
+			await sleep( 1200 );
 			await sidecar.outbound.maintenance.tick();
 
 			const old = await sidecar.api( 'GET', '/v1/events/evt_old' );

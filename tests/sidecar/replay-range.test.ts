@@ -1,6 +1,7 @@
 import { orderEvent } from './support/api-client';
 import { startHarness, type Harness } from './support/harness';
-import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 /**
  * POST /v1/endpoints/:id/replay: the events of some types received in a time range go to

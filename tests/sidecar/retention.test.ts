@@ -1,7 +1,8 @@
 import { deliveryListQuery } from '../../sidecar/src/store/deliveries-store';
 import { orderEvent } from './support/api-client';
 import { startHarness } from './support/harness';
-import { startReceiver, waitUntil } from './support/receiver';
+import { startReceiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 
 describe( 'retention', () => {
 	it( 'prunes finished deliveries, their attempts and their events past SIDECAR_RETENTION_DAYS, never pending work', async () => {
@@ -24,7 +25,7 @@ describe( 'retention', () => {
 			expect( count( 'SELECT COUNT(*) AS n FROM attempts' ) ).toBe( 31 );
 
 			// Let every row age past the retention, then run one maintenance round.
-			await new Promise( ( resolve ) => setTimeout( resolve, 1500 ) );
+			await sleep( 1500 );
 			await sidecar.outbound.maintenance.tick();
 
 			expect( ( await sidecar.api( 'GET', '/v1/events/old_paid_0' ) ).status ).toBe( 404 );

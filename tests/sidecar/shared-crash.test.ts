@@ -4,7 +4,8 @@ import os from 'os';
 import path from 'path';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { orderEvent } from './support/api-client';
-import { sleep, startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { sleep, waitUntil } from '../support/wait-until';
 import { freePort, spawnSidecar, type SpawnedSidecar } from './support/spawned';
 
 const TOTAL = Number( process.env.CRASH_TOTAL ?? 10_000 );

@@ -5,7 +5,8 @@ import { generateSecret } from '../../sidecar/src/outbound/signing';
 import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { TEST_ENV } from './support/harness';
-import { startReceiver, waitUntil, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
+import { waitUntil } from '../support/wait-until';
 import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );

@@ -8,7 +8,8 @@ import { MIGRATIONS } from '../../sidecar/src/store/migrations';
 import { createStores } from '../../sidecar/src/store/stores';
 import { orderEvent } from './support/api-client';
 import { startHarness } from './support/harness';
-import { sleep, startReceiver } from './support/receiver';
+import { startReceiver } from './support/receiver';
+import { sleep } from '../support/wait-until';
 
 describe( 'database', () => {
 	const tempDir = () => fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-db-' ) );

@@ -60,12 +60,12 @@ describe( 'build freshness', () => {
 	} );
 
 	test( 'the real targets name sources and outputs of this repository', () => {
-		const root = path.resolve( __dirname, '../..' );
+		const repository = path.resolve( __dirname, '../..' );
 		for ( const real of BUILD_TARGETS ) {
 			for ( const source of real.sources ) {
-				expect( fs.existsSync( path.join( root, source ) ) ).toBe( true );
+				expect( fs.existsSync( path.join( repository, source ) ) ).toBe( true );
 			}
-			expect( JSON.parse( fs.readFileSync( path.join( root, 'package.json' ), 'utf8' ) ).scripts[ real.script ] ).toEqual( expect.any( String ) );
+			expect( JSON.parse( fs.readFileSync( path.join( repository, 'package.json' ), 'utf8' ) ).scripts[ real.script ] ).toEqual( expect.any( String ) );
 		}
 	} );
 } );

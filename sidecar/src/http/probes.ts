@@ -7,7 +7,7 @@ import { methodNotAllowed } from './routes/helpers';
 
 export interface ProbeContext {
 	db: Db;
-	dispatcher: { isRunning(): boolean };
+	dispatcher: { isRunning: () => boolean };
 	log: Logger;
 }
 

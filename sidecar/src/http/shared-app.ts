@@ -4,12 +4,14 @@ import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SharedDispatcher } from '../outbound/shared-dispatcher';
 import { generateSecret } from '../outbound/signing';
+import type { EndpointView } from '../contracts/views';
+import type { Endpoint } from '../store/endpoints-store';
 import type { NewEvent } from '../store/events-store';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
 import { HttpError, sendError } from './errors';
 import { parseJsonBody } from './json-body';
-import { CREATE_SCHEMA, DEFAULT_MAX_CONCURRENCY, endpointFieldChecks } from './routes/endpoints';
+import { CREATE_SCHEMA, DEFAULT_MAX_CONCURRENCY, endpointFieldChecks, HEALTH_MAX_ATTEMPTS, HEALTH_WINDOW_MS } from './routes/endpoints';
 import { BATCH_SCHEMA, checkEvent, type RejectedEvent } from './routes/events';
 import { iso, methodNotAllowed } from './routes/helpers';
 import { attemptView, deliveryView, endpointView } from './routes/views';
@@ -69,6 +71,9 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	app.all( '/ready', methodNotAllowed( 'GET' ) );
 
 	const api = Router();
+	// The same view as on the embedded store, health included, read from the shared attempts.
+	const view = async ( endpoint: Endpoint ): Promise< EndpointView > =>
+		endpointView( endpoint, await store.endpointHealth( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS ) );
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
 	api.use( channelAuth( config.sharedKey ) );
 	const { checkedUrl, checkedTypes } = endpointFieldChecks( config );
@@ -144,7 +149,7 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	api.get(
 		'/endpoints',
 		handle( async ( _req, res ) => {
-			res.json( { endpoints: ( await store.listEndpoints( Date.now() ) ).map( ( endpoint ) => endpointView( endpoint ) ) } );
+			res.json( { endpoints: await Promise.all( ( await store.listEndpoints( Date.now() ) ).map( view ) ) } );
 		} )
 	);
 	api.post(
@@ -165,7 +170,7 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 			);
 			dispatcher.endpointsChanged();
 			log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
-			res.status( 201 ).json( { ...endpointView( endpoint ), secret } );
+			res.status( 201 ).json( { ...( await view( endpoint ) ), secret } );
 		} )
 	);
 	api.all( '/endpoints', methodNotAllowed( 'GET', 'POST' ) );
@@ -176,7 +181,7 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 			if ( ! endpoint ) {
 				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ String( req.params.id ) }".` );
 			}
-			res.json( endpointView( endpoint ) );
+			res.json( await view( endpoint ) );
 		} )
 	);
 	api.delete(

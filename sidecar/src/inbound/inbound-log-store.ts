@@ -1,7 +1,7 @@
+import type { InboundOutcome } from '../contracts/constants';
 import type { Db } from '../store/database';
 
-export type InboundOutcome = 'verified' | 'refused';
-export const INBOUND_OUTCOMES = [ 'verified', 'refused' ] as const;
+export type { InboundOutcome };
 
 /** One verification: when, for which source, the verdict, and the event id when there was one. Never a payload, a header or a secret. */
 export interface InboundLogEntry {

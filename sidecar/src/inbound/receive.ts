@@ -7,9 +7,6 @@ import { normaliseInbound, type JsonObject } from './normalise';
 import type { InboundSource } from './sources-store';
 import { verifyInbound, type VerifyResult } from './verify';
 
-/** WordPress forwards the provider's headers under this prefix (`x-si-fwd-stripe-signature`). */
-export const FORWARDED_HEADER_PREFIX = 'x-si-fwd-';
-
 export interface InboundRequest {
 	rawBody: Buffer;
 	/** The provider's headers, names lower-cased. */

@@ -1,12 +1,7 @@
 import type { Db } from '../store/database';
-import type { InboundScheme } from './verify';
+import type { InboundScheme, SecretOrigin, SourceStatus } from '../contracts/constants';
 
-export type SourceStatus = 'active' | 'disabled';
-export type SecretOrigin = 'generated' | 'provided';
-
-export const SOURCE_STATUSES = [ 'active', 'disabled' ] as const;
-/** The slug in the receiving URL; the same rule as the WordPress route. */
-export const SOURCE_ID_PATTERN = /^[a-z0-9-]{1,64}$/;
+export type { SecretOrigin, SourceStatus };
 
 export interface SourceSecret {
 	secret: string;

@@ -2,14 +2,14 @@
  * Inbound webhook signature verification: shared types and the dispatcher.
  * Pure (no I/O, injected clock) so every rule is unit-testable.
  */
+import type { InboundScheme } from '../contracts/constants';
 import { verifyGithub } from './schemes/github';
 import { verifyShopify } from './schemes/shopify';
 import { verifyStandardWebhooks } from './schemes/standard-webhooks';
 import { verifyStripe } from './schemes/stripe';
 import { verifyWoocommerce } from './schemes/woocommerce';
 
-export const INBOUND_SCHEMES = ['standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce'] as const;
-export type InboundScheme = typeof INBOUND_SCHEMES[number];
+export type { InboundScheme };
 
 export interface VerifyInput {
 	rawBody: Buffer; // exact bytes received

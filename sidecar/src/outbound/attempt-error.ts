@@ -1,11 +1,7 @@
+import type { AttemptErrorView } from '../contracts/views';
 import type { EndpointHealth } from '../store/deliveries-store';
 
-/** A failed attempt as the API, the admin page and the site owner's alert show it. */
-export interface AttemptErrorView {
-	at: string;
-	status: number | null;
-	message: string;
-}
+export type { AttemptErrorView };
 
 /** "HTTP 503: <start of the answer>" or the network error code, short enough for a status line. */
 export function attemptErrorMessage( status: number | null, errorCode: string | null, excerpt: string | null ): string {

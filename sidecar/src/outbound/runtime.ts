@@ -12,9 +12,9 @@ export interface OutboundRuntime {
 	dispatcher: Dispatcher;
 	notices: NoticeSender;
 	maintenance: Maintenance;
-	start(): void;
+	start: () => void;
 	/** Maintenance first, then attempts in flight (which may queue notices), then the notices. */
-	stop( graceMs: number ): Promise< void >;
+	stop: ( graceMs: number ) => Promise< void >;
 }
 
 /** The outbound workers over one set of stores, wired the same way by main.ts and the tests. */

@@ -1,10 +1,8 @@
-import type { EventType } from '../outbound/event-types';
 import type Database from 'better-sqlite3';
+import type { AttemptTrigger, DeliveryStatus, EventType } from '../contracts/constants';
 import type { Db } from './database';
 
-export const DELIVERY_STATUSES = [ 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ] as const;
-export type DeliveryStatus = ( typeof DELIVERY_STATUSES )[ number ];
-export type AttemptTrigger = 'scheduled' | 'manual';
+export type { AttemptTrigger, DeliveryStatus };
 
 export interface Delivery {
 	id: number;
@@ -418,21 +416,7 @@ export class DeliveriesStore {
 	 * succeeded, and the newest failure among them. One indexed range read.
 	 */
 	health( endpointId: string, since: number, limit: number ): EndpointHealth {
-		const rows = this.statements.recentAttempts.all( endpointId, since, limit ) as {
-			started_at: number;
-			status_code: number | null;
-			error_code: string | null;
-			response_excerpt: string | null;
-		}[];
-		const ok = ( row: ( typeof rows )[ number ] ) => row.status_code !== null && row.status_code >= 200 && row.status_code < 300;
-		const failure = rows.find( ( row ) => ! ok( row ) );
-		return {
-			attempts: rows.length,
-			successes: rows.filter( ok ).length,
-			lastError: failure
-				? { at: failure.started_at, status: failure.status_code, errorCode: failure.error_code, excerpt: failure.response_excerpt }
-				: null,
-		};
+		return summariseHealth( this.statements.recentAttempts.all( endpointId, since, limit ) as RecentAttemptRow[] );
 	}
 
 	/**
@@ -477,6 +461,27 @@ export class DeliveriesStore {
 		const count = ( status: DeliveryStatus ) => ( this.statements.countStatus.get( status ) as { n: number } ).n;
 		return { pending: count( 'pending' ), in_flight: count( 'in_flight' ), failed: count( 'failed' ), cancelled: count( 'cancelled' ) };
 	}
+}
+
+/** An attempt as the health summary reads it, newest first (both stores select these columns). */
+export interface RecentAttemptRow {
+	started_at: number;
+	status_code: number | null;
+	error_code: string | null;
+	response_excerpt: string | null;
+}
+
+/** Attempts, newest first, summed up: how many, how many got a 2xx, and the newest failure. */
+export function summariseHealth( rows: RecentAttemptRow[] ): EndpointHealth {
+	const ok = ( row: RecentAttemptRow ) => row.status_code !== null && row.status_code >= 200 && row.status_code < 300;
+	const failure = rows.find( ( row ) => ! ok( row ) );
+	return {
+		attempts: rows.length,
+		successes: rows.filter( ok ).length,
+		lastError: failure
+			? { at: failure.started_at, status: failure.status_code, errorCode: failure.error_code, excerpt: failure.response_excerpt }
+			: null,
+	};
 }
 
 export interface EndpointHealth {

@@ -1,10 +1,8 @@
 import { randomBytes } from 'crypto';
-import type { EventType } from '../outbound/event-types';
+import type { DisabledBy, EndpointStatus, EventType } from '../contracts/constants';
 import type { Db } from './database';
 
-export type EndpointStatus = 'active' | 'disabled';
-/** auto: a 410 or a failure streak; owner: the disable route. */
-export type DisabledBy = 'auto' | 'owner';
+export type { DisabledBy, EndpointStatus };
 
 export interface EndpointSecret {
 	secret: string;

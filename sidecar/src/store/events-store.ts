@@ -1,4 +1,4 @@
-import type { EventType } from '../outbound/event-types';
+import type { EventType } from '../contracts/constants';
 import type { Db } from './database';
 
 export interface NewEvent {

@@ -1,4 +1,4 @@
-import type { Attempt, ClaimedDelivery, Completion, Delivery, DeliveryStatus } from './deliveries-store';
+import type { Attempt, ClaimedDelivery, Completion, Delivery, DeliveryStatus, EndpointHealth } from './deliveries-store';
 import type { Endpoint, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
 import type { Stores } from './stores';
@@ -34,6 +34,8 @@ export interface QueueStore {
 	getEndpoint( id: string, now: number ): Promise< Endpoint | undefined >;
 	createEndpoint( input: NewEndpoint, now: number ): Promise< Endpoint >;
 	deleteEndpoint( id: string ): Promise< boolean >;
+	/** The endpoint's last `limit` attempts since `since`, summed up for its view. */
+	endpointHealth( endpointId: string, since: number, limit: number ): Promise< EndpointHealth >;
 	/**
 	 * Takes up to `limit` due deliveries of an endpoint: pending and due, or (shared store)
 	 * in flight under an expired lease; never one behind an unfinished earlier delivery of
@@ -84,6 +86,10 @@ export class SqliteQueueStore implements QueueStore {
 	async getEndpoint( id: string, now: number ): Promise< Endpoint | undefined > {
 		return this.stores.endpoints.get( id, now );
 	}
+	async endpointHealth( endpointId: string, since: number, limit: number ): Promise< EndpointHealth > {
+		return this.stores.deliveries.health( endpointId, since, limit );
+	}
+
 	async createEndpoint( input: NewEndpoint, now: number ): Promise< Endpoint > {
 		return this.stores.endpoints.create( input, now );
 	}

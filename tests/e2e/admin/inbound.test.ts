@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import { sampleWebhook, type SignedWebhook } from '../../support/inbound-signers';
-import { app, openSession, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import { app, openSession, openTab, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
 import { adminClient } from '../support/clients';
 
 /** A remote service posting to the receiving URL the page showed. */
@@ -16,26 +16,47 @@ async function post( url: string, webhook: SignedWebhook ): Promise< number > {
 	return response.status;
 }
 
+const SOURCES = '/service-integration/v1/inbound/sources';
+
 describe( 'inbound sources from the admin page', () => {
 	let session: AdminSession;
-	const id = `browser-${ Date.now().toString( 36 ) }`;
-	let receivingUrl: string;
-	let secret: string;
+	/** Each test's source is its own (this prefix and the test's name): no test leans on another's. */
+	const prefix = `browser-${ Date.now().toString( 36 ) }`;
 
 	beforeAll( async () => {
-		await requireRoute( '/service-integration/v1/inbound/sources', 'Inbound screen' );
+		await requireRoute( SOURCES, 'Inbound screen' );
 		session = await openSession( { tab: 'inbound' } );
 	}, SETUP_TIMEOUT );
 
-	afterAll( async () => {
-		await session?.close();
-		await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/inbound/sources/${ id }` } );
+	beforeEach( () => {
+		// Each test answers for the errors of its own page loads.
+		session.errors.length = 0;
 	} );
 
-	const row = () => session.page.locator( `tr[data-source-id="${ id }"]` );
+	afterAll( async () => {
+		await session?.close();
+		const list = await adminClient().get< { sources: Array< { id: string } > } >( SOURCES );
+		for ( const source of list.body.sources ?? [] ) {
+			if ( source.id.startsWith( `${ prefix }-` ) ) {
+				await adminClient().request( { method: 'DELETE', path: `${ SOURCES }/${ source.id }` } );
+			}
+		}
+	} );
+
+	const row = ( id: string ) => session.page.locator( `tr[data-source-id="${ id }"]` );
+
+	/** A Standard Webhooks source made through the API, with its receiving URL and generated secret. */
+	async function sourceFor( name: string ): Promise< { id: string; receivingUrl: string; secret: string } > {
+		const id = `${ prefix }-${ name }`;
+		const created = await adminClient().post< { receiving_url: string; secret: string } >( SOURCES, { id, scheme: 'standard-webhooks', description: 'Browser test sender' } );
+		expect( created.status ).toBe( 201 );
+		return { id, receivingUrl: created.body.receiving_url, secret: created.body.secret };
+	}
 
 	it( 'adds a source and shows its receiving URL and generated secret once', async () => {
 		const { page } = session;
+		const id = `${ prefix }-added`;
+		await openTab( session, 'inbound' );
 		await waitForLoaded( page );
 		await page.getByRole( 'button', { name: 'Add a source' } ).click();
 		const form = page.getByRole( 'form', { name: 'Add a source' } );
@@ -45,12 +66,12 @@ describe( 'inbound sources from the admin page', () => {
 		await form.getByRole( 'button', { name: 'Add source' } ).click();
 
 		await app( page ).getByText( `Source ${ id } added` ).waitFor();
-		receivingUrl = await page.getByLabel( 'Receiving URL', { exact: true } ).inputValue();
-		secret = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
+		const receivingUrl = await page.getByLabel( 'Receiving URL', { exact: true } ).inputValue();
+		const secret = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
 		expect( receivingUrl ).toMatch( new RegExp( `/wp-json/.+/${ id }$` ) );
 		expect( secret.length ).toBeGreaterThanOrEqual( 24 );
-		await row().waitFor();
-		const text = await row().innerText();
+		await row( id ).waitFor();
+		const text = await row( id ).innerText();
 		expect( text ).toContain( 'Standard Webhooks' );
 		expect( text ).toContain( 'Active' );
 		expect( text ).toContain( receivingUrl );
@@ -61,6 +82,9 @@ describe( 'inbound sources from the admin page', () => {
 
 	it( 'shows what the source sent: the verified event, its duplicate, and the forged one refused', async () => {
 		const { page } = session;
+		const { id, receivingUrl, secret } = await sourceFor( 'sent' );
+		await openTab( session, 'inbound' );
+		await waitForLoaded( page );
 		const genuine = sampleWebhook( 'standard-webhooks', secret, { eventId: `msg_${ randomUUID().replace( /-/g, '' ) }` } );
 		expect( await post( receivingUrl, genuine ) ).toBe( 202 );
 		// The sender retries the same event: acknowledged as a duplicate.
@@ -95,27 +119,30 @@ describe( 'inbound sources from the admin page', () => {
 
 	it( 'rotates the secret (the new one shown once), disables, enables and deletes the source', async () => {
 		const { page } = session;
+		const { id, receivingUrl, secret } = await sourceFor( 'lifecycle' );
+		await openTab( session, 'inbound' );
+		await waitForLoaded( page );
 		await page.getByRole( 'button', { name: `Rotate the secret of ${ id }` } ).click();
 		const rotate = page.getByRole( 'form', { name: `Rotate the secret of ${ id }` } );
 		await rotate.getByRole( 'button', { name: 'Rotate', exact: true } ).click();
 		await app( page ).getByText( `New secret for ${ id } saved` ).waitFor();
 		const rotated = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
 		expect( rotated ).not.toBe( secret );
-		await row().getByText( 'The previous one is accepted until' ).waitFor();
+		await row( id ).getByText( 'The previous one is accepted until' ).waitFor();
 		// Both secrets are accepted during the grace period.
 		expect( await post( receivingUrl, sampleWebhook( 'standard-webhooks', rotated ) ) ).toBeLessThan( 300 );
 		expect( await post( receivingUrl, sampleWebhook( 'standard-webhooks', secret ) ) ).toBeLessThan( 300 );
 
 		await page.getByRole( 'button', { name: `Disable ${ id }` } ).click();
-		await row().locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
+		await row( id ).locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
 		expect( await post( receivingUrl, sampleWebhook( 'standard-webhooks', rotated ) ) ).toBeGreaterThanOrEqual( 400 );
 		await shot( session, 'inbound-source-disabled' );
 		await page.getByRole( 'button', { name: `Enable ${ id }` } ).click();
-		await row().locator( '.si-badge', { hasText: 'Active' } ).waitFor();
+		await row( id ).locator( '.si-badge', { hasText: 'Active' } ).waitFor();
 
 		await page.getByRole( 'button', { name: `Delete ${ id }` } ).click();
-		await row().getByRole( 'button', { name: 'Delete', exact: true } ).click();
-		await row().waitFor( { state: 'detached' } );
+		await row( id ).getByRole( 'button', { name: 'Delete', exact: true } ).click();
+		await row( id ).waitFor( { state: 'detached' } );
 		await app( page ).getByText( `Source ${ id } deleted.` ).waitFor();
 		expect( session.errors ).toEqual( [] );
 	} );

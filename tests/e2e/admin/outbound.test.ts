@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
-import { app, clickTab, openSession, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import { app, openSession, openTab, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
 
@@ -9,6 +9,8 @@ interface Endpoint {
 	url: string;
 	status: string;
 }
+
+const ROUTE = '/service-integration/v1/webhooks/endpoints';
 
 async function paidOrder(): Promise< number > {
 	const shop = commerce();
@@ -21,32 +23,45 @@ async function paidOrder(): Promise< number > {
 describe( 'outbound webhooks from the admin page', () => {
 	let session: AdminSession;
 	let receiver: Receiver;
-	let url: string;
-	let secret: string;
 
 	beforeAll( async () => {
-		await requireRoute( '/service-integration/v1/webhooks/endpoints', 'Outbound endpoints screen' );
+		await requireRoute( ROUTE, 'Outbound endpoints screen' );
 		await requireRoute( '/service-integration/v1/webhooks/deliveries', 'Deliveries screen' );
 		receiver = await startReceiver();
-		url = `${ receiver.url }/orders-from-browser`;
 		session = await openSession( { tab: 'endpoints' } );
 	}, SETUP_TIMEOUT );
 
+	beforeEach( () => {
+		// Each test answers for the errors of its own page loads.
+		session.errors.length = 0;
+	} );
+
 	afterAll( async () => {
 		await session?.close();
-		const list = await adminClient().get< { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' );
+		const list = await adminClient().get< { endpoints: Endpoint[] } >( ROUTE );
 		for ( const endpoint of list.body.endpoints ?? [] ) {
-			if ( endpoint.url === url ) {
-				await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+			if ( receiver && endpoint.url.startsWith( `${ receiver.url }/` ) ) {
+				await adminClient().request( { method: 'DELETE', path: `${ ROUTE }/${ endpoint.id }` } );
 			}
 		}
 		await receiver?.close();
 	} );
 
-	const card = () => session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
+	/** Each test's endpoint is its own, on its own path of the receiver: no test leans on another's. */
+	const urlFor = ( name: string ) => `${ receiver.url }/${ name }`;
+	const requestsTo = ( url: string ) => receiver.requests.filter( ( request ) => `${ receiver.url }${ request.path }` === url );
+	async function endpointFor( name: string ): Promise< { id: string; url: string; secret: string } > {
+		const url = urlFor( name );
+		const created = await adminClient().post< Endpoint & { secret: string } >( ROUTE, { url, event_types: [ 'order.paid' ] } );
+		expect( created.status ).toBe( 201 );
+		return { id: created.body.id, url, secret: created.body.secret };
+	}
+	const card = ( url: string ) => session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
 
 	it( 'adds an endpoint and shows its signing secret once', async () => {
 		const { page } = session;
+		const url = urlFor( 'added-in-the-browser' );
+		await openTab( session, 'endpoints' );
 		await waitForLoaded( page );
 		await page.getByRole( 'button', { name: 'Add an endpoint' } ).click();
 		const form = page.getByRole( 'form', { name: 'Add an endpoint' } );
@@ -56,30 +71,32 @@ describe( 'outbound webhooks from the admin page', () => {
 		await form.getByRole( 'button', { name: 'Add endpoint' } ).click();
 
 		await app( page ).getByText( `Endpoint added: ${ url }` ).waitFor();
-		secret = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
+		const secret = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
 		expect( secret ).toMatch( /^whsec_/ );
-		await card().waitFor();
-		const text = await card().innerText();
+		await card( url ).waitFor();
+		const text = await card( url ).innerText();
 		expect( text ).toContain( 'Active' );
 		expect( text ).toContain( 'Order paid' );
 		expect( text ).not.toContain( secret );
 		await shot( session, 'outbound-endpoint-added' );
 
-		const list = await adminClient().get< { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' );
+		const list = await adminClient().get< { endpoints: Endpoint[] } >( ROUTE );
 		expect( list.body.endpoints.filter( ( endpoint ) => endpoint.url === url ) ).toHaveLength( 1 );
 		expect( session.errors ).toEqual( [] );
 	} );
 
 	it( 'shows the delivery of a paid order, its attempts, and replays it with the same id', async () => {
 		const { page } = session;
+		const { url, secret } = await endpointFor( 'delivery-and-replay' );
 		const orderId = await paidOrder();
-		await receiver.waitFor( ( requests ) => requests.some( ( request ) => request.body.includes( `"id":${ orderId },` ) ), 30_000 );
-		const delivered = receiver.requests.find( ( request ) => request.body.includes( `"id":${ orderId },` ) );
+		const ofOrder = () => requestsTo( url ).filter( ( request ) => request.body.includes( `"id":${ orderId },` ) );
+		await receiver.waitFor( () => ofOrder().length > 0, 30_000 );
+		const delivered = ofOrder()[ 0 ];
 		const eventId = delivered?.headers[ 'webhook-id' ] as string;
-		// Signed with the secret the page showed.
+		// Signed with the secret the endpoint was given.
 		expect( ( new Webhook( secret ).verify( delivered?.body ?? '', delivered?.headers ?? {} ) as { type: string } ).type ).toBe( 'order.paid' );
 
-		await clickTab( page, 'Deliveries' );
+		await openTab( session, 'deliveries' );
 		await waitForLoaded( page );
 		await page.getByLabel( 'Endpoint', { exact: true } ).selectOption( { label: url } );
 		const row = page.locator( `tr[data-event-id="${ eventId }"]` );
@@ -95,11 +112,11 @@ describe( 'outbound webhooks from the admin page', () => {
 		expect( await attempts.first().locator( '.si-attempt-status' ).innerText() ).toBe( '200' );
 		await shot( session, 'deliveries-with-attempts' );
 
-		const before = receiver.requests.length;
+		const before = requestsTo( url ).length;
 		await row.getByRole( 'button', { name: `Replay event ${ eventId }` } ).click();
 		await app( page ).getByText( `Event ${ eventId } queued again (1 delivery).` ).waitFor();
-		await receiver.waitFor( ( requests ) => requests.length > before, 30_000 );
-		expect( receiver.requests[ before ]?.headers[ 'webhook-id' ] ).toBe( eventId );
+		await receiver.waitFor( () => requestsTo( url ).length > before, 30_000 );
+		expect( requestsTo( url )[ before ]?.headers[ 'webhook-id' ] ).toBe( eventId );
 
 		// The replay shows up as a manual attempt.
 		await refreshUntil(
@@ -113,7 +130,11 @@ describe( 'outbound webhooks from the admin page', () => {
 
 	it( 'replays the failed deliveries of the selected endpoint since a time', async () => {
 		const { page } = session;
-		// Scoped to this test's endpoint (still selected in the filter), so other tests' receivers are left alone.
+		const { url } = await endpointFor( 'replay-failed' );
+		await openTab( session, 'deliveries' );
+		await waitForLoaded( page );
+		// Scoped to this test's endpoint, so other tests' receivers are left alone.
+		await page.getByLabel( 'Endpoint', { exact: true } ).selectOption( { label: url } );
 		await app( page ).getByText( 'to the endpoint selected above' ).waitFor();
 		await page.getByRole( 'button', { name: 'Replay failed deliveries' } ).click();
 		await app( page ).getByText( '0 failed deliveries queued again.' ).waitFor();
@@ -122,46 +143,50 @@ describe( 'outbound webhooks from the admin page', () => {
 
 	it( 'disables, enables and rotates the secret of an endpoint, and deletes it', async () => {
 		const { page } = session;
-		await clickTab( page, 'Outbound endpoints' );
-		await card().waitFor();
-		// Its health: the delivery and the replay above both succeeded.
+		const { url, secret } = await endpointFor( 'lifecycle' );
+		const first = await paidOrder();
+		await receiver.waitFor( () => requestsTo( url ).some( ( request ) => request.body.includes( `"id":${ first },` ) ), 30_000 );
+
+		await openTab( session, 'endpoints' );
+		await card( url ).waitFor();
+		// Its health: the delivery above succeeded.
 		await refreshUntil(
 			page.getByRole( 'button', { name: 'Refresh' } ),
-			async () => ( await card().locator( '.si-endpoint__success-rate' ).innerText().catch( () => '' ) ).startsWith( '100 % of the last 2 attempts' ),
+			async () => ( await card( url ).locator( '.si-endpoint__success-rate' ).innerText().catch( () => '' ) ).startsWith( '100 % of the last 1 attempt' ),
 			'the endpoint\'s recent success rate'
 		);
-		expect( await card().locator( '.si-endpoint__last-error' ).innerText() ).toBe( 'None among the recent attempts' );
+		expect( await card( url ).locator( '.si-endpoint__last-error' ).innerText() ).toBe( 'None among the recent attempts' );
 
 		await page.getByRole( 'button', { name: `Disable ${ url }` } ).click();
-		await card().locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
-		expect( await card().innerText() ).toContain( 'disabled by an administrator' );
+		await card( url ).locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
+		expect( await card( url ).innerText() ).toContain( 'disabled by an administrator' );
 		// Disabled by its owner: enabling again resends what it missed only when asked.
-		await card().getByRole( 'button', { name: `Enable and resend: ${ url }` } ).waitFor();
+		await card( url ).getByRole( 'button', { name: `Enable and resend: ${ url }` } ).waitFor();
 		await shot( session, 'outbound-endpoint-disabled' );
 		await page.getByRole( 'button', { name: `Enable ${ url }` } ).click();
-		await card().locator( '.si-badge', { hasText: 'Active' } ).waitFor();
+		await card( url ).locator( '.si-badge', { hasText: 'Active' } ).waitFor();
 
 		await page.getByRole( 'button', { name: `Rotate the secret of ${ url }` } ).click();
-		await card().getByRole( 'button', { name: 'Rotate', exact: true } ).click();
+		await card( url ).getByRole( 'button', { name: 'Rotate', exact: true } ).click();
 		await app( page ).getByText( 'New signing secret' ).waitFor();
 		const rotated = await page.getByLabel( 'Signing secret', { exact: true } ).inputValue();
 		expect( rotated ).toMatch( /^whsec_/ );
 		expect( rotated ).not.toBe( secret );
-		await card().getByText( 'the previous one also signs until' ).waitFor();
+		await card( url ).getByText( 'the previous one also signs until' ).waitFor();
 
 		// The next delivery carries two signatures: the new secret's and, during the grace period, the old one's.
-		const before = receiver.requests.length;
-		await paidOrder();
-		await receiver.waitFor( ( requests ) => requests.length > before, 30_000 );
-		const next = receiver.requests[ before ];
+		const second = await paidOrder();
+		const ofSecond = () => requestsTo( url ).filter( ( request ) => request.body.includes( `"id":${ second },` ) );
+		await receiver.waitFor( () => ofSecond().length > 0, 30_000 );
+		const next = ofSecond()[ 0 ];
 		expect( () => new Webhook( rotated ).verify( next?.body ?? '', next?.headers ?? {} ) ).not.toThrow();
 		expect( () => new Webhook( secret ).verify( next?.body ?? '', next?.headers ?? {} ) ).not.toThrow();
 
 		await page.getByRole( 'button', { name: `Delete ${ url }` } ).click();
-		await card().getByRole( 'button', { name: 'Delete', exact: true } ).click();
-		await card().waitFor( { state: 'detached' } );
+		await card( url ).getByRole( 'button', { name: 'Delete', exact: true } ).click();
+		await card( url ).waitFor( { state: 'detached' } );
 		await app( page ).getByText( 'Endpoint deleted, with its delivery history.' ).waitFor();
-		const list = await adminClient().get< { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' );
+		const list = await adminClient().get< { endpoints: Endpoint[] } >( ROUTE );
 		expect( list.body.endpoints.filter( ( endpoint ) => endpoint.url === url ) ).toEqual( [] );
 		expect( session.errors ).toEqual( [] );
 	} );

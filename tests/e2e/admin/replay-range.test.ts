@@ -2,6 +2,7 @@ import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
 import { app, openSession, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
+import { sleep, waitUntil } from '../../support/wait-until';
 
 interface Endpoint {
 	id: string;
@@ -35,17 +36,17 @@ describe( 'replaying a time range of events to an endpoint from the admin page',
 		orderIds = await shop.createOrders( [ { status: 'pending', line_items: [ item ] }, { status: 'pending', line_items: [ item ] } ] );
 		await shop.pay( orderIds );
 		// Hand the outbox over now rather than at the next cron run.
-		const deadline = Date.now() + 60_000;
-		for ( ;; ) {
-			const flushed = await adminClient().post< { pending: number } >( '/service-integration/v1/webhooks/outbox' );
-			if ( flushed.status === 200 && flushed.body.pending === 0 ) {
-				break;
-			}
-			if ( Date.now() > deadline ) {
-				throw new Error( `The outbox was not handed over: HTTP ${ flushed.status } ${ JSON.stringify( flushed.body ) }` );
-			}
-			await new Promise( ( resolve ) => setTimeout( resolve, 1000 ) );
-		}
+		let flushed = '';
+		await waitUntil(
+			async () => {
+				const answer = await adminClient().post< { pending: number } >( '/service-integration/v1/webhooks/outbox' );
+				flushed = `HTTP ${ answer.status } ${ JSON.stringify( answer.body ) }`;
+				return answer.status === 200 && answer.body.pending === 0;
+			},
+			60_000,
+			() => `the outbox handed over (last answer: ${ flushed })`,
+			1000
+		);
 
 		// Subscribed to order.paid only: the order.created events were left out by its filter too.
 		const created = await adminClient().post< Endpoint >( ROUTE, { url, event_types: [ 'order.paid' ] } );
@@ -103,13 +104,15 @@ describe( 'replaying a time range of events to an endpoint from the admin page',
 		await form.getByRole( 'button', { name: 'Count' } ).click();
 		await form.getByText( '4 events match.' ).waitFor();
 		await shot( session, 'replay-range-counted' );
-		await new Promise( ( resolve ) => setTimeout( resolve, 1000 ) );
+		// Counting sends nothing: give a wrong send the time to arrive.
+		await sleep( 1000 );
 		expect( receiver.requests ).toHaveLength( 0 );
 
 		await form.getByRole( 'button', { name: 'Replay', exact: true } ).click();
 		await form.getByText( '4 events queued again.' ).waitFor();
 		await receiver.waitFor( ( requests ) => requests.length >= 4, 60_000 );
-		await new Promise( ( resolve ) => setTimeout( resolve, 2000 ) );
+		// And no fifth: what arrives late would show here.
+		await sleep( 2000 );
 		const got = ofOurs();
 		expect( got ).toHaveLength( 4 );
 		expect( new Set( got.map( ( event ) => event.id ) ).size ).toBe( 4 );

@@ -4,6 +4,7 @@ import path from 'path';
 import { environmentDir, ROOT } from '../../../scripts/lib/paths';
 import { startStack, type StackOptions } from '../../../scripts/lib/stack';
 import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT } from '../support/environment';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * A start that cannot bring WordPress up stops what it launched and says why, and
@@ -50,15 +51,6 @@ function processesOfThisEnvironment(): string[] {
 	return found;
 }
 
-async function until( what: string, check: () => boolean, timeoutMs: number ): Promise< void > {
-	const deadline = Date.now() + timeoutMs;
-	while ( ! check() ) {
-		if ( Date.now() > deadline ) {
-			throw new Error( `Timed out waiting for ${ what }` );
-		}
-		await new Promise( ( r ) => setTimeout( r, 100 ) );
-	}
-}
 
 function npmStop(): string {
 	const result = spawnSync( process.execPath, [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'stop.ts' ), `--env=${ NAME }` ], {
@@ -100,7 +92,7 @@ describe( 'a start that fails', () => {
 		);
 		const exited = new Promise( ( resolve ) => child.once( 'exit', resolve ) );
 		// Killed once the Playground server has been launched, before WordPress answers.
-		await until( 'the Playground server to be launched', () => fs.existsSync( path.join( DIR, 'wordpress.pid' ) ), 120_000 );
+		await waitUntil( () => fs.existsSync( path.join( DIR, 'wordpress.pid' ) ), 120_000, 'the Playground server launched', 100 );
 		child.kill( 'SIGKILL' );
 		await exited;
 		expect( fs.existsSync( path.join( DIR, 'running.json' ) ) ).toBe( false );

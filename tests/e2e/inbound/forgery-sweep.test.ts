@@ -1,4 +1,4 @@
-import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/inbound/verify';
+import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/contracts/constants';
 import { forgeryCases, type ForgeryCase } from '../../support/inbound-forgeries';
 import { sampleWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';

@@ -1,4 +1,4 @@
-import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/inbound/verify';
+import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/contracts/constants';
 import { sampleWebhook, signStandardWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';

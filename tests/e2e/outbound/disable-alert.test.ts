@@ -1,7 +1,8 @@
 import crypto from 'crypto';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import { loginCookies } from '../../../scripts/lib/wp-login';
-import { startReceiver, waitUntil, type ReceivedRequest, type Receiver } from '../../sidecar/support/receiver';
+import { startReceiver, type ReceivedRequest, type Receiver } from '../../sidecar/support/receiver';
+import { waitUntil } from '../../support/wait-until';
 import { signedHeaders } from '../support/channel';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';

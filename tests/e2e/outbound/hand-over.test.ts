@@ -5,6 +5,7 @@ import { commerce } from '../support/commerce';
 import { readState } from '../support/environment';
 import { withPluginActive } from '../support/plugins';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * The outbox hand-over from WordPress to the sidecar: refused events are parked instead of
@@ -46,14 +47,20 @@ async function visitWpCron(): Promise< void > {
 	await response.text();
 }
 
-async function until( check: () => Promise< boolean >, what: string, timeoutMs: number, between?: () => Promise< void > ): Promise< void > {
-	const deadline = Date.now() + timeoutMs;
-	while ( ! ( await check() ) ) {
-		if ( Date.now() > deadline ) {
-			throw new Error( `Timed out waiting for ${ what }` );
-		}
-		await ( between ? between() : new Promise( ( resolve ) => setTimeout( resolve, 500 ) ) );
-	}
+/** Checks, and visits wp-cron.php between checks: cron is what must make `check` true. */
+function cronUntil( check: () => Promise< boolean >, what: string, timeoutMs: number ): Promise< void > {
+	return waitUntil(
+		async () => {
+			if ( await check() ) {
+				return true;
+			}
+			await visitWpCron();
+			return false;
+		},
+		timeoutMs,
+		what,
+		500
+	);
 }
 
 describe( 'outbox hand-over', () => {
@@ -154,16 +161,15 @@ describe( 'outbox hand-over', () => {
 			}
 			// Only wp-cron.php visits from here: no POST /webhooks/outbox. The every-minute event
 			// may be up to a minute away, and a cron lock left by a dropped spawn lasts 60 s.
-			await until( async () => orders.every( ( id ) => deliveredFor( id ).length === 1 ), 'the cron hand-over', 200_000, visitWpCron );
+			await cronUntil( async () => orders.every( ( id ) => deliveredFor( id ).length === 1 ), 'the cron hand-over', 200_000 );
 			// Retention 0 days (the fixture's filter): the next cron runs delete every handed-over row.
-			await until(
+			await cronUntil(
 				async () => {
 					const state = await outbox();
 					return state.pending === 0 && state.handed_over === 0;
 				},
 				'the cron prune',
-				200_000,
-				visitWpCron
+				200_000
 			);
 			expect( ( await outbox() ).rejected ).toBe( rejected ); // parked rows are kept
 		} );

@@ -1,7 +1,7 @@
 import crypto from 'crypto';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import { loginCookies } from '../../../scripts/lib/wp-login';
-import { waitUntil } from '../../sidecar/support/receiver';
+import { waitUntil } from '../../support/wait-until';
 import { adminClient } from '../support/clients';
 import { signedHeaders } from '../support/channel';
 import { readState } from '../support/environment';
@@ -91,7 +91,7 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 
 		await deleteEndpoint( endpoint );
 		// The sidecar's endpoint.deleted notice reaches WordPress after the DELETE.
-		await waitUntil( async () => ! ( await noticesShown() ).includes( endpoint.url ), 60_000, 'the admin notice to go' );
+		await waitUntil( async () => ! ( await noticesShown() ).includes( endpoint.url ), 60_000, 'the admin notice to go', 1000 );
 
 		// A copy of the disabled notice, arriving after the deletion.
 		expect( await deliverNotice( endpoint, 'the endpoint answered 410 Gone' ) ).toBe( 202 );
@@ -107,7 +107,7 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 		expect( await deliverNotice( marker, 'the endpoint answered 410 Gone' ) ).toBe( 202 );
 		await deleteEndpoint( endpoint );
 		await deleteEndpoint( marker );
-		await waitUntil( async () => ! ( await noticesShown() ).includes( marker.url ), 60_000, 'the marker\'s admin notice to go' );
+		await waitUntil( async () => ! ( await noticesShown() ).includes( marker.url ), 60_000, 'the marker\'s admin notice to go', 1000 );
 		expect( await adminClient().request( { method: 'DELETE', path: '/mail-recorder/v1/mails' } ) ).toMatchObject( { status: 200 } );
 
 		expect( await deliverNotice( endpoint, 'failing without a success since yesterday' ) ).toBe( 202 );

@@ -7,6 +7,7 @@ import { expectRefused } from '../support/expectations';
 import { provisionServiceAccount } from '../support/service-account';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
 import { loginCookies } from '../../../scripts/lib/wp-login';
+import { waitUntil } from '../../support/wait-until';
 
 interface Endpoint {
 	id: string;
@@ -194,22 +195,13 @@ describe( 'outbound order webhooks, end to end', () => {
 		try {
 			await newOrder();
 			await gone.waitFor( ( requests ) => requests.length >= 1, 20_000 );
-			let state = '';
-			for ( let i = 0; i < 20 && state !== 'disabled'; i++ ) {
-				state = ( await adminClient().get< Endpoint >( `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` ) ).body.status;
-				await new Promise( ( r ) => setTimeout( r, 500 ) );
-			}
-			expect( state ).toBe( 'disabled' );
+			const endpointStatus = async () => ( await adminClient().get< Endpoint >( `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` ) ).body.status;
+			await waitUntil( async () => ( await endpointStatus() ) === 'disabled', 10_000, 'the endpoint disabled', 500 );
 			const { siteUrl } = readState();
 			const cookie = await loginCookies( siteUrl, 'admin', 'password' );
 			const dashboard = async () => ( await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie } } ) ).text();
 			// The notice is sent after the disable commits (and again until WordPress acknowledges it).
-			let page = await dashboard();
-			for ( let i = 0; i < 60 && ! page.includes( `${ gone.url }/gone` ); i++ ) {
-				await new Promise( ( r ) => setTimeout( r, 1500 ) );
-				page = await dashboard();
-			}
-			expect( page ).toContain( `${ gone.url }/gone` );
+			await waitUntil( async () => ( await dashboard() ).includes( `${ gone.url }/gone` ), 90_000, 'the notice on the dashboard', 1500 );
 
 			// Deleting the endpoint also retires its notice.
 			const deleted = await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` } );

@@ -2,6 +2,7 @@ import { commerce, iso, nextSecond, type Product } from '../support/commerce';
 import { links, listPaid, query, restPath, untilSettled, type PaidOrder } from '../support/paid-orders';
 import { withPluginActive } from '../support/plugins';
 import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+import { sleep } from '../../support/wait-until';
 
 /**
  * How an automation polls every minute without missing or repeating an order: it reads in
@@ -62,7 +63,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	async function payTogether( ids: number[], second: Date ): Promise< void > {
 		await driver.pay( ids, driver.canSetPaymentTime ? second : undefined );
 		if ( ! driver.canSetPaymentTime ) {
-			await new Promise( ( resolve ) => setTimeout( resolve, SETTLE_MS ) );
+			await sleep( SETTLE_MS );
 		}
 	}
 

@@ -229,13 +229,13 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		const tag = Date.now().toString( 36 );
 		const products = await driver.createProducts( [ { name: 'Oak chair', sku: `OAK-${ tag }`, price: '10.00' }, { name: 'Gift wrap', sku: `WRAP-${ tag }`, price: '2.00' } ] );
 		const from = iso( await nextSecond() );
-		const ids = await driver.createOrders( [ 1, 2 ].map( ( quantity ) => ( { status: 'processing' as const, line_items: products.map( ( product ) => ( { product_id: product.id, quantity } ) ) } ) ) );
+		const orderIds = await driver.createOrders( [ 1, 2 ].map( ( quantity ) => ( { status: 'processing' as const, line_items: products.map( ( product ) => ( { product_id: product.id, quantity } ) ) } ) ) );
 		const endpoint = async (): Promise< string[] > => {
 			const result = await listPaid( account.client, { orderby: 'id', order: 'asc', per_page: 50, modified_after: from } );
 			expect( result.status ).toBe( 200 );
 			return result.body.flatMap( ( order ) => order.line_items.map( ( line ) => line.name ) );
 		};
-		const store = async (): Promise< string[] > => ( await Promise.all( ids.map( ( id ) => driver.getOrder( id ) ) ) ).flatMap( ( order ) => ( order.line_items as Array< { name: string } > ).map( ( line ) => line.name ) );
+		const store = async (): Promise< string[] > => ( await Promise.all( orderIds.map( ( id ) => driver.getOrder( id ) ) ) ).flatMap( ( order ) => ( order.line_items as Array< { name: string } > ).map( ( line ) => line.name ) );
 		expect( await endpoint() ).toEqual( [ 'Oak chair', 'Gift wrap', 'Oak chair', 'Gift wrap' ] );
 		await withPluginActive( ITEMS_FILTER, async () => {
 			expect( await store() ).toEqual( [ 'Oak chair', 'Oak chair' ] );

@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { collectPageErrors, launchBrowser, logIn, newSiteContext, screenshot, type LaunchedBrowser } from './browser';
 import { adminClient } from './clients';
 import { readState } from './environment';
+import { waitUntil } from '../../support/wait-until';
 
 /**
  * The Service Integration admin page in a real browser, logged in through wp-login.php.
@@ -21,7 +22,7 @@ export interface AdminSession {
 	page: Page;
 	/** Page errors and console errors seen so far (see collectPageErrors). */
 	errors: string[];
-	close(): Promise< void >;
+	close: () => Promise< void >;
 }
 
 /** Launches Chromium, logs in as `username`, and lands on the admin page (or wherever wp-admin sends a non-admin). */
@@ -78,14 +79,18 @@ export async function waitForLoaded( page: Page ): Promise< void > {
 
 /** Polls `check` until it is true, clicking `refresh` between tries (the UI does not poll by itself). */
 export async function refreshUntil( refresh: Locator, check: () => Promise< boolean >, what: string, timeoutMs = 60_000 ): Promise< void > {
-	const deadline = Date.now() + timeoutMs;
-	while ( ! ( await check() ) ) {
-		if ( Date.now() > deadline ) {
-			throw new Error( `Timed out after ${ timeoutMs / 1000 } s waiting for ${ what }` );
-		}
-		await refresh.click();
-		await refresh.page().waitForTimeout( 1500 );
-	}
+	await waitUntil(
+		async () => {
+			if ( await check() ) {
+				return true;
+			}
+			await refresh.click();
+			return false;
+		},
+		timeoutMs,
+		what,
+		1500
+	);
 }
 
 export async function shot( session: AdminSession, name: string ): Promise< void > {

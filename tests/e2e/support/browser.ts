@@ -41,7 +41,7 @@ export function ensureChromium(): string {
 export interface LaunchedBrowser {
 	browser: Browser;
 	/** Closes the browser (playwright removes its profile directory). */
-	close(): Promise< void >;
+	close: () => Promise< void >;
 }
 
 /**

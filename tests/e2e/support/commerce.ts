@@ -1,6 +1,7 @@
 import { adminClient } from './clients';
 import { readState } from './environment';
 import type { RestClient, RestResult } from '../../../scripts/lib/rest-client';
+import { sleep } from '../../support/wait-until';
 
 /**
  * The commerce side of the tests, written once against two implementations:
@@ -50,25 +51,25 @@ export interface CommerceDriver {
 	readonly plugin: string;
 	/** Whether pay() can fix the payment time (the fixture can; WooCommerce's REST API cannot). */
 	readonly canSetPaymentTime: boolean;
-	createProducts( products: ProductInput[] ): Promise< Product[] >;
+	createProducts: ( products: ProductInput[] ) => Promise< Product[] >;
 	/** Creates orders (processing/completed ones are paid at creation, as WooCommerce does). */
-	createOrders( orders: OrderInput[] ): Promise< number[] >;
+	createOrders: ( orders: OrderInput[] ) => Promise< number[] >;
 	/**
 	 * Creates many orders fast: the fixture writes them in bulk without hooks, as an import that
 	 * writes the store's tables does; WooCommerce creates them through its REST batch route.
 	 */
-	importOrders( orders: OrderInput[] ): Promise< number[] >;
+	importOrders: ( orders: OrderInput[] ) => Promise< number[] >;
 	/** payment_complete() on each order; `paidAt` (fixture only) is the payment time to record. */
-	pay( ids: number[], paidAt?: Date ): Promise< void >;
-	setStatus( id: number, status: OrderStatus ): Promise< void >;
-	refund( id: number, amount: string ): Promise< void >;
-	getOrder( id: number ): Promise< CommerceOrder >;
+	pay: ( ids: number[], paidAt?: Date ) => Promise< void >;
+	setStatus: ( id: number, status: OrderStatus ) => Promise< void >;
+	refund: ( id: number, amount: string ) => Promise< void >;
+	getOrder: ( id: number ) => Promise< CommerceOrder >;
 	/** One refund as the store's REST API shows it (/wc/v3/orders/<id>/refunds/<refund id>). */
-	getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } >;
+	getRefund: ( orderId: number, refundId: number ) => Promise< { id: number; amount: string; reason: string } >;
 	/** Another identity's attempt to change an order through the commerce system's own routes. */
-	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult >;
+	attemptStatusChange: ( client: RestClient, id: number, status: OrderStatus ) => Promise< RestResult >;
 	/** Plugins that declared compatibility with custom order tables, or null when not observable. */
-	hposCompatiblePlugins(): Promise< string[] | null >;
+	hposCompatiblePlugins: () => Promise< string[] | null >;
 }
 
 function ensure< T >( result: RestResult< T >, what: string, statuses = [ 200, 201 ] ): T {
@@ -217,7 +218,7 @@ export function commerce(): CommerceDriver {
 export async function nextSecond(): Promise< Date > {
 	const now = Date.now();
 	const next = Math.floor( now / 1000 ) * 1000 + 1000;
-	await new Promise( ( resolve ) => setTimeout( resolve, next - now + 5 ) );
+	await sleep( next - now + 5 );
 	return new Date( next );
 }
 

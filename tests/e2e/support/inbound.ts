@@ -3,6 +3,7 @@ import type { InboundScheme } from '../../../sidecar/src/inbound/verify';
 import { providerSecret, type SignedWebhook } from '../../support/inbound-signers';
 import { adminClient } from './clients';
 import { readState } from './environment';
+import { waitUntil } from '../../support/wait-until';
 
 /** What senders, the admin proxy routes and the test recorder plugin look like from a test. */
 export const RECEIVER_NAMESPACE = 'service-integration-inbound/v1';
@@ -143,17 +144,22 @@ export const INBOUND_SWEEP_MS = 5 * 60_000;
  * its previous run, so usually sooner than that), within jest's 300 s test timeout.
  */
 export async function cronUntil< T >( check: () => Promise< T | undefined | false >, what: string, timeoutMs = Math.min( Math.max( WP_CRON_LOCK_TIMEOUT_MS, INBOUND_SWEEP_MS ) + 60_000, 280_000 ) ): Promise< T > {
-	const deadline = Date.now() + timeoutMs;
-	for ( ;; ) {
-		const value = await check();
-		if ( value ) {
-			return value;
-		}
-		if ( Date.now() > deadline ) {
-			throw new Error( `Timed out waiting for ${ what }` );
-		}
-		await runCron();
-	}
+	let value: T | undefined | false;
+	await waitUntil(
+		async () => {
+			value = await check();
+			if ( value ) {
+				return true;
+			}
+			// The cron run itself is the pause between checks.
+			await runCron();
+			return false;
+		},
+		timeoutMs,
+		what,
+		0
+	);
+	return value as T;
 }
 
 export interface RecordedCall {

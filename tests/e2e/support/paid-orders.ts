@@ -1,6 +1,7 @@
 import { adminClient } from './clients';
 import { readState } from './environment';
 import { RestClient, type RestResult } from '../../../scripts/lib/rest-client';
+import { sleep } from '../../support/wait-until';
 
 export const PAID_ORDERS = '/service-integration/v1/commandes-payees';
 
@@ -36,7 +37,7 @@ export async function untilSettled( orders: Array< Pick< PaidOrder, 'date_paid' 
 	const latest = Math.max( 0, ...orders.map( ( o ) => ( o.date_paid ? Date.parse( o.date_paid ) : 0 ) ) );
 	const wait = latest + ( SETTLE_SECONDS + 1 ) * 1000 - Date.now();
 	if ( wait > 0 ) {
-		await new Promise( ( resolve ) => setTimeout( resolve, wait ) );
+		await sleep( wait );
 	}
 }
 

@@ -2,6 +2,7 @@ import fs from 'fs';
 import { spawnSidecar, waitForSidecar } from '../../../scripts/lib/sidecar-process';
 import { restartProductionSidecar } from '../../../scripts/production/stack';
 import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, readState, writeState } from './environment';
+import { waitUntil } from '../../support/wait-until';
 
 /** Stops and restarts the suite's sidecar, for "sidecar down" scenarios. */
 export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise< void > {
@@ -11,16 +12,15 @@ export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise
 	} catch {
 		return;
 	}
-	const deadline = Date.now() + 10_000;
-	while ( Date.now() < deadline ) {
+	const gone = () => {
 		try {
 			process.kill( state.sidecarPid, 0 );
+			return false;
 		} catch {
-			return;
+			return true;
 		}
-		await new Promise( ( r ) => setTimeout( r, 100 ) );
-	}
-	throw new Error( `sidecar pid ${ state.sidecarPid } did not exit` );
+	};
+	await waitUntil( gone, 10_000, `the exit of sidecar pid ${ state.sidecarPid }`, 100 );
 }
 
 export async function startSidecar(): Promise< void > {

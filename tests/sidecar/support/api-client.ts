@@ -31,7 +31,7 @@ export function apiClient( baseUrl: string, sharedKey: string ) {
 		}
 		const response = await fetch( baseUrl + path, { method, headers, body: raw === '' ? undefined : raw } );
 		const text = await response.text();
-		let parsed: unknown = undefined;
+		let parsed: unknown;
 		try {
 			parsed = text === '' ? undefined : JSON.parse( text );
 		} catch {

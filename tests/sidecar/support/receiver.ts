@@ -1,5 +1,6 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
+import { waitUntil } from '../../support/wait-until';
 
 export interface ReceivedRequest {
 	method: string;
@@ -56,33 +57,11 @@ export async function startReceiver( handler?: ReceiverHandler ): Promise< Recei
 		setHandler: ( next ) => {
 			current = next;
 		},
-		waitFor: async ( predicate, timeoutMs = 10_000 ) => {
-			const deadline = Date.now() + timeoutMs;
-			while ( ! predicate( requests ) ) {
-				if ( Date.now() > deadline ) {
-					throw new Error( `receiver: condition not met within ${ timeoutMs } ms (${ requests.length } requests received)` );
-				}
-				await sleep( 10 );
-			}
-		},
+		waitFor: ( predicate, timeoutMs = 10_000 ) =>
+			waitUntil( () => predicate( requests ), timeoutMs, () => `receiver: condition (${ requests.length } requests received)` ),
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
 		},
 	};
-}
-
-/** unref'd: a receiver still "working" on a request must not keep jest alive after the test. */
-export function sleep( ms: number ): Promise< void > {
-	return new Promise( ( resolve ) => setTimeout( resolve, ms ).unref() );
-}
-
-export async function waitUntil( predicate: () => boolean | Promise< boolean >, timeoutMs = 10_000, what = 'condition' ): Promise< void > {
-	const deadline = Date.now() + timeoutMs;
-	while ( ! ( await predicate() ) ) {
-		if ( Date.now() > deadline ) {
-			throw new Error( `${ what } not met within ${ timeoutMs } ms` );
-		}
-		await sleep( 10 );
-	}
 }

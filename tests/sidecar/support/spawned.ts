@@ -4,7 +4,7 @@ import net from 'net';
 import path from 'path';
 import { apiClient, type ApiCall } from './api-client';
 import { TEST_KEY } from './harness';
-import { sleep } from './receiver';
+import { waitUntil } from '../../support/wait-until';
 import { sidecarNodeArgs } from '../../../scripts/lib/sidecar-command';
 
 const ROOT = path.resolve( __dirname, '..', '..', '..' );
@@ -50,23 +50,21 @@ export async function spawnSidecar( options: { dataDir: string; port: number; lo
 		child.once( 'exit', ( code, signal ) => resolve( { code, signal } ) )
 	);
 	const url = `http://127.0.0.1:${ options.port }`;
-	const deadline = Date.now() + 30_000;
-	for ( ;; ) {
+	const ready = async () => {
 		if ( child.exitCode !== null || child.signalCode !== null ) {
 			throw new Error( `the sidecar exited before it was ready; log:\n${ fs.readFileSync( options.logFile, 'utf8' ) }` );
 		}
 		try {
-			if ( ( await fetch( `${ url }/health` ) ).ok ) {
-				break;
-			}
+			return ( await fetch( `${ url }/health` ) ).ok;
 		} catch {
-			// not listening yet
+			return false; // not listening yet
 		}
-		if ( Date.now() > deadline ) {
-			child.kill( 'SIGKILL' );
-			throw new Error( 'the sidecar did not answer /health within 30 s' );
-		}
-		await sleep( 50 );
+	};
+	try {
+		await waitUntil( ready, 30_000, 'the sidecar answering /health', 50 );
+	} catch ( error ) {
+		child.kill( 'SIGKILL' );
+		throw error;
 	}
 	return { child, url, api: apiClient( url, TEST_KEY ), exited };
 }

@@ -140,7 +140,7 @@ function* mutations(f: Fixture): Generator<[string, VerifyInput]> {
 		['body latin1 re-encoded', Buffer.from(BODY, 'latin1')],
 		['other body', Buffer.from(OTHER_BODY)],
 	];
-	for (const [name, rawBody] of bodyVariants) yield [name, { ...base, rawBody }];
+	for (const [name, rawBody] of bodyVariants) {yield [name, { ...base, rawBody }];}
 
 	// Signed headers: change one character, drop, duplicate, replace with garbage.
 	for (const name of f.signedHeaders) {
@@ -148,7 +148,7 @@ function* mutations(f: Fixture): Generator<[string, VerifyInput]> {
 		for (let n = 0; n < 120; n += 1) {
 			const at = randInt(value.length);
 			let ch = pick([...GARBAGE]);
-			while (ch === value[at]) ch = pick([...GARBAGE]);
+			while (ch === value[at]) {ch = pick([...GARBAGE]);}
 			yield [`${name} char ${at} -> ${JSON.stringify(ch)}`, withHeaders({ [name]: value.slice(0, at) + ch + value.slice(at + 1) })];
 		}
 		if (/[A-Za-z0-9+/]=$/.test(value)) {
@@ -176,7 +176,7 @@ function* mutations(f: Fixture): Generator<[string, VerifyInput]> {
 	yield ['only garbage headers', { ...base, headers: { [randomText(HEX, 8)]: randomText(GARBAGE, 40), 'x-signature': 'sha256=00' } }];
 
 	// Well-formed but wrong: random MACs, wrong secrets, another body's signature.
-	for (let n = 0; n < 40; n += 1) yield [`lookalike #${n}`, withHeaders(f.lookalike())];
+	for (let n = 0; n < 40; n += 1) {yield [`lookalike #${n}`, withHeaders(f.lookalike())];}
 	for (let n = 0; n < 20; n += 1) {
 		const wrong = f.scheme === 'standard-webhooks' ? `whsec_${Buffer.from(randomText(B64, 24)).toString('base64')}` : randomText(B64, 24);
 		yield [`wrong secret #${n}`, withHeaders(f.signFor(BODY, NOW, wrong))];

@@ -4,7 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { checkInbound, type InboundRequest } from '../../../sidecar/src/inbound/receive';
 import { generateSourceSecret, secretProblem } from '../../../sidecar/src/inbound/source-secrets';
 import type { InboundSource } from '../../../sidecar/src/inbound/sources-store';
-import { INBOUND_SCHEMES, verifyInbound, type InboundScheme } from '../../../sidecar/src/inbound/verify';
+import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/contracts/constants';
+import { verifyInbound } from '../../../sidecar/src/inbound/verify';
 
 const NOW_MS = 1_700_000_000_000;
 const NOW = NOW_MS / 1000;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { INBOUND_SCHEMES, verifyInbound, type InboundScheme, type VerifyInput } from '../../../sidecar/src/inbound/verify';
+import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/contracts/constants';
+import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
 
 const BODY = Buffer.from('{"id":"evt_1"}');
 

@@ -1,6 +1,7 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
 import { createDeliveryClient, type AttemptRequest } from '../../../sidecar/src/outbound/delivery-client';
+import { sleep } from '../../support/wait-until';
 
 /** The delivery client's transport against real local servers: what each kind of answer becomes. */
 describe( 'delivery client', () => {
@@ -97,7 +98,7 @@ describe( 'delivery client', () => {
 		handler = ( req ) => void req.resume();
 		const client = createDeliveryClient( { allowCidrs: [ '127.0.0.0/8' ], timeoutMs: 10_000 } );
 		const pending = client.send( attempt() );
-		await new Promise( ( resolve ) => setTimeout( resolve, 50 ) );
+		await sleep( 50 );
 		client.close();
 		expect( ( await pending ).errorCode ).toBe( 'ERR_CANCELED' );
 	} );

@@ -127,7 +127,7 @@ describe('decide', () => {
 		const plain: RetryPolicyConfig = { scheduleSeconds: [0, 100, 1000], jitterRatio: 0.2, overloadPenaltySeconds: 0 };
 		const delayWith = (r: number, attempt = 1): number => {
 			const d = decide(status(500), attempt, plain, () => r);
-			if (d.action !== 'retry') throw new Error(`expected retry, got ${d.action}`);
+			if (d.action !== 'retry') {throw new Error(`expected retry, got ${d.action}`);}
 			return d.delaySeconds;
 		};
 

@@ -119,7 +119,7 @@ describe('validateUrlShape', () => {
 	])('accepts %s', (raw) => {
 		const result = validateUrlShape(raw, open);
 		expect(result.ok).toBe(true);
-		if (result.ok) expect(result.url).toBeInstanceOf(URL);
+		if (result.ok) {expect(result.url).toBeInstanceOf(URL);}
 	});
 
 	it.each([
@@ -154,13 +154,13 @@ describe('validateUrlShape', () => {
 	])('%s → %s', (raw, code) => {
 		const result = validateUrlShape(raw, open);
 		expect(result).toMatchObject({ ok: false, code });
-		if (!result.ok) expect(result.message).not.toBe('');
+		if (!result.ok) {expect(result.message).not.toBe('');}
 	});
 
 	it('names the setting that allows a private address, with its format, in the refusal', () => {
 		const result = validateUrlShape('http://127.0.0.1:5678/webhook', open);
 		expect(result).toMatchObject({ ok: false, code: 'blocked_address' });
-		if (!result.ok) expect(result.message).toContain('SIDECAR_ALLOW_PRIVATE_CIDRS (comma-separated CIDRs, e.g. 127.0.0.1/32)');
+		if (!result.ok) {expect(result.message).toContain('SIDECAR_ALLOW_PRIVATE_CIDRS (comma-separated CIDRs, e.g. 127.0.0.1/32)');}
 	});
 
 	it('allows an allow-listed literal IP', () => {
@@ -185,7 +185,7 @@ describe('validateUrlShape', () => {
 		])('%s → ok=%s', (raw, ok) => {
 			const result = validateUrlShape(raw, cfg);
 			expect(result.ok).toBe(ok);
-			if (!ok) expect(result).toMatchObject({ code: 'port_not_allowed' });
+			if (!ok) {expect(result).toMatchObject({ code: 'port_not_allowed' });}
 		});
 
 		it('any port when undefined', () => {
@@ -211,8 +211,8 @@ function lookupOnce(lookup: typeof dns.lookup, host: string, options: dns.Lookup
 	return new Promise((resolve, reject) => {
 		const cb: LookupCb = (err, address, family) => (err ? reject(err) : resolve({ address, family }));
 		const call = lookup as unknown as (h: string, o: unknown, c?: LookupCb) => void;
-		if (options === undefined) call(host, cb);
-		else call(host, options, cb);
+		if (options === undefined) {call(host, cb);}
+		else {call(host, options, cb);}
 	});
 }
 

@@ -86,26 +86,3 @@ export function queryString( params: Record< string, string | number | undefined
 export function isNotAvailable( error: unknown ): boolean {
 	return error instanceof ApiError && error.code === 'rest_no_route';
 }
-
-/** Lists come back bare or wrapped ({sources: [...]}); accept both. */
-export function listFrom< T >( body: unknown, ...keys: string[] ): T[] {
-	if ( Array.isArray( body ) ) {
-		return body as T[];
-	}
-	if ( isRecord( body ) ) {
-		for ( const key of keys ) {
-			const value = body[ key ];
-			if ( Array.isArray( value ) ) {
-				return value as T[];
-			}
-		}
-	}
-	return [];
-}
-
-export function numberFrom( body: unknown, key: string ): number | null {
-	if ( isRecord( body ) && typeof body[ key ] === 'number' ) {
-		return body[ key ] as number;
-	}
-	return null;
-}

@@ -3,43 +3,39 @@
  * Sources and the verification log are the sidecar's (sidecar/src/http/routes/inbound.ts),
  * forwarded by WordPress with each source's receiving URL added; events are WordPress's.
  */
-import { listFrom, numberFrom, queryString, request } from './client';
+import type { InboundScheme, SourceStatus } from '../../../../sidecar/src/contracts/constants';
+import type {
+	DeletedView,
+	InboundLogEntryView,
+	InboundLogPageView,
+	InboundSourceListView,
+	InboundSourceView,
+	InboundSourceWithSecretView,
+} from '../../../../sidecar/src/contracts/views';
+import { queryString, request } from './client';
 
-export const INBOUND_SCHEMES = [ 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ] as const;
-export type InboundScheme = ( typeof INBOUND_SCHEMES )[ number ];
+export { INBOUND_OUTCOMES, INBOUND_SCHEMES, SOURCE_ID_PATTERN } from '../../../../sidecar/src/contracts/constants';
+export type { InboundScheme } from '../../../../sidecar/src/contracts/constants';
 
 /** Duplicates are acknowledged to the sender and counted on the stored event (never stored or processed again), so they have no status here. */
 export const INBOUND_EVENT_STATUSES = [ 'received', 'processed', 'failed' ] as const;
-export const INBOUND_OUTCOMES = [ 'verified', 'refused' ] as const;
+export type InboundEventStatus = ( typeof INBOUND_EVENT_STATUSES )[ number ];
 
-export interface InboundSecretInfo {
-	masked: string;
-	/** `generated` here, or `provided` by the remote service (pasted in). */
-	origin: 'generated' | 'provided' | string;
-	created_at: string | null;
-	expires_at: string | null;
+/** WordPress adds to each source the URL to give the remote service. */
+interface WithReceivingUrl {
+	receiving_url: string;
 }
 
-export interface InboundSource {
-	id: string;
-	scheme: InboundScheme | string;
-	status: 'active' | 'disabled' | string;
-	description: string;
-	tolerance_seconds?: number | null;
-	tolerance_is_default?: boolean;
-	secrets: InboundSecretInfo[];
-	created_at: string | null;
-	updated_at: string | null;
-	/** The URL to give the remote service (added by WordPress). */
-	receiving_url?: string;
-}
+export type InboundSource = InboundSourceView & WithReceivingUrl;
+export type InboundLogEntry = InboundLogEntryView;
+export type InboundLogPage = InboundLogPageView;
 
 /** Creation and rotation answers carry the secret in full, once, when it was generated here. */
-export type InboundSourceWithSecret = InboundSource & { secret?: string };
+export type InboundSourceWithSecret = InboundSourceWithSecretView & WithReceivingUrl;
 
 export interface InboundSourceInput {
 	id: string;
-	scheme: string;
+	scheme: InboundScheme;
 	/** The remote service's own secret; left out, one is generated. */
 	secret?: string;
 	description: string;
@@ -53,7 +49,7 @@ export interface InboundEvent {
 	/** The provider's own, unsigned delivery id (GitHub, Shopify), to match their delivery logs. */
 	delivery_id?: string | null;
 	type: string | null;
-	status: 'received' | 'processed' | 'failed' | string;
+	status: InboundEventStatus;
 	attempts: number;
 	last_error: string | null;
 	received_at: string | null;
@@ -70,23 +66,9 @@ export interface InboundEventPage {
 	total: number;
 	page: number;
 	per_page: number;
-	counts: Partial< Record< string, number > >;
+	counts: Record< InboundEventStatus, number >;
 	/** Duplicate deliveries in all, and on how many events. */
 	duplicates: { deliveries: number; events: number };
-}
-
-export interface InboundLogEntry {
-	id: number;
-	at: string | null;
-	source: string;
-	outcome: 'verified' | 'refused' | string;
-	/** The verifier's answer to WordPress: 200 verified, or the refusal's 4xx (which the sender got unchanged). */
-	status: number;
-	/** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored); null until reported. */
-	answer_status?: number | null;
-	/** Why it was refused. */
-	code: string | null;
-	event_id: string | null;
 }
 
 /** The HTTP status the sender got, or null when WordPress has not reported it (yet). */
@@ -94,45 +76,34 @@ export function senderStatus( entry: InboundLogEntry ): number | null {
 	if ( entry.outcome === 'refused' ) {
 		return entry.status;
 	}
-	return typeof entry.answer_status === 'number' ? entry.answer_status : null;
-}
-
-export interface InboundLogPage {
-	entries: InboundLogEntry[];
-	total: number;
-	page: number;
-	per_page: number;
+	return entry.answer_status;
 }
 
 const BASE = '/inbound';
 
-function normaliseSource< T extends InboundSource >( source: T ): T {
-	return { ...source, secrets: Array.isArray( source.secrets ) ? source.secrets : [], description: source.description ?? '' };
-}
-
 export async function listSources(): Promise< InboundSource[] > {
-	return listFrom< InboundSource >( await request< unknown >( 'GET', `${ BASE }/sources` ), 'sources' ).map( normaliseSource );
+	return ( await request< InboundSourceListView & { sources: InboundSource[] } >( 'GET', `${ BASE }/sources` ) ).sources;
 }
 
-export async function createSource( input: InboundSourceInput ): Promise< InboundSourceWithSecret > {
+export function createSource( input: InboundSourceInput ): Promise< InboundSourceWithSecret > {
 	const body: Record< string, string > = { id: input.id, scheme: input.scheme, description: input.description };
 	if ( input.secret ) {
 		body.secret = input.secret;
 	}
-	return normaliseSource( await request< InboundSourceWithSecret >( 'POST', `${ BASE }/sources`, body ) );
+	return request( 'POST', `${ BASE }/sources`, body );
 }
 
-export async function updateSource( id: string, patch: { description?: string; status?: string } ): Promise< InboundSource > {
-	return normaliseSource( await request< InboundSource >( 'PATCH', `${ BASE }/sources/${ encodeURIComponent( id ) }`, patch ) );
+export function updateSource( id: string, patch: { description?: string; status?: SourceStatus } ): Promise< InboundSource > {
+	return request( 'PATCH', `${ BASE }/sources/${ encodeURIComponent( id ) }`, patch );
 }
 
-export function deleteSource( id: string ): Promise< { deleted: boolean; id: string } > {
+export function deleteSource( id: string ): Promise< DeletedView > {
 	return request( 'DELETE', `${ BASE }/sources/${ encodeURIComponent( id ) }` );
 }
 
 /** A new secret: the remote service's (pasted in) or, when left out, a generated one shown once. */
-export async function rotateSourceSecret( id: string, secret?: string ): Promise< InboundSourceWithSecret > {
-	return normaliseSource( await request< InboundSourceWithSecret >( 'POST', `${ BASE }/sources/${ encodeURIComponent( id ) }/rotate-secret`, secret ? { secret } : {} ) );
+export function rotateSourceSecret( id: string, secret?: string ): Promise< InboundSourceWithSecret > {
+	return request( 'POST', `${ BASE }/sources/${ encodeURIComponent( id ) }/rotate-secret`, secret ? { secret } : {} );
 }
 
 export interface InboundEventFilters {
@@ -144,18 +115,9 @@ export interface InboundEventFilters {
 	per_page?: number;
 }
 
-export async function listInboundEvents( filters: InboundEventFilters ): Promise< InboundEventPage > {
+export function listInboundEvents( filters: InboundEventFilters ): Promise< InboundEventPage > {
 	const { duplicate, ...rest } = filters;
-	const body = await request< Record< string, unknown > >( 'GET', `${ BASE }/events${ queryString( { ...rest, duplicate: duplicate ? 'true' : undefined } ) }` );
-	const duplicates = typeof body.duplicates === 'object' && body.duplicates !== null ? ( body.duplicates as Record< string, unknown > ) : {};
-	return {
-		events: listFrom< InboundEvent >( body, 'events' ),
-		total: numberFrom( body, 'total' ) ?? 0,
-		page: numberFrom( body, 'page' ) ?? filters.page ?? 1,
-		per_page: numberFrom( body, 'per_page' ) ?? filters.per_page ?? 20,
-		counts: typeof body.counts === 'object' && body.counts !== null ? ( body.counts as Record< string, number > ) : {},
-		duplicates: { deliveries: numberFrom( duplicates, 'deliveries' ) ?? 0, events: numberFrom( duplicates, 'events' ) ?? 0 },
-	};
+	return request( 'GET', `${ BASE }/events${ queryString( { ...rest, duplicate: duplicate ? 'true' : undefined } ) }` );
 }
 
 /** Starts a fresh round of processing for a failed event. */
@@ -163,12 +125,6 @@ export function retryInboundEvent( id: number ): Promise< InboundEvent > {
 	return request( 'POST', `${ BASE }/events/${ id }/retry` );
 }
 
-export async function listInboundLog( filters: { source?: string; outcome?: string; page?: number; per_page?: number } ): Promise< InboundLogPage > {
-	const body = await request< unknown >( 'GET', `${ BASE }/log${ queryString( filters ) }` );
-	return {
-		entries: listFrom< InboundLogEntry >( body, 'entries' ),
-		total: numberFrom( body, 'total' ) ?? 0,
-		page: numberFrom( body, 'page' ) ?? filters.page ?? 1,
-		per_page: numberFrom( body, 'per_page' ) ?? filters.per_page ?? 20,
-	};
+export function listInboundLog( filters: { source?: string; outcome?: string; page?: number; per_page?: number } ): Promise< InboundLogPage > {
+	return request( 'GET', `${ BASE }/log${ queryString( filters ) }` );
 }

@@ -2,19 +2,11 @@
  * The sidecar's status as WordPress sees it through the signed channel
  * (plugin/includes/Rest/class-sidecar-status-controller.php, sidecar/src/http/routes/status.ts).
  */
+import type { StatusView } from '../../../../sidecar/src/contracts/views';
 import { request } from './client';
 
-export interface SidecarStatus {
-	reachable: boolean;
-	url?: string;
-	version?: string;
-	uptime_s?: number;
-	/** Deliveries by state (the outbound engine). */
-	queue?: Partial< Record< 'pending' | 'in_flight' | 'failed' | 'cancelled', number > >;
-	/** Endpoints by state (the outbound engine). */
-	endpoints?: Partial< Record< 'active' | 'disabled', number > >;
-	[ key: string ]: unknown;
-}
+/** The sidecar's own status, with what WordPress adds: it reached the sidecar, at this URL (else the call fails). */
+export type SidecarStatus = StatusView & { reachable: true; url: string };
 
 export function getSidecarStatus(): Promise< SidecarStatus > {
 	return request< SidecarStatus >( 'GET', '/sidecar/status' );

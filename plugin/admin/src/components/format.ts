@@ -52,8 +52,9 @@ export function formatUptime( seconds: number | undefined ): string {
 }
 
 export function formatPercent( ratio: number ): string {
+	const percent = ( ratio * 100 ).toFixed( ratio >= 0.995 || ratio === 0 ? 0 : 1 );
 	/* translators: %s: a percentage, e.g. 99.5. */
-	return sprintf( __( '%s %%', 'service-integration' ), ( ratio * 100 ).toFixed( ratio >= 0.995 || ratio === 0 ? 0 : 1 ) );
+	return sprintf( __( '%s %%', 'service-integration' ), percent );
 }
 
 /** "datetime-local" input value (local time, no zone) → ISO 8601 in UTC, or null. */

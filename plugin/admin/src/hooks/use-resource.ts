@@ -40,7 +40,9 @@ export function useResource< T >( load: () => Promise< T >, deps: readonly unkno
 			}
 		);
 		return () => {
-			// A newer load (or unmount) makes this one stale.
+			// A newer load (or unmount) makes this one stale. The ref is a counter, not a DOM node:
+			// its current value at cleanup time is the one to advance.
+			// eslint-disable-next-line react-hooks/exhaustive-deps
 			latest.current++;
 		};
 		// eslint-disable-next-line react-hooks/exhaustive-deps

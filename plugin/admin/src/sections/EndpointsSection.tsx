@@ -69,10 +69,12 @@ export function EndpointsSection() {
 		}
 	};
 	const setEnabled = async ( id: string, enabled: boolean, redeliver?: boolean ) => {
-		const answer = await action.run( redeliver ? `resend-${ id }` : `toggle-${ id }`, () => ( enabled ? enableEndpoint( id, redeliver ) : disableEndpoint( id ) ) );
+		// Disabling requeues and skips nothing: its answer is the endpoint alone.
+		const answer = await action.run( redeliver ? `resend-${ id }` : `toggle-${ id }`, async () =>
+			enabled ? enableEndpoint( id, redeliver ) : { ...( await disableEndpoint( id ) ), requeued: 0, skipped: 0 }
+		);
 		if ( answer ) {
-			const requeued = 'requeued' in answer && typeof answer.requeued === 'number' ? answer.requeued : 0;
-			const skipped = 'skipped' in answer && typeof answer.skipped === 'number' ? answer.skipped : 0;
+			const { requeued, skipped } = answer;
 			if ( ! enabled ) {
 				done( __( 'Endpoint disabled; its queued deliveries are cancelled. Enabling it again sends what it missed only if you ask.', 'service-integration' ) );
 			} else if ( skipped > 0 ) {
@@ -267,7 +269,7 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 						<dt>{ __( 'Last error', 'service-integration' ) }</dt>
 						<dd className="si-endpoint__last-error">
 							{ lastError
-								? sprintf( /* translators: 1: date and time, 2: error, e.g. "HTTP 503: Service Unavailable". */ __( '%1$s — %2$s', 'service-integration' ), formatDateTime( lastError.at ), lastError.message )
+								? sprintf( /* translators: 1: date and time, 2: the error, such as an HTTP status with the start of the answer. */ __( '%1$s — %2$s', 'service-integration' ), formatDateTime( lastError.at ), lastError.message )
 								: __( 'None among the recent attempts', 'service-integration' ) }
 						</dd>
 					</>
@@ -309,7 +311,11 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 					onClick={ onToggle }
 					isBusy={ busy === `toggle-${ endpoint.id }` }
 					disabled={ busy !== null }
-					aria-label={ sprintf( active ? /* translators: %s: endpoint URL. */ __( 'Disable %s', 'service-integration' ) : /* translators: %s: endpoint URL. */ __( 'Enable %s', 'service-integration' ), endpoint.url ) }
+					aria-label={
+						active
+							? /* translators: %s: endpoint URL. */ sprintf( __( 'Disable %s', 'service-integration' ), endpoint.url )
+							: /* translators: %s: endpoint URL. */ sprintf( __( 'Enable %s', 'service-integration' ), endpoint.url )
+					}
 				>
 					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
 				</Button>

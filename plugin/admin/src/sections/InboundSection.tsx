@@ -226,7 +226,11 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 					onClick={ onToggle }
 					isBusy={ busy === `toggle-${ source.id }` }
 					disabled={ busy !== null }
-					aria-label={ sprintf( active ? /* translators: %s: source identifier. */ __( 'Disable %s', 'service-integration' ) : /* translators: %s: source identifier. */ __( 'Enable %s', 'service-integration' ), source.id ) }
+					aria-label={
+						active
+							? /* translators: %s: source identifier. */ sprintf( __( 'Disable %s', 'service-integration' ), source.id )
+							: /* translators: %s: source identifier. */ sprintf( __( 'Enable %s', 'service-integration' ), source.id )
+					}
 				>
 					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
 				</Button>

@@ -1,7 +1,7 @@
 import { Button, SelectControl, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
-import { INBOUND_SCHEMES, type InboundSourceInput } from '../api/inbound';
+import { INBOUND_SCHEMES, SOURCE_ID_PATTERN, type InboundScheme, type InboundSourceInput } from '../api/inbound';
 import type { Option } from '../components/format';
 
 export function schemeLabel( scheme: string ): string {
@@ -33,15 +33,12 @@ export function secretHelp( scheme: string ): string {
 	}
 }
 
-/** Same rule as the sidecar: the id is the last segment of the receiving URL. */
-export const SOURCE_ID = /^[a-z0-9-]{1,64}$/;
-
 /** Why the identifier cannot be used, or null. */
 export function sourceIdProblem( id: string ): string | null {
 	if ( id === '' ) {
 		return __( 'Enter an identifier for the source.', 'service-integration' );
 	}
-	return SOURCE_ID.test( id ) ? null : __( 'The identifier may contain only lower-case letters, digits and dashes (at most 64).', 'service-integration' );
+	return SOURCE_ID_PATTERN.test( id ) ? null : __( 'The identifier may contain only lower-case letters, digits and dashes (at most 64).', 'service-integration' );
 }
 
 interface Props {
@@ -55,7 +52,7 @@ interface Props {
 /** A new receiving source: its id (part of the receiving URL), signature scheme, secret, description. */
 export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Props ) {
 	const [ id, setId ] = useState( '' );
-	const [ scheme, setScheme ] = useState< string >( 'standard-webhooks' );
+	const [ scheme, setScheme ] = useState< InboundScheme >( 'standard-webhooks' );
 	const [ secret, setSecret ] = useState( '' );
 	const [ description, setDescription ] = useState( '' );
 
@@ -92,7 +89,7 @@ export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Prop
 				help={ __( 'How the remote service signs its webhooks.', 'service-integration' ) }
 				value={ scheme }
 				options={ INBOUND_SCHEMES.map( ( value ): Option => ( { label: schemeLabel( value ), value } ) ) }
-				onChange={ ( value: string ) => setScheme( value ) }
+				onChange={ ( value: string ) => setScheme( value as InboundScheme ) }
 			/>
 			<TextControl
 				__nextHasNoMarginBottom

@@ -4,7 +4,7 @@ import { __, sprintf } from '@wordpress/i18n';
 import { getSidecarStatus, type SidecarStatus } from '../api/sidecar';
 import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { formatUptime, NONE } from '../components/format';
+import { formatUptime } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { Section } from '../components/Section';
 import { StatusBadge } from '../components/StatusBadge';
@@ -60,14 +60,8 @@ export function SidecarStatusSection() {
 	);
 }
 
-function count( value: number | undefined ): string {
-	return typeof value === 'number' ? String( value ) : NONE;
-}
-
 function StatusView( { status }: { status: SidecarStatus } ) {
-	const queue = status.queue ?? {};
-	const endpoints = status.endpoints ?? {};
-	const failed = queue.failed ?? 0;
+	const { queue, endpoints } = status;
 	return (
 		<div className="si-status-grid">
 			<dl className="si-facts">
@@ -80,32 +74,30 @@ function StatusView( { status }: { status: SidecarStatus } ) {
 					) }
 				</dd>
 				<dt>{ __( 'Address', 'service-integration' ) }</dt>
-				<dd>{ status.url ? <Code>{ status.url }</Code> : NONE }</dd>
+				<dd>
+					<Code>{ status.url }</Code>
+				</dd>
 				<dt>{ __( 'Version', 'service-integration' ) }</dt>
-				<dd className="si-sidecar-version">{ status.version ?? NONE }</dd>
+				<dd className="si-sidecar-version">{ status.version }</dd>
 				<dt>{ __( 'Up for', 'service-integration' ) }</dt>
 				<dd>{ formatUptime( status.uptime_s ) }</dd>
 			</dl>
-			{ status.queue ? (
-				<dl className="si-facts si-queue">
-					<dt>{ __( 'Deliveries waiting', 'service-integration' ) }</dt>
-					<dd className="si-queue-pending">{ count( queue.pending ) }</dd>
-					<dt>{ __( 'Being delivered', 'service-integration' ) }</dt>
-					<dd>{ count( queue.in_flight ) }</dd>
-					<dt>{ __( 'Failed for good', 'service-integration' ) }</dt>
-					<dd>{ failed > 0 ? <StatusBadge tone="error">{ failed }</StatusBadge> : count( queue.failed ) }</dd>
-					<dt>{ __( 'Cancelled', 'service-integration' ) }</dt>
-					<dd>{ count( queue.cancelled ) }</dd>
-				</dl>
-			) : null }
-			{ status.endpoints ? (
-				<dl className="si-facts si-endpoint-counts">
-					<dt>{ __( 'Active endpoints', 'service-integration' ) }</dt>
-					<dd>{ count( endpoints.active ) }</dd>
-					<dt>{ __( 'Disabled endpoints', 'service-integration' ) }</dt>
-					<dd>{ ( endpoints.disabled ?? 0 ) > 0 ? <StatusBadge tone="warning">{ endpoints.disabled }</StatusBadge> : count( endpoints.disabled ) }</dd>
-				</dl>
-			) : null }
+			<dl className="si-facts si-queue">
+				<dt>{ __( 'Deliveries waiting', 'service-integration' ) }</dt>
+				<dd className="si-queue-pending">{ queue.pending }</dd>
+				<dt>{ __( 'Being delivered', 'service-integration' ) }</dt>
+				<dd>{ queue.in_flight }</dd>
+				<dt>{ __( 'Failed for good', 'service-integration' ) }</dt>
+				<dd>{ queue.failed > 0 ? <StatusBadge tone="error">{ queue.failed }</StatusBadge> : queue.failed }</dd>
+				<dt>{ __( 'Cancelled', 'service-integration' ) }</dt>
+				<dd>{ queue.cancelled }</dd>
+			</dl>
+			<dl className="si-facts si-endpoint-counts">
+				<dt>{ __( 'Active endpoints', 'service-integration' ) }</dt>
+				<dd>{ endpoints.active }</dd>
+				<dt>{ __( 'Disabled endpoints', 'service-integration' ) }</dt>
+				<dd>{ endpoints.disabled > 0 ? <StatusBadge tone="warning">{ endpoints.disabled }</StatusBadge> : endpoints.disabled }</dd>
+			</dl>
 		</div>
 	);
 }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../store/deliveries-store';
+import { DELIVERY_STATUSES } from '../../contracts/constants';
+import type { DeliveryPageView } from '../../contracts/views';
 import { HttpError } from '../errors';
 import type { RouteContext } from './context';
 import { methodNotAllowed, parseQuery, requireEventType } from './helpers';
@@ -34,7 +35,7 @@ export function deliveriesRouter( context: RouteContext ): Router {
 				page: query.page,
 				perPage: query.per_page,
 			} );
-			res.json( { deliveries: deliveries.map( deliveryView ), total, page: query.page, per_page: query.per_page } );
+			res.json( { deliveries: deliveries.map( deliveryView ), total, page: query.page, per_page: query.per_page } satisfies DeliveryPageView );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 

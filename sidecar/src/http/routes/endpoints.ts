@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../../outbound/event-types';
+import { EVENT_TYPES, type EventType } from '../../contracts/constants';
+import type { DeletedView, EnabledEndpointView, EndpointListView, EndpointView, EndpointWithSecretView, RangeReplayView } from '../../contracts/views';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
 import type { Endpoint } from '../../store/endpoints-store';
@@ -110,12 +111,12 @@ export function endpointsRouter( context: RouteContext ): Router {
 		}
 		return endpoint;
 	};
-	const view = ( endpoint: Endpoint ) => endpointView( endpoint, stores.deliveries.health( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS ) );
+	const view = ( endpoint: Endpoint ): EndpointView => endpointView( endpoint, stores.deliveries.health( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS ) );
 
 	router
 		.route( '/endpoints' )
 		.get( ( _req, res ) => {
-			res.json( { endpoints: stores.endpoints.list( Date.now() ).map( view ) } );
+			res.json( { endpoints: stores.endpoints.list( Date.now() ).map( view ) } satisfies EndpointListView );
 		} )
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, CREATE_SCHEMA );
@@ -133,7 +134,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 			);
 			dispatcher.endpointsChanged();
 			context.log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
-			res.status( 201 ).json( { ...view( endpoint ), secret } );
+			res.status( 201 ).json( { ...view( endpoint ), secret } satisfies EndpointWithSecretView );
 		} )
 		.all( methodNotAllowed( 'GET', 'POST' ) );
 
@@ -176,7 +177,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 			dispatcher.endpointsChanged();
 			dispatcher.noticesCommitted();
 			context.log.info( { endpoint_id: req.params.id, dropped_notices: droppedNotices }, 'endpoint deleted' );
-			res.json( { deleted: true, id: req.params.id } );
+			res.json( { deleted: true, id: req.params.id } satisfies DeletedView );
 		} )
 		.all( methodNotAllowed( 'GET', 'PATCH', 'DELETE' ) );
 
@@ -191,7 +192,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 			const endpoint = stores.endpoints.rotateSecret( req.params.id, secret, graceMs, Date.now() ) as Endpoint;
 			dispatcher.endpointsChanged();
 			context.log.info( { endpoint_id: endpoint.id, grace_hours: graceMs / 3_600_000 }, 'endpoint secret rotated' );
-			res.json( { ...view( endpoint ), secret } );
+			res.json( { ...view( endpoint ), secret } satisfies EndpointWithSecretView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
@@ -228,7 +229,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 				redelivered: result.redelivered,
 				requeued: result.requeued + result.missed,
 				skipped: result.skipped,
-			} );
+			} satisfies EnabledEndpointView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
@@ -273,7 +274,7 @@ export function endpointsRouter( context: RouteContext ): Router {
 				next_from: iso( result.nextFrom ),
 				types: types.length > 0 ? types : EVENT_TYPES,
 				dry_run: dryRun,
-			} );
+			} satisfies RangeReplayView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../outbound/event-types';
+import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../contracts/constants';
+import type { EventDetailsView, RequeuedView } from '../../contracts/views';
 import type { NewEvent } from '../../store/events-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
@@ -125,7 +126,7 @@ export function eventsRouter( context: RouteContext ): Router {
 					...deliveryView( delivery ),
 					attempts: delivery.attempts.map( attemptView ),
 				} ) ),
-			} );
+			} satisfies EventDetailsView );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 
@@ -146,7 +147,7 @@ export function eventsRouter( context: RouteContext ): Router {
 			}
 			const requeued = stores.deliveries.requeueEvent( req.params.id, body.endpoint_id, Date.now() );
 			dispatcher.wake();
-			res.json( { requeued } );
+			res.json( { requeued } satisfies RequeuedView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
@@ -160,7 +161,7 @@ export function eventsRouter( context: RouteContext ): Router {
 			}
 			const requeued = stores.deliveries.requeueFailedSince( Date.parse( body.since ), body.endpoint_id, Date.now() );
 			dispatcher.wake();
-			res.json( { requeued } );
+			res.json( { requeued } satisfies RequeuedView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { EVENT_TYPES, isEventType, type EventType } from '../../outbound/event-types';
+import { EVENT_TYPES, isEventType, type EventType } from '../../contracts/constants';
 import { HttpError, sendError } from '../errors';
 import { parseJsonBody } from '../json-body';
 
@@ -37,6 +37,8 @@ export function methodNotAllowed( ...allowed: string[] ) {
 	};
 }
 
+export function iso( ms: number ): string;
+export function iso( ms: number | null ): string | null;
 export function iso( ms: number | null ): string | null {
 	return ms === null ? null : new Date( ms ).toISOString();
 }

@@ -1,10 +1,26 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { InboundLogStore, INBOUND_OUTCOMES, type InboundLogEntry } from '../../inbound/inbound-log-store';
-import { checkInbound, FORWARDED_HEADER_PREFIX } from '../../inbound/receive';
+import {
+	FORWARDED_HEADER_PREFIX,
+	INBOUND_OUTCOMES,
+	INBOUND_SCHEMES,
+	SOURCE_ID_PATTERN,
+	SOURCE_STATUSES,
+	type InboundScheme,
+	type SecretOrigin,
+} from '../../contracts/constants';
+import type {
+	DeletedView,
+	InboundLogEntryView,
+	InboundLogPageView,
+	InboundSourceListView,
+	InboundSourceView,
+	InboundSourceWithSecretView,
+} from '../../contracts/views';
+import { InboundLogStore, type InboundLogEntry } from '../../inbound/inbound-log-store';
+import { checkInbound } from '../../inbound/receive';
 import { generateSourceSecret, secretProblem } from '../../inbound/source-secrets';
-import { InboundSourcesStore, SOURCE_ID_PATTERN, SOURCE_STATUSES, type InboundSource, type SecretOrigin } from '../../inbound/sources-store';
-import { INBOUND_SCHEMES, type InboundScheme } from '../../inbound/verify';
+import { InboundSourcesStore, type InboundSource } from '../../inbound/sources-store';
 import { maskSecret } from '../../secret-mask';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
@@ -70,7 +86,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 	const verifications = new InboundLogStore( context.stores.db );
 	const router = Router();
 
-	const view = ( source: InboundSource ) => ( {
+	const view = ( source: InboundSource ): InboundSourceView => ( {
 		id: source.id,
 		scheme: source.scheme,
 		status: source.status,
@@ -105,13 +121,13 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		return { secret: given, origin: 'provided' };
 	};
 	/** Shown once, and only when we made it: a provider's own secret is not echoed back. */
-	const withSecret = ( source: InboundSource, secret: { secret: string; origin: SecretOrigin } ) =>
+	const withSecret = ( source: InboundSource, secret: { secret: string; origin: SecretOrigin } ): InboundSourceWithSecretView =>
 		secret.origin === 'generated' ? { ...view( source ), secret: secret.secret } : view( source );
 
 	router
 		.route( '/inbound/sources' )
 		.get( ( _req, res ) => {
-			res.json( { sources: sources.list( Date.now() ).map( view ) } );
+			res.json( { sources: sources.list( Date.now() ).map( view ) } satisfies InboundSourceListView );
 		} )
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, CREATE_SCHEMA );
@@ -164,7 +180,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 			const source = find( req.params.id );
 			sources.delete( source.id );
 			log.info( { source: source.id }, 'inbound source deleted' );
-			res.json( { deleted: true, id: source.id } );
+			res.json( { deleted: true, id: source.id } satisfies DeletedView );
 		} )
 		.all( methodNotAllowed( 'GET', 'PATCH', 'DELETE' ) );
 
@@ -234,7 +250,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		.get( ( req, res ) => {
 			const query = parseQuery( req, LOG_QUERY_SCHEMA );
 			const { entries, total } = verifications.list( { source: query.source, outcome: query.outcome, page: query.page, perPage: query.per_page } );
-			res.json( { entries: entries.map( logView ), total, page: query.page, per_page: query.per_page } );
+			res.json( { entries: entries.map( logView ), total, page: query.page, per_page: query.per_page } satisfies InboundLogPageView );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 
@@ -270,7 +286,7 @@ function forwardedHeaders( req: Request ): Record< string, string > {
 	return headers;
 }
 
-function logView( entry: InboundLogEntry ) {
+function logView( entry: InboundLogEntry ): InboundLogEntryView {
 	return {
 		id: entry.id,
 		at: iso( entry.at ),

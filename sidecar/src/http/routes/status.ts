@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { StatusView } from '../../contracts/views';
 import { SIDECAR_VERSION } from '../../version';
 import type { RouteContext } from './context';
 import { methodNotAllowed } from './helpers';
@@ -14,7 +15,7 @@ export function statusRouter( context: RouteContext ): Router {
 				uptime_s: Math.round( ( Date.now() - context.startedAt ) / 1000 ),
 				queue: context.stores.deliveries.countByStatus(),
 				endpoints: context.stores.endpoints.counts(),
-			} );
+			} satisfies StatusView );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 	return router;

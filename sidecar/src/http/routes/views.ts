@@ -2,10 +2,11 @@ import { attemptErrorView } from '../../outbound/attempt-error';
 import { maskSecret } from '../../secret-mask';
 import type { Attempt, Delivery, EndpointHealth } from '../../store/deliveries-store';
 import type { Endpoint } from '../../store/endpoints-store';
+import type { AttemptView, DeliveryView, EndpointHealthView, EndpointView } from '../../contracts/views';
 import { iso } from './helpers';
 
 /** API shapes (snake_case, ISO times). Secrets only ever leave masked, except once at creation/rotation. */
-export function endpointView( endpoint: Endpoint, health?: EndpointHealth ) {
+export function endpointView( endpoint: Endpoint, health: EndpointHealth ): EndpointView {
 	return {
 		id: endpoint.id,
 		url: endpoint.url,
@@ -25,12 +26,12 @@ export function endpointView( endpoint: Endpoint, health?: EndpointHealth ) {
 		} ) ),
 		created_at: iso( endpoint.createdAt ),
 		updated_at: iso( endpoint.updatedAt ),
-		...( health ? { health: healthView( health ) } : {} ),
+		health: healthView( health ),
 	};
 }
 
 /** recent_success_rate: 0 to 1, null without recent attempts; last_error: the newest failed attempt among them. */
-export function healthView( health: EndpointHealth ) {
+export function healthView( health: EndpointHealth ): EndpointHealthView {
 	const error = health.lastError;
 	return {
 		recent_attempts: health.attempts,
@@ -39,7 +40,7 @@ export function healthView( health: EndpointHealth ) {
 	};
 }
 
-export function deliveryView( delivery: Delivery ) {
+export function deliveryView( delivery: Delivery ): DeliveryView {
 	return {
 		id: delivery.id,
 		event_id: delivery.eventId,
@@ -55,7 +56,7 @@ export function deliveryView( delivery: Delivery ) {
 	};
 }
 
-export function attemptView( attempt: Attempt ) {
+export function attemptView( attempt: Attempt ): AttemptView {
 	return {
 		attempt_number: attempt.attemptNumber,
 		started_at: iso( attempt.startedAt ),

@@ -1,6 +1,6 @@
 import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
-import type { EventType } from '../../outbound/event-types';
-import type { Attempt, AttemptTrigger, ClaimedDelivery, Completion, Delivery, DeliveryStatus } from '../deliveries-store';
+import type { EventType } from '../../contracts/constants';
+import { summariseHealth, type Attempt, type AttemptTrigger, type ClaimedDelivery, type Completion, type Delivery, type DeliveryStatus, type EndpointHealth } from '../deliveries-store';
 import { newEndpointId, type DisabledBy, type Endpoint, type EndpointStatus, type NewEndpoint } from '../endpoints-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
@@ -169,6 +169,21 @@ export class MysqlStore implements QueueStore {
 					redactedAt: nullableNumber( row.redacted_at ),
 			  }
 			: undefined;
+	}
+
+	async endpointHealth( endpointId: string, since: number, limit: number ): Promise< EndpointHealth > {
+		const [ rows ] = await this.pool.query< Row[] >(
+			'SELECT started_at, status_code, error_code, response_excerpt FROM attempts WHERE endpoint_id = ? AND started_at >= ? ORDER BY started_at DESC LIMIT ?',
+			[ endpointId, since, limit ]
+		);
+		return summariseHealth(
+			rows.map( ( row ) => ( {
+				started_at: Number( row.started_at ),
+				status_code: nullableNumber( row.status_code ),
+				error_code: ( row.error_code as string | null ) ?? null,
+				response_excerpt: ( row.response_excerpt as string | null ) ?? null,
+			} ) )
+		);
 	}
 
 	async deliveriesOfEvent( eventId: string ): Promise< ( Delivery & { attempts: Attempt[] } )[] > {

@@ -1,0 +1,48 @@
+/**
+ * The values the sidecar's API and the WordPress admin page share. This module is bundled into
+ * the admin page too (plugin/admin/src/api), so it imports nothing: no Node module may enter it.
+ * The PHP side keeps its own copies in one class of constants (ServiceIntegration\Contracts), which
+ * tests/php/ContractsTest.php reads against this file.
+ */
+
+/** The events WordPress hands over; an endpoint subscribes to a subset (none listed = all). */
+export const EVENT_TYPES = [ 'order.created', 'order.paid', 'order.refunded' ] as const;
+export type EventType = ( typeof EVENT_TYPES )[ number ];
+
+export function isEventType( value: unknown ): value is EventType {
+	return typeof value === 'string' && ( EVENT_TYPES as readonly string[] ).includes( value );
+}
+
+/**
+ * Event ids become the Standard Webhooks `webhook-id`, which is signed as
+ * `${id}.${timestamp}.${body}`: a '.' in an id would make that ambiguous.
+ */
+export const EVENT_ID_PATTERN = /^[A-Za-z0-9_:-]{1,100}$/;
+
+export const DELIVERY_STATUSES = [ 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ] as const;
+export type DeliveryStatus = ( typeof DELIVERY_STATUSES )[ number ];
+
+/** scheduled: the retry policy's; manual: a replay asked for by the site owner. */
+export type AttemptTrigger = 'scheduled' | 'manual';
+
+export const ENDPOINT_STATUSES = [ 'active', 'disabled' ] as const;
+export type EndpointStatus = ( typeof ENDPOINT_STATUSES )[ number ];
+/** auto: a 410 or a failure streak; owner: the disable route. */
+export type DisabledBy = 'auto' | 'owner';
+
+export const INBOUND_SCHEMES = [ 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ] as const;
+export type InboundScheme = ( typeof INBOUND_SCHEMES )[ number ];
+
+export const SOURCE_STATUSES = [ 'active', 'disabled' ] as const;
+export type SourceStatus = ( typeof SOURCE_STATUSES )[ number ];
+/** generated: here, shown once; provided: the remote service's own, pasted in. */
+export type SecretOrigin = 'generated' | 'provided';
+
+/** The slug in the receiving URL; the same rule as the WordPress route. */
+export const SOURCE_ID_PATTERN = /^[a-z0-9-]{1,64}$/;
+
+export const INBOUND_OUTCOMES = [ 'verified', 'refused' ] as const;
+export type InboundOutcome = ( typeof INBOUND_OUTCOMES )[ number ];
+
+/** WordPress forwards the provider's headers under this prefix (`x-si-fwd-stripe-signature`). */
+export const FORWARDED_HEADER_PREFIX = 'x-si-fwd-';
