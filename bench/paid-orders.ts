@@ -629,6 +629,11 @@ async function main(): Promise< void > {
 			}
 			log( `Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds` );
 			results.push( await measure( site, service, admin, scale, options, real ) );
+			if ( scale !== finalScale ) {
+				// The scales measured so far, in case a long seeding to the next is stopped.
+				log( `Results so far (${ results.length } of ${ options.scales.length } scales):` );
+				report( results, [], { ...options, json: false }, { seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency }, run );
+			}
 		}
 
 		report( results, skipped, options, { seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency }, run );
