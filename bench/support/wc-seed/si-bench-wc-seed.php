@@ -79,6 +79,15 @@ function si_bench_wc_setup( WP_REST_Request $request ): array {
 	}
 	$products = array();
 	foreach ( (array) $request['products'] as $spec ) {
+		// A restored seed cache already has the catalogue: the same SKUs, the same products.
+		$existing = wc_get_product_id_by_sku( (string) $spec['sku'] );
+		if ( $existing ) {
+			$products[] = array(
+				'id'    => $existing,
+				'price' => wc_get_product( $existing )->get_price(),
+			);
+			continue;
+		}
 		$product = new WC_Product_Simple();
 		$product->set_name( (string) $spec['name'] );
 		$product->set_sku( (string) $spec['sku'] );
@@ -132,6 +141,32 @@ function si_bench_wc_quiet_hooks(): void {
  * @return array<string, mixed>|WP_Error
  */
 function si_bench_wc_seed_orders( WP_REST_Request $request ) {
+	$started = microtime( true );
+	try {
+		$ids = si_bench_wc_seed( (array) $request['orders'] );
+	} catch ( Throwable $error ) {
+		return new WP_Error( 'si_bench_seed_failed', get_class( $error ) . ': ' . $error->getMessage() . ' at ' . $error->getFile() . ':' . $error->getLine(), array( 'status' => 500 ) );
+	}
+	return array(
+		'created' => count( $ids ),
+		'first'   => $ids ? min( $ids ) : null,
+		'last'    => $ids ? max( $ids ) : null,
+		'ms'      => (int) round( ( microtime( true ) - $started ) * 1000 ),
+	);
+}
+
+/**
+ * Creates the orders given (any iterable of specs, e.g. a generator reading a stream), one by
+ * one, through WooCommerce's API, each in a database transaction of its own (so MariaDB syncs
+ * its log once an order, not once a statement), with the seeding hooks quiet. Used by the REST
+ * route and by seed-cli.php (one PHP process for a whole scale).
+ *
+ * @param iterable<array<string, mixed>> $specs    Order specs (see si_bench_wc_seed_orders()).
+ * @param callable|null                  $progress Called with the count created so far after each order.
+ * @return int[] The ids created.
+ * @throws Throwable What WooCommerce or MariaDB threw; the order being created is rolled back.
+ */
+function si_bench_wc_seed( iterable $specs, ?callable $progress = null ): array {
 	global $wpdb;
 	si_bench_wc_quiet_hooks();
 	/*
@@ -139,14 +174,13 @@ function si_bench_wc_seed_orders( WP_REST_Request $request ) {
 	 * wp_options. Every order save clears WooCommerce's report transients
 	 * (wc_delete_shop_order_transients(): some 85 delete_transient() calls, each a SELECT and
 	 * DELETEs on wp_options without an object cache), about 40 % of a seeded order's queries.
-	 * Seeding only: the cache here is the request's own, so nothing is kept or served from it.
+	 * Seeding only: the cache here is the process's own, so nothing is kept or served from it.
 	 */
 	$was_using_cache = wp_using_ext_object_cache( true );
-	$started  = microtime( true );
-	$products = array();
-	$ids      = array();
+	$products        = array();
+	$ids             = array();
 	try {
-		foreach ( (array) $request['orders'] as $n => $spec ) {
+		foreach ( $specs as $spec ) {
 			// One transaction an order: short enough that two seeding requests at once wait little
 			// for each other's row locks (a product's total_sales), long enough to sync once.
 			$wpdb->query( 'START TRANSACTION' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
@@ -155,23 +189,21 @@ function si_bench_wc_seed_orders( WP_REST_Request $request ) {
 				throw new RuntimeException( 'MariaDB: ' . $wpdb->last_error );
 			}
 			$wpdb->query( 'COMMIT' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
-			if ( 0 === ( $n + 1 ) % 25 ) {
-				// The runtime cache would otherwise hold every order of the chunk.
+			if ( 0 === count( $ids ) % 25 ) {
+				// The runtime cache would otherwise hold every order seeded so far.
 				wp_cache_flush_runtime();
+			}
+			if ( $progress ) {
+				$progress( count( $ids ) );
 			}
 		}
 	} catch ( Throwable $error ) {
 		$wpdb->query( 'ROLLBACK' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 		wp_using_ext_object_cache( $was_using_cache );
-		return new WP_Error( 'si_bench_seed_failed', get_class( $error ) . ': ' . $error->getMessage() . ' at ' . $error->getFile() . ':' . $error->getLine(), array( 'status' => 500 ) );
+		throw $error;
 	}
 	wp_using_ext_object_cache( $was_using_cache );
-	return array(
-		'created' => count( $ids ),
-		'first'   => $ids ? min( $ids ) : null,
-		'last'    => $ids ? max( $ids ) : null,
-		'ms'      => (int) round( ( microtime( true ) - $started ) * 1000 ),
-	);
+	return $ids;
 }
 
 /**
