@@ -125,7 +125,7 @@ interface Row {
 
 interface MariaDb {
 	url: string;
-	stop(): Promise< void >;
+	stop: () => Promise< void >;
 }
 
 const MARIADB_HARNESS = path.join( ROOT, 'tests', 'support', 'mariadb.ts' );

@@ -14,7 +14,7 @@ import mysql from 'mysql2/promise';
  */
 export interface RunningMariaDb {
 	url: string;
-	stop(): Promise< void >;
+	stop: () => Promise< void >;
 }
 
 const MARIADBD = '/usr/sbin/mariadbd';

@@ -27,38 +27,38 @@ export interface RecordedAttempt {
  */
 export interface QueueStore {
 	readonly kind: 'sqlite' | 'mysql';
-	insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult >;
-	getEvent( id: string ): Promise< StoredEvent | undefined >;
-	deliveriesOfEvent( eventId: string ): Promise< ( Delivery & { attempts: Attempt[] } )[] >;
-	listEndpoints( now: number ): Promise< Endpoint[] >;
-	getEndpoint( id: string, now: number ): Promise< Endpoint | undefined >;
-	createEndpoint( input: NewEndpoint, now: number ): Promise< Endpoint >;
-	deleteEndpoint( id: string ): Promise< boolean >;
+	insertBatch: ( events: NewEvent[], now: number, firstAttemptAt: number ) => Promise< InsertResult >;
+	getEvent: ( id: string ) => Promise< StoredEvent | undefined >;
+	deliveriesOfEvent: ( eventId: string ) => Promise< ( Delivery & { attempts: Attempt[] } )[] >;
+	listEndpoints: ( now: number ) => Promise< Endpoint[] >;
+	getEndpoint: ( id: string, now: number ) => Promise< Endpoint | undefined >;
+	createEndpoint: ( input: NewEndpoint, now: number ) => Promise< Endpoint >;
+	deleteEndpoint: ( id: string ) => Promise< boolean >;
 	/** The endpoint's last `limit` attempts since `since`, summed up for its view. */
-	endpointHealth( endpointId: string, since: number, limit: number ): Promise< EndpointHealth >;
+	endpointHealth: ( endpointId: string, since: number, limit: number ) => Promise< EndpointHealth >;
 	/**
 	 * Takes up to `limit` due deliveries of an endpoint: pending and due, or (shared store)
 	 * in flight under an expired lease; never one behind an unfinished earlier delivery of
 	 * its ordering key.
 	 */
-	claimDue( endpointId: string, now: number, limit: number, lease: Lease ): Promise< ClaimedDelivery[] >;
+	claimDue: ( endpointId: string, now: number, limit: number, lease: Lease ) => Promise< ClaimedDelivery[] >;
 	/** Records the attempt and moves the delivery on; false if the delivery is gone or no longer ours. */
-	complete( completion: Completion, lease: Lease ): Promise< boolean >;
+	complete: ( completion: Completion, lease: Lease ) => Promise< boolean >;
 	/** The earliest retry strictly after now. */
-	nextDueAfter( now: number ): Promise< number | undefined >;
-	countByStatus(): Promise< Record< Extract< DeliveryStatus, 'pending' | 'in_flight' | 'failed' | 'cancelled' >, number > >;
+	nextDueAfter: ( now: number ) => Promise< number | undefined >;
+	countByStatus: () => Promise< Record< Extract< DeliveryStatus, 'pending' | 'in_flight' | 'failed' | 'cancelled' >, number > >;
 	/** Deletes finished deliveries and unreferenced events older than `before` (retention). */
-	prune( before: number, limit: number ): Promise< { deliveries: number; events: number } >;
+	prune: ( before: number, limit: number ) => Promise< { deliveries: number; events: number } >;
 	/**
 	 * Runs fn only if no other instance runs it under the same name now (a database lock on
 	 * the shared store, taken without waiting); false if another instance holds it.
 	 */
-	exclusively( name: string, fn: () => Promise< void > ): Promise< boolean >;
+	exclusively: ( name: string, fn: () => Promise< void > ) => Promise< boolean >;
 	/** Throws when the store cannot answer a trivial query. */
-	ping(): Promise< void >;
+	ping: () => Promise< void >;
 	/** Schema version applied, and the latest this code knows. */
-	schemaVersion(): Promise< { current: number; latest: number } >;
-	close(): Promise< void >;
+	schemaVersion: () => Promise< { current: number; latest: number } >;
+	close: () => Promise< void >;
 }
 
 /**

@@ -14,13 +14,13 @@ export const STORE_KINDS: StoreKind[] = [ 'sqlite', 'mysql' ];
  */
 export interface Backend {
 	/** A store as one instance opens it; on MySQL, several calls are several instances on one database. */
-	open(): Promise< QueueStore >;
+	open: () => Promise< QueueStore >;
 	/** Empties the database between tests. */
-	reset(): Promise< void >;
+	reset: () => Promise< void >;
 	/** Plain SQL on the MariaDB database (MySQL only). */
-	sql< T = Record< string, unknown > >( query: string, params?: unknown[] ): Promise< T[] >;
+	sql: < T = Record< string, unknown > >( query: string, params?: unknown[] ) => Promise< T[] >;
 	url: string | undefined;
-	stop(): Promise< void >;
+	stop: () => Promise< void >;
 }
 
 export async function startBackend( kind: StoreKind ): Promise< Backend > {

@@ -52,7 +52,7 @@ export class MysqlStore implements QueueStore {
 		} );
 		pool.on( 'connection', ( connection ) => {
 			// The callback API of the underlying connection: the pool hands it out only after this is queued.
-			( connection as unknown as { query( sql: string ): void } ).query( 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED' );
+			( connection as unknown as { query: ( sql: string ) => void } ).query( 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED' );
 		} );
 		const store = new MysqlStore( pool, database );
 		try {
