@@ -74,7 +74,22 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const flags = parseFlags( argv, [ 'help', 'runtime', 'php-workers', 'requests', 'concurrency', 'cron', 'system-cron-s', 'warmup', 'verify-ms', 'skip-http', 'name', 'wp-port', 'sidecar-port', 'json' ] );
+	const flags = parseFlags( argv, [
+		'help',
+		'runtime',
+		'php-workers',
+		'requests',
+		'concurrency',
+		'cron',
+		'system-cron-s',
+		'warmup',
+		'verify-ms',
+		'skip-http',
+		'name',
+		'wp-port',
+		'sidecar-port',
+		'json',
+	] );
 	if ( flags.help ) {
 		return undefined;
 	}
@@ -89,7 +104,8 @@ function parseOptions( argv: string[] ): Options | undefined {
 		}
 		return n;
 	};
-	const concurrency = typeof flags.concurrency === 'string' ? flags.concurrency.split( ',' ).map( Number ) : [ 1, 4, 16 ];
+	const concurrency =
+		typeof flags.concurrency === 'string' ? flags.concurrency.split( ',' ).map( Number ) : [ 1, 4, 16 ];
 	if ( concurrency.length === 0 || concurrency.some( ( n ) => ! Number.isInteger( n ) || n < 1 || n > 64 ) ) {
 		throw new Error( '--concurrency must be a comma-separated list of integers from 1 to 64' );
 	}
@@ -205,7 +221,10 @@ async function prepareSite( stack: BenchStack ): Promise< Site > {
 	const password = await createApplicationPassword( url, cookie, 'bench' );
 	const auth = 'Basic ' + Buffer.from( `admin:${ password }` ).toString( 'base64' );
 	// The sidecar's data directory outlives the site: drop a source an earlier run left.
-	await fetch( `${ url }/wp-json/service-integration/v1/inbound/sources/bench`, { method: 'DELETE', headers: { cookie: PLAYGROUND_COOKIE, authorization: auth } } );
+	await fetch( `${ url }/wp-json/service-integration/v1/inbound/sources/bench`, {
+		method: 'DELETE',
+		headers: { cookie: PLAYGROUND_COOKIE, authorization: auth },
+	} );
 	const created = await fetch( `${ url }/wp-json/service-integration/v1/inbound/sources`, {
 		method: 'POST',
 		headers: { cookie: PLAYGROUND_COOKIE, authorization: auth, 'content-type': 'application/json' },
@@ -242,7 +261,7 @@ async function runCron( site: Site ): Promise< void > {
 async function settle( site: Site, empty: Sender ): Promise< void > {
 	const deadline = Date.now() + 240_000;
 	await runCron( site );
-	for ( ;; ) {
+	for (;;) {
 		const samples = await run( empty, 6, 1 );
 		const ms = samples.map( ( sample ) => sample.ms );
 		if ( Math.max( ...ms ) < 3 * Math.min( ...ms ) || Date.now() > deadline ) {
@@ -259,12 +278,24 @@ async function measureHttp( options: Options, stack: BenchStack ): Promise< Leve
 	/** A fresh event a request: each one is verified, inserted and kicks cron, as in production. */
 	const fresh = () => {
 		const id = `msg_bench_${ runId }_${ sequence++ }`;
-		return signStandardWebhook( site.secret, id, JSON.stringify( { type: 'order.paid', timestamp: new Date().toISOString(), data: { order_id: sequence, total: '59.90' } } ) );
+		return signStandardWebhook(
+			site.secret,
+			id,
+			JSON.stringify( {
+				type: 'order.paid',
+				timestamp: new Date().toISOString(),
+				data: { order_id: sequence, total: '59.90' },
+			} )
+		);
 	};
 	let accepted = 0;
 	const receiving: Sender = async () => {
 		const webhook = fresh();
-		const sample = await timedPost( `${ site.url }/wp-json/service-integration-inbound/v1/bench`, webhook.body, webhook.headers );
+		const sample = await timedPost(
+			`${ site.url }/wp-json/service-integration-inbound/v1/bench`,
+			webhook.body,
+			webhook.headers
+		);
 		accepted += sample.status === 202 ? 1 : 0;
 		return sample;
 	};
@@ -279,7 +310,11 @@ async function measureHttp( options: Options, stack: BenchStack ): Promise< Leve
 	const results: LevelResult[] = [];
 	for ( const cron of options.cron ) {
 		await setWpCronSpawn( site, cron === 'wp' );
-		log( cron === 'wp' ? '\nWP-Cron as installed (page loads spawn cron runs):' : `\nSystem cron (DISABLE_WP_CRON; wp-cron.php every ${ options.systemCronSeconds } s):` );
+		log(
+			cron === 'wp'
+				? '\nWP-Cron as installed (page loads spawn cron runs):'
+				: `\nSystem cron (DISABLE_WP_CRON; wp-cron.php every ${ options.systemCronSeconds } s):`
+		);
 		let systemCron: NodeJS.Timeout | undefined;
 		let cronRunning: Promise< void > = Promise.resolve();
 		if ( cron === 'system' ) {
@@ -306,7 +341,14 @@ async function measureHttp( options: Options, stack: BenchStack ): Promise< Leve
 				}
 				const ours = stats( a, 202 );
 				const base = stats( b, 202 );
-				const result = { cron, concurrency, receiving: ours, empty: base, ratioP50: ours.p50 / base.p50, ratioP99: ours.p99 / base.p99 };
+				const result = {
+					cron,
+					concurrency,
+					receiving: ours,
+					empty: base,
+					ratioP50: ours.p50 / base.p50,
+					ratioP99: ours.p99 / base.p99,
+				};
 				results.push( result );
 				log(
 					`  ${ String( concurrency ).padStart( 2 ) } senders: receiving p50 ${ ours.p50.toFixed( 0 ) } ms, p99 ${ ours.p99.toFixed( 0 ) } ms, max ${ ours.max.toFixed( 0 ) } ms` +
@@ -322,9 +364,13 @@ async function measureHttp( options: Options, stack: BenchStack ): Promise< Leve
 	}
 	await setWpCronSpawn( site, true );
 	// Everything acknowledged was stored once: one row a 202.
-	const events = await fetch( `${ site.url }/wp-json/service-integration/v1/inbound/events?per_page=1`, { headers: { cookie: PLAYGROUND_COOKIE, authorization: site.auth } } );
+	const events = await fetch( `${ site.url }/wp-json/service-integration/v1/inbound/events?per_page=1`, {
+		headers: { cookie: PLAYGROUND_COOKIE, authorization: site.auth },
+	} );
 	const stored = ( ( await events.json() ) as { total: number } ).total;
-	log( `\nStored events: ${ stored }; 202 answers from the receiving route (warm-ups included): ${ accepted }${ stored === accepted ? '' : ' (MISMATCH)' }` );
+	log(
+		`\nStored events: ${ stored }; 202 answers from the receiving route (warm-ups included): ${ accepted }${ stored === accepted ? '' : ' (MISMATCH)' }`
+	);
 	return results;
 }
 
@@ -344,9 +390,23 @@ function verifyThroughput( scheme: InboundScheme, ms: number ): { perSecond: num
 		secrets: [ { secret, origin: 'provided', createdAt: 0, expiresAt: null } ],
 	};
 	// A realistic ~1.5 KB order payload.
-	const data = { order_id: 4321, lines: Array.from( { length: 8 }, ( _, i ) => ( { sku: `SKU-${ i }`, name: `Oak chair ${ i }`, quantity: i + 1, total: '59.90' } ) ), customer: { email: 'ada@example.com', city: 'Lyon' } };
+	const data = {
+		order_id: 4321,
+		lines: Array.from( { length: 8 }, ( _, i ) => ( {
+			sku: `SKU-${ i }`,
+			name: `Oak chair ${ i }`,
+			quantity: i + 1,
+			total: '59.90',
+		} ) ),
+		customer: { email: 'ada@example.com', city: 'Lyon' },
+	};
 	const webhook = sampleWebhook( scheme, secret, { data } );
-	const request = { rawBody: Buffer.from( webhook.body ), headers: webhook.headers, nowMs: Date.now(), defaultToleranceSeconds: 300 };
+	const request = {
+		rawBody: Buffer.from( webhook.body ),
+		headers: webhook.headers,
+		nowMs: Date.now(),
+		defaultToleranceSeconds: 300,
+	};
 	if ( ! checkInbound( source, request ).ok ) {
 		throw new Error( `${ scheme }: the sample webhook does not verify` );
 	}
@@ -382,7 +442,9 @@ async function main(): Promise< void > {
 		};
 		process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
 		try {
-			log( `Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } and the sidecar on ${ options.sidecarPort } (fresh database)` );
+			log(
+				`Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } and the sidecar on ${ options.sidecarPort } (fresh database)`
+			);
 			const fixtures = path.join( __dirname, '..', 'tests', 'fixtures', 'plugins' );
 			stack = await startBenchStack( {
 				runtime: options.runtime,
@@ -394,19 +456,25 @@ async function main(): Promise< void > {
 				sidecarEnv: { SIDECAR_LOG_LEVEL: 'warn' },
 			} );
 			log( `\nWordPress runtime: ${ stack.description }` );
-			log( `Acknowledge latency, ${ options.requests } requests per route per level (interleaved), ${ options.warmup } warm-up:` );
+			log(
+				`Acknowledge latency, ${ options.requests } requests per route per level (interleaved), ${ options.warmup } warm-up:`
+			);
 			http = await measureHttp( options, stack );
 		} finally {
 			await stop();
 		}
 	}
 
-	log( `\nVerification throughput in process (checkInbound: signature + normalisation, ~1.5 KB body, ${ options.verifyMs } ms each):` );
+	log(
+		`\nVerification throughput in process (checkInbound: signature + normalisation, ~1.5 KB body, ${ options.verifyMs } ms each):`
+	);
 	const verify: Record< string, number > = {};
 	for ( const scheme of INBOUND_SCHEMES ) {
 		const result = verifyThroughput( scheme, options.verifyMs );
 		verify[ scheme ] = Math.round( result.perSecond );
-		log( `  ${ scheme.padEnd( 18 ) } ${ Math.round( result.perSecond ).toLocaleString( 'en-US' ).padStart( 9 ) } verifications/s` );
+		log(
+			`  ${ scheme.padEnd( 18 ) } ${ Math.round( result.perSecond ).toLocaleString( 'en-US' ).padStart( 9 ) } verifications/s`
+		);
 	}
 
 	if ( http.length ) {

@@ -67,8 +67,20 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = { events: 10000, batch: 500, concurrency: 16, instances: [ 1, 2, 3 ], maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ], maxSeconds: 600, json: false };
-	const ints: Record< string, [ 'events' | 'batch' | 'concurrency' | 'maxOldSpace' | 'maxSeconds', number, number ] > = {
+	const options: Options = {
+		events: 10000,
+		batch: 500,
+		concurrency: 16,
+		instances: [ 1, 2, 3 ],
+		maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB,
+		nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ],
+		maxSeconds: 600,
+		json: false,
+	};
+	const ints: Record<
+		string,
+		[ 'events' | 'batch' | 'concurrency' | 'maxOldSpace' | 'maxSeconds', number, number ]
+	> = {
 		'--events': [ 'events', 1, 200_000 ],
 		'--batch': [ 'batch', 1, 500 ],
 		'--concurrency': [ 'concurrency', 1, 64 ],
@@ -144,7 +156,9 @@ function sharedStoreMissing(): string | undefined {
 
 async function startMariaDb(): Promise< MariaDb > {
 	// Loaded only when present: the harness comes with the shared store.
-	const harness = ( await import( MARIADB_HARNESS ) ) as { startMariaDb: ( options?: { name?: string } ) => Promise< MariaDb > };
+	const harness = ( await import( MARIADB_HARNESS ) ) as {
+		startMariaDb: ( options?: { name?: string } ) => Promise< MariaDb >;
+	};
 	return harness.startMariaDb( { name: 'bench-multi-instance' } );
 }
 
@@ -175,10 +189,22 @@ async function main(): Promise< void > {
 		const sqliteDir = shared ? undefined : tempDir();
 		sidecars = [];
 		for ( let i = 0; i < count; i++ ) {
-			sidecars.push( await startSidecar( { runtime: 'js', maxOldSpace: options.maxOldSpace, nodeFlags: options.nodeFlags, dataDir: sqliteDir ?? tempDir(), key, env } ) );
+			sidecars.push(
+				await startSidecar( {
+					runtime: 'js',
+					maxOldSpace: options.maxOldSpace,
+					nodeFlags: options.nodeFlags,
+					dataDir: sqliteDir ?? tempDir(),
+					key,
+					env,
+				} )
+			);
 		}
 		const apis = sidecars.map( ( sidecar ) => signedApi( sidecar.url, key ) );
-		const created = await ( apis[ 0 ] as ( typeof apis )[ number ] )( 'POST', '/v1/endpoints', { url: receiver.url, max_concurrency: options.concurrency } );
+		const created = await ( apis[ 0 ] as ( typeof apis )[ number ] )( 'POST', '/v1/endpoints', {
+			url: receiver.url,
+			max_concurrency: options.concurrency,
+		} );
 		if ( created.status !== 201 ) {
 			throw new Error( `${ name }: cannot create the endpoint: ${ created.status } ${ created.data }` );
 		}
@@ -188,12 +214,20 @@ async function main(): Promise< void > {
 		for ( const [ i, api ] of apis.entries() ) {
 			const seen = await api( 'GET', `/v1/endpoints/${ endpoint.id }`, undefined );
 			if ( seen.status !== 200 ) {
-				throw new Error( `${ name }: instance ${ i + 1 } does not see the endpoint made through instance 1 (${ seen.status }): not one shared store` );
+				throw new Error(
+					`${ name }: instance ${ i + 1 } does not see the endpoint made through instance 1 (${ seen.status }): not one shared store`
+				);
 			}
 		}
 
 		// Warm-up on every instance (JIT, connections, pages), not measured.
-		await postBatches( apis, apis.map( ( _api, i ) => Array.from( { length: 100 }, ( _x, j ) => makeEvent( `${ idPrefix }_warm_${ i }_${ j }`, j ) ) ), 1 );
+		await postBatches(
+			apis,
+			apis.map( ( _api, i ) =>
+				Array.from( { length: 100 }, ( _x, j ) => makeEvent( `${ idPrefix }_warm_${ i }_${ j }`, j ) )
+			),
+			1
+		);
 		await receiver.waitForDistinct( 100 * apis.length, deadline );
 		await receiver.reset();
 
@@ -248,12 +282,24 @@ async function main(): Promise< void > {
 		for ( const count of options.instances ) {
 			const name = `mariadb x${ count }`;
 			if ( missing !== undefined || mariadb === undefined ) {
-				rows.push( { name, instances: count, deliveries_per_s: null, cpu_us_per_delivery: null, cpu_us_per_instance: [], peak_rss_mb: [], repeated_deliveries: 0, ratio_to_raw: null, skipped: missing } );
+				rows.push( {
+					name,
+					instances: count,
+					deliveries_per_s: null,
+					cpu_us_per_delivery: null,
+					cpu_us_per_instance: [],
+					peak_rss_mb: [],
+					repeated_deliveries: 0,
+					ratio_to_raw: null,
+					skipped: missing,
+				} );
 				continue;
 			}
 			// A fresh database per row: each starts from an empty queue, as the SQLite row does.
 			const database = `bench_${ count }_${ Date.now() }`;
-			rows.push( await measure( name, count, { [ DATABASE_URL_SETTING ]: withDatabase( mariadb.url, database ) } ) );
+			rows.push(
+				await measure( name, count, { [ DATABASE_URL_SETTING ]: withDatabase( mariadb.url, database ) } )
+			);
 		}
 		for ( const row of rows ) {
 			if ( row.deliveries_per_s !== null && rawRow.deliveries_per_s ) {
@@ -309,7 +355,13 @@ function print( options: Options, rows: Row[] ): void {
 	}
 	process.stdout.write( lines.join( '\n' ) + '\n' );
 	if ( options.json ) {
-		process.stdout.write( JSON.stringify( { machine, events: options.events, batch: options.batch, concurrency: options.concurrency, rows }, null, 2 ) + '\n' );
+		process.stdout.write(
+			JSON.stringify(
+				{ machine, events: options.events, batch: options.batch, concurrency: options.concurrency, rows },
+				null,
+				2
+			) + '\n'
+		);
 	}
 }
 

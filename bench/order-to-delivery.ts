@@ -49,17 +49,24 @@ function startReceiver(): Promise< { url: string; arrivals: Arrival[]; server: h
 		req.on( 'data', ( chunk: Buffer ) => chunks.push( chunk ) );
 		req.on( 'end', () => {
 			const at = performance.now();
-			const body = JSON.parse( Buffer.concat( chunks ).toString( 'utf8' ) ) as { type: string; data: { order: { id: number } } };
+			const body = JSON.parse( Buffer.concat( chunks ).toString( 'utf8' ) ) as {
+				type: string;
+				data: { order: { id: number } };
+			};
 			arrivals.push( { type: body.type, orderId: body.data.order.id, at } );
 			res.writeHead( 200 ).end( 'ok' );
 		} );
 	} );
-	return new Promise( ( resolve ) => server.listen( 0, '127.0.0.1', () => resolve( { url: `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }/hook`, arrivals, server } ) ) );
+	return new Promise( ( resolve ) =>
+		server.listen( 0, '127.0.0.1', () =>
+			resolve( { url: `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }/hook`, arrivals, server } )
+		)
+	);
 }
 
 async function arrivalOf( arrivals: Arrival[], type: string, orderId: number, timeoutMs = 60_000 ): Promise< number > {
 	const deadline = performance.now() + timeoutMs;
-	for ( ;; ) {
+	for (;;) {
 		const found = arrivals.find( ( a ) => a.type === type && a.orderId === orderId );
 		if ( found ) {
 			return found.at;
@@ -117,18 +124,47 @@ async function main(): Promise< void > {
 		fs.rmSync( describeStack( stackOptions ).sidecarDataDir, { recursive: true, force: true } );
 		stack = await startStack( stackOptions );
 		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );
-		const admin = new RestClient( stack.siteUrl, { username: 'admin', password: await createApplicationPassword( stack.siteUrl, cookie, 'bench' ) } );
-		await ensure( admin.post( '/service-integration/v1/webhooks/endpoints', { url: receiver.url, event_types: [ 'order.created', 'order.paid' ] } ), 'Creating the endpoint' );
-		const [ product ] = ( await ensure( admin.post< { products: Array< { id: number } > } >( '/wc-fixture/v1/products', { products: [ { name: 'Table chêne', sku: 'BENCH-1', price: '120.00' } ] } ), 'Creating a product' ) ).products;
+		const admin = new RestClient( stack.siteUrl, {
+			username: 'admin',
+			password: await createApplicationPassword( stack.siteUrl, cookie, 'bench' ),
+		} );
+		await ensure(
+			admin.post( '/service-integration/v1/webhooks/endpoints', {
+				url: receiver.url,
+				event_types: [ 'order.created', 'order.paid' ],
+			} ),
+			'Creating the endpoint'
+		);
+		const [ product ] = (
+			await ensure(
+				admin.post< { products: Array< { id: number } > } >( '/wc-fixture/v1/products', {
+					products: [ { name: 'Table chêne', sku: 'BENCH-1', price: '120.00' } ],
+				} ),
+				'Creating a product'
+			)
+		).products;
 
 		const rest: Record< string, number[] > = { 'order.created': [], 'order.paid': [] };
 		const delivery: Record< string, number[] > = { 'order.created': [], 'order.paid': [] };
 		for ( let i = 0; i < orders; i++ ) {
 			let started = performance.now();
-			const { ids } = await ensure( admin.post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders: [ { status: 'pending', billing: { email: `bench${ i }@example.com` }, line_items: [ { product_id: product?.id, quantity: 1 } ] } ] } ), 'Creating an order' );
+			const { ids } = await ensure(
+				admin.post< { ids: number[] } >( '/wc-fixture/v1/orders', {
+					orders: [
+						{
+							status: 'pending',
+							billing: { email: `bench${ i }@example.com` },
+							line_items: [ { product_id: product?.id, quantity: 1 } ],
+						},
+					],
+				} ),
+				'Creating an order'
+			);
 			const orderId = ids[ 0 ] as number;
 			rest[ 'order.created' ]?.push( performance.now() - started );
-			delivery[ 'order.created' ]?.push( ( await arrivalOf( receiver.arrivals, 'order.created', orderId ) ) - started );
+			delivery[ 'order.created' ]?.push(
+				( await arrivalOf( receiver.arrivals, 'order.created', orderId ) ) - started
+			);
 
 			started = performance.now();
 			await ensure( admin.post( '/wc-fixture/v1/orders/pay', { ids: [ orderId ] } ), 'Paying an order' );
@@ -136,7 +172,9 @@ async function main(): Promise< void > {
 			delivery[ 'order.paid' ]?.push( ( await arrivalOf( receiver.arrivals, 'order.paid', orderId ) ) - started );
 		}
 
-		process.stdout.write( `\nOrder event to delivery through WordPress (Playground, one PHP worker), ${ orders } orders one at a time:\n` );
+		process.stdout.write(
+			`\nOrder event to delivery through WordPress (Playground, one PHP worker), ${ orders } orders one at a time:\n`
+		);
 		for ( const type of [ 'order.created', 'order.paid' ] ) {
 			process.stdout.write( `  ${ type.padEnd( 14 ) } rest      ${ summary( rest[ type ] ?? [] ) }\n` );
 			process.stdout.write( `  ${ ''.padEnd( 14 ) } delivery  ${ summary( delivery[ type ] ?? [] ) }\n` );

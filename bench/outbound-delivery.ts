@@ -31,7 +31,6 @@ import {
 	watchRss,
 } from './support/delivery-bench';
 
-
 const HELP = `Usage: npx ts-node --transpile-only bench/outbound-delivery.ts [options]
 
 Measures, in one run and against the same local receiver:
@@ -78,7 +77,19 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = { events: 20000, batch: 500, concurrency: 16, rate: 500, latencyEvents: 5000, runtime: 'js', maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB, maxSeconds: 180, json: false, profile: false, nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ] };
+	const options: Options = {
+		events: 20000,
+		batch: 500,
+		concurrency: 16,
+		rate: 500,
+		latencyEvents: 5000,
+		runtime: 'js',
+		maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB,
+		maxSeconds: 180,
+		json: false,
+		profile: false,
+		nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ],
+	};
 	const ints: Record< string, [ keyof Options, number, number ] > = {
 		'--events': [ 'events', 1, 200_000 ],
 		'--batch': [ 'batch', 1, 500 ],
@@ -140,14 +151,19 @@ async function main(): Promise< void > {
 	const pid = sidecar.pid;
 	const idleRss = rssMb( pid );
 	try {
-		const endpoint = await api( 'POST', '/v1/endpoints', { url: receiver.url, max_concurrency: options.concurrency } );
+		const endpoint = await api( 'POST', '/v1/endpoints', {
+			url: receiver.url,
+			max_concurrency: options.concurrency,
+		} );
 		if ( endpoint.status !== 201 ) {
 			throw new Error( `cannot create the endpoint: ${ endpoint.status } ${ endpoint.data }` );
 		}
 		const secret = ( JSON.parse( endpoint.data ) as { secret: string } ).secret;
 
 		// Warm-up (JIT, connections, SQLite pages), not measured.
-		await api( 'POST', '/v1/events', { events: Array.from( { length: 200 }, ( _x, i ) => makeEvent( `warm_${ i }`, i ) ) } );
+		await api( 'POST', '/v1/events', {
+			events: Array.from( { length: 200 }, ( _x, i ) => makeEvent( `warm_${ i }`, i ) ),
+		} );
 		await receiver.waitForDistinct( 200, deadline );
 		await receiver.reset();
 		const rss = watchRss( pid );
@@ -185,7 +201,9 @@ async function main(): Promise< void > {
 			if ( wait > 1 ) {
 				await sleep( wait );
 			}
-			inFlight.push( api( 'POST', '/v1/events', { events: [ makeEvent( `lat_${ i }`, i, process.hrtime.bigint() ) ] } ) );
+			inFlight.push(
+				api( 'POST', '/v1/events', { events: [ makeEvent( `lat_${ i }`, i, process.hrtime.bigint() ) ] } )
+			);
 		}
 		const sendSeconds = ( performance.now() - l0 ) / 1000;
 		await Promise.all( inFlight );

@@ -20,9 +20,23 @@ import { parseFlags, portFlag } from '../scripts/lib/cli-args';
 import { environmentDir, ROOT } from '../scripts/lib/paths';
 import { orderStorageFromEnv, PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
-import { RUNTIME_HELP, runtimeFlag, startBenchStack, stopKeptWordPress, type BenchRuntime, type BenchStack } from './support/bench-stack';
+import {
+	RUNTIME_HELP,
+	runtimeFlag,
+	startBenchStack,
+	stopKeptWordPress,
+	type BenchRuntime,
+	type BenchStack,
+} from './support/bench-stack';
 import { releaseAtCommit } from './support/release-at';
-import { findSeedDump, relaxedDurability, restoreSeedDump, saveSeedDump, seedWithPhpCli, type SeedCacheKey } from './support/wc-seed-cache';
+import {
+	findSeedDump,
+	relaxedDurability,
+	restoreSeedDump,
+	saveSeedDump,
+	seedWithPhpCli,
+	type SeedCacheKey,
+} from './support/wc-seed-cache';
 
 const HELP = `Usage: [WOOCOMMERCE_DIR=<dir> [WOOCOMMERCE_HPOS=on|off] [WORDPRESS_DIR=<dir>]] \\
        npx ts-node --transpile-only bench/paid-orders.ts [options]
@@ -118,7 +132,30 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const flags = parseFlags( argv, [ 'help', 'runtime', 'php-workers', 'scales', 'compare-at', 'rounds', 'per-page', 'chunk', 'seed-concurrency', 'max-seed-minutes', 'plugin-commit', 'release-dir', 'no-query-count', 'name', 'wp-port', 'sidecar-port', 'json', 'keep', 'stop', 'seed-cache', 'no-seed-cache', 'seed-checkpoint' ] );
+	const flags = parseFlags( argv, [
+		'help',
+		'runtime',
+		'php-workers',
+		'scales',
+		'compare-at',
+		'rounds',
+		'per-page',
+		'chunk',
+		'seed-concurrency',
+		'max-seed-minutes',
+		'plugin-commit',
+		'release-dir',
+		'no-query-count',
+		'name',
+		'wp-port',
+		'sidecar-port',
+		'json',
+		'keep',
+		'stop',
+		'seed-cache',
+		'no-seed-cache',
+		'seed-checkpoint',
+	] );
 	if ( flags.help ) {
 		return undefined;
 	}
@@ -133,7 +170,8 @@ function parseOptions( argv: string[] ): Options | undefined {
 		}
 		return n;
 	};
-	const optionalInt = ( name: string, min: number, max: number ): number | undefined => ( flags[ name ] === undefined ? undefined : int( name, 0, min, max ) );
+	const optionalInt = ( name: string, min: number, max: number ): number | undefined =>
+		flags[ name ] === undefined ? undefined : int( name, 0, min, max );
 	const scales = typeof flags.scales === 'string' ? flags.scales.split( ',' ).map( Number ) : [ 1000, 10000, 50000 ];
 	if ( scales.some( ( n ) => ! Number.isInteger( n ) || n < 300 || n > 200_000 ) || scales.length === 0 ) {
 		throw new Error( '--scales must be a comma-separated list of integers from 300 to 200000' );
@@ -173,7 +211,10 @@ function parseOptions( argv: string[] ): Options | undefined {
 		releaseDir,
 		queryCount: flags[ 'no-query-count' ] !== true,
 		seedCheckpoint: int( 'seed-checkpoint', 10_000, 100, 200_000 ),
-		seedCache: flags[ 'no-seed-cache' ] === true ? undefined : path.resolve( text( 'seed-cache' ) ?? path.join( ROOT, '.cache', 'bench', 'wc-seed' ) ),
+		seedCache:
+			flags[ 'no-seed-cache' ] === true
+				? undefined
+				: path.resolve( text( 'seed-cache' ) ?? path.join( ROOT, '.cache', 'bench', 'wc-seed' ) ),
 		name: typeof flags.name === 'string' ? flags.name : 'bench-orders',
 		wpPort: portFlag( flags[ 'wp-port' ], 8921, 'wp-port' ),
 		sidecarPort: portFlag( flags[ 'sidecar-port' ], 8821, 'sidecar-port' ),
@@ -199,7 +240,12 @@ interface Timed {
 }
 
 /** `probe`: ask the query counter (tests/fixtures/plugins/query-counter) for its report; never on a timed request. */
-async function request( siteUrl: string, who: Identity, route: string, init: { method?: string; body?: unknown; probe?: boolean } = {} ): Promise< Timed > {
+async function request(
+	siteUrl: string,
+	who: Identity,
+	route: string,
+	init: { method?: string; body?: unknown; probe?: boolean } = {}
+): Promise< Timed > {
 	const headers: Record< string, string > = {
 		accept: 'application/json',
 		cookie: PLAYGROUND_COOKIE,
@@ -214,16 +260,29 @@ async function request( siteUrl: string, who: Identity, route: string, init: { m
 		headers[ 'content-type' ] = 'application/json';
 	}
 	const started = performance.now();
-	const response = await fetch( `${ siteUrl }/wp-json${ route }`, { method: init.method ?? 'GET', headers, body, redirect: 'manual' } );
+	const response = await fetch( `${ siteUrl }/wp-json${ route }`, {
+		method: init.method ?? 'GET',
+		headers,
+		body,
+		redirect: 'manual',
+	} );
 	const buffer = Buffer.from( await response.arrayBuffer() );
 	const ms = performance.now() - started;
 	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
 }
 
-async function json< T >( siteUrl: string, who: Identity, route: string, init: { method?: string; body?: unknown } = {}, expected = [ 200, 201 ] ): Promise< T > {
+async function json< T >(
+	siteUrl: string,
+	who: Identity,
+	route: string,
+	init: { method?: string; body?: unknown } = {},
+	expected = [ 200, 201 ]
+): Promise< T > {
 	const result = await request( siteUrl, who, route, init );
 	if ( ! expected.includes( result.status ) ) {
-		throw new Error( `${ init.method ?? 'GET' } ${ route } answered HTTP ${ result.status }: ${ result.body.slice( 0, 300 ) }` );
+		throw new Error(
+			`${ init.method ?? 'GET' } ${ route } answered HTTP ${ result.status }: ${ result.body.slice( 0, 300 ) }`
+		);
 	}
 	return JSON.parse( result.body ) as T;
 }
@@ -244,8 +303,34 @@ function random( seed: number ): () => number {
 	};
 }
 
-const FIRST = [ 'Ada', 'Grace', 'Alan', 'Margaret', 'Linus', 'Hedy', 'Tim', 'Barbara', 'Dennis', 'Frances', 'Ken', 'Radia' ];
-const LAST = [ 'Lovelace', 'Hopper', 'Turing', 'Hamilton', 'Torvalds', 'Lamarr', 'Berners-Lee', 'Liskov', 'Ritchie', 'Allen', 'Thompson', 'Perlman' ];
+const FIRST = [
+	'Ada',
+	'Grace',
+	'Alan',
+	'Margaret',
+	'Linus',
+	'Hedy',
+	'Tim',
+	'Barbara',
+	'Dennis',
+	'Frances',
+	'Ken',
+	'Radia',
+];
+const LAST = [
+	'Lovelace',
+	'Hopper',
+	'Turing',
+	'Hamilton',
+	'Torvalds',
+	'Lamarr',
+	'Berners-Lee',
+	'Liskov',
+	'Ritchie',
+	'Allen',
+	'Thompson',
+	'Perlman',
+];
 const CITIES: Array< [ string, string, string ] > = [
 	[ 'Lyon', '69002', 'FR' ],
 	[ 'Paris', '75011', 'FR' ],
@@ -254,9 +339,20 @@ const CITIES: Array< [ string, string, string ] > = [
 	[ 'Nantes', '44000', 'FR' ],
 	[ 'Genève', '1201', 'CH' ],
 ];
-const USER_AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
+const USER_AGENT =
+	'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
 // Paid share: 3 statuses in 9 (processing x2, completed x1).
-const STATUSES = [ 'processing', 'processing', 'completed', 'pending', 'on-hold', 'cancelled', 'failed', 'refunded', 'pending' ];
+const STATUSES = [
+	'processing',
+	'processing',
+	'completed',
+	'pending',
+	'on-hold',
+	'cancelled',
+	'failed',
+	'refunded',
+	'pending',
+];
 
 /** Created over the last 400 days, oldest first, at distinct seconds (Unix time). */
 function createdAt( index: number, total: number, now: number ): number {
@@ -304,7 +400,17 @@ function seedOrder( index: number, total: number, products: SeedProduct[], now: 
 			],
 		};
 	} );
-	const address = { first_name: first, last_name: last, company: index % 5 === 0 ? 'Atelier Durand SARL' : '', address_1: `${ 1 + ( index % 120 ) } rue de la République`, address_2: index % 4 === 0 ? 'Bâtiment B' : '', city, state: '', postcode, country };
+	const address = {
+		first_name: first,
+		last_name: last,
+		company: index % 5 === 0 ? 'Atelier Durand SARL' : '',
+		address_1: `${ 1 + ( index % 120 ) } rue de la République`,
+		address_2: index % 4 === 0 ? 'Bâtiment B' : '',
+		city,
+		state: '',
+		postcode,
+		country,
+	};
 	return {
 		status,
 		currency: 'EUR',
@@ -319,22 +425,45 @@ function seedOrder( index: number, total: number, products: SeedProduct[], now: 
 		customer_note: index % 7 === 0 ? 'Please deliver in the morning.' : '',
 		cart_hash: ( index * 2654435761 ).toString( 16 ).padStart( 32, '0' ).slice( 0, 32 ),
 		date_created: new Date( created * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ),
-		...( paid ? { date_paid: new Date( paidAt( index, total, now ) * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ) } : {} ),
+		...( paid
+			? { date_paid: new Date( paidAt( index, total, now ) * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ) }
+			: {} ),
 		line_items: lineItems,
-		shipping_lines: [ { method_id: 'flat_rate', method_title: 'Colissimo', instance_id: '3', total: '9.90', tax: '1.98' } ],
-		tax_lines: [ { rate_id: 1, rate_code: `${ country }-TVA-1`, label: 'TVA', tax_total: lineItems.reduce( ( sum, l ) => sum + Number( l.tax ), 0 ).toFixed( 2 ), shipping_tax_total: '1.98', rate_percent: 20 } ],
+		shipping_lines: [
+			{ method_id: 'flat_rate', method_title: 'Colissimo', instance_id: '3', total: '9.90', tax: '1.98' },
+		],
+		tax_lines: [
+			{
+				rate_id: 1,
+				rate_code: `${ country }-TVA-1`,
+				label: 'TVA',
+				tax_total: lineItems.reduce( ( sum, l ) => sum + Number( l.tax ), 0 ).toFixed( 2 ),
+				shipping_tax_total: '1.98',
+				rate_percent: 20,
+			},
+		],
 		meta_data: [
 			{ key: 'is_vat_exempt', value: 'no' },
 			{ key: '_wc_order_attribution_source_type', value: 'organic' },
 			{ key: '_wc_order_attribution_referrer', value: 'https://www.google.com/' },
 			{ key: '_wc_order_attribution_utm_source', value: 'google' },
 			{ key: '_wc_order_attribution_session_entry', value: 'https://atelier.example/produit/chaise-chene/' },
-			{ key: '_wc_order_attribution_session_start_time', value: new Date( ( created - 900 ) * 1000 ).toISOString().replace( 'T', ' ' ).slice( 0, 19 ) },
+			{
+				key: '_wc_order_attribution_session_start_time',
+				value: new Date( ( created - 900 ) * 1000 ).toISOString().replace( 'T', ' ' ).slice( 0, 19 ),
+			},
 			{ key: '_wc_order_attribution_session_pages', value: String( 2 + ( index % 9 ) ) },
 			{ key: '_wc_order_attribution_session_count', value: String( 1 + ( index % 3 ) ) },
 			{ key: '_wc_order_attribution_user_agent', value: USER_AGENT },
 			{ key: '_wc_order_attribution_device_type', value: index % 3 ? 'Desktop' : 'Mobile' },
-			...( paid ? [ { key: '_stripe_customer_id', value: `cus_${ index.toString( 36 ) }` }, { key: '_stripe_fee', value: '1.12' }, { key: '_stripe_net', value: '58.78' }, { key: '_stripe_currency', value: 'EUR' } ] : [] ),
+			...( paid
+				? [
+						{ key: '_stripe_customer_id', value: `cus_${ index.toString( 36 ) }` },
+						{ key: '_stripe_fee', value: '1.12' },
+						{ key: '_stripe_net', value: '58.78' },
+						{ key: '_stripe_currency', value: 'EUR' },
+					]
+				: [] ),
 		],
 	};
 }
@@ -406,7 +535,11 @@ interface ScaleResult {
 }
 
 function summary( series: { ms: number[]; bytes?: number[] } ): { median: number; p95: number; bytes: number } {
-	return { median: median( series.ms ), p95: percentile( series.ms, 95 ), bytes: series.bytes ? median( series.bytes ) : NaN };
+	return {
+		median: median( series.ms ),
+		p95: percentile( series.ms, 95 ),
+		bytes: series.bytes ? median( series.bytes ) : NaN,
+	};
 }
 
 // ---------------------------------------------------------------------------
@@ -421,7 +554,11 @@ interface Run {
 
 function git( args: string[] ): string {
 	try {
-		return execFileSync( 'git', args, { cwd: ROOT, encoding: 'utf8', stdio: [ 'ignore', 'pipe', 'ignore' ] } ).trim();
+		return execFileSync( 'git', args, {
+			cwd: ROOT,
+			encoding: 'utf8',
+			stdio: [ 'ignore', 'pipe', 'ignore' ],
+		} ).trim();
 	} catch {
 		return '';
 	}
@@ -450,7 +587,9 @@ async function main(): Promise< void > {
 	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
 	const wordpressDir = process.env.WORDPRESS_DIR || undefined;
 	if ( ( woocommerceDir || wordpressDir ) && options.runtime !== 'production' ) {
-		throw new Error( 'WOOCOMMERCE_DIR and WORDPRESS_DIR need --runtime=production (the other runtimes of this benchmark run the WooCommerce-compatible fixture on 6.5.5).' );
+		throw new Error(
+			'WOOCOMMERCE_DIR and WORDPRESS_DIR need --runtime=production (the other runtimes of this benchmark run the WooCommerce-compatible fixture on 6.5.5).'
+		);
 	}
 	const real = woocommerceDir !== undefined;
 
@@ -479,7 +618,9 @@ async function main(): Promise< void > {
 	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
 
 	try {
-		log( `Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database, ${ real ? `WooCommerce from ${ woocommerceDir }` : 'WooCommerce-compatible test fixture' }); plugin: ${ plugin }` );
+		log(
+			`Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database, ${ real ? `WooCommerce from ${ woocommerceDir }` : 'WooCommerce-compatible test fixture' }); plugin: ${ plugin }`
+		);
 		const fixtures = path.join( ROOT, 'tests', 'fixtures', 'plugins' );
 		stack = await startBenchStack( {
 			runtime: options.runtime,
@@ -499,27 +640,58 @@ async function main(): Promise< void > {
 		const site = stack.siteUrl;
 		const run: Run = {
 			runtime: stack.description,
-			commerce: real ? `WooCommerce ${ stack.commerce.version } (${ stack.commerce.orderStorage === 'hpos' ? 'HPOS' : 'legacy post storage' })` : 'WooCommerce-compatible test fixture',
+			commerce: real
+				? `WooCommerce ${ stack.commerce.version } (${ stack.commerce.orderStorage === 'hpos' ? 'HPOS' : 'legacy post storage' })`
+				: 'WooCommerce-compatible test fixture',
 			realWooCommerce: real,
 			plugin,
 			started: new Date().toISOString(),
 		};
 		log( `WordPress runtime: ${ run.runtime }` );
-		const catalogue = Array.from( { length: 24 }, ( _, i ) => ( { name: `${ [ 'Chaise', 'Table', 'Banc', 'Étagère', 'Lampe', 'Tabouret' ][ i % 6 ] } ${ [ 'chêne', 'noyer', 'frêne', 'hêtre' ][ Math.floor( i / 6 ) ] }`, sku: `ATL-${ String( 100 + i ) }`, price: ( 25 + i * 17.5 ).toFixed( 2 ) } ) );
+		const catalogue = Array.from( { length: 24 }, ( _, i ) => ( {
+			name: `${ [ 'Chaise', 'Table', 'Banc', 'Étagère', 'Lampe', 'Tabouret' ][ i % 6 ] } ${ [ 'chêne', 'noyer', 'frêne', 'hêtre' ][ Math.floor( i / 6 ) ] }`,
+			sku: `ATL-${ String( 100 + i ) }`,
+			price: ( 25 + i * 17.5 ).toFixed( 2 ),
+		} ) );
 		// Identities, plugins and the catalogue; again after a seed dump replaced the database
 		// (its users' application passwords are not this run's; its products keep their SKUs).
 		const setUp = async (): Promise< { admin: Identity; service: Identity; products: SeedProduct[] } > => {
 			// Application password names are unique per user, and a restored database has the earlier run's.
 			const label = `bench ${ new Date().toISOString() }`;
 			const cookie = await loginCookies( site, 'admin', 'password' );
-			const adminIdentity: Identity = { username: 'admin', password: await createApplicationPassword( site, cookie, label ) };
-			for ( const id of [ 'query-counter/query-counter', ...( real ? [ 'si-bench-wc-seed/si-bench-wc-seed' ] : [] ) ] ) {
-				await json( site, adminIdentity, `/wp/v2/plugins/${ id }`, { method: 'POST', body: { status: 'active' } } );
+			const adminIdentity: Identity = {
+				username: 'admin',
+				password: await createApplicationPassword( site, cookie, label ),
+			};
+			for ( const id of [
+				'query-counter/query-counter',
+				...( real ? [ 'si-bench-wc-seed/si-bench-wc-seed' ] : [] ),
+			] ) {
+				await json( site, adminIdentity, `/wp/v2/plugins/${ id }`, {
+					method: 'POST',
+					body: { status: 'active' },
+				} );
 			}
 			await json( site, adminIdentity, '/service-integration/v1/service-account', { method: 'POST' } );
-			const created = await json< { username: string; password: string } >( site, adminIdentity, '/service-integration/v1/service-account/application-passwords', { method: 'POST', body: { name: label } } );
-			const catalogueIds = ( await json< { products: Array< { id: number; price: string } > } >( site, adminIdentity, real ? '/si-bench-wc/v1/setup' : '/wc-fixture/v1/products', { method: 'POST', body: { products: catalogue } } ) ).products.map( ( p ) => ( { id: p.id, price: Number( p.price ) } ) );
-			return { admin: adminIdentity, service: { username: created.username, password: created.password }, products: catalogueIds };
+			const created = await json< { username: string; password: string } >(
+				site,
+				adminIdentity,
+				'/service-integration/v1/service-account/application-passwords',
+				{ method: 'POST', body: { name: label } }
+			);
+			const catalogueIds = (
+				await json< { products: Array< { id: number; price: string } > } >(
+					site,
+					adminIdentity,
+					real ? '/si-bench-wc/v1/setup' : '/wc-fixture/v1/products',
+					{ method: 'POST', body: { products: catalogue } }
+				)
+			).products.map( ( p ) => ( { id: p.id, price: Number( p.price ) } ) );
+			return {
+				admin: adminIdentity,
+				service: { username: created.username, password: created.password },
+				products: catalogueIds,
+			};
 		};
 		let { admin, service, products } = await setUp();
 
@@ -539,7 +711,14 @@ async function main(): Promise< void > {
 		// that a scale's orders are the same in every run (and in the seed cache).
 		const spread = Math.max( 50_000, finalScale );
 		const cacheKey = ( orders: number ): SeedCacheKey | undefined =>
-			real && options.seedCache && stack?.commerce.version ? { woocommerceVersion: stack.commerce.version, orderStorage: stack.commerce.orderStorage === 'hpos' ? 'hpos' : 'legacy', orders, spread } : undefined;
+			real && options.seedCache && stack?.commerce.version
+				? {
+						woocommerceVersion: stack.commerce.version,
+						orderStorage: stack.commerce.orderStorage === 'hpos' ? 'hpos' : 'legacy',
+						orders,
+						spread,
+					}
+				: undefined;
 		let seeded = 0;
 		// Seeded by this run, not restored from the seed cache.
 		let seededHere = 0;
@@ -558,7 +737,9 @@ async function main(): Promise< void > {
 			const dump = key ? findSeedDump( options.seedCache as string, key, seeded ) : undefined;
 			if ( dump ) {
 				const started = performance.now();
-				log( `Restoring ${ dump.orders.toLocaleString( 'en' ) } seeded orders from ${ path.relative( ROOT, dump.file ) } (mariadb-dump of an earlier run)` );
+				log(
+					`Restoring ${ dump.orders.toLocaleString( 'en' ) } seeded orders from ${ path.relative( ROOT, dump.file ) } (mariadb-dump of an earlier run)`
+				);
 				restoreSeedDump( options.name, dump, site );
 				( { admin, service, products } = await setUp() );
 				now = dump.now;
@@ -569,13 +750,18 @@ async function main(): Promise< void > {
 			// log synced about once a second meanwhile, a dump at each checkpoint and at the scale.
 			while ( real && seeded < scale ) {
 				const from = seeded;
-				const to = Math.min( scale, ( Math.floor( from / options.seedCheckpoint ) + 1 ) * options.seedCheckpoint );
+				const to = Math.min(
+					scale,
+					( Math.floor( from / options.seedCheckpoint ) + 1 ) * options.seedCheckpoint
+				);
 				const specs = function* (): Generator< Record< string, unknown > > {
 					for ( let index = from; index < to; index++ ) {
 						yield seedOrder( index, spread, products, now );
 					}
 				};
-				log( `Seeding ${ from.toLocaleString( 'en' ) } to ${ to.toLocaleString( 'en' ) } orders in one php-cli process (WooCommerce API: wc_create_order, add_product, calculate_totals; analytics import and outbound events unhooked)` );
+				log(
+					`Seeding ${ from.toLocaleString( 'en' ) } to ${ to.toLocaleString( 'en' ) } orders in one php-cli process (WooCommerce API: wc_create_order, add_product, calculate_totals; analytics import and outbound events unhooked)`
+				);
 				const started = performance.now();
 				let lastReport = 0;
 				relaxedDurability( options.name, true );
@@ -585,7 +771,9 @@ async function main(): Promise< void > {
 						if ( ms - lastReport >= 30_000 ) {
 							lastReport = ms;
 							const rate = ms / created;
-							log( `  ${ ( from + created ).toLocaleString( 'en' ) } / ${ scale.toLocaleString( 'en' ) } orders, ${ rate.toFixed( 1 ) } ms an order, about ${ Math.ceil( ( ( scale - from - created ) * rate ) / 60000 ) } min left to ${ scale.toLocaleString( 'en' ) }` );
+							log(
+								`  ${ ( from + created ).toLocaleString( 'en' ) } / ${ scale.toLocaleString( 'en' ) } orders, ${ rate.toFixed( 1 ) } ms an order, about ${ Math.ceil( ( ( scale - from - created ) * rate ) / 60000 ) } min left to ${ scale.toLocaleString( 'en' ) }`
+							);
 						}
 					} );
 				} finally {
@@ -594,15 +782,26 @@ async function main(): Promise< void > {
 				seedMs += performance.now() - started;
 				seededHere += to - from;
 				seeded = to;
-				log( `  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding in this run, ${ ( seedMs / seededHere ).toFixed( 1 ) } ms an order)` );
+				log(
+					`  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding in this run, ${ ( seedMs / seededHere ).toFixed( 1 ) } ms an order)`
+				);
 				if ( key ) {
 					const dumped = performance.now();
-					const saved = saveSeedDump( options.seedCache as string, options.name, { ...key, orders: seeded }, now );
-					log( `  dumped to ${ path.relative( ROOT, saved.file ) } in ${ ( ( performance.now() - dumped ) / 1000 ).toFixed( 0 ) } s (${ ( fs.statSync( saved.file ).size / 1048576 ).toFixed( 0 ) } MiB)` );
+					const saved = saveSeedDump(
+						options.seedCache as string,
+						options.name,
+						{ ...key, orders: seeded },
+						now
+					);
+					log(
+						`  dumped to ${ path.relative( ROOT, saved.file ) } in ${ ( ( performance.now() - dumped ) / 1000 ).toFixed( 0 ) } s (${ ( fs.statSync( saved.file ).size / 1048576 ).toFixed( 0 ) } MiB)`
+					);
 				}
 			}
 			if ( ! real ) {
-				log( `Seeding to ${ scale.toLocaleString( 'en' ) } orders (${ chunk } per request, ${ concurrency } at once, fixture bulk route: one transaction each, no hooks)` );
+				log(
+					`Seeding to ${ scale.toLocaleString( 'en' ) } orders (${ chunk } per request, ${ concurrency } at once, fixture bulk route: one transaction each, no hooks)`
+				);
 				let lastReport = seeded;
 				while ( seeded < scale && ! budgetSpent() ) {
 					const started = performance.now();
@@ -610,7 +809,13 @@ async function main(): Promise< void > {
 					for ( let k = 0; k < concurrency && seeded < scale; k++ ) {
 						const count = Math.min( chunk, scale - seeded );
 						const first = seeded;
-						batch.push( seedChunk( Array.from( { length: count }, ( _, i ) => seedOrder( first + i, spread, products, now ) ) ) );
+						batch.push(
+							seedChunk(
+								Array.from( { length: count }, ( _, i ) =>
+									seedOrder( first + i, spread, products, now )
+								)
+							)
+						);
 						seeded += count;
 						seededHere += count;
 					}
@@ -618,27 +823,47 @@ async function main(): Promise< void > {
 					seedMs += performance.now() - started;
 					if ( seeded - lastReport >= 5000 || seeded === scale ) {
 						lastReport = seeded;
-						log( `  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding so far, ${ ( seedMs / seeded ).toFixed( 1 ) } ms an order)` );
+						log(
+							`  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding so far, ${ ( seedMs / seeded ).toFixed( 1 ) } ms an order)`
+						);
 					}
 				}
 			}
 			if ( seeded < scale ) {
 				skipped.push( scale );
-				log( `  seeding budget (${ options.maxSeedMinutes } min) spent at ${ seeded } orders: ${ scale } not measured` );
+				log(
+					`  seeding budget (${ options.maxSeedMinutes } min) spent at ${ seeded } orders: ${ scale } not measured`
+				);
 				continue;
 			}
-			log( `Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds` );
+			log(
+				`Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds`
+			);
 			results.push( await measure( site, service, admin, scale, options, real ) );
 			if ( scale !== finalScale ) {
 				// The scales measured so far, in case a long seeding to the next is stopped.
 				log( `Results so far (${ results.length } of ${ options.scales.length } scales):` );
-				report( results, [], { ...options, json: false }, { seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency }, run );
+				report(
+					results,
+					[],
+					{ ...options, json: false },
+					{ seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency },
+					run
+				);
 			}
 		}
 
-		report( results, skipped, options, { seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency }, run );
+		report(
+			results,
+			skipped,
+			options,
+			{ seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency },
+			run
+		);
 		if ( options.keep && stack ) {
-			log( `Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecarPid }` );
+			log(
+				`Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecarPid }`
+			);
 			if ( options.runtime !== 'production' && stack.sidecarPid ) {
 				fs.writeFileSync( pidFile, String( stack.sidecarPid ) );
 			}
@@ -652,10 +877,20 @@ async function main(): Promise< void > {
 
 type Item = { id: number; date_paid?: string | null };
 
-async function measure( site: string, service: Identity, admin: Identity, orders: number, options: Options, real: boolean ): Promise< ScaleResult > {
+async function measure(
+	site: string,
+	service: Identity,
+	admin: Identity,
+	orders: number,
+	options: Options,
+	real: boolean
+): Promise< ScaleResult > {
 	const perPage = options.perPage;
-	const ours = ( page: number ): string => `/service-integration/v1/commandes-payees?per_page=${ perPage }&page=${ page }`;
-	const wc = ( page: number ): string => ( real ? '/wc/v3/orders' : '/wc-fixture/v1/wc-v3-orders' ) + `?status=processing,completed&per_page=${ perPage }&page=${ page }`;
+	const ours = ( page: number ): string =>
+		`/service-integration/v1/commandes-payees?per_page=${ perPage }&page=${ page }`;
+	const wc = ( page: number ): string =>
+		( real ? '/wc/v3/orders' : '/wc-fixture/v1/wc-v3-orders' ) +
+		`?status=processing,completed&per_page=${ perPage }&page=${ page }`;
 	const sync = ( cursor: Cursor | undefined ): string => {
 		const query = new URLSearchParams( { orderby: 'date_paid', per_page: String( perPage ) } );
 		if ( cursor ) {
@@ -667,7 +902,10 @@ async function measure( site: string, service: Identity, admin: Identity, orders
 		return `/service-integration/v1/commandes-payees?${ query.toString() }`;
 	};
 	const items = ( body: string ): Item[] => JSON.parse( body ) as Item[];
-	const ids = ( body: string ): string => items( body ).map( ( o ) => o.id ).join();
+	const ids = ( body: string ): string =>
+		items( body )
+			.map( ( o ) => o.id )
+			.join();
 
 	const paid = await fetchTotal( site, service, ours( 1 ) );
 	const pages = Math.max( 1, Math.ceil( paid / perPage ) );
@@ -680,7 +918,7 @@ async function measure( site: string, service: Identity, admin: Identity, orders
 	const seen = new Set< number >();
 	let cursor: Cursor | undefined;
 	let previous: Item | undefined;
-	for ( ;; ) {
+	for (;;) {
 		const r = check( await request( site, service, sync( cursor ) ), 'sync walk' );
 		const page = items( r.body );
 		if ( page.length === 0 ) {
@@ -707,18 +945,25 @@ async function measure( site: string, service: Identity, admin: Identity, orders
 		}
 		cursor = { paid_after: last.date_paid, after_id: last.id };
 		if ( walkPages.length > pages + 5 ) {
-			throw new Error( `The sync walk went past ${ walkPages.length } pages for ${ paid } paid orders: the cursor does not advance` );
+			throw new Error(
+				`The sync walk went past ${ walkPages.length } pages for ${ paid } paid orders: the cursor does not advance`
+			);
 		}
 	}
 	walk.pages = walkPages.length;
 	walk.distinct = seen.size;
-	log( `  sync walk: ${ walk.pages } pages, ${ walk.orders } orders (${ walk.distinct } distinct; the plain listing counts ${ paid }), ${ walk.tiedPairs } pairs paid in the same second, median ${ median( walk.ms ).toFixed( 0 ) } ms a page` );
+	log(
+		`  sync walk: ${ walk.pages } pages, ${ walk.orders } orders (${ walk.distinct } distinct; the plain listing counts ${ paid }), ${ walk.tiedPairs } pairs paid in the same second, median ${ median( walk.ms ).toFixed( 0 ) } ms a page`
+	);
 	if ( walk.pages === 0 ) {
 		throw new Error( 'The sync order returned no order' );
 	}
 
 	// The depths: page indexes (0-based) into the walk; "end" is the last full page.
-	const lastFull = walkPages.reduce( ( found, page, index ) => ( page.split( ',' ).length === perPage ? index : found ), 0 );
+	const lastFull = walkPages.reduce(
+		( found, page, index ) => ( page.split( ',' ).length === perPage ? index : found ),
+		0
+	);
 	const depths: DepthResult[] = DEPTHS.map( ( depth ) => {
 		const index = Math.min( lastFull, Math.round( depth.at * lastFull ) );
 		return { label: depth.label, page: index + 1, cursor: cursors[ index ] as Cursor, a: [], c: [], queries: {} };
@@ -773,10 +1018,14 @@ async function measure( site: string, service: Identity, admin: Identity, orders
 				cBody = r.body;
 			},
 			async () => {
-				result.serviceBaseline.push( check( await request( site, service, '/service-integration/v1/me' ), 'baseline' ).ms );
+				result.serviceBaseline.push(
+					check( await request( site, service, '/service-integration/v1/me' ), 'baseline' ).ms
+				);
 			},
 			async () => {
-				result.adminBaseline.push( check( await request( site, admin, '/service-integration/v1/me' ), 'baseline' ).ms );
+				result.adminBaseline.push(
+					check( await request( site, admin, '/service-integration/v1/me' ), 'baseline' ).ms
+				);
 			},
 		];
 		// Each route takes each position in turn, so none always follows another.
@@ -811,15 +1060,27 @@ function queryCount( result: Timed ): QueryCount | undefined {
 	if ( result.status !== 200 || ! match ) {
 		return undefined;
 	}
-	const probe = JSON.parse( match[ 1 ] as string ) as { num_queries: number; savequeries: boolean; queries: Array< { sql: string; caller: string } > };
+	const probe = JSON.parse( match[ 1 ] as string ) as {
+		num_queries: number;
+		savequeries: boolean;
+		queries: Array< { sql: string; caller: string } >;
+	};
 	return {
 		total: probe.num_queries,
-		route: probe.savequeries && probe.queries.length > 0 ? probe.queries.filter( ( q ) => q.caller.includes( 'WP_REST_Server->respond_to_request' ) ).length : null,
+		route:
+			probe.savequeries && probe.queries.length > 0
+				? probe.queries.filter( ( q ) => q.caller.includes( 'WP_REST_Server->respond_to_request' ) ).length
+				: null,
 	};
 }
 
 async function fetchTotal( site: string, who: Identity, route: string ): Promise< number > {
-	const response = await fetch( `${ site }/wp-json${ route }`, { headers: { cookie: PLAYGROUND_COOKIE, authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ) } } );
+	const response = await fetch( `${ site }/wp-json${ route }`, {
+		headers: {
+			cookie: PLAYGROUND_COOKIE,
+			authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ),
+		},
+	} );
 	await response.arrayBuffer();
 	return Number( response.headers.get( 'x-wp-total' ) );
 }
@@ -831,11 +1092,18 @@ function check( result: Timed, what: string ): Timed {
 	return result;
 }
 
-function report( results: ScaleResult[], skipped: number[], options: Options, seeding: { seeded: number; seedMs: number; chunk: number; concurrency: number }, run: Run ): void {
+function report(
+	results: ScaleResult[],
+	skipped: number[],
+	options: Options,
+	seeding: { seeded: number; seedMs: number; chunk: number; concurrency: number },
+	run: Run
+): void {
 	const ms = ( n: number ): string => `${ n.toFixed( 0 ).padStart( 6 ) } ms`;
 	const kb = ( n: number ): string => `${ ( n / 1024 ).toFixed( 1 ).padStart( 7 ) } KiB`;
 	const x = ( n: number ): string => `${ n.toFixed( 2 ) }x`;
-	const q = ( count: QueryCount | undefined ): string => ( count ? `${ count.total }${ count.route !== null ? ` (${ count.route } in the route)` : '' }` : '?' );
+	const q = ( count: QueryCount | undefined ): string =>
+		count ? `${ count.total }${ count.route !== null ? ` (${ count.route } in the route)` : '' }` : '?';
 	const range = ( counts: Array< QueryCount | undefined > ): string => {
 		const totals = counts.filter( ( c ): c is QueryCount => c !== undefined );
 		if ( totals.length === 0 ) {
@@ -851,29 +1119,51 @@ function report( results: ScaleResult[], skipped: number[], options: Options, se
 	lines.push( `Paid-orders endpoint, ${ run.started }` );
 	lines.push( `WordPress runtime: ${ run.runtime }` );
 	lines.push( `Commerce: ${ run.commerce }; plugin: ${ run.plugin }` );
-	lines.push( `Pages of ${ options.perPage }, ${ options.rounds } interleaved rounds per scale over ${ DEPTHS.length } depths; (a) and (b) at the depth's page number, (c) at the cursor before it` );
+	lines.push(
+		`Pages of ${ options.perPage }, ${ options.rounds } interleaved rounds per scale over ${ DEPTHS.length } depths; (a) and (b) at the depth's page number, (c) at the cursor before it`
+	);
 	if ( ! run.realWooCommerce ) {
-		lines.push( 'NOTE: against the WooCommerce-compatible TEST FIXTURE, (b) is the fixture’s stand-in (same response shape as' );
+		lines.push(
+			'NOTE: against the WooCommerce-compatible TEST FIXTURE, (b) is the fixture’s stand-in (same response shape as'
+		);
 		lines.push( '      WooCommerce’s v3 orders controller, same orders), not WooCommerce itself.' );
 	}
 	lines.push( '' );
-	lines.push( '  orders    paid  route                                median       p95     body/page   SQL queries a request' );
+	lines.push(
+		'  orders    paid  route                                median       p95     body/page   SQL queries a request'
+	);
 	for ( const r of results ) {
 		const a = summary( r.a );
 		const b = summary( r.b );
 		const c = summary( r.c );
 		const pad = ''.padStart( 16 );
-		lines.push( `${ String( r.orders ).padStart( 8 ) } ${ String( r.paid ).padStart( 7 ) }  ${ '(a) commandes-payees?page=N'.padEnd( 34 ) } ${ ms( a.median ) } ${ ms( a.p95 ) } ${ kb( a.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.a ) ) }` );
-		lines.push( `${ pad }  ${ bName.padEnd( 34 ) } ${ ms( b.median ) } ${ ms( b.p95 ) } ${ kb( b.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.b ) ) }` );
-		lines.push( `${ pad }  ${ '(c) sync, orderby=date_paid+cursor'.padEnd( 34 ) } ${ ms( c.median ) } ${ ms( c.p95 ) } ${ kb( c.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.c ) ) }` );
-		lines.push( `${ pad }  trivial request (/me), service account / admin: ${ ms( median( r.serviceBaseline ) ) } / ${ ms( median( r.adminBaseline ) ) }` );
-		lines.push( `${ pad }  (b)/(a): median ${ x( b.median / a.median ) }, p95 ${ x( b.p95 / a.p95 ) }, size ${ x( b.bytes / a.bytes ) }   (c)/(a): median ${ x( c.median / a.median ) }, p95 ${ x( c.p95 / a.p95 ) }` );
-		lines.push( `${ pad }  above the trivial request: (a) +${ ( a.median - median( r.serviceBaseline ) ).toFixed( 0 ) } ms, (b) +${ ( b.median - median( r.adminBaseline ) ).toFixed( 0 ) } ms, (c) +${ ( c.median - median( r.serviceBaseline ) ).toFixed( 0 ) } ms` );
+		lines.push(
+			`${ String( r.orders ).padStart( 8 ) } ${ String( r.paid ).padStart( 7 ) }  ${ '(a) commandes-payees?page=N'.padEnd( 34 ) } ${ ms( a.median ) } ${ ms( a.p95 ) } ${ kb( a.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.a ) ) }`
+		);
+		lines.push(
+			`${ pad }  ${ bName.padEnd( 34 ) } ${ ms( b.median ) } ${ ms( b.p95 ) } ${ kb( b.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.b ) ) }`
+		);
+		lines.push(
+			`${ pad }  ${ '(c) sync, orderby=date_paid+cursor'.padEnd( 34 ) } ${ ms( c.median ) } ${ ms( c.p95 ) } ${ kb( c.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.c ) ) }`
+		);
+		lines.push(
+			`${ pad }  trivial request (/me), service account / admin: ${ ms( median( r.serviceBaseline ) ) } / ${ ms( median( r.adminBaseline ) ) }`
+		);
+		lines.push(
+			`${ pad }  (b)/(a): median ${ x( b.median / a.median ) }, p95 ${ x( b.p95 / a.p95 ) }, size ${ x( b.bytes / a.bytes ) }   (c)/(a): median ${ x( c.median / a.median ) }, p95 ${ x( c.p95 / a.p95 ) }`
+		);
+		lines.push(
+			`${ pad }  above the trivial request: (a) +${ ( a.median - median( r.serviceBaseline ) ).toFixed( 0 ) } ms, (b) +${ ( b.median - median( r.adminBaseline ) ).toFixed( 0 ) } ms, (c) +${ ( c.median - median( r.serviceBaseline ) ).toFixed( 0 ) } ms`
+		);
 		lines.push( `${ pad }  by depth, median (a) / (c) [queries (a) / (b) / (c)]:` );
 		for ( const d of r.depths ) {
-			lines.push( `${ pad }    ${ d.label.padEnd( 5 ) } page ${ String( d.page ).padStart( 4 ) }: ${ ms( median( d.a ) ) } / ${ ms( median( d.c ) ) }   [${ q( d.queries.a ) } / ${ q( d.queries.b ) } / ${ q( d.queries.c ) }]` );
+			lines.push(
+				`${ pad }    ${ d.label.padEnd( 5 ) } page ${ String( d.page ).padStart( 4 ) }: ${ ms( median( d.a ) ) } / ${ ms( median( d.c ) ) }   [${ q( d.queries.a ) } / ${ q( d.queries.b ) } / ${ q( d.queries.c ) }]`
+			);
 		}
-		lines.push( `${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }` );
+		lines.push(
+			`${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }`
+		);
 		lines.push(
 			`${ pad }  sync walk: ${ r.walk.pages } pages, ${ r.walk.orders } orders (${ r.walk.distinct } distinct; ${ r.walk.distinct === r.paid ? 'all' : `NOT the ${ r.paid }` } paid orders), ${ r.walk.tiedPairs } pairs paid in the same second; median ${ ms( median( r.walk.ms ) ) } a page`
 		);
@@ -883,7 +1173,9 @@ function report( results: ScaleResult[], skipped: number[], options: Options, se
 		const a = summary( headline.a );
 		const b = summary( headline.b );
 		lines.push( '' );
-		lines.push( `At ${ headline.orders.toLocaleString( 'en' ) } orders: (a) is ${ x( b.median / a.median ) } faster than (b) at the median, ${ x( b.p95 / a.p95 ) } at p95, and ${ x( b.bytes / a.bytes ) } smaller (target: 5x faster); (c)/(a) ${ x( summary( headline.c ).median / a.median ) } at the median, ${ x( summary( headline.c ).p95 / a.p95 ) } at p95 (target: at most 1.3x).` );
+		lines.push(
+			`At ${ headline.orders.toLocaleString( 'en' ) } orders: (a) is ${ x( b.median / a.median ) } faster than (b) at the median, ${ x( b.p95 / a.p95 ) } at p95, and ${ x( b.bytes / a.bytes ) } smaller (target: 5x faster); (c)/(a) ${ x( summary( headline.c ).median / a.median ) } at the median, ${ x( summary( headline.c ).p95 / a.p95 ) } at p95 (target: at most 1.3x).`
+		);
 	}
 	if ( results.length > 1 ) {
 		const first = results[ 0 ] as ScaleResult;
@@ -893,11 +1185,17 @@ function report( results: ScaleResult[], skipped: number[], options: Options, se
 			const to = summary( pick( last ) );
 			return `median ${ x( to.median / from.median ) }, p95 ${ x( to.p95 / from.p95 ) }`;
 		};
-		lines.push( `Flatness, ${ last.orders.toLocaleString( 'en' ) } vs ${ first.orders.toLocaleString( 'en' ) } orders: (a) ${ growth( ( r ) => r.a ) }; (c) ${ growth( ( r ) => r.c ) }; (b) ${ growth( ( r ) => r.b ) }` );
-		lines.push( `Per page, median (a) / (c): ${ results.map( ( r ) => `${ r.orders.toLocaleString( 'en' ) }: ${ median( r.a.ms ).toFixed( 0 ) } / ${ median( r.c.ms ).toFixed( 0 ) } ms` ).join( ', ' ) }` );
+		lines.push(
+			`Flatness, ${ last.orders.toLocaleString( 'en' ) } vs ${ first.orders.toLocaleString( 'en' ) } orders: (a) ${ growth( ( r ) => r.a ) }; (c) ${ growth( ( r ) => r.c ) }; (b) ${ growth( ( r ) => r.b ) }`
+		);
+		lines.push(
+			`Per page, median (a) / (c): ${ results.map( ( r ) => `${ r.orders.toLocaleString( 'en' ) }: ${ median( r.a.ms ).toFixed( 0 ) } / ${ median( r.c.ms ).toFixed( 0 ) } ms` ).join( ', ' ) }`
+		);
 	}
 	if ( skipped.length ) {
-		lines.push( `Not measured (seeding budget of ${ options.maxSeedMinutes } min spent): ${ skipped.join( ', ' ) } orders.` );
+		lines.push(
+			`Not measured (seeding budget of ${ options.maxSeedMinutes } min spent): ${ skipped.join( ', ' ) } orders.`
+		);
 	}
 	lines.push(
 		`Seeding in this run: ${ seeding.seeded.toLocaleString( 'en' ) } orders in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s (${ seeding.seeded ? ( seeding.seedMs / seeding.seeded ).toFixed( 1 ) : '-' } ms an order; ${ seeding.chunk ? `${ seeding.chunk } a request, ${ seeding.concurrency } at once` : 'one php-cli process' }); the rest restored from the seed cache.`
@@ -919,8 +1217,21 @@ function report( results: ScaleResult[], skipped: number[], options: Options, se
 						baselineAdmin: median( r.adminBaseline ),
 						samePages: r.samePages,
 						sameSyncPages: r.sameSyncPages,
-						walk: { pages: r.walk.pages, orders: r.walk.orders, distinct: r.walk.distinct, tiedPairs: r.walk.tiedPairs, medianMs: median( r.walk.ms ) },
-						depths: r.depths.map( ( d ) => ( { label: d.label, page: d.page, cursor: d.cursor, a: summary( { ms: d.a } ).median, c: summary( { ms: d.c } ).median, queries: d.queries } ) ),
+						walk: {
+							pages: r.walk.pages,
+							orders: r.walk.orders,
+							distinct: r.walk.distinct,
+							tiedPairs: r.walk.tiedPairs,
+							medianMs: median( r.walk.ms ),
+						},
+						depths: r.depths.map( ( d ) => ( {
+							label: d.label,
+							page: d.page,
+							cursor: d.cursor,
+							a: summary( { ms: d.a } ).median,
+							c: summary( { ms: d.c } ).median,
+							queries: d.queries,
+						} ) ),
 					} ) ),
 				},
 				null,

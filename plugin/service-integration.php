@@ -23,8 +23,8 @@ if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
-const VERSION     = '0.2.0';
-const PLUGIN_FILE = __FILE__;
+const VERSION        = '0.2.0';
+const PLUGIN_FILE    = __FILE__;
 const REST_NAMESPACE = 'service-integration/v1';
 
 require_once __DIR__ . '/includes/autoload.php';

@@ -42,7 +42,11 @@ Options:
 
 function gitDirty( root: string ): string[] {
 	try {
-		return execFileSync( 'git', [ 'status', '--porcelain', '--', 'plugin', 'sidecar', 'package.json', 'package-lock.json' ], { cwd: root, encoding: 'utf8' } )
+		return execFileSync(
+			'git',
+			[ 'status', '--porcelain', '--', 'plugin', 'sidecar', 'package.json', 'package-lock.json' ],
+			{ cwd: root, encoding: 'utf8' }
+		)
 			.split( '\n' )
 			.filter( Boolean );
 	} catch {
@@ -52,7 +56,9 @@ function gitDirty( root: string ): string[] {
 
 function sizeOf( file: string ): string {
 	const bytes = fs.statSync( file ).size;
-	return bytes > 1024 * 1024 ? `${ ( bytes / 1024 / 1024 ).toFixed( 1 ) } MB` : `${ ( bytes / 1024 ).toFixed( 1 ) } KB`;
+	return bytes > 1024 * 1024
+		? `${ ( bytes / 1024 / 1024 ).toFixed( 1 ) } MB`
+		: `${ ( bytes / 1024 ).toFixed( 1 ) } KB`;
 }
 
 async function main(): Promise< void > {
@@ -68,7 +74,11 @@ async function main(): Promise< void > {
 	}
 	if ( flags[ 'sync-version' ] ) {
 		const changed = syncVersion( ROOT );
-		done( changed.length ? `version ${ packageVersion( ROOT ) } written to ${ changed.join( ', ' ) }` : `every copy already says ${ packageVersion( ROOT ) }` );
+		done(
+			changed.length
+				? `version ${ packageVersion( ROOT ) } written to ${ changed.join( ', ' ) }`
+				: `every copy already says ${ packageVersion( ROOT ) }`
+		);
 		return;
 	}
 	if ( flags.out === true ) {
@@ -81,19 +91,23 @@ async function main(): Promise< void > {
 	const version = packageVersion( ROOT );
 	const problems = versionProblems( ROOT );
 	if ( problems.length ) {
-		return fail( `The version copies disagree with package.json (${ version }):\n  ${ problems.join( '\n  ' ) }\nRun npm run release -- --sync-version, or npm version <x.y.z>.` );
+		return fail(
+			`The version copies disagree with package.json (${ version }):\n  ${ problems.join( '\n  ' ) }\nRun npm run release -- --sync-version, or npm version <x.y.z>.`
+		);
 	}
 	done( `version ${ version }` );
 	const dirty = gitDirty( ROOT );
 	if ( dirty.length ) {
-		process.stdout.write( `  ! uncommitted changes are included (a release is normally made from a clean checkout):\n    ${ dirty.join( '\n    ' ) }\n` );
+		process.stdout.write(
+			`  ! uncommitted changes are included (a release is normally made from a clean checkout):\n    ${ dirty.join( '\n    ' ) }\n`
+		);
 	}
 
 	// Loaded once --help is answered (zip and tar handling take a while to load).
-	const [ { buildAdmin, buildSidecar, packSidecar, sourceDate, stagePlugin, stageSidecar, writeChecksums, zipPlugin }, { checkChecksums, checkPluginZip, checkSidecarTarball } ] = await Promise.all( [
-		import( './lib/release-build' ),
-		import( './lib/release-check' ),
-	] );
+	const [
+		{ buildAdmin, buildSidecar, packSidecar, sourceDate, stagePlugin, stageSidecar, writeChecksums, zipPlugin },
+		{ checkChecksums, checkPluginZip, checkSidecarTarball },
+	] = await Promise.all( [ import( './lib/release-build' ), import( './lib/release-check' ) ] );
 	const work = fs.mkdtempSync( path.join( os.tmpdir(), 'si-release-' ) );
 	try {
 		step( 'Building the admin page (wp-scripts) and the sidecar (tsc), side by side' );
@@ -113,20 +127,37 @@ async function main(): Promise< void > {
 
 		step( 'Packing the sidecar package (npm pack)' );
 		const { dependencies } = await timed( 'staged, dependencies pinned from package-lock.json', () =>
-			stageSidecar( { root: ROOT, version, compiled: path.join( work, 'sidecar-build' ), stageDir: path.join( work, 'sidecar' ) } )
+			stageSidecar( {
+				root: ROOT,
+				version,
+				compiled: path.join( work, 'sidecar-build' ),
+				stageDir: path.join( work, 'sidecar' ),
+			} )
 		);
 		const tgz = await packSidecar( path.join( work, 'sidecar' ), outDir );
-		done( `${ path.relative( ROOT, tgz ) } (${ sizeOf( tgz ) }; dependencies: ${ Object.keys( dependencies ).join( ', ' ) })` );
+		done(
+			`${ path.relative( ROOT, tgz ) } (${ sizeOf( tgz ) }; dependencies: ${ Object.keys( dependencies ).join( ', ' ) })`
+		);
 
 		step( 'Checksums and checks' );
 		const sums = writeChecksums( [ zipFile, tgz ], path.join( outDir, 'SHA256SUMS' ) );
-		const rootDependencies = ( JSON.parse( fs.readFileSync( path.join( ROOT, 'package.json' ), 'utf8' ) ) as { dependencies: Record< string, string > } ).dependencies;
-		const found = [ ...checkPluginZip( zipFile, version ), ...checkSidecarTarball( tgz, version, rootDependencies ), ...checkChecksums( outDir, [ zipFile, tgz ] ) ];
+		const rootDependencies = (
+			JSON.parse( fs.readFileSync( path.join( ROOT, 'package.json' ), 'utf8' ) ) as {
+				dependencies: Record< string, string >;
+			}
+		 ).dependencies;
+		const found = [
+			...checkPluginZip( zipFile, version ),
+			...checkSidecarTarball( tgz, version, rootDependencies ),
+			...checkChecksums( outDir, [ zipFile, tgz ] ),
+		];
 		if ( found.length ) {
 			return fail( `The artifacts are wrong:\n  ${ found.join( '\n  ' ) }` );
 		}
 		done( 'contents, versions and checksums checked' );
-		process.stdout.write( `\n${ path.relative( ROOT, outDir ) }/SHA256SUMS:\n${ sums }\nRelease ${ version } built in ${ ( ( Date.now() - started ) / 1000 ).toFixed( 0 ) } s.\n` );
+		process.stdout.write(
+			`\n${ path.relative( ROOT, outDir ) }/SHA256SUMS:\n${ sums }\nRelease ${ version } built in ${ ( ( Date.now() - started ) / 1000 ).toFixed( 0 ) } s.\n`
+		);
 	} finally {
 		fs.rmSync( work, { recursive: true, force: true } );
 	}

@@ -31,7 +31,10 @@ async function adminClient( site: string, flags: Record< string, string | true >
 	const login = String( flags.admin ?? process.env.SI_ADMIN_USER ?? 'admin' );
 	const appPassword = flags[ 'admin-password' ] ?? process.env.SI_ADMIN_PASSWORD;
 	// Loaded here, not before --help is answered: they take a while to load.
-	const [ { RestClient: Client }, { loginCookies, restNonce } ] = await Promise.all( [ import( './lib/rest-client' ), import( './lib/wp-login' ) ] );
+	const [ { RestClient: Client }, { loginCookies, restNonce } ] = await Promise.all( [
+		import( './lib/rest-client' ),
+		import( './lib/wp-login' ),
+	] );
 	let credentials: Credentials;
 	if ( typeof appPassword === 'string' && appPassword ) {
 		credentials = { username: login, password: appPassword };
@@ -55,7 +58,17 @@ async function main(): Promise< void > {
 	}
 	let flags: Record< string, string | true >;
 	try {
-		flags = parseFlags( rest, [ 'site', 'admin', 'admin-password', 'username', 'name', 'uuid', 'json', 'credentials', 'help' ] );
+		flags = parseFlags( rest, [
+			'site',
+			'admin',
+			'admin-password',
+			'username',
+			'name',
+			'uuid',
+			'json',
+			'credentials',
+			'help',
+		] );
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
 	}
@@ -64,13 +77,17 @@ async function main(): Promise< void > {
 		return;
 	}
 	const site = String( flags.site ?? process.env.SI_SITE_URL ?? 'http://localhost:8888' ).replace( /\/$/, '' );
-	const admin = await adminClient( site, flags ).catch( ( error: Error ) => fail( `cannot authenticate as administrator on ${ site }: ${ error.message }` ) );
+	const admin = await adminClient( site, flags ).catch( ( error: Error ) =>
+		fail( `cannot authenticate as administrator on ${ site }: ${ error.message }` )
+	);
 	const base = '/service-integration/v1/service-account';
 
 	const call = async ( method: string, path: string, data?: unknown ) => {
 		const result = await admin.request< Record< string, unknown > >( { method, path, data } );
 		if ( result.status >= 400 ) {
-			fail( `${ method } ${ path } → HTTP ${ result.status } ${ String( result.body?.code ?? '' ) }: ${ String( result.body?.message ?? '' ) }` );
+			fail(
+				`${ method } ${ path } → HTTP ${ result.status } ${ String( result.body?.code ?? '' ) }: ${ String( result.body?.message ?? '' ) }`
+			);
 		}
 		if ( flags.json ) {
 			process.stdout.write( JSON.stringify( result.body, null, 2 ) + '\n' );
@@ -83,24 +100,34 @@ async function main(): Promise< void > {
 			const body = await call( 'GET', base );
 			if ( ! flags.json ) {
 				const account = body.account as { username: string } | null;
-				process.stdout.write( `role: ${ body.role_exists ? 'present' : 'missing' }\naccount: ${ account ? account.username : 'none' }\n` );
-				process.stdout.write( `application passwords: ${ ( body.application_passwords as unknown[] ).length }\nwidening detected: ${ ( body.widening_detected as string[] ).join( ', ' ) || 'none' }\n` );
+				process.stdout.write(
+					`role: ${ body.role_exists ? 'present' : 'missing' }\naccount: ${ account ? account.username : 'none' }\n`
+				);
+				process.stdout.write(
+					`application passwords: ${ ( body.application_passwords as unknown[] ).length }\nwidening detected: ${ ( body.widening_detected as string[] ).join( ', ' ) || 'none' }\n`
+				);
 			}
 			break;
 		}
 		case 'create': {
 			const body = await call( 'POST', base, flags.username ? { username: flags.username } : undefined );
 			if ( ! flags.json ) {
-				process.stdout.write( `${ body.created ? 'created' : 'already exists' }: ${ String( body.username ) } (role service_integration)\n` );
+				process.stdout.write(
+					`${ body.created ? 'created' : 'already exists' }: ${ String( body.username ) } (role service_integration)\n`
+				);
 			}
 			break;
 		}
 		case 'password': {
-			const body = await call( 'POST', `${ base }/application-passwords`, { name: String( flags.name ?? 'automation' ) } );
+			const body = await call( 'POST', `${ base }/application-passwords`, {
+				name: String( flags.name ?? 'automation' ),
+			} );
 			if ( flags.credentials ) {
 				process.stdout.write( `${ String( body.username ) }:${ String( body.password ) }\n` );
 			} else if ( ! flags.json ) {
-				process.stdout.write( `user:          ${ String( body.username ) }\npassword:      ${ String( body.password ) }   (shown once)\nuuid:          ${ String( body.uuid ) }\nAuthorization: ${ String( body.authorization ) }\n` );
+				process.stdout.write(
+					`user:          ${ String( body.username ) }\npassword:      ${ String( body.password ) }   (shown once)\nuuid:          ${ String( body.uuid ) }\nAuthorization: ${ String( body.authorization ) }\n`
+				);
 			}
 			break;
 		}
@@ -118,11 +145,17 @@ async function main(): Promise< void > {
 			const body = await call( 'POST', `${ base }/check` );
 			if ( ! flags.json ) {
 				for ( const result of body.results as Array< Record< string, unknown > > ) {
-					process.stdout.write( `${ result.passed ? '✓' : '✗' } ${ String( result.method ).padEnd( 6 ) } ${ String( result.route ).padEnd( 45 ) } expected ${ String( result.expected ).padEnd( 7 ) } got ${ String( result.status ) } ${ String( result.code ?? '' ) }\n` );
+					process.stdout.write(
+						`${ result.passed ? '✓' : '✗' } ${ String( result.method ).padEnd( 6 ) } ${ String( result.route ).padEnd( 45 ) } expected ${ String( result.expected ).padEnd( 7 ) } got ${ String( result.status ) } ${ String( result.code ?? '' ) }\n`
+					);
 				}
 				const widening = ( body.widening_detected as string[] | undefined ) ?? [];
-				process.stdout.write( `application password authenticates as the temporary account: ${ body.authenticated ? 'yes' : 'NO' }\n` );
-				process.stdout.write( `widening detected: ${ widening.join( ', ' ) || 'none' }\n${ body.passed ? 'PASSED' : 'FAILED' }\n` );
+				process.stdout.write(
+					`application password authenticates as the temporary account: ${ body.authenticated ? 'yes' : 'NO' }\n`
+				);
+				process.stdout.write(
+					`widening detected: ${ widening.join( ', ' ) || 'none' }\n${ body.passed ? 'PASSED' : 'FAILED' }\n`
+				);
 			}
 			process.exit( body.passed ? 0 : 1 );
 			break;

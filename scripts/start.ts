@@ -45,7 +45,6 @@ Environment:
   Any other SIDECAR_* setting is passed to the sidecar (npm run sidecar -- --help lists them).
 `;
 
-
 const ENV_NAME = 'dev';
 export const RUN_FILE = path.join( environmentDir( ENV_NAME ), 'running.json' );
 
@@ -75,7 +74,13 @@ async function main(): Promise< void > {
 		return fail( ( error as Error ).message );
 	}
 	// Loaded once --help is answered: they take a second or two to load.
-	const [ { ensureAdminApplicationPassword, LOCAL_ADMIN }, { chooseRuntime }, { stopChild }, { describeCommerce, describeWordPress, startStack }, { orderStorageFromEnv, stopWordPress } ] = await Promise.all( [
+	const [
+		{ ensureAdminApplicationPassword, LOCAL_ADMIN },
+		{ chooseRuntime },
+		{ stopChild },
+		{ describeCommerce, describeWordPress, startStack },
+		{ orderStorageFromEnv, stopWordPress },
+	] = await Promise.all( [
 		import( './lib/admin-application-password' ),
 		import( './lib/runtime' ),
 		import( './lib/sidecar-process' ),
@@ -119,7 +124,12 @@ async function main(): Promise< void > {
 	} catch ( error ) {
 		adminPassword = `(none: ${ ( error as Error ).message })`;
 	}
-	printSummary( stack, logFile, { password: adminPassword, file: adminPasswordFile }, { admin: LOCAL_ADMIN, wordpress: describeWordPress( stack ), commerce: describeCommerce( stack ) } );
+	printSummary(
+		stack,
+		logFile,
+		{ password: adminPassword, file: adminPasswordFile },
+		{ admin: LOCAL_ADMIN, wordpress: describeWordPress( stack ), commerce: describeCommerce( stack ) }
+	);
 
 	let stopping = false;
 	const shutdown = async ( reason: string, code: number ) => {
@@ -130,14 +140,19 @@ async function main(): Promise< void > {
 		step( `Stopping (${ reason })` );
 		await stopChild( stack.sidecar );
 		done( 'sidecar stopped' );
-		await stopWordPress( stack.env ).catch( ( error ) => process.stderr.write( `${ ( error as Error ).message }\n` ) );
+		await stopWordPress( stack.env ).catch( ( error ) =>
+			process.stderr.write( `${ ( error as Error ).message }\n` )
+		);
 		done( 'WordPress stopped' );
 		fs.rmSync( RUN_FILE, { force: true } );
 		process.exit( code );
 	};
 	process.on( 'SIGINT', () => void shutdown( 'Ctrl-C', 0 ) );
 	process.on( 'SIGTERM', () => void shutdown( 'npm stop', 0 ) );
-	stack.sidecar.on( 'exit', ( exitCode ) => void shutdown( `the sidecar exited with code ${ exitCode }; see ${ logFile }`, 1 ) );
+	stack.sidecar.on(
+		'exit',
+		( exitCode ) => void shutdown( `the sidecar exited with code ${ exitCode }; see ${ logFile }`, 1 )
+	);
 }
 
 function isAlive( pid: number ): boolean {
@@ -149,7 +164,12 @@ function isAlive( pid: number ): boolean {
 	}
 }
 
-function printSummary( stack: Stack, logFile: string, admin: { password: string; file: string }, about: { admin: { login: string; password: string }; wordpress: string; commerce: string } ): void {
+function printSummary(
+	stack: Stack,
+	logFile: string,
+	admin: { password: string; file: string },
+	about: { admin: { login: string; password: string }; wordpress: string; commerce: string }
+): void {
 	const receivers = process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS;
 	const lines = [
 		'',

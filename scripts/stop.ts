@@ -31,7 +31,11 @@ async function main(): Promise< void > {
 		return;
 	}
 	// Loaded once --help is answered: they take a second or two to load.
-	const [ { describeStack, stopLeftovers }, { stopWordPress }, { stopProduction } ] = await Promise.all( [ import( './lib/stack' ), import( './lib/wp-env' ), import( './production/stack' ) ] );
+	const [ { describeStack, stopLeftovers }, { stopWordPress }, { stopProduction } ] = await Promise.all( [
+		import( './lib/stack' ),
+		import( './lib/wp-env' ),
+		import( './production/stack' ),
+	] );
 	const name = flags.env === undefined ? 'dev' : String( flags.env );
 	if ( ! /^[A-Za-z0-9_-]+$/.test( name ) ) {
 		return fail( `--env must name an environment folder (letters, digits, - and _), got "${ name }"` );
@@ -39,7 +43,10 @@ async function main(): Promise< void > {
 	const runFile = path.join( environmentDir( name ), 'running.json' );
 	let stoppedStart = false;
 	if ( fs.existsSync( runFile ) ) {
-		const running = JSON.parse( fs.readFileSync( runFile, 'utf8' ) ) as { pid: number; runtime: 'playground' | 'docker' };
+		const running = JSON.parse( fs.readFileSync( runFile, 'utf8' ) ) as {
+			pid: number;
+			runtime: 'playground' | 'docker';
+		};
 		step( 'Asking `npm start` to stop' );
 		if ( signal( running.pid, 'SIGTERM' ) && ( await waitForExit( running.pid, 30_000 ) ) ) {
 			done( 'npm start stopped' );
@@ -47,7 +54,9 @@ async function main(): Promise< void > {
 			// The start process is gone or stuck: its WordPress is stopped through wp-env below.
 			signal( running.pid, 'SIGKILL' );
 			const { env } = describeStack( { name, runtime: running.runtime, wpPort: 8888, sidecarPort: 8787 } );
-			await stopWordPress( env ).catch( ( error ) => process.stderr.write( `${ ( error as Error ).message }\n` ) );
+			await stopWordPress( env ).catch( ( error ) =>
+				process.stderr.write( `${ ( error as Error ).message }\n` )
+			);
 		}
 		fs.rmSync( runFile, { force: true } );
 		stoppedStart = true;
@@ -59,12 +68,16 @@ async function main(): Promise< void > {
 	}
 	// The production runtime of the same name (an E2E_RUNTIME=production run that was killed
 	// before its teardown, or `npm run production -- start --env=<name>`).
-	const production = fs.existsSync( path.join( environmentDir( name ), 'production' ) ) ? await stopProduction( name ) : [];
+	const production = fs.existsSync( path.join( environmentDir( name ), 'production' ) )
+		? await stopProduction( name )
+		: [];
 	for ( const line of production ) {
 		done( `stopped ${ line } (production runtime)` );
 	}
 	if ( ! stoppedStart && leftovers.length === 0 && production.length === 0 ) {
-		process.stdout.write( `Nothing is running (no .cache/environments/${ name }/running.json, and no process recorded there is alive).\n` );
+		process.stdout.write(
+			`Nothing is running (no .cache/environments/${ name }/running.json, and no process recorded there is alive).\n`
+		);
 	}
 }
 

@@ -54,7 +54,6 @@ interface Lane {
 	args?: string[];
 }
 
-
 interface LaneResult {
 	lane: Lane;
 	code: number;
@@ -71,9 +70,23 @@ const JEST = path.join( ROOT, 'node_modules', 'jest', 'bin', 'jest.js' );
 function runLane( lane: Lane, extraArgs: string[] ): Promise< LaneResult > {
 	const resultsFile = path.join( LOG_DIR, `${ lane.name }-results.json` );
 	fs.rmSync( resultsFile, { force: true } );
-	const args = [ JEST, '--selectProjects', ...lane.projects, '--runInBand', '--passWithNoTests', '--json', `--outputFile=${ resultsFile }`, ...( lane.args ?? [] ), ...extraArgs ];
+	const args = [
+		JEST,
+		'--selectProjects',
+		...lane.projects,
+		'--runInBand',
+		'--passWithNoTests',
+		'--json',
+		`--outputFile=${ resultsFile }`,
+		...( lane.args ?? [] ),
+		...extraArgs,
+	];
 	const output = lane.log ? fs.openSync( lane.log, 'w' ) : 'inherit';
-	const child = spawn( process.execPath, args, { cwd: ROOT, stdio: [ 'ignore', output, output ], env: { ...process.env, ...lane.env } } );
+	const child = spawn( process.execPath, args, {
+		cwd: ROOT,
+		stdio: [ 'ignore', output, output ],
+		env: { ...process.env, ...lane.env },
+	} );
 	const forward = ( signal: NodeJS.Signals ) => child.kill( signal );
 	process.on( 'SIGTERM', forward );
 	return new Promise( ( resolve ) => {
@@ -83,7 +96,12 @@ function runLane( lane: Lane, extraArgs: string[] ): Promise< LaneResult > {
 				fs.closeSync( output );
 			}
 			const counts = readCounts( resultsFile );
-			resolve( { lane, code: code ?? ( signal ? 128 : 1 ), ...( counts ?? { passed: 0, failed: 0, skipped: 0 } ), noResults: counts === null } );
+			resolve( {
+				lane,
+				code: code ?? ( signal ? 128 : 1 ),
+				...( counts ?? { passed: 0, failed: 0, skipped: 0 } ),
+				noResults: counts === null,
+			} );
 		} );
 	} );
 }
@@ -117,12 +135,19 @@ async function runLogged( lane: Lane, extraArgs: string[], title: string ): Prom
  * php-codesniffer), which .ci/run installs. A missing tool counts as a failure, never a skip.
  */
 function runPhpChecks(): { passed: number; failed: number } {
-	const phpunit = spawnSync( 'phpunit', [ '-c', path.join( 'tests', 'php', 'phpunit.xml' ) ], { cwd: ROOT, encoding: 'utf8' } );
-	process.stderr.write( `\n──── PHPUnit (tests/php) ────\n${ phpunit.error ? `phpunit could not run: ${ phpunit.error.message } (apt-get install phpunit)\n` : phpunit.stdout + phpunit.stderr }` );
+	const phpunit = spawnSync( 'phpunit', [ '-c', path.join( 'tests', 'php', 'phpunit.xml' ) ], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	} );
+	process.stderr.write(
+		`\n──── PHPUnit (tests/php) ────\n${ phpunit.error ? `phpunit could not run: ${ phpunit.error.message } (apt-get install phpunit)\n` : phpunit.stdout + phpunit.stderr }`
+	);
 	const counts = phpunitCounts( phpunit.stdout ?? '' );
 	const phpunitFailed = phpunit.status !== 0 ? Math.max( 1, counts.failed ) : 0;
 	const phpcs = spawnSync( 'phpcs', [ '-q', '--no-colors', '--report=summary' ], { cwd: ROOT, encoding: 'utf8' } );
-	process.stderr.write( `──── phpcs (phpcs.xml.dist) ────\n${ phpcs.error ? `phpcs could not run: ${ phpcs.error.message } (apt-get install php-codesniffer)\n` : phpcs.stdout + phpcs.stderr || 'no problems\n' }\n` );
+	process.stderr.write(
+		`──── phpcs (phpcs.xml.dist) ────\n${ phpcs.error ? `phpcs could not run: ${ phpcs.error.message } (apt-get install php-codesniffer)\n` : phpcs.stdout + phpcs.stderr || 'no problems\n' }\n`
+	);
 	return { passed: counts.passed, failed: phpunitFailed + ( phpcs.status === 0 ? 0 : 1 ) };
 }
 
@@ -138,7 +163,10 @@ function phpunitCounts( output: string ): { passed: number; failed: number } {
 	}
 	const count = ( label: string ) => Number( new RegExp( `${ label }: (\\d+)` ).exec( summary[ 0 ] )?.[ 1 ] ?? 0 );
 	const failed = count( 'Failures' ) + count( 'Errors' );
-	return { passed: Number( summary[ 1 ] ) - failed - count( 'Skipped' ) - count( 'Incomplete' ) - count( 'Risky' ), failed };
+	return {
+		passed: Number( summary[ 1 ] ) - failed - count( 'Skipped' ) - count( 'Incomplete' ) - count( 'Risky' ),
+		failed,
+	};
 }
 
 async function main(): Promise< void > {
@@ -149,7 +177,10 @@ async function main(): Promise< void > {
 	}
 	// After --help: building, type-checking and the style checks take most of a minute.
 	for ( const script of [ 'build', 'typecheck', ...STYLE_CHECKS ] ) {
-		const result = spawnSync( process.platform === 'win32' ? 'npm.cmd' : 'npm', [ 'run', script, '--silent' ], { cwd: ROOT, stdio: 'inherit' } );
+		const result = spawnSync( process.platform === 'win32' ? 'npm.cmd' : 'npm', [ 'run', script, '--silent' ], {
+			cwd: ROOT,
+			stdio: 'inherit',
+		} );
 		if ( result.status !== 0 ) {
 			process.stderr.write( `npm test: npm run ${ script } failed.\n` );
 			process.exit( result.status ?? 1 );
@@ -167,9 +198,15 @@ async function main(): Promise< void > {
 	}
 	const skipProduction = args.includes( '--skip-production' );
 	const extraArgs = args.filter( ( arg ) => arg !== '--skip-production' );
-	const ownPattern = extraArgs.some( ( arg ) => arg.startsWith( '--testPathPatterns' ) || arg.startsWith( '--testPathPattern=' ) );
+	const ownPattern = extraArgs.some(
+		( arg ) => arg.startsWith( '--testPathPatterns' ) || arg.startsWith( '--testPathPattern=' )
+	);
 	fs.mkdirSync( LOG_DIR, { recursive: true } );
-	const others: Lane = { name: 'other-projects', projects: [ 'unit', 'sidecar', 'release' ], log: path.join( LOG_DIR, 'other-projects.log' ) };
+	const others: Lane = {
+		name: 'other-projects',
+		projects: [ 'unit', 'sidecar', 'release' ],
+		log: path.join( LOG_DIR, 'other-projects.log' ),
+	};
 	const production: Lane = {
 		name: 'e2e-production',
 		projects: [ 'e2e' ],
@@ -193,10 +230,13 @@ async function main(): Promise< void > {
 
 	for ( const result of results ) {
 		if ( result.noResults ) {
-			process.stderr.write( `${ result.lane.name }: jest ended (exit ${ result.code }) without results; see its output above.\n` );
+			process.stderr.write(
+				`${ result.lane.name }: jest ended (exit ${ result.code }) without results; see its output above.\n`
+			);
 		}
 	}
-	const sum = ( key: 'passed' | 'failed' | 'skipped' ) => results.reduce( ( total, result ) => total + result[ key ], key === 'passed' ? php.passed : 0 );
+	const sum = ( key: 'passed' | 'failed' | 'skipped' ) =>
+		results.reduce( ( total, result ) => total + result[ key ], key === 'passed' ? php.passed : 0 );
 	// A run without results failed before its tests: count it, so the line never reads as green.
 	const failed = sum( 'failed' ) + results.filter( ( result ) => result.noResults && result.code !== 0 ).length;
 	process.stderr.write( `Tests: ${ sum( 'passed' ) } passed, ${ failed } failed, ${ sum( 'skipped' ) } skipped\n` );

@@ -74,7 +74,15 @@ export interface BenchStack {
 
 function stackOptions( options: BenchStackOptions ): StackOptions {
 	// The sidecar and its shared key are the same on both runtimes; only WordPress differs.
-	return { name: options.name, runtime: 'playground', wpPort: options.wpPort, sidecarPort: options.sidecarPort, freshSite: true, extraPlugins: options.extraPlugins, sidecarEnv: options.sidecarEnv };
+	return {
+		name: options.name,
+		runtime: 'playground',
+		wpPort: options.wpPort,
+		sidecarPort: options.sidecarPort,
+		freshSite: true,
+		extraPlugins: options.extraPlugins,
+		sidecarEnv: options.sidecarEnv,
+	};
 }
 
 const FIXTURE: BenchStack[ 'commerce' ] = { plugin: 'fixture', version: null, orderStorage: 'fixture' };
@@ -84,7 +92,9 @@ export async function startBenchStack( options: BenchStackOptions ): Promise< Be
 		return startProductionBenchStack( options );
 	}
 	if ( options.woocommerceDir || options.wordpressDir ) {
-		throw new Error( `WOOCOMMERCE_DIR and WORDPRESS_DIR are supported by the benchmarks on --runtime=production only (not ${ options.runtime })` );
+		throw new Error(
+			`WOOCOMMERCE_DIR and WORDPRESS_DIR are supported by the benchmarks on --runtime=production only (not ${ options.runtime })`
+		);
 	}
 	// A fresh sidecar too: a database an earlier sidecar version migrated may not open.
 	fs.rmSync( describeStack( stackOptions( options ) ).sidecarDataDir, { recursive: true, force: true } );
@@ -162,8 +172,13 @@ async function startProductionBenchStack( options: BenchStackOptions ): Promise<
 		description:
 			`production runtime: WordPress ${ stack.site.wordpress_version } on nginx ${ versions.nginx }, PHP-FPM ${ versions.php } (${ options.phpWorkers } workers), MariaDB ${ versions.mariadb }; ` +
 			`plugin ${ stack.release.version } from ${ stack.release.pluginZip }; ` +
-			( commerce.plugin === 'woocommerce' ? `WooCommerce ${ commerce.version } (${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'legacy post storage' })` : `WooCommerce-compatible test fixture ${ commerce.version ?? '' }` ),
-		commerce: commerce.plugin === 'woocommerce' ? { plugin: 'woocommerce', version: commerce.version, orderStorage: commerce.order_storage } : FIXTURE,
+			( commerce.plugin === 'woocommerce'
+				? `WooCommerce ${ commerce.version } (${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'legacy post storage' })`
+				: `WooCommerce-compatible test fixture ${ commerce.version ?? '' }` ),
+		commerce:
+			commerce.plugin === 'woocommerce'
+				? { plugin: 'woocommerce', version: commerce.version, orderStorage: commerce.order_storage }
+				: FIXTURE,
 		stop: async () => {
 			await stopProduction( options.name );
 		},
@@ -172,7 +187,9 @@ async function startProductionBenchStack( options: BenchStackOptions ): Promise<
 }
 
 /** Stops the WordPress an earlier --keep run of this environment left (the caller stops the sidecar by pid; on the production runtime, this stops it too). */
-export async function stopKeptWordPress( options: Pick< BenchStackOptions, 'runtime' | 'name' | 'wpPort' | 'sidecarPort' | 'phpWorkers' > ): Promise< void > {
+export async function stopKeptWordPress(
+	options: Pick< BenchStackOptions, 'runtime' | 'name' | 'wpPort' | 'sidecarPort' | 'phpWorkers' >
+): Promise< void > {
 	if ( options.runtime === 'production' ) {
 		await stopProduction( options.name );
 		return;

@@ -46,8 +46,14 @@ export class ReceiverProcess {
 	) {}
 
 	static async start(): Promise< ReceiverProcess > {
-		const child = fork( path.join( __dirname, 'webhook-receiver.ts' ), [], { execArgv: [ '-r', 'ts-node/register/transpile-only' ], cwd: ROOT, stdio: 'inherit' } );
-		const { port } = await new Promise< { port: number } >( ( resolve ) => child.once( 'message', resolve as ( m: unknown ) => void ) );
+		const child = fork( path.join( __dirname, 'webhook-receiver.ts' ), [], {
+			execArgv: [ '-r', 'ts-node/register/transpile-only' ],
+			cwd: ROOT,
+			stdio: 'inherit',
+		} );
+		const { port } = await new Promise< { port: number } >( ( resolve ) =>
+			child.once( 'message', resolve as ( m: unknown ) => void )
+		);
 		return new ReceiverProcess( child, `http://127.0.0.1:${ port }/hook` );
 	}
 
@@ -67,7 +73,7 @@ export class ReceiverProcess {
 	}
 
 	async waitForDistinct( n: number, deadline: number ): Promise< ReceiverStats > {
-		for ( ;; ) {
+		for (;;) {
 			const stats = await this.stats();
 			if ( stats.distinct >= n ) {
 				return stats;
@@ -135,7 +141,9 @@ export async function startSidecar( options: SidecarOptions ): Promise< SidecarP
 		...( options.profileDir ? [ '--cpu-prof', `--cpu-prof-dir=${ options.profileDir }` ] : [] ),
 		...( options.maxOldSpace ? [ `--max-old-space-size=${ options.maxOldSpace }` ] : [] ),
 		...options.nodeFlags,
-		...( options.runtime === 'js' ? [ builtSidecar() ] : [ '-r', 'ts-node/register/transpile-only', SIDECAR_SOURCE_MAIN ] ),
+		...( options.runtime === 'js'
+			? [ builtSidecar() ]
+			: [ '-r', 'ts-node/register/transpile-only', SIDECAR_SOURCE_MAIN ] ),
 	];
 	const child = spawn( process.execPath, args, {
 		cwd: ROOT,
@@ -159,7 +167,7 @@ export async function startSidecar( options: SidecarOptions ): Promise< SidecarP
 	} );
 	const url = `http://127.0.0.1:${ port }`;
 	const deadline = Date.now() + 30_000;
-	for ( ;; ) {
+	for (;;) {
 		try {
 			if ( ( await fetch( `${ url }/health` ) ).ok ) {
 				return { child, pid: child.pid as number, url, stderrTail: () => stderr };
@@ -169,7 +177,12 @@ export async function startSidecar( options: SidecarOptions ): Promise< SidecarP
 		}
 		if ( child.exitCode !== null || child.signalCode !== null || Date.now() > deadline ) {
 			child.kill( 'SIGKILL' );
-			throw Object.assign( new Error( `the sidecar did not start${ stderr ? `: ${ stderr.trim().split( '\n' ).slice( -3 ).join( ' / ' ) }` : '' }` ), { stderr } );
+			throw Object.assign(
+				new Error(
+					`the sidecar did not start${ stderr ? `: ${ stderr.trim().split( '\n' ).slice( -3 ).join( ' / ' ) }` : '' }`
+				),
+				{ stderr }
+			);
 		}
 		await sleep( 50 );
 	}
@@ -219,7 +232,14 @@ export function watchRss( pid: number ): { peak: () => number; stop: () => void 
 const agent = new http.Agent( { keepAlive: true, maxSockets: 64 } );
 // The raw baseline's transport: plain keep-alive agents (no URL guard: the receiver is ours), no deadline.
 const rawAgents = { httpAgent: agent, httpsAgent: new https.Agent( { keepAlive: true } ) };
-const client = axios.create( { httpAgent: agent, proxy: false, maxRedirects: 0, validateStatus: () => true, timeout: 30_000, responseType: 'text' } );
+const client = axios.create( {
+	httpAgent: agent,
+	proxy: false,
+	maxRedirects: 0,
+	validateStatus: () => true,
+	timeout: 30_000,
+	responseType: 'text',
+} );
 
 export type SignedApi = ( method: string, route: string, body: unknown ) => Promise< { status: number; data: string } >;
 
@@ -255,7 +275,12 @@ export function makeEvent( id: string, n: number, sentNs?: bigint ) {
 		type: 'order.paid',
 		timestamp: new Date().toISOString(),
 		ordering_key: `order:${ n }`,
-		data: { order_id: n, total: '42.00', currency: 'EUR', ...( sentNs === undefined ? {} : { sent_ns: String( sentNs ) } ) },
+		data: {
+			order_id: n,
+			total: '42.00',
+			currency: 'EUR',
+			...( sentNs === undefined ? {} : { sent_ns: String( sentNs ) } ),
+		},
 	};
 }
 
@@ -263,7 +288,11 @@ export function makeEvent( id: string, n: number, sentNs?: bigint ) {
 export function makeBatches( prefix: string, count: number, batch: number ): unknown[][] {
 	const batches: unknown[][] = [];
 	for ( let i = 0; i < count; i += batch ) {
-		batches.push( Array.from( { length: Math.min( batch, count - i ) }, ( _x, j ) => makeEvent( `${ prefix }${ i + j }`, i + j ) ) );
+		batches.push(
+			Array.from( { length: Math.min( batch, count - i ) }, ( _x, j ) =>
+				makeEvent( `${ prefix }${ i + j }`, i + j )
+			)
+		);
 	}
 	return batches;
 }
@@ -290,7 +319,13 @@ export async function postBatches( apis: SignedApi[], batches: unknown[][], perA
  * transport (node:http, sidecar/src/outbound/http-post.ts), `concurrency` in parallel, no queue.
  * Returns the wall time and this process's CPU time, in ms.
  */
-export async function rawDeliveries( receiverUrl: string, secret: string, prefix: string, count: number, concurrency: number ): Promise< { ms: number; cpuMs: number } > {
+export async function rawDeliveries(
+	receiverUrl: string,
+	secret: string,
+	prefix: string,
+	count: number,
+	concurrency: number
+): Promise< { ms: number; cpuMs: number } > {
 	const started = performance.now();
 	const cpu0 = process.cpuUsage();
 	let next = 0;
@@ -299,8 +334,17 @@ export async function rawDeliveries( receiverUrl: string, secret: string, prefix
 			const n = next++;
 			const event = makeEvent( `${ prefix }${ n }`, n );
 			const body = JSON.stringify( { type: event.type, timestamp: event.timestamp, data: event.data } );
-			const headers = buildDeliveryHeaders( { id: event.id, timestampSeconds: Math.floor( Date.now() / 1000 ), body, secrets: [ secret ] } );
-			const response = await postOnce( receiverUrl, Buffer.from( body ), { headers, agents: rawAgents, maxResponseBytes: 1024 * 1024 } );
+			const headers = buildDeliveryHeaders( {
+				id: event.id,
+				timestampSeconds: Math.floor( Date.now() / 1000 ),
+				body,
+				secrets: [ secret ],
+			} );
+			const response = await postOnce( receiverUrl, Buffer.from( body ), {
+				headers,
+				agents: rawAgents,
+				maxResponseBytes: 1024 * 1024,
+			} );
 			if ( response.status !== 200 ) {
 				throw new Error( `receiver answered ${ response.status }` );
 			}

@@ -37,7 +37,15 @@ export const ADMIN_PASSWORD = 'password';
 const SQLITE_ZIPS = [
 	// What @wp-playground/cli (the Playground runtime) loads; the older build as a fallback.
 	path.join( ROOT, 'node_modules', '@wp-playground', 'cli', 'sqlite-database-integration.zip' ),
-	path.join( ROOT, 'node_modules', '@wp-playground', 'wordpress-builds', 'src', 'sqlite-database-integration', 'sqlite-database-integration.zip' ),
+	path.join(
+		ROOT,
+		'node_modules',
+		'@wp-playground',
+		'wordpress-builds',
+		'src',
+		'sqlite-database-integration',
+		'sqlite-database-integration.zip'
+	),
 ];
 
 export function nativeSiteDir( name: string ): string {
@@ -48,7 +56,9 @@ export function nativeSiteDir( name: string ): string {
 function ensureSqliteIntegration(): string {
 	const zip = SQLITE_ZIPS.find( ( file ) => fs.existsSync( file ) );
 	if ( ! zip ) {
-		throw new Error( `The SQLite Database Integration zip is missing (looked for ${ SQLITE_ZIPS.join( ', ' ) }): run npm install` );
+		throw new Error(
+			`The SQLite Database Integration zip is missing (looked for ${ SQLITE_ZIPS.join( ', ' ) }): run npm install`
+		);
 	}
 	const digest = crypto.createHash( 'sha256' ).update( fs.readFileSync( zip ) ).digest( 'hex' ).slice( 0, 12 );
 	const target = path.join( CACHE_DIR, 'sqlite-database-integration', digest );
@@ -70,8 +80,23 @@ function ensureSqliteIntegration(): string {
 function salts( dir: string ): Record< string, string > {
 	const file = path.join( dir, 'salts.json' );
 	if ( ! fs.existsSync( file ) ) {
-		const names = [ 'AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT' ];
-		fs.writeFileSync( file, JSON.stringify( Object.fromEntries( names.map( ( name ) => [ name, crypto.randomBytes( 48 ).toString( 'base64' ) ] ) ) ), { mode: 0o600 } );
+		const names = [
+			'AUTH_KEY',
+			'SECURE_AUTH_KEY',
+			'LOGGED_IN_KEY',
+			'NONCE_KEY',
+			'AUTH_SALT',
+			'SECURE_AUTH_SALT',
+			'LOGGED_IN_SALT',
+			'NONCE_SALT',
+		];
+		fs.writeFileSync(
+			file,
+			JSON.stringify(
+				Object.fromEntries( names.map( ( name ) => [ name, crypto.randomBytes( 48 ).toString( 'base64' ) ] ) )
+			),
+			{ mode: 0o600 }
+		);
 	}
 	return JSON.parse( fs.readFileSync( file, 'utf8' ) ) as Record< string, string >;
 }
@@ -132,9 +157,14 @@ function replaceSymlink( link: string, target: string ): void {
 function install( php: string, site: NativeSite ): void {
 	// The must-use plugin activates plugins on every load, which needs the tables wp_install creates.
 	fs.rmSync( path.join( site.docroot, 'wp-content', 'mu-plugins' ), { recursive: true, force: true } );
-	const result = spawnSync( php, [ path.join( __dirname, 'install-wordpress.php' ), site.docroot, ADMIN_PASSWORD ], { cwd: site.docroot, encoding: 'utf8' } );
+	const result = spawnSync( php, [ path.join( __dirname, 'install-wordpress.php' ), site.docroot, ADMIN_PASSWORD ], {
+		cwd: site.docroot,
+		encoding: 'utf8',
+	} );
 	if ( result.status !== 0 ) {
-		throw new Error( `Installing WordPress with ${ php } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
+		throw new Error(
+			`Installing WordPress with ${ php } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }`
+		);
 	}
 }
 
@@ -144,7 +174,11 @@ export function prepareNativeSite( php: string, options: NativeSiteOptions ): Na
 	if ( options.fresh ) {
 		fs.rmSync( dir, { recursive: true, force: true } );
 	}
-	const site: NativeSite = { dir, docroot: path.join( dir, 'wordpress' ), siteUrl: `http://localhost:${ options.port }` };
+	const site: NativeSite = {
+		dir,
+		docroot: path.join( dir, 'wordpress' ),
+		siteUrl: `http://localhost:${ options.port }`,
+	};
 	if ( ! fs.existsSync( path.join( site.docroot, 'wp-settings.php' ) ) ) {
 		fs.mkdirSync( dir, { recursive: true } );
 		fs.cpSync( ensureWordPressCore(), site.docroot, { recursive: true } );

@@ -96,22 +96,32 @@ export async function startNativeWordPress( options: NativeWordPressOptions ): P
 	const php = ensurePhp();
 	await stopNativeWordPress( options.name );
 	if ( await portTaken( options.port ) ) {
-		throw new Error( `Port ${ options.port } on ${ HOST } is already in use: stop what runs there or choose another --wp-port` );
+		throw new Error(
+			`Port ${ options.port } on ${ HOST } is already in use: stop what runs there or choose another --wp-port`
+		);
 	}
 
-	step( `Preparing native WordPress "${ options.name }" (PHP ${ php.version }${ options.fresh ? ', fresh database' : '' })` );
-	const site = await timed( 'core, SQLite drop-in, wp-config.php, plugins linked, installed', async () => prepareNativeSite( php.binary, options ) );
+	step(
+		`Preparing native WordPress "${ options.name }" (PHP ${ php.version }${ options.fresh ? ', fresh database' : '' })`
+	);
+	const site = await timed( 'core, SQLite drop-in, wp-config.php, plugins linked, installed', async () =>
+		prepareNativeSite( php.binary, options )
+	);
 
 	step( `Starting PHP's built-in server on ${ site.siteUrl } with ${ options.workers } workers` );
 	const logFile = path.join( site.dir, 'php-server.log' );
 	const log = fs.openSync( logFile, 'a' );
-	const server = spawn( php.binary, [ '-S', `${ HOST }:${ options.port }`, '-t', site.docroot, path.join( __dirname, 'router.php' ) ], {
-		cwd: site.docroot,
-		// Its own process group, so stopping it ends the workers it forks too.
-		detached: true,
-		stdio: [ 'ignore', log, log ],
-		env: { ...process.env, PHP_CLI_SERVER_WORKERS: String( options.workers ) },
-	} );
+	const server = spawn(
+		php.binary,
+		[ '-S', `${ HOST }:${ options.port }`, '-t', site.docroot, path.join( __dirname, 'router.php' ) ],
+		{
+			cwd: site.docroot,
+			// Its own process group, so stopping it ends the workers it forks too.
+			detached: true,
+			stdio: [ 'ignore', log, log ],
+			env: { ...process.env, PHP_CLI_SERVER_WORKERS: String( options.workers ) },
+		}
+	);
 	fs.closeSync( log );
 	const pid = server.pid as number;
 	fs.writeFileSync( pidFile( options.name ), String( pid ) );
@@ -129,7 +139,9 @@ export async function startNativeWordPress( options: NativeWordPressOptions ): P
 		fs.rmSync( pidFile( options.name ), { force: true } );
 	};
 	try {
-		await timed( 'WordPress answers /wp-json/ with the plugin active', () => waitForSite( site.siteUrl, options.timeoutMs ?? 60_000, () => exited ) );
+		await timed( 'WordPress answers /wp-json/ with the plugin active', () =>
+			waitForSite( site.siteUrl, options.timeoutMs ?? 60_000, () => exited )
+		);
 	} catch ( error ) {
 		await stop();
 		throw error;

@@ -22,7 +22,11 @@ interface PhpInfo {
 }
 
 function probe(): PhpInfo | undefined {
-	const result = spawnSync( PHP_BINARY, [ '-r', 'echo PHP_VERSION, "\\n", implode( ",", get_loaded_extensions() );' ], { encoding: 'utf8' } );
+	const result = spawnSync(
+		PHP_BINARY,
+		[ '-r', 'echo PHP_VERSION, "\\n", implode( ",", get_loaded_extensions() );' ],
+		{ encoding: 'utf8' }
+	);
 	if ( result.status !== 0 ) {
 		return undefined;
 	}
@@ -38,7 +42,9 @@ function missing( info: PhpInfo | undefined ): string[] {
 export function ensurePhp(): { binary: string; version: string } {
 	const before = missing( probe() );
 	ensureDebianPackages( {
-		need: before.includes( 'php' ) ? `The native WordPress runtime needs PHP 8.2 (${ PHP_BINARY })` : `The native WordPress runtime needs PHP's ${ before.join( ', ' ) } (${ PHP_BINARY })`,
+		need: before.includes( 'php' )
+			? `The native WordPress runtime needs PHP 8.2 (${ PHP_BINARY })`
+			: `The native WordPress runtime needs PHP's ${ before.join( ', ' ) } (${ PHP_BINARY })`,
 		packages: PHP_PACKAGES,
 		present: () => missing( probe() ).length === 0,
 		howToInstall: HOW_TO_INSTALL,

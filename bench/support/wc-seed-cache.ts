@@ -32,7 +32,8 @@ export interface SeedDump {
 	orders: number;
 }
 
-const keyName = ( key: SeedCacheKey ): string => `wc-${ key.woocommerceVersion }-${ key.orderStorage }-${ key.orders }-seed${ SEED_VERSION }-spread${ key.spread }`;
+const keyName = ( key: SeedCacheKey ): string =>
+	`wc-${ key.woocommerceVersion }-${ key.orderStorage }-${ key.orders }-seed${ SEED_VERSION }-spread${ key.spread }`;
 
 /**
  * The dump with the most orders, from `above` (exclusive) to `key.orders` (inclusive), for the same
@@ -49,9 +50,17 @@ export function findSeedDump( cacheDir: string, key: SeedCacheKey, above = 0 ): 
 		if ( ! match ) {
 			continue;
 		}
-		const meta = JSON.parse( fs.readFileSync( path.join( cacheDir, name ), 'utf8' ) ) as { now: number; orders: number };
+		const meta = JSON.parse( fs.readFileSync( path.join( cacheDir, name ), 'utf8' ) ) as {
+			now: number;
+			orders: number;
+		};
 		const file = path.join( cacheDir, `${ match[ 1 ] }.sql.gz` );
-		if ( match[ 1 ] !== keyName( { ...key, orders: meta.orders } ) || meta.orders <= above || meta.orders > key.orders || ! fs.existsSync( file ) ) {
+		if (
+			match[ 1 ] !== keyName( { ...key, orders: meta.orders } ) ||
+			meta.orders <= above ||
+			meta.orders > key.orders ||
+			! fs.existsSync( file )
+		) {
 			continue;
 		}
 		if ( ! best || meta.orders > best.orders ) {
@@ -67,9 +76,14 @@ function mariadbArgs( envName: string ): string[] {
 
 /** Runs a shell pipeline (fixed strings only: paths this module builds), failing on any stage's error. */
 function pipeline( script: string, args: string[] ): void {
-	const result = spawnSync( 'bash', [ '-o', 'pipefail', '-c', script, 'pipeline', ...args ], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 } );
+	const result = spawnSync( 'bash', [ '-o', 'pipefail', '-c', script, 'pipeline', ...args ], {
+		encoding: 'utf8',
+		maxBuffer: 16 * 1024 * 1024,
+	} );
 	if ( result.status !== 0 ) {
-		throw new Error( `${ script.split( ' ' )[ 0 ] } failed (exit ${ result.status }): ${ result.stderr.trim().slice( 0, 500 ) }` );
+		throw new Error(
+			`${ script.split( ' ' )[ 0 ] } failed (exit ${ result.status }): ${ result.stderr.trim().slice( 0, 500 ) }`
+		);
 	}
 }
 
@@ -78,9 +92,19 @@ export function saveSeedDump( cacheDir: string, envName: string, key: SeedCacheK
 	fs.mkdirSync( cacheDir, { recursive: true } );
 	const file = path.join( cacheDir, `${ keyName( key ) }.sql.gz` );
 	const tmp = `${ file }.tmp`;
-	pipeline( 'mariadb-dump "$1" "$2" --single-transaction --quick --hex-blob wordpress | gzip -1 > "$3"', [ ...mariadbArgs( envName ), tmp ] );
+	pipeline( 'mariadb-dump "$1" "$2" --single-transaction --quick --hex-blob wordpress | gzip -1 > "$3"', [
+		...mariadbArgs( envName ),
+		tmp,
+	] );
 	fs.renameSync( tmp, file );
-	fs.writeFileSync( path.join( cacheDir, `${ keyName( key ) }.json` ), JSON.stringify( { ...key, seedVersion: SEED_VERSION, now, orders: key.orders, dumpedAt: new Date().toISOString() }, null, 2 ) + '\n' );
+	fs.writeFileSync(
+		path.join( cacheDir, `${ keyName( key ) }.json` ),
+		JSON.stringify(
+			{ ...key, seedVersion: SEED_VERSION, now, orders: key.orders, dumpedAt: new Date().toISOString() },
+			null,
+			2
+		) + '\n'
+	);
 	return { file, now, orders: key.orders };
 }
 
@@ -91,10 +115,16 @@ export function saveSeedDump( cacheDir: string, envName: string, key: SeedCacheK
  */
 export function restoreSeedDump( envName: string, dump: SeedDump, siteUrl: string ): void {
 	const layout = productionLayout( envName );
-	mariadbSql( layout, 'DROP DATABASE IF EXISTS `wordpress`; CREATE DATABASE `wordpress` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci' );
+	mariadbSql(
+		layout,
+		'DROP DATABASE IF EXISTS `wordpress`; CREATE DATABASE `wordpress` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'
+	);
 	pipeline( 'gunzip -c "$3" | mariadb "$1" "$2" wordpress', [ ...mariadbArgs( envName ), dump.file ] );
 	const url = siteUrl.replace( /'/g, '' );
-	mariadbSql( layout, `UPDATE \`wordpress\`.\`wp_options\` SET option_value = '${ url }' WHERE option_name IN ('siteurl', 'home')` );
+	mariadbSql(
+		layout,
+		`UPDATE \`wordpress\`.\`wp_options\` SET option_value = '${ url }' WHERE option_name IN ('siteurl', 'home')`
+	);
 }
 
 /** While seeding, MariaDB syncs its log about once a second instead of at every commit (the bench's own server; set back after). */
@@ -106,10 +136,16 @@ export function relaxedDurability( envName: string, relaxed: boolean ): void {
  * Seeds the specs through seed-cli.php in one php-cli process against the site's docroot,
  * writing them as JSON lines (waiting when the pipe is full) and reporting its progress.
  */
-export async function seedWithPhpCli( envName: string, specs: Iterable< Record< string, unknown > >, onProgress: ( created: number ) => void ): Promise< { created: number; ms: number } > {
+export async function seedWithPhpCli(
+	envName: string,
+	specs: Iterable< Record< string, unknown > >,
+	onProgress: ( created: number ) => void
+): Promise< { created: number; ms: number } > {
 	const docroot = productionLayout( envName ).wordpress;
 	const script = path.join( __dirname, 'wc-seed', 'seed-cli.php' );
-	const child = spawn( 'php', [ '-d', 'memory_limit=1024M', script, docroot ], { stdio: [ 'pipe', 'pipe', 'pipe' ] } );
+	const child = spawn( 'php', [ '-d', 'memory_limit=1024M', script, docroot ], {
+		stdio: [ 'pipe', 'pipe', 'pipe' ],
+	} );
 	let stderr = '';
 	let done: { created: number; ms: number } | undefined;
 	let buffered = '';

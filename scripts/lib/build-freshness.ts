@@ -20,8 +20,18 @@ export interface BuildTarget {
 }
 
 export const BUILD_TARGETS: readonly BuildTarget[] = [
-	{ name: 'admin page', script: 'build:admin', sources: [ 'plugin/admin/src', 'package.json', 'package-lock.json' ], output: 'plugin/build/index.asset.php' },
-	{ name: 'sidecar', script: 'build:sidecar', sources: [ 'sidecar/src', 'sidecar/tsconfig.build.json', 'tsconfig.json', 'package.json', 'package-lock.json' ], output: 'sidecar/dist/main.js' },
+	{
+		name: 'admin page',
+		script: 'build:admin',
+		sources: [ 'plugin/admin/src', 'package.json', 'package-lock.json' ],
+		output: 'plugin/build/index.asset.php',
+	},
+	{
+		name: 'sidecar',
+		script: 'build:sidecar',
+		sources: [ 'sidecar/src', 'sidecar/tsconfig.build.json', 'tsconfig.json', 'package.json', 'package-lock.json' ],
+		output: 'sidecar/dist/main.js',
+	},
 ];
 
 /** The newest modification time (ms) among these files and folders and everything under the folders; 0 when none exists. */
@@ -67,7 +77,11 @@ export function buildStale( root: string, targets: readonly BuildTarget[] = BUIL
 			continue;
 		}
 		const started = new Date();
-		const result = spawnSync( process.platform === 'win32' ? 'npm.cmd' : 'npm', [ 'run', target.script, '--silent' ], { cwd: root, stdio: 'inherit' } );
+		const result = spawnSync(
+			process.platform === 'win32' ? 'npm.cmd' : 'npm',
+			[ 'run', target.script, '--silent' ],
+			{ cwd: root, stdio: 'inherit' }
+		);
 		if ( result.status !== 0 ) {
 			throw new Error( `Building the ${ target.name } failed (npm run ${ target.script }).` );
 		}

@@ -33,7 +33,9 @@ function run( command: string, args: string[], howToInstall: string ): void {
 		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 	} );
 	if ( result.status !== 0 ) {
-		throw new Error( `\`${ command } ${ args.join( ' ' ) }\` failed (exit ${ result.status ?? result.signal }). ${ howToInstall }` );
+		throw new Error(
+			`\`${ command } ${ args.join( ' ' ) }\` failed (exit ${ result.status ?? result.signal }). ${ howToInstall }`
+		);
 	}
 }
 
@@ -44,13 +46,21 @@ export function ensureDebianPackages( wanted: DebianPackages ): void {
 	}
 	const root = isRoot();
 	if ( wanted.installable === false || ! root || ! hasAptGet() ) {
-		throw new Error( `${ wanted.need }, which is missing` + ( root || wanted.installable === false ? '' : ' (and this run is not root, so it cannot install it)' ) + `. ${ wanted.howToInstall }` );
+		throw new Error(
+			`${ wanted.need }, which is missing` +
+				( root || wanted.installable === false ? '' : ' (and this run is not root, so it cannot install it)' ) +
+				`. ${ wanted.howToInstall }`
+		);
 	}
-	process.stdout.write( `\n${ wanted.need }, which is missing: installing Debian's ${ wanted.packages.join( ' ' ) } (one time, a few minutes).\n` );
+	process.stdout.write(
+		`\n${ wanted.need }, which is missing: installing Debian's ${ wanted.packages.join( ' ' ) } (one time, a few minutes).\n`
+	);
 	run( 'apt-get', [ 'update' ], wanted.howToInstall );
 	run( 'apt-get', [ 'install', '-y', '--no-install-recommends', ...wanted.packages ], wanted.howToInstall );
 	if ( ! wanted.present() ) {
-		throw new Error( `apt-get installed ${ wanted.packages.join( ' ' ) } but it is still missing. ${ wanted.howToInstall }` );
+		throw new Error(
+			`apt-get installed ${ wanted.packages.join( ' ' ) } but it is still missing. ${ wanted.howToInstall }`
+		);
 	}
 	process.stdout.write( `  ✓ ${ wanted.packages.join( ' ' ) } installed\n` );
 }

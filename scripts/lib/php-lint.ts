@@ -15,7 +15,8 @@ export interface LintResult {
 }
 
 export function findPhpFiles( dir: string ): string[] {
-	return fs.readdirSync( dir, { withFileTypes: true, recursive: true } )
+	return fs
+		.readdirSync( dir, { withFileTypes: true, recursive: true } )
 		.filter( ( entry ) => entry.isFile() && entry.name.endsWith( '.php' ) )
 		.map( ( entry ) => path.join( entry.parentPath, entry.name ) )
 		.filter( ( file ) => ! file.includes( `${ path.sep }node_modules${ path.sep }` ) )

@@ -60,7 +60,9 @@ function commandLine( pid: number ): string | undefined {
 	}
 	try {
 		// No /proc (macOS): ps prints the command line.
-		return execFileSync( 'ps', [ '-o', 'command=', '-p', String( pid ) ], { encoding: 'utf8' } ).trim() || undefined;
+		return (
+			execFileSync( 'ps', [ '-o', 'command=', '-p', String( pid ) ], { encoding: 'utf8' } ).trim() || undefined
+		);
 	} catch {
 		return undefined;
 	}

@@ -17,7 +17,7 @@ export { PLUGIN_SLUG, SIDECAR_PACKAGE };
 /** Plugin folder entries shipped as they are; `build/` is made fresh; the rest is refused. */
 const PLUGIN_SHIPPED = [ 'service-integration.php', 'uninstall.php', 'readme.txt', 'includes', 'languages' ];
 const PLUGIN_NOT_SHIPPED: Record< string, string > = {
-	admin: 'the admin page\'s TypeScript source (readme.txt says where it lives)',
+	admin: "the admin page's TypeScript source (readme.txt says where it lives)",
 	build: 'rebuilt for the release instead of whatever is in the tree',
 };
 
@@ -27,15 +27,28 @@ export interface RunResult {
 }
 
 /** Runs a command to completion; a failure carries its output. */
-export function run( command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv } ): Promise< RunResult > {
+export function run(
+	command: string,
+	args: string[],
+	options: { cwd: string; env?: NodeJS.ProcessEnv }
+): Promise< RunResult > {
 	return new Promise( ( resolve, reject ) => {
-		execFile( command, args, { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 }, ( error, stdout, stderr ) => {
-			if ( error ) {
-				reject( new Error( `${ command } ${ args.join( ' ' ) } failed (${ error.message.split( '\n' )[ 0 ] }):\n${ stdout }${ stderr }` ) );
-			} else {
-				resolve( { stdout, stderr } );
+		execFile(
+			command,
+			args,
+			{ cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 },
+			( error, stdout, stderr ) => {
+				if ( error ) {
+					reject(
+						new Error(
+							`${ command } ${ args.join( ' ' ) } failed (${ error.message.split( '\n' )[ 0 ] }):\n${ stdout }${ stderr }`
+						)
+					);
+				} else {
+					resolve( { stdout, stderr } );
+				}
 			}
-		} );
+		);
 	} );
 }
 
@@ -50,10 +63,14 @@ function bin( root: string, name: string ): string {
 /** The admin page's production build (wp-scripts: index.js, index.asset.php, CSS) into outDir. */
 export async function buildAdmin( root: string, outDir: string ): Promise< void > {
 	fs.rmSync( outDir, { recursive: true, force: true } );
-	await run( bin( root, 'wp-scripts' ), [ 'build', 'plugin/admin/src/index.tsx', `--output-path=${ outDir }`, '--stats=errors-warnings' ], {
-		cwd: root,
-		env: { ...process.env, NODE_ENV: 'production' },
-	} );
+	await run(
+		bin( root, 'wp-scripts' ),
+		[ 'build', 'plugin/admin/src/index.tsx', `--output-path=${ outDir }`, '--stats=errors-warnings' ],
+		{
+			cwd: root,
+			env: { ...process.env, NODE_ENV: 'production' },
+		}
+	);
 	for ( const file of [ 'index.js', 'index.asset.php' ] ) {
 		if ( ! fs.existsSync( path.join( outDir, file ) ) ) {
 			throw new Error( `the admin build made no ${ file } in ${ outDir }` );
@@ -64,7 +81,11 @@ export async function buildAdmin( root: string, outDir: string ): Promise< void 
 /** The sidecar's JavaScript (type-checked; no source maps: the TypeScript is not shipped) into outDir. */
 export async function buildSidecar( root: string, outDir: string ): Promise< void > {
 	fs.rmSync( outDir, { recursive: true, force: true } );
-	await run( bin( root, 'tsc' ), [ '-p', 'sidecar/tsconfig.build.json', '--outDir', outDir, '--sourceMap', 'false' ], { cwd: root } );
+	await run(
+		bin( root, 'tsc' ),
+		[ '-p', 'sidecar/tsconfig.build.json', '--outDir', outDir, '--sourceMap', 'false' ],
+		{ cwd: root }
+	);
 }
 
 function copyTree( from: string, to: string ): void {
@@ -73,7 +94,9 @@ function copyTree( from: string, to: string ): void {
 		fs.mkdirSync( to, { recursive: true } );
 		for ( const entry of fs.readdirSync( from ) ) {
 			if ( entry === 'node_modules' ) {
-				throw new Error( `${ path.join( from, entry ) }: node_modules inside the plugin is not shipped; remove it` );
+				throw new Error(
+					`${ path.join( from, entry ) }: node_modules inside the plugin is not shipped; remove it`
+				);
 			}
 			if ( ! entry.startsWith( '.' ) ) {
 				copyTree( path.join( from, entry ), path.join( to, entry ) );
@@ -89,11 +112,23 @@ function copyTree( from: string, to: string ): void {
  * top-level entry in plugin/ stops the release until it is listed as shipped or not.
  * `requireReadme: false` is for commits before readme.txt existed (the upgrade test).
  */
-export function stagePlugin( root: string, builtAdmin: string, stageDir: string, options: { requireReadme?: boolean } = {} ): void {
+export function stagePlugin(
+	root: string,
+	builtAdmin: string,
+	stageDir: string,
+	options: { requireReadme?: boolean } = {}
+): void {
 	const pluginDir = path.join( root, 'plugin' );
-	const unknown = fs.readdirSync( pluginDir ).filter( ( entry ) => ! entry.startsWith( '.' ) && ! PLUGIN_SHIPPED.includes( entry ) && ! ( entry in PLUGIN_NOT_SHIPPED ) );
+	const unknown = fs
+		.readdirSync( pluginDir )
+		.filter(
+			( entry ) =>
+				! entry.startsWith( '.' ) && ! PLUGIN_SHIPPED.includes( entry ) && ! ( entry in PLUGIN_NOT_SHIPPED )
+		);
 	if ( unknown.length ) {
-		throw new Error( `plugin/ has ${ unknown.join( ', ' ) }, which the release neither ships nor leaves out: list it in scripts/lib/release-build.ts` );
+		throw new Error(
+			`plugin/ has ${ unknown.join( ', ' ) }, which the release neither ships nor leaves out: list it in scripts/lib/release-build.ts`
+		);
 	}
 	fs.rmSync( stageDir, { recursive: true, force: true } );
 	fs.mkdirSync( stageDir, { recursive: true } );
@@ -116,7 +151,15 @@ export function sourceDate( root: string ): Date {
 		return new Date( Number( process.env.SOURCE_DATE_EPOCH ) * 1000 );
 	}
 	try {
-		return new Date( Number( execFileSync( 'git', [ 'log', '-1', '--format=%ct' ], { cwd: root, encoding: 'utf8', stdio: [ 'ignore', 'pipe', 'ignore' ] } ).trim() ) * 1000 );
+		return new Date(
+			Number(
+				execFileSync( 'git', [ 'log', '-1', '--format=%ct' ], {
+					cwd: root,
+					encoding: 'utf8',
+					stdio: [ 'ignore', 'pipe', 'ignore' ],
+				} ).trim()
+			) * 1000
+		);
 	} catch {
 		return new Date( '2020-01-01T00:00:00Z' );
 	}
@@ -126,7 +169,14 @@ function listFiles( dir: string, prefix = '' ): string[] {
 	return fs
 		.readdirSync( dir, { withFileTypes: true } )
 		.sort( ( a, b ) => a.name.localeCompare( b.name ) )
-		.flatMap( ( entry ) => ( entry.isDirectory() ? [ `${ prefix }${ entry.name }/`, ...listFiles( path.join( dir, entry.name ), `${ prefix }${ entry.name }/` ) ] : [ prefix + entry.name ] ) );
+		.flatMap( ( entry ) =>
+			entry.isDirectory()
+				? [
+						`${ prefix }${ entry.name }/`,
+						...listFiles( path.join( dir, entry.name ), `${ prefix }${ entry.name }/` ),
+					]
+				: [ prefix + entry.name ]
+		);
 }
 
 /** Zips stageDir as <top>/..., what wp-admin's "Upload Plugin" expects (one top folder, the slug). */
@@ -135,7 +185,12 @@ export function zipPlugin( stageDir: string, top: string, outFile: string, date:
 	for ( const relative of [ '', ...listFiles( stageDir ) ] ) {
 		const isDir = relative === '' || relative.endsWith( '/' );
 		const name = `${ top }/${ relative }`;
-		const entry = zip.addFile( name, isDir ? Buffer.alloc( 0 ) : fs.readFileSync( path.join( stageDir, relative ) ), '', ( isDir ? 0o40755 : 0o100644 ) << 16 );
+		const entry = zip.addFile(
+			name,
+			isDir ? Buffer.alloc( 0 ) : fs.readFileSync( path.join( stageDir, relative ) ),
+			'',
+			( isDir ? 0o40755 : 0o100644 ) << 16
+		);
 		entry.header.time = date;
 	}
 	fs.mkdirSync( path.dirname( outFile ), { recursive: true } );
@@ -147,12 +202,22 @@ export function zipPlugin( stageDir: string, top: string, outFile: string, date:
 export function requiredPackages( distDir: string ): string[] {
 	const found = new Set< string >();
 	for ( const file of listFiles( distDir ).filter( ( f ) => f.endsWith( '.js' ) ) ) {
-		for ( const match of fs.readFileSync( path.join( distDir, file ), 'utf8' ).matchAll( /require\("([^"]+)"\)/g ) ) {
+		for ( const match of fs
+			.readFileSync( path.join( distDir, file ), 'utf8' )
+			.matchAll( /require\("([^"]+)"\)/g ) ) {
 			const spec = match[ 1 ] as string;
-			if ( spec.startsWith( '.' ) || spec.startsWith( 'node:' ) || builtinModules.includes( spec.split( '/' )[ 0 ] as string ) ) {
+			if (
+				spec.startsWith( '.' ) ||
+				spec.startsWith( 'node:' ) ||
+				builtinModules.includes( spec.split( '/' )[ 0 ] as string )
+			) {
 				continue;
 			}
-			found.add( spec.startsWith( '@' ) ? spec.split( '/' ).slice( 0, 2 ).join( '/' ) : ( spec.split( '/' )[ 0 ] as string ) );
+			found.add(
+				spec.startsWith( '@' )
+					? spec.split( '/' ).slice( 0, 2 ).join( '/' )
+					: ( spec.split( '/' )[ 0 ] as string )
+			);
 		}
 	}
 	return [ ...found ].sort();
@@ -179,7 +244,9 @@ export interface SidecarStageOptions {
  * and an npm-shrinkwrap.json pinning the versions the repository's lock tested, which
  * `npm install -g` honours.
  */
-export async function stageSidecar( options: SidecarStageOptions ): Promise< { dependencies: Record< string, string > } > {
+export async function stageSidecar(
+	options: SidecarStageOptions
+): Promise< { dependencies: Record< string, string > } > {
 	const { root, stageDir } = options;
 	const rootPkg = JSON.parse( fs.readFileSync( path.join( root, 'package.json' ), 'utf8' ) ) as {
 		license?: string;
@@ -194,14 +261,17 @@ export async function stageSidecar( options: SidecarStageOptions ): Promise< { d
 	for ( const name of requiredPackages( path.join( stageDir, 'dist' ) ) ) {
 		const range = rootPkg.dependencies?.[ name ];
 		if ( ! range ) {
-			throw new Error( `the sidecar's JavaScript requires "${ name }", which is not in package.json's dependencies: it would be missing once installed` );
+			throw new Error(
+				`the sidecar's JavaScript requires "${ name }", which is not in package.json's dependencies: it would be missing once installed`
+			);
 		}
 		dependencies[ name ] = range;
 	}
 	const pkg: Record< string, unknown > = {
 		name: SIDECAR_PACKAGE,
 		version: options.version,
-		description: 'The Service Integration sidecar: signed outbound and inbound webhooks for the Service Integration WordPress plugin.',
+		description:
+			'The Service Integration sidecar: signed outbound and inbound webhooks for the Service Integration WordPress plugin.',
 		license: rootPkg.license ?? 'GPL-2.0-or-later',
 		keywords: [ 'wordpress', 'woocommerce', 'webhooks', 'standard-webhooks', 'sidecar' ],
 		bin: { [ SIDECAR_PACKAGE ]: options.legacy ? 'dist/legacy-bin.js' : 'dist/cli.js' },
@@ -211,7 +281,10 @@ export async function stageSidecar( options: SidecarStageOptions ): Promise< { d
 	};
 	fs.writeFileSync( path.join( stageDir, 'package.json' ), JSON.stringify( pkg, null, 2 ) + '\n' );
 	if ( options.legacy ) {
-		fs.writeFileSync( path.join( stageDir, 'dist', 'legacy-bin.js' ), "#!/usr/bin/env node\nrequire( './main.js' );\n" );
+		fs.writeFileSync(
+			path.join( stageDir, 'dist', 'legacy-bin.js' ),
+			"#!/usr/bin/env node\nrequire( './main.js' );\n"
+		);
 	} else {
 		copyTree( path.join( root, 'sidecar', 'packaging' ), path.join( stageDir, 'packaging' ) );
 		fs.renameSync( path.join( stageDir, 'packaging', 'README.md' ), path.join( stageDir, 'README.md' ) );
@@ -224,15 +297,33 @@ export async function stageSidecar( options: SidecarStageOptions ): Promise< { d
 	// The repository's lock, pruned to these dependencies without touching the network for
 	// versions: npm keeps what the lock holds and drops the rest.
 	fs.copyFileSync( path.join( root, 'package-lock.json' ), path.join( stageDir, 'package-lock.json' ) );
-	await run( 'npm', [ 'install', '--package-lock-only', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline' ], { cwd: stageDir } );
+	await run(
+		'npm',
+		[
+			'install',
+			'--package-lock-only',
+			'--omit=dev',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--prefer-offline',
+		],
+		{ cwd: stageDir }
+	);
 	fs.renameSync( path.join( stageDir, 'package-lock.json' ), path.join( stageDir, 'npm-shrinkwrap.json' ) );
-	const shrinkwrap = JSON.parse( fs.readFileSync( path.join( stageDir, 'npm-shrinkwrap.json' ), 'utf8' ) ) as { packages: Record< string, { version?: string; dev?: boolean } > };
-	const rootLock = JSON.parse( fs.readFileSync( path.join( root, 'package-lock.json' ), 'utf8' ) ) as { packages: Record< string, { version?: string } > };
+	const shrinkwrap = JSON.parse( fs.readFileSync( path.join( stageDir, 'npm-shrinkwrap.json' ), 'utf8' ) ) as {
+		packages: Record< string, { version?: string; dev?: boolean } >;
+	};
+	const rootLock = JSON.parse( fs.readFileSync( path.join( root, 'package-lock.json' ), 'utf8' ) ) as {
+		packages: Record< string, { version?: string } >;
+	};
 	for ( const name of Object.keys( dependencies ) ) {
 		const shipped = shrinkwrap.packages[ `node_modules/${ name }` ]?.version;
 		const tested = rootLock.packages[ `node_modules/${ name }` ]?.version;
 		if ( shipped !== tested ) {
-			throw new Error( `npm-shrinkwrap.json pins ${ name } ${ shipped }, the repository's lock tested ${ tested }` );
+			throw new Error(
+				`npm-shrinkwrap.json pins ${ name } ${ shipped }, the repository's lock tested ${ tested }`
+			);
 		}
 	}
 	return { dependencies };

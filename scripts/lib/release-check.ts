@@ -12,7 +12,14 @@ import { headerField, pluginVersionProblems } from './release-version';
  * every version they carry is the one expected. Each returns its problems; empty is good.
  */
 
-const NEVER_SHIPPED = [ /(^|\/)node_modules\//, /(^|\/)tests?\//, /\.tsx?$/, /\.map$/, /(^|\/)admin\/src\//, /(^|\/)\.[^/]+$/ ];
+const NEVER_SHIPPED = [
+	/(^|\/)node_modules\//,
+	/(^|\/)tests?\//,
+	/\.tsx?$/,
+	/\.map$/,
+	/(^|\/)admin\/src\//,
+	/(^|\/)\.[^/]+$/,
+];
 
 export function zipEntries( zipFile: string ): string[] {
 	return new AdmZip( zipFile ).getEntries().map( ( entry ) => entry.entryName );
@@ -36,7 +43,15 @@ export function checkPluginZip( zipFile: string, version: string ): string[] {
 			problems.push( `${ entry }: must not ship` );
 		}
 	}
-	for ( const required of [ 'service-integration.php', 'uninstall.php', 'readme.txt', 'build/index.js', 'build/index.asset.php', 'languages/', 'includes/autoload.php' ] ) {
+	for ( const required of [
+		'service-integration.php',
+		'uninstall.php',
+		'readme.txt',
+		'build/index.js',
+		'build/index.asset.php',
+		'languages/',
+		'includes/autoload.php',
+	] ) {
 		if ( ! entries.includes( `${ PLUGIN_SLUG }/${ required }` ) ) {
 			problems.push( `${ PLUGIN_SLUG }/${ required } is missing` );
 		}
@@ -45,14 +60,26 @@ export function checkPluginZip( zipFile: string, version: string ): string[] {
 	try {
 		const pluginDir = path.join( dir, PLUGIN_SLUG );
 		problems.push( ...pluginVersionProblems( pluginDir, version, path.basename( zipFile ) ) );
-		const main = fs.existsSync( path.join( pluginDir, 'service-integration.php' ) ) ? fs.readFileSync( path.join( pluginDir, 'service-integration.php' ), 'utf8' ) : '';
+		const main = fs.existsSync( path.join( pluginDir, 'service-integration.php' ) )
+			? fs.readFileSync( path.join( pluginDir, 'service-integration.php' ), 'utf8' )
+			: '';
 		for ( const field of [ 'WC requires at least', 'WC tested up to' ] ) {
 			if ( ! headerField( main, field ) ) {
 				problems.push( `service-integration.php has no "${ field }" header` );
 			}
 		}
-		const readme = fs.existsSync( path.join( pluginDir, 'readme.txt' ) ) ? fs.readFileSync( path.join( pluginDir, 'readme.txt' ), 'utf8' ) : '';
-		for ( const field of [ 'Contributors', 'Tags', 'Requires at least', 'Tested up to', 'Requires PHP', 'Stable tag', 'License' ] ) {
+		const readme = fs.existsSync( path.join( pluginDir, 'readme.txt' ) )
+			? fs.readFileSync( path.join( pluginDir, 'readme.txt' ), 'utf8' )
+			: '';
+		for ( const field of [
+			'Contributors',
+			'Tags',
+			'Requires at least',
+			'Tested up to',
+			'Requires PHP',
+			'Stable tag',
+			'License',
+		] ) {
 			if ( ! headerField( readme, field ) ) {
 				problems.push( `readme.txt has no "${ field }:" field` );
 			}
@@ -63,10 +90,12 @@ export function checkPluginZip( zipFile: string, version: string ): string[] {
 			}
 		}
 		if ( ! /^= External service/m.test( readme ) ) {
-			problems.push( 'readme.txt does not disclose the sidecar as an external service ("= External service... =")' );
+			problems.push(
+				'readme.txt does not disclose the sidecar as an external service ("= External service... =")'
+			);
 		}
 		if ( ! readme.includes( 'plugin/admin/src/' ) ) {
-			problems.push( 'readme.txt does not say where the admin page\'s source lives (plugin/admin/src/)' );
+			problems.push( "readme.txt does not say where the admin page's source lives (plugin/admin/src/)" );
 		}
 	} finally {
 		fs.rmSync( dir, { recursive: true, force: true } );
@@ -82,16 +111,29 @@ export function tarFile( tgz: string, entry: string ): string {
 	return execFileSync( 'tar', [ '-xzOf', tgz, entry ], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 } );
 }
 
-export function checkSidecarTarball( tgz: string, version: string, rootDependencies: Record< string, string > ): string[] {
+export function checkSidecarTarball(
+	tgz: string,
+	version: string,
+	rootDependencies: Record< string, string >
+): string[] {
 	const problems: string[] = [];
 	const entries = tarEntries( tgz );
 	for ( const entry of entries ) {
-		const allowed = /^package\/(package\.json|README\.md|npm-shrinkwrap\.json|dist\/.+\.js|packaging\/[^/]+\.service)$/.test( entry );
+		const allowed =
+			/^package\/(package\.json|README\.md|npm-shrinkwrap\.json|dist\/.+\.js|packaging\/[^/]+\.service)$/.test(
+				entry
+			);
 		if ( ! allowed ) {
 			problems.push( `${ entry }: not compiled JavaScript, the unit or package metadata` );
 		}
 	}
-	for ( const required of [ 'package/dist/cli.js', 'package/dist/main.js', `package/packaging/${ SIDECAR_PACKAGE }.service`, 'package/npm-shrinkwrap.json', 'package/README.md' ] ) {
+	for ( const required of [
+		'package/dist/cli.js',
+		'package/dist/main.js',
+		`package/packaging/${ SIDECAR_PACKAGE }.service`,
+		'package/npm-shrinkwrap.json',
+		'package/README.md',
+	] ) {
 		if ( ! entries.includes( required ) ) {
 			problems.push( `${ required } is missing` );
 		}
@@ -112,7 +154,9 @@ export function checkSidecarTarball( tgz: string, version: string, rootDependenc
 		problems.push( `package.json version is ${ pkg.version }, expected ${ version }` );
 	}
 	if ( pkg.bin?.[ SIDECAR_PACKAGE ] !== 'dist/cli.js' ) {
-		problems.push( `package.json bin is ${ JSON.stringify( pkg.bin ) }, expected { "${ SIDECAR_PACKAGE }": "dist/cli.js" }` );
+		problems.push(
+			`package.json bin is ${ JSON.stringify( pkg.bin ) }, expected { "${ SIDECAR_PACKAGE }": "dist/cli.js" }`
+		);
 	}
 	if ( ! pkg.engines?.node ) {
 		problems.push( 'package.json has no engines.node' );
@@ -122,7 +166,9 @@ export function checkSidecarTarball( tgz: string, version: string, rootDependenc
 	}
 	for ( const [ name, range ] of Object.entries( pkg.dependencies ?? {} ) ) {
 		if ( rootDependencies[ name ] !== range ) {
-			problems.push( `dependency ${ name }@${ range } is not a runtime dependency of the repository (${ rootDependencies[ name ] ?? 'absent' })` );
+			problems.push(
+				`dependency ${ name }@${ range } is not a runtime dependency of the repository (${ rootDependencies[ name ] ?? 'absent' })`
+			);
 		}
 	}
 	if ( ! tarFile( tgz, 'package/dist/cli.js' ).startsWith( '#!/usr/bin/env node\n' ) ) {

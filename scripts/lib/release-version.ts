@@ -26,7 +26,9 @@ function read( file: string ): string | null {
 export function packageVersion( root: string ): string {
 	const pkg = JSON.parse( fs.readFileSync( path.join( root, 'package.json' ), 'utf8' ) ) as { version?: string };
 	if ( ! pkg.version || ! /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test( pkg.version ) ) {
-		throw new Error( `package.json: "version" must be a semantic version such as 1.2.3, got ${ JSON.stringify( pkg.version ) }` );
+		throw new Error(
+			`package.json: "version" must be a semantic version such as 1.2.3, got ${ JSON.stringify( pkg.version ) }`
+		);
 	}
 	return pkg.version;
 }
@@ -36,7 +38,10 @@ export function pluginVersionPlaces( pluginDir: string, label = 'plugin' ): Vers
 	const main = read( path.join( pluginDir, 'service-integration.php' ) ) ?? '';
 	const readme = read( path.join( pluginDir, 'readme.txt' ) ) ?? '';
 	return [
-		{ place: `${ label }/service-integration.php header Version`, value: HEADER_VERSION.exec( main )?.[ 2 ] ?? null },
+		{
+			place: `${ label }/service-integration.php header Version`,
+			value: HEADER_VERSION.exec( main )?.[ 2 ] ?? null,
+		},
 		{ place: `${ label }/service-integration.php const VERSION`, value: PHP_CONST.exec( main )?.[ 2 ] ?? null },
 		{ place: `${ label }/readme.txt Stable tag`, value: STABLE_TAG.exec( readme )?.[ 2 ] ?? null },
 	];
@@ -61,11 +66,15 @@ export function pluginVersionProblems( pluginDir: string, version: string, label
 	const readme = read( path.join( pluginDir, 'readme.txt' ) ) ?? '';
 	const changelog = readme.split( /^== Changelog ==\s*$/m )[ 1 ] ?? '';
 	if ( ! new RegExp( `^= ${ version.replace( /\./g, '\\.' ) } =\\s*$`, 'm' ).test( changelog ) ) {
-		problems.push( `${ label }/readme.txt has no "= ${ version } =" entry under "== Changelog ==" (write what changed)` );
+		problems.push(
+			`${ label }/readme.txt has no "= ${ version } =" entry under "== Changelog ==" (write what changed)`
+		);
 	}
 	for ( const field of [ 'Requires at least', 'Requires PHP' ] ) {
 		if ( headerField( main, field ) !== headerField( readme, field ) ) {
-			problems.push( `${ label }: "${ field }" is ${ headerField( main, field ) } in the header but ${ headerField( readme, field ) } in readme.txt` );
+			problems.push(
+				`${ label }: "${ field }" is ${ headerField( main, field ) } in the header but ${ headerField( readme, field ) } in readme.txt`
+			);
 		}
 	}
 	return problems;
@@ -75,7 +84,10 @@ export function pluginVersionProblems( pluginDir: string, version: string, label
 export function versionProblems( root: string ): string[] {
 	const version = packageVersion( root );
 	const problems = pluginVersionProblems( path.join( root, 'plugin' ), version );
-	const lock = JSON.parse( fs.readFileSync( path.join( root, 'package-lock.json' ), 'utf8' ) ) as { version?: string; packages?: Record< string, { version?: string } > };
+	const lock = JSON.parse( fs.readFileSync( path.join( root, 'package-lock.json' ), 'utf8' ) ) as {
+		version?: string;
+		packages?: Record< string, { version?: string } >;
+	};
 	for ( const [ place, value ] of [
 		[ 'package-lock.json version', lock.version ],
 		[ 'package-lock.json packages[""].version', lock.packages?.[ '' ]?.version ],
@@ -97,7 +109,11 @@ export function syncVersion( root: string ): string[] {
 		if ( ! pattern.test( text ) ) {
 			throw new Error( `${ relative }: no ${ pattern } to set the version in` );
 		}
-		const next = text.replace( pattern, ( _all, before: string, _old: string, after?: string ) => `${ before }${ version }${ typeof after === 'string' ? after : '' }` );
+		const next = text.replace(
+			pattern,
+			( _all, before: string, _old: string, after?: string ) =>
+				`${ before }${ version }${ typeof after === 'string' ? after : '' }`
+		);
 		if ( next !== text ) {
 			fs.writeFileSync( file, next );
 			changed.push( relative );

@@ -24,7 +24,10 @@ type ClientOptions = APIFetchOptions & { restRoot: string };
 
 apiFetch.setFetchHandler( async ( raw ) => {
 	const options = raw as ClientOptions;
-	const headers: Record< string, string > = { accept: 'application/json', ...( options.headers as Record< string, string > ) };
+	const headers: Record< string, string > = {
+		accept: 'application/json',
+		...( options.headers as Record< string, string > ),
+	};
 	let body = options.body as string | undefined;
 	if ( options.data !== undefined ) {
 		body = JSON.stringify( options.data );
@@ -55,10 +58,18 @@ export class RestClient {
 		private readonly credentials: Credentials
 	) {}
 
-	request< T = unknown >( options: { method?: string; path: string; data?: unknown; body?: string; headers?: Record< string, string > } ): Promise< RestResult< T > > {
+	request< T = unknown >( options: {
+		method?: string;
+		path: string;
+		data?: unknown;
+		body?: string;
+		headers?: Record< string, string >;
+	} ): Promise< RestResult< T > > {
 		const headers: Record< string, string > = { ...options.headers };
 		if ( this.credentials && 'username' in this.credentials ) {
-			headers.authorization = 'Basic ' + Buffer.from( `${ this.credentials.username }:${ this.credentials.password }` ).toString( 'base64' );
+			headers.authorization =
+				'Basic ' +
+				Buffer.from( `${ this.credentials.username }:${ this.credentials.password }` ).toString( 'base64' );
 		} else if ( this.credentials ) {
 			headers.cookie = this.credentials.cookie;
 			headers[ 'x-wp-nonce' ] = this.credentials.nonce;

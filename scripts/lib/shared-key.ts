@@ -9,7 +9,8 @@ import path from 'path';
  */
 export function ensureSharedKey( file: string ): string {
 	const existing = fs.existsSync( file ) ? fs.readFileSync( file, 'utf8' ).trim() : '';
-	const key = process.env.SERVICE_INTEGRATION_SIDECAR_KEY || existing || crypto.randomBytes( 32 ).toString( 'base64url' );
+	const key =
+		process.env.SERVICE_INTEGRATION_SIDECAR_KEY || existing || crypto.randomBytes( 32 ).toString( 'base64url' );
 	if ( key !== existing ) {
 		fs.mkdirSync( path.dirname( file ), { recursive: true } );
 		fs.writeFileSync( file, key + '\n', { mode: 0o600 } );

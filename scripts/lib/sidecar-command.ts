@@ -17,7 +17,10 @@ export const SIDECAR_MAX_OLD_SPACE_MB = 96;
  */
 export const SIDECAR_MAX_SEMI_SPACE_MB = 1;
 /** Every V8 heap flag the sidecar runs with: node's command line, NODE_OPTIONS of the unit. */
-export const SIDECAR_HEAP_FLAGS = [ `--max-old-space-size=${ SIDECAR_MAX_OLD_SPACE_MB }`, `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ];
+export const SIDECAR_HEAP_FLAGS = [
+	`--max-old-space-size=${ SIDECAR_MAX_OLD_SPACE_MB }`,
+	`--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }`,
+];
 
 function newestSourceTime( dir: string ): number {
 	let newest = 0;

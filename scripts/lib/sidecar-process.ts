@@ -45,7 +45,9 @@ export async function waitForSidecar( url: string, child?: ChildProcess, timeout
 			if ( response.ok && ( ! child || health.pid === child.pid ) ) {
 				return;
 			}
-			lastError = response.ok ? `another process (pid ${ health.pid }) answers on ${ url }: stop it or choose another port` : `HTTP ${ response.status }`;
+			lastError = response.ok
+				? `another process (pid ${ health.pid }) answers on ${ url }: stop it or choose another port`
+				: `HTTP ${ response.status }`;
 		} catch ( error ) {
 			lastError = ( error as Error ).message;
 		}

@@ -64,7 +64,14 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		extraPlugins: options.extraPlugins,
 		freshSite: options.freshSite,
 	};
-	return { env, siteUrl: siteUrl( env ), sidecarUrl, sharedKey, sharedKeyFile, sidecarDataDir: path.join( dir, 'sidecar-data' ) };
+	return {
+		env,
+		siteUrl: siteUrl( env ),
+		sidecarUrl,
+		sharedKey,
+		sharedKeyFile,
+		sidecarDataDir: path.join( dir, 'sidecar-data' ),
+	};
 }
 
 /**
@@ -76,9 +83,13 @@ export async function startStack( options: StackOptions ): Promise< Stack > {
 	const described = describeStack( options );
 	const sidecar = await startStackSidecar( options, described );
 	try {
-		step( `Starting WordPress (${ options.runtime } runtime) on ${ described.siteUrl }; the first start unpacks WordPress core` );
+		step(
+			`Starting WordPress (${ options.runtime } runtime) on ${ described.siteUrl }; the first start unpacks WordPress core`
+		);
 		await timed( 'wp-env started', () => startWordPress( described.env ) );
-		const site = await timed( 'WordPress answers /wp-json/ with the plugin active', () => waitForWordPress( described.env ) );
+		const site = await timed( 'WordPress answers /wp-json/ with the plugin active', () =>
+			waitForWordPress( described.env )
+		);
 		return { ...described, sidecar, site };
 	} catch ( error ) {
 		step( 'WordPress did not start: stopping what this start launched' );
@@ -97,11 +108,18 @@ export function sidecarPidFile( name: string ): string {
 
 /** Our sidecar: its entry point is under this checkout's sidecar/, its data in this environment's folder. */
 function sidecarIdentity( dataDir: string ): ProcessIdentity {
-	return { label: 'the sidecar', cmdline: [ path.join( ROOT, 'sidecar' ) + path.sep ], environ: [ `SIDECAR_DATA_DIR=${ dataDir }` ] };
+	return {
+		label: 'the sidecar',
+		cmdline: [ path.join( ROOT, 'sidecar' ) + path.sep ],
+		environ: [ `SIDECAR_DATA_DIR=${ dataDir }` ],
+	};
 }
 
 /** Starts the sidecar of a described stack (told the site's URL) and waits until it answers; stops it if it does not. */
-export async function startStackSidecar( options: StackOptions, described: Omit< Stack, 'sidecar' | 'site' > ): Promise< ChildProcess > {
+export async function startStackSidecar(
+	options: StackOptions,
+	described: Omit< Stack, 'sidecar' | 'site' >
+): Promise< ChildProcess > {
 	step( `Starting the sidecar on ${ described.sidecarUrl }` );
 	await stopRecordedProcess( sidecarPidFile( options.name ), sidecarIdentity( described.sidecarDataDir ) );
 	const sidecar = spawnSidecar( {
@@ -142,7 +160,11 @@ export async function stopLeftovers( name: string ): Promise< string[] > {
 
 /** The WordPress the site runs, as it reports itself, and where its files are. */
 export function describeWordPress( stack: Stack ): string {
-	const from = process.env.WP_ENV_CORE ? `WP_ENV_CORE=${ process.env.WP_ENV_CORE }` : stack.env.wordpressDir ? `copy of ${ stack.env.wordpressDir }` : 'from @wp-playground/wordpress-builds';
+	const from = process.env.WP_ENV_CORE
+		? `WP_ENV_CORE=${ process.env.WP_ENV_CORE }`
+		: stack.env.wordpressDir
+			? `copy of ${ stack.env.wordpressDir }`
+			: 'from @wp-playground/wordpress-builds';
 	const dir = siteDir( stack.env );
 	return `WordPress ${ stack.site.wordpress_version } (${ from })${ dir ? ` in ${ dir }` : '' }`;
 }

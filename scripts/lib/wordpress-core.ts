@@ -33,7 +33,10 @@ export function ensureWordPressCore(): string {
 
 	fs.rmSync( target, { recursive: true, force: true } );
 	fs.mkdirSync( target, { recursive: true } );
-	new AdmZip( path.join( BUILDS_DIR, 'src', 'wordpress', `wp-${ WORDPRESS_BRANCH }.zip` ) ).extractAllTo( target, true );
+	new AdmZip( path.join( BUILDS_DIR, 'src', 'wordpress', `wp-${ WORDPRESS_BRANCH }.zip` ) ).extractAllTo(
+		target,
+		true
+	);
 	fs.cpSync( path.join( BUILDS_DIR, 'public', `wp-${ WORDPRESS_BRANCH }` ), target, {
 		recursive: true,
 		filter: ( source ) => ! source.endsWith( 'wordpress-remote-asset-paths' ),

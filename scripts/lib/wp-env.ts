@@ -68,7 +68,9 @@ function baseConfig(): RawConfig {
 }
 
 /** The wp-config constants this environment gets: .wp-env.json's, plus the sidecar's URL and key. */
-export function environmentConstants( env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' | 'orderStorage' > ): Record< string, unknown > {
+export function environmentConstants(
+	env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' | 'orderStorage' >
+): Record< string, unknown > {
 	return {
 		...baseConfig().config,
 		SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
@@ -83,7 +85,9 @@ export function environmentConstants( env: Pick< WordPressEnvironment, 'sidecarU
  * .wp-env.json's mappings (the plugin, the local-environment must-use plugin), the commerce
  * plugin (a real WooCommerce folder, else the fixture) and any extra plugins.
  */
-export function environmentMappings( env: Pick< WordPressEnvironment, 'woocommerceDir' | 'extraPlugins' > ): Record< string, string > {
+export function environmentMappings(
+	env: Pick< WordPressEnvironment, 'woocommerceDir' | 'extraPlugins' >
+): Record< string, string > {
 	const mappings: Record< string, string > = {};
 	for ( const [ target, source ] of Object.entries( baseConfig().mappings ?? {} ) ) {
 		mappings[ target ] = path.resolve( ROOT, source );
@@ -178,7 +182,12 @@ export async function stopRecordedWordPress( env: WordPressEnvironment ): Promis
 	return stopped;
 }
 
-function spawnWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {}, quiet = false ): ChildProcess {
+function spawnWpEnv(
+	env: WordPressEnvironment,
+	args: string[],
+	extraEnv: NodeJS.ProcessEnv = {},
+	quiet = false
+): ChildProcess {
 	return spawn( process.execPath, [ WP_ENV_BIN, ...args, `--config=${ configPath( env ) }` ], {
 		cwd: ROOT,
 		stdio: [ 'ignore', quiet ? 'ignore' : 'inherit', quiet ? 'ignore' : 'inherit' ],
@@ -190,12 +199,23 @@ function exitOf( child: ChildProcess, what: string ): Promise< void > {
 	return new Promise( ( resolve, reject ) => {
 		child.on( 'error', reject );
 		child.on( 'exit', ( code, signal ) =>
-			code === 0 ? resolve() : reject( new Error( `${ what } exited with ${ code === null ? `signal ${ signal }` : `code ${ code }` }` ) )
+			code === 0
+				? resolve()
+				: reject(
+						new Error(
+							`${ what } exited with ${ code === null ? `signal ${ signal }` : `code ${ code }` }`
+						)
+					)
 		);
 	} );
 }
 
-function runWpEnv( env: WordPressEnvironment, args: string[], extraEnv: NodeJS.ProcessEnv = {}, quiet = false ): Promise< void > {
+function runWpEnv(
+	env: WordPressEnvironment,
+	args: string[],
+	extraEnv: NodeJS.ProcessEnv = {},
+	quiet = false
+): Promise< void > {
 	return exitOf( spawnWpEnv( env, args, extraEnv, quiet ), `wp-env ${ args[ 0 ] }` );
 }
 
@@ -250,7 +270,9 @@ function prepareSiteDir( env: WordPressEnvironment ): string {
 		const previous = `${ site }.previous`;
 		fs.rmSync( previous, { recursive: true, force: true } );
 		fs.renameSync( site, previous );
-		process.stdout.write( `  (this site was copied from another WordPress tree; it was moved to ${ previous } and a fresh site starts)\n` );
+		process.stdout.write(
+			`  (this site was copied from another WordPress tree; it was moved to ${ previous } and a fresh site starts)\n`
+		);
 	}
 	if ( ! fs.existsSync( site ) ) {
 		fs.cpSync( source, site, { recursive: true } );
@@ -303,7 +325,9 @@ export async function startWordPress( env: WordPressEnvironment ): Promise< void
 			copyServerPid();
 			const fatal = watching ? fatalSince( env, mark ) : undefined;
 			if ( fatal && ( await answersServerError( env ) ) && watching ) {
-				throw new Error( `WordPress answers HTTP 500 with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` );
+				throw new Error(
+					`WordPress answers HTTP 500 with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }`
+				);
 			}
 		}
 	} )();
@@ -318,7 +342,11 @@ export async function startWordPress( env: WordPressEnvironment ): Promise< void
 		copyServerPid();
 		const fatal = fatalSince( env, mark );
 		const message = ( error as Error ).message;
-		throw new Error( fatal && ! message.includes( fatal ) ? `${ message }\nPHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` : message );
+		throw new Error(
+			fatal && ! message.includes( fatal )
+				? `${ message }\nPHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }`
+				: message
+		);
 	} finally {
 		watching = false;
 		forgetPid( wpEnvPidFile( env ), child.pid );
@@ -328,7 +356,10 @@ export async function startWordPress( env: WordPressEnvironment ): Promise< void
 
 async function answersServerError( env: WordPressEnvironment ): Promise< boolean > {
 	try {
-		const response = await fetch( `${ siteUrl( env ) }/wp-json/`, { redirect: 'manual', signal: AbortSignal.timeout( 20_000 ) } );
+		const response = await fetch( `${ siteUrl( env ) }/wp-json/`, {
+			redirect: 'manual',
+			signal: AbortSignal.timeout( 20_000 ),
+		} );
 		await response.arrayBuffer();
 		return response.status >= 500;
 	} catch {
@@ -386,7 +417,11 @@ export const PLAYGROUND_COOKIE = 'playground_auto_login_already_happened=1';
  */
 export interface SiteReport {
 	wordpress_version: string;
-	commerce: { plugin: 'woocommerce' | 'woocommerce-fixture' | null; version: string | null; order_storage: 'hpos' | 'legacy' | 'fixture' | null };
+	commerce: {
+		plugin: 'woocommerce' | 'woocommerce-fixture' | null;
+		version: string | null;
+		order_storage: 'hpos' | 'legacy' | 'fixture' | null;
+	};
 }
 
 export async function readSiteReport( url: string ): Promise< SiteReport > {
@@ -416,7 +451,9 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 			const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
 			status = response.status;
 			const text = await response.text();
-			const missing = [ 'service-integration/v1', commerceNamespace ].filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
+			const missing = [ 'service-integration/v1', commerceNamespace ].filter(
+				( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` )
+			);
 			if ( status === 200 && missing.length === 0 ) {
 				const report = await readSiteReport( url );
 				const wanted = env.orderStorage ?? 'hpos';
@@ -432,7 +469,9 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 		}
 		const fatal = fatalSince( env, mark );
 		if ( fatal && status >= 500 ) {
-			throw new Error( `WordPress at ${ url } answers HTTP ${ status } with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }` );
+			throw new Error(
+				`WordPress at ${ url } answers HTTP ${ status } with a PHP fatal error in ${ debugLogFile( env ) }:\n${ fatal }`
+			);
 		}
 		const problems = setupProblemsSince( env, mark );
 		if ( problems.length > 0 ) {
@@ -444,12 +483,20 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 	const log = debugLogFile( env );
 	throw new Error(
 		`WordPress at ${ url } did not become ready within ${ timeoutMs / 1000 } s (${ lastError })` +
-			( fatal ? `\nLast PHP fatal error in ${ log }:\n${ fatal }` : log ? ` and logged no PHP fatal error in ${ log }` : '' )
+			( fatal
+				? `\nLast PHP fatal error in ${ log }:\n${ fatal }`
+				: log
+					? ` and logged no PHP fatal error in ${ log }`
+					: '' )
 	);
 }
 
 /** The same wait for any WordPress URL; `gone` (when given) fails it early, e.g. once the server process has exited. */
-export async function waitForSite( url: string, timeoutMs = 180_000, gone?: () => string | undefined ): Promise< void > {
+export async function waitForSite(
+	url: string,
+	timeoutMs = 180_000,
+	gone?: () => string | undefined
+): Promise< void > {
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {

@@ -13,7 +13,12 @@ export async function loginCookies( siteUrl: string, username: string, password:
 			'content-type': 'application/x-www-form-urlencoded',
 			cookie: `${ PLAYGROUND_COOKIE }; wordpress_test_cookie=WP%20Cookie%20check`,
 		},
-		body: new URLSearchParams( { log: username, pwd: password, testcookie: '1', 'wp-submit': 'Log In' } ).toString(),
+		body: new URLSearchParams( {
+			log: username,
+			pwd: password,
+			testcookie: '1',
+			'wp-submit': 'Log In',
+		} ).toString(),
 	} );
 	const cookies = response.headers
 		.getSetCookie()
@@ -43,7 +48,9 @@ export async function createApplicationPassword( siteUrl: string, cookie: string
 	} );
 	const body = ( await response.json() ) as { password?: string; message?: string };
 	if ( response.status !== 201 || ! body.password ) {
-		throw new Error( `Could not create an application password (HTTP ${ response.status }: ${ body.message ?? '' })` );
+		throw new Error(
+			`Could not create an application password (HTTP ${ response.status }: ${ body.message ?? '' })`
+		);
 	}
 	return body.password;
 }

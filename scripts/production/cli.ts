@@ -53,8 +53,20 @@ async function main(): Promise< void > {
 		return;
 	}
 	// Loaded once --help is answered: they take a second or two to load.
-	const [ { orderStorageFromEnv }, { describeProduction, readRunning, startProduction, stopProduction } ] = await Promise.all( [ import( '../lib/wp-env' ), import( './stack' ) ] );
-	const flags = parseFlags( rest, [ 'env', 'wp-port', 'sidecar-port', 'fpm-port', 'db-port', 'fresh', 'release-dir', 'cron-seconds', 'php-workers', 'fresh-sidecar-install' ] );
+	const [ { orderStorageFromEnv }, { describeProduction, readRunning, startProduction, stopProduction } ] =
+		await Promise.all( [ import( '../lib/wp-env' ), import( './stack' ) ] );
+	const flags = parseFlags( rest, [
+		'env',
+		'wp-port',
+		'sidecar-port',
+		'fpm-port',
+		'db-port',
+		'fresh',
+		'release-dir',
+		'cron-seconds',
+		'php-workers',
+		'fresh-sidecar-install',
+	] );
 	const name = typeof flags.env === 'string' ? flags.env : 'production';
 	if ( command === 'stop' ) {
 		step( `Stopping production environment "${ name }"` );
@@ -64,7 +76,11 @@ async function main(): Promise< void > {
 	}
 	if ( command === 'status' ) {
 		const running = readRunning( name );
-		process.stdout.write( running ? `  ${ describeProduction( running ) }\n` : `Production environment "${ name }" is not running (no ${ productionLayout( name ).runningFile }).\n` );
+		process.stdout.write(
+			running
+				? `  ${ describeProduction( running ) }\n`
+				: `Production environment "${ name }" is not running (no ${ productionLayout( name ).runningFile }).\n`
+		);
 		return;
 	}
 	if ( command !== 'start' ) {

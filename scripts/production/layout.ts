@@ -16,7 +16,15 @@ export interface ProductionLayout {
 	/** The WordPress docroot (wp-content/debug.log lives here). */
 	wordpress: string;
 	/** The sidecar's config folder (what `service-integration-sidecar init --config-dir` writes), data and log. */
-	sidecar: { dir: string; configDir: string; configFile: string; sharedKeyFile: string; dataDir: string; log: string; pidFile: string };
+	sidecar: {
+		dir: string;
+		configDir: string;
+		configFile: string;
+		sharedKeyFile: string;
+		dataDir: string;
+		log: string;
+		pidFile: string;
+	};
 	cron: { log: string; pidFile: string };
 	/** Where `npm run release -- --out` writes when no release directory is given. */
 	release: string;
@@ -39,7 +47,12 @@ export function productionLayout( name: string ): ProductionLayout {
 			pidFile: path.join( mariadb, 'mariadbd.pid' ),
 			log: path.join( mariadb, 'mariadbd.log' ),
 		},
-		phpFpm: { dir: phpFpm, config: path.join( phpFpm, 'php-fpm.conf' ), pidFile: path.join( phpFpm, 'php-fpm.pid' ), log: path.join( phpFpm, 'php-fpm.log' ) },
+		phpFpm: {
+			dir: phpFpm,
+			config: path.join( phpFpm, 'php-fpm.conf' ),
+			pidFile: path.join( phpFpm, 'php-fpm.pid' ),
+			log: path.join( phpFpm, 'php-fpm.log' ),
+		},
 		nginx: {
 			dir: nginx,
 			config: path.join( nginx, 'nginx.conf' ),

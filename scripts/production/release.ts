@@ -31,7 +31,9 @@ export function readReleaseArtifacts( dir: string ): ReleaseArtifacts {
 	const zips = files.filter( ( file ) => /^service-integration-\d[^/]*\.zip$/.test( file ) );
 	const tarballs = files.filter( ( file ) => /^service-integration-sidecar-\d[^/]*\.tgz$/.test( file ) );
 	if ( zips.length !== 1 || tarballs.length !== 1 ) {
-		throw new Error( `${ dir } must hold exactly one service-integration-<version>.zip and one service-integration-sidecar-<version>.tgz (found ${ [ ...zips, ...tarballs ].join( ', ' ) || 'none' }): run npm run release` );
+		throw new Error(
+			`${ dir } must hold exactly one service-integration-<version>.zip and one service-integration-sidecar-<version>.tgz (found ${ [ ...zips, ...tarballs ].join( ', ' ) || 'none' }): run npm run release`
+		);
 	}
 	const pluginZip = zips[ 0 ] as string;
 	const sidecarTarball = tarballs[ 0 ] as string;
@@ -56,11 +58,19 @@ export function readReleaseArtifacts( dir: string ): ReleaseArtifacts {
 	for ( const file of [ pluginZip, sidecarTarball ] ) {
 		const actual = sha256( path.join( dir, file ) );
 		if ( listed.get( file ) !== actual ) {
-			throw new Error( `${ path.join( dir, file ) } does not match SHA256SUMS (${ listed.get( file ) ?? 'not listed' } listed, ${ actual } on disk)` );
+			throw new Error(
+				`${ path.join( dir, file ) } does not match SHA256SUMS (${ listed.get( file ) ?? 'not listed' } listed, ${ actual } on disk)`
+			);
 		}
 		checksums[ file ] = actual;
 	}
-	return { dir, version, pluginZip: path.join( dir, pluginZip ), sidecarTarball: path.join( dir, sidecarTarball ), checksums };
+	return {
+		dir,
+		version,
+		pluginZip: path.join( dir, pluginZip ),
+		sidecarTarball: path.join( dir, sidecarTarball ),
+		checksums,
+	};
 }
 
 function run( command: string, args: string[], cwd = ROOT ): void {

@@ -14,7 +14,17 @@ import type { ProductionLayout } from './layout';
  * ours under .cache/ (own datadir, pid file, logs and loopback port). Stopped by pid, after
  * /proc/<pid>/cmdline says the process is still the one we started.
  */
-export const PRODUCTION_PACKAGES = [ 'nginx', 'php8.2-fpm', 'php8.2-mysql', 'php8.2-curl', 'php8.2-mbstring', 'php8.2-xml', 'php8.2-intl', 'php8.2-zip', 'mariadb-server' ];
+export const PRODUCTION_PACKAGES = [
+	'nginx',
+	'php8.2-fpm',
+	'php8.2-mysql',
+	'php8.2-curl',
+	'php8.2-mbstring',
+	'php8.2-xml',
+	'php8.2-intl',
+	'php8.2-zip',
+	'mariadb-server',
+];
 
 const BINARIES = {
 	nginx: '/usr/sbin/nginx',
@@ -37,7 +47,11 @@ function missingPieces(): string[] {
 			continue;
 		}
 		const modules = spawnSync( binary, [ '-m' ], { encoding: 'utf8' } ).stdout.toLowerCase().split( '\n' );
-		missing.push( ...PHP_EXTENSIONS.filter( ( name ) => ! modules.includes( name ) ).map( ( name ) => `${ path.basename( binary ) }'s ${ name } extension` ) );
+		missing.push(
+			...PHP_EXTENSIONS.filter( ( name ) => ! modules.includes( name ) ).map(
+				( name ) => `${ path.basename( binary ) }'s ${ name } extension`
+			)
+		);
 	}
 	return missing;
 }
@@ -64,24 +78,39 @@ export interface ServiceProcess {
 }
 
 export function mariadbProcess( layout: ProductionLayout ): ServiceProcess {
-	return { pidFile: layout.mariadb.pidFile + '.ours', identity: { label: 'MariaDB', cmdline: [ 'mariadbd', `--defaults-file=${ layout.mariadb.config }` ] } };
+	return {
+		pidFile: layout.mariadb.pidFile + '.ours',
+		identity: { label: 'MariaDB', cmdline: [ 'mariadbd', `--defaults-file=${ layout.mariadb.config }` ] },
+	};
 }
 
 /** PHP-FPM's master renames itself "php-fpm: master process (<config>)". */
 export function phpFpmProcess( layout: ProductionLayout ): ServiceProcess {
-	return { pidFile: layout.phpFpm.pidFile + '.ours', identity: { label: 'PHP-FPM', cmdline: [ 'php-fpm', layout.phpFpm.config ] } };
+	return {
+		pidFile: layout.phpFpm.pidFile + '.ours',
+		identity: { label: 'PHP-FPM', cmdline: [ 'php-fpm', layout.phpFpm.config ] },
+	};
 }
 
 /** nginx's master renames itself "nginx: master process <command line>". */
 export function nginxProcess( layout: ProductionLayout ): ServiceProcess {
-	return { pidFile: layout.nginx.pidFile + '.ours', identity: { label: 'nginx', cmdline: [ 'nginx', layout.nginx.config ] } };
+	return {
+		pidFile: layout.nginx.pidFile + '.ours',
+		identity: { label: 'nginx', cmdline: [ 'nginx', layout.nginx.config ] },
+	};
 }
 
 /**
  * Starts a long-running server in its own process group (so a test run's exit does not take
  * it down), output appended to `log`, and records its pid at once.
  */
-export function spawnDetached( command: string, args: string[], log: string, service: ServiceProcess, env: NodeJS.ProcessEnv = process.env ): ChildProcess {
+export function spawnDetached(
+	command: string,
+	args: string[],
+	log: string,
+	service: ServiceProcess,
+	env: NodeJS.ProcessEnv = process.env
+): ChildProcess {
 	fs.mkdirSync( path.dirname( log ), { recursive: true } );
 	const out = fs.openSync( log, 'a' );
 	const child = spawn( command, args, { detached: true, stdio: [ 'ignore', out, out ], env } );
@@ -133,23 +162,35 @@ export async function assertPortsFree( ports: Record< string, number > ): Promis
 		}
 	}
 	if ( taken.length > 0 ) {
-		throw new Error( `Already in use on 127.0.0.1: ${ taken.join( ', ' ) }. Stop what runs there (npm run production -- stop --env=<name>) or choose other ports.` );
+		throw new Error(
+			`Already in use on 127.0.0.1: ${ taken.join( ', ' ) }. Stop what runs there (npm run production -- stop --env=<name>) or choose other ports.`
+		);
 	}
 }
 
 /** Waits until the child listens on the port; fails at once, with its log, if it exits. */
-export async function waitForPort( child: ChildProcess, port: number, what: string, log: string, timeoutMs = 60_000 ): Promise< void > {
+export async function waitForPort(
+	child: ChildProcess,
+	port: number,
+	what: string,
+	log: string,
+	timeoutMs = 60_000
+): Promise< void > {
 	const deadline = Date.now() + timeoutMs;
 	while ( Date.now() < deadline ) {
 		if ( child.exitCode !== null || child.signalCode !== null ) {
-			throw new Error( `${ what } exited (${ child.exitCode ?? child.signalCode }) before listening on ${ port }. End of ${ log }:\n${ lastLines( log ) }` );
+			throw new Error(
+				`${ what } exited (${ child.exitCode ?? child.signalCode }) before listening on ${ port }. End of ${ log }:\n${ lastLines( log ) }`
+			);
 		}
 		if ( await portOpen( port ) ) {
 			return;
 		}
 		await new Promise( ( r ) => setTimeout( r, 200 ) );
 	}
-	throw new Error( `${ what } did not listen on 127.0.0.1:${ port } within ${ timeoutMs / 1000 } s. End of ${ log }:\n${ lastLines( log ) }` );
+	throw new Error(
+		`${ what } did not listen on 127.0.0.1:${ port } within ${ timeoutMs / 1000 } s. End of ${ log }:\n${ lastLines( log ) }`
+	);
 }
 
 /** The OS user the servers run as: the one running this script (root in CI). */
@@ -198,7 +239,11 @@ function writeMariadbConfig( layout: ProductionLayout, port: number ): void {
 
 /** Runs SQL as MariaDB's root over the socket (root has no password in this private datadir, reachable only by this OS user); tab-separated rows. */
 export function mariadbSql( layout: ProductionLayout, sql: string ): string {
-	const result = spawnSync( BINARIES.mariadb, [ `--defaults-file=${ layout.mariadb.config }`, '-uroot', '--batch', '--skip-column-names', '-e', sql ], { encoding: 'utf8' } );
+	const result = spawnSync(
+		BINARIES.mariadb,
+		[ `--defaults-file=${ layout.mariadb.config }`, '-uroot', '--batch', '--skip-column-names', '-e', sql ],
+		{ encoding: 'utf8' }
+	);
 	if ( result.status !== 0 ) {
 		throw new Error( `MariaDB refused SQL (${ sql.slice( 0, 80 ) }…): ${ result.stderr.trim() }` );
 	}
@@ -218,7 +263,12 @@ export async function startMariadb( layout: ProductionLayout, port: number, fres
 		fs.mkdirSync( layout.mariadb.datadir, { recursive: true } );
 		const init = spawnSync(
 			BINARIES.installDb,
-			[ `--defaults-file=${ layout.mariadb.config }`, '--auth-root-authentication-method=normal', '--skip-test-db', `--user=${ currentUser() }` ],
+			[
+				`--defaults-file=${ layout.mariadb.config }`,
+				'--auth-root-authentication-method=normal',
+				'--skip-test-db',
+				`--user=${ currentUser() }`,
+			],
 			{ encoding: 'utf8' }
 		);
 		if ( init.status !== 0 ) {
@@ -226,14 +276,25 @@ export async function startMariadb( layout: ProductionLayout, port: number, fres
 		}
 	}
 	const service = mariadbProcess( layout );
-	const child = spawnDetached( BINARIES.mariadbd, [ `--defaults-file=${ layout.mariadb.config }` ], layout.mariadb.log, service );
+	const child = spawnDetached(
+		BINARIES.mariadbd,
+		[ `--defaults-file=${ layout.mariadb.config }` ],
+		layout.mariadb.log,
+		service
+	);
 	await waitForPort( child, port, 'MariaDB', layout.mariadb.log );
 
 	const passwordFile = path.join( layout.mariadb.dir, 'wordpress-password' );
 	if ( ! fs.existsSync( passwordFile ) || fresh ) {
 		fs.writeFileSync( passwordFile, crypto.randomBytes( 18 ).toString( 'base64url' ), { mode: 0o600 } );
 	}
-	const database: Database = { name: 'wordpress', user: 'wordpress', password: fs.readFileSync( passwordFile, 'utf8' ).trim(), host: '127.0.0.1', port };
+	const database: Database = {
+		name: 'wordpress',
+		user: 'wordpress',
+		password: fs.readFileSync( passwordFile, 'utf8' ).trim(),
+		host: '127.0.0.1',
+		port,
+	};
 	// WordPress connects over TCP on loopback, as to a database server; its user sees only its database.
 	mariadbSql(
 		layout,
@@ -290,7 +351,12 @@ function writePhpFpmConfig( layout: ProductionLayout, port: number, workers: num
 
 export async function startPhpFpm( layout: ProductionLayout, port: number, workers: number ): Promise< void > {
 	writePhpFpmConfig( layout, port, workers );
-	const args = [ '--fpm-config', layout.phpFpm.config, '--nodaemonize', ...( isRoot() ? [ '--allow-to-run-as-root' ] : [] ) ];
+	const args = [
+		'--fpm-config',
+		layout.phpFpm.config,
+		'--nodaemonize',
+		...( isRoot() ? [ '--allow-to-run-as-root' ] : [] ),
+	];
 	const test = spawnSync( BINARIES.phpFpm, [ ...args, '--test' ], { encoding: 'utf8' } );
 	if ( test.status !== 0 ) {
 		throw new Error( `php-fpm8.2 --test refused ${ layout.phpFpm.config }:\n${ test.stdout }${ test.stderr }` );

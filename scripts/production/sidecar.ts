@@ -25,9 +25,15 @@ export const SIDECAR_INSTALLS = path.join( CACHE_DIR, 'production-sidecar' );
  * source for 1-6 minutes on this machine. `fresh` installs into a new prefix of the
  * environment's own instead.
  */
-export function installSidecar( layout: ProductionLayout, artifacts: ReleaseArtifacts, fresh: boolean ): { prefix: string; bin: string; reused: boolean } {
+export function installSidecar(
+	layout: ProductionLayout,
+	artifacts: ReleaseArtifacts,
+	fresh: boolean
+): { prefix: string; bin: string; reused: boolean } {
 	const checksum = artifacts.checksums[ path.basename( artifacts.sidecarTarball ) ] as string;
-	const prefix = fresh ? path.join( layout.sidecar.dir, 'prefix' ) : path.join( SIDECAR_INSTALLS, checksum.slice( 0, 16 ) );
+	const prefix = fresh
+		? path.join( layout.sidecar.dir, 'prefix' )
+		: path.join( SIDECAR_INSTALLS, checksum.slice( 0, 16 ) );
 	const bin = path.join( prefix, 'bin', SIDECAR_BIN_NAME );
 	const marker = path.join( prefix, '.installed-from' );
 	if ( ! fresh && fs.existsSync( marker ) && fs.existsSync( bin ) ) {
@@ -37,14 +43,20 @@ export function installSidecar( layout: ProductionLayout, artifacts: ReleaseArti
 	const staging = `${ prefix }.partial-${ process.pid }`;
 	fs.rmSync( staging, { recursive: true, force: true } );
 	fs.mkdirSync( staging, { recursive: true } );
-	const result = spawnSync( 'npm', [ 'install', '-g', '--prefix', staging, '--no-audit', '--no-fund', artifacts.sidecarTarball ], {
-		// Outside the checkout, so nothing resolves from this repository's node_modules.
-		cwd: staging,
-		encoding: 'utf8',
-	} );
+	const result = spawnSync(
+		'npm',
+		[ 'install', '-g', '--prefix', staging, '--no-audit', '--no-fund', artifacts.sidecarTarball ],
+		{
+			// Outside the checkout, so nothing resolves from this repository's node_modules.
+			cwd: staging,
+			encoding: 'utf8',
+		}
+	);
 	if ( result.status !== 0 || ! fs.existsSync( path.join( staging, 'bin', SIDECAR_BIN_NAME ) ) ) {
 		fs.rmSync( staging, { recursive: true, force: true } );
-		throw new Error( `npm install -g --prefix ${ staging } ${ artifacts.sidecarTarball } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
+		throw new Error(
+			`npm install -g --prefix ${ staging } ${ artifacts.sidecarTarball } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }`
+		);
 	}
 	fs.writeFileSync( path.join( staging, '.installed-from' ), `${ artifacts.sidecarTarball }\n${ checksum }\n` );
 	fs.rmSync( prefix, { recursive: true, force: true } );
@@ -62,7 +74,11 @@ const OWNER_VARIABLE = 'SERVICE_INTEGRATION_PRODUCTION_ROOT';
 export function sidecarProcess( layout: ProductionLayout ): ServiceProcess {
 	return {
 		pidFile: layout.sidecar.pidFile,
-		identity: { label: 'the sidecar', cmdline: [ `bin/${ SIDECAR_BIN_NAME }` ], environ: [ `${ OWNER_VARIABLE }=${ layout.root }` ] },
+		identity: {
+			label: 'the sidecar',
+			cmdline: [ `bin/${ SIDECAR_BIN_NAME }` ],
+			environ: [ `${ OWNER_VARIABLE }=${ layout.root }` ],
+		},
 	};
 }
 
@@ -76,9 +92,14 @@ export interface SidecarCommand {
 }
 
 function runBin( bin: string, args: string[] ): string {
-	const result = spawnSync( bin, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } } );
+	const result = spawnSync( bin, args, {
+		encoding: 'utf8',
+		env: { PATH: process.env.PATH, HOME: process.env.HOME },
+	} );
 	if ( result.status !== 0 ) {
-		throw new Error( `${ SIDECAR_BIN_NAME } ${ args.join( ' ' ) } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
+		throw new Error(
+			`${ SIDECAR_BIN_NAME } ${ args.join( ' ' ) } failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }`
+		);
 	}
 	return result.stdout;
 }
@@ -105,10 +126,19 @@ export function initSidecar( layout: ProductionLayout, bin: string, port: number
 	if ( ! /^\s+init\s/m.test( runBin( bin, [ '--help' ] ) ) ) {
 		const sharedKey = ensureSharedKey( sidecar.sharedKeyFile );
 		return {
-			wpConfigLines: [ `define( 'SERVICE_INTEGRATION_SIDECAR_URL', 'http://127.0.0.1:${ port }' );`, `define( 'SERVICE_INTEGRATION_SIDECAR_KEY', '${ sharedKey }' );` ],
+			wpConfigLines: [
+				`define( 'SERVICE_INTEGRATION_SIDECAR_URL', 'http://127.0.0.1:${ port }' );`,
+				`define( 'SERVICE_INTEGRATION_SIDECAR_KEY', '${ sharedKey }' );`,
+			],
 			sharedKey,
 			args: [],
-			env: { SIDECAR_HOST: '127.0.0.1', SIDECAR_PORT: String( port ), SIDECAR_DATA_DIR: sidecar.dataDir, SIDECAR_SHARED_KEY_FILE: sidecar.sharedKeyFile, SIDECAR_WORDPRESS_URL: siteUrl },
+			env: {
+				SIDECAR_HOST: '127.0.0.1',
+				SIDECAR_PORT: String( port ),
+				SIDECAR_DATA_DIR: sidecar.dataDir,
+				SIDECAR_SHARED_KEY_FILE: sidecar.sharedKeyFile,
+				SIDECAR_WORDPRESS_URL: siteUrl,
+			},
 		};
 	}
 	const out = runBin( bin, [
@@ -125,11 +155,18 @@ export function initSidecar( layout: ProductionLayout, bin: string, port: number
 		siteUrl,
 		...( fs.existsSync( sidecar.configFile ) ? [ '--force' ] : [] ),
 	] );
-	const wpConfigLines = out.split( '\n' ).filter( ( line ) => /^define\( 'SERVICE_INTEGRATION_SIDECAR_(URL|KEY)'/.test( line ) );
+	const wpConfigLines = out
+		.split( '\n' )
+		.filter( ( line ) => /^define\( 'SERVICE_INTEGRATION_SIDECAR_(URL|KEY)'/.test( line ) );
 	if ( wpConfigLines.length !== 2 ) {
 		throw new Error( `${ SIDECAR_BIN_NAME } init printed no wp-config.php lines:\n${ out }` );
 	}
-	return { wpConfigLines, sharedKey: fs.readFileSync( sidecar.sharedKeyFile, 'utf8' ).trim(), args: [ 'start', '--config', sidecar.configFile ], env: {} };
+	return {
+		wpConfigLines,
+		sharedKey: fs.readFileSync( sidecar.sharedKeyFile, 'utf8' ).trim(),
+		args: [ 'start', '--config', sidecar.configFile ],
+		env: {},
+	};
 }
 
 /**
@@ -137,8 +174,17 @@ export function initSidecar( layout: ProductionLayout, bin: string, port: number
  * `extraEnv` adds SIDECAR_* settings over the config file's (the e2e suite's private CIDRs and
  * fast retries). NODE_OPTIONS caps the heap as the systemd unit does.
  */
-export function sidecarCommand( layout: ProductionLayout, bin: string, setup: SidecarSetup, extraEnv: NodeJS.ProcessEnv = {} ): SidecarCommand {
-	const env: Record< string, string > = { NODE_OPTIONS: SIDECAR_HEAP_FLAGS.join( ' ' ), ...setup.env, [ OWNER_VARIABLE ]: layout.root };
+export function sidecarCommand(
+	layout: ProductionLayout,
+	bin: string,
+	setup: SidecarSetup,
+	extraEnv: NodeJS.ProcessEnv = {}
+): SidecarCommand {
+	const env: Record< string, string > = {
+		NODE_OPTIONS: SIDECAR_HEAP_FLAGS.join( ' ' ),
+		...setup.env,
+		[ OWNER_VARIABLE ]: layout.root,
+	};
 	for ( const [ name, value ] of Object.entries( extraEnv ) ) {
 		if ( value !== undefined ) {
 			env[ name ] = value;
@@ -149,12 +195,18 @@ export function sidecarCommand( layout: ProductionLayout, bin: string, setup: Si
 
 /** Starts the sidecar detached, pid recorded; resolves once /health answers with its pid. */
 export async function startSidecarProcess( command: SidecarCommand, url: string ): Promise< number > {
-	const child = spawnDetached( command.command, command.args, command.log, { pidFile: command.pidFile, identity: { label: 'the sidecar', cmdline: [] } }, {
-		// PATH for the bin's `#!/usr/bin/env node`; nothing else from this process's environment.
-		PATH: process.env.PATH,
-		HOME: process.env.HOME,
-		...command.env,
-	} );
+	const child = spawnDetached(
+		command.command,
+		command.args,
+		command.log,
+		{ pidFile: command.pidFile, identity: { label: 'the sidecar', cmdline: [] } },
+		{
+			// PATH for the bin's `#!/usr/bin/env node`; nothing else from this process's environment.
+			PATH: process.env.PATH,
+			HOME: process.env.HOME,
+			...command.env,
+		}
+	);
 	await waitForSidecar( url, child );
 	return child.pid as number;
 }

@@ -21,8 +21,23 @@ import {
 	stopService,
 	type ServiceProcess,
 } from './services';
-import { initSidecar, installSidecar, sidecarCommand, startSidecarProcess, stopSidecarProcess, type SidecarCommand } from './sidecar';
-import { activatePlugin, adminCookie, installWordPress, PLUGIN_FILE, prepareDocroot, uploadPluginZip, waitForSite } from './wordpress';
+import {
+	initSidecar,
+	installSidecar,
+	sidecarCommand,
+	startSidecarProcess,
+	stopSidecarProcess,
+	type SidecarCommand,
+} from './sidecar';
+import {
+	activatePlugin,
+	adminCookie,
+	installWordPress,
+	PLUGIN_FILE,
+	prepareDocroot,
+	uploadPluginZip,
+	waitForSite,
+} from './wordpress';
 
 /**
  * The production runtime: nginx + PHP-FPM + MariaDB from Debian's packages, WordPress 6.5.5
@@ -71,13 +86,19 @@ export interface ProductionStack {
 export const CRON_LOOP = path.join( __dirname, 'cron-loop.js' );
 
 export function cronProcess( layout: ProductionLayout, siteUrl?: string ): ServiceProcess {
-	const identity: ProcessIdentity = { label: 'the cron loop', cmdline: [ CRON_LOOP, layout.cron.log, ...( siteUrl ? [ siteUrl ] : [] ) ] };
+	const identity: ProcessIdentity = {
+		label: 'the cron loop',
+		cmdline: [ CRON_LOOP, layout.cron.log, ...( siteUrl ? [ siteUrl ] : [] ) ],
+	};
 	return { pidFile: layout.cron.pidFile, identity };
 }
 
 function startCronLoop( layout: ProductionLayout, siteUrl: string, seconds: number ): void {
 	const out = fs.openSync( layout.cron.log, 'a' );
-	const child = spawn( process.execPath, [ CRON_LOOP, siteUrl, String( seconds ), layout.cron.log ], { detached: true, stdio: [ 'ignore', out, out ] } );
+	const child = spawn( process.execPath, [ CRON_LOOP, siteUrl, String( seconds ), layout.cron.log ], {
+		detached: true,
+		stdio: [ 'ignore', out, out ],
+	} );
 	fs.closeSync( out );
 	recordPid( layout.cron.pidFile, child.pid );
 	child.unref();
@@ -130,16 +151,32 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 	if ( leftovers.length > 0 ) {
 		done( `stopped what an earlier start left running: ${ leftovers.join( ', ' ) }` );
 	}
-	await assertPortsFree( { WordPress: options.wpPort, sidecar: options.sidecarPort, 'PHP-FPM': options.fpmPort, MariaDB: options.dbPort } );
+	await assertPortsFree( {
+		WordPress: options.wpPort,
+		sidecar: options.sidecarPort,
+		'PHP-FPM': options.fpmPort,
+		MariaDB: options.dbPort,
+	} );
 
-	const release = options.releaseDir ? readReleaseArtifacts( path.resolve( options.releaseDir ) ) : buildRelease( layout.release );
-	done( `release ${ release.version }: ${ release.pluginZip } and ${ release.sidecarTarball } (SHA256SUMS verified)` );
+	const release = options.releaseDir
+		? readReleaseArtifacts( path.resolve( options.releaseDir ) )
+		: buildRelease( layout.release );
+	done(
+		`release ${ release.version }: ${ release.pluginZip } and ${ release.sidecarTarball } (SHA256SUMS verified)`
+	);
 
 	fs.mkdirSync( layout.root, { recursive: true } );
 	if ( options.fresh ) {
 		fs.rmSync( layout.sidecar.dataDir, { recursive: true, force: true } );
 		fs.rmSync( layout.sidecar.configDir, { recursive: true, force: true } );
-		for ( const log of [ layout.sidecar.log, layout.cron.log, layout.nginx.errorLog, layout.nginx.accessLog, layout.phpFpm.log, layout.mariadb.log ] ) {
+		for ( const log of [
+			layout.sidecar.log,
+			layout.cron.log,
+			layout.nginx.errorLog,
+			layout.nginx.accessLog,
+			layout.phpFpm.log,
+			layout.mariadb.log,
+		] ) {
 			fs.rmSync( log, { force: true } );
 		}
 	}
@@ -150,25 +187,53 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 		const database = await timed( 'MariaDB answers', () => startMariadb( layout, options.dbPort, options.fresh ) );
 
 		step( `Installing the sidecar from ${ path.basename( release.sidecarTarball ) } with npm install -g --prefix` );
-		const installed = await timed( 'sidecar installed', async () => installSidecar( layout, release, options.freshSidecarInstall ?? false ) );
+		const installed = await timed( 'sidecar installed', async () =>
+			installSidecar( layout, release, options.freshSidecarInstall ?? false )
+		);
 		if ( installed.reused ) {
 			done( `same tarball as the last start: reused ${ installed.prefix }` );
 		}
-		step( `service-integration-sidecar init --config-dir ${ layout.sidecar.configDir }, then start --config ${ layout.sidecar.configFile }` );
+		step(
+			`service-integration-sidecar init --config-dir ${ layout.sidecar.configDir }, then start --config ${ layout.sidecar.configFile }`
+		);
 		const setup = initSidecar( layout, installed.bin, options.sidecarPort, siteUrl );
 		const { wpConfigLines, sharedKey } = setup;
-		done( setup.args.length ? 'config.json and shared key written; wp-config.php gets the lines it printed' : 'an earlier release without init: configured by SIDECAR_* variables' );
+		done(
+			setup.args.length
+				? 'config.json and shared key written; wp-config.php gets the lines it printed'
+				: 'an earlier release without init: configured by SIDECAR_* variables'
+		);
 		const command = sidecarCommand( layout, installed.bin, setup, options.sidecarEnv );
-		const sidecarPid = await timed( `sidecar answers /health on ${ sidecarUrl }`, () => startSidecarProcess( command, sidecarUrl ) );
+		const sidecarPid = await timed( `sidecar answers /health on ${ sidecarUrl }`, () =>
+			startSidecarProcess( command, sidecarUrl )
+		);
 
-		step( `WordPress ${ options.wordpressDir ? `from ${ options.wordpressDir }` : '(the Playground runtime\'s core)' } into ${ layout.wordpress }` );
-		prepareDocroot( layout, { siteUrl, database, sidecarWpConfig: wpConfigLines, wordpressDir: options.wordpressDir, woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage, extraPlugins: options.extraPlugins }, options.fresh );
-		const install = await timed( 'wp_install() on MariaDB (php8.2-cli)', async () => installWordPress( layout, siteUrl ) );
+		step(
+			`WordPress ${ options.wordpressDir ? `from ${ options.wordpressDir }` : "(the Playground runtime's core)" } into ${ layout.wordpress }`
+		);
+		prepareDocroot(
+			layout,
+			{
+				siteUrl,
+				database,
+				sidecarWpConfig: wpConfigLines,
+				wordpressDir: options.wordpressDir,
+				woocommerceDir: options.woocommerceDir,
+				orderStorage: options.orderStorage,
+				extraPlugins: options.extraPlugins,
+			},
+			options.fresh
+		);
+		const install = await timed( 'wp_install() on MariaDB (php8.2-cli)', async () =>
+			installWordPress( layout, siteUrl )
+		);
 		if ( ! install.installed ) {
 			done( 'already installed: kept the site and its data' );
 		}
 
-		step( `Starting PHP-FPM on 127.0.0.1:${ options.fpmPort } (${ options.phpWorkers } workers) and nginx on ${ siteUrl }` );
+		step(
+			`Starting PHP-FPM on 127.0.0.1:${ options.fpmPort } (${ options.phpWorkers } workers) and nginx on ${ siteUrl }`
+		);
 		await timed( 'PHP-FPM listens', () => startPhpFpm( layout, options.fpmPort, options.phpWorkers ) );
 		await timed( 'nginx listens', () => startNginx( layout, options.wpPort, options.fpmPort ) );
 
@@ -178,13 +243,22 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 
 		step( 'As the administrator in wp-admin: activate the commerce plugin, upload the plugin zip, activate it' );
 		const cookie = await adminCookie( siteUrl );
-		const commerceFile = options.woocommerceDir ? 'woocommerce/woocommerce.php' : 'woocommerce-fixture/woocommerce-fixture.php';
+		const commerceFile = options.woocommerceDir
+			? 'woocommerce/woocommerce.php'
+			: 'woocommerce-fixture/woocommerce-fixture.php';
 		await timed( `${ commerceFile } active`, () => activatePlugin( siteUrl, cookie, commerceFile ) );
-		const plugin = await timed( `${ path.basename( release.pluginZip ) } uploaded through Plugins > Add New > Upload Plugin`, () => uploadPluginZip( siteUrl, cookie, release.pluginZip ) );
+		const plugin = await timed(
+			`${ path.basename( release.pluginZip ) } uploaded through Plugins > Add New > Upload Plugin`,
+			() => uploadPluginZip( siteUrl, cookie, release.pluginZip )
+		);
 		await timed( `${ PLUGIN_FILE } active`, () => activatePlugin( siteUrl, cookie, PLUGIN_FILE ) );
 		const debugLog = path.join( layout.wordpress, 'wp-content', 'debug.log' );
 		const site = await timed( 'WordPress answers /wp-json/ with the plugin and the commerce plugin', () =>
-			waitForSite( siteUrl, { woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage }, debugLog )
+			waitForSite(
+				siteUrl,
+				{ woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage },
+				debugLog
+			)
 		);
 
 		const stack: ProductionStack = {
@@ -194,7 +268,12 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 			sharedKey,
 			layout,
 			sidecar: { ...command, pid: sidecarPid, prefix: installed.prefix },
-			release: { version: release.version, pluginZip: release.pluginZip, sidecarTarball: release.sidecarTarball, checksums: release.checksums },
+			release: {
+				version: release.version,
+				pluginZip: release.pluginZip,
+				sidecarTarball: release.sidecarTarball,
+				checksums: release.checksums,
+			},
 			site,
 			versions: {
 				nginx: commandVersion( '/usr/sbin/nginx', [ '-v' ], /nginx\/(\S+)/ ),
@@ -202,7 +281,12 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 				mariadb: mariadbVersion( layout ),
 				wordpress: coreTreeVersion( layout.wordpress ),
 			},
-			ports: { wordpress: options.wpPort, sidecar: options.sidecarPort, phpFpm: options.fpmPort, mariadb: options.dbPort },
+			ports: {
+				wordpress: options.wpPort,
+				sidecar: options.sidecarPort,
+				phpFpm: options.fpmPort,
+				mariadb: options.dbPort,
+			},
 			cron: { seconds: options.cronSeconds, log: layout.cron.log },
 			plugin,
 		};
@@ -227,7 +311,10 @@ export function recordedSidecarPid( name: string ): number | undefined {
 
 export function describeProduction( stack: ProductionStack ): string {
 	const { commerce } = stack.site;
-	const commerceLine = commerce.plugin === 'woocommerce' ? `WooCommerce ${ commerce.version }, orders in ${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'posts (legacy)' }` : `WooCommerce-compatible test fixture ${ commerce.version ?? '' }`;
+	const commerceLine =
+		commerce.plugin === 'woocommerce'
+			? `WooCommerce ${ commerce.version }, orders in ${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'posts (legacy)' }`
+			: `WooCommerce-compatible test fixture ${ commerce.version ?? '' }`;
 	return [
 		`WordPress ${ stack.site.wordpress_version } on nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }: ${ stack.siteUrl }`,
 		`plugin ${ stack.release.version } ${ stack.plugin } from ${ path.basename( stack.release.pluginZip ) }; ${ commerceLine }`,
@@ -237,10 +324,17 @@ export function describeProduction( stack: ProductionStack ): string {
 }
 
 /** Starts an environment's sidecar again with the command its start used (tests stop and restart it). */
-export async function restartProductionSidecar( name: string, command: Pick< SidecarCommand, 'command' | 'args' | 'env' > ): Promise< number > {
+export async function restartProductionSidecar(
+	name: string,
+	command: Pick< SidecarCommand, 'command' | 'args' | 'env' >
+): Promise< number > {
 	const layout = productionLayout( name );
 	const running = readRunning( name );
-	return startSidecarProcess( { ...command, log: layout.sidecar.log, pidFile: layout.sidecar.pidFile }, running?.sidecarUrl ?? `http://127.0.0.1:${ JSON.parse( fs.readFileSync( layout.sidecar.configFile, 'utf8' ) ).port }` );
+	return startSidecarProcess(
+		{ ...command, log: layout.sidecar.log, pidFile: layout.sidecar.pidFile },
+		running?.sidecarUrl ??
+			`http://127.0.0.1:${ JSON.parse( fs.readFileSync( layout.sidecar.configFile, 'utf8' ) ).port }`
+	);
 }
 
 /** Runs SQL on an environment's WordPress database (tests that set up what an older version left). */

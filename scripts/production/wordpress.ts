@@ -50,11 +50,27 @@ function coreSource( wordpressDir?: string ): string {
 function wpConfig( layout: ProductionLayout, options: ProductionSiteOptions ): string {
 	const saltsFile = path.join( layout.root, 'wp-salts.json' );
 	if ( ! fs.existsSync( saltsFile ) ) {
-		const names = [ 'AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT' ];
-		fs.writeFileSync( saltsFile, JSON.stringify( Object.fromEntries( names.map( ( name ) => [ name, crypto.randomBytes( 48 ).toString( 'base64' ) ] ) ) ), { mode: 0o600 } );
+		const names = [
+			'AUTH_KEY',
+			'SECURE_AUTH_KEY',
+			'LOGGED_IN_KEY',
+			'NONCE_KEY',
+			'AUTH_SALT',
+			'SECURE_AUTH_SALT',
+			'LOGGED_IN_SALT',
+			'NONCE_SALT',
+		];
+		fs.writeFileSync(
+			saltsFile,
+			JSON.stringify(
+				Object.fromEntries( names.map( ( name ) => [ name, crypto.randomBytes( 48 ).toString( 'base64' ) ] ) )
+			),
+			{ mode: 0o600 }
+		);
 	}
 	const salts = JSON.parse( fs.readFileSync( saltsFile, 'utf8' ) ) as Record< string, string >;
-	const define = ( constants: Record< string, unknown > ) => Object.entries( constants ).map( ( [ name, value ] ) => `define( '${ name }', ${ phpLiteral( value ) } );` );
+	const define = ( constants: Record< string, unknown > ) =>
+		Object.entries( constants ).map( ( [ name, value ] ) => `define( '${ name }', ${ phpLiteral( value ) } );` );
 	const { database } = options;
 	return [
 		'<?php',
@@ -71,7 +87,7 @@ function wpConfig( layout: ProductionLayout, options: ProductionSiteOptions ): s
 		} ),
 		"$table_prefix = 'wp_';",
 		'',
-		'// Errors to wp-content/debug.log, never into pages (PHP-FPM\'s pool sets no error_log of its own).',
+		"// Errors to wp-content/debug.log, never into pages (PHP-FPM's pool sets no error_log of its own).",
 		...define( { WP_DEBUG: true, WP_DEBUG_LOG: true, WP_DEBUG_DISPLAY: false } ),
 		'',
 		'// Real cron (docs/production.md): WP-Cron no longer runs on page views; a system cron calls wp-cron.php every minute.',
@@ -83,7 +99,7 @@ function wpConfig( layout: ProductionLayout, options: ProductionSiteOptions ): s
 		'// TEST-ONLY, never on a real site:',
 		'// - Application Passwords need HTTPS, or this environment type; this runtime serves plain HTTP on loopback.',
 		...define( { WP_ENVIRONMENT_TYPE: 'local' } ),
-		'// - WooCommerce\'s order storage for the local environment\'s must-use plugin (WOOCOMMERCE_HPOS).',
+		"// - WooCommerce's order storage for the local environment's must-use plugin (WOOCOMMERCE_HPOS).",
 		...define( { SERVICE_INTEGRATION_LOCAL_ORDER_STORAGE: options.orderStorage } ),
 		'// - The query-count test (tests/fixtures/plugins/query-counter) asks for SAVEQUERIES with this request header.',
 		"define( 'SAVEQUERIES', isset( $_SERVER['HTTP_X_SERVICE_INTEGRATION_QUERY_PROBE'] ) );",
@@ -151,9 +167,15 @@ export function prepareDocroot( layout: ProductionLayout, options: ProductionSit
  * until the next admin request; it switches HPOS on the way that request would). TEST-ONLY.
  */
 export function installWordPress( layout: ProductionLayout, siteUrl: string ): { installed: boolean } {
-	const result = spawnSync( phpCli(), [ path.join( __dirname, 'install-wordpress.php' ), layout.wordpress, siteUrl, ADMIN_PASSWORD ], { cwd: layout.wordpress, encoding: 'utf8' } );
+	const result = spawnSync(
+		phpCli(),
+		[ path.join( __dirname, 'install-wordpress.php' ), layout.wordpress, siteUrl, ADMIN_PASSWORD ],
+		{ cwd: layout.wordpress, encoding: 'utf8' }
+	);
 	if ( result.status !== 0 ) {
-		throw new Error( `Installing WordPress failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }` );
+		throw new Error(
+			`Installing WordPress failed (exit ${ result.status ?? result.signal }):\n${ result.stdout }${ result.stderr }`
+		);
 	}
 	const last = result.stdout.trim().split( '\n' ).pop() ?? '';
 	if ( ! last.startsWith( '{' ) ) {
@@ -185,14 +207,18 @@ async function adminPage( siteUrl: string, cookie: string, page: string ): Promi
 	}
 	const text = await response.text();
 	if ( response.status !== 200 ) {
-		throw new Error( `wp-admin/${ page } answered HTTP ${ response.status }${ response.headers.get( 'location' ) ? ` (to ${ response.headers.get( 'location' ) })` : '' }` );
+		throw new Error(
+			`wp-admin/${ page } answered HTTP ${ response.status }${ response.headers.get( 'location' ) ? ` (to ${ response.headers.get( 'location' ) })` : '' }`
+		);
 	}
 	return text;
 }
 
 /** Visible text of an admin page's notices, for error messages. */
 function pageMessages( html: string ): string {
-	return ( html.match( /<(p|div)[^>]*>[^<]*(installed|already|error|failed|Unable|could not|not)[^<]*<\/(p|div)>/gi ) ?? [] )
+	return (
+		html.match( /<(p|div)[^>]*>[^<]*(installed|already|error|failed|Unable|could not|not)[^<]*<\/(p|div)>/gi ) ?? []
+	)
 		.map( ( line ) => line.replace( /<[^>]+>/g, '' ).trim() )
 		.slice( 0, 6 )
 		.join( ' | ' );
@@ -205,7 +231,9 @@ export async function activatePlugin( siteUrl: string, cookie: string, pluginFil
 	if ( new RegExp( `href="[^"]*action=deactivate&amp;plugin=${ encoded.replace( /\./g, '\\.' ) }` ).test( list ) ) {
 		return; // Already active.
 	}
-	const match = new RegExp( `href="([^"]*action=activate&amp;plugin=${ encoded.replace( /\./g, '\\.' ) }[^"]*)"` ).exec( list );
+	const match = new RegExp(
+		`href="([^"]*action=activate&amp;plugin=${ encoded.replace( /\./g, '\\.' ) }[^"]*)"`
+	).exec( list );
 	if ( ! match ) {
 		throw new Error( `wp-admin/plugins.php lists no Activate link for ${ pluginFile }` );
 	}
@@ -224,7 +252,9 @@ async function followActivation( siteUrl: string, cookie: string, href: string, 
 		);
 	}
 	if ( response.status !== 302 || ! location.includes( 'activate=true' ) ) {
-		throw new Error( `Activating ${ pluginFile } failed: HTTP ${ response.status } to "${ location }" ${ pageMessages( body ) }`.trim() );
+		throw new Error(
+			`Activating ${ pluginFile } failed: HTTP ${ response.status } to "${ location }" ${ pageMessages( body ) }`.trim()
+		);
 	}
 }
 
@@ -239,32 +269,54 @@ async function followActivation( siteUrl: string, cookie: string, href: string, 
  * the "Replace current with uploaded" button is clicked, as docs/production.md tells a
  * site owner to.
  */
-export async function uploadPluginZip( siteUrl: string, cookie: string, zipFile: string ): Promise< 'installed' | 'replaced' > {
+export async function uploadPluginZip(
+	siteUrl: string,
+	cookie: string,
+	zipFile: string
+): Promise< 'installed' | 'replaced' > {
 	const form = await adminPage( siteUrl, cookie, 'plugin-install.php?tab=upload' );
 	const nonce = /name="_wpnonce" value="([a-f0-9]+)"/.exec( form )?.[ 1 ];
 	const action = /<form[^>]+action="([^"]*update\.php\?action=upload-plugin[^"]*)"/.exec( form )?.[ 1 ];
 	if ( ! nonce || ! action ) {
-		throw new Error( 'wp-admin/plugin-install.php?tab=upload shows no upload form (is the administrator allowed to install plugins?)' );
+		throw new Error(
+			'wp-admin/plugin-install.php?tab=upload shows no upload form (is the administrator allowed to install plugins?)'
+		);
 	}
 	const body = new FormData();
 	body.append( '_wpnonce', nonce );
 	body.append( '_wp_http_referer', '/wp-admin/plugin-install.php?tab=upload' );
-	body.append( 'pluginzip', new Blob( [ fs.readFileSync( zipFile ) ], { type: 'application/zip' } ), path.basename( zipFile ) );
+	body.append(
+		'pluginzip',
+		new Blob( [ fs.readFileSync( zipFile ) ], { type: 'application/zip' } ),
+		path.basename( zipFile )
+	);
 	body.append( 'install-plugin-submit', 'Install Now' );
-	const response = await fetch( absolute( siteUrl, decodeHtml( action ) ), { method: 'POST', headers: { cookie }, body, redirect: 'manual' } );
+	const response = await fetch( absolute( siteUrl, decodeHtml( action ) ), {
+		method: 'POST',
+		headers: { cookie },
+		body,
+		redirect: 'manual',
+	} );
 	let page = await response.text();
 	if ( response.status !== 200 ) {
 		throw new Error( `Uploading ${ path.basename( zipFile ) } answered HTTP ${ response.status }` );
 	}
 	let outcome: 'installed' | 'replaced' = 'installed';
-	const replace = /href="([^"]*update\.php\?action=upload-plugin[^"]*overwrite=update-plugin[^"]*)"/.exec( page )?.[ 1 ];
+	const replace = /href="([^"]*update\.php\?action=upload-plugin[^"]*overwrite=update-plugin[^"]*)"/.exec(
+		page
+	)?.[ 1 ];
 	if ( replace ) {
-		const replaced = await fetch( absolute( siteUrl, decodeHtml( replace ) ), { headers: { cookie }, redirect: 'manual' } );
+		const replaced = await fetch( absolute( siteUrl, decodeHtml( replace ) ), {
+			headers: { cookie },
+			redirect: 'manual',
+		} );
 		page = await replaced.text();
 		outcome = 'replaced';
 	}
 	if ( ! /Plugin (installed|updated) successfully/.test( page ) ) {
-		throw new Error( `WordPress did not install ${ path.basename( zipFile ) }: ${ pageMessages( page ) || 'no message' }` );
+		throw new Error(
+			`WordPress did not install ${ path.basename( zipFile ) }: ${ pageMessages( page ) || 'no message' }`
+		);
 	}
 	return outcome;
 }
@@ -277,7 +329,12 @@ export async function adminCookie( siteUrl: string ): Promise< string > {
  * Waits until the site answers /wp-json/ with the plugin's and the commerce plugin's
  * namespaces, and (real WooCommerce) runs the order storage asked for.
  */
-export async function waitForSite( siteUrl: string, options: Pick< ProductionSiteOptions, 'woocommerceDir' | 'orderStorage' >, debugLog: string, timeoutMs = 120_000 ): Promise< SiteReport > {
+export async function waitForSite(
+	siteUrl: string,
+	options: Pick< ProductionSiteOptions, 'woocommerceDir' | 'orderStorage' >,
+	debugLog: string,
+	timeoutMs = 120_000
+): Promise< SiteReport > {
 	const commerceNamespace = options.woocommerceDir ? 'wc/v3' : 'wc-fixture/v1';
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
@@ -285,21 +342,33 @@ export async function waitForSite( siteUrl: string, options: Pick< ProductionSit
 		try {
 			const response = await fetch( `${ siteUrl }/wp-json/`, { redirect: 'manual' } );
 			const text = await response.text();
-			const missing = [ 'service-integration/v1', commerceNamespace ].filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
+			const missing = [ 'service-integration/v1', commerceNamespace ].filter(
+				( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` )
+			);
 			if ( response.status === 200 && missing.length === 0 ) {
 				const report = await readSiteReport( siteUrl );
-				if ( report.commerce.plugin !== 'woocommerce' || report.commerce.order_storage === options.orderStorage ) {
+				if (
+					report.commerce.plugin !== 'woocommerce' ||
+					report.commerce.order_storage === options.orderStorage
+				) {
 					return report;
 				}
 				lastError = `WooCommerce's order storage is ${ report.commerce.order_storage }, not ${ options.orderStorage } yet`;
 			} else {
-				lastError = response.status === 200 ? `the REST index lacks ${ missing.join( ' and ' ) }` : `HTTP ${ response.status }`;
+				lastError =
+					response.status === 200
+						? `the REST index lacks ${ missing.join( ' and ' ) }`
+						: `HTTP ${ response.status }`;
 			}
 		} catch ( error ) {
 			lastError = ( error as Error ).message;
 		}
 		await new Promise( ( r ) => setTimeout( r, 1000 ) );
 	}
-	const log = fs.existsSync( debugLog ) ? fs.readFileSync( debugLog, 'utf8' ).trimEnd().split( '\n' ).slice( -10 ).join( '\n' ) : '(empty)';
-	throw new Error( `WordPress at ${ siteUrl } did not become ready within ${ timeoutMs / 1000 } s (${ lastError }). End of ${ debugLog }:\n${ log }` );
+	const log = fs.existsSync( debugLog )
+		? fs.readFileSync( debugLog, 'utf8' ).trimEnd().split( '\n' ).slice( -10 ).join( '\n' )
+		: '(empty)';
+	throw new Error(
+		`WordPress at ${ siteUrl } did not become ready within ${ timeoutMs / 1000 } s (${ lastError }). End of ${ debugLog }:\n${ log }`
+	);
 }

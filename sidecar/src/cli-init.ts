@@ -38,7 +38,10 @@ export function sidecarUrl( host: string, port: number ): string {
 export function wpConfigLines( url: string, key: string ): string {
 	// PHP single-quoted strings: only \ and ' need escaping (a generated key has neither).
 	const php = ( value: string ) => `'${ value.replace( /\\/g, '\\\\' ).replace( /'/g, "\\'" ) }'`;
-	return [ `define( 'SERVICE_INTEGRATION_SIDECAR_URL', ${ php( url ) } );`, `define( 'SERVICE_INTEGRATION_SIDECAR_KEY', ${ php( key ) } );` ].join( '\n' );
+	return [
+		`define( 'SERVICE_INTEGRATION_SIDECAR_URL', ${ php( url ) } );`,
+		`define( 'SERVICE_INTEGRATION_SIDECAR_KEY', ${ php( key ) } );`,
+	].join( '\n' );
 }
 
 function writeFileAtomic( file: string, content: string, mode: number ): void {
@@ -58,7 +61,9 @@ export function initConfig( options: InitOptions, env: NodeJS.ProcessEnv ): Init
 	const configFile = path.join( configDir, CONFIG_FILE_NAME );
 	const keyFile = path.join( configDir, SHARED_KEY_FILE_NAME );
 	if ( fs.existsSync( configFile ) && ! options.force ) {
-		throw new ConfigError( `${ configFile } exists; pass --force to overwrite it (the shared key is kept unless --new-key)` );
+		throw new ConfigError(
+			`${ configFile } exists; pass --force to overwrite it (the shared key is kept unless --new-key)`
+		);
 	}
 	fs.mkdirSync( configDir, { recursive: true, mode: 0o755 } );
 
@@ -86,7 +91,10 @@ export function initConfig( options: InitOptions, env: NodeJS.ProcessEnv ): Init
 	const probe = path.join( configDir, `.${ CONFIG_FILE_NAME }.${ process.pid }.check` );
 	fs.writeFileSync( probe, content, { mode: 0o600 } );
 	try {
-		loadConfig( Object.fromEntries( Object.entries( env ).filter( ( [ name ] ) => ! name.startsWith( 'SIDECAR_' ) ) ), probe );
+		loadConfig(
+			Object.fromEntries( Object.entries( env ).filter( ( [ name ] ) => ! name.startsWith( 'SIDECAR_' ) ) ),
+			probe
+		);
 	} catch ( error ) {
 		if ( error instanceof ConfigError ) {
 			throw new ConfigError( error.message.split( probe ).join( configFile ) );
@@ -97,11 +105,19 @@ export function initConfig( options: InitOptions, env: NodeJS.ProcessEnv ): Init
 	}
 	writeFileAtomic( configFile, content, 0o644 );
 
-	return { configFile, keyFile, keyCreated, wpConfig: wpConfigLines( sidecarUrl( options.host, options.port ), key ) };
+	return {
+		configFile,
+		keyFile,
+		keyCreated,
+		wpConfig: wpConfigLines( sidecarUrl( options.host, options.port ), key ),
+	};
 }
 
 /** wp-config.php lines for an existing config file (`service-integration-sidecar wp-config`). */
 export function wpConfigFromConfigFile( configFile: string, env: NodeJS.ProcessEnv ): string {
-	const config = loadConfig( Object.fromEntries( Object.entries( env ).filter( ( [ name ] ) => ! name.startsWith( 'SIDECAR_' ) ) ), configFile );
+	const config = loadConfig(
+		Object.fromEntries( Object.entries( env ).filter( ( [ name ] ) => ! name.startsWith( 'SIDECAR_' ) ) ),
+		configFile
+	);
 	return wpConfigLines( sidecarUrl( config.host, config.port ), config.sharedKey );
 }

@@ -13,7 +13,11 @@ import { SIDECAR_VERSION } from './version';
  * Runs one instance on the shared MySQL/MariaDB store (SIDECAR_DATABASE_URL) until SIGTERM or
  * SIGINT. Several such instances, on as many machines, share endpoints, secrets and the queue.
  */
-export async function startSharedSidecar( config: SidecarConfig & { databaseUrl: string }, log: Logger, details: { configFile?: string } ): Promise< void > {
+export async function startSharedSidecar(
+	config: SidecarConfig & { databaseUrl: string },
+	log: Logger,
+	details: { configFile?: string }
+): Promise< void > {
 	const database = redactDatabaseUrl( config.databaseUrl );
 	let store: MysqlStore;
 	try {
@@ -36,7 +40,17 @@ export async function startSharedSidecar( config: SidecarConfig & { databaseUrl:
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
-		log.info( { host: config.host, port, version: SIDECAR_VERSION, database, instance: dispatcher.instanceId, configFile: details.configFile ?? null }, 'sidecar listening (shared store)' );
+		log.info(
+			{
+				host: config.host,
+				port,
+				version: SIDECAR_VERSION,
+				database,
+				instance: dispatcher.instanceId,
+				configFile: details.configFile ?? null,
+			},
+			'sidecar listening (shared store)'
+		);
 	} );
 	applyServerTimeouts( server );
 	server.on( 'error', ( error ) => {

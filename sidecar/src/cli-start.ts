@@ -51,7 +51,16 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
-		log.info( { host: config.host, port, version: SIDECAR_VERSION, dataDir: config.dataDir, configFile: details.configFile ?? null }, 'sidecar listening' );
+		log.info(
+			{
+				host: config.host,
+				port,
+				version: SIDECAR_VERSION,
+				dataDir: config.dataDir,
+				configFile: details.configFile ?? null,
+			},
+			'sidecar listening'
+		);
 	} );
 	applyServerTimeouts( server );
 	server.on( 'error', ( error ) => {
@@ -60,14 +69,26 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 	} );
 	let metricsServer: Server | undefined;
 	if ( config.metricsPort !== undefined ) {
-		const metricsApp = createMetricsApp( { db, dispatcher: outbound.dispatcher, log, metrics, token: config.metricsToken } );
+		const metricsApp = createMetricsApp( {
+			db,
+			dispatcher: outbound.dispatcher,
+			log,
+			metrics,
+			token: config.metricsToken,
+		} );
 		listenMetrics( metricsApp, config.metricsHost, config.metricsPort ).then(
 			( listening ) => {
 				metricsServer = listening.server;
-				log.info( { host: config.metricsHost, port: listening.port, token: config.metricsToken !== undefined }, 'metrics listening' );
+				log.info(
+					{ host: config.metricsHost, port: listening.port, token: config.metricsToken !== undefined },
+					'metrics listening'
+				);
 			},
 			( error: unknown ) => {
-				log.fatal( { err: error, host: config.metricsHost, port: config.metricsPort }, 'cannot listen for metrics' );
+				log.fatal(
+					{ err: error, host: config.metricsHost, port: config.metricsPort },
+					'cannot listen for metrics'
+				);
 				process.exit( 1 );
 			}
 		);

@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 import fs from 'fs';
 import path from 'path';
-import { CONFIG_FILE_NAME, ConfigError, SHARED_KEY_FILE_NAME, SIDECAR_NAME, describeSettings, loadConfig, standardConfigDir, standardDataDir } from './config';
+import {
+	CONFIG_FILE_NAME,
+	ConfigError,
+	SHARED_KEY_FILE_NAME,
+	SIDECAR_NAME,
+	describeSettings,
+	loadConfig,
+	standardConfigDir,
+	standardDataDir,
+} from './config';
 import { initConfig, wpConfigFromConfigFile } from './cli-init';
 import { startSidecar } from './cli-start';
 import { DATABASE_FILE } from './store/database';
@@ -113,7 +122,15 @@ logs in the journal, and restarts on failure.
 
 const FLAGS: Record< string, Record< string, 'value' | 'switch' > > = {
 	main: {},
-	init: { 'config-dir': 'value', host: 'value', port: 'value', 'data-dir': 'value', 'wordpress-url': 'value', force: 'switch', 'new-key': 'switch' },
+	init: {
+		'config-dir': 'value',
+		host: 'value',
+		port: 'value',
+		'data-dir': 'value',
+		'wordpress-url': 'value',
+		force: 'switch',
+		'new-key': 'switch',
+	},
 	start: { config: 'value' },
 	'wp-config': { config: 'value' },
 	'systemd-unit': {},
@@ -140,7 +157,11 @@ function parse( argv: string[] ): Parsed {
 		}
 		if ( ! arg.startsWith( '-' ) && parsed.command === 'main' && Object.keys( parsed.flags ).length === 0 ) {
 			if ( ! ( arg in FLAGS ) || arg === 'main' ) {
-				throw new ConfigError( `Unknown command "${ arg }"; commands: ${ Object.keys( FLAGS ).filter( ( c ) => c !== 'main' ).join( ', ' ) } (see --help)` );
+				throw new ConfigError(
+					`Unknown command "${ arg }"; commands: ${ Object.keys( FLAGS )
+						.filter( ( c ) => c !== 'main' )
+						.join( ', ' ) } (see --help)`
+				);
 			}
 			parsed.command = arg;
 			continue;
@@ -148,7 +169,9 @@ function parse( argv: string[] ): Parsed {
 		const match = /^--([a-z-]+)(?:=(.*))?$/s.exec( arg );
 		const kind = match ? FLAGS[ parsed.command ]?.[ match[ 1 ] as string ] : undefined;
 		if ( ! match || ! kind ) {
-			throw new ConfigError( `Unknown argument "${ arg }"${ parsed.command === 'main' ? '' : ` for ${ parsed.command }` }; see --help` );
+			throw new ConfigError(
+				`Unknown argument "${ arg }"${ parsed.command === 'main' ? '' : ` for ${ parsed.command }` }; see --help`
+			);
 		}
 		const name = match[ 1 ] as string;
 		if ( kind === 'switch' ) {
@@ -217,7 +240,9 @@ export function runCli( argv: string[], env: NodeJS.ProcessEnv, options: CliOpti
 		}
 		switch ( parsed.command ) {
 			case 'main':
-				process.stderr.write( `${ options.name }: a command is needed: init, start, wp-config or systemd-unit (see --help)\n` );
+				process.stderr.write(
+					`${ options.name }: a command is needed: init, start, wp-config or systemd-unit (see --help)\n`
+				);
 				return 2;
 			case 'init': {
 				const result = initConfig(
@@ -233,15 +258,30 @@ export function runCli( argv: string[], env: NodeJS.ProcessEnv, options: CliOpti
 					env
 				);
 				out( `Wrote ${ result.configFile }\n` );
-				out( result.keyCreated ? `Wrote ${ result.keyFile } (a new shared key, mode 0600)\n` : `Kept the shared key in ${ result.keyFile } (mode 0600)\n` );
-				out( `\nAdd these lines to wp-config.php, above "/* That's all, stop editing! */":\n\n${ result.wpConfig }\n\n` );
+				out(
+					result.keyCreated
+						? `Wrote ${ result.keyFile } (a new shared key, mode 0600)\n`
+						: `Kept the shared key in ${ result.keyFile } (mode 0600)\n`
+				);
+				out(
+					`\nAdd these lines to wp-config.php, above "/* That's all, stop editing! */":\n\n${ result.wpConfig }\n\n`
+				);
 				out( `Then run: ${ options.name } start --config ${ result.configFile }\n` );
-				out( `or, as root with systemd: ${ options.name } systemd-unit > /etc/systemd/system/${ SIDECAR_NAME }.service\n` );
-				out( `                          systemctl daemon-reload && systemctl enable --now ${ SIDECAR_NAME }\n` );
+				out(
+					`or, as root with systemd: ${ options.name } systemd-unit > /etc/systemd/system/${ SIDECAR_NAME }.service\n`
+				);
+				out(
+					`                          systemctl daemon-reload && systemctl enable --now ${ SIDECAR_NAME }\n`
+				);
 				return 0;
 			}
 			case 'wp-config':
-				out( wpConfigFromConfigFile( flag( parsed, 'config' ) ?? path.join( standardConfigDir( env ), CONFIG_FILE_NAME ), env ) + '\n' );
+				out(
+					wpConfigFromConfigFile(
+						flag( parsed, 'config' ) ?? path.join( standardConfigDir( env ), CONFIG_FILE_NAME ),
+						env
+					) + '\n'
+				);
 				return 0;
 			case 'systemd-unit':
 				out( systemdUnit( currentExec() ) );

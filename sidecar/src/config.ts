@@ -13,7 +13,13 @@ import { ALLOW_PRIVATE_CIDRS_SETTING, parseAllowCidrs } from './outbound/url-gua
 const intIn = ( min: number, max: number ) => z.coerce.number().int().min( min ).max( max );
 const csvOf = < T extends z.ZodTypeAny >( item: T ) =>
 	z.preprocess(
-		( value ) => ( typeof value === 'string' ? value.split( ',' ).map( ( part ) => part.trim() ).filter( Boolean ) : value ),
+		( value ) =>
+			typeof value === 'string'
+				? value
+						.split( ',' )
+						.map( ( part ) => part.trim() )
+						.filter( Boolean )
+				: value,
 		z.array( item )
 	);
 
@@ -89,20 +95,36 @@ export const CONFIG_SCHEMA = z.object( {
 	logFile: z.string().min( 1 ).optional(),
 	maxBodyBytes: intIn( 1024, 64 * 1024 * 1024 ).default( 1024 * 1024 ),
 	wordpressUrl: z.url().optional(),
-	allowPrivateCidrs: csvOf( z.string().refine( isCidrOrIp, 'must be CIDRs or IP addresses, e.g. 10.0.0.0/8' ) ).default( [] ),
+	allowPrivateCidrs: csvOf(
+		z.string().refine( isCidrOrIp, 'must be CIDRs or IP addresses, e.g. 10.0.0.0/8' )
+	).default( [] ),
 	deliveryTimeoutMs: intIn( 1000, 120_000 ).default( 15_000 ),
 	// Seconds before attempt 1, 2, 3…; fractions allowed (tests use sub-second schedules).
-	retryScheduleSeconds: csvOf( z.coerce.number().min( 0 ).max( 7 * 86_400 ) ).pipe( z.array( z.number() ).min( 1 ) ).optional(),
+	retryScheduleSeconds: csvOf(
+		z.coerce
+			.number()
+			.min( 0 )
+			.max( 7 * 86_400 )
+	)
+		.pipe( z.array( z.number() ).min( 1 ) )
+		.optional(),
 	retryJitterRatio: z.coerce.number().min( 0 ).max( 1 ).default( 0.2 ),
 	overloadDelaySeconds: z.coerce.number().min( 0 ).max( 86_400 ).default( 60 ),
 	inboundToleranceSeconds: intIn( 0, 86_400 ).default( 300 ),
 	// NORMAL: in WAL mode a committed transaction survives a crash or SIGKILL of the
 	// process (only the OS can lose it); FULL also survives power loss, at an fsync a commit.
 	sqliteSynchronous: z
-		.preprocess( ( value ) => ( typeof value === 'string' ? value.toUpperCase() : value ), z.enum( [ 'NORMAL', 'FULL', 'EXTRA' ] ) )
+		.preprocess(
+			( value ) => ( typeof value === 'string' ? value.toUpperCase() : value ),
+			z.enum( [ 'NORMAL', 'FULL', 'EXTRA' ] )
+		)
 		.default( 'NORMAL' ),
 	// An endpoint that has failed without a single success for this long is disabled.
-	disableAfterHours: z.coerce.number().positive().max( 24 * 365 ).default( 120 ),
+	disableAfterHours: z.coerce
+		.number()
+		.positive()
+		.max( 24 * 365 )
+		.default( 120 ),
 	// How long SIGTERM waits for in-flight deliveries before they are left for the next start.
 	shutdownGraceMs: intIn( 0, 120_000 ).default( 10_000 ),
 	// Upkeep period: endpoint health sweep, pruning, and the first retry delay of a notice to
@@ -117,11 +139,17 @@ export const CONFIG_SCHEMA = z.object( {
 	metricsPort: intIn( 0, 65535 ).optional(),
 	metricsHost: z.string().min( 1 ).default( '127.0.0.1' ),
 	// Goes in an Authorization header: visible ASCII, no spaces.
-	metricsToken: z.string().regex( METRICS_TOKEN_PATTERN, 'must be at least 16 visible ASCII characters, without spaces' ).optional(),
+	metricsToken: z
+		.string()
+		.regex( METRICS_TOKEN_PATTERN, 'must be at least 16 visible ASCII characters, without spaces' )
+		.optional(),
 	metricsTokenFile: z.string().min( 1 ).optional(),
 } );
 
-export type SidecarConfig = Omit< z.infer< typeof CONFIG_SCHEMA >, 'sharedKey' | 'sharedKeyFile' | 'dataDir' | 'metricsToken' | 'metricsTokenFile' | 'payloadRetentionDays' > & {
+export type SidecarConfig = Omit<
+	z.infer< typeof CONFIG_SCHEMA >,
+	'sharedKey' | 'sharedKeyFile' | 'dataDir' | 'metricsToken' | 'metricsTokenFile' | 'payloadRetentionDays'
+> & {
 	sharedKey: string;
 	dataDir: string;
 	/** Always set once loaded: the default is 30 days, or retentionDays if shorter. */
@@ -190,43 +218,119 @@ export const SHARED_KEY_FILE_NAME = 'shared-key';
  * Every setting: its environment name, the format of its value and what it does. --help prints
  * this with each default (from CONFIG_SCHEMA), so the help cannot drift from the parser.
  */
-export const SETTINGS: Record< keyof z.infer< typeof CONFIG_SCHEMA >, { env: string; format: string; help: string; defaultText?: string } > = {
-	host: { env: 'SIDECAR_HOST', format: 'IP address or host name', help: 'Listen address. Keep it on loopback: WordPress on the same machine is the only caller.' },
+export const SETTINGS: Record<
+	keyof z.infer< typeof CONFIG_SCHEMA >,
+	{ env: string; format: string; help: string; defaultText?: string }
+> = {
+	host: {
+		env: 'SIDECAR_HOST',
+		format: 'IP address or host name',
+		help: 'Listen address. Keep it on loopback: WordPress on the same machine is the only caller.',
+	},
 	port: { env: 'SIDECAR_PORT', format: 'port number, 0-65535', help: 'Listen port (0: any free port).' },
-	dataDir: { env: 'SIDECAR_DATA_DIR', format: 'folder path', help: 'Where the SQLite database lives.', defaultText: 'the standard place (below)' },
+	dataDir: {
+		env: 'SIDECAR_DATA_DIR',
+		format: 'folder path',
+		help: 'Where the SQLite database lives.',
+		defaultText: 'the standard place (below)',
+	},
 	databaseUrl: {
 		env: 'SIDECAR_DATABASE_URL',
 		format: 'mysql://user:password@host:port/database',
 		help: 'The shared MySQL 8.0+/MariaDB 10.6+ store, for several sidecars behind a load balancer (docs/production.md). Holds a password: prefer the config file (mode 0600) to the environment.',
 		defaultText: 'none: the embedded SQLite store in the data folder',
 	},
-	sharedKey: { env: 'SIDECAR_SHARED_KEY', format: 'at least 16 characters', help: 'The key WordPress signs its calls with (SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php). Prefer SIDECAR_SHARED_KEY_FILE: an environment variable shows in process listings.', defaultText: 'none; this or SIDECAR_SHARED_KEY_FILE is required' },
-	sharedKeyFile: { env: 'SIDECAR_SHARED_KEY_FILE', format: 'file path', help: 'A file holding the shared key (mode 0600).', defaultText: 'none' },
-	logLevel: { env: 'SIDECAR_LOG_LEVEL', format: 'fatal, error, warn, info, debug, trace or silent', help: 'Least severe level written to the log (JSON lines).' },
-	logFile: { env: 'SIDECAR_LOG_FILE', format: 'file path', help: 'Append the log to this file, reopened on SIGHUP (logrotate).', defaultText: 'standard output' },
-	maxBodyBytes: { env: 'SIDECAR_MAX_BODY_BYTES', format: 'bytes, 1024-67108864', help: 'Largest request body accepted (413 above it).' },
-	wordpressUrl: { env: 'SIDECAR_WORDPRESS_URL', format: 'URL, e.g. https://shop.example.com', help: 'The site, for notices to WordPress (an endpoint disabled, deliveries failing).', defaultText: 'none: no notices are sent' },
+	sharedKey: {
+		env: 'SIDECAR_SHARED_KEY',
+		format: 'at least 16 characters',
+		help: 'The key WordPress signs its calls with (SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php). Prefer SIDECAR_SHARED_KEY_FILE: an environment variable shows in process listings.',
+		defaultText: 'none; this or SIDECAR_SHARED_KEY_FILE is required',
+	},
+	sharedKeyFile: {
+		env: 'SIDECAR_SHARED_KEY_FILE',
+		format: 'file path',
+		help: 'A file holding the shared key (mode 0600).',
+		defaultText: 'none',
+	},
+	logLevel: {
+		env: 'SIDECAR_LOG_LEVEL',
+		format: 'fatal, error, warn, info, debug, trace or silent',
+		help: 'Least severe level written to the log (JSON lines).',
+	},
+	logFile: {
+		env: 'SIDECAR_LOG_FILE',
+		format: 'file path',
+		help: 'Append the log to this file, reopened on SIGHUP (logrotate).',
+		defaultText: 'standard output',
+	},
+	maxBodyBytes: {
+		env: 'SIDECAR_MAX_BODY_BYTES',
+		format: 'bytes, 1024-67108864',
+		help: 'Largest request body accepted (413 above it).',
+	},
+	wordpressUrl: {
+		env: 'SIDECAR_WORDPRESS_URL',
+		format: 'URL, e.g. https://shop.example.com',
+		help: 'The site, for notices to WordPress (an endpoint disabled, deliveries failing).',
+		defaultText: 'none: no notices are sent',
+	},
 	allowPrivateCidrs: {
 		env: ALLOW_PRIVATE_CIDRS_SETTING,
 		format: 'comma-separated CIDRs or IP addresses, e.g. 127.0.0.0/8,::1/128,10.0.0.0/8',
 		help: 'Private, loopback and link-local addresses outbound webhooks may be delivered to. Everything outside the public internet is refused otherwise (blocked_address), so a URL cannot reach services behind the firewall.',
 		defaultText: 'none: public addresses only',
 	},
-	deliveryTimeoutMs: { env: 'SIDECAR_DELIVERY_TIMEOUT_MS', format: 'milliseconds, 1000-120000', help: 'How long a receiver has to answer one delivery attempt.' },
+	deliveryTimeoutMs: {
+		env: 'SIDECAR_DELIVERY_TIMEOUT_MS',
+		format: 'milliseconds, 1000-120000',
+		help: 'How long a receiver has to answer one delivery attempt.',
+	},
 	retryScheduleSeconds: {
 		env: 'SIDECAR_RETRY_SCHEDULE',
 		format: 'comma-separated seconds, e.g. 0,5,300',
 		help: 'Delay before each attempt; its length is the number of attempts.',
 		defaultText: `${ DEFAULT_RETRY_POLICY.scheduleSeconds.join( ',' ) } (${ DEFAULT_RETRY_POLICY.scheduleSeconds.length } attempts)`,
 	},
-	retryJitterRatio: { env: 'SIDECAR_RETRY_JITTER_RATIO', format: 'number, 0-1', help: 'Random spread of each retry delay (0.2: plus or minus 20 %).' },
-	overloadDelaySeconds: { env: 'SIDECAR_OVERLOAD_DELAY_SECONDS', format: 'seconds, 0-86400', help: 'Least delay after 429, 502, 503, 504 or a timeout.' },
-	inboundToleranceSeconds: { env: 'SIDECAR_INBOUND_TOLERANCE_SECONDS', format: 'seconds, 0-86400', help: 'How far an inbound webhook\'s signed timestamp may be from now.' },
-	sqliteSynchronous: { env: 'SIDECAR_SQLITE_SYNCHRONOUS', format: 'NORMAL, FULL or EXTRA', help: 'SQLite durability: NORMAL survives a crash of the process, FULL also a power loss (an fsync a commit).' },
-	disableAfterHours: { env: 'SIDECAR_DISABLE_AFTER_HOURS', format: 'hours, > 0', help: 'An endpoint failing without one success for this long is disabled.' },
-	shutdownGraceMs: { env: 'SIDECAR_SHUTDOWN_GRACE_MS', format: 'milliseconds, 0-120000', help: 'How long SIGTERM waits for attempts in flight.' },
-	maintenanceIntervalSeconds: { env: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS', format: 'seconds, 0.05-3600', help: 'Period of the upkeep: endpoint health, pruning, retrying notices to WordPress.' },
-	retentionDays: { env: 'SIDECAR_RETENTION_DAYS', format: 'days, > 0', help: 'Finished deliveries, their attempts and events are deleted after this.' },
+	retryJitterRatio: {
+		env: 'SIDECAR_RETRY_JITTER_RATIO',
+		format: 'number, 0-1',
+		help: 'Random spread of each retry delay (0.2: plus or minus 20 %).',
+	},
+	overloadDelaySeconds: {
+		env: 'SIDECAR_OVERLOAD_DELAY_SECONDS',
+		format: 'seconds, 0-86400',
+		help: 'Least delay after 429, 502, 503, 504 or a timeout.',
+	},
+	inboundToleranceSeconds: {
+		env: 'SIDECAR_INBOUND_TOLERANCE_SECONDS',
+		format: 'seconds, 0-86400',
+		help: "How far an inbound webhook's signed timestamp may be from now.",
+	},
+	sqliteSynchronous: {
+		env: 'SIDECAR_SQLITE_SYNCHRONOUS',
+		format: 'NORMAL, FULL or EXTRA',
+		help: 'SQLite durability: NORMAL survives a crash of the process, FULL also a power loss (an fsync a commit).',
+	},
+	disableAfterHours: {
+		env: 'SIDECAR_DISABLE_AFTER_HOURS',
+		format: 'hours, > 0',
+		help: 'An endpoint failing without one success for this long is disabled.',
+	},
+	shutdownGraceMs: {
+		env: 'SIDECAR_SHUTDOWN_GRACE_MS',
+		format: 'milliseconds, 0-120000',
+		help: 'How long SIGTERM waits for attempts in flight.',
+	},
+	maintenanceIntervalSeconds: {
+		env: 'SIDECAR_MAINTENANCE_INTERVAL_SECONDS',
+		format: 'seconds, 0.05-3600',
+		help: 'Period of the upkeep: endpoint health, pruning, retrying notices to WordPress.',
+	},
+	retentionDays: {
+		env: 'SIDECAR_RETENTION_DAYS',
+		format: 'days, > 0',
+		help: 'Finished deliveries, their attempts and events are deleted after this.',
+	},
 	payloadRetentionDays: {
 		env: 'SIDECAR_PAYLOAD_RETENTION_DAYS',
 		format: 'days, > 0, at most SIDECAR_RETENTION_DAYS',
@@ -239,17 +343,28 @@ export const SETTINGS: Record< keyof z.infer< typeof CONFIG_SCHEMA >, { env: str
 		help: 'A listener of its own for GET /metrics (Prometheus), /health and /ready; with SIDECAR_METRICS_TOKEN set, /metrics asks for it there too.',
 		defaultText: 'none: /metrics is on the main port, and only with SIDECAR_METRICS_TOKEN',
 	},
-	metricsHost: { env: 'SIDECAR_METRICS_HOST', format: 'IP address or host name', help: 'Listen address of the SIDECAR_METRICS_PORT listener.' },
+	metricsHost: {
+		env: 'SIDECAR_METRICS_HOST',
+		format: 'IP address or host name',
+		help: 'Listen address of the SIDECAR_METRICS_PORT listener.',
+	},
 	metricsToken: {
 		env: 'SIDECAR_METRICS_TOKEN',
 		format: 'at least 16 visible ASCII characters, no spaces; not the shared key',
 		help: 'Bearer token GET /metrics asks for (Authorization: Bearer <token>). Set, /metrics is served on the main port too. Prefer SIDECAR_METRICS_TOKEN_FILE: an environment variable shows in process listings.',
 		defaultText: 'none: /metrics on the main port answers 404',
 	},
-	metricsTokenFile: { env: 'SIDECAR_METRICS_TOKEN_FILE', format: 'file path', help: 'A file holding the metrics token.', defaultText: 'none' },
+	metricsTokenFile: {
+		env: 'SIDECAR_METRICS_TOKEN_FILE',
+		format: 'file path',
+		help: 'A file holding the metrics token.',
+		defaultText: 'none',
+	},
 };
 
-const ENV_NAMES = Object.fromEntries( Object.entries( SETTINGS ).map( ( [ key, setting ] ) => [ key, setting.env ] ) ) as Record< keyof typeof SETTINGS, string >;
+const ENV_NAMES = Object.fromEntries(
+	Object.entries( SETTINGS ).map( ( [ key, setting ] ) => [ key, setting.env ] )
+) as Record< keyof typeof SETTINGS, string >;
 
 export class ConfigError extends Error {}
 
@@ -258,7 +373,9 @@ export function describeSettings(): string {
 	const defaults = CONFIG_SCHEMA.parse( {} ) as Record< string, unknown >;
 	return Object.entries( SETTINGS )
 		.map( ( [ key, setting ] ) => {
-			const fallback = setting.defaultText ?? ( Array.isArray( defaults[ key ] ) ? defaults[ key ].join( ',' ) : String( defaults[ key ] ) );
+			const fallback =
+				setting.defaultText ??
+				( Array.isArray( defaults[ key ] ) ? defaults[ key ].join( ',' ) : String( defaults[ key ] ) );
 			return `  ${ setting.env } (file key: ${ key })\n      ${ setting.help }\n      Format: ${ setting.format }. Default: ${ fallback }.`;
 		} )
 		.join( '\n' );
@@ -281,7 +398,9 @@ export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): Sidec
 		}
 		for ( const [ key, value ] of Object.entries( parsed ) ) {
 			if ( ! ( key in ENV_NAMES ) ) {
-				throw new ConfigError( `Unknown key "${ key }" in ${ file }; known keys: ${ Object.keys( ENV_NAMES ).join( ', ' ) }` );
+				throw new ConfigError(
+					`Unknown key "${ key }" in ${ file }; known keys: ${ Object.keys( ENV_NAMES ).join( ', ' ) }`
+				);
 			}
 			raw[ key ] = value;
 			origin[ key ] = `"${ key }" in ${ file }`;
@@ -304,7 +423,8 @@ export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): Sidec
 		throw new ConfigError( `Invalid sidecar configuration:\n  ${ problems.join( '\n  ' ) }` );
 	}
 
-	const { sharedKey, sharedKeyFile, dataDir, metricsToken, metricsTokenFile, payloadRetentionDays, ...rest } = result.data;
+	const { sharedKey, sharedKeyFile, dataDir, metricsToken, metricsTokenFile, payloadRetentionDays, ...rest } =
+		result.data;
 	const name = ( key: keyof typeof ENV_NAMES ) => origin[ key ] ?? ENV_NAMES[ key ];
 	if ( payloadRetentionDays !== undefined && payloadRetentionDays > rest.retentionDays ) {
 		throw new ConfigError(
@@ -317,10 +437,16 @@ export function loadConfig( env: NodeJS.ProcessEnv, configFile?: string ): Sidec
 		dataDir: dataDir ?? standardDataDir( env ),
 		sharedKey: resolveSharedKey( sharedKey, sharedKeyFile ),
 	};
-	const token = metricsToken ?? ( metricsTokenFile === undefined ? undefined : readMetricsToken( metricsTokenFile, name( 'metricsTokenFile' ) ) );
+	const token =
+		metricsToken ??
+		( metricsTokenFile === undefined
+			? undefined
+			: readMetricsToken( metricsTokenFile, name( 'metricsTokenFile' ) ) );
 	if ( token !== undefined ) {
 		if ( token === config.sharedKey ) {
-			throw new ConfigError( `${ name( metricsToken === undefined ? 'metricsTokenFile' : 'metricsToken' ) }: the metrics token must not be the shared key` );
+			throw new ConfigError(
+				`${ name( metricsToken === undefined ? 'metricsTokenFile' : 'metricsToken' ) }: the metrics token must not be the shared key`
+			);
 		}
 		config.metricsToken = token;
 	}
@@ -338,7 +464,9 @@ function readMetricsToken( file: string, setting: string ): string {
 		throw new ConfigError( `${ setting }: cannot read ${ file }: ${ ( error as Error ).message }` );
 	}
 	if ( ! METRICS_TOKEN_PATTERN.test( token ) ) {
-		throw new ConfigError( `${ setting }: the token in ${ file } must be at least 16 visible ASCII characters, without spaces` );
+		throw new ConfigError(
+			`${ setting }: the token in ${ file } must be at least 16 visible ASCII characters, without spaces`
+		);
 	}
 	return token;
 }
@@ -348,16 +476,22 @@ function resolveSharedKey( sharedKey?: string, sharedKeyFile?: string ): string 
 		return sharedKey;
 	}
 	if ( ! sharedKeyFile ) {
-		throw new ConfigError( 'SIDECAR_SHARED_KEY or SIDECAR_SHARED_KEY_FILE is required (the key WordPress signs its calls with)' );
+		throw new ConfigError(
+			'SIDECAR_SHARED_KEY or SIDECAR_SHARED_KEY_FILE is required (the key WordPress signs its calls with)'
+		);
 	}
 	let key: string;
 	try {
 		key = fs.readFileSync( sharedKeyFile, 'utf8' ).trim();
 	} catch ( error ) {
-		throw new ConfigError( `SIDECAR_SHARED_KEY_FILE: cannot read ${ sharedKeyFile }: ${ ( error as Error ).message }` );
+		throw new ConfigError(
+			`SIDECAR_SHARED_KEY_FILE: cannot read ${ sharedKeyFile }: ${ ( error as Error ).message }`
+		);
 	}
 	if ( key.length < 16 ) {
-		throw new ConfigError( `SIDECAR_SHARED_KEY_FILE: the key in ${ sharedKeyFile } must be at least 16 characters` );
+		throw new ConfigError(
+			`SIDECAR_SHARED_KEY_FILE: the key in ${ sharedKeyFile } must be at least 16 characters`
+		);
 	}
 	return key;
 }

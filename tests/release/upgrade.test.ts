@@ -14,7 +14,13 @@ import { startReceiver, type Receiver, type ReceiverHandler } from '../sidecar/s
 import { sleep, waitUntil } from '../support/wait-until';
 import { INBOUND_SWEEP_MS } from '../e2e/support/inbound';
 import { signStandardWebhook } from '../support/inbound-signers';
-import { buildEarlierRelease, currentRelease, DEFAULT_UPGRADE_FROM, RELEASE_ENV_NAME, RELEASE_PORT_BASE } from './support/release';
+import {
+	buildEarlierRelease,
+	currentRelease,
+	DEFAULT_UPGRADE_FROM,
+	RELEASE_ENV_NAME,
+	RELEASE_PORT_BASE,
+} from './support/release';
 
 /**
  * A site running an earlier commit's artifacts (its plugin zip uploaded in wp-admin, its sidecar
@@ -64,7 +70,11 @@ function startOptions( releaseDir: string, fresh: boolean ) {
 		orderStorage: orderStorageFromEnv(),
 		extraPlugins: { 'upgrade-probe': path.join( __dirname, 'fixtures', 'upgrade-probe' ) },
 		// Receivers on loopback, and retries within seconds.
-		sidecarEnv: { SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', SIDECAR_RETRY_SCHEDULE: '0,1,2,3', SIDECAR_DELIVERY_TIMEOUT_MS: '3000' },
+		sidecarEnv: {
+			SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+			SIDECAR_RETRY_SCHEDULE: '0,1,2,3',
+			SIDECAR_DELIVERY_TIMEOUT_MS: '3000',
+		},
 		// Cron hands pending outbox rows over and processes inbound events; every 2 s so the test need not wait a minute.
 		cronSeconds: 2,
 		phpWorkers: 4,
@@ -82,19 +92,50 @@ function ok< T >( result: { status: number; body: T }, what: string, expected = 
 async function newPaidOrder( admin: RestClient, woocommerce: boolean, label: string ): Promise< number > {
 	const sku = `UPG-${ label }-${ Date.now() }`;
 	if ( woocommerce ) {
-		const product = ok( await admin.post< { id: number } >( '/wc/v3/products', { name: `Upgrade ${ label }`, sku, regular_price: '30.00' } ), 'Creating a product' );
-		const order = ok( await admin.post< { id: number } >( '/wc/v3/orders', { status: 'pending', line_items: [ { product_id: product.id, quantity: 1 } ] } ), 'Creating an order' );
-		ok( await admin.request( { method: 'PUT', path: `/wc/v3/orders/${ order.id }`, data: { set_paid: true } } ), 'Paying' );
+		const product = ok(
+			await admin.post< { id: number } >( '/wc/v3/products', {
+				name: `Upgrade ${ label }`,
+				sku,
+				regular_price: '30.00',
+			} ),
+			'Creating a product'
+		);
+		const order = ok(
+			await admin.post< { id: number } >( '/wc/v3/orders', {
+				status: 'pending',
+				line_items: [ { product_id: product.id, quantity: 1 } ],
+			} ),
+			'Creating an order'
+		);
+		ok(
+			await admin.request( { method: 'PUT', path: `/wc/v3/orders/${ order.id }`, data: { set_paid: true } } ),
+			'Paying'
+		);
 		return order.id;
 	}
-	const [ product ] = ok( await admin.post< { products: Array< { id: number } > } >( '/wc-fixture/v1/products', { products: [ { name: `Upgrade ${ label }`, sku, price: '30.00' } ] } ), 'Creating a product' ).products;
-	const [ id ] = ok( await admin.post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders: [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] } ), 'Creating an order' ).ids;
+	const [ product ] = ok(
+		await admin.post< { products: Array< { id: number } > } >( '/wc-fixture/v1/products', {
+			products: [ { name: `Upgrade ${ label }`, sku, price: '30.00' } ],
+		} ),
+		'Creating a product'
+	).products;
+	const [ id ] = ok(
+		await admin.post< { ids: number[] } >( '/wc-fixture/v1/orders', {
+			orders: [
+				{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
+			],
+		} ),
+		'Creating an order'
+	).ids;
 	ok( await admin.post( '/wc-fixture/v1/orders/pay', { ids: [ id ] } ), 'Paying' );
 	return id as number;
 }
 
 function sidecarSchemaVersion(): number {
-	const db = new Database( path.join( productionLayout( NAME ).sidecar.dataDir, 'sidecar.db' ), { readonly: true, fileMustExist: true } );
+	const db = new Database( path.join( productionLayout( NAME ).sidecar.dataDir, 'sidecar.db' ), {
+		readonly: true,
+		fileMustExist: true,
+	} );
 	try {
 		return db.pragma( 'user_version', { simple: true } ) as number;
 	} finally {
@@ -116,28 +157,44 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 	let admin: RestClient;
 	let endpoint: Endpoint;
 	let sourceSecret: string;
-	const orders: Record< 'delivered' | 'pending' | 'afterUpgrade', number > = { delivered: 0, pending: 0, afterUpgrade: 0 };
+	const orders: Record< 'delivered' | 'pending' | 'afterUpgrade', number > = {
+		delivered: 0,
+		pending: 0,
+		afterUpgrade: 0,
+	};
 	let snapshot: { probe: ProbeState; sidecarSchema: number; deliveries: number };
 
-	const probe = async (): Promise< ProbeState > => ok( await admin.get< ProbeState >( '/si-upgrade-probe/v1/state' ), 'Reading the probe' );
+	const probe = async (): Promise< ProbeState > =>
+		ok( await admin.get< ProbeState >( '/si-upgrade-probe/v1/state' ), 'Reading the probe' );
 	// Each delivery is verified as it arrives, as a receiver does: the library refuses a timestamp
 	// over five minutes old, which the first deliveries are by the end of a slow run.
 	const arrivals: Delivered[] = [];
 	const refusedArrivals: string[] = [];
 	const verifyOnArrival: ReceiverHandler = ( request, res ) => {
 		try {
-			arrivals.push( { id: request.headers[ 'webhook-id' ] as string, ...( new Webhook( endpoint.secret ).verify( request.body, request.headers ) as Omit< Delivered, 'id' > ) } );
+			arrivals.push( {
+				id: request.headers[ 'webhook-id' ] as string,
+				...( new Webhook( endpoint.secret ).verify( request.body, request.headers ) as Omit<
+					Delivered,
+					'id'
+				> ),
+			} );
 			res.writeHead( 200 ).end( 'ok' );
 		} catch ( error ) {
 			refusedArrivals.push( `${ request.headers[ 'webhook-id' ] }: ${ ( error as Error ).message }` );
 			res.writeHead( 400 ).end( 'invalid signature' );
 		}
 	};
-	const delivered = ( orderId: number ): Delivered[] => arrivals.filter( ( event ) => event.data.order.id === orderId );
+	const delivered = ( orderId: number ): Delivered[] =>
+		arrivals.filter( ( event ) => event.data.order.id === orderId );
 	const sendInbound = async ( eventId: string, type: string ) => {
 		const body = JSON.stringify( { type, timestamp: new Date().toISOString(), data: { eventId } } );
 		const signed = signStandardWebhook( sourceSecret, eventId, body );
-		return fetch( `${ before.siteUrl }/wp-json/service-integration-inbound/v1/${ SOURCE }`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed.headers }, body } );
+		return fetch( `${ before.siteUrl }/wp-json/service-integration-inbound/v1/${ SOURCE }`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...signed.headers },
+			body,
+		} );
 	};
 
 	beforeAll( async () => {
@@ -146,7 +203,10 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 		before = await startProduction( startOptions( earlier.dir, true ) );
 		const cookie = await adminCookie( before.siteUrl );
 		await activatePlugin( before.siteUrl, cookie, PROBE_PLUGIN );
-		admin = new RestClient( before.siteUrl, { username: 'admin', password: await createApplicationPassword( before.siteUrl, cookie, 'release-upgrade' ) } );
+		admin = new RestClient( before.siteUrl, {
+			username: 'admin',
+			password: await createApplicationPassword( before.siteUrl, cookie, 'release-upgrade' ),
+		} );
 	}, 1_800_000 );
 
 	afterAll( async () => {
@@ -159,31 +219,56 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 		expect( before.plugin ).toBe( 'installed' );
 		expect( ( await health( before ) ).version ).toBe( earlier.version );
 
-		endpoint = ok( await admin.post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url: `${ receiver.url }/hooks` } ), 'Creating an endpoint' );
+		endpoint = ok(
+			await admin.post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
+				url: `${ receiver.url }/hooks`,
+			} ),
+			'Creating an endpoint'
+		);
 		orders.delivered = await newPaidOrder( admin, woocommerce, 'delivered' );
-		await waitUntil( () => delivered( orders.delivered ).length >= 2, 60_000, 'the first order\'s events at the receiver' );
+		await waitUntil(
+			() => delivered( orders.delivered ).length >= 2,
+			60_000,
+			"the first order's events at the receiver"
+		);
 
-		const source = ok( await admin.post< { secret: string } >( '/service-integration/v1/inbound/sources', { id: SOURCE, scheme: 'standard-webhooks' } ), 'Creating a source' );
+		const source = ok(
+			await admin.post< { secret: string } >( '/service-integration/v1/inbound/sources', {
+				id: SOURCE,
+				scheme: 'standard-webhooks',
+			} ),
+			'Creating a source'
+		);
 		sourceSecret = source.secret;
 		expect( ( await sendInbound( 'evt_upgrade_before', 'test.before' ) ).status ).toBe( 202 );
 		// Usually the receiving route's kick runs it within seconds. A kick can be lost: a wp-cron.php
 		// run that started earlier writes back its own copy of the cron option (WordPress core's
 		// cron race, likelier with this test's 2 s loop on a busy machine); the plugin's five-minute
 		// sweep then processes the event, so the wait covers one sweep.
-		await waitUntil( async () => ( await probe() ).inbound.some( ( row ) => row.event_id === 'evt_upgrade_before' && row.status === 'processed' ), INBOUND_SWEEP_MS + 60_000, 'the inbound event processed by cron' );
+		await waitUntil(
+			async () =>
+				( await probe() ).inbound.some(
+					( row ) => row.event_id === 'evt_upgrade_before' && row.status === 'processed'
+				),
+			INBOUND_SWEEP_MS + 60_000,
+			'the inbound event processed by cron'
+		);
 
 		// The sidecar goes down: the next order's events wait in the plugin's outbox.
 		await stopSidecarProcess( productionLayout( NAME ) );
 		orders.pending = await newPaidOrder( admin, woocommerce, 'pending' );
 		const state = await probe();
-		expect( state.outbox.filter( ( row ) => row.pending ).map( ( row ) => row.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+		expect( state.outbox.filter( ( row ) => row.pending ).map( ( row ) => row.type ) ).toEqual( [
+			'order.created',
+			'order.paid',
+		] );
 		expect( state.options.version ).toBe( earlier.version );
 
 		const deliveries = receiver.requests.length;
 		snapshot = { probe: state, sidecarSchema: sidecarSchemaVersion(), deliveries };
 	}, 600_000 );
 
-	it( 'upgrades: the new zip replaces the plugin in wp-admin, the new tarball\'s sidecar starts on the same data', async () => {
+	it( "upgrades: the new zip replaces the plugin in wp-admin, the new tarball's sidecar starts on the same data", async () => {
 		after = await startProduction( startOptions( current.dir, false ) );
 		expect( after.plugin ).toBe( 'replaced' );
 		expect( after.release.version ).toBe( current.version );
@@ -196,65 +281,143 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 			.filter( ( line ) => line.includes( '"sidecar listening"' ) )
 			.map( ( line ) => JSON.parse( line ) as { version: string; dataDir: string } );
 		expect( starts.map( ( start ) => start.version ) ).toEqual( [ earlier.version, current.version ] );
-		expect( starts.map( ( start ) => start.dataDir ) ).toEqual( [ layout.sidecar.dataDir, layout.sidecar.dataDir ] );
+		expect( starts.map( ( start ) => start.dataDir ) ).toEqual( [
+			layout.sidecar.dataDir,
+			layout.sidecar.dataDir,
+		] );
 		expect( await health( after ) ).toMatchObject( { version: current.version } );
-		const plugin = ok( await admin.get< { version: string; status: string } >( '/wp/v2/plugins/service-integration/service-integration' ), 'Reading the plugin' );
+		const plugin = ok(
+			await admin.get< { version: string; status: string } >(
+				'/wp/v2/plugins/service-integration/service-integration'
+			),
+			'Reading the plugin'
+		);
 		expect( plugin ).toMatchObject( { version: current.version, status: 'active' } );
 	}, 1_800_000 );
 
-	it( 'runs each migration once: the plugin\'s tables once after the version change, the sidecar\'s schema to the current version', async () => {
+	it( "runs each migration once: the plugin's tables once after the version change, the sidecar's schema to the current version", async () => {
 		// Requests keep coming (the cron loop every 2 s, these calls): none may migrate again.
-		await waitUntil( async () => ( await probe() ).options.version === current.version, 30_000, 'the stored plugin version' );
+		await waitUntil(
+			async () => ( await probe() ).options.version === current.version,
+			30_000,
+			'the stored plugin version'
+		);
 		await sleep( 6000 );
 		for ( let i = 0; i < 5; i++ ) {
 			await admin.get( '/service-integration/v1/webhooks/outbox' );
 		}
 		const state = await probe();
-		const table = ( name: string ) => Object.keys( state.dbdelta ).find( ( key ) => key.endsWith( name ) ) as string;
+		const table = ( name: string ) =>
+			Object.keys( state.dbdelta ).find( ( key ) => key.endsWith( name ) ) as string;
 		expect( Object.keys( snapshot.probe.dbdelta ) ).toEqual( [] ); // nothing migrated between the install and the upgrade
-		expect( state.dbdelta ).toEqual( { [ table( 'si_outbox' ) ]: 1, [ table( 'si_inbound_events' ) ]: 1, [ table( 'si_paid_orders' ) ]: 1 } );
-		expect( state.options ).toEqual( { version: current.version, outbox_db: expect.any( String ), inbound_db: expect.any( String ), paid_index_db: expect.any( String ) } );
+		expect( state.dbdelta ).toEqual( {
+			[ table( 'si_outbox' ) ]: 1,
+			[ table( 'si_inbound_events' ) ]: 1,
+			[ table( 'si_paid_orders' ) ]: 1,
+		} );
+		expect( state.options ).toEqual( {
+			version: current.version,
+			outbox_db: expect.any( String ),
+			inbound_db: expect.any( String ),
+			paid_index_db: expect.any( String ),
+		} );
 
 		expect( sidecarSchemaVersion() ).toBe( MIGRATIONS.length );
 		expect( sidecarSchemaVersion() ).toBeGreaterThanOrEqual( snapshot.sidecarSchema );
 	}, 120_000 );
 
 	it( 'loses nothing: endpoint and its secret, delivery history, outbox rows, inbound source and event', async () => {
-		const endpoints = ok( await admin.get< Array< Endpoint > | { endpoints: Endpoint[] } >( '/service-integration/v1/webhooks/endpoints' ), 'Listing endpoints' );
+		const endpoints = ok(
+			await admin.get< Array< Endpoint > | { endpoints: Endpoint[] } >(
+				'/service-integration/v1/webhooks/endpoints'
+			),
+			'Listing endpoints'
+		);
 		const list = Array.isArray( endpoints ) ? endpoints : endpoints.endpoints;
-		expect( list.map( ( item ) => ( { id: item.id, url: item.url, status: item.status } ) ) ).toEqual( [ { id: endpoint.id, url: endpoint.url, status: 'active' } ] );
+		expect( list.map( ( item ) => ( { id: item.id, url: item.url, status: item.status } ) ) ).toEqual( [
+			{ id: endpoint.id, url: endpoint.url, status: 'active' },
+		] );
 
-		const history = ok( await admin.get< { deliveries?: unknown[] } | unknown[] >( `/service-integration/v1/webhooks/deliveries?endpoint_id=${ endpoint.id }&per_page=100` ), 'Listing deliveries' );
-		expect( ( Array.isArray( history ) ? history : history.deliveries ?? [] ).length ).toBeGreaterThanOrEqual( 2 );
+		const history = ok(
+			await admin.get< { deliveries?: unknown[] } | unknown[] >(
+				`/service-integration/v1/webhooks/deliveries?endpoint_id=${ endpoint.id }&per_page=100`
+			),
+			'Listing deliveries'
+		);
+		expect( ( Array.isArray( history ) ? history : ( history.deliveries ?? [] ) ).length ).toBeGreaterThanOrEqual(
+			2
+		);
 
 		const state = await probe();
 		// Every outbox row of before is still there, with the same event ids.
-		expect( state.outbox.slice( 0, snapshot.probe.outbox.length ).map( ( row ) => row.event_id ) ).toEqual( snapshot.probe.outbox.map( ( row ) => row.event_id ) );
-		expect( state.inbound ).toEqual( expect.arrayContaining( [ expect.objectContaining( { source: SOURCE, event_id: 'evt_upgrade_before', status: 'processed' } ) ] ) );
+		expect( state.outbox.slice( 0, snapshot.probe.outbox.length ).map( ( row ) => row.event_id ) ).toEqual(
+			snapshot.probe.outbox.map( ( row ) => row.event_id )
+		);
+		expect( state.inbound ).toEqual(
+			expect.arrayContaining( [
+				expect.objectContaining( { source: SOURCE, event_id: 'evt_upgrade_before', status: 'processed' } ),
+			] )
+		);
 		expect( state.inbound.length ).toBe( snapshot.probe.inbound.length );
-		const sources = ok( await admin.get< Array< { id: string } > | { sources: Array< { id: string } > } >( '/service-integration/v1/inbound/sources' ), 'Listing sources' );
-		expect( ( Array.isArray( sources ) ? sources : sources.sources ).map( ( item ) => item.id ) ).toContain( SOURCE );
+		const sources = ok(
+			await admin.get< Array< { id: string } > | { sources: Array< { id: string } > } >(
+				'/service-integration/v1/inbound/sources'
+			),
+			'Listing sources'
+		);
+		expect( ( Array.isArray( sources ) ? sources : sources.sources ).map( ( item ) => item.id ) ).toContain(
+			SOURCE
+		);
 	}, 120_000 );
 
 	it( 'fills the paid-orders index with the orders paid before the upgrade (its walk, run by Action Scheduler from cron)', async () => {
 		expect( snapshot.probe.paid_index.ids ).toEqual( [] );
-		await waitUntil( async () => ( await probe() ).paid_index.state !== false && ( ( await probe() ).paid_index.state as { ready?: boolean } ).ready === true, 240_000, 'the paid-orders index walk' );
-		expect( ( await probe() ).paid_index.ids ).toEqual( expect.arrayContaining( [ orders.delivered, orders.pending ] ) );
+		await waitUntil(
+			async () =>
+				( await probe() ).paid_index.state !== false &&
+				( ( await probe() ).paid_index.state as { ready?: boolean } ).ready === true,
+			240_000,
+			'the paid-orders index walk'
+		);
+		expect( ( await probe() ).paid_index.ids ).toEqual(
+			expect.arrayContaining( [ orders.delivered, orders.pending ] )
+		);
 	}, 300_000 );
 
-	it( 'continues delivering: the pending rows go out signed with the endpoint\'s old secret, then new events too', async () => {
-		await waitUntil( () => delivered( orders.pending ).length >= 2, 120_000, 'the pending order\'s events at the receiver' );
-		expect( delivered( orders.pending ).map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+	it( "continues delivering: the pending rows go out signed with the endpoint's old secret, then new events too", async () => {
+		await waitUntil(
+			() => delivered( orders.pending ).length >= 2,
+			120_000,
+			"the pending order's events at the receiver"
+		);
+		expect( delivered( orders.pending ).map( ( event ) => event.type ) ).toEqual( [
+			'order.created',
+			'order.paid',
+		] );
 		expect( ( await probe() ).outbox.filter( ( row ) => row.pending ) ).toEqual( [] );
 
 		orders.afterUpgrade = await newPaidOrder( admin, woocommerce, 'after' );
-		await waitUntil( () => delivered( orders.afterUpgrade ).length >= 2, 60_000, 'a new order\'s events at the receiver' );
+		await waitUntil(
+			() => delivered( orders.afterUpgrade ).length >= 2,
+			60_000,
+			"a new order's events at the receiver"
+		);
 		// Each business event once: the upgrade resent nothing already delivered.
-		expect( delivered( orders.delivered ).map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+		expect( delivered( orders.delivered ).map( ( event ) => event.type ) ).toEqual( [
+			'order.created',
+			'order.paid',
+		] );
 		expect( refusedArrivals ).toEqual( [] );
 
 		// Inbound: the source's secret still verifies; the event is stored and processed.
 		expect( ( await sendInbound( 'evt_upgrade_after', 'test.after' ) ).status ).toBe( 202 );
-		await waitUntil( async () => ( await probe() ).inbound.some( ( row ) => row.event_id === 'evt_upgrade_after' && row.status === 'processed' ), 60_000, 'the new inbound event processed' );
+		await waitUntil(
+			async () =>
+				( await probe() ).inbound.some(
+					( row ) => row.event_id === 'evt_upgrade_after' && row.status === 'processed'
+				),
+			60_000,
+			'the new inbound event processed'
+		);
 	}, 300_000 );
 } );

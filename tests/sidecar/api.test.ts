@@ -56,7 +56,13 @@ describe( 'sidecar /v1 API', () => {
 				secret: expect.stringMatching( /^whsec_[A-Za-z0-9+/]{43}=$/ ),
 			} );
 			const { id, secret } = created.body as { id: string; secret: string };
-			expect( created.body.secrets ).toEqual( [ { masked: expect.stringMatching( /^whsec_….{4}$/ ), created_at: expect.any( String ), expires_at: null } ] );
+			expect( created.body.secrets ).toEqual( [
+				{
+					masked: expect.stringMatching( /^whsec_….{4}$/ ),
+					created_at: expect.any( String ),
+					expires_at: null,
+				},
+			] );
 
 			const one = await sidecar.api( 'GET', `/v1/endpoints/${ id }` );
 			const all = await sidecar.api( 'GET', '/v1/endpoints' );
@@ -75,13 +81,25 @@ describe( 'sidecar /v1 API', () => {
 			const expires = Date.parse( afterRotation.body.secrets[ 1 ].expires_at );
 			expect( Math.abs( expires - Date.now() - 24 * 3_600_000 ) ).toBeLessThan( 60_000 );
 
-			const patched = await sidecar.api( 'PATCH', `/v1/endpoints/${ id }`, { description: 'Make', event_types: [], wc_compat_signature: true } );
+			const patched = await sidecar.api( 'PATCH', `/v1/endpoints/${ id }`, {
+				description: 'Make',
+				event_types: [],
+				wc_compat_signature: true,
+			} );
 			expect( patched.status ).toBe( 200 );
-			expect( patched.body ).toMatchObject( { description: 'Make', event_types: [], wc_compat_signature: true, max_concurrency: 2, url: receiver.url + '/crud' } );
+			expect( patched.body ).toMatchObject( {
+				description: 'Make',
+				event_types: [],
+				wc_compat_signature: true,
+				max_concurrency: 2,
+				url: receiver.url + '/crud',
+			} );
 
 			const disabled = await sidecar.api( 'POST', `/v1/endpoints/${ id }/disable`, { reason: 'maintenance' } );
 			expect( disabled.body ).toMatchObject( { status: 'disabled', disabled_reason: 'maintenance' } );
-			expect( ( await sidecar.api( 'POST', `/v1/endpoints/${ id }/disable` ) ).body.disabled_reason ).toBe( 'maintenance' ); // idempotent
+			expect( ( await sidecar.api( 'POST', `/v1/endpoints/${ id }/disable` ) ).body.disabled_reason ).toBe(
+				'maintenance'
+			); // idempotent
 			const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ id }/enable` );
 			expect( enabled.body ).toMatchObject( { status: 'active', disabled_reason: null, requeued: 0 } );
 
@@ -92,24 +110,36 @@ describe( 'sidecar /v1 API', () => {
 		it( 'refuses a URL to 127.0.0.1 unless the address is allow-listed', async () => {
 			const strict = await startHarness( { SIDECAR_ALLOW_PRIVATE_CIDRS: '' } );
 			try {
-				for ( const url of [ 'http://127.0.0.1:9/hook', 'http://[::1]/', 'http://169.254.169.254/latest', 'http://10.0.0.1/' ] ) {
+				for ( const url of [
+					'http://127.0.0.1:9/hook',
+					'http://[::1]/',
+					'http://169.254.169.254/latest',
+					'http://10.0.0.1/',
+				] ) {
 					const response = await strict.api( 'POST', '/v1/endpoints', { url } );
 					expect( response.status ).toBe( 400 );
 					expect( response.body.code ).toBe( 'blocked_address' );
 				}
 				expect( ( await strict.api( 'GET', '/v1/endpoints' ) ).body.endpoints ).toEqual( [] );
-				expect( ( await strict.api( 'POST', '/v1/endpoints', { url: 'https://hooks.example.com/x' } ) ).status ).toBe( 201 );
+				expect(
+					( await strict.api( 'POST', '/v1/endpoints', { url: 'https://hooks.example.com/x' } ) ).status
+				).toBe( 201 );
 			} finally {
 				await strict.close();
 			}
-			expect( ( await sidecar.api( 'POST', '/v1/endpoints', { url: 'http://10.0.0.1/' } ) ).body.code ).toBe( 'blocked_address' );
+			expect( ( await sidecar.api( 'POST', '/v1/endpoints', { url: 'http://10.0.0.1/' } ) ).body.code ).toBe(
+				'blocked_address'
+			);
 		} );
 	} );
 
 	describe( 'bad input is refused with a clear 4xx and nothing is stored', () => {
 		let endpointId: string;
 		let eventId: string;
-		const event = ( overrides: Record< string, unknown > = {} ) => ( { ...orderEvent( 'bad_input_probe', 'order.paid', 1 ), ...overrides } );
+		const event = ( overrides: Record< string, unknown > = {} ) => ( {
+			...orderEvent( 'bad_input_probe', 'order.paid', 1 ),
+			...overrides,
+		} );
 
 		beforeAll( async () => {
 			endpointId = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/bad' } ) ).body.id;
@@ -126,65 +156,321 @@ describe( 'sidecar /v1 API', () => {
 			[ 'malformed JSON', 'POST', () => '/v1/events', '{"events": [', 400, 'invalid_json' ],
 			[ 'an empty body', 'POST', () => '/v1/events', '', 400, 'invalid_json' ],
 			[ 'a JSON array', 'POST', () => '/v1/events', '[]', 400, 'invalid_body' ],
-			[ 'an unknown top-level field', 'POST', () => '/v1/events', { events: [ event() ], dry_run: true }, 400, 'invalid_body' ],
+			[
+				'an unknown top-level field',
+				'POST',
+				() => '/v1/events',
+				{ events: [ event() ], dry_run: true },
+				400,
+				'invalid_body',
+			],
 			[ 'no events', 'POST', () => '/v1/events', { events: [] }, 400, 'invalid_body' ],
-			[ '501 events', 'POST', () => '/v1/events', { events: Array.from( { length: 501 }, ( _x, i ) => event( { id: `many_${ i }` } ) ) }, 400, 'invalid_body' ],
+			[
+				'501 events',
+				'POST',
+				() => '/v1/events',
+				{ events: Array.from( { length: 501 }, ( _x, i ) => event( { id: `many_${ i }` } ) ) },
+				400,
+				'invalid_body',
+			],
 			// A batch with some valid events is a 202 that lists the bad ones: see 'events' below.
-			[ 'a body over the size limit', 'POST', () => '/v1/events', { events: [ event( { data: { blob: 'x'.repeat( 1024 * 1024 ) } } ) ] }, 413, 'body_too_large' ],
-			[ 'a wrong method on /v1/events', 'PUT', () => '/v1/events', { events: [ event() ] }, 405, 'method_not_allowed' ],
+			[
+				'a body over the size limit',
+				'POST',
+				() => '/v1/events',
+				{ events: [ event( { data: { blob: 'x'.repeat( 1024 * 1024 ) } } ) ] },
+				413,
+				'body_too_large',
+			],
+			[
+				'a wrong method on /v1/events',
+				'PUT',
+				() => '/v1/events',
+				{ events: [ event() ] },
+				405,
+				'method_not_allowed',
+			],
 			[ 'GET of an unknown event', 'GET', () => '/v1/events/nope', undefined, 404, 'event_not_found' ],
 			[ 'DELETE of an event', 'DELETE', () => `/v1/events/${ eventId }`, undefined, 405, 'method_not_allowed' ],
 			[ 'replay of an unknown event', 'POST', () => '/v1/events/nope/replay', {}, 404, 'event_not_found' ],
-			[ 'replay to an unknown endpoint', 'POST', () => `/v1/events/${ eventId }/replay`, { endpoint_id: 'ep_nope' }, 404, 'endpoint_not_found' ],
-			[ 'replay with an unknown field', 'POST', () => `/v1/events/${ eventId }/replay`, { force: true }, 400, 'invalid_body' ],
+			[
+				'replay to an unknown endpoint',
+				'POST',
+				() => `/v1/events/${ eventId }/replay`,
+				{ endpoint_id: 'ep_nope' },
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'replay with an unknown field',
+				'POST',
+				() => `/v1/events/${ eventId }/replay`,
+				{ force: true },
+				400,
+				'invalid_body',
+			],
 			[ 'replay with malformed JSON', 'POST', () => `/v1/events/${ eventId }/replay`, '{', 400, 'invalid_json' ],
 			[ 'GET on replay', 'GET', () => `/v1/events/${ eventId }/replay`, undefined, 405, 'method_not_allowed' ],
 			[ 'replay-since without since', 'POST', () => '/v1/replay', {}, 400, 'invalid_body' ],
 			[ 'replay-since with a bad date', 'POST', () => '/v1/replay', { since: 'last week' }, 400, 'invalid_body' ],
-			[ 'replay-since with an unknown endpoint', 'POST', () => '/v1/replay', { since: new Date( 0 ).toISOString(), endpoint_id: 'ep_nope' }, 404, 'endpoint_not_found' ],
-			[ 'replay-since with an unknown field', 'POST', () => '/v1/replay', { since: new Date( 0 ).toISOString(), all: true }, 400, 'invalid_body' ],
+			[
+				'replay-since with an unknown endpoint',
+				'POST',
+				() => '/v1/replay',
+				{ since: new Date( 0 ).toISOString(), endpoint_id: 'ep_nope' },
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'replay-since with an unknown field',
+				'POST',
+				() => '/v1/replay',
+				{ since: new Date( 0 ).toISOString(), all: true },
+				400,
+				'invalid_body',
+			],
 			[ 'an endpoint without url', 'POST', () => '/v1/endpoints', { description: 'x' }, 400, 'invalid_body' ],
 			[ 'an endpoint with malformed JSON', 'POST', () => '/v1/endpoints', 'url=http://x', 400, 'invalid_json' ],
-			[ 'an endpoint with an unknown field', 'POST', () => '/v1/endpoints', { url: 'https://example.com/', secret: 'whsec_mine' }, 400, 'invalid_body' ],
+			[
+				'an endpoint with an unknown field',
+				'POST',
+				() => '/v1/endpoints',
+				{ url: 'https://example.com/', secret: 'whsec_mine' },
+				400,
+				'invalid_body',
+			],
 			[ 'an endpoint with a relative URL', 'POST', () => '/v1/endpoints', { url: '/hook' }, 400, 'invalid_url' ],
-			[ 'an endpoint with an ftp URL', 'POST', () => '/v1/endpoints', { url: 'ftp://example.com/' }, 400, 'unsupported_scheme' ],
-			[ 'an endpoint with credentials in the URL', 'POST', () => '/v1/endpoints', { url: 'https://u:p@example.com/' }, 400, 'credentials_in_url' ],
-			[ 'an endpoint with an unknown event type', 'POST', () => '/v1/endpoints', { url: 'https://example.com/', event_types: [ 'order.paid', 'order.lost' ] }, 400, 'invalid_event_type' ],
-			[ 'an endpoint with max_concurrency 0', 'POST', () => '/v1/endpoints', { url: 'https://example.com/', max_concurrency: 0 }, 400, 'invalid_body' ],
-			[ 'an endpoint with a string flag', 'POST', () => '/v1/endpoints', { url: 'https://example.com/', wc_compat_signature: 'yes' }, 400, 'invalid_body' ],
-			[ 'a wrong method on /v1/endpoints', 'DELETE', () => '/v1/endpoints', undefined, 405, 'method_not_allowed' ],
-			[ 'GET of an unknown endpoint', 'GET', () => '/v1/endpoints/ep_nope', undefined, 404, 'endpoint_not_found' ],
-			[ 'PATCH of an unknown endpoint', 'PATCH', () => '/v1/endpoints/ep_nope', { description: 'x' }, 404, 'endpoint_not_found' ],
-			[ 'DELETE of an unknown endpoint', 'DELETE', () => '/v1/endpoints/ep_nope', undefined, 404, 'endpoint_not_found' ],
+			[
+				'an endpoint with an ftp URL',
+				'POST',
+				() => '/v1/endpoints',
+				{ url: 'ftp://example.com/' },
+				400,
+				'unsupported_scheme',
+			],
+			[
+				'an endpoint with credentials in the URL',
+				'POST',
+				() => '/v1/endpoints',
+				{ url: 'https://u:p@example.com/' },
+				400,
+				'credentials_in_url',
+			],
+			[
+				'an endpoint with an unknown event type',
+				'POST',
+				() => '/v1/endpoints',
+				{ url: 'https://example.com/', event_types: [ 'order.paid', 'order.lost' ] },
+				400,
+				'invalid_event_type',
+			],
+			[
+				'an endpoint with max_concurrency 0',
+				'POST',
+				() => '/v1/endpoints',
+				{ url: 'https://example.com/', max_concurrency: 0 },
+				400,
+				'invalid_body',
+			],
+			[
+				'an endpoint with a string flag',
+				'POST',
+				() => '/v1/endpoints',
+				{ url: 'https://example.com/', wc_compat_signature: 'yes' },
+				400,
+				'invalid_body',
+			],
+			[
+				'a wrong method on /v1/endpoints',
+				'DELETE',
+				() => '/v1/endpoints',
+				undefined,
+				405,
+				'method_not_allowed',
+			],
+			[
+				'GET of an unknown endpoint',
+				'GET',
+				() => '/v1/endpoints/ep_nope',
+				undefined,
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'PATCH of an unknown endpoint',
+				'PATCH',
+				() => '/v1/endpoints/ep_nope',
+				{ description: 'x' },
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'DELETE of an unknown endpoint',
+				'DELETE',
+				() => '/v1/endpoints/ep_nope',
+				undefined,
+				404,
+				'endpoint_not_found',
+			],
 			[ 'an empty PATCH', 'PATCH', () => `/v1/endpoints/${ endpointId }`, {}, 400, 'invalid_body' ],
-			[ 'a PATCH of the status', 'PATCH', () => `/v1/endpoints/${ endpointId }`, { status: 'disabled' }, 400, 'invalid_body' ],
-			[ 'a PATCH to a blocked URL', 'PATCH', () => `/v1/endpoints/${ endpointId }`, { url: 'http://169.254.169.254/' }, 400, 'blocked_address' ],
-			[ 'a PATCH with an unknown event type', 'PATCH', () => `/v1/endpoints/${ endpointId }`, { event_types: [ 'x' ] }, 400, 'invalid_event_type' ],
-			[ 'a PATCH with malformed JSON', 'PATCH', () => `/v1/endpoints/${ endpointId }`, '{"description":', 400, 'invalid_json' ],
-			[ 'PUT on an endpoint', 'PUT', () => `/v1/endpoints/${ endpointId }`, { url: 'https://example.com/' }, 405, 'method_not_allowed' ],
-			[ 'rotation of an unknown endpoint', 'POST', () => '/v1/endpoints/ep_nope/rotate-secret', {}, 404, 'endpoint_not_found' ],
-			[ 'rotation with a negative grace', 'POST', () => `/v1/endpoints/${ endpointId }/rotate-secret`, { grace_hours: -1 }, 400, 'invalid_body' ],
-			[ 'rotation with a string grace', 'POST', () => `/v1/endpoints/${ endpointId }/rotate-secret`, { grace_hours: '24' }, 400, 'invalid_body' ],
-			[ 'GET on rotate-secret', 'GET', () => `/v1/endpoints/${ endpointId }/rotate-secret`, undefined, 405, 'method_not_allowed' ],
-			[ 'enabling an unknown endpoint', 'POST', () => '/v1/endpoints/ep_nope/enable', undefined, 404, 'endpoint_not_found' ],
-			[ 'enabling with a body field', 'POST', () => `/v1/endpoints/${ endpointId }/enable`, { now: true }, 400, 'invalid_body' ],
-			[ 'disabling an unknown endpoint', 'POST', () => '/v1/endpoints/ep_nope/disable', undefined, 404, 'endpoint_not_found' ],
-			[ 'disabling with an unknown field', 'POST', () => `/v1/endpoints/${ endpointId }/disable`, { why: 'x' }, 400, 'invalid_body' ],
-			[ 'disabling with malformed JSON', 'POST', () => `/v1/endpoints/${ endpointId }/disable`, '{', 400, 'invalid_json' ],
+			[
+				'a PATCH of the status',
+				'PATCH',
+				() => `/v1/endpoints/${ endpointId }`,
+				{ status: 'disabled' },
+				400,
+				'invalid_body',
+			],
+			[
+				'a PATCH to a blocked URL',
+				'PATCH',
+				() => `/v1/endpoints/${ endpointId }`,
+				{ url: 'http://169.254.169.254/' },
+				400,
+				'blocked_address',
+			],
+			[
+				'a PATCH with an unknown event type',
+				'PATCH',
+				() => `/v1/endpoints/${ endpointId }`,
+				{ event_types: [ 'x' ] },
+				400,
+				'invalid_event_type',
+			],
+			[
+				'a PATCH with malformed JSON',
+				'PATCH',
+				() => `/v1/endpoints/${ endpointId }`,
+				'{"description":',
+				400,
+				'invalid_json',
+			],
+			[
+				'PUT on an endpoint',
+				'PUT',
+				() => `/v1/endpoints/${ endpointId }`,
+				{ url: 'https://example.com/' },
+				405,
+				'method_not_allowed',
+			],
+			[
+				'rotation of an unknown endpoint',
+				'POST',
+				() => '/v1/endpoints/ep_nope/rotate-secret',
+				{},
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'rotation with a negative grace',
+				'POST',
+				() => `/v1/endpoints/${ endpointId }/rotate-secret`,
+				{ grace_hours: -1 },
+				400,
+				'invalid_body',
+			],
+			[
+				'rotation with a string grace',
+				'POST',
+				() => `/v1/endpoints/${ endpointId }/rotate-secret`,
+				{ grace_hours: '24' },
+				400,
+				'invalid_body',
+			],
+			[
+				'GET on rotate-secret',
+				'GET',
+				() => `/v1/endpoints/${ endpointId }/rotate-secret`,
+				undefined,
+				405,
+				'method_not_allowed',
+			],
+			[
+				'enabling an unknown endpoint',
+				'POST',
+				() => '/v1/endpoints/ep_nope/enable',
+				undefined,
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'enabling with a body field',
+				'POST',
+				() => `/v1/endpoints/${ endpointId }/enable`,
+				{ now: true },
+				400,
+				'invalid_body',
+			],
+			[
+				'disabling an unknown endpoint',
+				'POST',
+				() => '/v1/endpoints/ep_nope/disable',
+				undefined,
+				404,
+				'endpoint_not_found',
+			],
+			[
+				'disabling with an unknown field',
+				'POST',
+				() => `/v1/endpoints/${ endpointId }/disable`,
+				{ why: 'x' },
+				400,
+				'invalid_body',
+			],
+			[
+				'disabling with malformed JSON',
+				'POST',
+				() => `/v1/endpoints/${ endpointId }/disable`,
+				'{',
+				400,
+				'invalid_json',
+			],
 			[ 'per_page over 100', 'GET', () => '/v1/deliveries?per_page=101', undefined, 400, 'invalid_query' ],
 			[ 'page 0', 'GET', () => '/v1/deliveries?page=0', undefined, 400, 'invalid_query' ],
 			[ 'a non-numeric page', 'GET', () => '/v1/deliveries?page=two', undefined, 400, 'invalid_query' ],
-			[ 'an unknown delivery status', 'GET', () => '/v1/deliveries?status=lost', undefined, 400, 'invalid_query' ],
+			[
+				'an unknown delivery status',
+				'GET',
+				() => '/v1/deliveries?status=lost',
+				undefined,
+				400,
+				'invalid_query',
+			],
 			[ 'an unknown query parameter', 'GET', () => '/v1/deliveries?sort=asc', undefined, 400, 'invalid_query' ],
-			[ 'a repeated query parameter', 'GET', () => '/v1/deliveries?status=failed&status=pending', undefined, 400, 'invalid_query' ],
-			[ 'an unknown type filter', 'GET', () => '/v1/deliveries?type=order.lost', undefined, 400, 'invalid_event_type' ],
-			[ 'an unknown endpoint filter', 'GET', () => '/v1/deliveries?endpoint_id=ep_nope', undefined, 404, 'endpoint_not_found' ],
+			[
+				'a repeated query parameter',
+				'GET',
+				() => '/v1/deliveries?status=failed&status=pending',
+				undefined,
+				400,
+				'invalid_query',
+			],
+			[
+				'an unknown type filter',
+				'GET',
+				() => '/v1/deliveries?type=order.lost',
+				undefined,
+				400,
+				'invalid_event_type',
+			],
+			[
+				'an unknown endpoint filter',
+				'GET',
+				() => '/v1/deliveries?endpoint_id=ep_nope',
+				undefined,
+				404,
+				'endpoint_not_found',
+			],
 			[ 'POST on /v1/deliveries', 'POST', () => '/v1/deliveries', {}, 405, 'method_not_allowed' ],
 			[ 'POST on /v1/status', 'POST', () => '/v1/status', {}, 405, 'method_not_allowed' ],
 			[ 'an unknown route', 'GET', () => '/v1/webhooks', undefined, 404, 'not_found' ],
 		];
 
-		it.each( cases.map( ( [ label, method, path, body, status, code ] ) => [ label, status, code, method, path, body ] as const ) )( '%s → %i %s', async ( _label, status, code, method, path, body ) => {
+		it.each(
+			cases.map(
+				( [ label, method, path, body, status, code ] ) => [ label, status, code, method, path, body ] as const
+			)
+		)( '%s → %i %s', async ( _label, status, code, method, path, body ) => {
 			const before = snapshot();
 			const response = await sidecar.api( method, path(), body );
 			expect( { status: response.status, code: response.body?.code } ).toEqual( { status, code } );
@@ -202,24 +488,47 @@ describe( 'sidecar /v1 API', () => {
 			[ 'an id over 100 characters', { id: 'x'.repeat( 101 ) }, 'invalid_body' ],
 			[ 'a bad timestamp', { timestamp: 'yesterday' }, 'invalid_body' ],
 			[ 'data that is not an object', { data: 'x' }, 'invalid_body' ],
-		] )( 'a batch of one event with %s → 202, listed in rejected, nothing stored', async ( _label, fields, code ) => {
-			const before = snapshot();
-			const response = await sidecar.api( 'POST', '/v1/events', { events: [ event( fields ) ] } );
-			expect( response.status ).toBe( 202 );
-			expect( response.body ).toEqual( { accepted: [], duplicates: [], rejected: [ { index: 0, id: expect.anything(), code, message: expect.any( String ) } ] } );
-			expect( snapshot() ).toEqual( before );
-		} );
+		] )(
+			'a batch of one event with %s → 202, listed in rejected, nothing stored',
+			async ( _label, fields, code ) => {
+				const before = snapshot();
+				const response = await sidecar.api( 'POST', '/v1/events', { events: [ event( fields ) ] } );
+				expect( response.status ).toBe( 202 );
+				expect( response.body ).toEqual( {
+					accepted: [],
+					duplicates: [],
+					rejected: [ { index: 0, id: expect.anything(), code, message: expect.any( String ) } ],
+				} );
+				expect( snapshot() ).toEqual( before );
+			}
+		);
 
 		it( 'lists every rejected event of an all-bad batch in rejected, with a 202', async () => {
 			const before = snapshot();
-			const response = await sidecar.api( 'POST', '/v1/events', { events: [ event( { id: 'bad_1', type: 'nope' } ), { id: 'bad_2' }, { type: 'order.paid', timestamp: new Date().toISOString(), data: {} } ] } );
+			const response = await sidecar.api( 'POST', '/v1/events', {
+				events: [
+					event( { id: 'bad_1', type: 'nope' } ),
+					{ id: 'bad_2' },
+					{ type: 'order.paid', timestamp: new Date().toISOString(), data: {} },
+				],
+			} );
 			expect( response.status ).toBe( 202 );
 			expect( response.body ).toEqual( {
 				accepted: [],
 				duplicates: [],
 				rejected: [
-					{ index: 0, id: 'bad_1', code: 'invalid_event_type', message: expect.stringContaining( 'events.0.type: unknown event type "nope"' ) },
-					{ index: 1, id: 'bad_2', code: 'invalid_body', message: expect.stringContaining( 'events.1.type' ) },
+					{
+						index: 0,
+						id: 'bad_1',
+						code: 'invalid_event_type',
+						message: expect.stringContaining( 'events.0.type: unknown event type "nope"' ),
+					},
+					{
+						index: 1,
+						id: 'bad_2',
+						code: 'invalid_body',
+						message: expect.stringContaining( 'events.1.type' ),
+					},
 					{ index: 2, id: null, code: 'invalid_body', message: expect.stringContaining( 'events.2.id' ) },
 				],
 			} );
@@ -271,17 +580,35 @@ describe( 'sidecar /v1 API', () => {
 
 		/** An event of the test's own, posted and delivered to this block's endpoint. */
 		async function delivered( event: ReturnType< typeof orderEvent > ): Promise< void > {
-			expect( ( await sidecar.api( 'POST', '/v1/events', { events: [ event ] } ) ).body.accepted ).toEqual( [ event.id ] );
-			await waitUntil( async () => ( await deliveryStatus( event.id ) ) === 'succeeded', 10_000, `${ event.id } delivered` );
+			expect( ( await sidecar.api( 'POST', '/v1/events', { events: [ event ] } ) ).body.accepted ).toEqual( [
+				event.id,
+			] );
+			await waitUntil(
+				async () => ( await deliveryStatus( event.id ) ) === 'succeeded',
+				10_000,
+				`${ event.id } delivered`
+			);
 		}
 
 		it( 'accepts an event posted twice only once, and delivers it once', async () => {
-			const batch = { events: [ orderEvent( 'twice_1', 'order.created', 7 ), orderEvent( 'twice_2', 'order.paid', 7 ) ] };
+			const batch = {
+				events: [ orderEvent( 'twice_1', 'order.created', 7 ), orderEvent( 'twice_2', 'order.paid', 7 ) ],
+			};
 			const first = await sidecar.api( 'POST', '/v1/events', batch );
 			expect( first.status ).toBe( 202 );
 			expect( first.body ).toEqual( { accepted: [ 'twice_1', 'twice_2' ], duplicates: [], rejected: [] } );
-			const again = await sidecar.api( 'POST', '/v1/events', { events: [ ...batch.events, orderEvent( 'twice_3', 'order.refunded', 7 ), orderEvent( 'twice_3', 'order.refunded', 7 ) ] } );
-			expect( again.body ).toEqual( { accepted: [ 'twice_3' ], duplicates: [ 'twice_1', 'twice_2', 'twice_3' ], rejected: [] } );
+			const again = await sidecar.api( 'POST', '/v1/events', {
+				events: [
+					...batch.events,
+					orderEvent( 'twice_3', 'order.refunded', 7 ),
+					orderEvent( 'twice_3', 'order.refunded', 7 ),
+				],
+			} );
+			expect( again.body ).toEqual( {
+				accepted: [ 'twice_3' ],
+				duplicates: [ 'twice_1', 'twice_2', 'twice_3' ],
+				rejected: [],
+			} );
 			await receiver.waitFor( ( r ) => r.some( ( x ) => x.headers[ 'webhook-id' ] === 'twice_3' ) );
 			await waitUntil( async () => ( await deliveryStatus( 'twice_3' ) ) === 'succeeded' );
 			for ( const id of [ 'twice_1', 'twice_2', 'twice_3' ] ) {
@@ -307,34 +634,59 @@ describe( 'sidecar /v1 API', () => {
 				accepted: [ 'mixed_ok_1', 'mixed_ok_2' ],
 				duplicates: [],
 				rejected: [
-					{ index: 1, id: 'mixed_bad_type', code: 'invalid_event_type', message: expect.stringContaining( 'unknown event type "order.shipped"' ) },
-					{ index: 3, id: 'mixed_bad_time', code: 'invalid_body', message: expect.stringContaining( 'events.3.timestamp' ) },
+					{
+						index: 1,
+						id: 'mixed_bad_type',
+						code: 'invalid_event_type',
+						message: expect.stringContaining( 'unknown event type "order.shipped"' ),
+					},
+					{
+						index: 3,
+						id: 'mixed_bad_time',
+						code: 'invalid_body',
+						message: expect.stringContaining( 'events.3.timestamp' ),
+					},
 					{ index: 4, id: null, code: 'invalid_body', message: expect.stringContaining( 'events.4.id' ) },
 					{ index: 5, id: null, code: 'invalid_body', message: expect.any( String ) },
 				],
 			} );
-			await receiver.waitFor( ( r ) => [ 'mixed_ok_1', 'mixed_ok_2' ].every( ( id ) => r.some( ( x ) => x.headers[ 'webhook-id' ] === id ) ) );
+			await receiver.waitFor( ( r ) =>
+				[ 'mixed_ok_1', 'mixed_ok_2' ].every( ( id ) => r.some( ( x ) => x.headers[ 'webhook-id' ] === id ) )
+			);
 			for ( const id of [ 'mixed_bad_type', 'mixed_bad_time' ] ) {
 				expect( ( await sidecar.api( 'GET', `/v1/events/${ id }` ) ).status ).toBe( 404 );
 				expect( received( id ) ).toHaveLength( 0 );
 			}
 			// Sent again (WordPress got no answer): the good ones are duplicates, the bad ones still rejected.
-			const again = await sidecar.api( 'POST', '/v1/events', { events: [ good[ 0 ], { ...orderEvent( 'mixed_bad_type', 'order.paid', 32 ), type: 'order.shipped' } ] } );
-			expect( again.body ).toMatchObject( { accepted: [], duplicates: [ 'mixed_ok_1' ], rejected: [ { index: 1, id: 'mixed_bad_type', code: 'invalid_event_type' } ] } );
+			const again = await sidecar.api( 'POST', '/v1/events', {
+				events: [ good[ 0 ], { ...orderEvent( 'mixed_bad_type', 'order.paid', 32 ), type: 'order.shipped' } ],
+			} );
+			expect( again.body ).toMatchObject( {
+				accepted: [],
+				duplicates: [ 'mixed_ok_1' ],
+				rejected: [ { index: 1, id: 'mixed_bad_type', code: 'invalid_event_type' } ],
+			} );
 		} );
 
 		it( 'shows an event with its deliveries and attempts', async () => {
 			await delivered( orderEvent( 'shown_1', 'order.created', 8 ) );
 			const detail = await sidecar.api( 'GET', '/v1/events/shown_1' );
 			expect( detail.status ).toBe( 200 );
-			expect( detail.body.event ).toMatchObject( { id: 'shown_1', type: 'order.created', ordering_key: 'order:8', data: { order_id: 8, event: 'shown_1' } } );
+			expect( detail.body.event ).toMatchObject( {
+				id: 'shown_1',
+				type: 'order.created',
+				ordering_key: 'order:8',
+				data: { order_id: 8, event: 'shown_1' },
+			} );
 			expect( detail.body.deliveries ).toEqual( [
 				expect.objectContaining( {
 					event_id: 'shown_1',
 					endpoint_id: endpoint.id,
 					status: 'succeeded',
 					attempt_count: 1,
-					attempts: [ expect.objectContaining( { attempt_number: 1, status_code: 200, trigger: 'scheduled' } ) ],
+					attempts: [
+						expect.objectContaining( { attempt_number: 1, status_code: 200, trigger: 'scheduled' } ),
+					],
 				} ),
 			] );
 		} );
@@ -348,7 +700,10 @@ describe( 'sidecar /v1 API', () => {
 			await receiver.waitFor( () => received( 'replayed_1' ).length === before + 1 );
 			const last = received( 'replayed_1' ).pop()!;
 			new Webhook( endpoint.secret ).verify( last.body, last.headers );
-			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/replayed_1' ) ).body.deliveries[ 0 ].attempts.length === 2 );
+			await waitUntil(
+				async () =>
+					( await sidecar.api( 'GET', '/v1/events/replayed_1' ) ).body.deliveries[ 0 ].attempts.length === 2
+			);
 			const attempts = ( await sidecar.api( 'GET', '/v1/events/replayed_1' ) ).body.deliveries[ 0 ].attempts;
 			expect( attempts.map( ( a: { trigger: string } ) => a.trigger ) ).toEqual( [ 'scheduled', 'manual' ] );
 
@@ -356,12 +711,17 @@ describe( 'sidecar /v1 API', () => {
 			const late = await startReceiver();
 			try {
 				const lateEndpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: late.url } ) ).body;
-				expect( ( await sidecar.api( 'POST', '/v1/events/replayed_1/replay', { endpoint_id: lateEndpoint.id } ) ).body ).toEqual( { requeued: 1 } );
+				expect(
+					( await sidecar.api( 'POST', '/v1/events/replayed_1/replay', { endpoint_id: lateEndpoint.id } ) )
+						.body
+				).toEqual( { requeued: 1 } );
 				await late.waitFor( ( r ) => r.length === 1 );
 				expect( late.requests[ 0 ]!.headers[ 'webhook-id' ] ).toBe( 'replayed_1' );
 				new Webhook( lateEndpoint.secret ).verify( late.requests[ 0 ]!.body, late.requests[ 0 ]!.headers );
 				await sidecar.api( 'POST', `/v1/endpoints/${ lateEndpoint.id }/disable` );
-				const refused = await sidecar.api( 'POST', '/v1/events/replayed_1/replay', { endpoint_id: lateEndpoint.id } );
+				const refused = await sidecar.api( 'POST', '/v1/events/replayed_1/replay', {
+					endpoint_id: lateEndpoint.id,
+				} );
 				expect( [ refused.status, refused.body.code ] ).toEqual( [ 409, 'endpoint_disabled' ] );
 				await sidecar.api( 'DELETE', `/v1/endpoints/${ lateEndpoint.id }` );
 			} finally {
@@ -373,31 +733,55 @@ describe( 'sidecar /v1 API', () => {
 			let up = false;
 			const flaky = await startReceiver( ( _req, res ) => void res.writeHead( up ? 200 : 500 ).end() );
 			try {
-				const flakyEndpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: flaky.url, event_types: [ 'order.refunded' ] } ) ).body;
+				const flakyEndpoint = (
+					await sidecar.api( 'POST', '/v1/endpoints', { url: flaky.url, event_types: [ 'order.refunded' ] } )
+				).body;
 				const since = new Date().toISOString();
-				const events = [ orderEvent( 'since_1', 'order.refunded', 8 ), orderEvent( 'since_2', 'order.refunded', 9 ) ];
+				const events = [
+					orderEvent( 'since_1', 'order.refunded', 8 ),
+					orderEvent( 'since_2', 'order.refunded', 9 ),
+				];
 				await sidecar.api( 'POST', '/v1/events', { events } );
 				await waitUntil( async () => {
-					const list = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ flakyEndpoint.id }&status=failed` );
+					const list = await sidecar.api(
+						'GET',
+						`/v1/deliveries?endpoint_id=${ flakyEndpoint.id }&status=failed`
+					);
 					return list.body.total === 2;
 				} );
 				expect( flaky.requests ).toHaveLength( 6 ); // 3 attempts each
 				up = true;
-				const later = await sidecar.api( 'POST', '/v1/replay', { since: new Date( Date.now() + 60_000 ).toISOString() } );
+				const later = await sidecar.api( 'POST', '/v1/replay', {
+					since: new Date( Date.now() + 60_000 ).toISOString(),
+				} );
 				expect( later.body ).toEqual( { requeued: 0 } );
 				const replay = await sidecar.api( 'POST', '/v1/replay', { since, endpoint_id: flakyEndpoint.id } );
 				expect( replay.body ).toEqual( { requeued: 2 } );
 				await flaky.waitFor( ( r ) => r.length === 8 );
-				await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ flakyEndpoint.id }&status=succeeded` ) ).body.total === 2 );
-				expect( flaky.requests.slice( 6 ).map( ( r ) => r.headers[ 'webhook-id' ] ).sort() ).toEqual( [ 'since_1', 'since_2' ] );
+				await waitUntil(
+					async () =>
+						(
+							await sidecar.api(
+								'GET',
+								`/v1/deliveries?endpoint_id=${ flakyEndpoint.id }&status=succeeded`
+							)
+						).body.total === 2
+				);
+				expect(
+					flaky.requests
+						.slice( 6 )
+						.map( ( r ) => r.headers[ 'webhook-id' ] )
+						.sort()
+				).toEqual( [ 'since_1', 'since_2' ] );
 				// The replayed attempt is manual and restarts the retry schedule.
-				const attempts = ( await sidecar.api( 'GET', '/v1/events/since_1' ) ).body.deliveries.find( ( d: { endpoint_id: string } ) => d.endpoint_id === flakyEndpoint.id ).attempts;
-				expect( attempts.map( ( a: { trigger: string; status_code: number } ) => `${ a.trigger }:${ a.status_code }` ) ).toEqual( [
-					'scheduled:500',
-					'scheduled:500',
-					'scheduled:500',
-					'manual:200',
-				] );
+				const attempts = ( await sidecar.api( 'GET', '/v1/events/since_1' ) ).body.deliveries.find(
+					( d: { endpoint_id: string } ) => d.endpoint_id === flakyEndpoint.id
+				).attempts;
+				expect(
+					attempts.map(
+						( a: { trigger: string; status_code: number } ) => `${ a.trigger }:${ a.status_code }`
+					)
+				).toEqual( [ 'scheduled:500', 'scheduled:500', 'scheduled:500', 'manual:200' ] );
 				await sidecar.api( 'DELETE', `/v1/endpoints/${ flakyEndpoint.id }` );
 			} finally {
 				await flaky.close();
@@ -413,17 +797,33 @@ describe( 'sidecar /v1 API', () => {
 				res.writeHead( up ? 200 : 500 ).end();
 			} );
 			try {
-				const slowEndpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: slow.url, event_types: [ 'order.created' ] } ) ).body;
-				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'late_fail_1', 'order.created', 40 ) ] } );
+				const slowEndpoint = (
+					await sidecar.api( 'POST', '/v1/endpoints', { url: slow.url, event_types: [ 'order.created' ] } )
+				).body;
+				await sidecar.api( 'POST', '/v1/events', {
+					events: [ orderEvent( 'late_fail_1', 'order.created', 40 ) ],
+				} );
 				await slow.waitFor( ( r ) => r.length === 1 );
 				await sleep( 5 ); // `since` strictly after the event was received
 				const since = new Date().toISOString();
 				release();
-				await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ slowEndpoint.id }&status=failed` ) ).body.total === 1 );
+				await waitUntil(
+					async () =>
+						( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ slowEndpoint.id }&status=failed` ) )
+							.body.total === 1
+				);
 				up = true;
 				const replay = await sidecar.api( 'POST', '/v1/replay', { since, endpoint_id: slowEndpoint.id } );
 				expect( replay.body ).toEqual( { requeued: 1 } );
-				await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ slowEndpoint.id }&status=succeeded` ) ).body.total === 1 );
+				await waitUntil(
+					async () =>
+						(
+							await sidecar.api(
+								'GET',
+								`/v1/deliveries?endpoint_id=${ slowEndpoint.id }&status=succeeded`
+							)
+						).body.total === 1
+				);
 				await sidecar.api( 'DELETE', `/v1/endpoints/${ slowEndpoint.id }` );
 			} finally {
 				release();
@@ -434,8 +834,12 @@ describe( 'sidecar /v1 API', () => {
 		it( 'fans out by subscribed type only', async () => {
 			const paidOnly = await startReceiver();
 			try {
-				const paid = ( await sidecar.api( 'POST', '/v1/endpoints', { url: paidOnly.url, event_types: [ 'order.paid' ] } ) ).body;
-				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'fan_1', 'order.created', 10 ), orderEvent( 'fan_2', 'order.paid', 10 ) ] } );
+				const paid = (
+					await sidecar.api( 'POST', '/v1/endpoints', { url: paidOnly.url, event_types: [ 'order.paid' ] } )
+				).body;
+				await sidecar.api( 'POST', '/v1/events', {
+					events: [ orderEvent( 'fan_1', 'order.created', 10 ), orderEvent( 'fan_2', 'order.paid', 10 ) ],
+				} );
 				await receiver.waitFor( ( r ) => r.some( ( x ) => x.headers[ 'webhook-id' ] === 'fan_2' ) );
 				await paidOnly.waitFor( ( r ) => r.length === 1 );
 				expect( paidOnly.requests[ 0 ]!.headers[ 'webhook-id' ] ).toBe( 'fan_2' );
@@ -475,23 +879,41 @@ describe( 'sidecar /v1 API', () => {
 	describe( 'deliveries and status', () => {
 		it( 'lists deliveries newest first, filtered and paged, with a total', async () => {
 			const ep = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/list' } ) ).body;
-			const events = Array.from( { length: 5 }, ( _x, i ) => orderEvent( `list_${ i }`, i % 2 ? 'order.paid' : 'order.created', 20 + i ) );
+			const events = Array.from( { length: 5 }, ( _x, i ) =>
+				orderEvent( `list_${ i }`, i % 2 ? 'order.paid' : 'order.created', 20 + i )
+			);
 			await sidecar.api( 'POST', '/v1/events', { events } );
-			await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ ep.id }&status=succeeded` ) ).body.total === 5 );
+			await waitUntil(
+				async () =>
+					( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ ep.id }&status=succeeded` ) ).body
+						.total === 5
+			);
 
 			const page1 = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ ep.id }&per_page=2` );
 			expect( page1.body ).toMatchObject( { total: 5, page: 1, per_page: 2 } );
-			expect( page1.body.deliveries.map( ( d: { event_id: string } ) => d.event_id ) ).toEqual( [ 'list_4', 'list_3' ] );
+			expect( page1.body.deliveries.map( ( d: { event_id: string } ) => d.event_id ) ).toEqual( [
+				'list_4',
+				'list_3',
+			] );
 			const page3 = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ ep.id }&per_page=2&page=3` );
 			expect( page3.body.deliveries.map( ( d: { event_id: string } ) => d.event_id ) ).toEqual( [ 'list_0' ] );
 			const paid = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ ep.id }&type=order.paid` );
-			expect( paid.body.deliveries.map( ( d: { event_id: string } ) => d.event_id ) ).toEqual( [ 'list_3', 'list_1' ] );
-			expect( paid.body.deliveries[ 0 ] ).toMatchObject( { event_type: 'order.paid', endpoint_id: ep.id, status: 'succeeded', attempt_count: 1, last_status_code: 200 } );
+			expect( paid.body.deliveries.map( ( d: { event_id: string } ) => d.event_id ) ).toEqual( [
+				'list_3',
+				'list_1',
+			] );
+			expect( paid.body.deliveries[ 0 ] ).toMatchObject( {
+				event_type: 'order.paid',
+				endpoint_id: ep.id,
+				status: 'succeeded',
+				attempt_count: 1,
+				last_status_code: 200,
+			} );
 			expect( ( await sidecar.api( 'GET', '/v1/deliveries' ) ).body.total ).toBeGreaterThanOrEqual( 5 );
 			await sidecar.api( 'DELETE', `/v1/endpoints/${ ep.id }` );
 		} );
 
-		it( 'shows each endpoint\'s recent success rate and last error', async () => {
+		it( "shows each endpoint's recent success rate and last error", async () => {
 			let calls = 0;
 			const bumpy = await startReceiver( ( _req, res ) => {
 				calls++;
@@ -505,14 +927,24 @@ describe( 'sidecar /v1 API', () => {
 				}
 			} );
 			try {
-				const ep = ( await sidecar.api( 'POST', '/v1/endpoints', { url: bumpy.url, event_types: [ 'order.refunded' ] } ) ).body;
+				const ep = (
+					await sidecar.api( 'POST', '/v1/endpoints', { url: bumpy.url, event_types: [ 'order.refunded' ] } )
+				).body;
 				expect( ep.health ).toEqual( { recent_attempts: 0, recent_success_rate: null, last_error: null } );
 
-				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_a', 'order.refunded', 50 ) ] } );
+				await sidecar.api( 'POST', '/v1/events', {
+					events: [ orderEvent( 'health_a', 'order.refunded', 50 ) ],
+				} );
 				await waitUntil( async () => ( await deliveryStatus( 'health_a' ) ) === 'succeeded' );
-				expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ ep.id }` ) ).body.health ).toEqual( { recent_attempts: 1, recent_success_rate: 1, last_error: null } );
+				expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ ep.id }` ) ).body.health ).toEqual( {
+					recent_attempts: 1,
+					recent_success_rate: 1,
+					last_error: null,
+				} );
 
-				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_b', 'order.refunded', 51 ) ] } );
+				await sidecar.api( 'POST', '/v1/events', {
+					events: [ orderEvent( 'health_b', 'order.refunded', 51 ) ],
+				} );
 				await waitUntil( async () => ( await deliveryStatus( 'health_b' ) ) === 'succeeded' );
 				const afterB = ( await sidecar.api( 'GET', `/v1/endpoints/${ ep.id }` ) ).body.health;
 				expect( afterB ).toEqual( {
@@ -521,13 +953,21 @@ describe( 'sidecar /v1 API', () => {
 					last_error: { at: expect.any( String ), status: 500, message: 'HTTP 500: boom: database locked' },
 				} );
 
-				await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_c', 'order.refunded', 52 ) ] } );
+				await sidecar.api( 'POST', '/v1/events', {
+					events: [ orderEvent( 'health_c', 'order.refunded', 52 ) ],
+				} );
 				await waitUntil( async () => ( await deliveryStatus( 'health_c' ) ) === 'succeeded' );
-				const listed = ( await sidecar.api( 'GET', '/v1/endpoints' ) ).body.endpoints.find( ( e: { id: string } ) => e.id === ep.id );
+				const listed = ( await sidecar.api( 'GET', '/v1/endpoints' ) ).body.endpoints.find(
+					( e: { id: string } ) => e.id === ep.id
+				);
 				expect( listed.health ).toEqual( {
 					recent_attempts: 5,
 					recent_success_rate: 0.6,
-					last_error: { at: expect.any( String ), status: null, message: expect.stringMatching( /^network error / ) },
+					last_error: {
+						at: expect.any( String ),
+						status: null,
+						message: expect.stringMatching( /^network error / ),
+					},
 				} );
 				await sidecar.api( 'DELETE', `/v1/endpoints/${ ep.id }` );
 			} finally {
@@ -542,7 +982,9 @@ describe( 'sidecar /v1 API', () => {
 				const a = ( await slow.api( 'POST', '/v1/endpoints', { url: down.url } ) ).body;
 				const b = ( await slow.api( 'POST', '/v1/endpoints', { url: down.url } ) ).body;
 				await slow.api( 'POST', `/v1/endpoints/${ b.id }/disable` );
-				await slow.api( 'POST', '/v1/events', { events: [ orderEvent( 'st_1', 'order.paid', 1 ), orderEvent( 'st_2', 'order.paid', 2 ) ] } );
+				await slow.api( 'POST', '/v1/events', {
+					events: [ orderEvent( 'st_1', 'order.paid', 1 ), orderEvent( 'st_2', 'order.paid', 2 ) ],
+				} );
 				await down.waitFor( ( r ) => r.length === 2 );
 				await waitUntil( () => slow.dispatcher.inFlightCount() === 0 );
 				const status = await slow.api( 'GET', '/v1/status' );

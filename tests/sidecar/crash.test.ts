@@ -45,14 +45,20 @@ describe( 'sidecar process crash and restart', () => {
 		const env = { SIDECAR_RETRY_SCHEDULE: '0,0.1,0.2,0.5,1,1,1,1,1,1' };
 		let sidecar = await spawnSidecar( { dataDir, port, logFile, env } );
 		children.push( sidecar );
-		const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/hook', max_concurrency: 8 } ) ).body as { id: string; secret: string };
+		const endpoint = (
+			await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/hook', max_concurrency: 8 } )
+		).body as { id: string; secret: string };
 
 		const total = 1000;
 		const batchSize = 50;
 		const batches = Array.from( { length: total / batchSize }, ( _x, b ) =>
 			Array.from( { length: batchSize }, ( _y, i ) => {
 				const n = b * batchSize + i;
-				return orderEvent( `burst_${ n }`, [ 'order.created', 'order.paid', 'order.refunded' ][ n % 3 ] as string, Math.floor( n / 3 ) );
+				return orderEvent(
+					`burst_${ n }`,
+					[ 'order.created', 'order.paid', 'order.refunded' ][ n % 3 ] as string,
+					Math.floor( n / 3 )
+				);
 			} )
 		);
 
@@ -99,17 +105,23 @@ describe( 'sidecar process crash and restart', () => {
 
 		const distinct = () => new Set( receiver.requests.map( ( r ) => r.headers[ 'webhook-id' ] ) );
 		await waitUntil( () => distinct().size >= total, 60_000, 'every event delivered' );
-		await waitUntil( async () => {
-			const status = ( await sidecar.api( 'GET', '/v1/status' ) ).body;
-			return status.queue.pending === 0 && status.queue.in_flight === 0;
-		}, 30_000, 'queue drained' );
+		await waitUntil(
+			async () => {
+				const status = ( await sidecar.api( 'GET', '/v1/status' ) ).body;
+				return status.queue.pending === 0 && status.queue.in_flight === 0;
+			},
+			30_000,
+			'queue drained'
+		);
 
 		// Every event arrived, under exactly one id: its own.
 		expect( distinct().size ).toBe( total );
 		const expected = new Set( batches.flat().map( ( e ) => e.id ) );
 		const idsPerEvent = new Map< string, Set< string > >();
 		for ( const request of receiver.requests ) {
-			const payload = new Webhook( endpoint.secret ).verify( request.body, request.headers ) as { data: { event: string } };
+			const payload = new Webhook( endpoint.secret ).verify( request.body, request.headers ) as {
+				data: { event: string };
+			};
 			const ids = idsPerEvent.get( payload.data.event ) ?? new Set();
 			ids.add( request.headers[ 'webhook-id' ] as string );
 			idsPerEvent.set( payload.data.event, ids );

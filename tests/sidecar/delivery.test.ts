@@ -55,7 +55,8 @@ describe( 'outbound delivery', () => {
 		expect( ( await sidecar.api( 'DELETE', `/v1/endpoints/${ id }` ) ).status ).toBe( 200 );
 	}
 
-	const byId = ( id: string ) => ( requests: ReceivedRequest[] ) => requests.filter( ( r ) => r.headers[ 'webhook-id' ] === id );
+	const byId = ( id: string ) => ( requests: ReceivedRequest[] ) =>
+		requests.filter( ( r ) => r.headers[ 'webhook-id' ] === id );
 
 	it( 'delivers the exact payload, signed so that the standardwebhooks library verifies it', async () => {
 		const endpoint = await createEndpoint();
@@ -69,19 +70,36 @@ describe( 'outbound delivery', () => {
 		expect( request.headers[ 'content-type' ] ).toBe( 'application/json' );
 		expect( request.headers[ 'webhook-id' ] ).toBe( event.id );
 		expect( Math.abs( Number( request.headers[ 'webhook-timestamp' ] ) - Date.now() / 1000 ) ).toBeLessThan( 5 );
-		expect( request.body ).toBe( JSON.stringify( { type: event.type, timestamp: event.timestamp, data: event.data } ) );
+		expect( request.body ).toBe(
+			JSON.stringify( { type: event.type, timestamp: event.timestamp, data: event.data } )
+		);
 		expect( new Webhook( endpoint.secret ).verify( request.body, request.headers ) ).toEqual( {
 			type: 'order.paid',
 			timestamp: event.timestamp,
 			data: event.data,
 		} );
-		expect( () => new Webhook( 'whsec_' + Buffer.alloc( 32, 7 ).toString( 'base64' ) ).verify( request.body, request.headers ) ).toThrow();
+		expect( () =>
+			new Webhook( 'whsec_' + Buffer.alloc( 32, 7 ).toString( 'base64' ) ).verify( request.body, request.headers )
+		).toThrow();
 
-		await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ]?.status === 'succeeded' );
+		await waitUntil(
+			async () =>
+				( await sidecar.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ]?.status === 'succeeded'
+		);
 		const detail = await sidecar.api( 'GET', `/v1/events/${ event.id }` );
-		expect( detail.body.deliveries[ 0 ] ).toMatchObject( { endpoint_id: endpoint.id, attempt_count: 1, last_status_code: 200 } );
+		expect( detail.body.deliveries[ 0 ] ).toMatchObject( {
+			endpoint_id: endpoint.id,
+			attempt_count: 1,
+			last_status_code: 200,
+		} );
 		expect( detail.body.deliveries[ 0 ].attempts ).toEqual( [
-			expect.objectContaining( { attempt_number: 1, status_code: 200, response_excerpt: 'ok', trigger: 'scheduled', error_code: null } ),
+			expect.objectContaining( {
+				attempt_number: 1,
+				status_code: 200,
+				response_excerpt: 'ok',
+				trigger: 'scheduled',
+				error_code: null,
+			} ),
 		] );
 		await deleteEndpoint( endpoint.id );
 	} );
@@ -93,7 +111,9 @@ describe( 'outbound delivery', () => {
 		await receiver.waitFor( ( r ) => r.length === 1 );
 		const [ request ] = receiver.requests as [ ReceivedRequest ];
 		const crypto = await import( 'crypto' );
-		expect( request.headers[ 'x-wc-webhook-signature' ] ).toBe( crypto.createHmac( 'sha256', endpoint.secret ).update( request.body ).digest( 'base64' ) );
+		expect( request.headers[ 'x-wc-webhook-signature' ] ).toBe(
+			crypto.createHmac( 'sha256', endpoint.secret ).update( request.body ).digest( 'base64' )
+		);
 		expect( request.headers[ 'x-wc-webhook-topic' ] ).toBe( 'order.created' );
 		expect( request.headers[ 'x-wc-webhook-id' ] ).toBe( endpoint.id );
 		expect( request.headers[ 'x-wc-webhook-source' ] ).toBe( wordpress.url );
@@ -117,7 +137,10 @@ describe( 'outbound delivery', () => {
 		const first = orderEvent( nextId(), 'order.paid', 103 );
 		await postEvents( [ first ] );
 		// Schedule 0, 0.05, 0.1 = three attempts: 500, 500, reset → failed for good.
-		await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/events/${ first.id }` ) ).body.deliveries[ 0 ]?.status === 'failed' );
+		await waitUntil(
+			async () =>
+				( await sidecar.api( 'GET', `/v1/events/${ first.id }` ) ).body.deliveries[ 0 ]?.status === 'failed'
+		);
 		const requests = byId( first.id )( receiver.requests );
 		expect( requests ).toHaveLength( 3 );
 		for ( const request of requests ) {
@@ -127,9 +150,19 @@ describe( 'outbound delivery', () => {
 		expect( requests[ 2 ]!.at - requests[ 1 ]!.at ).toBeGreaterThanOrEqual( 95 );
 
 		const detail = ( await sidecar.api( 'GET', `/v1/events/${ first.id }` ) ).body.deliveries[ 0 ];
-		expect( detail ).toMatchObject( { attempt_count: 3, status: 'failed', last_status_code: null, next_attempt_at: null } );
+		expect( detail ).toMatchObject( {
+			attempt_count: 3,
+			status: 'failed',
+			last_status_code: null,
+			next_attempt_at: null,
+		} );
 		expect( detail.last_error ).toMatch( /attempts exhausted/ );
-		expect( detail.attempts.map( ( a: { status_code: number | null; error_code: string | null } ) => [ a.status_code, a.error_code ] ) ).toEqual( [
+		expect(
+			detail.attempts.map( ( a: { status_code: number | null; error_code: string | null } ) => [
+				a.status_code,
+				a.error_code,
+			] )
+		).toEqual( [
 			[ 500, null ],
 			[ 500, null ],
 			[ null, 'ECONNRESET' ],
@@ -176,7 +209,10 @@ describe( 'outbound delivery', () => {
 		const endpoint = await createEndpoint();
 		const event = orderEvent( nextId(), 'order.paid', 106 );
 		await postEvents( [ event ] );
-		await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ]?.status === 'failed' );
+		await waitUntil(
+			async () =>
+				( await sidecar.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ]?.status === 'failed'
+		);
 		expect( receiver.requests.map( ( r ) => r.path ) ).toEqual( [ '/hook', '/hook', '/hook' ] );
 		const detail = ( await sidecar.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ];
 		expect( detail.last_status_code ).toBe( 302 );
@@ -202,9 +238,19 @@ describe( 'outbound delivery', () => {
 			const event = orderEvent( nextId(), 'order.paid', 107 );
 			const started = Date.now();
 			expect( ( await slow.api( 'POST', '/v1/events', { events: [ event ] } ) ).status ).toBe( 202 );
-			await waitUntil( async () => ( await slow.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ]?.status === 'succeeded', 8000 );
+			await waitUntil(
+				async () =>
+					( await slow.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ]?.status ===
+					'succeeded',
+				8000
+			);
 			const detail = ( await slow.api( 'GET', `/v1/events/${ event.id }` ) ).body.deliveries[ 0 ];
-			expect( detail.attempts.map( ( a: { error_code: string | null; status_code: number | null } ) => [ a.error_code, a.status_code ] ) ).toEqual( [
+			expect(
+				detail.attempts.map( ( a: { error_code: string | null; status_code: number | null } ) => [
+					a.error_code,
+					a.status_code,
+				] )
+			).toEqual( [
 				[ 'ETIMEDOUT', null ],
 				[ null, 200 ],
 			] );
@@ -252,7 +298,9 @@ describe( 'outbound delivery', () => {
 		for ( let order = 0; order < orders; order++ ) {
 			const ids = types.map( ( _t, step ) => idOf( order, step ) );
 			// Every attempt of event 0 (retries included) comes before any of event 1, and so on.
-			const sequence = receiver.requests.map( ( r ) => ids.indexOf( r.headers[ 'webhook-id' ] as string ) ).filter( ( i ) => i >= 0 );
+			const sequence = receiver.requests
+				.map( ( r ) => ids.indexOf( r.headers[ 'webhook-id' ] as string ) )
+				.filter( ( i ) => i >= 0 );
 			expect( sequence ).toEqual( [ ...sequence ].sort( ( a, b ) => a - b ) );
 			expect( new Set( sequence ) ).toEqual( new Set( [ 0, 1, 2 ] ) );
 		}
@@ -261,7 +309,7 @@ describe( 'outbound delivery', () => {
 		await deleteEndpoint( endpoint.id );
 	} );
 
-	it( 'respects each endpoint\'s concurrency limit', async () => {
+	it( "respects each endpoint's concurrency limit", async () => {
 		const other = await startReceiver();
 		try {
 			const hold = async ( _req: ReceivedRequest, res: import( 'http' ).ServerResponse ) => {
@@ -271,9 +319,17 @@ describe( 'outbound delivery', () => {
 			receiver.setHandler( hold );
 			other.setHandler( hold );
 			const three = await createEndpoint( { max_concurrency: 3 } );
-			const created = await sidecar.api( 'POST', '/v1/endpoints', { url: other.url + '/hook', max_concurrency: 1 } );
+			const created = await sidecar.api( 'POST', '/v1/endpoints', {
+				url: other.url + '/hook',
+				max_concurrency: 1,
+			} );
 			secrets.push( created.body.secret );
-			const events = Array.from( { length: 24 }, () => ( { id: nextId( 'conc' ), type: 'order.created', timestamp: new Date().toISOString(), data: {} } ) );
+			const events = Array.from( { length: 24 }, () => ( {
+				id: nextId( 'conc' ),
+				type: 'order.created',
+				timestamp: new Date().toISOString(),
+				data: {},
+			} ) );
 			await postEvents( events );
 			await receiver.waitFor( ( r ) => r.length === 24 );
 			await other.waitFor( ( r ) => r.length === 24 );
@@ -302,11 +358,22 @@ describe( 'outbound delivery', () => {
 		const [ request ] = receiver.requests as [ ReceivedRequest ];
 		const signatures = request.headers[ 'webhook-signature' ]!.split( ' ' );
 		expect( signatures ).toHaveLength( 2 );
-		for ( const [ secret, signature ] of [ [ newSecret, signatures[ 0 ] ], [ endpoint.secret, signatures[ 1 ] ] ] as const ) {
+		for ( const [ secret, signature ] of [
+			[ newSecret, signatures[ 0 ] ],
+			[ endpoint.secret, signatures[ 1 ] ],
+		] as const ) {
 			// Each secret verifies the request, and does so through its own signature alone.
 			new Webhook( secret ).verify( request.body, request.headers );
-			new Webhook( secret ).verify( request.body, { ...request.headers, 'webhook-signature': signature as string } );
-			expect( () => new Webhook( secret ).verify( request.body, { ...request.headers, 'webhook-signature': signatures.find( ( s ) => s !== signature ) as string } ) ).toThrow();
+			new Webhook( secret ).verify( request.body, {
+				...request.headers,
+				'webhook-signature': signature as string,
+			} );
+			expect( () =>
+				new Webhook( secret ).verify( request.body, {
+					...request.headers,
+					'webhook-signature': signatures.find( ( s ) => s !== signature ) as string,
+				} )
+			).toThrow();
 		}
 
 		// A rotation without grace drops the secret it replaces at once; the original
@@ -330,7 +397,11 @@ describe( 'outbound delivery', () => {
 		receiver.setHandler( ( _req, res ) => void res.writeHead( gone ? 410 : 200 ).end() );
 		const endpoint = await createEndpoint( { max_concurrency: 1 } );
 		const noticesBefore = wordpress.requests.length;
-		const events = [ orderEvent( nextId(), 'order.created', 110 ), orderEvent( nextId(), 'order.paid', 110 ), orderEvent( nextId(), 'order.paid', 111 ) ];
+		const events = [
+			orderEvent( nextId(), 'order.created', 110 ),
+			orderEvent( nextId(), 'order.paid', 110 ),
+			orderEvent( nextId(), 'order.paid', 111 ),
+		];
 		await postEvents( events );
 		await wordpress.waitFor( ( r ) => r.length === noticesBefore + 1 );
 		expect( receiver.requests ).toHaveLength( 1 ); // nothing more after the 410
@@ -349,13 +420,24 @@ describe( 'outbound delivery', () => {
 		const timestamp = Number( notice.headers[ CHANNEL_HEADERS.timestamp ] );
 		expect( Math.abs( timestamp - Date.now() / 1000 ) ).toBeLessThan( 5 );
 		expect( notice.headers[ CHANNEL_HEADERS.signature ] ).toBe(
-			signChannelRequest( TEST_KEY, timestamp, notice.headers[ CHANNEL_HEADERS.requestId ] as string, 'POST', '/service-integration/v1/sidecar/callback', Buffer.from( notice.body ) )
+			signChannelRequest(
+				TEST_KEY,
+				timestamp,
+				notice.headers[ CHANNEL_HEADERS.requestId ] as string,
+				'POST',
+				'/service-integration/v1/sidecar/callback',
+				Buffer.from( notice.body )
+			)
 		);
 
 		const state = await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` );
 		expect( state.body ).toMatchObject( { status: 'disabled', disabled_reason: expect.stringMatching( /410/ ) } );
 		const held = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` );
-		expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [ 'cancelled', 'cancelled', 'failed' ] );
+		expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [
+			'cancelled',
+			'cancelled',
+			'failed',
+		] );
 
 		// New events get no delivery while the endpoint is disabled...
 		const meanwhile = orderEvent( nextId(), 'order.paid', 112 );
@@ -365,10 +447,17 @@ describe( 'outbound delivery', () => {
 		// ...and are sent on enable, after what was held back (a 410 is an automatic disable).
 		gone = false;
 		const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
-		expect( enabled.body ).toMatchObject( { status: 'active', requeued: 4, redelivered: true, disabled_reason: null } );
+		expect( enabled.body ).toMatchObject( {
+			status: 'active',
+			requeued: 4,
+			redelivered: true,
+			disabled_reason: null,
+		} );
 		await receiver.waitFor( ( r ) => r.length === 5 );
 		// Same ids, and order 110's events still in order.
-		expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual( [ ...events, meanwhile ].map( ( e ) => e.id ) );
+		expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual(
+			[ ...events, meanwhile ].map( ( e ) => e.id )
+		);
 		await deleteEndpoint( endpoint.id );
 	} );
 
@@ -380,9 +469,14 @@ describe( 'outbound delivery', () => {
 			expect( created.status ).toBe( 201 ); // a hostname passes the save-time check...
 			secrets.push( created.body.secret );
 			await strict.api( 'POST', '/v1/events', { events: [ orderEvent( 'blocked_1', 'order.paid', 1 ) ] } );
-			await waitUntil( async () => ( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ]?.status === 'failed' );
+			await waitUntil(
+				async () =>
+					( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ]?.status === 'failed'
+			);
 			const delivery = ( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ];
-			expect( delivery.attempts ).toEqual( [ expect.objectContaining( { error_code: 'EBLOCKED', status_code: null } ) ] );
+			expect( delivery.attempts ).toEqual( [
+				expect.objectContaining( { error_code: 'EBLOCKED', status_code: null } ),
+			] );
 			expect( delivery.last_error ).toMatch( /blocked by URL guard/ );
 			expect( receiver.requests ).toHaveLength( 0 ); // ...but never reaches the address
 		} finally {
@@ -405,7 +499,11 @@ describe( 'outbound delivery', () => {
 		await postEvents( [ orderEvent( nextId(), 'order.paid', 2 ) ] );
 		await receiver.waitFor( ( r ) => r.length >= 2 );
 		answer = 410;
-		await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.status === 'disabled', 10_000, 'the endpoint disabled' );
+		await waitUntil(
+			async () => ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.status === 'disabled',
+			10_000,
+			'the endpoint disabled'
+		);
 
 		const log = sidecar.logText();
 		expect( log ).toMatch( /"msg":"delivered"/ );
@@ -441,7 +539,11 @@ describe( 'endpoint health', () => {
 
 			// One success clears the streak.
 			healthy = true;
-			await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.failing_since === null, 3000 );
+			await waitUntil(
+				async () =>
+					( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.failing_since === null,
+				3000
+			);
 
 			healthy = false;
 			const started = Date.now();
@@ -449,8 +551,14 @@ describe( 'endpoint health', () => {
 			await wordpress.waitFor( ( r ) => r.length === 1, 8000 );
 			expect( Date.now() - started ).toBeGreaterThanOrEqual( 1700 );
 			const disabled = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
-			expect( disabled ).toMatchObject( { status: 'disabled', disabled_reason: expect.stringMatching( /failing without a success since/ ) } );
-			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toMatchObject( { type: 'endpoint.disabled', endpoint_id: endpoint.id } );
+			expect( disabled ).toMatchObject( {
+				status: 'disabled',
+				disabled_reason: expect.stringMatching( /failing without a success since/ ),
+			} );
+			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toMatchObject( {
+				type: 'endpoint.disabled',
+				endpoint_id: endpoint.id,
+			} );
 			const count = receiver.requests.length;
 			await sleep( 300 );
 			expect( receiver.requests.length ).toBe( count ); // nothing more goes out

@@ -25,44 +25,74 @@ describe( 'enabling a disabled endpoint', () => {
 
 	const ids = () => receiver.requests.map( ( r ) => r.headers[ 'webhook-id' ] );
 	const deliveriesOf = async ( endpointId: string ) =>
-		( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpointId }&per_page=100` ) ).body as { total: number; deliveries: { event_id: string; status: string }[] };
+		( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpointId }&per_page=100` ) ).body as {
+			total: number;
+			deliveries: { event_id: string; status: string }[];
+		};
 
 	it( 'after an automatic disable, redelivers what failed during the failure streak and the events that arrived while disabled, in order', async () => {
-		const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/auto', max_concurrency: 1 } ) ).body;
+		const endpoint = (
+			await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/auto', max_concurrency: 1 } )
+		).body;
 
 		// The streak starts: a delivery fails for good, long before anything disables the endpoint.
 		answer = 500;
 		await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'auto_1', 'order.created', 1 ) ] } );
-		await waitUntil( async () => ( await deliveriesOf( endpoint.id ) ).deliveries.some( ( d ) => d.status === 'failed' ) );
+		await waitUntil( async () =>
+			( await deliveriesOf( endpoint.id ) ).deliveries.some( ( d ) => d.status === 'failed' )
+		);
 
 		// Then a 410 disables it.
 		answer = 410;
 		await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'auto_2', 'order.paid', 1 ) ] } );
-		await waitUntil( async () => ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.status === 'disabled' );
-		expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { disabled_by: 'auto' } );
+		await waitUntil(
+			async () => ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.status === 'disabled'
+		);
+		expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( {
+			disabled_by: 'auto',
+		} );
 
 		// Events arriving while it is disabled get no delivery yet.
-		await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'auto_3', 'order.refunded', 1 ), orderEvent( 'auto_4', 'order.created', 2 ) ] } );
+		await sidecar.api( 'POST', '/v1/events', {
+			events: [ orderEvent( 'auto_3', 'order.refunded', 1 ), orderEvent( 'auto_4', 'order.created', 2 ) ],
+		} );
 		expect( ( await deliveriesOf( endpoint.id ) ).total ).toBe( 2 );
 
 		answer = 200;
 		const before = receiver.requests.length;
 		const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
-		expect( enabled.body ).toMatchObject( { status: 'active', disabled_by: null, redelivered: true, requeued: 4, skipped: 0 } );
+		expect( enabled.body ).toMatchObject( {
+			status: 'active',
+			disabled_by: null,
+			redelivered: true,
+			requeued: 4,
+			skipped: 0,
+		} );
 		await receiver.waitFor( ( r ) => r.length === before + 4 );
 		expect( ids().slice( before ) ).toEqual( [ 'auto_1', 'auto_2', 'auto_3', 'auto_4' ] );
-		await waitUntil( async () => ( await deliveriesOf( endpoint.id ) ).deliveries.every( ( d ) => d.status === 'succeeded' ) );
+		await waitUntil( async () =>
+			( await deliveriesOf( endpoint.id ) ).deliveries.every( ( d ) => d.status === 'succeeded' )
+		);
 		expect( ( await deliveriesOf( endpoint.id ) ).total ).toBe( 4 );
 		await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` );
 	} );
 
 	it( 'after the owner disabled it, enabling sends nothing it missed unless asked, and says how much was left out', async () => {
 		answer = 200;
-		const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url + '/owner', event_types: [ 'order.paid' ] } ) ).body;
+		const endpoint = (
+			await sidecar.api( 'POST', '/v1/endpoints', {
+				url: receiver.url + '/owner',
+				event_types: [ 'order.paid' ],
+			} )
+		).body;
 		const disabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/disable` );
 		expect( disabled.body ).toMatchObject( { status: 'disabled', disabled_by: 'owner' } );
 		await sidecar.api( 'POST', '/v1/events', {
-			events: [ orderEvent( 'owner_1', 'order.paid', 3 ), orderEvent( 'owner_skip', 'order.created', 3 ), orderEvent( 'owner_2', 'order.paid', 4 ) ],
+			events: [
+				orderEvent( 'owner_1', 'order.paid', 3 ),
+				orderEvent( 'owner_skip', 'order.created', 3 ),
+				orderEvent( 'owner_2', 'order.paid', 4 ),
+			],
 		} );
 
 		const plain = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
@@ -71,7 +101,9 @@ describe( 'enabling a disabled endpoint', () => {
 
 		// Asked for: the two order.paid events it missed (not the type it does not subscribe to).
 		await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/disable` );
-		await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'owner_3', 'order.paid', 5 ), orderEvent( 'owner_4', 'order.paid', 6 ) ] } );
+		await sidecar.api( 'POST', '/v1/events', {
+			events: [ orderEvent( 'owner_3', 'order.paid', 5 ), orderEvent( 'owner_4', 'order.paid', 6 ) ],
+		} );
 		const before = receiver.requests.length;
 		const asked = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: true } );
 		expect( asked.body ).toMatchObject( { status: 'active', redelivered: true, requeued: 2, skipped: 0 } );

@@ -15,14 +15,26 @@ describe( 'inbound forgery sweep (sidecar)', () => {
 	const secrets = {} as Record< InboundScheme, string >;
 
 	beforeAll( async () => {
-		sidecar = await startHarness( { SIDECAR_INBOUND_TOLERANCE_SECONDS: String( TOLERANCE ), SIDECAR_LOG_LEVEL: 'info' } );
+		sidecar = await startHarness( {
+			SIDECAR_INBOUND_TOLERANCE_SECONDS: String( TOLERANCE ),
+			SIDECAR_LOG_LEVEL: 'info',
+		} );
 		for ( const scheme of INBOUND_SCHEMES ) {
 			const given = providerSecret( scheme );
-			const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id: `forge-${ scheme }`, scheme, secret: given } );
+			const created = await sidecar.api( 'POST', '/v1/inbound/sources', {
+				id: `forge-${ scheme }`,
+				scheme,
+				secret: given,
+			} );
 			expect( created.status ).toBe( 201 );
 			secrets[ scheme ] = given ?? ( created.body.secret as string );
 			// The same secret on a disabled source: refused for being disabled, not for the signature.
-			const disabled = await sidecar.api( 'POST', '/v1/inbound/sources', { id: `forge-${ scheme }-off`, scheme, secret: secrets[ scheme ], status: 'disabled' } );
+			const disabled = await sidecar.api( 'POST', '/v1/inbound/sources', {
+				id: `forge-${ scheme }-off`,
+				scheme,
+				secret: secrets[ scheme ],
+				status: 'disabled',
+			} );
 			expect( disabled.status ).toBe( 201 );
 		}
 	} );
@@ -33,11 +45,17 @@ describe( 'inbound forgery sweep (sidecar)', () => {
 
 	const send = ( source: string, webhook: SignedWebhook, unprefixed = false ) =>
 		sidecar.api( 'POST', `/v1/inbound/sources/${ source }/verify`, webhook.body, {
-			headers: unprefixed ? webhook.headers : Object.fromEntries( Object.entries( webhook.headers ).map( ( [ n, v ] ) => [ FORWARDED_HEADER_PREFIX + n, v ] ) ),
+			headers: unprefixed
+				? webhook.headers
+				: Object.fromEntries(
+						Object.entries( webhook.headers ).map( ( [ n, v ] ) => [ FORWARDED_HEADER_PREFIX + n, v ] )
+					),
 		} );
 
 	it( 'refuses every generated forgery with the right status and code, and verifies only the controls', async () => {
-		const cases = INBOUND_SCHEMES.flatMap( ( scheme ) => forgeryCases( scheme, `forge-${ scheme }`, secrets[ scheme ], { toleranceSeconds: TOLERANCE } ) );
+		const cases = INBOUND_SCHEMES.flatMap( ( scheme ) =>
+			forgeryCases( scheme, `forge-${ scheme }`, secrets[ scheme ], { toleranceSeconds: TOLERANCE } )
+		);
 		expect( cases.length ).toBeGreaterThanOrEqual( 300 );
 
 		// Controls: the unmodified webhooks verify, so every refusal below is the mutation's doing.
@@ -53,20 +71,29 @@ describe( 'inbound forgery sweep (sidecar)', () => {
 					const answer = await send( c.source, c.webhook, c.unprefixed );
 					const codes = Array.isArray( c.code ) ? c.code : [ c.code ];
 					if ( answer.status !== c.status || ! codes.includes( answer.body?.code ) ) {
-						mismatches.push( { label: c.label, expected: [ c.status, c.code ], got: [ answer.status, answer.body?.code ] } );
+						mismatches.push( {
+							label: c.label,
+							expected: [ c.status, c.code ],
+							got: [ answer.status, answer.body?.code ],
+						} );
 					}
 				} )
 			);
 		}
 		expect( mismatches ).toEqual( [] );
 
-		const outcomes = sidecar.stores.db.prepare( "SELECT outcome, COUNT(*) AS n FROM inbound_log WHERE source LIKE 'forge-%' GROUP BY outcome ORDER BY outcome" ).all();
+		const outcomes = sidecar.stores.db
+			.prepare(
+				"SELECT outcome, COUNT(*) AS n FROM inbound_log WHERE source LIKE 'forge-%' GROUP BY outcome ORDER BY outcome"
+			)
+			.all();
 		expect( outcomes ).toEqual( [
 			{ outcome: 'refused', n: cases.length },
 			{ outcome: 'verified', n: INBOUND_SCHEMES.length },
 		] );
 		// Refusals leave only their log row: no secret, no payload anywhere in the log.
-		const logged = JSON.stringify( sidecar.stores.db.prepare( 'SELECT * FROM inbound_log' ).all() ) + sidecar.logText();
+		const logged =
+			JSON.stringify( sidecar.stores.db.prepare( 'SELECT * FROM inbound_log' ).all() ) + sidecar.logText();
 		expect( logged ).not.toContain( 'forgery sweep' );
 		for ( const secret of Object.values( secrets ) ) {
 			expect( logged ).not.toContain( secret );

@@ -13,7 +13,14 @@ function expectSignedNotice( request: ReceivedRequest ): void {
 	expect( request.path ).toBe( `/wp-json${ CALLBACK_ROUTE }` );
 	const timestamp = Number( request.headers[ CHANNEL_HEADERS.timestamp ] );
 	expect( request.headers[ CHANNEL_HEADERS.signature ] ).toBe(
-		signChannelRequest( TEST_KEY, timestamp, request.headers[ CHANNEL_HEADERS.requestId ] as string, 'POST', CALLBACK_ROUTE, Buffer.from( request.body ) )
+		signChannelRequest(
+			TEST_KEY,
+			timestamp,
+			request.headers[ CHANNEL_HEADERS.requestId ] as string,
+			'POST',
+			CALLBACK_ROUTE,
+			Buffer.from( request.body )
+		)
 	);
 }
 
@@ -23,11 +30,19 @@ describe( 'endpoint health sweep', () => {
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
 		// One attempt, then nothing more is ever sent; 0.0003 h = 1.08 s of failure streak. The
 		// sweep runs at start and then only when the test asks (no timer to race on a slow machine).
-		const sidecar = await startHarness( { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600', SIDECAR_WORDPRESS_URL: wordpress.url, SIDECAR_RETRY_SCHEDULE: '0', SIDECAR_DISABLE_AFTER_HOURS: '0.0003' } );
+		const sidecar = await startHarness( {
+			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
+			SIDECAR_WORDPRESS_URL: wordpress.url,
+			SIDECAR_RETRY_SCHEDULE: '0',
+			SIDECAR_DISABLE_AFTER_HOURS: '0.0003',
+		} );
 		try {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'sweep_1', 'order.paid', 1 ) ] } );
-			await waitUntil( async () => ( await sidecar.api( 'GET', '/v1/events/sweep_1' ) ).body.deliveries[ 0 ]?.status === 'failed' );
+			await waitUntil(
+				async () =>
+					( await sidecar.api( 'GET', '/v1/events/sweep_1' ) ).body.deliveries[ 0 ]?.status === 'failed'
+			);
 			const failing = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
 			expect( failing ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
 
@@ -45,10 +60,17 @@ describe( 'endpoint health sweep', () => {
 			} );
 			// The streak began at the one attempt, which is also the last error.
 			const sent = JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body );
-			expect( Math.abs( Date.parse( sent.failing_since ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at ) ).toBeLessThan( 1_000 );
-			expect( Math.abs( Date.parse( sent.last_error.at ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at ) ).toBeLessThan( 1_000 );
+			expect(
+				Math.abs( Date.parse( sent.failing_since ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at )
+			).toBeLessThan( 1_000 );
+			expect(
+				Math.abs( Date.parse( sent.last_error.at ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at )
+			).toBeLessThan( 1_000 );
 			expectSignedNotice( wordpress.requests[ 0 ] as ReceivedRequest );
-			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( { status: 'disabled', disabled_by: 'auto' } );
+			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( {
+				status: 'disabled',
+				disabled_by: 'auto',
+			} );
 			expect( receiver.requests ).toHaveLength( 1 ); // disabled with no further attempt
 		} finally {
 			await sidecar.close();
@@ -80,7 +102,9 @@ describe( 'notices to WordPress', () => {
 				last_error: { at: expect.any( String ), status: 410, message: 'HTTP 410' },
 			} );
 			wordpress.requests.forEach( expectSignedNotice );
-			expect( new Set( wordpress.requests.map( ( r ) => r.headers[ CHANNEL_HEADERS.requestId ] ) ).size ).toBe( 3 );
+			expect( new Set( wordpress.requests.map( ( r ) => r.headers[ CHANNEL_HEADERS.requestId ] ) ).size ).toBe(
+				3
+			);
 			// Acknowledged: later maintenance rounds send nothing more.
 			await sidecar.outbound.maintenance.tick();
 			await sidecar.outbound.maintenance.tick();
@@ -141,7 +165,9 @@ describe( 'notices to WordPress', () => {
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'enable_notice', 'order.paid', 1 ) ] } );
 			await wordpress.waitFor( ( r ) => r.length === 1 );
 
-			expect( ( await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: false } ) ).status ).toBe( 200 );
+			expect(
+				( await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: false } ) ).status
+			).toBe( 200 );
 			await wordpress.waitFor( ( r ) => r.length === 2 );
 			expect( ( await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` ) ).status ).toBe( 200 );
 			await wordpress.waitFor( ( r ) => r.length === 3 );
@@ -169,13 +195,17 @@ describe( 'notices to WordPress', () => {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'enable_drops', 'order.paid', 1 ) ] } );
 			await wordpress.waitFor( ( r ) => r.length >= 1 );
-			expect( ( await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: false } ) ).status ).toBe( 200 );
+			expect(
+				( await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable`, { redeliver: false } ) ).status
+			).toBe( 200 );
 			expect( sidecar.stores.notices.pendingCount() ).toBe( 1 );
 			refuse = false;
 			const before = wordpress.requests.length;
 			await waitUntil( () => sidecar.stores.notices.pendingCount() === 0 );
 			// At most one disabled notice already in flight may land before the enabled one.
-			const acknowledged = wordpress.requests.slice( before ).map( ( r ) => JSON.parse( r.body ) as { type: string } );
+			const acknowledged = wordpress.requests
+				.slice( before )
+				.map( ( r ) => JSON.parse( r.body ) as { type: string } );
 			expect( acknowledged.at( -1 ) ).toEqual( { type: 'endpoint.enabled', endpoint_id: endpoint.id } );
 		} finally {
 			await sidecar.close();
@@ -197,10 +227,16 @@ describe( 'notices to WordPress', () => {
 		} finally {
 			await first.close( { keepData: true } );
 		}
-		const second = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url }, { dataDir: first.dataDir } );
+		const second = await startHarness(
+			{ ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url },
+			{ dataDir: first.dataDir }
+		);
 		try {
 			await wordpress.waitFor( ( r ) => r.length === 1 );
-			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toMatchObject( { type: 'endpoint.disabled', endpoint_id: endpointId } );
+			expect( JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body ) ).toMatchObject( {
+				type: 'endpoint.disabled',
+				endpoint_id: endpointId,
+			} );
 			await waitUntil( () => second.stores.notices.pendingCount() === 0 );
 		} finally {
 			await second.close();

@@ -60,7 +60,10 @@ describe( 'sidecar /health and /ready', () => {
 		expect( ready.body as ReadyBody ).toMatchObject( {
 			status: 'not_ready',
 			failed: [ 'dispatcher' ],
-			checks: expect.arrayContaining( [ { name: 'dispatcher', ok: false, message: 'the delivery dispatcher is not running' }, { name: 'database', ok: true } ] ),
+			checks: expect.arrayContaining( [
+				{ name: 'dispatcher', ok: false, message: 'the delivery dispatcher is not running' },
+				{ name: 'database', ok: true },
+			] ),
 		} );
 		expect( ( await get( `${ sidecar.url }/health` ) ).status ).toBe( 200 );
 
@@ -97,7 +100,11 @@ describe( 'sidecar /health and /ready', () => {
 			const ready = await get( `${ base }/ready` );
 			expect( ready.status ).toBe( 503 );
 			expect( ready.body.failed ).toEqual( expect.arrayContaining( [ 'database', 'migrations' ] ) );
-			expect( ready.body.checks ).toContainEqual( { name: 'database', ok: false, message: 'the database check could not run' } );
+			expect( ready.body.checks ).toContainEqual( {
+				name: 'database',
+				ok: false,
+				message: 'the database check could not run',
+			} );
 			expect( ready.text ).not.toMatch( /not open/i );
 			expectNothingPrivate( sidecar, ready.text );
 			expect( ( await get( `${ base }/health` ) ).status ).toBe( 200 );

@@ -30,7 +30,17 @@ function success( deliveryId: number, endpointId: string, now: number ): Complet
 }
 
 async function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
-	return store.createEndpoint( { url: 'https://hooks.example/x', description: '', eventTypes: types, maxConcurrency: 4, wcCompatSignature: false, secret: 'whsec_test' }, 1000 );
+	return store.createEndpoint(
+		{
+			url: 'https://hooks.example/x',
+			description: '',
+			eventTypes: types,
+			maxConcurrency: 4,
+			wcCompatSignature: false,
+			secret: 'whsec_test',
+		},
+		1000
+	);
 }
 
 describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
@@ -57,8 +67,12 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 		expect( again.accepted ).toEqual( [ 'e3' ] );
 		expect( again.duplicates ).toEqual( [ 'e1' ] );
 		expect( ( await store.deliveriesOfEvent( 'e1' ) ).map( ( d ) => d.endpointId ) ).toEqual( [ all.id ] );
-		expect( new Set( ( await store.deliveriesOfEvent( 'e2' ) ).map( ( d ) => d.endpointId ) ) ).toEqual( new Set( [ all.id, refundsOnly.id ] ) );
-		expect( ( await store.getEvent( 'e1' ) )?.payload ).toBe( JSON.stringify( { type: 'order.paid', timestamp: '2026-11-24T10:00:00Z', data: { id: 'e1' } } ) );
+		expect( new Set( ( await store.deliveriesOfEvent( 'e2' ) ).map( ( d ) => d.endpointId ) ) ).toEqual(
+			new Set( [ all.id, refundsOnly.id ] )
+		);
+		expect( ( await store.getEvent( 'e1' ) )?.payload ).toBe(
+			JSON.stringify( { type: 'order.paid', timestamp: '2026-11-24T10:00:00Z', data: { id: 'e1' } } )
+		);
 		expect( await store.getEvent( 'nope' ) ).toBeUndefined();
 		expect( await store.countByStatus() ).toEqual( { pending: 4, in_flight: 0, failed: 0, cancelled: 0 } );
 	} );
@@ -66,7 +80,11 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 	it( 'claims only what is due, and only the head of each ordering key until it finishes', async () => {
 		const store = await backend.open();
 		const target = await endpoint( store );
-		await store.insertBatch( [ event( 'k1', 'order:1' ), event( 'k2', 'order:1' ), event( 'free' ), event( 'other', 'order:2' ) ], 1000, 1000 );
+		await store.insertBatch(
+			[ event( 'k1', 'order:1' ), event( 'k2', 'order:1' ), event( 'free' ), event( 'other', 'order:2' ) ],
+			1000,
+			1000
+		);
 		await store.insertBatch( [ event( 'later' ) ], 1000, 5000 );
 		const claimed = await store.claimDue( target.id, 2000, 10, LEASE );
 		expect( claimed.map( ( c ) => c.eventId ).sort() ).toEqual( [ 'free', 'k1', 'other' ] );
@@ -78,14 +96,24 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 		expect( ( await store.claimDue( target.id, 2200, 10, LEASE ) ).map( ( c ) => c.eventId ) ).toEqual( [ 'k2' ] );
 		const [ delivery ] = await store.deliveriesOfEvent( 'k1' );
 		expect( delivery ).toMatchObject( { status: 'succeeded', attemptCount: 1, lastStatusCode: 200 } );
-		expect( delivery?.attempts ).toEqual( [ expect.objectContaining( { attemptNumber: 1, startedAt: 2100, durationMs: 5, statusCode: 200, trigger: 'scheduled' } ) ] );
+		expect( delivery?.attempts ).toEqual( [
+			expect.objectContaining( {
+				attemptNumber: 1,
+				startedAt: 2100,
+				durationMs: 5,
+				statusCode: 200,
+				trigger: 'scheduled',
+			} ),
+		] );
 	} );
 
 	it( 'shares endpoints and their secrets; a deleted endpoint takes its deliveries with it', async () => {
 		const store = await backend.open();
 		const created = await endpoint( store );
 		const reader = await backend.open();
-		expect( ( await reader.getEndpoint( created.id, 2000 ) )?.secrets.map( ( s ) => s.secret ) ).toEqual( [ 'whsec_test' ] );
+		expect( ( await reader.getEndpoint( created.id, 2000 ) )?.secrets.map( ( s ) => s.secret ) ).toEqual( [
+			'whsec_test',
+		] );
 		expect( ( await reader.listEndpoints( 2000 ) ).map( ( e ) => e.id ) ).toEqual( [ created.id ] );
 		await store.insertBatch( [ event( 'e1' ) ], 1000, 1000 );
 		expect( await reader.deleteEndpoint( created.id ) ).toBe( true );
@@ -119,9 +147,14 @@ describe( 'several instances on one MariaDB', () => {
 
 	it( 'migrates once when three instances start together, and refuses a newer schema', async () => {
 		const stores = await Promise.all( [ backend.open(), backend.open(), backend.open() ] );
-		expect( await backend.sql( 'SELECT version FROM sidecar_schema' ) ).toEqual( [ { version: MYSQL_MIGRATIONS.length } ] );
+		expect( await backend.sql( 'SELECT version FROM sidecar_schema' ) ).toEqual( [
+			{ version: MYSQL_MIGRATIONS.length },
+		] );
 		for ( const store of stores ) {
-			expect( await store.schemaVersion() ).toEqual( { current: MYSQL_MIGRATIONS.length, latest: MYSQL_MIGRATIONS.length } );
+			expect( await store.schemaVersion() ).toEqual( {
+				current: MYSQL_MIGRATIONS.length,
+				latest: MYSQL_MIGRATIONS.length,
+			} );
 		}
 		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length + 1 ] );
 		await expect( backend.open() ).rejects.toThrow( /newer than this sidecar knows/ );
@@ -130,9 +163,17 @@ describe( 'several instances on one MariaDB', () => {
 	it( 'gives each due delivery to one instance when several claim at once (SKIP LOCKED)', async () => {
 		const [ a, b, c ] = await Promise.all( [ backend.open(), backend.open(), backend.open() ] );
 		const target = await endpoint( a! );
-		await a!.insertBatch( Array.from( { length: 300 }, ( _x, i ) => event( `e${ i }` ) ), 1000, 1000 );
+		await a!.insertBatch(
+			Array.from( { length: 300 }, ( _x, i ) => event( `e${ i }` ) ),
+			1000,
+			1000
+		);
 		const claims = await Promise.all(
-			[ a!, b!, c! ].flatMap( ( store, n ) => Array.from( { length: 4 }, () => store.claimDue( target.id, 2000, 40, { instanceId: `i${ n }`, leaseMs: 60_000 } ) ) )
+			[ a!, b!, c! ].flatMap( ( store, n ) =>
+				Array.from( { length: 4 }, () =>
+					store.claimDue( target.id, 2000, 40, { instanceId: `i${ n }`, leaseMs: 60_000 } )
+				)
+			)
 		);
 		const ids = claims.flat().map( ( claim ) => claim.id );
 		expect( new Set( ids ).size ).toBe( ids.length );

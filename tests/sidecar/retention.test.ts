@@ -12,16 +12,26 @@ describe( 'retention', () => {
 		// then not for an hour: the test runs the next round itself, so how fast this machine
 		// delivers cannot change what is pruned. The failing endpoint's next retry is an hour
 		// away, so its delivery stays pending.
-		const sidecar = await startHarness( { SIDECAR_RETENTION_DAYS: '0.00001', SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600', SIDECAR_RETRY_SCHEDULE: '0,3600' } );
+		const sidecar = await startHarness( {
+			SIDECAR_RETENTION_DAYS: '0.00001',
+			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
+			SIDECAR_RETRY_SCHEDULE: '0,3600',
+		} );
 		const count = ( sql: string ) => ( sidecar.stores.db.prepare( sql ).get() as { n: number } ).n;
 		try {
 			await sidecar.api( 'POST', '/v1/endpoints', { url: ok.url, event_types: [ 'order.paid' ] } );
 			await sidecar.api( 'POST', '/v1/endpoints', { url: down.url, event_types: [ 'order.refunded' ] } );
 			const paid = Array.from( { length: 30 }, ( _x, i ) => orderEvent( `old_paid_${ i }`, 'order.paid', i ) );
-			await sidecar.api( 'POST', '/v1/events', { events: [ ...paid, orderEvent( 'old_refund', 'order.refunded', 99 ) ] } );
+			await sidecar.api( 'POST', '/v1/events', {
+				events: [ ...paid, orderEvent( 'old_refund', 'order.refunded', 99 ) ],
+			} );
 			await ok.waitFor( ( r ) => r.length === 30 );
 			await down.waitFor( ( r ) => r.length === 1 );
-			await waitUntil( () => count( "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'succeeded'" ) === 30, 15_000, 'every success recorded' );
+			await waitUntil(
+				() => count( "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'succeeded'" ) === 30,
+				15_000,
+				'every success recorded'
+			);
 			expect( count( 'SELECT COUNT(*) AS n FROM attempts' ) ).toBe( 31 );
 
 			// Let every row age past the retention, then run one maintenance round.
@@ -34,7 +44,9 @@ describe( 'retention', () => {
 			expect( count( 'SELECT COUNT(*) AS n FROM attempts' ) ).toBe( 1 ); // the pending delivery's attempt
 			const pending = await sidecar.api( 'GET', '/v1/events/old_refund' );
 			expect( pending.status ).toBe( 200 );
-			expect( pending.body.deliveries ).toEqual( [ expect.objectContaining( { status: 'pending', attempt_count: 1 } ) ] );
+			expect( pending.body.deliveries ).toEqual( [
+				expect.objectContaining( { status: 'pending', attempt_count: 1 } ),
+			] );
 			expect( sidecar.logText() ).toMatch( /"msg":"pruned outbound history past retention"/ );
 		} finally {
 			await sidecar.close();
@@ -45,31 +57,50 @@ describe( 'retention', () => {
 
 	it( 'refuses a retention or maintenance period out of range, under its own name', async () => {
 		await expect( startHarness( { SIDECAR_RETENTION_DAYS: '0' } ) ).rejects.toThrow( /SIDECAR_RETENTION_DAYS/ );
-		await expect( startHarness( { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: 'soon' } ) ).rejects.toThrow( /SIDECAR_MAINTENANCE_INTERVAL_SECONDS/ );
+		await expect( startHarness( { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: 'soon' } ) ).rejects.toThrow(
+			/SIDECAR_MAINTENANCE_INTERVAL_SECONDS/
+		);
 	} );
 } );
 
 describe( 'delivery list indexes', () => {
 	// [label, filter, index the count uses, index the newest-first page uses]
 	it.each( [
-		[ 'a status filter', { status: 'failed' as const }, /USING INDEX deliveries_by_status_/, /USING INDEX deliveries_by_status_id/ ],
-		[ 'an endpoint and a status', { endpointId: 'ep_x', status: 'failed' as const }, /deliveries_by_endpoint_status/, /deliveries_by_endpoint_status/ ],
+		[
+			'a status filter',
+			{ status: 'failed' as const },
+			/USING INDEX deliveries_by_status_/,
+			/USING INDEX deliveries_by_status_id/,
+		],
+		[
+			'an endpoint and a status',
+			{ endpointId: 'ep_x', status: 'failed' as const },
+			/deliveries_by_endpoint_status/,
+			/deliveries_by_endpoint_status/,
+		],
 		[ 'an event type', { type: 'order.paid' as const }, /events_by_type/, /events_by_type/ ],
-	] )( 'reads %s through an index, without a full scan of deliveries', async ( _label, filter, countIndex, pageIndex ) => {
-		const sidecar = await startHarness();
-		try {
-			const query = deliveryListQuery( filter );
-			const plan = ( sql: string ) =>
-				( sidecar.stores.db.prepare( `EXPLAIN QUERY PLAN ${ sql }` ).all( { ...query.params, limit: 20, offset: 0 } ) as { detail: string }[] )
-					.map( ( row ) => row.detail )
-					.join( '\n' );
-			expect( plan( query.count ) ).toMatch( countIndex );
-			expect( plan( query.page ) ).toMatch( pageIndex );
-			for ( const sql of [ query.count, query.page ] ) {
-				expect( plan( sql ) ).not.toMatch( /SCAN d\b/ );
+	] )(
+		'reads %s through an index, without a full scan of deliveries',
+		async ( _label, filter, countIndex, pageIndex ) => {
+			const sidecar = await startHarness();
+			try {
+				const query = deliveryListQuery( filter );
+				const plan = ( sql: string ) =>
+					(
+						sidecar.stores.db
+							.prepare( `EXPLAIN QUERY PLAN ${ sql }` )
+							.all( { ...query.params, limit: 20, offset: 0 } ) as { detail: string }[]
+					 )
+						.map( ( row ) => row.detail )
+						.join( '\n' );
+				expect( plan( query.count ) ).toMatch( countIndex );
+				expect( plan( query.page ) ).toMatch( pageIndex );
+				for ( const sql of [ query.count, query.page ] ) {
+					expect( plan( sql ) ).not.toMatch( /SCAN d\b/ );
+				}
+			} finally {
+				await sidecar.close();
 			}
-		} finally {
-			await sidecar.close();
 		}
-	} );
+	);
 } );

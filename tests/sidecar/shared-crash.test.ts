@@ -59,7 +59,12 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 			SIDECAR_LOG_LEVEL: 'info',
 		};
 		const start = async ( port: number, n: number ) => {
-			const sidecar = await spawnSidecar( { dataDir: path.join( dir, `unused-${ n }` ), port, logFile: path.join( dir, `sidecar-${ n }.log` ), env } );
+			const sidecar = await spawnSidecar( {
+				dataDir: path.join( dir, `unused-${ n }` ),
+				port,
+				logFile: path.join( dir, `sidecar-${ n }.log` ),
+				env,
+			} );
 			children.push( sidecar );
 			return sidecar;
 		};
@@ -81,7 +86,10 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 		}
 		// Created through one instance, used by all: endpoints and secrets live in the shared store.
 		for ( const receiver of receivers ) {
-			const created = await instances[ 0 ]!.api( 'POST', '/v1/endpoints', { url: receiver.url + '/hook', max_concurrency: MAX_CONCURRENCY } );
+			const created = await instances[ 0 ]!.api( 'POST', '/v1/endpoints', {
+				url: receiver.url + '/hook',
+				max_concurrency: MAX_CONCURRENCY,
+			} );
 			expect( created.status ).toBe( 201 );
 		}
 		expect( ( await instances[ 2 ]!.api( 'GET', '/v1/endpoints' ) ).body.endpoints ).toHaveLength( 2 );
@@ -99,7 +107,8 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 		let acknowledgedBatches = 0;
 		let killed: SpawnedSidecar | undefined;
 		let restarting = false;
-		const live = () => instances.filter( ( s ) => s !== killed && s.child.exitCode === null && s.child.signalCode === null );
+		const live = () =>
+			instances.filter( ( s ) => s !== killed && s.child.exitCode === null && s.child.signalCode === null );
 		const post = async ( batch: ( typeof batches )[ number ] ) => {
 			for ( let turn = 0; ; turn++ ) {
 				const candidates = live();
@@ -142,14 +151,21 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 
 		const firsts = receivers.map( () => new Map< string, number >() );
 		const counts = receivers.map( () => new Map< string, number >() );
-		const distinct = ( r: number ) => new Set( receivers[ r ]!.requests.map( ( q ) => q.headers[ 'webhook-id' ] ) ).size;
-		await waitUntil( () => distinct( 0 ) >= TOTAL && distinct( 1 ) >= TOTAL, 240_000, 'every event delivered to both endpoints' );
+		const distinct = ( r: number ) =>
+			new Set( receivers[ r ]!.requests.map( ( q ) => q.headers[ 'webhook-id' ] ) ).size;
+		await waitUntil(
+			() => distinct( 0 ) >= TOTAL && distinct( 1 ) >= TOTAL,
+			240_000,
+			'every event delivered to both endpoints'
+		);
 
 		const db = await mysql.createConnection( database.url );
 		try {
 			await waitUntil(
 				async () => {
-					const [ rows ] = await db.query< mysql.RowDataPacket[] >( `SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'succeeded'` );
+					const [ rows ] = await db.query< mysql.RowDataPacket[] >(
+						`SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'succeeded'`
+					);
 					return Number( rows[ 0 ]?.n ) === 0;
 				},
 				30_000,
@@ -172,13 +188,21 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 				const outOfOrder: string[] = [];
 				for ( let b = 0; b < TOTAL / BATCH; b++ ) {
 					for ( let i = 0; i + 1 < BATCH; i++ ) {
-						if ( Math.floor( i / 3 ) === Math.floor( ( i + 1 ) / 3 ) && ( first.get( `ev_${ b }_${ i }` ) as number ) > ( first.get( `ev_${ b }_${ i + 1 }` ) as number ) ) {
+						if (
+							Math.floor( i / 3 ) === Math.floor( ( i + 1 ) / 3 ) &&
+							( first.get( `ev_${ b }_${ i }` ) as number ) >
+								( first.get( `ev_${ b }_${ i + 1 }` ) as number )
+						) {
 							outOfOrder.push( `ev_${ b }_${ i + 1 }` );
 						}
 					}
 				}
 				if ( outOfOrder.length > 0 ) {
-					console.log( 'out of order', outOfOrder.slice( 0, 5 ), receiver.requests.slice( 0, 5 ).map( ( q ) => q.headers[ 'webhook-id' ] ) );
+					console.log(
+						'out of order',
+						outOfOrder.slice( 0, 5 ),
+						receiver.requests.slice( 0, 5 ).map( ( q ) => q.headers[ 'webhook-id' ] )
+					);
 				}
 				expect( outOfOrder ).toEqual( [] );
 				repeats += receiver.requests.length - TOTAL;
@@ -193,11 +217,19 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 				 FROM deliveries d LEFT JOIN attempts a ON a.delivery_id = d.id GROUP BY d.endpoint_id, d.event_id`
 			);
 			const [ endpoints ] = await db.query< mysql.RowDataPacket[] >( 'SELECT id, url FROM endpoints' );
-			const receiverOf = new Map( endpoints.map( ( row ) => [ String( row.id ), receivers.findIndex( ( r ) => String( row.url ).startsWith( r.url ) ) ] ) );
+			const receiverOf = new Map(
+				endpoints.map( ( row ) => [
+					String( row.id ),
+					receivers.findIndex( ( r ) => String( row.url ).startsWith( r.url ) ),
+				] )
+			);
 			let cutShort = 0;
 			let afterFailedAttempt = 0;
 			for ( const row of recorded ) {
-				const received = ( counts[ receiverOf.get( String( row.endpoint_id ) ) as number ] as Map< string, number > ).get( String( row.event_id ) ) ?? 0;
+				const received =
+					( counts[ receiverOf.get( String( row.endpoint_id ) ) as number ] as Map< string, number > ).get(
+						String( row.event_id )
+					) ?? 0;
 				const attempts = Number( row.n );
 				expect( Number( row.ok ) ).toBe( 1 );
 				expect( received ).toBeLessThanOrEqual( attempts + 1 );
@@ -213,13 +245,18 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 			expect( cutShort ).toBeLessThanOrEqual( 2 * MAX_CONCURRENCY );
 
 			// No delivery was ever in flight on two live instances at once.
-			const [ attempts ] = await db.query< mysql.RowDataPacket[] >( 'SELECT delivery_id, instance_id, started_at, ended_at FROM attempts ORDER BY delivery_id, started_at' );
+			const [ attempts ] = await db.query< mysql.RowDataPacket[] >(
+				'SELECT delivery_id, instance_id, started_at, ended_at FROM attempts ORDER BY delivery_id, started_at'
+			);
 			const rows = attempts as unknown as AttemptRow[];
 			let overlaps = 0;
 			for ( let i = 1; i < rows.length; i++ ) {
 				const previous = rows[ i - 1 ] as AttemptRow;
 				const current = rows[ i ] as AttemptRow;
-				if ( previous.delivery_id === current.delivery_id && Number( current.started_at ) < Number( previous.ended_at ) ) {
+				if (
+					previous.delivery_id === current.delivery_id &&
+					Number( current.started_at ) < Number( previous.ended_at )
+				) {
 					overlaps++;
 				}
 			}
@@ -227,7 +264,10 @@ describe( 'three sidecars on one MariaDB, one killed and one restarted mid-burst
 			const instancesSeen = new Set( rows.map( ( row ) => row.instance_id.split( ':' )[ 1 ] ) );
 			expect( instancesSeen.size ).toBeGreaterThanOrEqual( 3 ); // the work was shared
 			const killedPid = String( killed!.child.pid );
-			const share = [ ...instancesSeen ].map( ( pid ) => `${ pid === killedPid ? 'killed ' : '' }${ pid }: ${ rows.filter( ( row ) => row.instance_id.split( ':' )[ 1 ] === pid ).length }` );
+			const share = [ ...instancesSeen ].map(
+				( pid ) =>
+					`${ pid === killedPid ? 'killed ' : '' }${ pid }: ${ rows.filter( ( row ) => row.instance_id.split( ':' )[ 1 ] === pid ).length }`
+			);
 			console.log(
 				`shared-store crash test: ${ 2 * TOTAL } deliveries, ${ repeats } repeated: ${ cutShort } in flight at the SIGKILL, ` +
 					`${ afterFailedAttempt } after an attempt that failed on the sidecar's side; attempts per instance pid: ${ share.join( ', ' ) }`

@@ -34,7 +34,9 @@ function expectInOrder( receiver: Receiver, prefix: string, count: number ): voi
 	expect( first.size ).toBe( count );
 	for ( let i = 0; i + 1 < count; i++ ) {
 		if ( Math.floor( i / 3 ) === Math.floor( ( i + 1 ) / 3 ) ) {
-			expect( first.get( `${ prefix }_${ i }` ) as number ).toBeLessThan( first.get( `${ prefix }_${ i + 1 }` ) as number );
+			expect( first.get( `${ prefix }_${ i }` ) as number ).toBeLessThan(
+				first.get( `${ prefix }_${ i + 1 }` ) as number
+			);
 		}
 	}
 }
@@ -76,14 +78,27 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		} );
 		const store = await backend.open();
 		const endpoint = await store.createEndpoint(
-			{ url: receiver.url + '/hook', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: generateSecret() },
+			{
+				url: receiver.url + '/hook',
+				description: '',
+				eventTypes: [],
+				maxConcurrency: 4,
+				wcCompatSignature: false,
+				secret: generateSecret(),
+			},
 			Date.now()
 		);
 		const dispatcher = dispatcherOn( store );
 		const now = Date.now();
 		const stored = await store.insertBatch( events( 'ev', 30 ), now, dispatcher.firstAttemptAt( now ) );
 		dispatcher.wake( stored.endpointIds );
-		await waitUntil( async () => ( await store.countByStatus() ).pending + ( await store.countByStatus() ).in_flight === 0 && receiver.requests.length >= 31, 20_000, 'queue drained' );
+		await waitUntil(
+			async () =>
+				( await store.countByStatus() ).pending + ( await store.countByStatus() ).in_flight === 0 &&
+				receiver.requests.length >= 31,
+			20_000,
+			'queue drained'
+		);
 		expectInOrder( receiver, 'ev', 30 );
 		expect( receiver.requests ).toHaveLength( 31 ); // ev_4 twice: refused, then retried
 		const [ delivery ] = await store.deliveriesOfEvent( 'ev_4' );
@@ -96,7 +111,14 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			receiver = await startReceiver();
 			const [ writer, other ] = await Promise.all( [ backend.open(), backend.open() ] );
 			await writer!.createEndpoint(
-				{ url: receiver.url + '/hook', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: generateSecret() },
+				{
+					url: receiver.url + '/hook',
+					description: '',
+					eventTypes: [],
+					maxConcurrency: 4,
+					wcCompatSignature: false,
+					secret: generateSecret(),
+				},
 				Date.now()
 			);
 			// Only the other instance runs a dispatcher: it finds the events at its next poll.
@@ -104,9 +126,15 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			const now = Date.now();
 			await writer!.insertBatch( events( 'shared', 60 ), now, now );
 			await waitUntil( () => receiver.requests.length >= 60, 20_000, 'every event delivered' );
-			await waitUntil( async () => ( await other!.countByStatus() ).in_flight === 0, 10_000, 'attempts recorded' );
+			await waitUntil(
+				async () => ( await other!.countByStatus() ).in_flight === 0,
+				10_000,
+				'attempts recorded'
+			);
 			expectInOrder( receiver, 'shared', 60 );
-			const rows = await backend.sql< { instance_id: string; n: number } >( 'SELECT instance_id, COUNT(*) AS n FROM attempts GROUP BY instance_id' );
+			const rows = await backend.sql< { instance_id: string; n: number } >(
+				'SELECT instance_id, COUNT(*) AS n FROM attempts GROUP BY instance_id'
+			);
 			expect( rows ).toEqual( [ { instance_id: dispatcher.instanceId, n: 60 } ] );
 		} );
 
@@ -114,7 +142,14 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			receiver = await startReceiver();
 			const [ a, b ] = await Promise.all( [ backend.open(), backend.open() ] );
 			await a!.createEndpoint(
-				{ url: receiver.url + '/hook', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: generateSecret() },
+				{
+					url: receiver.url + '/hook',
+					description: '',
+					eventTypes: [],
+					maxConcurrency: 4,
+					wcCompatSignature: false,
+					secret: generateSecret(),
+				},
 				Date.now()
 			);
 			const first = dispatcherOn( a!, 50 );
@@ -126,7 +161,9 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			expectInOrder( receiver, 'split', 150 );
 			expect( receiver.requests ).toHaveLength( 150 );
 			const rows = await backend.sql< { instance_id: string } >( 'SELECT DISTINCT instance_id FROM attempts' );
-			expect( rows.map( ( row ) => row.instance_id ).sort() ).toEqual( [ first.instanceId, second.instanceId ].sort() );
+			expect( rows.map( ( row ) => row.instance_id ).sort() ).toEqual(
+				[ first.instanceId, second.instanceId ].sort()
+			);
 		} );
 	}
 } );

@@ -31,13 +31,23 @@ describe( 'a sidecar on the shared store while its database is down', () => {
 
 	it( 'answers 503 with Retry-After to the hand-over, and /ready reports the database', async () => {
 		const logFile = path.join( dir, 'sidecar.log' );
-		sidecar = await spawnSidecar( { dataDir: path.join( dir, 'unused' ), port: await freePort(), logFile, env: { SIDECAR_DATABASE_URL: database.url } } );
-		expect( ( await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'before', 'order.paid', 1 ) ] } ) ).status ).toBe( 202 );
+		sidecar = await spawnSidecar( {
+			dataDir: path.join( dir, 'unused' ),
+			port: await freePort(),
+			logFile,
+			env: { SIDECAR_DATABASE_URL: database.url },
+		} );
+		expect(
+			( await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'before', 'order.paid', 1 ) ] } ) )
+				.status
+		).toBe( 202 );
 		expect( ( await fetch( `${ sidecar.url }/ready` ) ).status ).toBe( 200 );
 
 		await database.stop();
 
-		const refused = await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'during', 'order.paid', 2 ) ] } );
+		const refused = await sidecar.api( 'POST', '/v1/events', {
+			events: [ orderEvent( 'during', 'order.paid', 2 ) ],
+		} );
 		expect( refused.status ).toBe( 503 );
 		expect( refused.headers.get( 'retry-after' ) ).toBe( '5' );
 		expect( refused.body.code ).toBe( 'store_unavailable' );

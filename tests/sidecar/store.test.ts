@@ -40,10 +40,14 @@ describe( 'database', () => {
 			old.exec( sql );
 		}
 		old.pragma( 'user_version = 6' );
-		old.prepare( "INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (1, 'acme', 'verified', 200, NULL, 'msg_1')" ).run();
+		old.prepare(
+			"INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (1, 'acme', 'verified', 200, NULL, 'msg_1')"
+		).run();
 		old.close();
 		const db = openDatabase( { dataDir: dir } );
-		expect( db.prepare( 'SELECT source, status, event_id, answer_status FROM inbound_log' ).all() ).toEqual( [ { source: 'acme', status: 200, event_id: 'msg_1', answer_status: null } ] );
+		expect( db.prepare( 'SELECT source, status, event_id, answer_status FROM inbound_log' ).all() ).toEqual( [
+			{ source: 'acme', status: 200, event_id: 'msg_1', answer_status: null },
+		] );
 		db.close();
 		fs.rmSync( dir, { recursive: true, force: true } );
 	} );
@@ -60,12 +64,46 @@ describe( 'database', () => {
 	it( 'keeps an event and its deliveries together, and a repeated id is a no-op', () => {
 		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
 		const now = Date.now();
-		const a = stores.endpoints.create( { url: 'https://a.example/', description: '', eventTypes: [], maxConcurrency: 4, wcCompatSignature: false, secret: 'whsec_a' }, now );
-		stores.endpoints.create( { url: 'https://b.example/', description: '', eventTypes: [ 'order.refunded' ], maxConcurrency: 4, wcCompatSignature: false, secret: 'whsec_b' }, now );
-		const event = { id: 'e1', type: 'order.paid' as const, timestamp: new Date( now ).toISOString(), orderingKey: 'order:1', data: { x: 1 } };
-		expect( stores.events.insertBatch( [ event, event ], now, now ) ).toEqual( { accepted: [ 'e1' ], duplicates: [ 'e1' ], endpointIds: [ a.id ] } );
-		expect( stores.events.insertBatch( [ { ...event, data: { x: 2 } } ], now, now ).duplicates ).toEqual( [ 'e1' ] );
-		expect( stores.events.get( 'e1' )?.payload ).toBe( JSON.stringify( { type: 'order.paid', timestamp: event.timestamp, data: { x: 1 } } ) );
+		const a = stores.endpoints.create(
+			{
+				url: 'https://a.example/',
+				description: '',
+				eventTypes: [],
+				maxConcurrency: 4,
+				wcCompatSignature: false,
+				secret: 'whsec_a',
+			},
+			now
+		);
+		stores.endpoints.create(
+			{
+				url: 'https://b.example/',
+				description: '',
+				eventTypes: [ 'order.refunded' ],
+				maxConcurrency: 4,
+				wcCompatSignature: false,
+				secret: 'whsec_b',
+			},
+			now
+		);
+		const event = {
+			id: 'e1',
+			type: 'order.paid' as const,
+			timestamp: new Date( now ).toISOString(),
+			orderingKey: 'order:1',
+			data: { x: 1 },
+		};
+		expect( stores.events.insertBatch( [ event, event ], now, now ) ).toEqual( {
+			accepted: [ 'e1' ],
+			duplicates: [ 'e1' ],
+			endpointIds: [ a.id ],
+		} );
+		expect( stores.events.insertBatch( [ { ...event, data: { x: 2 } } ], now, now ).duplicates ).toEqual( [
+			'e1',
+		] );
+		expect( stores.events.get( 'e1' )?.payload ).toBe(
+			JSON.stringify( { type: 'order.paid', timestamp: event.timestamp, data: { x: 1 } } )
+		);
 		expect( stores.deliveries.ofEvent( 'e1' ).map( ( d ) => d.endpointId ) ).toEqual( [ a.id ] );
 	} );
 } );
@@ -97,7 +135,19 @@ describe( 'recovery and shutdown (in-process)', () => {
 		const db = openDatabase( { dataDir: first.dataDir } );
 		const stores = createStores( db );
 		const now = Date.now();
-		stores.events.insertBatch( [ { id: 'crashed_1', type: 'order.paid', timestamp: new Date( now ).toISOString(), orderingKey: null, data: {} } ], now, now );
+		stores.events.insertBatch(
+			[
+				{
+					id: 'crashed_1',
+					type: 'order.paid',
+					timestamp: new Date( now ).toISOString(),
+					orderingKey: null,
+					data: {},
+				},
+			],
+			now,
+			now
+		);
 		expect( stores.deliveries.claimDue( endpoint.id, now, 10 ) ).toHaveLength( 1 );
 		expect( stores.deliveries.countByStatus().in_flight ).toBe( 1 );
 		db.close();

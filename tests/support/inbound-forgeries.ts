@@ -35,20 +35,43 @@ export const SIGNATURE_HEADER: Record< InboundScheme, string > = {
 	shopify: 'x-shopify-hmac-sha256',
 	woocommerce: 'x-wc-webhook-signature',
 };
-const TYPE_HEADER: Partial< Record< InboundScheme, string > > = { github: 'x-github-event', shopify: 'x-shopify-topic', woocommerce: 'x-wc-webhook-topic' };
+const TYPE_HEADER: Partial< Record< InboundScheme, string > > = {
+	github: 'x-github-event',
+	shopify: 'x-shopify-topic',
+	woocommerce: 'x-wc-webhook-topic',
+};
 const now = () => Math.floor( Date.now() / 1000 );
 
 /** Signs `body` for `scheme` with the same non-body headers as `like`. */
-export function resign( scheme: InboundScheme, secret: string, body: string, like: SignedWebhook, timestamp = now() ): SignedWebhook {
+export function resign(
+	scheme: InboundScheme,
+	secret: string,
+	body: string,
+	like: SignedWebhook,
+	timestamp = now()
+): SignedWebhook {
 	switch ( scheme ) {
 		case 'standard-webhooks':
 			return signStandardWebhook( secret, like.headers[ 'webhook-id' ] as string, body, timestamp );
 		case 'stripe':
 			return signStripe( secret, body, timestamp );
 		case 'github':
-			return { ...signGithub( secret, body, like.headers[ 'x-github-event' ] as string, like.headers[ 'x-github-delivery' ] as string ) };
+			return {
+				...signGithub(
+					secret,
+					body,
+					like.headers[ 'x-github-event' ] as string,
+					like.headers[ 'x-github-delivery' ] as string
+				),
+			};
 		case 'shopify':
-			return signShopify( secret, body, like.headers[ 'x-shopify-topic' ] as string, like.headers[ 'x-shopify-webhook-id' ] as string, new Date( timestamp * 1000 ) );
+			return signShopify(
+				secret,
+				body,
+				like.headers[ 'x-shopify-topic' ] as string,
+				like.headers[ 'x-shopify-webhook-id' ] as string,
+				new Date( timestamp * 1000 )
+			);
 		case 'woocommerce':
 			return signWoocommerce( secret, body, like.headers[ 'x-wc-webhook-topic' ] as string );
 	}
@@ -89,27 +112,47 @@ export interface ForgeryOptions {
  * with `secret`, each with the refusal the receiver owes it. Expects `${ source }-off`
  * to be a disabled source with the same secret, and `forge-unknown` not to exist.
  */
-export function forgeryCases( scheme: InboundScheme, source: string, secret: string, options: ForgeryOptions = {} ): ForgeryCase[] {
+export function forgeryCases(
+	scheme: InboundScheme,
+	source: string,
+	secret: string,
+	options: ForgeryOptions = {}
+): ForgeryCase[] {
 	const TOLERANCE = options.toleranceSeconds ?? 300;
 	const tampered = options.tamperedPositions ?? 40;
 	const outside = TOLERANCE + ( options.marginSeconds ?? 60 );
-	const valid = sampleWebhook( scheme, secret, { data: { order_id: 987654, items: [ { sku: 'CHAIR-OAK', quantity: 4 } ], note: 'forgery sweep' } } );
+	const valid = sampleWebhook( scheme, secret, {
+		data: { order_id: 987654, items: [ { sku: 'CHAIR-OAK', quantity: 4 } ], note: 'forgery sweep' },
+	} );
 	const signatureHeader = SIGNATURE_HEADER[ scheme ];
 	const signature = valid.headers[ signatureHeader ] as string;
 	const cases: ForgeryCase[] = [];
-	const add = ( label: string, webhook: SignedWebhook, status: number, code: string | string[], extra: Partial< ForgeryCase > = {} ) =>
-		cases.push( { label: `${ scheme }: ${ label }`, source, webhook, status, code, ...extra } );
+	const add = (
+		label: string,
+		webhook: SignedWebhook,
+		status: number,
+		code: string | string[],
+		extra: Partial< ForgeryCase > = {}
+	) => cases.push( { label: `${ scheme }: ${ label }`, source, webhook, status, code, ...extra } );
 
 	// Tampered bodies, signature unchanged: one changed character at `tampered` places.
 	for ( let i = 0; i < tampered; i++ ) {
 		const index = Math.floor( ( i / tampered ) * valid.body.length );
-		add( `body char ${ index } changed`, { body: flipChar( valid.body, index ), headers: valid.headers }, 401, 'invalid_signature' );
+		add(
+			`body char ${ index } changed`,
+			{ body: flipChar( valid.body, index ), headers: valid.headers },
+			401,
+			'invalid_signature'
+		);
 	}
 	for ( const [ label, body ] of [
 		[ 'trailing newline', valid.body + '\n' ],
 		[ 'leading space', ' ' + valid.body ],
 		[ 're-serialised with indentation', JSON.stringify( JSON.parse( valid.body ), null, 2 ) ],
-		[ 'keys reordered', JSON.stringify( Object.fromEntries( Object.entries( JSON.parse( valid.body ) as object ).reverse() ) ) ],
+		[
+			'keys reordered',
+			JSON.stringify( Object.fromEntries( Object.entries( JSON.parse( valid.body ) as object ).reverse() ) ),
+		],
 		[ 'a value changed', valid.body.replace( '987654', '987655' ) ],
 		[ 'empty body', '' ],
 		[ 'truncated', valid.body.slice( 0, -1 ) ],
@@ -120,62 +163,208 @@ export function forgeryCases( scheme: InboundScheme, source: string, secret: str
 	// Forged and mangled signatures.
 	const otherSecret = providerSecret( scheme ) ?? 'whsec_' + randomBytes( 32 ).toString( 'base64' );
 	add( 'signed with another secret', resign( scheme, otherSecret, valid.body, valid ), 401, 'invalid_signature' );
-	add( 'signature header missing', withHeaders( valid, { [ signatureHeader ]: undefined } ), 401, 'missing_signature' );
-	add( 'signature header empty', withHeaders( valid, { [ signatureHeader ]: '' } ), 401, [ 'missing_signature', 'malformed_signature' ] );
-	add( 'signature truncated', withHeaders( valid, { [ signatureHeader ]: signature.slice( 0, -2 ) } ), 401, 'malformed_signature' );
-	add( 'signature with junk appended', withHeaders( valid, { [ signatureHeader ]: signature + ',junk' } ), 401, [ 'malformed_signature', 'invalid_signature' ] );
-	add( 'signature of another body', withHeaders( valid, { [ signatureHeader ]: resign( scheme, secret, '{"type":"x","data":{}}', valid ).headers[ signatureHeader ] } ), 401, 'invalid_signature' );
+	add(
+		'signature header missing',
+		withHeaders( valid, { [ signatureHeader ]: undefined } ),
+		401,
+		'missing_signature'
+	);
+	add( 'signature header empty', withHeaders( valid, { [ signatureHeader ]: '' } ), 401, [
+		'missing_signature',
+		'malformed_signature',
+	] );
+	add(
+		'signature truncated',
+		withHeaders( valid, { [ signatureHeader ]: signature.slice( 0, -2 ) } ),
+		401,
+		'malformed_signature'
+	);
+	add( 'signature with junk appended', withHeaders( valid, { [ signatureHeader ]: signature + ',junk' } ), 401, [
+		'malformed_signature',
+		'invalid_signature',
+	] );
+	add(
+		'signature of another body',
+		withHeaders( valid, {
+			[ signatureHeader ]: resign( scheme, secret, '{"type":"x","data":{}}', valid ).headers[ signatureHeader ],
+		} ),
+		401,
+		'invalid_signature'
+	);
 	add( 'signature header sent without forwarding', valid, 401, 'missing_signature', { unprefixed: true } );
 	add( 'sent to an unknown source', valid, 404, 'unknown_source', { source: 'forge-unknown' } );
 	add( 'sent to a disabled source', valid, 403, 'source_disabled', { source: `${ source }-off` } );
 	for ( let i = 0; i < 6; i++ ) {
 		const garbage = randomBytes( 8 + i * 6 ).toString( i % 2 ? 'hex' : 'base64' );
-		add( `random signature ${ i }`, withHeaders( valid, { [ signatureHeader ]: garbage } ), 401, [ 'malformed_signature', 'invalid_signature', 'missing_signature' ] );
+		add( `random signature ${ i }`, withHeaders( valid, { [ signatureHeader ]: garbage } ), 401, [
+			'malformed_signature',
+			'invalid_signature',
+			'missing_signature',
+		] );
 	}
 
 	// Scheme-specific: timestamps, ids, replays.
 	if ( scheme === 'standard-webhooks' ) {
-		add( 'replayed after the tolerance', resign( scheme, secret, valid.body, valid, now() - outside ), 401, 'stale_timestamp' );
-		add( 'timestamp in the future', resign( scheme, secret, valid.body, valid, now() + outside ), 401, 'stale_timestamp' );
-		add( 'timestamp changed after signing', withHeaders( valid, { 'webhook-timestamp': String( now() + 1 ) } ), 401, 'invalid_signature' );
-		add( 'id changed after signing', withHeaders( valid, { 'webhook-id': 'msg_other' } ), 401, 'invalid_signature' );
-		add( 'timestamp not a number', withHeaders( valid, { 'webhook-timestamp': 'yesterday' } ), 401, 'malformed_signature' );
-		add( 'timestamp in milliseconds', withHeaders( valid, { 'webhook-timestamp': String( Date.now() ) } ), 401, [ 'malformed_signature', 'invalid_signature' ] );
+		add(
+			'replayed after the tolerance',
+			resign( scheme, secret, valid.body, valid, now() - outside ),
+			401,
+			'stale_timestamp'
+		);
+		add(
+			'timestamp in the future',
+			resign( scheme, secret, valid.body, valid, now() + outside ),
+			401,
+			'stale_timestamp'
+		);
+		add(
+			'timestamp changed after signing',
+			withHeaders( valid, { 'webhook-timestamp': String( now() + 1 ) } ),
+			401,
+			'invalid_signature'
+		);
+		add(
+			'id changed after signing',
+			withHeaders( valid, { 'webhook-id': 'msg_other' } ),
+			401,
+			'invalid_signature'
+		);
+		add(
+			'timestamp not a number',
+			withHeaders( valid, { 'webhook-timestamp': 'yesterday' } ),
+			401,
+			'malformed_signature'
+		);
+		add( 'timestamp in milliseconds', withHeaders( valid, { 'webhook-timestamp': String( Date.now() ) } ), 401, [
+			'malformed_signature',
+			'invalid_signature',
+		] );
 		add( 'no webhook-id', withHeaders( valid, { 'webhook-id': undefined } ), 401, 'missing_event_id' );
-		add( 'no webhook-timestamp', withHeaders( valid, { 'webhook-timestamp': undefined } ), 401, 'missing_signature' );
+		add(
+			'no webhook-timestamp',
+			withHeaders( valid, { 'webhook-timestamp': undefined } ),
+			401,
+			'missing_signature'
+		);
 		add( 'id with a dot', withHeaders( valid, { 'webhook-id': 'msg.1' } ), 401, 'malformed_signature' );
-		add( 'only a v1a (asymmetric) entry', withHeaders( valid, { 'webhook-signature': signature.replace( 'v1,', 'v1a,' ) } ), 401, 'missing_signature' );
+		add(
+			'only a v1a (asymmetric) entry',
+			withHeaders( valid, { 'webhook-signature': signature.replace( 'v1,', 'v1a,' ) } ),
+			401,
+			'missing_signature'
+		);
 	}
 	if ( scheme === 'stripe' ) {
-		add( 'replayed after the tolerance', resign( scheme, secret, valid.body, valid, now() - outside ), 401, 'stale_timestamp' );
-		add( 'timestamp in the future', resign( scheme, secret, valid.body, valid, now() + outside ), 401, 'stale_timestamp' );
-		add( 'timestamp changed after signing', withHeaders( valid, { 'stripe-signature': signature.replace( /^t=\d+/, `t=${ now() + 1 }` ) } ), 401, 'invalid_signature' );
-		add( 'only a v0 signature', withHeaders( valid, { 'stripe-signature': signature.replace( 'v1=', 'v0=' ) } ), 401, 'missing_signature' );
-		add( 'two timestamps (joined headers)', withHeaders( valid, { 'stripe-signature': `${ signature },t=${ now() }` } ), 401, 'malformed_signature' );
-		add( 'no timestamp', withHeaders( valid, { 'stripe-signature': signature.replace( /^t=\d+,/, '' ) } ), 401, 'malformed_signature' );
+		add(
+			'replayed after the tolerance',
+			resign( scheme, secret, valid.body, valid, now() - outside ),
+			401,
+			'stale_timestamp'
+		);
+		add(
+			'timestamp in the future',
+			resign( scheme, secret, valid.body, valid, now() + outside ),
+			401,
+			'stale_timestamp'
+		);
+		add(
+			'timestamp changed after signing',
+			withHeaders( valid, { 'stripe-signature': signature.replace( /^t=\d+/, `t=${ now() + 1 }` ) } ),
+			401,
+			'invalid_signature'
+		);
+		add(
+			'only a v0 signature',
+			withHeaders( valid, { 'stripe-signature': signature.replace( 'v1=', 'v0=' ) } ),
+			401,
+			'missing_signature'
+		);
+		add(
+			'two timestamps (joined headers)',
+			withHeaders( valid, { 'stripe-signature': `${ signature },t=${ now() }` } ),
+			401,
+			'malformed_signature'
+		);
+		add(
+			'no timestamp',
+			withHeaders( valid, { 'stripe-signature': signature.replace( /^t=\d+,/, '' ) } ),
+			401,
+			'malformed_signature'
+		);
 	}
 	if ( scheme === 'github' ) {
-		add( 'legacy SHA-1 header only', withHeaders( valid, { 'x-hub-signature-256': undefined, 'x-hub-signature': 'sha1=' + createHmac( 'sha1', secret ).update( valid.body ).digest( 'hex' ) } ), 401, 'missing_signature' );
-		add( 'upper-case hex', withHeaders( valid, { 'x-hub-signature-256': signature.toUpperCase().replace( 'SHA256=', 'sha256=' ) } ), 401, 'malformed_signature' );
+		add(
+			'legacy SHA-1 header only',
+			withHeaders( valid, {
+				'x-hub-signature-256': undefined,
+				'x-hub-signature': 'sha1=' + createHmac( 'sha1', secret ).update( valid.body ).digest( 'hex' ),
+			} ),
+			401,
+			'missing_signature'
+		);
+		add(
+			'upper-case hex',
+			withHeaders( valid, { 'x-hub-signature-256': signature.toUpperCase().replace( 'SHA256=', 'sha256=' ) } ),
+			401,
+			'malformed_signature'
+		);
 	}
 	if ( scheme === 'shopify' ) {
-		add( 'replayed after the tolerance (x-shopify-triggered-at)', resign( scheme, secret, valid.body, valid, now() - outside ), 401, 'stale_timestamp' );
+		add(
+			'replayed after the tolerance (x-shopify-triggered-at)',
+			resign( scheme, secret, valid.body, valid, now() - outside ),
+			401,
+			'stale_timestamp'
+		);
 	}
 
 	// Validly signed but not a {type, data} event.
 	for ( const body of [ '{', '{"type":"a",}', 'not json', '\u00ef\u00bb\u00bf{}', 'type=a&data=b' ] ) {
-		add( `signed malformed JSON ${ JSON.stringify( body ) }`, resign( scheme, secret, body, valid ), 400, 'invalid_json' );
+		add(
+			`signed malformed JSON ${ JSON.stringify( body ) }`,
+			resign( scheme, secret, body, valid ),
+			400,
+			'invalid_json'
+		);
 	}
 	for ( const body of [ '[]', 'null', '"text"', '7' ] ) {
-		add( `signed JSON that is not an object ${ body }`, resign( scheme, secret, body, valid ), 400, 'invalid_payload' );
+		add(
+			`signed JSON that is not an object ${ body }`,
+			resign( scheme, secret, body, valid ),
+			400,
+			'invalid_payload'
+		);
 	}
 	const typeHeader = TYPE_HEADER[ scheme ];
 	if ( typeHeader ) {
-		add( `signed, without ${ typeHeader }`, withHeaders( resign( scheme, secret, valid.body, valid ), { [ typeHeader ]: undefined } ), 400, 'invalid_payload' );
-		add( `signed, empty ${ typeHeader }`, withHeaders( resign( scheme, secret, valid.body, valid ), { [ typeHeader ]: '' } ), 400, 'invalid_payload' );
+		add(
+			`signed, without ${ typeHeader }`,
+			withHeaders( resign( scheme, secret, valid.body, valid ), { [ typeHeader ]: undefined } ),
+			400,
+			'invalid_payload'
+		);
+		add(
+			`signed, empty ${ typeHeader }`,
+			withHeaders( resign( scheme, secret, valid.body, valid ), { [ typeHeader ]: '' } ),
+			400,
+			'invalid_payload'
+		);
 	} else {
-		for ( const body of [ { data: {} }, { type: '', data: {} }, { type: 7, data: {} }, { type: 'a' }, { type: 'a', data: [] }, { type: 'a', data: 'x' }, { type: 'a', data: null } ] ) {
-			add( `signed, bad type/data ${ JSON.stringify( body ) }`, resign( scheme, secret, JSON.stringify( body ), valid ), 400, 'invalid_payload' );
+		for ( const body of [
+			{ data: {} },
+			{ type: '', data: {} },
+			{ type: 7, data: {} },
+			{ type: 'a' },
+			{ type: 'a', data: [] },
+			{ type: 'a', data: 'x' },
+			{ type: 'a', data: null },
+		] ) {
+			add(
+				`signed, bad type/data ${ JSON.stringify( body ) }`,
+				resign( scheme, secret, JSON.stringify( body ), valid ),
+				400,
+				'invalid_payload'
+			);
 		}
 	}
 	return cases;

@@ -33,7 +33,12 @@ export interface SampleOptions {
 
 const nowSeconds = () => Math.floor( Date.now() / 1000 );
 
-export function signStandardWebhook( secret: string, id: string, body: string, timestamp = nowSeconds() ): SignedWebhook {
+export function signStandardWebhook(
+	secret: string,
+	id: string,
+	body: string,
+	timestamp = nowSeconds()
+): SignedWebhook {
 	return {
 		body,
 		headers: {
@@ -45,7 +50,12 @@ export function signStandardWebhook( secret: string, id: string, body: string, t
 }
 
 export function signStripe( secret: string, body: string, timestamp = nowSeconds() ): SignedWebhook {
-	return { body, headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString( { payload: body, secret, timestamp } ) } };
+	return {
+		body,
+		headers: {
+			'stripe-signature': Stripe.webhooks.generateTestHeaderString( { payload: body, secret, timestamp } ),
+		},
+	};
 }
 
 export function signGithub( secret: string, body: string, event: string, delivery: string ): SignedWebhook {
@@ -60,7 +70,13 @@ export function signGithub( secret: string, body: string, event: string, deliver
 	};
 }
 
-export function signShopify( secret: string, body: string, topic: string, webhookId: string, triggeredAt = new Date() ): SignedWebhook {
+export function signShopify(
+	secret: string,
+	body: string,
+	topic: string,
+	webhookId: string,
+	triggeredAt = new Date()
+): SignedWebhook {
 	return {
 		body,
 		headers: {
@@ -109,7 +125,15 @@ export function sampleWebhook( scheme: InboundScheme, secret: string, options: S
 		}
 		case 'stripe': {
 			const type = options.type ?? 'payment_intent.succeeded';
-			const body = JSON.stringify( { id: eventId, object: 'event', api_version: '2024-06-20', created: timestamp, type, data, livemode: false } );
+			const body = JSON.stringify( {
+				id: eventId,
+				object: 'event',
+				api_version: '2024-06-20',
+				created: timestamp,
+				type,
+				data,
+				livemode: false,
+			} );
 			return { ...signStripe( secret, body, timestamp ), expected: { eventId, type, data } };
 		}
 		case 'github': {
@@ -118,7 +142,10 @@ export function sampleWebhook( scheme: InboundScheme, secret: string, options: S
 			// Distinct bodies give distinct events: the body digest is the event id (the delivery id is unsigned).
 			const unique = { ...data, id: data.id ?? eventId };
 			const body = JSON.stringify( action ? { action, ...unique } : unique );
-			return { ...signGithub( secret, body, event, eventId ), expected: { eventId: digestId( body ), deliveryId: eventId, type, data: JSON.parse( body ) } };
+			return {
+				...signGithub( secret, body, event, eventId ),
+				expected: { eventId: digestId( body ), deliveryId: eventId, type, data: JSON.parse( body ) },
+			};
 		}
 		case 'shopify': {
 			const type = options.type ?? 'orders/paid';
@@ -132,7 +159,10 @@ export function sampleWebhook( scheme: InboundScheme, secret: string, options: S
 			const type = options.type ?? 'order.updated';
 			// Distinct bodies give distinct ids: WooCommerce's only stable id is the body digest.
 			const body = JSON.stringify( { ...data, id: data.id ?? eventId } );
-			return { ...signWoocommerce( secret, body, type ), expected: { eventId: digestId( body ), type, data: JSON.parse( body ) } };
+			return {
+				...signWoocommerce( secret, body, type ),
+				expected: { eventId: digestId( body ), type, data: JSON.parse( body ) },
+			};
 		}
 	}
 }

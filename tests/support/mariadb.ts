@@ -62,7 +62,7 @@ function writeConfig( dir: string, port: number ): string {
 
 async function waitUntilAccepting( child: ChildProcess, socketPath: string, logFile: string ): Promise< void > {
 	const deadline = Date.now() + 60_000;
-	for ( ;; ) {
+	for (;;) {
 		if ( child.exitCode !== null || child.signalCode !== null ) {
 			throw new Error( `mariadbd exited before it accepted connections; log:\n${ readLog( logFile ) }` );
 		}
@@ -72,7 +72,9 @@ async function waitUntilAccepting( child: ChildProcess, socketPath: string, logF
 			return;
 		} catch ( error ) {
 			if ( Date.now() > deadline ) {
-				throw new Error( `mariadbd did not accept connections within 60 s (${ ( error as Error ).message }); log:\n${ readLog( logFile ) }` );
+				throw new Error(
+					`mariadbd did not accept connections within 60 s (${ ( error as Error ).message }); log:\n${ readLog( logFile ) }`
+				);
 			}
 			await new Promise( ( resolve ) => setTimeout( resolve, 100 ) );
 		}
@@ -100,7 +102,12 @@ export async function startMariaDb( options: { name?: string } = {} ): Promise< 
 
 	const init = spawnSync(
 		INSTALL_DB,
-		[ `--defaults-file=${ config }`, '--auth-root-authentication-method=normal', '--skip-test-db', `--user=${ currentUser() }` ],
+		[
+			`--defaults-file=${ config }`,
+			'--auth-root-authentication-method=normal',
+			'--skip-test-db',
+			`--user=${ currentUser() }`,
+		],
 		{ encoding: 'utf8' }
 	);
 	if ( init.status !== 0 ) {
@@ -126,7 +133,12 @@ export async function startMariaDb( options: { name?: string } = {} ): Promise< 
 		await waitUntilAccepting( child, socketPath, logFile );
 		const user = 'sidecar';
 		const password = crypto.randomBytes( 12 ).toString( 'hex' );
-		const root = await mysql.createConnection( { socketPath, user: 'root', password: '', multipleStatements: true } );
+		const root = await mysql.createConnection( {
+			socketPath,
+			user: 'root',
+			password: '',
+			multipleStatements: true,
+		} );
 		try {
 			await root.query(
 				[

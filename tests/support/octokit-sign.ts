@@ -22,7 +22,11 @@ export function octokitSign( pairs: Array< [ secret: string, payload: string ] >
 		encoding: 'utf8',
 	} );
 	const signatures = JSON.parse( stdout ) as unknown;
-	if ( ! Array.isArray( signatures ) || signatures.length !== pairs.length || ! signatures.every( ( s ) => typeof s === 'string' ) ) {
+	if (
+		! Array.isArray( signatures ) ||
+		signatures.length !== pairs.length ||
+		! signatures.every( ( s ) => typeof s === 'string' )
+	) {
 		throw new Error( `@octokit/webhooks-methods answered ${ stdout }` );
 	}
 	return signatures as string[];

@@ -6,7 +6,12 @@ import { BUILD_TARGETS, isStale, newestMtimeMs, type BuildTarget } from '../../s
 /** `npm start` builds a target only when something it is built from is newer than its output. */
 describe( 'build freshness', () => {
 	let root: string;
-	const target: BuildTarget = { name: 'thing', script: 'build:thing', sources: [ 'src', 'config.json' ], output: 'out/index.js' };
+	const target: BuildTarget = {
+		name: 'thing',
+		script: 'build:thing',
+		sources: [ 'src', 'config.json' ],
+		output: 'out/index.js',
+	};
 	const at = ( relative: string, seconds: number ) => {
 		const time = new Date( 1_700_000_000_000 + seconds * 1000 );
 		fs.utimesSync( path.join( root, relative ), time, time );
@@ -55,7 +60,9 @@ describe( 'build freshness', () => {
 	} );
 
 	test( 'newestMtimeMs walks folders and ignores paths that do not exist', () => {
-		expect( newestMtimeMs( [ path.join( root, 'src' ), path.join( root, 'missing' ) ] ) ).toBe( 1_700_000_000_000 + 20_000 );
+		expect( newestMtimeMs( [ path.join( root, 'src' ), path.join( root, 'missing' ) ] ) ).toBe(
+			1_700_000_000_000 + 20_000
+		);
 		expect( newestMtimeMs( [ path.join( root, 'missing' ) ] ) ).toBe( 0 );
 	} );
 
@@ -65,7 +72,9 @@ describe( 'build freshness', () => {
 			for ( const source of real.sources ) {
 				expect( fs.existsSync( path.join( repository, source ) ) ).toBe( true );
 			}
-			expect( JSON.parse( fs.readFileSync( path.join( repository, 'package.json' ), 'utf8' ) ).scripts[ real.script ] ).toEqual( expect.any( String ) );
+			expect(
+				JSON.parse( fs.readFileSync( path.join( repository, 'package.json' ), 'utf8' ) ).scripts[ real.script ]
+			).toEqual( expect.any( String ) );
 		}
 	} );
 } );

@@ -10,11 +10,15 @@ import path from 'path';
 const ROOT = path.resolve( __dirname, '..', '..' );
 
 function lint( ...dirs: string[] ): { status: number | null; output: string } {
-	const result = spawnSync( process.execPath, [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'lint-php.ts' ), ...dirs ], {
-		cwd: ROOT,
-		encoding: 'utf8',
-		timeout: 170_000,
-	} );
+	const result = spawnSync(
+		process.execPath,
+		[ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'lint-php.ts' ), ...dirs ],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+			timeout: 170_000,
+		}
+	);
 	return { status: result.status, output: result.stdout + result.stderr };
 }
 

@@ -20,7 +20,10 @@ function verify( unitText: string ): { status: number | null; output: string } {
 		// verify needs ExecStart's binary to exist and be executable: a stand-in at a known path.
 		const exec = path.join( dir, 'service-integration-sidecar' );
 		fs.writeFileSync( exec, '#!/bin/sh\nexit 0\n', { mode: 0o755 } );
-		fs.writeFileSync( path.join( dir, UNIT_NAME ), unitText.split( `ExecStart=${ SHIPPED_EXEC } ` ).join( `ExecStart=${ exec } ` ) );
+		fs.writeFileSync(
+			path.join( dir, UNIT_NAME ),
+			unitText.split( `ExecStart=${ SHIPPED_EXEC } ` ).join( `ExecStart=${ exec } ` )
+		);
 		const result = spawnSync( 'systemd-analyze', [ 'verify', path.join( dir, UNIT_NAME ) ], { encoding: 'utf8' } );
 		if ( result.error ) {
 			throw new Error( `systemd-analyze cannot run (${ result.error.message }): apt-get install systemd` );
@@ -31,17 +34,25 @@ function verify( unitText: string ): { status: number | null; output: string } {
 	}
 }
 
-describe( 'the sidecar\'s systemd unit', () => {
+describe( "the sidecar's systemd unit", () => {
 	const text = fs.readFileSync( UNIT, 'utf8' );
 
 	it( 'passes systemd-analyze verify without a warning', () => {
-		expect( text ).toContain( `ExecStart=${ SHIPPED_EXEC } start --config /etc/service-integration-sidecar/config.json\n` );
+		expect( text ).toContain(
+			`ExecStart=${ SHIPPED_EXEC } start --config /etc/service-integration-sidecar/config.json\n`
+		);
 		expect( verify( text ) ).toEqual( { status: 0, output: '' } );
 	} );
 
 	it( 'the check catches a misspelt key and a missing binary', () => {
-		expect( verify( text.replace( 'ProtectSystem=strict', 'ProtectSystm=strict' ) ).output ).toMatch( /Unknown key 'ProtectSystm'/ );
-		expect( verify( text.replace( `ExecStart=${ SHIPPED_EXEC } `, 'ExecStart=/nonexistent/service-integration-sidecar ' ) ).status ).not.toBe( 0 );
+		expect( verify( text.replace( 'ProtectSystem=strict', 'ProtectSystm=strict' ) ).output ).toMatch(
+			/Unknown key 'ProtectSystm'/
+		);
+		expect(
+			verify(
+				text.replace( `ExecStart=${ SHIPPED_EXEC } `, 'ExecStart=/nonexistent/service-integration-sidecar ' )
+			).status
+		).not.toBe( 0 );
 	} );
 
 	it( 'is hardened: its own user, read-only system, state folder, no privileges, restarts on failure', () => {

@@ -10,7 +10,12 @@ const ROOT = path.resolve( __dirname, '..', '..' );
 function scratchTree(): string {
 	const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'si-version-' ) );
 	fs.mkdirSync( path.join( dir, 'plugin' ) );
-	for ( const file of [ 'package.json', 'package-lock.json', 'plugin/service-integration.php', 'plugin/readme.txt' ] ) {
+	for ( const file of [
+		'package.json',
+		'package-lock.json',
+		'plugin/service-integration.php',
+		'plugin/readme.txt',
+	] ) {
 		fs.copyFileSync( path.join( ROOT, file ), path.join( dir, file ) );
 	}
 	return dir;
@@ -21,10 +26,14 @@ describe( 'one version (package.json) for the plugin, its readme and the sidecar
 
 	it( 'every copy in the source tree agrees with package.json', () => {
 		expect( versionProblems( ROOT ) ).toEqual( [] );
-		expect( pluginVersionPlaces( path.join( ROOT, 'plugin' ) ).map( ( place ) => place.value ) ).toEqual( [ version, version, version ] );
+		expect( pluginVersionPlaces( path.join( ROOT, 'plugin' ) ).map( ( place ) => place.value ) ).toEqual( [
+			version,
+			version,
+			version,
+		] );
 	} );
 
-	it( 'the sidecar reports package.json\'s version (--version, /health, /v1/status)', () => {
+	it( "the sidecar reports package.json's version (--version, /health, /v1/status)", () => {
 		expect( SIDECAR_VERSION ).toBe( version );
 	} );
 
@@ -32,7 +41,10 @@ describe( 'one version (package.json) for the plugin, its readme and the sidecar
 		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'si-pkg-' ) );
 		try {
 			fs.mkdirSync( path.join( dir, 'dist' ) );
-			fs.writeFileSync( path.join( dir, 'package.json' ), JSON.stringify( { name: 'service-integration-sidecar', version: '9.8.7' } ) );
+			fs.writeFileSync(
+				path.join( dir, 'package.json' ),
+				JSON.stringify( { name: 'service-integration-sidecar', version: '9.8.7' } )
+			);
 			expect( readVersion( path.join( dir, 'dist' ) ) ).toBe( '9.8.7' );
 			// Someone else's package.json is not the release's.
 			fs.writeFileSync( path.join( dir, 'package.json' ), JSON.stringify( { name: 'other', version: '1.0.0' } ) );
@@ -49,8 +61,15 @@ describe( 'one version (package.json) for the plugin, its readme and the sidecar
 			pkg.version = '7.7.7';
 			fs.writeFileSync( path.join( dir, 'package.json' ), JSON.stringify( pkg ) );
 			const problems = versionProblems( dir );
-			for ( const place of [ 'header Version', 'const VERSION', 'readme.txt Stable tag', 'package-lock.json version' ] ) {
-				expect( problems.some( ( problem ) => problem.includes( place ) && problem.includes( '7.7.7' ) ) ).toBe( true );
+			for ( const place of [
+				'header Version',
+				'const VERSION',
+				'readme.txt Stable tag',
+				'package-lock.json version',
+			] ) {
+				expect( problems.some( ( problem ) => problem.includes( place ) && problem.includes( '7.7.7' ) ) ).toBe(
+					true
+				);
 			}
 			expect( problems.some( ( problem ) => problem.includes( '"= 7.7.7 ="' ) ) ).toBe( true );
 		} finally {
@@ -65,11 +84,20 @@ describe( 'one version (package.json) for the plugin, its readme and the sidecar
 			pkg.version = '7.7.8';
 			fs.writeFileSync( path.join( dir, 'package.json' ), JSON.stringify( pkg ) );
 			expect( syncVersion( dir ).sort() ).toEqual( [ 'plugin/readme.txt', 'plugin/service-integration.php' ] );
-			expect( pluginVersionPlaces( path.join( dir, 'plugin' ) ).map( ( place ) => place.value ) ).toEqual( [ '7.7.8', '7.7.8', '7.7.8' ] );
+			expect( pluginVersionPlaces( path.join( dir, 'plugin' ) ).map( ( place ) => place.value ) ).toEqual( [
+				'7.7.8',
+				'7.7.8',
+				'7.7.8',
+			] );
 			// Nothing else in those files moved.
-			const before = fs.readFileSync( path.join( ROOT, 'plugin/service-integration.php' ), 'utf8' ).split( version ).join( '7.7.8' );
+			const before = fs
+				.readFileSync( path.join( ROOT, 'plugin/service-integration.php' ), 'utf8' )
+				.split( version )
+				.join( '7.7.8' );
 			expect( fs.readFileSync( path.join( dir, 'plugin/service-integration.php' ), 'utf8' ) ).toBe( before );
-			expect( JSON.parse( fs.readFileSync( path.join( ROOT, 'package.json' ), 'utf8' ) ).scripts.version ).toContain( '--sync-version' );
+			expect(
+				JSON.parse( fs.readFileSync( path.join( ROOT, 'package.json' ), 'utf8' ) ).scripts.version
+			).toContain( '--sync-version' );
 		} finally {
 			fs.rmSync( dir, { recursive: true, force: true } );
 		}

@@ -65,7 +65,11 @@ export function App() {
 				className="si-tabs"
 				initialTabName={ initialTab() }
 				onSelect={ rememberTab }
-				tabs={ TABS.map( ( name ) => ( { name, title: tabTitle( name ), className: `si-tab si-tab--${ name }` } ) ) }
+				tabs={ TABS.map( ( name ) => ( {
+					name,
+					title: tabTitle( name ),
+					className: `si-tab si-tab--${ name }`,
+				} ) ) }
 			>
 				{ ( tab: { name: string } ) => <div className="si-tab-content">{ renderTab( tab.name ) }</div> }
 			</TabPanel>

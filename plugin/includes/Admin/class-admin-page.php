@@ -44,7 +44,7 @@ final class Admin_Page {
 	 * Own top-level menu, administrators only (core refuses the page to anyone else).
 	 */
 	public static function add_menu(): void {
-		$hook = add_menu_page(
+		$hook              = add_menu_page(
 			__( 'Service Integration', 'service-integration' ),
 			__( 'Service Integration', 'service-integration' ),
 			self::CAPABILITY,

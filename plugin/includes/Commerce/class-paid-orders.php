@@ -148,8 +148,8 @@ final class Paid_Orders {
 				)
 			)
 		);
-		$orders = self::only_orders( $results->orders );
-		$total  = (int) $results->total;
+		$orders    = self::only_orders( $results->orders );
+		$total     = (int) $results->total;
 		if ( ! $orders && $page > 1 ) {
 			// WooCommerce does not count for an empty page (HPOS: OrdersTableQuery::run_query()
 			// returns before its count query; legacy: WP_Query::set_found_posts() bails out), so
@@ -325,7 +325,7 @@ final class Paid_Orders {
 		$start = max( $after_ts + 1, self::FIRST_SECOND );
 		$head  = count( $first_second );
 		$total = $head + $this->count_paid_between( $start, $before_ts, $filters );
-		$end          = min( $offset + $limit, $total );
+		$end   = min( $offset + $limit, $total );
 		if ( $offset >= $end ) {
 			return array( 'orders' => array(), 'total' => $total );
 		}
@@ -621,7 +621,7 @@ final class Paid_Orders {
 		} else {
 			$wants = static fn( string $field ): bool => ! $include || ! empty( $include[ $field ] );
 		}
-		$data  = array();
+		$data = array();
 		if ( $wants( 'id' ) ) {
 			$data['id'] = $order->get_id();
 		}

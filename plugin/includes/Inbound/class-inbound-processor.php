@@ -180,7 +180,7 @@ final class Inbound_Processor {
 			'body'        => $body,
 		);
 
-		self::$current = $id;
+		self::$current   = $id;
 		static $watching = false;
 		if ( ! $watching ) {
 			$watching = true;

@@ -203,8 +203,8 @@ final class Inbound_Store {
 		$where_sql = implode( ' AND ', $where );
 		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
 		$page_sql  = 'SELECT ' . self::SUMMARY_COLUMNS . " FROM {$table} WHERE {$where_sql} ORDER BY id DESC LIMIT %d OFFSET %d";
-		$total = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
-		$rows  = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
+		$total     = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
+		$rows      = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
 		return array(
 			'items' => array_map( array( self::class, 'typed' ), (array) $rows ),
 			'total' => $total,

@@ -64,7 +64,7 @@ final class Manufacturing_Order_List_Screen {
 			'priority'     => __( 'Priority', 'service-integration' ),
 			'item_count'   => __( 'Items', 'service-integration' ),
 		);
-		$added = array();
+		$added   = array();
 		foreach ( $headers as $column => $header ) {
 			if ( isset( $fields[ self::COLUMN_FIELDS[ $column ] ] ) ) {
 				$added[ $column ] = $header;

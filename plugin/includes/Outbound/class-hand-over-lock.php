@@ -43,7 +43,7 @@ final class Hand_Over_Lock {
 	 */
 	private static function lock(): Option_Lock {
 		static $lock = null;
-		$lock ??= new Option_Lock( self::OPTION );
+		$lock      ??= new Option_Lock( self::OPTION );
 		return $lock;
 	}
 }

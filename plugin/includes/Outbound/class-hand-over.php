@@ -23,8 +23,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Hand_Over {
 
-	const CRON_HOOK   = 'service_integration_outbox_flush';
-	const BATCH       = 100;
+	const CRON_HOOK = 'service_integration_outbox_flush';
+	const BATCH     = 100;
 	// A quarter of the sidecar's default body limit (SIDECAR_MAX_BODY_BYTES, 1 MB).
 	const MAX_BATCH_BYTES = 256 * 1024;
 	const MAX_BATCHES     = 10;
@@ -157,7 +157,7 @@ final class Hand_Over {
 	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
 	private function hand_over_batches( int $max_batches ): array {
-		$result = array(
+		$result         = array(
 			'handed_over' => 0,
 			'rejected'    => 0,
 			'error'       => null,
@@ -190,9 +190,9 @@ final class Hand_Over {
 			}
 			$left = $packed['left'];
 			if ( $packed['batch'] ) {
-				$sent    = array_map( static fn( $position ) => $rows[ $position ], $packed['batch'] );
-				$body    = Batch_Packer::body( array_map( static fn( $position ) => $encoded[ $position ], $packed['batch'] ) );
-				$outcome = $this->apply_answer( $this->sidecar->request( 'POST', '/v1/events', $body, array(), self::TIMEOUT ), $sent );
+				$sent                   = array_map( static fn( $position ) => $rows[ $position ], $packed['batch'] );
+				$body                   = Batch_Packer::body( array_map( static fn( $position ) => $encoded[ $position ], $packed['batch'] ) );
+				$outcome                = $this->apply_answer( $this->sidecar->request( 'POST', '/v1/events', $body, array(), self::TIMEOUT ), $sent );
 				$result['handed_over'] += $outcome['handed_over'];
 				$result['rejected']    += $outcome['rejected'];
 				if ( null !== $outcome['error'] ) {

@@ -133,7 +133,7 @@ final class Personal_Data {
 		$spec = $this->table( $which );
 		$like = '%' . $wpdb->esc_like( trim( $email ) ) . '%';
 		// Each table's name comes from its class; LIKE is case-insensitive on MySQL's default collations and on SQLite (ASCII).
-		$sql = "SELECT {$spec['columns']} FROM {$spec['table']} WHERE id > %d AND LOWER(payload) LIKE LOWER(%s) ORDER BY id ASC LIMIT %d OFFSET %d";
+		$sql  = "SELECT {$spec['columns']} FROM {$spec['table']} WHERE id > %d AND LOWER(payload) LIKE LOWER(%s) ORDER BY id ASC LIMIT %d OFFSET %d";
 		$rows = $wpdb->get_results( $wpdb->prepare( $sql, $after_id, $like, $limit, $offset ) );
 		if ( '' !== $wpdb->last_error || ! is_array( $rows ) ) {
 			return new WP_Error( 'service_integration_privacy_query_failed', sprintf( /* translators: %s: table name. */ __( 'Reading %s failed; nothing was exported or erased from it. Try again.', 'service-integration' ), $spec['table'] ) );
@@ -269,7 +269,7 @@ final class Personal_Data {
 	 */
 	public function erase_table( string $which, string $email ): array {
 		global $wpdb;
-		$spec    = $this->table( $which );
+		$spec     = $this->table( $which );
 		$removed  = false;
 		$after    = 0;
 		$messages = array();

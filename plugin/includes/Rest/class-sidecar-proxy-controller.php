@@ -119,7 +119,7 @@ final class Sidecar_Proxy_Controller extends WP_REST_Controller {
 	 * @param array<string, mixed> $query    Query parameters.
 	 */
 	public static function sidecar_path( string $template, array $url, array $query ): string {
-		$path = preg_replace_callback(
+		$path  = preg_replace_callback(
 			'/\{(\w+)\}/',
 			static fn( array $name ): string => rawurlencode( (string) ( $url[ $name[1] ] ?? '' ) ),
 			$template

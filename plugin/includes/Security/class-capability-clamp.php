@@ -71,7 +71,7 @@ final class Capability_Clamp {
 				self::$cut[ $cap ] = true;
 			}
 		}
-		$clamped                      = array_intersect_key( $allcaps, $allowed );
+		$clamped                       = array_intersect_key( $allcaps, $allowed );
 		$clamped[ Service_Role::ROLE ] = true;
 		return $clamped;
 	}

@@ -98,7 +98,7 @@ final class Least_Privilege_Check {
 	 * @param string  $password Plain application password.
 	 */
 	private static function authenticates_as( WP_User $user, string $password ): bool {
-		$force = static fn() => true;
+		$force  = static fn() => true;
 		add_filter( 'application_password_is_api_request', $force );
 		$result = wp_authenticate_application_password( null, $user->user_login, $password );
 		remove_filter( 'application_password_is_api_request', $force );

@@ -21,22 +21,39 @@ export function channelAuth( key: string, nowSeconds: () => number = () => Math.
 		const body = Buffer.isBuffer( req.body ) ? req.body : Buffer.alloc( 0 );
 
 		if ( ! signature || ! requestId || ! Number.isInteger( timestamp ) ) {
-			sendError( res, 401, 'channel_signature_missing', 'This API only accepts calls signed with the shared key (x-si-timestamp, x-si-request-id, x-si-signature).' );
+			sendError(
+				res,
+				401,
+				'channel_signature_missing',
+				'This API only accepts calls signed with the shared key (x-si-timestamp, x-si-request-id, x-si-signature).'
+			);
 			return;
 		}
 		if ( Math.abs( nowSeconds() - timestamp ) > CHANNEL_TOLERANCE_SECONDS ) {
-			sendError( res, 401, 'channel_signature_expired', `The request timestamp is more than ${ CHANNEL_TOLERANCE_SECONDS } s away from the sidecar's clock.` );
+			sendError(
+				res,
+				401,
+				'channel_signature_expired',
+				`The request timestamp is more than ${ CHANNEL_TOLERANCE_SECONDS } s away from the sidecar's clock.`
+			);
 			return;
 		}
 		const expected = signChannelRequest( key, timestamp, requestId, req.method, req.originalUrl, body );
 		if ( ! signaturesMatch( expected, signature ) ) {
-			sendError( res, 401, 'channel_signature_invalid', 'The request signature does not match; check that WordPress and the sidecar use the same shared key.' );
+			sendError(
+				res,
+				401,
+				'channel_signature_invalid',
+				'The request signature does not match; check that WordPress and the sidecar use the same shared key.'
+			);
 			return;
 		}
 
 		const send = res.send.bind( res );
 		res.send = ( payload?: unknown ): Response => {
-			const text = Buffer.isBuffer( payload ) ? payload : Buffer.from( typeof payload === 'string' ? payload : JSON.stringify( payload ?? '' ) );
+			const text = Buffer.isBuffer( payload )
+				? payload
+				: Buffer.from( typeof payload === 'string' ? payload : JSON.stringify( payload ?? '' ) );
 			const now = nowSeconds();
 			res.set( CHANNEL_HEADERS.timestamp, String( now ) );
 			res.set( CHANNEL_HEADERS.requestId, requestId );

@@ -16,11 +16,30 @@ function hmac( key: string, content: Buffer ): string {
 	return 'v1=' + crypto.createHmac( 'sha256', key ).update( content ).digest( 'hex' );
 }
 
-export function signChannelRequest( key: string, timestamp: number, requestId: string, method: string, path: string, body: Buffer ): string {
-	return hmac( key, Buffer.concat( [ Buffer.from( `req.${ timestamp }.${ requestId }.${ method.toUpperCase() }.${ path }.` ), body ] ) );
+export function signChannelRequest(
+	key: string,
+	timestamp: number,
+	requestId: string,
+	method: string,
+	path: string,
+	body: Buffer
+): string {
+	return hmac(
+		key,
+		Buffer.concat( [
+			Buffer.from( `req.${ timestamp }.${ requestId }.${ method.toUpperCase() }.${ path }.` ),
+			body,
+		] )
+	);
 }
 
-export function signChannelResponse( key: string, timestamp: number, requestId: string, status: number, body: Buffer ): string {
+export function signChannelResponse(
+	key: string,
+	timestamp: number,
+	requestId: string,
+	status: number,
+	body: Buffer
+): string {
 	return hmac( key, Buffer.concat( [ Buffer.from( `res.${ timestamp }.${ requestId }.${ status }.` ), body ] ) );
 }
 

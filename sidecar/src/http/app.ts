@@ -43,7 +43,15 @@ export function createApp( context: AppContext ): express.Express {
 		app.use( ( req, res, next ) => {
 			const started = process.hrtime.bigint();
 			res.on( 'finish', () => {
-				log.debug( { method: req.method, path: req.path, status: res.statusCode, ms: Number( process.hrtime.bigint() - started ) / 1e6 }, 'request' );
+				log.debug(
+					{
+						method: req.method,
+						path: req.path,
+						status: res.statusCode,
+						ms: Number( process.hrtime.bigint() - started ) / 1e6,
+					},
+					'request'
+				);
 			} );
 			next();
 		} );

@@ -1,7 +1,13 @@
 import type { Response } from 'express';
 
 /** One error shape for the whole API, close to WordPress's: {code, message, data: {status}}. */
-export function sendError( res: Response, status: number, code: string, message: string, details?: Record< string, unknown > ): void {
+export function sendError(
+	res: Response,
+	status: number,
+	code: string,
+	message: string,
+	details?: Record< string, unknown >
+): void {
 	res.status( status ).json( { code, message, data: { status, ...details } } );
 }
 

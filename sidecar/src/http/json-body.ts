@@ -16,7 +16,9 @@ export function parseJsonBody< T extends z.ZodTypeAny >( req: Request, schema: T
 	}
 	const result = schema.safeParse( data );
 	if ( ! result.success ) {
-		const problems = result.error.issues.map( ( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }` );
+		const problems = result.error.issues.map(
+			( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }`
+		);
 		throw new HttpError( 400, 'invalid_body', `Invalid request body: ${ problems.join( '; ' ) }`, { problems } );
 	}
 	return result.data;

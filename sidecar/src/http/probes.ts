@@ -39,7 +39,9 @@ export function checkReadiness( context: ProbeContext ): { ready: boolean; check
 	} );
 	attempt( 'migrations', () => {
 		const version = context.db.pragma( 'user_version', { simple: true } ) as number;
-		return version === MIGRATIONS.length ? null : `the database schema is at version ${ version }, not ${ MIGRATIONS.length }`;
+		return version === MIGRATIONS.length
+			? null
+			: `the database schema is at version ${ version }, not ${ MIGRATIONS.length }`;
 	} );
 	attempt( 'dispatcher', () => ( context.dispatcher.isRunning() ? null : 'the delivery dispatcher is not running' ) );
 	return { ready: checks.every( ( check ) => check.ok ), checks };
@@ -62,10 +64,13 @@ export function probesRouter( context: ProbeContext ): Router {
 		.route( '/ready' )
 		.get( ( _req, res ) => {
 			const { ready, checks } = checkReadiness( context );
-			res
-				.status( ready ? 200 : 503 )
+			res.status( ready ? 200 : 503 )
 				.set( 'cache-control', 'no-store' )
-				.json( { status: ready ? 'ready' : 'not_ready', checks, failed: checks.filter( ( check ) => ! check.ok ).map( ( check ) => check.name ) } );
+				.json( {
+					status: ready ? 'ready' : 'not_ready',
+					checks,
+					failed: checks.filter( ( check ) => ! check.ok ).map( ( check ) => check.name ),
+				} );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 	return router;

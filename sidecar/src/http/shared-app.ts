@@ -11,7 +11,13 @@ import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
 import { HttpError, sendError } from './errors';
 import { parseJsonBody } from './json-body';
-import { CREATE_SCHEMA, DEFAULT_MAX_CONCURRENCY, endpointFieldChecks, HEALTH_MAX_ATTEMPTS, HEALTH_WINDOW_MS } from './routes/endpoints';
+import {
+	CREATE_SCHEMA,
+	DEFAULT_MAX_CONCURRENCY,
+	endpointFieldChecks,
+	HEALTH_MAX_ATTEMPTS,
+	HEALTH_WINDOW_MS,
+} from './routes/endpoints';
 import { BATCH_SCHEMA, checkEvent, type RejectedEvent } from './routes/events';
 import { iso, methodNotAllowed } from './routes/helpers';
 import { attemptView, deliveryView, endpointView } from './routes/views';
@@ -26,9 +32,11 @@ export interface SharedAppContext {
 }
 
 /** Wraps an async handler so a rejection reaches the error handler (Express 5 does this too; explicit here). */
-const handle = ( fn: ( req: Request, res: Response ) => Promise< void > ) => ( req: Request, res: Response, next: NextFunction ) => {
-	fn( req, res ).catch( next );
-};
+const handle =
+	( fn: ( req: Request, res: Response ) => Promise< void > ) =>
+	( req: Request, res: Response, next: NextFunction ) => {
+		fn( req, res ).catch( next );
+	};
 
 /**
  * The API of an instance on the shared MySQL/MariaDB store: the hand-over of events, their
@@ -44,7 +52,12 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	app.set( 'trust proxy', false );
 
 	app.get( '/health', ( _req, res ) => {
-		res.set( 'cache-control', 'no-store' ).json( { status: 'ok', version: SIDECAR_VERSION, pid: process.pid, instance: dispatcher.instanceId } );
+		res.set( 'cache-control', 'no-store' ).json( {
+			status: 'ok',
+			version: SIDECAR_VERSION,
+			pid: process.pid,
+			instance: dispatcher.instanceId,
+		} );
 	} );
 	app.all( '/health', methodNotAllowed( 'GET' ) );
 	app.get(
@@ -55,17 +68,32 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 				await store.ping();
 				checks.push( { name: 'database', ok: true } );
 				const { current, latest } = await store.schemaVersion();
-				checks.push( current === latest ? { name: 'migrations', ok: true } : { name: 'migrations', ok: false, message: `the database schema is at version ${ current }, not ${ latest }` } );
+				checks.push(
+					current === latest
+						? { name: 'migrations', ok: true }
+						: {
+								name: 'migrations',
+								ok: false,
+								message: `the database schema is at version ${ current }, not ${ latest }`,
+							}
+				);
 			} catch ( error ) {
 				log.debug( { err: error }, 'readiness: the shared store does not answer' );
 				checks.push( { name: 'database', ok: false, message: 'the shared database does not answer' } );
 			}
-			checks.push( dispatcher.isRunning() ? { name: 'dispatcher', ok: true } : { name: 'dispatcher', ok: false, message: 'the delivery dispatcher is not running' } );
+			checks.push(
+				dispatcher.isRunning()
+					? { name: 'dispatcher', ok: true }
+					: { name: 'dispatcher', ok: false, message: 'the delivery dispatcher is not running' }
+			);
 			const ready = checks.every( ( check ) => check.ok );
-			res
-				.status( ready ? 200 : 503 )
+			res.status( ready ? 200 : 503 )
 				.set( 'cache-control', 'no-store' )
-				.json( { status: ready ? 'ready' : 'not_ready', checks, failed: checks.filter( ( check ) => ! check.ok ).map( ( check ) => check.name ) } );
+				.json( {
+					status: ready ? 'ready' : 'not_ready',
+					checks,
+					failed: checks.filter( ( check ) => ! check.ok ).map( ( check ) => check.name ),
+				} );
 		} )
 	);
 	app.all( '/ready', methodNotAllowed( 'GET' ) );
@@ -73,7 +101,10 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	const api = Router();
 	// The same view as on the embedded store, health included, read from the shared attempts.
 	const view = async ( endpoint: Endpoint ): Promise< EndpointView > =>
-		endpointView( endpoint, await store.endpointHealth( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS ) );
+		endpointView(
+			endpoint,
+			await store.endpointHealth( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS )
+		);
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
 	api.use( channelAuth( config.sharedKey ) );
 	const { checkedUrl, checkedTypes } = endpointFieldChecks( config );
@@ -86,7 +117,10 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 				version: SIDECAR_VERSION,
 				uptime_s: Math.round( ( Date.now() - context.startedAt ) / 1000 ),
 				queue: await store.countByStatus(),
-				endpoints: { active: endpoints.filter( ( e ) => e.status === 'active' ).length, disabled: endpoints.filter( ( e ) => e.status === 'disabled' ).length },
+				endpoints: {
+					active: endpoints.filter( ( e ) => e.status === 'active' ).length,
+					disabled: endpoints.filter( ( e ) => e.status === 'disabled' ).length,
+				},
 			} );
 		} )
 	);
@@ -114,7 +148,10 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 			// This instance tries the first delivery at once; the others find it at their next poll.
 			dispatcher.wake( result.endpointIds );
 			if ( rejected.length > 0 ) {
-				log.warn( { rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) }, 'events rejected from a batch' );
+				log.warn(
+					{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },
+					'events rejected from a batch'
+				);
 			}
 			res.status( 202 ).json( { accepted: result.accepted, duplicates: result.duplicates, rejected } );
 		} )
@@ -141,7 +178,10 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 					redacted_at: iso( event.redactedAt ),
 					data,
 				},
-				deliveries: deliveries.map( ( delivery ) => ( { ...deliveryView( delivery ), attempts: delivery.attempts.map( attemptView ) } ) ),
+				deliveries: deliveries.map( ( delivery ) => ( {
+					...deliveryView( delivery ),
+					attempts: delivery.attempts.map( attemptView ),
+				} ) ),
 			} );
 		} )
 	);
@@ -197,7 +237,12 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	);
 
 	api.use( ( req: Request, res: Response ) => {
-		sendError( res, 501, 'not_on_shared_store', `${ req.method } /v1${ req.path } is not served by a sidecar on the shared MySQL/MariaDB store yet (docs/production.md).` );
+		sendError(
+			res,
+			501,
+			'not_on_shared_store',
+			`${ req.method } /v1${ req.path } is not served by a sidecar on the shared MySQL/MariaDB store yet (docs/production.md).`
+		);
 	} );
 	app.use( '/v1', api );
 
@@ -213,7 +258,13 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 		if ( isStoreUnavailable( error ) ) {
 			log.warn( { err: error, method: req.method, path: req.path }, 'the shared store does not answer: 503' );
 			res.set( 'retry-after', String( STORE_RETRY_AFTER_SECONDS ) );
-			sendError( res, 503, 'store_unavailable', 'The sidecar cannot reach its database; nothing was stored. Retry later.', { retry_after: STORE_RETRY_AFTER_SECONDS } );
+			sendError(
+				res,
+				503,
+				'store_unavailable',
+				'The sidecar cannot reach its database; nothing was stored. Retry later.',
+				{ retry_after: STORE_RETRY_AFTER_SECONDS }
+			);
 			return;
 		}
 		const typed = error as { type?: string; status?: number; message?: string };

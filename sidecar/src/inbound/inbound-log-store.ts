@@ -49,7 +49,9 @@ export class InboundLogStore {
 		private readonly keep = DEFAULT_LOG_KEEP
 	) {
 		this.statements = {
-			insert: db.prepare( 'INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (?, ?, ?, ?, ?, ?)' ),
+			insert: db.prepare(
+				'INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (?, ?, ?, ?, ?, ?)'
+			),
 			answer: db.prepare( 'UPDATE inbound_log SET answer_status = ? WHERE id = ?' ),
 			get: db.prepare( 'SELECT * FROM inbound_log WHERE id = ?' ),
 			prune: db.prepare( 'DELETE FROM inbound_log WHERE id <= (SELECT MAX(id) FROM inbound_log) - ?' ),
@@ -57,13 +59,18 @@ export class InboundLogStore {
 				`SELECT * FROM inbound_log WHERE (@source IS NULL OR source = @source) AND (@outcome IS NULL OR outcome = @outcome)
 				 ORDER BY id DESC LIMIT @limit OFFSET @offset`
 			),
-			total: db.prepare( 'SELECT COUNT(*) AS n FROM inbound_log WHERE (@source IS NULL OR source = @source) AND (@outcome IS NULL OR outcome = @outcome)' ),
+			total: db.prepare(
+				'SELECT COUNT(*) AS n FROM inbound_log WHERE (@source IS NULL OR source = @source) AND (@outcome IS NULL OR outcome = @outcome)'
+			),
 		};
 	}
 
 	/** Adds a row; its id, which WordPress reports its answer under (recordAnswer). */
 	record( entry: Omit< InboundLogEntry, 'id' | 'answerStatus' > ): number {
-		const id = Number( this.statements.insert.run( entry.at, entry.source, entry.outcome, entry.status, entry.code, entry.eventId ).lastInsertRowid );
+		const id = Number(
+			this.statements.insert.run( entry.at, entry.source, entry.outcome, entry.status, entry.code, entry.eventId )
+				.lastInsertRowid
+		);
 		if ( ++this.writes % PRUNE_EVERY === 0 ) {
 			this.statements.prune.run( this.keep );
 		}
@@ -79,7 +86,11 @@ export class InboundLogStore {
 
 	list( query: InboundLogQuery ): { entries: InboundLogEntry[]; total: number } {
 		const filter = { source: query.source ?? null, outcome: query.outcome ?? null };
-		const rows = this.statements.page.all( { ...filter, limit: query.perPage, offset: ( query.page - 1 ) * query.perPage } ) as LogRow[];
+		const rows = this.statements.page.all( {
+			...filter,
+			limit: query.perPage,
+			offset: ( query.page - 1 ) * query.perPage,
+		} ) as LogRow[];
 		const { n } = this.statements.total.get( filter ) as { n: number };
 		return {
 			entries: rows.map( fromRow ),

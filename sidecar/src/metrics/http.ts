@@ -63,7 +63,9 @@ export function mainPortMetricsRouter( metrics: SidecarMetrics, token: string | 
 }
 
 /** The app of the SIDECAR_METRICS_PORT listener: /metrics (behind the token when one is set), /health, /ready. */
-export function createMetricsApp( context: ProbeContext & { metrics: SidecarMetrics; token: string | undefined } ): express.Express {
+export function createMetricsApp(
+	context: ProbeContext & { metrics: SidecarMetrics; token: string | undefined }
+): express.Express {
 	const app = express();
 	app.disable( 'x-powered-by' );
 	app.set( 'trust proxy', false );
@@ -80,7 +82,11 @@ export function createMetricsApp( context: ProbeContext & { metrics: SidecarMetr
 }
 
 /** Listens on host:port (0: any free port); resolves with the server and its port once listening. */
-export function listenMetrics( app: express.Express, host: string, port: number ): Promise< { server: Server; port: number } > {
+export function listenMetrics(
+	app: express.Express,
+	host: string,
+	port: number
+): Promise< { server: Server; port: number } > {
 	return new Promise( ( resolve, reject ) => {
 		const server = applyServerTimeouts( app.listen( port, host ) );
 		server.once( 'error', reject );

@@ -25,7 +25,17 @@ export const DISABLE_REASONS = [ 'gone', 'failing', 'owner' ] as const;
 export type DisableReason = ( typeof DISABLE_REASONS )[ number ];
 
 const TIMEOUT_CODES = new Set( [ 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT' ] );
-const DNS_CODES = new Set( [ 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'ENONAME', 'EREFUSED' ] );
+const DNS_CODES = new Set( [
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EAI_FAIL',
+	'EAI_NONAME',
+	'EAI_NODATA',
+	'ENODATA',
+	'ESERVFAIL',
+	'ENONAME',
+	'EREFUSED',
+] );
 const OTHER_CODES = new Set( [ 'ESIGNING', 'ERR_INVALID_URL', 'ERR_BAD_PROTOCOL', 'ERR_CANCELED' ] );
 
 /** The outcome class of one attempt. */

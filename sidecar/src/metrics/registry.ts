@@ -59,10 +59,12 @@ export class SidecarMetrics {
 		const registers = [ this.registry ];
 		const name = ( suffix: string ) => METRIC_PREFIX + suffix;
 
-		new Gauge( { name: name( 'build_info' ), help: 'Always 1; the sidecar version as a label.', labelNames: [ 'version' ], registers } ).set(
-			{ version: SIDECAR_VERSION },
-			1
-		);
+		new Gauge( {
+			name: name( 'build_info' ),
+			help: 'Always 1; the sidecar version as a label.',
+			labelNames: [ 'version' ],
+			registers,
+		} ).set( { version: SIDECAR_VERSION }, 1 );
 		this.eventsIngested = new Counter( {
 			name: name( 'events_ingested_total' ),
 			help: 'Events WordPress handed over and the sidecar stored (duplicates of known ids are not counted), by event type.',
@@ -149,7 +151,12 @@ export class SidecarMetrics {
 	}
 
 	/** One finished attempt; `firstAttemptDelaySeconds` only for a delivery's first attempt. */
-	recordAttempt( endpointId: string, outcome: DeliveryOutcome, durationSeconds: number, firstAttemptDelaySeconds: number | null ): void {
+	recordAttempt(
+		endpointId: string,
+		outcome: DeliveryOutcome,
+		durationSeconds: number,
+		firstAttemptDelaySeconds: number | null
+	): void {
 		const endpoint = { endpoint_id: endpointId };
 		this.attempts.inc( { endpoint_id: endpointId, outcome } );
 		this.attemptDuration.observe( endpoint, durationSeconds );

@@ -13,5 +13,9 @@ export function attemptErrorMessage( status: number | null, errorCode: string | 
 }
 
 export function attemptErrorView( error: NonNullable< EndpointHealth[ 'lastError' ] > ): AttemptErrorView {
-	return { at: new Date( error.at ).toISOString(), status: error.status, message: attemptErrorMessage( error.status, error.errorCode, error.excerpt ) };
+	return {
+		at: new Date( error.at ).toISOString(),
+		status: error.status,
+		message: attemptErrorMessage( error.status, error.errorCode, error.excerpt ),
+	};
 }

@@ -78,11 +78,21 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 				body: request.payload,
 				secrets: request.secrets,
 				...( request.wcCompatSignature && request.secrets[ 0 ]
-					? { wooCompatSecret: request.secrets[ 0 ], topic: request.eventType, wooWebhookId: request.endpointId, sourceUrl: options.sourceUrl }
+					? {
+							wooCompatSecret: request.secrets[ 0 ],
+							topic: request.eventType,
+							wooWebhookId: request.endpointId,
+							sourceUrl: options.sourceUrl,
+						}
 					: {} ),
 			} );
 		} catch ( error ) {
-			return finish( { outcome: { kind: 'network-error', code: 'ESIGNING' }, statusCode: null, errorCode: 'ESIGNING', responseExcerpt: ( error as Error ).message } );
+			return finish( {
+				outcome: { kind: 'network-error', code: 'ESIGNING' },
+				statusCode: null,
+				errorCode: 'ESIGNING',
+				responseExcerpt: ( error as Error ).message,
+			} );
 		}
 
 		// The deadline bounds the whole exchange (not just socket idleness), so a receiver
@@ -106,7 +116,11 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 			} );
 			const retryAfter = response.headers[ 'retry-after' ];
 			return finish( {
-				outcome: { kind: 'response', status: response.status, retryAfterHeader: typeof retryAfter === 'string' ? retryAfter : undefined },
+				outcome: {
+					kind: 'response',
+					status: response.status,
+					retryAfterHeader: typeof retryAfter === 'string' ? retryAfter : undefined,
+				},
 				statusCode: response.status,
 				errorCode: null,
 				responseExcerpt: utf8Excerpt( response.text ),

@@ -1,6 +1,12 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
-import { classifyAttempt, giveUpReason, type DeliveryOutcome, type DisableReason, type GiveUpReason } from '../metrics/outcomes';
+import {
+	classifyAttempt,
+	giveUpReason,
+	type DeliveryOutcome,
+	type DisableReason,
+	type GiveUpReason,
+} from '../metrics/outcomes';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
@@ -148,7 +154,9 @@ export class Dispatcher {
 
 	/** Reload endpoint settings (URL, secrets, status, limits) after the API changed them. */
 	endpointsChanged(): void {
-		this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+		this.endpoints = new Map(
+			this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
+		);
 		this.wake();
 	}
 
@@ -183,7 +191,10 @@ export class Dispatcher {
 		const deadline = Date.now() + graceMs;
 		if ( ! ( await settledBefore( this.running, deadline ) ) ) {
 			this.abandoned = true;
-			this.log.warn( { in_flight: this.running.size }, 'shutdown deadline passed: unfinished attempts will be retried after restart' );
+			this.log.warn(
+				{ in_flight: this.running.size },
+				'shutdown deadline passed: unfinished attempts will be retried after restart'
+			);
 		}
 		this.pump(); // record what finished since the last pump
 		this.abort.abort();
@@ -216,7 +227,9 @@ export class Dispatcher {
 		} catch ( error ) {
 			this.noticesQueued = false; // rolled back with the rest
 			this.recorded = [];
-			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+			this.endpoints = new Map(
+				this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
+			);
 			throw error;
 		}
 		this.afterCommit();
@@ -234,7 +247,12 @@ export class Dispatcher {
 					this.metrics.recordEndpointDisabled( item.reason );
 					continue;
 				}
-				this.metrics.recordAttempt( item.endpointId, item.outcome, item.durationSeconds, item.firstAttemptDelaySeconds );
+				this.metrics.recordAttempt(
+					item.endpointId,
+					item.outcome,
+					item.durationSeconds,
+					item.firstAttemptDelaySeconds
+				);
 				if ( item.finished ) {
 					this.metrics.recordDeliveryFinished( item.endpointId, item.outcome, item.finished.giveUp );
 				}
@@ -290,7 +308,9 @@ export class Dispatcher {
 			this.noticesQueued = false; // rolled back with the rest
 			this.recorded = [];
 			this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
-			this.endpoints = new Map( this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+			this.endpoints = new Map(
+				this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
+			);
 			setTimeout( () => this.wake(), 1000 ).unref();
 			return;
 		}
@@ -312,17 +332,23 @@ export class Dispatcher {
 		}
 		clearTimeout( this.timer );
 		this.timerAt = next;
-		this.timer = setTimeout( () => {
-			this.timerAt = Infinity;
-			this.wake();
-		}, Math.min( Math.max( 0, next - now ), MAX_TIMER_MS ) );
+		this.timer = setTimeout(
+			() => {
+				this.timerAt = Infinity;
+				this.wake();
+			},
+			Math.min( Math.max( 0, next - now ), MAX_TIMER_MS )
+		);
 	}
 
 	private launch( endpoint: Endpoint, claimed: ClaimedDelivery ): void {
 		this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) + 1 );
 		const task = this.attempt( endpoint, claimed )
 			.catch( ( error: unknown ) => {
-				this.log.error( { err: error, delivery_id: claimed.id, endpoint_id: endpoint.id }, 'delivery attempt crashed' );
+				this.log.error(
+					{ err: error, delivery_id: claimed.id, endpoint_id: endpoint.id },
+					'delivery attempt crashed'
+				);
 			} )
 			.finally( () => {
 				this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) - 1 );
@@ -340,7 +366,9 @@ export class Dispatcher {
 			eventId: claimed.eventId,
 			eventType: claimed.eventType,
 			payload: claimed.payload,
-			secrets: endpoint.secrets.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt ).map( ( s ) => s.secret ),
+			secrets: endpoint.secrets
+				.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt )
+				.map( ( s ) => s.secret ),
 			wcCompatSignature: endpoint.wcCompatSignature,
 		} );
 		if ( ! this.abandoned ) {
@@ -392,19 +420,36 @@ export class Dispatcher {
 			durationSeconds: result.durationMs / 1000,
 			// A delivery's first attempt, when the delivery was made as the event arrived (not later,
 			// by a replay to another endpoint or by re-enabling one).
-			firstAttemptDelaySeconds: claimed.attemptCount === 0 && claimed.createdAt === claimed.receivedAt ? ( result.startedAt - claimed.receivedAt ) / 1000 : null,
-			finished: completion.status === 'succeeded' || completion.status === 'failed' ? { giveUp: giveUpReason( decision, outcome ) } : null,
+			firstAttemptDelaySeconds:
+				claimed.attemptCount === 0 && claimed.createdAt === claimed.receivedAt
+					? ( result.startedAt - claimed.receivedAt ) / 1000
+					: null,
+			finished:
+				completion.status === 'succeeded' || completion.status === 'failed'
+					? { giveUp: giveUpReason( decision, outcome ) }
+					: null,
 		} );
 
-		const context = { delivery_id: claimed.id, event_id: claimed.eventId, endpoint_id: endpointId, attempt: completion.attemptNumber };
+		const context = {
+			delivery_id: claimed.id,
+			event_id: claimed.eventId,
+			endpoint_id: endpointId,
+			attempt: completion.attemptNumber,
+		};
 		if ( decision.action === 'succeeded' ) {
 			if ( this.debug ) {
 				this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
 			}
 		} else if ( decision.action === 'retry' ) {
-			this.log.info( { ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds }, 'delivery failed, will retry' );
+			this.log.info(
+				{ ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds },
+				'delivery failed, will retry'
+			);
 		} else {
-			this.log.warn( { ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason }, 'delivery failed for good' );
+			this.log.warn(
+				{ ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason },
+				'delivery failed for good'
+			);
 		}
 		if ( ! endpoint ) {
 			return;
@@ -439,7 +484,12 @@ export class Dispatcher {
 			return false;
 		}
 		const hours = Math.round( ( ( now - endpoint.failingSince ) / 3_600_000 ) * 10 ) / 10;
-		return this.disableEndpoint( endpoint, `failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`, 'failing', now );
+		return this.disableEndpoint(
+			endpoint,
+			`failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`,
+			'failing',
+			now
+		);
 	}
 
 	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */

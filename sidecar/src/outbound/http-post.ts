@@ -37,7 +37,9 @@ export function postOnce( url: string, body: Buffer, options: PostOptions ): Pro
 		}
 		const secure = target.protocol === 'https:';
 		if ( ! secure && target.protocol !== 'http:' ) {
-			reject( Object.assign( new Error( `unsupported protocol ${ target.protocol }` ), { code: 'ERR_BAD_PROTOCOL' } ) );
+			reject(
+				Object.assign( new Error( `unsupported protocol ${ target.protocol }` ), { code: 'ERR_BAD_PROTOCOL' } )
+			);
 			return;
 		}
 		const send = secure ? https.request : http.request;
@@ -49,7 +51,11 @@ export function postOnce( url: string, body: Buffer, options: PostOptions ): Pro
 		} );
 		// The first failure wins (a destroyed request also fails its response).
 		const fail = ( error: Error ): void => {
-			reject( error.name === 'AbortError' ? Object.assign( new Error( 'the attempt was aborted' ), { code: 'ERR_CANCELED' } ) : error );
+			reject(
+				error.name === 'AbortError'
+					? Object.assign( new Error( 'the attempt was aborted' ), { code: 'ERR_CANCELED' } )
+					: error
+			);
 		};
 		request.on( 'error', fail );
 		request.on( 'response', ( response ) => {
@@ -64,7 +70,13 @@ export function postOnce( url: string, body: Buffer, options: PostOptions ): Pro
 				}
 				chunks.push( chunk );
 			} );
-			response.on( 'end', () => resolve( { status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat( chunks ).toString( 'utf8' ) } ) );
+			response.on( 'end', () =>
+				resolve( {
+					status: response.statusCode ?? 0,
+					headers: response.headers,
+					text: Buffer.concat( chunks ).toString( 'utf8' ),
+				} )
+			);
 			response.on( 'error', fail );
 		} );
 		request.end( body );

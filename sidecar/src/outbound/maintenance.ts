@@ -68,7 +68,11 @@ export class Maintenance {
 				pruned.deliveries += round.deliveries;
 				pruned.events += round.events;
 				pruned.notices += notices;
-				if ( round.deliveries < this.pruneBatch && round.events < this.pruneBatch && notices < this.pruneBatch ) {
+				if (
+					round.deliveries < this.pruneBatch &&
+					round.events < this.pruneBatch &&
+					notices < this.pruneBatch
+				) {
 					break;
 				}
 				await new Promise( ( resolve ) => setImmediate( resolve ) ); // let requests and deliveries in between

@@ -41,7 +41,10 @@ export class NoticeSender {
 		this.state = 'running';
 		if ( ! this.options.notifier ) {
 			const pending = this.options.notices.pendingCount();
-			this.options.log.warn( { pending }, 'no SIDECAR_WORDPRESS_URL: notices for WordPress are kept until it is set' );
+			this.options.log.warn(
+				{ pending },
+				'no SIDECAR_WORDPRESS_URL: notices for WordPress are kept until it is set'
+			);
 			return;
 		}
 		this.kick();
@@ -81,7 +84,10 @@ export class NoticeSender {
 		clearTimeout( this.timer );
 		if ( this.running ) {
 			let timer: NodeJS.Timeout | undefined;
-			await Promise.race( [ this.running, new Promise< void >( ( resolve ) => ( timer = setTimeout( resolve, graceMs ) ) ) ] );
+			await Promise.race( [
+				this.running,
+				new Promise< void >( ( resolve ) => ( timer = setTimeout( resolve, graceMs ) ) ),
+			] );
 			clearTimeout( timer );
 			this.abort.abort();
 			await this.running;
@@ -106,14 +112,21 @@ export class NoticeSender {
 					continue;
 				}
 				const result = await notifier( item.notice, this.abort.signal );
-				const context = { notice: item.notice.type, endpoint_id: item.notice.endpoint_id, attempt: item.attempts + 1 };
+				const context = {
+					notice: item.notice.type,
+					endpoint_id: item.notice.endpoint_id,
+					attempt: item.attempts + 1,
+				};
 				if ( result.acknowledged ) {
 					notices.acknowledge( item.id, Date.now() );
 					log.info( context, 'WordPress notified' );
 				} else {
 					const delayMs = Math.min( this.maxDelayMs, this.options.baseDelayMs * 2 ** item.attempts );
 					notices.failed( item.id, result.error, Date.now() + delayMs );
-					log.warn( { ...context, error: result.error, retry_in_s: delayMs / 1000 }, 'WordPress did not acknowledge a notice; will retry' );
+					log.warn(
+						{ ...context, error: result.error, retry_in_s: delayMs / 1000 },
+						'WordPress did not acknowledge a notice; will retry'
+					);
 				}
 			}
 		}

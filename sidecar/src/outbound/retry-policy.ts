@@ -22,16 +22,15 @@ export interface RetryPolicyConfig {
 	overloadPenaltySeconds: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicyConfig = Object.freeze({
+export const DEFAULT_RETRY_POLICY: RetryPolicyConfig = Object.freeze( {
 	// Svix-like: immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h.
-	scheduleSeconds: Object.freeze([0, 5, 300, 1800, 7200, 18000, 36000, 36000]) as number[],
+	scheduleSeconds: Object.freeze( [ 0, 5, 300, 1800, 7200, 18000, 36000, 36000 ] ) as number[],
 	jitterRatio: 0.2,
 	overloadPenaltySeconds: 60,
-});
+} );
 
 export type AttemptOutcome =
-	| { kind: 'response'; status: number; retryAfterHeader?: string }
-	| { kind: 'network-error'; code: string };
+	{ kind: 'response'; status: number; retryAfterHeader?: string } | { kind: 'network-error'; code: string };
 
 export type Decision =
 	| { action: 'succeeded' }
@@ -40,21 +39,21 @@ export type Decision =
 	| { action: 'disable-endpoint'; reason: string };
 
 const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
-const OVERLOAD_STATUSES = new Set([429, 502, 503, 504]);
-const RETRY_AFTER_STATUSES = new Set([429, 503]);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED']);
+const OVERLOAD_STATUSES = new Set( [ 429, 502, 503, 504 ] );
+const RETRY_AFTER_STATUSES = new Set( [ 429, 503 ] );
+const TIMEOUT_CODES = new Set( [ 'ETIMEDOUT', 'ECONNABORTED' ] );
 
-function describe(outcome: AttemptOutcome): string {
-	if (outcome.kind === 'network-error') {
-		return `network error ${outcome.code}`;
+function describe( outcome: AttemptOutcome ): string {
+	if ( outcome.kind === 'network-error' ) {
+		return `network error ${ outcome.code }`;
 	}
 	const note = outcome.status >= 300 && outcome.status < 400 ? ' (redirects are not followed)' : '';
-	return `HTTP ${outcome.status}${note}`;
+	return `HTTP ${ outcome.status }${ note }`;
 }
 
-function jittered(seconds: number, ratio: number, random: () => number): number {
-	const factor = 1 + ratio * (2 * random() - 1);
-	return Math.max(0, seconds * factor);
+function jittered( seconds: number, ratio: number, random: () => number ): number {
+	const factor = 1 + ratio * ( 2 * random() - 1 );
+	return Math.max( 0, seconds * factor );
 }
 
 export function decide(
@@ -62,42 +61,40 @@ export function decide(
 	attemptNumber: number,
 	config: RetryPolicyConfig,
 	random: () => number = Math.random,
-	nowMs: number = Date.now(),
+	nowMs: number = Date.now()
 ): Decision {
-	if (!Number.isInteger(attemptNumber) || attemptNumber < 1) {
-		throw new RangeError(`attemptNumber must be a positive integer, got ${attemptNumber}`);
+	if ( ! Number.isInteger( attemptNumber ) || attemptNumber < 1 ) {
+		throw new RangeError( `attemptNumber must be a positive integer, got ${ attemptNumber }` );
 	}
-	if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
+	if ( outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300 ) {
 		return { action: 'succeeded' };
 	}
-	const what = describe(outcome);
-	if (outcome.kind === 'response' && outcome.status === 410) {
-		return { action: 'disable-endpoint', reason: `${what}: endpoint is gone` };
+	const what = describe( outcome );
+	if ( outcome.kind === 'response' && outcome.status === 410 ) {
+		return { action: 'disable-endpoint', reason: `${ what }: endpoint is gone` };
 	}
-	if (outcome.kind === 'network-error' && outcome.code === 'EBLOCKED') {
-		return { action: 'give-up', reason: `${what}: destination blocked by URL guard` };
+	if ( outcome.kind === 'network-error' && outcome.code === 'EBLOCKED' ) {
+		return { action: 'give-up', reason: `${ what }: destination blocked by URL guard` };
 	}
-	const scheduled = config.scheduleSeconds[attemptNumber];
-	if (scheduled === undefined) {
-		return { action: 'give-up', reason: `${what}: attempts exhausted after ${attemptNumber}` };
+	const scheduled = config.scheduleSeconds[ attemptNumber ];
+	if ( scheduled === undefined ) {
+		return { action: 'give-up', reason: `${ what }: attempts exhausted after ${ attemptNumber }` };
 	}
 
-	let delay = jittered(scheduled, config.jitterRatio, random);
+	let delay = jittered( scheduled, config.jitterRatio, random );
 	const overloaded =
-		outcome.kind === 'response'
-			? OVERLOAD_STATUSES.has(outcome.status)
-			: TIMEOUT_CODES.has(outcome.code);
-	if (overloaded) {
-		delay = Math.max(delay, config.overloadPenaltySeconds);
+		outcome.kind === 'response' ? OVERLOAD_STATUSES.has( outcome.status ) : TIMEOUT_CODES.has( outcome.code );
+	if ( overloaded ) {
+		delay = Math.max( delay, config.overloadPenaltySeconds );
 	}
-	if (outcome.kind === 'response' && RETRY_AFTER_STATUSES.has(outcome.status)) {
-		const retryAfter = parseRetryAfter(outcome.retryAfterHeader, nowMs);
-		if (retryAfter !== undefined) {
-			delay = Math.max(delay, Math.min(retryAfter, MAX_RETRY_AFTER_SECONDS));
+	if ( outcome.kind === 'response' && RETRY_AFTER_STATUSES.has( outcome.status ) ) {
+		const retryAfter = parseRetryAfter( outcome.retryAfterHeader, nowMs );
+		if ( retryAfter !== undefined ) {
+			delay = Math.max( delay, Math.min( retryAfter, MAX_RETRY_AFTER_SECONDS ) );
 		}
 	}
 	// Millisecond precision is plenty for a scheduler and keeps logs readable.
-	const delaySeconds = Math.round(delay * 1000) / 1000;
+	const delaySeconds = Math.round( delay * 1000 ) / 1000;
 	return { action: 'retry', delaySeconds, reason: what };
 }
 
@@ -111,25 +108,25 @@ const ASCTIME_DATE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{
  * malformed. Date.parse alone accepts far too much ("1", "2024"), so the three
  * HTTP-date shapes are matched explicitly; asctime has no zone and means GMT.
  */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined) {
+export function parseRetryAfter( value: string | undefined, nowMs: number ): number | undefined {
+	if ( value === undefined ) {
 		return undefined;
 	}
 	const trimmed = value.trim();
-	if (DELTA_SECONDS.test(trimmed)) {
+	if ( DELTA_SECONDS.test( trimmed ) ) {
 		// An absurdly long value still means "a long time"; callers clamp it.
-		return Math.min(Number(trimmed), Number.MAX_SAFE_INTEGER);
+		return Math.min( Number( trimmed ), Number.MAX_SAFE_INTEGER );
 	}
 	let whenMs: number;
-	if (IMF_FIXDATE.test(trimmed) || RFC850_DATE.test(trimmed)) {
-		whenMs = Date.parse(trimmed);
-	} else if (ASCTIME_DATE.test(trimmed)) {
-		whenMs = Date.parse(`${trimmed} GMT`);
+	if ( IMF_FIXDATE.test( trimmed ) || RFC850_DATE.test( trimmed ) ) {
+		whenMs = Date.parse( trimmed );
+	} else if ( ASCTIME_DATE.test( trimmed ) ) {
+		whenMs = Date.parse( `${ trimmed } GMT` );
 	} else {
 		return undefined;
 	}
-	if (Number.isNaN(whenMs)) {
+	if ( Number.isNaN( whenMs ) ) {
 		return undefined;
 	}
-	return Math.max(0, Math.ceil((whenMs - nowMs) / 1000));
+	return Math.max( 0, Math.ceil( ( whenMs - nowMs ) / 1000 ) );
 }

@@ -30,9 +30,19 @@ export function createOutboundRuntime( options: {
 	const { config, log, stores, metrics } = options;
 	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
 	const notifier =
-		options.notifier ?? ( config.wordpressUrl ? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey } ) : undefined );
+		options.notifier ??
+		( config.wordpressUrl
+			? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey } )
+			: undefined );
 	const notices = new NoticeSender( { notices: stores.notices, log, notifier, baseDelayMs: intervalMs } );
-	const dispatcher = new Dispatcher( { config, log, stores, metrics, client: options.client, onNoticesQueued: () => notices.kick() } );
+	const dispatcher = new Dispatcher( {
+		config,
+		log,
+		stores,
+		metrics,
+		client: options.client,
+		onNoticesQueued: () => notices.kick(),
+	} );
 	const maintenance = new Maintenance( {
 		stores,
 		log,

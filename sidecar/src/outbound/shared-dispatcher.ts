@@ -161,7 +161,9 @@ export class SharedDispatcher {
 		try {
 			if ( this.reloadEndpoints ) {
 				this.reloadEndpoints = false;
-				this.endpoints = new Map( ( await this.store.listEndpoints( now ) ).map( ( endpoint ) => [ endpoint.id, endpoint ] ) );
+				this.endpoints = new Map(
+					( await this.store.listEndpoints( now ) ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
+				);
 			}
 			for ( const endpoint of this.endpoints.values() ) {
 				if ( endpoint.status !== 'active' || this.state !== 'running' ) {
@@ -192,7 +194,10 @@ export class SharedDispatcher {
 		this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) + 1 );
 		const task = this.attempt( endpoint, claimed )
 			.catch( ( error: unknown ) => {
-				this.log.error( { err: error, delivery_id: claimed.id, endpoint_id: endpoint.id }, 'delivery attempt could not be recorded; its lease will expire and it goes out again' );
+				this.log.error(
+					{ err: error, delivery_id: claimed.id, endpoint_id: endpoint.id },
+					'delivery attempt could not be recorded; its lease will expire and it goes out again'
+				);
 			} )
 			.finally( () => {
 				this.inFlight.set( endpoint.id, this.inFlightCount( endpoint.id ) - 1 );
@@ -210,7 +215,9 @@ export class SharedDispatcher {
 			eventId: claimed.eventId,
 			eventType: claimed.eventType,
 			payload: claimed.payload,
-			secrets: endpoint.secrets.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt ).map( ( s ) => s.secret ),
+			secrets: endpoint.secrets
+				.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt )
+				.map( ( s ) => s.secret ),
 			wcCompatSignature: endpoint.wcCompatSignature,
 		} );
 		const now = Date.now();
@@ -233,16 +240,30 @@ export class SharedDispatcher {
 			now,
 		};
 		if ( ! ( await this.store.complete( completion, this.lease ) ) ) {
-			this.log.warn( { delivery_id: claimed.id, endpoint_id: endpoint.id }, 'delivery no longer held by this instance (lease expired or endpoint deleted)' );
+			this.log.warn(
+				{ delivery_id: claimed.id, endpoint_id: endpoint.id },
+				'delivery no longer held by this instance (lease expired or endpoint deleted)'
+			);
 			return;
 		}
-		const context = { delivery_id: claimed.id, event_id: claimed.eventId, endpoint_id: endpoint.id, attempt: completion.attemptNumber };
+		const context = {
+			delivery_id: claimed.id,
+			event_id: claimed.eventId,
+			endpoint_id: endpoint.id,
+			attempt: completion.attemptNumber,
+		};
 		if ( decision.action === 'succeeded' ) {
 			this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
 		} else if ( decision.action === 'retry' ) {
-			this.log.info( { ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds }, 'delivery failed, will retry' );
+			this.log.info(
+				{ ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds },
+				'delivery failed, will retry'
+			);
 		} else {
-			this.log.warn( { ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason }, 'delivery failed for good' );
+			this.log.warn(
+				{ ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason },
+				'delivery failed for good'
+			);
 		}
 	}
 }

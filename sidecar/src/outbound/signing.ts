@@ -16,46 +16,42 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export const USER_AGENT = 'wp-service-integration-sidecar/0.1';
 
 export function generateSecret(): string {
-	return PREFIX + randomBytes(32).toString('base64');
+	return PREFIX + randomBytes( 32 ).toString( 'base64' );
 }
 
-export function isValidSecret(secret: string): boolean {
-	if (typeof secret !== 'string' || !secret.startsWith(PREFIX)) {
+export function isValidSecret( secret: string ): boolean {
+	if ( typeof secret !== 'string' || ! secret.startsWith( PREFIX ) ) {
 		return false;
 	}
-	const encoded = secret.slice(PREFIX.length);
+	const encoded = secret.slice( PREFIX.length );
 	// Buffer's base64 decoder is lenient, so check the alphabet/padding first
 	// and require a canonical round trip (no stray bits in the last char).
-	if (encoded === '' || !BASE64.test(encoded)) {
+	if ( encoded === '' || ! BASE64.test( encoded ) ) {
 		return false;
 	}
-	const key = Buffer.from(encoded, 'base64');
-	return (
-		key.length >= MIN_KEY_BYTES &&
-		key.length <= MAX_KEY_BYTES &&
-		key.toString('base64') === encoded
-	);
+	const key = Buffer.from( encoded, 'base64' );
+	return key.length >= MIN_KEY_BYTES && key.length <= MAX_KEY_BYTES && key.toString( 'base64' ) === encoded;
 }
 
 // Decoded keys of the secrets in use: every attempt signs with them, so validating and
 // decoding once per secret rather than once per delivery. Bounded: cleared when full.
-const decodedKeys = new Map<string, Buffer>();
+const decodedKeys = new Map< string, Buffer >();
 const MAX_DECODED_KEYS = 1024;
 
-function secretKey(secret: string): Buffer {
-	const cached = decodedKeys.get(secret);
-	if (cached) {
+function secretKey( secret: string ): Buffer {
+	const cached = decodedKeys.get( secret );
+	if ( cached ) {
 		return cached;
 	}
-	if (!isValidSecret(secret)) {
+	if ( ! isValidSecret( secret ) ) {
 		// Never echo the secret itself into an error that may be logged.
-		throw new Error(`Invalid webhook secret ${maskSecret(secret)}`);
+		throw new Error( `Invalid webhook secret ${ maskSecret( secret ) }` );
 	}
-	const key = Buffer.from(secret.slice(PREFIX.length), 'base64');
-	if (decodedKeys.size >= MAX_DECODED_KEYS) {
+	const key = Buffer.from( secret.slice( PREFIX.length ), 'base64' );
+	if ( decodedKeys.size >= MAX_DECODED_KEYS ) {
 		decodedKeys.clear();
 	}
-	decodedKeys.set(secret, key);
+	decodedKeys.set( secret, key );
 	return key;
 }
 
@@ -68,21 +64,24 @@ export interface SignArgs {
 }
 
 /** Value for the `webhook-signature` header: `v1,<sig>` per secret, space-separated. */
-export function signStandardWebhook(args: SignArgs): string {
+export function signStandardWebhook( args: SignArgs ): string {
 	const { id, timestampSeconds, body, secrets } = args;
-	if (id === '') {
-		throw new Error('Webhook id must not be empty');
+	if ( id === '' ) {
+		throw new Error( 'Webhook id must not be empty' );
 	}
-	if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-		throw new Error('Webhook timestamp must be a non-negative integer number of seconds');
+	if ( ! Number.isSafeInteger( timestampSeconds ) || timestampSeconds < 0 ) {
+		throw new Error( 'Webhook timestamp must be a non-negative integer number of seconds' );
 	}
-	if (secrets.length === 0) {
-		throw new Error('At least one webhook secret is required');
+	if ( secrets.length === 0 ) {
+		throw new Error( 'At least one webhook secret is required' );
 	}
-	const content = `${id}.${timestampSeconds}.${body}`;
+	const content = `${ id }.${ timestampSeconds }.${ body }`;
 	return secrets
-		.map((secret) => 'v1,' + createHmac('sha256', secretKey(secret)).update(content, 'utf8').digest('base64'))
-		.join(' ');
+		.map(
+			( secret ) =>
+				'v1,' + createHmac( 'sha256', secretKey( secret ) ).update( content, 'utf8' ).digest( 'base64' )
+		)
+		.join( ' ' );
 }
 
 export interface DeliveryHeaderArgs extends SignArgs {
@@ -94,37 +93,37 @@ export interface DeliveryHeaderArgs extends SignArgs {
 	wooWebhookId?: string | number;
 }
 
-export function buildDeliveryHeaders(args: DeliveryHeaderArgs): Record<string, string> {
-	const headers: Record<string, string> = {
+export function buildDeliveryHeaders( args: DeliveryHeaderArgs ): Record< string, string > {
+	const headers: Record< string, string > = {
 		'content-type': 'application/json',
 		'user-agent': USER_AGENT,
 		'webhook-id': args.id,
-		'webhook-timestamp': String(args.timestampSeconds),
-		'webhook-signature': signStandardWebhook(args),
+		'webhook-timestamp': String( args.timestampSeconds ),
+		'webhook-signature': signStandardWebhook( args ),
 	};
-	if (args.wooCompatSecret !== undefined) {
-		if (args.wooCompatSecret === '') {
-			throw new Error('wooCompatSecret must not be empty');
+	if ( args.wooCompatSecret !== undefined ) {
+		if ( args.wooCompatSecret === '' ) {
+			throw new Error( 'wooCompatSecret must not be empty' );
 		}
 		// WooCommerce: base64_encode(hash_hmac('sha256', $payload, $secret, true)),
 		// keyed with the secret string as-is (no whsec_ decoding).
-		headers['x-wc-webhook-signature'] = createHmac('sha256', args.wooCompatSecret)
-			.update(args.body, 'utf8')
-			.digest('base64');
-		if (args.topic !== undefined) {
-			headers['x-wc-webhook-topic'] = args.topic;
+		headers[ 'x-wc-webhook-signature' ] = createHmac( 'sha256', args.wooCompatSecret )
+			.update( args.body, 'utf8' )
+			.digest( 'base64' );
+		if ( args.topic !== undefined ) {
+			headers[ 'x-wc-webhook-topic' ] = args.topic;
 		}
-		if (args.sourceUrl !== undefined) {
-			headers['x-wc-webhook-source'] = args.sourceUrl;
+		if ( args.sourceUrl !== undefined ) {
+			headers[ 'x-wc-webhook-source' ] = args.sourceUrl;
 		}
-		if (args.wooWebhookId !== undefined) {
-			headers['x-wc-webhook-id'] = String(args.wooWebhookId);
+		if ( args.wooWebhookId !== undefined ) {
+			headers[ 'x-wc-webhook-id' ] = String( args.wooWebhookId );
 		}
 	}
-	for (const [name, value] of Object.entries(headers)) {
+	for ( const [ name, value ] of Object.entries( headers ) ) {
 		// Header injection guard: values come partly from site configuration.
-		if (/[\r\n\0]/.test(value)) {
-			throw new Error(`Header ${name} contains a control character`);
+		if ( /[\r\n\0]/.test( value ) ) {
+			throw new Error( `Header ${ name } contains a control character` );
 		}
 	}
 	return headers;

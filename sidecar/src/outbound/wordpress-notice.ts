@@ -22,7 +22,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * One signed POST of a notice to WordPress's callback route, with a short timeout.
  * Never throws: the outcome says whether WordPress acknowledged it.
  */
-export function createWordPressNotifier( options: { wordpressUrl: string; sharedKey: string; timeoutMs?: number } ): Notifier {
+export function createWordPressNotifier( options: {
+	wordpressUrl: string;
+	sharedKey: string;
+	timeoutMs?: number;
+} ): Notifier {
 	const { wordpressUrl, sharedKey } = options;
 	const url = `${ wordpressUrl.replace( /\/+$/, '' ) }/wp-json${ CALLBACK_ROUTE }`;
 	return async ( notice, signal ) => {
@@ -36,7 +40,14 @@ export function createWordPressNotifier( options: { wordpressUrl: string; shared
 					'content-type': 'application/json',
 					[ CHANNEL_HEADERS.timestamp ]: String( timestamp ),
 					[ CHANNEL_HEADERS.requestId ]: requestId,
-					[ CHANNEL_HEADERS.signature ]: signChannelRequest( sharedKey, timestamp, requestId, 'POST', CALLBACK_ROUTE, body ),
+					[ CHANNEL_HEADERS.signature ]: signChannelRequest(
+						sharedKey,
+						timestamp,
+						requestId,
+						'POST',
+						CALLBACK_ROUTE,
+						body
+					),
 				},
 				agents: AGENTS,
 				signal: signal ? AbortSignal.any( [ signal, timeout ] ) : timeout,
@@ -48,7 +59,10 @@ export function createWordPressNotifier( options: { wordpressUrl: string; shared
 			return { acknowledged: false, error: `HTTP ${ response.status }` };
 		} catch ( error ) {
 			if ( timeout.aborted ) {
-				return { acknowledged: false, error: `timeout of ${ options.timeoutMs ?? NOTICE_TIMEOUT_MS } ms exceeded` };
+				return {
+					acknowledged: false,
+					error: `timeout of ${ options.timeoutMs ?? NOTICE_TIMEOUT_MS } ms exceeded`,
+				};
 			}
 			return { acknowledged: false, error: ( error as Error ).message || 'request failed' };
 		}

@@ -32,7 +32,9 @@ const NAME_KEYS = [ 'name', 'full_name', 'first_name', 'last_name' ];
 export const REDACTION_PREFIX = 'redacted:sha256:';
 
 export function redactionMarker( value: string ): string {
-	return REDACTION_PREFIX + crypto.createHash( 'sha256' ).update( value.trim().toLowerCase(), 'utf8' ).digest( 'hex' );
+	return (
+		REDACTION_PREFIX + crypto.createHash( 'sha256' ).update( value.trim().toLowerCase(), 'utf8' ).digest( 'hex' )
+	);
 }
 
 export function isRedactionMarker( value: unknown ): boolean {
@@ -51,7 +53,9 @@ function isObject( value: unknown ): value is Record< string, unknown > {
 }
 
 function holdsEmail( object: Record< string, unknown >, email: string ): boolean {
-	return Object.values( object ).some( ( value ) => typeof value === 'string' && value.trim().toLowerCase() === email );
+	return Object.values( object ).some(
+		( value ) => typeof value === 'string' && value.trim().toLowerCase() === email
+	);
 }
 
 function normalEmail( email: string ): string {
@@ -84,10 +88,15 @@ export function findPersonalFields( json: unknown, email: string ): PersonalFiel
 		if ( ! holdsEmail( object, wanted ) ) {
 			continue;
 		}
-		const text = ( key: string ) => ( typeof object[ key ] === 'string' && ( object[ key ] as string ).trim() !== '' ? ( object[ key ] as string ) : undefined );
+		const text = ( key: string ) =>
+			typeof object[ key ] === 'string' && ( object[ key ] as string ).trim() !== ''
+				? ( object[ key ] as string )
+				: undefined;
 		const joined = [ text( 'first_name' ), text( 'last_name' ) ].filter( Boolean ).join( ' ' );
 		const name = text( 'name' ) ?? text( 'full_name' ) ?? ( joined === '' ? undefined : joined );
-		const emailValue = Object.values( object ).find( ( value ) => typeof value === 'string' && value.trim().toLowerCase() === wanted ) as string;
+		const emailValue = Object.values( object ).find(
+			( value ) => typeof value === 'string' && value.trim().toLowerCase() === wanted
+		) as string;
 		const fields: PersonalFields = { email: emailValue };
 		if ( name !== undefined ) {
 			fields.name = name;
@@ -114,11 +123,15 @@ function escapeRegExp( text: string ): string {
  * pass (longest value first), so a marker written is never matched again (its hex could hold "ada").
  */
 export function redactText( text: string, values: Iterable< string > ): string {
-	const sorted = [ ...new Set( [ ...values ].map( ( value ) => value.trim() ).filter( ( value ) => value.length >= 2 ) ) ].sort( ( a, b ) => b.length - a.length );
+	const sorted = [
+		...new Set( [ ...values ].map( ( value ) => value.trim() ).filter( ( value ) => value.length >= 2 ) ),
+	].sort( ( a, b ) => b.length - a.length );
 	if ( sorted.length === 0 ) {
 		return text;
 	}
-	return text.replace( new RegExp( sorted.map( escapeRegExp ).join( '|' ), 'gi' ), ( match ) => redactionMarker( match ) );
+	return text.replace( new RegExp( sorted.map( escapeRegExp ).join( '|' ), 'gi' ), ( match ) =>
+		redactionMarker( match )
+	);
 }
 
 export interface JsonRedaction {
@@ -157,7 +170,13 @@ export function redactJson( json: unknown, email: string ): JsonRedaction {
 			const personal = holdsEmail( value, wanted );
 			const out: Record< string, unknown > = {};
 			for ( const [ key, item ] of Object.entries( value ) ) {
-				if ( personal && PERSONAL_KEYS.includes( key ) && typeof item === 'string' && item.trim() !== '' && ! isRedactionMarker( item ) ) {
+				if (
+					personal &&
+					PERSONAL_KEYS.includes( key ) &&
+					typeof item === 'string' &&
+					item.trim() !== '' &&
+					! isRedactionMarker( item )
+				) {
 					replaced.add( item );
 					out[ key ] = redactionMarker( item );
 				} else {

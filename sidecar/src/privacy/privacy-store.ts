@@ -63,8 +63,12 @@ export class PrivacyStore {
 				`SELECT a.id, a.response_excerpt FROM attempts a JOIN deliveries d ON d.id = a.delivery_id
 				 WHERE d.event_id = ? AND a.response_excerpt IS NOT NULL`
 			),
-			deliveryErrorsOfEvent: db.prepare( `SELECT id, last_error FROM deliveries WHERE event_id = ? AND last_error IS NOT NULL` ),
-			deliveryErrorsMatching: db.prepare( `SELECT id, last_error FROM deliveries WHERE last_error IS NOT NULL AND instr(lower(last_error), lower(?)) > 0` ),
+			deliveryErrorsOfEvent: db.prepare(
+				`SELECT id, last_error FROM deliveries WHERE event_id = ? AND last_error IS NOT NULL`
+			),
+			deliveryErrorsMatching: db.prepare(
+				`SELECT id, last_error FROM deliveries WHERE last_error IS NOT NULL AND instr(lower(last_error), lower(?)) > 0`
+			),
 			setPayload: db.prepare( `UPDATE events SET payload = ?, redacted_at = ? WHERE id = ?` ),
 			setExcerpt: db.prepare( `UPDATE attempts SET response_excerpt = ? WHERE id = ?` ),
 			setDeliveryError: db.prepare( `UPDATE deliveries SET last_error = ? WHERE id = ?` ),
@@ -134,45 +138,58 @@ export class PrivacyStore {
 	 * and every other excerpt or last error holding the email.
 	 */
 	erase( email: string, now: number ): EraseResult {
-		return this.db.transaction( () => {
-			const events = this.matchingEvents( email );
-			const redactedAttempts = new Set< number >();
-			const redactAttempt = ( id: number, excerpt: string, values: string[] ) => {
-				const next = redactText( excerpt, values );
-				if ( next !== excerpt ) {
-					this.statements.setExcerpt.run( next, id );
-					redactedAttempts.add( id );
-				}
-			};
-			const redactDeliveryError = ( id: number, text: string, values: string[] ) => {
-				const next = redactText( text, values );
-				if ( next !== text ) {
-					this.statements.setDeliveryError.run( next, id );
-				}
-			};
-			for ( let start = 0; start < events.length; start += ERASE_BATCH ) {
-				for ( const { row, json, fields } of events.slice( start, start + ERASE_BATCH ) ) {
-					const { value, replaced } = redactJson( json, email );
-					this.statements.setPayload.run( JSON.stringify( value ), now, row.id );
-					// The full name too ("Grace Hopper" as well as its parts): longest values are replaced first.
-					const fullNames = fields.map( ( field ) => field.name ).filter( ( name ): name is string => name !== undefined );
-					const values = [ email, ...replaced, ...fullNames, ...nameValues( json, email ) ];
-					for ( const attempt of this.statements.attemptsOfEvent.all( row.id ) as { id: number; response_excerpt: string }[] ) {
-						redactAttempt( attempt.id, attempt.response_excerpt, values );
+		return this.db
+			.transaction( () => {
+				const events = this.matchingEvents( email );
+				const redactedAttempts = new Set< number >();
+				const redactAttempt = ( id: number, excerpt: string, values: string[] ) => {
+					const next = redactText( excerpt, values );
+					if ( next !== excerpt ) {
+						this.statements.setExcerpt.run( next, id );
+						redactedAttempts.add( id );
 					}
-					for ( const delivery of this.statements.deliveryErrorsOfEvent.all( row.id ) as { id: number; last_error: string }[] ) {
-						redactDeliveryError( delivery.id, delivery.last_error, values );
+				};
+				const redactDeliveryError = ( id: number, text: string, values: string[] ) => {
+					const next = redactText( text, values );
+					if ( next !== text ) {
+						this.statements.setDeliveryError.run( next, id );
+					}
+				};
+				for ( let start = 0; start < events.length; start += ERASE_BATCH ) {
+					for ( const { row, json, fields } of events.slice( start, start + ERASE_BATCH ) ) {
+						const { value, replaced } = redactJson( json, email );
+						this.statements.setPayload.run( JSON.stringify( value ), now, row.id );
+						// The full name too ("Grace Hopper" as well as its parts): longest values are replaced first.
+						const fullNames = fields
+							.map( ( field ) => field.name )
+							.filter( ( name ): name is string => name !== undefined );
+						const values = [ email, ...replaced, ...fullNames, ...nameValues( json, email ) ];
+						for ( const attempt of this.statements.attemptsOfEvent.all( row.id ) as {
+							id: number;
+							response_excerpt: string;
+						}[] ) {
+							redactAttempt( attempt.id, attempt.response_excerpt, values );
+						}
+						for ( const delivery of this.statements.deliveryErrorsOfEvent.all( row.id ) as {
+							id: number;
+							last_error: string;
+						}[] ) {
+							redactDeliveryError( delivery.id, delivery.last_error, values );
+						}
 					}
 				}
-			}
-			for ( const attempt of this.matchingAttempts( email ) ) {
-				redactAttempt( attempt.id, attempt.response_excerpt, [ email ] );
-			}
-			for ( const delivery of this.statements.deliveryErrorsMatching.all( email.trim() ) as { id: number; last_error: string }[] ) {
-				redactDeliveryError( delivery.id, delivery.last_error, [ email ] );
-			}
-			return { redacted_events: events.length, redacted_attempts: redactedAttempts.size };
-		} ).immediate();
+				for ( const attempt of this.matchingAttempts( email ) ) {
+					redactAttempt( attempt.id, attempt.response_excerpt, [ email ] );
+				}
+				for ( const delivery of this.statements.deliveryErrorsMatching.all( email.trim() ) as {
+					id: number;
+					last_error: string;
+				}[] ) {
+					redactDeliveryError( delivery.id, delivery.last_error, [ email ] );
+				}
+				return { redacted_events: events.length, redacted_attempts: redactedAttempts.size };
+			} )
+			.immediate();
 	}
 
 	/**
@@ -181,12 +198,22 @@ export class PrivacyStore {
 	 * made before `before` lose their response excerpt. Rows themselves stay (metadata).
 	 */
 	clearPayloads( before: number, limit: number, now: number ): { payloads: number; excerpts: number } {
-		return this.db.transaction( () => {
-			const due = this.statements.payloadsDue.all( before, limit ) as { id: string; type: string; timestamp: string }[];
-			for ( const event of due ) {
-				this.statements.clearPayload.run( eventPayload( { type: event.type as never, timestamp: event.timestamp, data: {} } ), now, event.id );
-			}
-			return { payloads: due.length, excerpts: this.statements.clearExcerpts.run( before, limit ).changes };
-		} ).immediate();
+		return this.db
+			.transaction( () => {
+				const due = this.statements.payloadsDue.all( before, limit ) as {
+					id: string;
+					type: string;
+					timestamp: string;
+				}[];
+				for ( const event of due ) {
+					this.statements.clearPayload.run(
+						eventPayload( { type: event.type as never, timestamp: event.timestamp, data: {} } ),
+						now,
+						event.id
+					);
+				}
+				return { payloads: due.length, excerpts: this.statements.clearExcerpts.run( before, limit ).changes };
+			} )
+			.immediate();
 	}
 }

@@ -52,7 +52,9 @@ export function openDatabase( options: OpenDatabaseOptions ): Db {
 export function migrate( db: Db ): number {
 	const current = db.pragma( 'user_version', { simple: true } ) as number;
 	if ( current > MIGRATIONS.length ) {
-		throw new Error( `The database schema is version ${ current }, newer than this sidecar knows (${ MIGRATIONS.length }); upgrade the sidecar.` );
+		throw new Error(
+			`The database schema is version ${ current }, newer than this sidecar knows (${ MIGRATIONS.length }); upgrade the sidecar.`
+		);
 	}
 	for ( let version = current; version < MIGRATIONS.length; version++ ) {
 		db.transaction( () => {

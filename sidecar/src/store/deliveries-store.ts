@@ -155,8 +155,12 @@ export class DeliveriesStore {
 
 	constructor( private readonly db: Db ) {
 		this.statements = {
-			recover: db.prepare( `UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE status = 'in_flight'` ),
-			claim: db.prepare( `UPDATE deliveries SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'pending'` ),
+			recover: db.prepare(
+				`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE status = 'in_flight'`
+			),
+			claim: db.prepare(
+				`UPDATE deliveries SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'pending'`
+			),
 			complete: db.prepare(
 				`UPDATE deliveries SET status = @status, attempt_count = @attemptNumber, cycle_attempts = @cycleAttempts,
 				 next_attempt_at = @nextAttemptAt, next_trigger = 'scheduled', last_status_code = @statusCode, last_error = @lastError,
@@ -167,8 +171,12 @@ export class DeliveriesStore {
 				`INSERT INTO attempts (delivery_id, endpoint_id, attempt_number, started_at, duration_ms, status_code, error_code, response_excerpt, next_attempt_at, trigger)
 				 VALUES (@deliveryId, @endpointId, @attemptNumber, @startedAt, @durationMs, @statusCode, @errorCode, @responseExcerpt, @nextAttemptAt, @trigger)`
 			),
-			nextDue: db.prepare( `SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_pending_at WHERE status = 'pending' AND next_attempt_at > ?` ),
-			requeueEvent: db.prepare( `UPDATE deliveries SET ${ REQUEUE_SET } WHERE event_id = @eventId AND status <> 'in_flight' AND ${ ACTIVE_ENDPOINT }` ),
+			nextDue: db.prepare(
+				`SELECT MIN(next_attempt_at) AS at FROM deliveries INDEXED BY deliveries_pending_at WHERE status = 'pending' AND next_attempt_at > ?`
+			),
+			requeueEvent: db.prepare(
+				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE event_id = @eventId AND status <> 'in_flight' AND ${ ACTIVE_ENDPOINT }`
+			),
 			requeueEventEndpoint: db.prepare(
 				`UPDATE deliveries SET ${ REQUEUE_SET } WHERE event_id = @eventId AND endpoint_id = @endpointId AND status <> 'in_flight' AND ${ ACTIVE_ENDPOINT }`
 			),
@@ -215,7 +223,9 @@ export class DeliveriesStore {
 				`DELETE FROM events WHERE id IN (
 				   SELECT e.id FROM events e WHERE e.received_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id) LIMIT ?)`
 			),
-			ofEvent: db.prepare( `SELECT ${ DELIVERY_COLUMNS } FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id` ),
+			ofEvent: db.prepare(
+				`SELECT ${ DELIVERY_COLUMNS } FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id`
+			),
 			attemptsOfEvent: db.prepare(
 				`SELECT a.* FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.delivery_id, a.attempt_number`
 			),
@@ -321,15 +331,17 @@ export class DeliveriesStore {
 	 * Attempts in flight are left alone: they are being delivered already.
 	 */
 	requeueEvent( eventId: string, endpointId: string | undefined, now: number ): number {
-		return this.db.transaction( () => {
-			if ( endpointId === undefined ) {
-				return this.statements.requeueEvent.run( { eventId, now } ).changes;
-			}
-			if ( this.statements.insertManual.run( { eventId, endpointId, now } ).changes === 1 ) {
-				return 1;
-			}
-			return this.statements.requeueEventEndpoint.run( { eventId, endpointId, now } ).changes;
-		} ).immediate();
+		return this.db
+			.transaction( () => {
+				if ( endpointId === undefined ) {
+					return this.statements.requeueEvent.run( { eventId, now } ).changes;
+				}
+				if ( this.statements.insertManual.run( { eventId, endpointId, now } ).changes === 1 ) {
+					return 1;
+				}
+				return this.statements.requeueEventEndpoint.run( { eventId, endpointId, now } ).changes;
+			} )
+			.immediate();
 	}
 
 	/** Requeues deliveries to active endpoints that failed (or were cancelled) since `since`. */
@@ -352,61 +364,76 @@ export class DeliveriesStore {
 	 * its attempts with it. In-flight deliveries cannot move; later ones wait for them.
 	 */
 	replayRange( replay: RangeReplay ): RangeReplayResult {
-		return this.db.transaction( (): RangeReplayResult => {
-			const rows = this.statements.rangeEvents.all( {
-				endpointId: replay.endpointId,
-				from: replay.from,
-				to: replay.to,
-				types: JSON.stringify( replay.types ),
-				limit: replay.limit + 1,
-			} ) as { event_id: string; received_at: number; delivery_id: number | null; status: DeliveryStatus | null }[];
-			const more = rows.length > replay.limit;
-			const nextFrom = more ? ( rows[ replay.limit ] as ( typeof rows )[ number ] ).received_at : null;
-			const taken = rows.slice( 0, replay.limit );
-			let queued = 0;
-			let alreadyQueued = 0;
-			if ( ! replay.dryRun ) {
-				// attempts.delivery_id references deliveries.id: checked at commit, once both moved.
-				this.db.pragma( 'defer_foreign_keys = ON' );
-			}
-			let last = 0;
-			for ( const row of taken ) {
-				const open = row.status === 'pending' || row.status === 'in_flight';
-				if ( open ) {
-					alreadyQueued++;
-				} else {
-					queued++;
+		return this.db
+			.transaction( (): RangeReplayResult => {
+				const rows = this.statements.rangeEvents.all( {
+					endpointId: replay.endpointId,
+					from: replay.from,
+					to: replay.to,
+					types: JSON.stringify( replay.types ),
+					limit: replay.limit + 1,
+				} ) as {
+					event_id: string;
+					received_at: number;
+					delivery_id: number | null;
+					status: DeliveryStatus | null;
+				}[];
+				const more = rows.length > replay.limit;
+				const nextFrom = more ? ( rows[ replay.limit ] as ( typeof rows )[ number ] ).received_at : null;
+				const taken = rows.slice( 0, replay.limit );
+				let queued = 0;
+				let alreadyQueued = 0;
+				if ( ! replay.dryRun ) {
+					// attempts.delivery_id references deliveries.id: checked at commit, once both moved.
+					this.db.pragma( 'defer_foreign_keys = ON' );
 				}
-				if ( replay.dryRun ) {
-					continue;
+				let last = 0;
+				for ( const row of taken ) {
+					const open = row.status === 'pending' || row.status === 'in_flight';
+					if ( open ) {
+						alreadyQueued++;
+					} else {
+						queued++;
+					}
+					if ( replay.dryRun ) {
+						continue;
+					}
+					if ( row.delivery_id === null ) {
+						last = Number(
+							this.statements.insertReplay.run( {
+								eventId: row.event_id,
+								endpointId: replay.endpointId,
+								now: replay.now,
+							} ).lastInsertRowid
+						);
+						continue;
+					}
+					let id = row.delivery_id;
+					if ( row.status !== 'in_flight' && id < last ) {
+						const to = ( this.statements.maxId.get() as { id: number } ).id + 1;
+						this.statements.moveDelivery.run( { from: id, to } );
+						this.statements.moveAttempts.run( { from: id, to } );
+						id = to;
+					}
+					if ( ! open ) {
+						this.statements.requeueId.run( { id, now: replay.now } );
+					}
+					last = Math.max( last, id );
 				}
-				if ( row.delivery_id === null ) {
-					last = Number( this.statements.insertReplay.run( { eventId: row.event_id, endpointId: replay.endpointId, now: replay.now } ).lastInsertRowid );
-					continue;
-				}
-				let id = row.delivery_id;
-				if ( row.status !== 'in_flight' && id < last ) {
-					const to = ( this.statements.maxId.get() as { id: number } ).id + 1;
-					this.statements.moveDelivery.run( { from: id, to } );
-					this.statements.moveAttempts.run( { from: id, to } );
-					id = to;
-				}
-				if ( ! open ) {
-					this.statements.requeueId.run( { id, now: replay.now } );
-				}
-				last = Math.max( last, id );
-			}
-			return { matched: taken.length, queued, alreadyQueued, more, nextFrom };
-		} ).immediate();
+				return { matched: taken.length, queued, alreadyQueued, more, nextFrom };
+			} )
+			.immediate();
 	}
 
 	list( filter: DeliveryFilter ): { deliveries: Delivery[]; total: number } {
 		const query = deliveryListQuery( filter );
 		return this.db.transaction( () => {
 			const total = ( this.db.prepare( query.count ).get( query.params ) as { n: number } ).n;
-			const rows = this.db
-				.prepare( query.page )
-				.all( { ...query.params, limit: filter.perPage, offset: ( filter.page - 1 ) * filter.perPage } ) as DeliveryRow[];
+			const rows = this.db.prepare( query.page ).all( {
+				...query.params,
+				limit: filter.perPage,
+				offset: ( filter.page - 1 ) * filter.perPage,
+			} ) as DeliveryRow[];
 			return { deliveries: rows.map( toDelivery ), total };
 		} )();
 	}
@@ -425,10 +452,12 @@ export class DeliveriesStore {
 	 * up to `limit` events received before `before` that no delivery refers to any more.
 	 */
 	prune( before: number, limit: number ): { deliveries: number; events: number } {
-		return this.db.transaction( () => ( {
-			deliveries: this.statements.pruneDeliveries.run( before, limit ).changes,
-			events: this.statements.pruneEvents.run( before, limit ).changes,
-		} ) ).immediate();
+		return this.db
+			.transaction( () => ( {
+				deliveries: this.statements.pruneDeliveries.run( before, limit ).changes,
+				events: this.statements.pruneEvents.run( before, limit ).changes,
+			} ) )
+			.immediate();
 	}
 
 	/** Every delivery of an event with its attempts, oldest first. */
@@ -450,7 +479,9 @@ export class DeliveriesStore {
 	 * One query, for the metrics scrape; its cost grows with the pending rows, not the history.
 	 */
 	queueByEndpoint(): { endpointId: string; pending: number; firstAttemptAt: number | null }[] {
-		return ( this.statements.queue.all() as { endpoint_id: string; pending: number; first_at: number | null }[] ).map( ( row ) => ( {
+		return (
+			this.statements.queue.all() as { endpoint_id: string; pending: number; first_at: number | null }[]
+		 ).map( ( row ) => ( {
 			endpointId: row.endpoint_id,
 			pending: row.pending,
 			firstAttemptAt: row.first_at,
@@ -459,7 +490,12 @@ export class DeliveriesStore {
 
 	countByStatus(): Record< 'pending' | 'in_flight' | 'failed' | 'cancelled', number > {
 		const count = ( status: DeliveryStatus ) => ( this.statements.countStatus.get( status ) as { n: number } ).n;
-		return { pending: count( 'pending' ), in_flight: count( 'in_flight' ), failed: count( 'failed' ), cancelled: count( 'cancelled' ) };
+		return {
+			pending: count( 'pending' ),
+			in_flight: count( 'in_flight' ),
+			failed: count( 'failed' ),
+			cancelled: count( 'cancelled' ),
+		};
 	}
 }
 
@@ -479,7 +515,12 @@ export function summariseHealth( rows: RecentAttemptRow[] ): EndpointHealth {
 		attempts: rows.length,
 		successes: rows.filter( ok ).length,
 		lastError: failure
-			? { at: failure.started_at, status: failure.status_code, errorCode: failure.error_code, excerpt: failure.response_excerpt }
+			? {
+					at: failure.started_at,
+					status: failure.status_code,
+					errorCode: failure.error_code,
+					excerpt: failure.response_excerpt,
+				}
 			: null,
 	};
 }

@@ -90,7 +90,9 @@ export class EndpointsStore {
 				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
 				 VALUES (@id, @url, @description, @event_types, 'active', @max_concurrency, @wc_compat_signature, @now, @now)`
 			),
-			insertSecret: db.prepare( 'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)' ),
+			insertSecret: db.prepare(
+				'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)'
+			),
 			get: db.prepare( 'SELECT * FROM endpoints WHERE id = ?' ),
 			list: db.prepare( 'SELECT * FROM endpoints ORDER BY created_at, id' ),
 			secretsOf: db.prepare(
@@ -105,8 +107,12 @@ export class EndpointsStore {
 			),
 			delete: db.prepare( 'DELETE FROM endpoints WHERE id = ?' ),
 			touch: db.prepare( 'UPDATE endpoints SET updated_at = ? WHERE id = ?' ),
-			expireCurrentSecrets: db.prepare( 'UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL' ),
-			dropExpiredSecrets: db.prepare( 'DELETE FROM endpoint_secrets WHERE endpoint_id = ? AND expires_at IS NOT NULL AND expires_at <= ?' ),
+			expireCurrentSecrets: db.prepare(
+				'UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL'
+			),
+			dropExpiredSecrets: db.prepare(
+				'DELETE FROM endpoint_secrets WHERE endpoint_id = ? AND expires_at IS NOT NULL AND expires_at <= ?'
+			),
 			disable: db.prepare(
 				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_by = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`
 			),
@@ -149,25 +155,29 @@ export class EndpointsStore {
 				`SELECT id FROM endpoints WHERE status = 'active' AND failing_since IS NOT NULL AND failing_since <= ? ORDER BY failing_since`
 			),
 			markFailing: db.prepare( 'UPDATE endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL' ),
-			clearFailing: db.prepare( 'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL' ),
+			clearFailing: db.prepare(
+				'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'
+			),
 			counts: db.prepare( 'SELECT status, COUNT(*) AS n FROM endpoints GROUP BY status' ),
 		};
 	}
 
 	create( input: NewEndpoint, now: number ): Endpoint {
 		const id = newEndpointId();
-		this.db.transaction( () => {
-			this.statements.insert.run( {
-				id,
-				url: input.url,
-				description: input.description,
-				event_types: JSON.stringify( input.eventTypes ),
-				max_concurrency: input.maxConcurrency,
-				wc_compat_signature: input.wcCompatSignature ? 1 : 0,
-				now,
-			} );
-			this.statements.insertSecret.run( id, input.secret, now );
-		} ).immediate();
+		this.db
+			.transaction( () => {
+				this.statements.insert.run( {
+					id,
+					url: input.url,
+					description: input.description,
+					event_types: JSON.stringify( input.eventTypes ),
+					max_concurrency: input.maxConcurrency,
+					wc_compat_signature: input.wcCompatSignature ? 1 : 0,
+					now,
+				} );
+				this.statements.insertSecret.run( id, input.secret, now );
+			} )
+			.immediate();
 		return this.get( id, now ) as Endpoint;
 	}
 
@@ -181,7 +191,9 @@ export class EndpointsStore {
 		for ( const secret of this.statements.allSecrets.all( now ) as SecretRow[] ) {
 			secrets.set( secret.endpoint_id, [ ...( secrets.get( secret.endpoint_id ) ?? [] ), secret ] );
 		}
-		return ( this.statements.list.all() as EndpointRow[] ).map( ( row ) => toEndpoint( row, secrets.get( row.id ) ?? [] ) );
+		return ( this.statements.list.all() as EndpointRow[] ).map( ( row ) =>
+			toEndpoint( row, secrets.get( row.id ) ?? [] )
+		);
 	}
 
 	update( id: string, patch: EndpointPatch, now: number ): Endpoint | undefined {
@@ -208,16 +220,18 @@ export class EndpointsStore {
 
 	/** New current secret; the old one keeps signing until now + graceMs. */
 	rotateSecret( id: string, secret: string, graceMs: number, now: number ): Endpoint | undefined {
-		const done = this.db.transaction( () => {
-			if ( ! this.statements.get.get( id ) ) {
-				return false;
-			}
-			this.statements.dropExpiredSecrets.run( id, now );
-			this.statements.expireCurrentSecrets.run( now + graceMs, id );
-			this.statements.insertSecret.run( id, secret, now );
-			this.statements.touch.run( now, id );
-			return true;
-		} ).immediate();
+		const done = this.db
+			.transaction( () => {
+				if ( ! this.statements.get.get( id ) ) {
+					return false;
+				}
+				this.statements.dropExpiredSecrets.run( id, now );
+				this.statements.expireCurrentSecrets.run( now + graceMs, id );
+				this.statements.insertSecret.run( id, secret, now );
+				this.statements.touch.run( now, id );
+				return true;
+			} )
+			.immediate();
 		return done ? this.get( id, now ) : undefined;
 	}
 
@@ -244,23 +258,33 @@ export class EndpointsStore {
 	 * arrived while it was disabled. Without it, `skipped` says how many were left out.
 	 */
 	enable( id: string, now: number, redeliver?: boolean ): EnableResult {
-		return this.db.transaction( (): EnableResult => {
-			const row = this.statements.get.get( id ) as EndpointRow | undefined;
-			if ( ! row || row.status !== 'disabled' ) {
-				return { enabled: false, redelivered: false, requeued: 0, missed: 0, skipped: 0 };
-			}
-			const disabledAt = row.disabled_at ?? now;
-			const params = { id, now, since: Math.min( row.failing_since ?? disabledAt, disabledAt ), disabledAt, types: row.event_types };
-			const send = redeliver ?? row.disabled_by !== 'owner';
-			this.statements.enable.run( now, id );
-			if ( ! send ) {
-				const skipped = ( this.statements.countSince.get( params ) as { n: number } ).n + ( this.statements.countMissed.get( params ) as { n: number } ).n;
-				return { enabled: true, redelivered: false, requeued: 0, missed: 0, skipped };
-			}
-			const requeued = this.statements.requeueSince.run( params ).changes;
-			const missed = this.statements.insertMissed.run( params ).changes;
-			return { enabled: true, redelivered: true, requeued, missed, skipped: 0 };
-		} ).immediate();
+		return this.db
+			.transaction( (): EnableResult => {
+				const row = this.statements.get.get( id ) as EndpointRow | undefined;
+				if ( ! row || row.status !== 'disabled' ) {
+					return { enabled: false, redelivered: false, requeued: 0, missed: 0, skipped: 0 };
+				}
+				const disabledAt = row.disabled_at ?? now;
+				const params = {
+					id,
+					now,
+					since: Math.min( row.failing_since ?? disabledAt, disabledAt ),
+					disabledAt,
+					types: row.event_types,
+				};
+				const send = redeliver ?? row.disabled_by !== 'owner';
+				this.statements.enable.run( now, id );
+				if ( ! send ) {
+					const skipped =
+						( this.statements.countSince.get( params ) as { n: number } ).n +
+						( this.statements.countMissed.get( params ) as { n: number } ).n;
+					return { enabled: true, redelivered: false, requeued: 0, missed: 0, skipped };
+				}
+				const requeued = this.statements.requeueSince.run( params ).changes;
+				const missed = this.statements.insertMissed.run( params ).changes;
+				return { enabled: true, redelivered: true, requeued, missed, skipped: 0 };
+			} )
+			.immediate();
 	}
 
 	/** Active endpoints failing without a success since `before` or earlier. */
@@ -306,6 +330,10 @@ function toEndpoint( row: EndpointRow, secrets: SecretRow[] ): Endpoint {
 		wcCompatSignature: row.wc_compat_signature === 1,
 		createdAt: row.created_at,
 		updatedAt: row.updated_at,
-		secrets: secrets.map( ( secret ) => ( { secret: secret.secret, createdAt: secret.created_at, expiresAt: secret.expires_at } ) ),
+		secrets: secrets.map( ( secret ) => ( {
+			secret: secret.secret,
+			createdAt: secret.created_at,
+			expiresAt: secret.expires_at,
+		} ) ),
 	};
 }

@@ -71,40 +71,63 @@ export class EventsStore {
 	 * outbox re-sends a batch it got no answer for).
 	 */
 	insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): InsertResult {
-		return this.db.transaction( () => {
-			const endpoints = ( this.statements.activeEndpoints.all() as { id: string; event_types: string }[] ).map( ( row ) => ( {
-				id: row.id,
-				types: new Set( JSON.parse( row.event_types ) as string[] ),
-			} ) );
-			const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
-			const touched = new Set< string >();
-			for ( const event of events ) {
-				const inserted = this.statements.insert.run( event.id, event.type, event.timestamp, event.orderingKey, eventPayload( event ), now ).changes;
-				if ( inserted === 0 ) {
-					result.duplicates.push( event.id );
-					continue;
-				}
-				result.accepted.push( event.id );
-				for ( const endpoint of endpoints ) {
-					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
-						this.statements.insertDelivery.run( event.id, endpoint.id, event.orderingKey, firstAttemptAt, now, now );
-						touched.add( endpoint.id );
+		return this.db
+			.transaction( () => {
+				const endpoints = (
+					this.statements.activeEndpoints.all() as { id: string; event_types: string }[]
+				 ).map( ( row ) => ( {
+					id: row.id,
+					types: new Set( JSON.parse( row.event_types ) as string[] ),
+				} ) );
+				const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
+				const touched = new Set< string >();
+				for ( const event of events ) {
+					const inserted = this.statements.insert.run(
+						event.id,
+						event.type,
+						event.timestamp,
+						event.orderingKey,
+						eventPayload( event ),
+						now
+					).changes;
+					if ( inserted === 0 ) {
+						result.duplicates.push( event.id );
+						continue;
+					}
+					result.accepted.push( event.id );
+					for ( const endpoint of endpoints ) {
+						if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
+							this.statements.insertDelivery.run(
+								event.id,
+								endpoint.id,
+								event.orderingKey,
+								firstAttemptAt,
+								now,
+								now
+							);
+							touched.add( endpoint.id );
+						}
 					}
 				}
-			}
-			result.endpointIds = [ ...touched ];
-			return result;
-		} ).immediate();
+				result.endpointIds = [ ...touched ];
+				return result;
+			} )
+			.immediate();
 	}
 
 	get( id: string ): StoredEvent | undefined {
 		const row = this.statements.get.get( id ) as EventRow | undefined;
 		return row
-			? { id: row.id, type: row.type, timestamp: row.timestamp, orderingKey: row.ordering_key, payload: row.payload,
-				receivedAt: row.received_at,
-				payloadClearedAt: row.payload_cleared_at,
-				redactedAt: row.redacted_at,
-			}
+			? {
+					id: row.id,
+					type: row.type,
+					timestamp: row.timestamp,
+					orderingKey: row.ordering_key,
+					payload: row.payload,
+					receivedAt: row.received_at,
+					payloadClearedAt: row.payload_cleared_at,
+					redactedAt: row.redacted_at,
+				}
 			: undefined;
 	}
 }

@@ -55,12 +55,16 @@ export class NoticesStore {
 			acknowledge: db.prepare(
 				'UPDATE notices SET acknowledged_at = ?, next_attempt_at = NULL, attempts = attempts + 1, last_error = NULL WHERE id = ?'
 			),
-			failed: db.prepare( 'UPDATE notices SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?' ),
+			failed: db.prepare(
+				'UPDATE notices SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?'
+			),
 			nextDue: db.prepare( 'SELECT MIN(next_attempt_at) AS at FROM notices WHERE acknowledged_at IS NULL' ),
 			pending: db.prepare( 'SELECT COUNT(*) AS n FROM notices WHERE acknowledged_at IS NULL' ),
 			isPending: db.prepare( 'SELECT 1 AS yes FROM notices WHERE id = ? AND acknowledged_at IS NULL' ),
 			// The endpoint id lives in the payload (the JSON sent to WordPress); notices are few.
-			dropForEndpoint: db.prepare( "DELETE FROM notices WHERE acknowledged_at IS NULL AND json_extract(payload, '$.endpoint_id') = ?" ),
+			dropForEndpoint: db.prepare(
+				"DELETE FROM notices WHERE acknowledged_at IS NULL AND json_extract(payload, '$.endpoint_id') = ?"
+			),
 			prune: db.prepare(
 				'DELETE FROM notices WHERE id IN (SELECT id FROM notices WHERE acknowledged_at IS NOT NULL AND acknowledged_at < ? LIMIT ?)'
 			),

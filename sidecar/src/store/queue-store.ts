@@ -1,4 +1,11 @@
-import type { Attempt, ClaimedDelivery, Completion, Delivery, DeliveryStatus, EndpointHealth } from './deliveries-store';
+import type {
+	Attempt,
+	ClaimedDelivery,
+	Completion,
+	Delivery,
+	DeliveryStatus,
+	EndpointHealth,
+} from './deliveries-store';
 import type { Endpoint, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
 import type { Stores } from './stores';
@@ -46,7 +53,9 @@ export interface QueueStore {
 	complete: ( completion: Completion, lease: Lease ) => Promise< boolean >;
 	/** The earliest retry strictly after now. */
 	nextDueAfter: ( now: number ) => Promise< number | undefined >;
-	countByStatus: () => Promise< Record< Extract< DeliveryStatus, 'pending' | 'in_flight' | 'failed' | 'cancelled' >, number > >;
+	countByStatus: () => Promise<
+		Record< Extract< DeliveryStatus, 'pending' | 'in_flight' | 'failed' | 'cancelled' >, number >
+	>;
 	/** Deletes finished deliveries and unreferenced events older than `before` (retention). */
 	prune: ( before: number, limit: number ) => Promise< { deliveries: number; events: number } >;
 	/**
@@ -120,7 +129,10 @@ export class SqliteQueueStore implements QueueStore {
 	}
 	async schemaVersion(): Promise< { current: number; latest: number } > {
 		const { MIGRATIONS } = await import( './migrations' );
-		return { current: this.stores.db.pragma( 'user_version', { simple: true } ) as number, latest: MIGRATIONS.length };
+		return {
+			current: this.stores.db.pragma( 'user_version', { simple: true } ) as number,
+			latest: MIGRATIONS.length,
+		};
 	}
 	async close(): Promise< void > {
 		this.stores.db.close();

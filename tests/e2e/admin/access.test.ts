@@ -46,7 +46,9 @@ describe( 'the admin page is for administrators only', () => {
 			roles: [ 'editor' ],
 		} );
 		if ( created.status !== 201 ) {
-			throw new Error( `Could not create the editor: HTTP ${ created.status } ${ JSON.stringify( created.body ) }` );
+			throw new Error(
+				`Could not create the editor: HTTP ${ created.status } ${ JSON.stringify( created.body ) }`
+			);
 		}
 		session = await openSession( { username: EDITOR.username, password: EDITOR.password } );
 	}, SETUP_TIMEOUT );
@@ -59,7 +61,9 @@ describe( 'the admin page is for administrators only', () => {
 		const { page, siteUrl } = session;
 		const response = await page.goto( pageUrl( siteUrl ), { waitUntil: 'domcontentloaded' } );
 		expect( response?.status() ).toBe( 403 );
-		expect( await page.locator( 'body' ).innerText() ).toContain( 'Sorry, you are not allowed to access this page.' );
+		expect( await page.locator( 'body' ).innerText() ).toContain(
+			'Sorry, you are not allowed to access this page.'
+		);
 		expect( await page.locator( '#service-integration-admin' ).count() ).toBe( 0 );
 		await shot( session, 'editor-refused' );
 
@@ -68,9 +72,13 @@ describe( 'the admin page is for administrators only', () => {
 		expect( await page.locator( '#adminmenu a[href="admin.php?page=service-integration"]' ).count() ).toBe( 0 );
 	} );
 
-	it( 'covers every administrator route of the plugin\'s REST index', () => {
+	it( "covers every administrator route of the plugin's REST index", () => {
 		expect( MUST_COVER.filter( ( route ) => ! calls.map( label ).includes( route ) ) ).toEqual( [] );
-		expect( calls.map( ( call ) => call.path ).filter( ( path ) => /\/(me|commandes-payees|sidecar\/callback)$/.test( path ) ) ).toEqual( [] );
+		expect(
+			calls
+				.map( ( call ) => call.path )
+				.filter( ( path ) => /\/(me|commandes-payees|sidecar\/callback)$/.test( path ) )
+		).toEqual( [] );
 	} );
 
 	it( 'refuses the editor every administrator REST route of the plugin (403 rest_forbidden)', async () => {
@@ -80,23 +88,36 @@ describe( 'the admin page is for administrators only', () => {
 		const refused: Array< { route: string; status: number; code: unknown } > = [];
 		for ( const call of calls ) {
 			const result = await editor.request( call );
-			refused.push( { route: label( call ), status: result.status, code: ( result.body as { code?: unknown } )?.code } );
+			refused.push( {
+				route: label( call ),
+				status: result.status,
+				code: ( result.body as { code?: unknown } )?.code,
+			} );
 		}
 		expect( refused.filter( ( r ) => r.status !== 403 || r.code !== 'rest_forbidden' ) ).toEqual( [] );
 	} );
 
-	it( 'refuses the same routes from the editor\'s own browser session (cookie and REST nonce)', async () => {
+	it( "refuses the same routes from the editor's own browser session (cookie and REST nonce)", async () => {
 		const { page, siteUrl } = session;
 		await page.goto( `${ siteUrl }/wp-admin/profile.php`, { waitUntil: 'domcontentloaded' } );
-		const statuses = await page.evaluate( async ( routes ) => {
-			const nonce = await ( await fetch( '/wp-admin/admin-ajax.php?action=rest-nonce' ) ).text();
-			const out: Array< [ string, number ] > = [];
-			for ( const [ method, path, body ] of routes ) {
-				const response = await fetch( `/wp-json${ path }`, { method, headers: { 'x-wp-nonce': nonce, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : body } );
-				out.push( [ `${ method } ${ path }`, response.status ] );
-			}
-			return out;
-		}, calls.map( ( call ) => [ call.method, call.path, JSON.stringify( call.data ?? {} ) ] as [ string, string, string ] ) );
+		const statuses = await page.evaluate(
+			async ( routes ) => {
+				const nonce = await ( await fetch( '/wp-admin/admin-ajax.php?action=rest-nonce' ) ).text();
+				const out: Array< [ string, number ] > = [];
+				for ( const [ method, path, body ] of routes ) {
+					const response = await fetch( `/wp-json${ path }`, {
+						method,
+						headers: { 'x-wp-nonce': nonce, 'content-type': 'application/json' },
+						body: method === 'GET' ? undefined : body,
+					} );
+					out.push( [ `${ method } ${ path }`, response.status ] );
+				}
+				return out;
+			},
+			calls.map(
+				( call ) => [ call.method, call.path, JSON.stringify( call.data ?? {} ) ] as [ string, string, string ]
+			)
+		);
 		expect( statuses.filter( ( [ , status ] ) => status !== 403 ) ).toEqual( [] );
 	} );
 } );

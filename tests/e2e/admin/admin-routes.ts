@@ -10,7 +10,12 @@ import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 export const NAMESPACE = 'service-integration/v1';
 
 /** Routes that are not the admin page's: the service account's own and the sidecar's signed callback (tested elsewhere). */
-export const NOT_ADMIN_ROUTES = [ `/${ NAMESPACE }`, `/${ NAMESPACE }/me`, `/${ NAMESPACE }/commandes-payees`, `/${ NAMESPACE }/sidecar/callback` ];
+export const NOT_ADMIN_ROUTES = [
+	`/${ NAMESPACE }`,
+	`/${ NAMESPACE }/me`,
+	`/${ NAMESPACE }/commandes-payees`,
+	`/${ NAMESPACE }/sidecar/callback`,
+];
 
 export interface AdminCall {
 	method: string;
@@ -74,16 +79,22 @@ function sampleValue( name: string, schema: ArgSchema ): unknown {
 	}
 }
 
-function sampleBody( args: Record< string, ArgSchema > | unknown[] | undefined ): Record< string, unknown > | undefined {
+function sampleBody(
+	args: Record< string, ArgSchema > | unknown[] | undefined
+): Record< string, unknown > | undefined {
 	if ( ! args || Array.isArray( args ) ) {
 		return undefined;
 	}
 	const required = Object.entries( args ).filter( ( [ , schema ] ) => schema.required );
-	return required.length > 0 ? Object.fromEntries( required.map( ( [ name, schema ] ) => [ name, sampleValue( name, schema ) ] ) ) : undefined;
+	return required.length > 0
+		? Object.fromEntries( required.map( ( [ name, schema ] ) => [ name, sampleValue( name, schema ) ] ) )
+		: undefined;
 }
 
 export async function adminCalls( siteUrl: string ): Promise< AdminCall[] > {
-	const response = await fetch( `${ siteUrl }/wp-json/${ NAMESPACE }`, { headers: { cookie: PLAYGROUND_COOKIE, accept: 'application/json' } } );
+	const response = await fetch( `${ siteUrl }/wp-json/${ NAMESPACE }`, {
+		headers: { cookie: PLAYGROUND_COOKIE, accept: 'application/json' },
+	} );
 	if ( response.status !== 200 ) {
 		throw new Error( `The REST index of ${ NAMESPACE } answered HTTP ${ response.status }` );
 	}
@@ -99,7 +110,10 @@ export async function adminCalls( siteUrl: string ): Promise< AdminCall[] > {
 				const path = samplePath( route );
 				// A GET carries its arguments in the query string.
 				if ( method === 'GET' && data ) {
-					calls.push( { method, path: `${ path }?${ new URLSearchParams( Object.entries( data ).map( ( [ k, v ] ) => [ k, String( v ) ] ) ) }` } );
+					calls.push( {
+						method,
+						path: `${ path }?${ new URLSearchParams( Object.entries( data ).map( ( [ k, v ] ) => [ k, String( v ) ] ) ) }`,
+					} );
 				} else {
 					calls.push( { method, path, ...( data ? { data } : {} ) } );
 				}

@@ -1,7 +1,18 @@
 import { randomUUID } from 'crypto';
 import type { Locator } from 'playwright-core';
 import { sampleWebhook } from '../../support/inbound-signers';
-import { app, horizontalOverflow, openSession, openTab, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import {
+	app,
+	horizontalOverflow,
+	openSession,
+	openTab,
+	refreshUntil,
+	requireRoute,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+} from '../support/admin-page';
 import { adminClient } from '../support/clients';
 import { ADMIN, createSource, sendWebhook } from '../support/inbound';
 
@@ -25,9 +36,15 @@ interface CreatedEndpoint {
 }
 
 async function createEndpoint( url: string ): Promise< CreatedEndpoint > {
-	const created = await adminClient().post< CreatedEndpoint >( ENDPOINTS, { url, event_types: [ 'order.refunded' ], description: 'details test (never contacted)' } );
+	const created = await adminClient().post< CreatedEndpoint >( ENDPOINTS, {
+		url,
+		event_types: [ 'order.refunded' ],
+		description: 'details test (never contacted)',
+	} );
 	if ( created.status !== 201 ) {
-		throw new Error( `Could not create the endpoint ${ url }: HTTP ${ created.status } ${ JSON.stringify( created.body ) }` );
+		throw new Error(
+			`Could not create the endpoint ${ url }: HTTP ${ created.status } ${ JSON.stringify( created.body ) }`
+		);
 	}
 	return created.body;
 }
@@ -88,8 +105,13 @@ describe( 'admin page details', () => {
 
 	/** Errors the page logged, but for the refusals these tests provoke on purpose. */
 	const unexpected = () => session.errors.filter( ( error ) => ! /status of (400|409)/.test( error ) );
-	const maskStyle = ( locator: Locator ) => locator.evaluate( ( element ) => `${ element.tagName } ${ getComputedStyle( element ).fontFamily } ${ getComputedStyle( element ).fontSize }` );
-	const card = ( url: string ) => session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
+	const maskStyle = ( locator: Locator ) =>
+		locator.evaluate(
+			( element ) =>
+				`${ element.tagName } ${ getComputedStyle( element ).fontFamily } ${ getComputedStyle( element ).fontSize }`
+		);
+	const card = ( url: string ) =>
+		session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
 
 	it( 'wraps codes and URLs only after / . _ - ? & =, and a token with no break point never widens the page', async () => {
 		const { page } = session;
@@ -125,15 +147,24 @@ describe( 'admin page details', () => {
 
 	it( 'the verification log shows the status the sender got: 202 for a new event, 200 for its duplicate', async () => {
 		const { page } = session;
-		const webhook = sampleWebhook( 'standard-webhooks', sourceSecret, { eventId: `msg_${ randomUUID().replace( /-/g, '' ) }` } );
+		const webhook = sampleWebhook( 'standard-webhooks', sourceSecret, {
+			eventId: `msg_${ randomUUID().replace( /-/g, '' ) }`,
+		} );
 		expect( ( await sendWebhook( sourceId, webhook ) ).status ).toBe( 202 );
 		expect( ( await sendWebhook( sourceId, webhook ) ).status ).toBe( 200 );
 
 		await openTab( session, 'inbound' );
 		await waitForLoaded( page );
-		const rows = page.locator( '.si-inbound-log tr[data-outcome="verified"]', { hasText: webhook.expected.eventId } );
-		const answers = async () => Promise.all( ( await rows.all() ).map( ( row ) => row.locator( '.si-answer' ).innerText() ) );
-		await refreshUntil( page.getByRole( 'button', { name: 'Refresh' } ), async () => ( await answers() ).join( ',' ) === '200,202', 'the log to show the answers 200 and 202' );
+		const rows = page.locator( '.si-inbound-log tr[data-outcome="verified"]', {
+			hasText: webhook.expected.eventId,
+		} );
+		const answers = async () =>
+			Promise.all( ( await rows.all() ).map( ( row ) => row.locator( '.si-answer' ).innerText() ) );
+		await refreshUntil(
+			page.getByRole( 'button', { name: 'Refresh' } ),
+			async () => ( await answers() ).join( ',' ) === '200,202',
+			'the log to show the answers 200 and 202'
+		);
 		// Newest first: the duplicate (200), then the new event (202); both passed the signature check.
 		expect( await answers() ).toEqual( [ '200', '202' ] );
 		await shot( session, 'details-log-answers' );
@@ -205,7 +236,9 @@ describe( 'admin page details', () => {
 		await waitForLoaded( page );
 		const sourceMask = await page.locator( `tr[data-source-id="${ sourceId }"] .si-secret-mask` ).innerText();
 		// Shown the same way too: the same element, font and size.
-		expect( await maskStyle( page.locator( `tr[data-source-id="${ sourceId }"] .si-secret-mask` ) ) ).toBe( endpointStyle );
+		expect( await maskStyle( page.locator( `tr[data-source-id="${ sourceId }"] .si-secret-mask` ) ) ).toBe(
+			endpointStyle
+		);
 
 		expect( endpointMask ).toMatch( shape );
 		expect( sourceMask ).toMatch( shape );

@@ -1,7 +1,17 @@
 import { randomUUID } from 'crypto';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import { sampleWebhook, type SignedWebhook } from '../../support/inbound-signers';
-import { app, openSession, openTab, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import {
+	app,
+	openSession,
+	openTab,
+	refreshUntil,
+	requireRoute,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+} from '../support/admin-page';
 import { adminClient } from '../support/clients';
 
 /** A remote service posting to the receiving URL the page showed. */
@@ -48,7 +58,11 @@ describe( 'inbound sources from the admin page', () => {
 	/** A Standard Webhooks source made through the API, with its receiving URL and generated secret. */
 	async function sourceFor( name: string ): Promise< { id: string; receivingUrl: string; secret: string } > {
 		const id = `${ prefix }-${ name }`;
-		const created = await adminClient().post< { receiving_url: string; secret: string } >( SOURCES, { id, scheme: 'standard-webhooks', description: 'Browser test sender' } );
+		const created = await adminClient().post< { receiving_url: string; secret: string } >( SOURCES, {
+			id,
+			scheme: 'standard-webhooks',
+			description: 'Browser test sender',
+		} );
 		expect( created.status ).toBe( 201 );
 		return { id, receivingUrl: created.body.receiving_url, secret: created.body.secret };
 	}
@@ -85,22 +99,33 @@ describe( 'inbound sources from the admin page', () => {
 		const { id, receivingUrl, secret } = await sourceFor( 'sent' );
 		await openTab( session, 'inbound' );
 		await waitForLoaded( page );
-		const genuine = sampleWebhook( 'standard-webhooks', secret, { eventId: `msg_${ randomUUID().replace( /-/g, '' ) }` } );
+		const genuine = sampleWebhook( 'standard-webhooks', secret, {
+			eventId: `msg_${ randomUUID().replace( /-/g, '' ) }`,
+		} );
 		expect( await post( receivingUrl, genuine ) ).toBe( 202 );
 		// The sender retries the same event: acknowledged as a duplicate.
 		expect( await post( receivingUrl, genuine ) ).toBe( 200 );
-		const forged = sampleWebhook( 'standard-webhooks', `whsec_${ Buffer.from( randomUUID() ).toString( 'base64' ) }` );
+		const forged = sampleWebhook(
+			'standard-webhooks',
+			`whsec_${ Buffer.from( randomUUID() ).toString( 'base64' ) }`
+		);
 		expect( await post( receivingUrl, forged ) ).toBe( 401 );
 
 		const eventRow = page.locator( `.si-inbound-events tr[data-event-id="${ genuine.expected.eventId }"]` );
 		const refusedRow = page.locator( '.si-inbound-log tr[data-outcome="refused"]', { hasText: id } );
-		await refreshUntil( page.getByRole( 'button', { name: 'Refresh' } ), async () => ( await eventRow.count() ) > 0 && ( await refusedRow.count() ) > 0, 'the received event and the refused delivery' );
+		await refreshUntil(
+			page.getByRole( 'button', { name: 'Refresh' } ),
+			async () => ( await eventRow.count() ) > 0 && ( await refusedRow.count() ) > 0,
+			'the received event and the refused delivery'
+		);
 		expect( await eventRow.innerText() ).toContain( 'order.paid' );
 		expect( [ 'received', 'processed' ] ).toContain( await eventRow.getAttribute( 'data-status' ) );
 		expect( await eventRow.getAttribute( 'data-duplicates' ) ).toBe( '1' );
 		expect( await eventRow.innerText() ).toContain( '1 duplicate' );
 		expect( await app( page ).locator( '.si-counts' ).innerText() ).toMatch( /Duplicate deliveries: [1-9]/ );
-		const verified = page.locator( '.si-inbound-log tr[data-outcome="verified"]', { hasText: genuine.expected.eventId } );
+		const verified = page.locator( '.si-inbound-log tr[data-outcome="verified"]', {
+			hasText: genuine.expected.eventId,
+		} );
 		// Both deliveries passed the signature check; WordPress then counted the second as a duplicate.
 		expect( await verified.count() ).toBe( 2 );
 		expect( await verified.first().innerText() ).toContain( 'Verified' );
@@ -110,7 +135,10 @@ describe( 'inbound sources from the admin page', () => {
 
 		// The duplicates filter keeps the redelivered event.
 		await page.getByLabel( 'Duplicates', { exact: true } ).selectOption( 'only' );
-		await page.locator( '.si-inbound-events tbody tr[data-duplicates="0"]' ).first().waitFor( { state: 'detached' } );
+		await page
+			.locator( '.si-inbound-events tbody tr[data-duplicates="0"]' )
+			.first()
+			.waitFor( { state: 'detached' } );
 		await eventRow.waitFor();
 		await page.getByLabel( 'Duplicates', { exact: true } ).selectOption( '' );
 		// The forged delivery's 401 is logged by nobody in the browser; the page itself ran clean.
@@ -135,7 +163,9 @@ describe( 'inbound sources from the admin page', () => {
 
 		await page.getByRole( 'button', { name: `Disable ${ id }` } ).click();
 		await row( id ).locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
-		expect( await post( receivingUrl, sampleWebhook( 'standard-webhooks', rotated ) ) ).toBeGreaterThanOrEqual( 400 );
+		expect( await post( receivingUrl, sampleWebhook( 'standard-webhooks', rotated ) ) ).toBeGreaterThanOrEqual(
+			400
+		);
 		await shot( session, 'inbound-source-disabled' );
 		await page.getByRole( 'button', { name: `Enable ${ id }` } ).click();
 		await row( id ).locator( '.si-badge', { hasText: 'Active' } ).waitFor();
@@ -149,12 +179,20 @@ describe( 'inbound sources from the admin page', () => {
 
 	it( 'on a site without the inbound or outbound routes, says "not available yet" and keeps working', async () => {
 		const { page } = session;
-		const noRoute = JSON.stringify( { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } } );
+		const noRoute = JSON.stringify( {
+			code: 'rest_no_route',
+			message: 'No route was found matching the URL and request method.',
+			data: { status: 404 },
+		} );
 		// Such a site answers these routes with core's rest_no_route 404; simulated here.
-		await page.route( /\/service-integration\/v1\/(inbound|webhooks)\//, ( route ) => route.fulfill( { status: 404, contentType: 'application/json', body: noRoute } ) );
+		await page.route( /\/service-integration\/v1\/(inbound|webhooks)\//, ( route ) =>
+			route.fulfill( { status: 404, contentType: 'application/json', body: noRoute } )
+		);
 		try {
 			for ( const tab of [ 'inbound', 'endpoints', 'deliveries' ] as const ) {
-				await page.goto( `${ session.siteUrl }/wp-admin/admin.php?page=service-integration&tab=${ tab }`, { waitUntil: 'domcontentloaded' } );
+				await page.goto( `${ session.siteUrl }/wp-admin/admin.php?page=service-integration&tab=${ tab }`, {
+					waitUntil: 'domcontentloaded',
+				} );
 				await waitForLoaded( page );
 				const notice = app( page ).locator( '.si-not-available' );
 				await notice.first().waitFor();

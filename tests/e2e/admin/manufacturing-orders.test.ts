@@ -11,7 +11,16 @@ const BOX = '#service-integration-manufacturing-order-fields';
 const NOTICE = '.service-integration-manufacturing-order-errors';
 
 /** Our fields, then the two the fixture plugin adds through the filter. */
-const FIELDS = [ 'source_order_id', 'source_order_number', 'items', 'due_date', 'priority', 'notes', 'workshop', 'batch_size' ];
+const FIELDS = [
+	'source_order_id',
+	'source_order_number',
+	'items',
+	'due_date',
+	'priority',
+	'notes',
+	'workshop',
+	'batch_size',
+];
 
 interface Record_ {
 	id: number;
@@ -23,7 +32,9 @@ const input = ( page: Page, field: string ) => page.locator( `#service-integrati
 async function createRecord( title: string, meta: Record< string, unknown > = {} ): Promise< Record_ > {
 	const created = await adminClient().post< Record_ >( ROUTE, { title, status: 'publish', meta } );
 	if ( created.status !== 201 ) {
-		throw new Error( `Could not create "${ title }": HTTP ${ created.status } ${ JSON.stringify( created.body ) }` );
+		throw new Error(
+			`Could not create "${ title }": HTTP ${ created.status } ${ JSON.stringify( created.body ) }`
+		);
 	}
 	return created.body;
 }
@@ -45,8 +56,17 @@ async function submit( page: Page ): Promise< void > {
 	for ( let attempt = 1; attempt <= 3; attempt++ ) {
 		await page.locator( '#publish:not(.disabled)' ).waitFor();
 		const posted = page
-			.waitForRequest( ( request ) => request.method() === 'POST' && request.isNavigationRequest() && new URL( request.url() ).pathname.endsWith( '/wp-admin/post.php' ), { timeout: 15_000 } )
-			.then( () => true, () => false );
+			.waitForRequest(
+				( request ) =>
+					request.method() === 'POST' &&
+					request.isNavigationRequest() &&
+					new URL( request.url() ).pathname.endsWith( '/wp-admin/post.php' ),
+				{ timeout: 15_000 }
+			)
+			.then(
+				() => true,
+				() => false
+			);
 		const loaded = page.waitForEvent( 'domcontentloaded', { timeout: 90_000 } );
 		await page.click( '#publish', { noWaitAfter: true } );
 		if ( await posted ) {
@@ -61,14 +81,18 @@ async function submit( page: Page ): Promise< void > {
 
 /** Row IDs of the list table, top to bottom. */
 async function rowIds( page: Page ): Promise< number[] > {
-	return page.locator( '#the-list tr' ).evaluateAll( ( rows ) => rows.map( ( row ) => Number( row.id.replace( 'post-', '' ) ) ) );
+	return page
+		.locator( '#the-list tr' )
+		.evaluateAll( ( rows ) => rows.map( ( row ) => Number( row.id.replace( 'post-', '' ) ) ) );
 }
 
 /** Clicks a sortable column header like a person and returns the order the screen then says it uses. */
 async function sortBy( page: Page, column: string ): Promise< string > {
 	const before = page.url();
 	await page.locator( `thead th#${ column } a` ).click();
-	await page.waitForURL( ( url ) => url.toString() !== before && url.searchParams.get( 'orderby' ) === column, { waitUntil: 'domcontentloaded' } );
+	await page.waitForURL( ( url ) => url.toString() !== before && url.searchParams.get( 'orderby' ) === column, {
+		waitUntil: 'domcontentloaded',
+	} );
 	return new URL( page.url() ).searchParams.get( 'order' ) ?? '';
 }
 
@@ -100,15 +124,32 @@ describe( 'manufacturing orders in wp-admin', () => {
 		// The box replaces core's raw Custom Fields box.
 		expect( await page.locator( '#postcustom' ).count() ).toBe( 0 );
 		expect( await page.locator( `${ BOX } h2` ).innerText() ).toBe( 'Manufacturing order details' );
-		expect( await page.locator( `${ BOX } tr[data-field]` ).evaluateAll( ( rows ) => rows.map( ( row ) => row.getAttribute( 'data-field' ) ) ) ).toEqual( FIELDS );
+		expect(
+			await page
+				.locator( `${ BOX } tr[data-field]` )
+				.evaluateAll( ( rows ) => rows.map( ( row ) => row.getAttribute( 'data-field' ) ) )
+		).toEqual( FIELDS );
 		const kinds = await page.locator( `${ BOX } tr[data-field]` ).evaluateAll( ( rows ) =>
 			rows.map( ( row ) => {
 				const control = row.querySelector( 'input:not([type=hidden]), select, textarea' ) as HTMLInputElement;
 				return `${ control.tagName.toLowerCase() }${ control.tagName === 'INPUT' ? `[${ control.type }]` : '' }`;
 			} )
 		);
-		expect( kinds ).toEqual( [ 'input[number]', 'input[text]', 'textarea', 'input[date]', 'select', 'textarea', 'input[text]', 'input[number]' ] );
-		expect( await input( page, 'priority' ).locator( 'option' ).allInnerTexts() ).toEqual( [ 'low', 'normal', 'high' ] );
+		expect( kinds ).toEqual( [
+			'input[number]',
+			'input[text]',
+			'textarea',
+			'input[date]',
+			'select',
+			'textarea',
+			'input[text]',
+			'input[number]',
+		] );
+		expect( await input( page, 'priority' ).locator( 'option' ).allInnerTexts() ).toEqual( [
+			'low',
+			'normal',
+			'high',
+		] );
 		expect( await input( page, 'priority' ).inputValue() ).toBe( 'normal' );
 		expect( await input( page, 'source_order_id' ).getAttribute( 'min' ) ).toBe( '0' );
 		expect( await input( page, 'batch_size' ).getAttribute( 'min' ) ).toBe( '1' );
@@ -161,9 +202,17 @@ describe( 'manufacturing orders in wp-admin', () => {
 	it( 'refuses invalid values with a notice naming each field, writes none of the fields, and saves once they are corrected', async () => {
 		const { page, siteUrl } = session;
 		const mark = debugLogMark();
-		const record = await createRecord( 'Invalid in wp-admin', { source_order_id: 55, items: [ { quantity: 2 } ], due_date: '2026-05-01', priority: 'low', notes: 'Original' } );
+		const record = await createRecord( 'Invalid in wp-admin', {
+			source_order_id: 55,
+			items: [ { quantity: 2 } ],
+			due_date: '2026-05-01',
+			priority: 'low',
+			notes: 'Original',
+		} );
 		const before = await storedMeta( record.id );
-		await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, { waitUntil: 'domcontentloaded' } );
+		await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, {
+			waitUntil: 'domcontentloaded',
+		} );
 		expect( await input( page, 'notes' ).inputValue() ).toBe( 'Original' );
 
 		// Valid on its own, so it shows that nothing is half-written.
@@ -182,10 +231,20 @@ describe( 'manufacturing orders in wp-admin', () => {
 		await submit( page );
 
 		const notice = page.locator( NOTICE );
-		expect( await notice.locator( 'li' ).evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) ) ).toEqual( [ 'items', 'due_date', 'priority' ] );
-		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toMatch( /^Items \(items\): items is not valid JSON/ );
-		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toMatch( /^Due date \(due_date\): due_date does not match pattern/ );
-		expect( await notice.locator( 'li[data-field=priority]' ).innerText() ).toMatch( /^Priority \(priority\): priority is not one of low, normal/ );
+		expect(
+			await notice
+				.locator( 'li' )
+				.evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) )
+		).toEqual( [ 'items', 'due_date', 'priority' ] );
+		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toMatch(
+			/^Items \(items\): items is not valid JSON/
+		);
+		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toMatch(
+			/^Due date \(due_date\): due_date does not match pattern/
+		);
+		expect( await notice.locator( 'li[data-field=priority]' ).innerText() ).toMatch(
+			/^Priority \(priority\): priority is not one of low, normal/
+		);
 		// Core's "updated" message would claim otherwise.
 		expect( await page.locator( '#message' ).count() ).toBe( 0 );
 		expect( await storedMeta( record.id ) ).toEqual( before );
@@ -196,7 +255,11 @@ describe( 'manufacturing orders in wp-admin', () => {
 		expect( await input( page, 'items' ).inputValue() ).toBe( '[{"quantity": 3' );
 		expect( await input( page, 'due_date' ).inputValue() ).toBe( '24/12/2026' );
 		expect( await input( page, 'priority' ).inputValue() ).toBe( 'urgent' );
-		expect( await page.locator( `${ BOX } tr.form-invalid` ).evaluateAll( ( rows ) => rows.map( ( row ) => row.getAttribute( 'data-field' ) ) ) ).toEqual( [ 'items', 'due_date', 'priority' ] );
+		expect(
+			await page
+				.locator( `${ BOX } tr.form-invalid` )
+				.evaluateAll( ( rows ) => rows.map( ( row ) => row.getAttribute( 'data-field' ) ) )
+		).toEqual( [ 'items', 'due_date', 'priority' ] );
 
 		await input( page, 'items' ).fill( '[{"quantity": 3}]' );
 		await input( page, 'due_date' ).fill( '2026-06-01' );
@@ -204,7 +267,13 @@ describe( 'manufacturing orders in wp-admin', () => {
 		await submit( page );
 		expect( await page.locator( NOTICE ).count() ).toBe( 0 );
 		expect( await page.locator( '#message' ).innerText() ).toContain( 'Manufacturing order updated.' );
-		expect( await storedMeta( record.id ) ).toEqual( { ...before, notes: 'Changed notes', items: [ { quantity: 3 } ], due_date: '2026-06-01', priority: 'normal' } );
+		expect( await storedMeta( record.id ) ).toEqual( {
+			...before,
+			notes: 'Changed notes',
+			items: [ { quantity: 3 } ],
+			due_date: '2026-06-01',
+			priority: 'normal',
+		} );
 		expect( session.errors ).toEqual( [] );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );
@@ -213,22 +282,58 @@ describe( 'manufacturing orders in wp-admin', () => {
 		const { page, siteUrl } = session;
 		const mark = debugLogMark();
 		const token = `mo-list-${ Date.now().toString( 36 ) }`;
-		const a = await createRecord( `${ token } a`, { source_order_id: 100, source_order_number: 'WC-100', due_date: '2026-03-10', priority: 'high', items: [ { quantity: 1 }, { quantity: 5 } ] } );
-		const b = await createRecord( `${ token } b`, { source_order_id: 9, due_date: '2026-01-05', priority: 'low', items: [ { quantity: 1 } ] } );
-		const c = await createRecord( `${ token } c`, { source_order_id: 20, due_date: '2026-02-20', priority: 'normal', items: [ { quantity: 1 }, { quantity: 1 }, { quantity: 1 } ] } );
+		const a = await createRecord( `${ token } a`, {
+			source_order_id: 100,
+			source_order_number: 'WC-100',
+			due_date: '2026-03-10',
+			priority: 'high',
+			items: [ { quantity: 1 }, { quantity: 5 } ],
+		} );
+		const b = await createRecord( `${ token } b`, {
+			source_order_id: 9,
+			due_date: '2026-01-05',
+			priority: 'low',
+			items: [ { quantity: 1 } ],
+		} );
+		const c = await createRecord( `${ token } c`, {
+			source_order_id: 20,
+			due_date: '2026-02-20',
+			priority: 'normal',
+			items: [ { quantity: 1 }, { quantity: 1 }, { quantity: 1 } ],
+		} );
 		// Through REST a record stores only the fields it is sent: it must not drop out of a sorted list.
 		const d = await createRecord( `${ token } d` );
 
-		await page.goto( `${ siteUrl }/wp-admin/edit.php?post_type=${ TYPE }&s=${ token }`, { waitUntil: 'domcontentloaded' } );
+		await page.goto( `${ siteUrl }/wp-admin/edit.php?post_type=${ TYPE }&s=${ token }`, {
+			waitUntil: 'domcontentloaded',
+		} );
 		expect( ( await page.locator( 'h1.wp-heading-inline' ).innerText() ).trim() ).toBe( 'Manufacturing orders' );
 		const headers = await page.locator( 'thead th' ).evaluateAll( ( cells ) => cells.map( ( cell ) => cell.id ) );
-		expect( headers.slice( headers.indexOf( 'title' ), headers.indexOf( 'title' ) + 5 ) ).toEqual( [ 'title', 'source_order', 'due_date', 'priority', 'item_count' ] );
+		expect( headers.slice( headers.indexOf( 'title' ), headers.indexOf( 'title' ) + 5 ) ).toEqual( [
+			'title',
+			'source_order',
+			'due_date',
+			'priority',
+			'item_count',
+		] );
 		expect( await page.locator( 'thead th#item_count' ).innerText() ).toBe( 'Items' );
 		expect( await page.locator( 'thead th#item_count a' ).count() ).toBe( 0 );
 
-		const cells = async ( id: number ) => page.locator( `#post-${ id } td.column-source_order, #post-${ id } td.column-due_date, #post-${ id } td.column-priority, #post-${ id } td.column-item_count` ).evaluateAll( ( tds ) =>
-			tds.map( ( td ) => ( td.querySelector( 'time' )?.getAttribute( 'datetime' ) ?? td.querySelector( '[aria-hidden=true]' )?.textContent ?? td.textContent ?? '' ).trim() )
-		);
+		const cells = async ( id: number ) =>
+			page
+				.locator(
+					`#post-${ id } td.column-source_order, #post-${ id } td.column-due_date, #post-${ id } td.column-priority, #post-${ id } td.column-item_count`
+				)
+				.evaluateAll( ( tds ) =>
+					tds.map( ( td ) =>
+						(
+							td.querySelector( 'time' )?.getAttribute( 'datetime' ) ??
+							td.querySelector( '[aria-hidden=true]' )?.textContent ??
+							td.textContent ??
+							''
+						).trim()
+					)
+				);
 		expect( await cells( a.id ) ).toEqual( [ 'WC-100', '2026-03-10', 'High', '2' ] );
 		expect( await cells( b.id ) ).toEqual( [ '#9', '2026-01-05', 'Low', '1' ] );
 		expect( await cells( c.id ) ).toEqual( [ '#20', '2026-02-20', 'Normal', '3' ] );
@@ -250,7 +355,9 @@ describe( 'manufacturing orders in wp-admin', () => {
 		// By rank, not alphabetically (which would put high first and normal last).
 		const byPriority = [ 'Low', 'Normal', 'Normal', 'High' ];
 		order = await sortBy( page, 'priority' );
-		expect( await page.locator( '#the-list td.column-priority' ).allInnerTexts() ).toEqual( order === 'asc' ? byPriority : [ ...byPriority ].reverse() );
+		expect( await page.locator( '#the-list td.column-priority' ).allInnerTexts() ).toEqual(
+			order === 'asc' ? byPriority : [ ...byPriority ].reverse()
+		);
 		expect( session.errors ).toEqual( [] );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );

@@ -1,6 +1,16 @@
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
-import { app, openSession, openTab, refreshUntil, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import {
+	app,
+	openSession,
+	openTab,
+	refreshUntil,
+	requireRoute,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+} from '../support/admin-page';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
 
@@ -14,8 +24,12 @@ const ROUTE = '/service-integration/v1/webhooks/endpoints';
 
 async function paidOrder(): Promise< number > {
 	const shop = commerce();
-	const [ product ] = await shop.createProducts( [ { name: 'Walnut desk', sku: `DESK-${ Date.now() }`, price: '450.00' } ] );
-	const [ id ] = await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] );
+	const [ product ] = await shop.createProducts( [
+		{ name: 'Walnut desk', sku: `DESK-${ Date.now() }`, price: '450.00' },
+	] );
+	const [ id ] = await shop.createOrders( [
+		{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
+	] );
 	await shop.pay( [ id as number ] );
 	return id as number;
 }
@@ -49,14 +63,19 @@ describe( 'outbound webhooks from the admin page', () => {
 
 	/** Each test's endpoint is its own, on its own path of the receiver: no test leans on another's. */
 	const urlFor = ( name: string ) => `${ receiver.url }/${ name }`;
-	const requestsTo = ( url: string ) => receiver.requests.filter( ( request ) => `${ receiver.url }${ request.path }` === url );
+	const requestsTo = ( url: string ) =>
+		receiver.requests.filter( ( request ) => `${ receiver.url }${ request.path }` === url );
 	async function endpointFor( name: string ): Promise< { id: string; url: string; secret: string } > {
 		const url = urlFor( name );
-		const created = await adminClient().post< Endpoint & { secret: string } >( ROUTE, { url, event_types: [ 'order.paid' ] } );
+		const created = await adminClient().post< Endpoint & { secret: string } >( ROUTE, {
+			url,
+			event_types: [ 'order.paid' ],
+		} );
 		expect( created.status ).toBe( 201 );
 		return { id: created.body.id, url, secret: created.body.secret };
 	}
-	const card = ( url: string ) => session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
+	const card = ( url: string ) =>
+		session.page.locator( '.si-endpoint', { has: session.page.locator( '.si-endpoint__url', { hasText: url } ) } );
 
 	it( 'adds an endpoint and shows its signing secret once', async () => {
 		const { page } = session;
@@ -94,19 +113,27 @@ describe( 'outbound webhooks from the admin page', () => {
 		const delivered = ofOrder()[ 0 ];
 		const eventId = delivered?.headers[ 'webhook-id' ] as string;
 		// Signed with the secret the endpoint was given.
-		expect( ( new Webhook( secret ).verify( delivered?.body ?? '', delivered?.headers ?? {} ) as { type: string } ).type ).toBe( 'order.paid' );
+		expect(
+			( new Webhook( secret ).verify( delivered?.body ?? '', delivered?.headers ?? {} ) as { type: string } ).type
+		).toBe( 'order.paid' );
 
 		await openTab( session, 'deliveries' );
 		await waitForLoaded( page );
 		await page.getByLabel( 'Endpoint', { exact: true } ).selectOption( { label: url } );
 		const row = page.locator( `tr[data-event-id="${ eventId }"]` );
-		await refreshUntil( page.getByRole( 'button', { name: 'Refresh' } ), async () => ( await row.getAttribute( 'data-status' ).catch( () => null ) ) === 'succeeded', `delivery of ${ eventId } shown as succeeded` );
+		await refreshUntil(
+			page.getByRole( 'button', { name: 'Refresh' } ),
+			async () => ( await row.getAttribute( 'data-status' ).catch( () => null ) ) === 'succeeded',
+			`delivery of ${ eventId } shown as succeeded`
+		);
 		expect( await row.innerText() ).toContain( 'Order paid' );
 		expect( await row.innerText() ).toContain( 'Succeeded' );
 
 		await row.getByRole( 'button', { name: 'Attempts' } ).click();
 		// The event's deliveries to every subscribed endpoint are listed: read this endpoint's.
-		const ours = page.locator( '.si-delivery-attempts', { has: page.getByRole( 'heading', { name: `To ${ url }` } ) } );
+		const ours = page.locator( '.si-delivery-attempts', {
+			has: page.getByRole( 'heading', { name: `To ${ url }` } ),
+		} );
 		const attempts = ours.locator( '.si-attempts tbody tr' );
 		await attempts.first().waitFor();
 		expect( await attempts.first().locator( '.si-attempt-status' ).innerText() ).toBe( '200' );
@@ -145,23 +172,36 @@ describe( 'outbound webhooks from the admin page', () => {
 		const { page } = session;
 		const { url, secret } = await endpointFor( 'lifecycle' );
 		const first = await paidOrder();
-		await receiver.waitFor( () => requestsTo( url ).some( ( request ) => request.body.includes( `"id":${ first },` ) ), 30_000 );
+		await receiver.waitFor(
+			() => requestsTo( url ).some( ( request ) => request.body.includes( `"id":${ first },` ) ),
+			30_000
+		);
 
 		await openTab( session, 'endpoints' );
 		await card( url ).waitFor();
 		// Its health: the delivery above succeeded.
 		await refreshUntil(
 			page.getByRole( 'button', { name: 'Refresh' } ),
-			async () => ( await card( url ).locator( '.si-endpoint__success-rate' ).innerText().catch( () => '' ) ).startsWith( '100 % of the last 1 attempt' ),
-			'the endpoint\'s recent success rate'
+			async () =>
+				(
+					await card( url )
+						.locator( '.si-endpoint__success-rate' )
+						.innerText()
+						.catch( () => '' )
+				).startsWith( '100 % of the last 1 attempt' ),
+			"the endpoint's recent success rate"
 		);
-		expect( await card( url ).locator( '.si-endpoint__last-error' ).innerText() ).toBe( 'None among the recent attempts' );
+		expect( await card( url ).locator( '.si-endpoint__last-error' ).innerText() ).toBe(
+			'None among the recent attempts'
+		);
 
 		await page.getByRole( 'button', { name: `Disable ${ url }` } ).click();
 		await card( url ).locator( '.si-badge', { hasText: 'Disabled' } ).waitFor();
 		expect( await card( url ).innerText() ).toContain( 'disabled by an administrator' );
 		// Disabled by its owner: enabling again resends what it missed only when asked.
-		await card( url ).getByRole( 'button', { name: `Enable and resend: ${ url }` } ).waitFor();
+		await card( url )
+			.getByRole( 'button', { name: `Enable and resend: ${ url }` } )
+			.waitFor();
 		await shot( session, 'outbound-endpoint-disabled' );
 		await page.getByRole( 'button', { name: `Enable ${ url }` } ).click();
 		await card( url ).locator( '.si-badge', { hasText: 'Active' } ).waitFor();

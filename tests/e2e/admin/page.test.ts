@@ -1,7 +1,18 @@
 import fs from 'fs';
 import path from 'path';
 import { loginCookies } from '../../../scripts/lib/wp-login';
-import { clickTab, horizontalOverflow, openSession, openTab, PAGE_PATH, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession, type Tab } from '../support/admin-page';
+import {
+	clickTab,
+	horizontalOverflow,
+	openSession,
+	openTab,
+	PAGE_PATH,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+	type Tab,
+} from '../support/admin-page';
 import { readState } from '../support/environment';
 
 const BUILD_DIR = path.resolve( __dirname, '..', '..', '..', 'plugin', 'build' );
@@ -25,8 +36,13 @@ function coreStyleLoaded( page: string, handle: string ): boolean {
 		return true;
 	}
 	return [ ...page.matchAll( /href=['"]([^'"]*load-styles\.php\?[^'"]*)['"]/g ) ].some( ( match ) => {
-		const url = new URL( ( match[ 1 ] as string ).replaceAll( '&amp;', '&' ).replaceAll( '&#038;', '&' ), 'http://localhost' );
-		return [ ...url.searchParams.entries() ].some( ( [ key, value ] ) => key.startsWith( 'load' ) && value.split( ',' ).includes( handle ) );
+		const url = new URL(
+			( match[ 1 ] as string ).replaceAll( '&amp;', '&' ).replaceAll( '&#038;', '&' ),
+			'http://localhost'
+		);
+		return [ ...url.searchParams.entries() ].some(
+			( [ key, value ] ) => key.startsWith( 'load' ) && value.split( ',' ).includes( handle )
+		);
 	} );
 }
 
@@ -49,16 +65,31 @@ describe( 'the admin page, served by WordPress', () => {
 		expect( html ).toContain( '<div id="service-integration-admin"></div>' );
 	} );
 
-	it( 'enqueues the build with its asset file\'s version and dependencies, and the wp-components style', () => {
+	it( "enqueues the build with its asset file's version and dependencies, and the wp-components style", () => {
 		const version = assetVersion();
 		expect( html ).toContain( `plugins/service-integration/build/index.js?ver=${ version }` );
 		expect( html ).toContain( `plugins/service-integration/build/index.css?ver=${ version }` );
-		for ( const dependency of [ 'wp-element-js', 'wp-components-js', 'wp-api-fetch-js', 'wp-i18n-js', 'service-integration-admin-js', 'service-integration-admin-css' ] ) {
-			expect( { dependency, present: new RegExp( `id=["']${ dependency }["']` ).test( html ) } ).toEqual( { dependency, present: true } );
+		for ( const dependency of [
+			'wp-element-js',
+			'wp-components-js',
+			'wp-api-fetch-js',
+			'wp-i18n-js',
+			'service-integration-admin-js',
+			'service-integration-admin-css',
+		] ) {
+			expect( { dependency, present: new RegExp( `id=["']${ dependency }["']` ).test( html ) } ).toEqual( {
+				dependency,
+				present: true,
+			} );
 		}
-		expect( { style: 'wp-components', loaded: coreStyleLoaded( html, 'wp-components' ) } ).toEqual( { style: 'wp-components', loaded: true } );
+		expect( { style: 'wp-components', loaded: coreStyleLoaded( html, 'wp-components' ) } ).toEqual( {
+			style: 'wp-components',
+			loaded: true,
+		} );
 		// The app's script comes after its dependencies (WordPress resolved them from the asset file).
-		expect( html.indexOf( 'id="wp-components-js"' ) ).toBeLessThan( html.indexOf( 'id="service-integration-admin-js"' ) );
+		expect( html.indexOf( 'id="wp-components-js"' ) ).toBeLessThan(
+			html.indexOf( 'id="service-integration-admin-js"' )
+		);
 	} );
 
 	it( 'enqueues nothing on other admin pages', () => {
@@ -82,7 +113,14 @@ describe( 'the admin page in a real browser', () => {
 		const { page } = session;
 		await page.locator( '.si-tab-content' ).waitFor();
 		const tabs = await page.getByRole( 'tab' ).allInnerTexts();
-		expect( tabs ).toEqual( [ 'Service account', 'Least-privilege check', 'Sidecar', 'Outbound endpoints', 'Deliveries', 'Inbound' ] );
+		expect( tabs ).toEqual( [
+			'Service account',
+			'Least-privilege check',
+			'Sidecar',
+			'Outbound endpoints',
+			'Deliveries',
+			'Inbound',
+		] );
 
 		await clickTab( page, 'Sidecar' );
 		await page.getByRole( 'heading', { name: 'Sidecar status' } ).waitFor();
@@ -97,7 +135,14 @@ describe( 'the admin page in a real browser', () => {
 	it( 'fits a phone-sized screen: nothing scrolls the page sideways', async () => {
 		const { page } = session;
 		await page.setViewportSize( { width: 390, height: 844 } );
-		for ( const tab of [ 'account', 'check', 'sidecar', 'endpoints', 'deliveries', 'inbound' ] as const satisfies readonly Tab[] ) {
+		for ( const tab of [
+			'account',
+			'check',
+			'sidecar',
+			'endpoints',
+			'deliveries',
+			'inbound',
+		] as const satisfies readonly Tab[] ) {
 			await openTab( session, tab );
 			await waitForLoaded( page );
 			expect( { tab, overflow: await horizontalOverflow( page ) } ).toEqual( { tab, overflow: 0 } );

@@ -1,5 +1,13 @@
 import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
-import { app, openSession, requireRoute, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import {
+	app,
+	openSession,
+	requireRoute,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+} from '../support/admin-page';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
 import { sleep, waitUntil } from '../../support/wait-until';
@@ -31,15 +39,22 @@ describe( 'replaying a time range of events to an endpoint from the admin page',
 		// Orders created and paid before the endpoint exists: it got none of their events.
 		from = new Date( Date.now() - 1000 );
 		const shop = commerce();
-		const [ product ] = await shop.createProducts( [ { name: 'Oak shelf', sku: `SHELF-${ Date.now() }`, price: '120.00' } ] );
+		const [ product ] = await shop.createProducts( [
+			{ name: 'Oak shelf', sku: `SHELF-${ Date.now() }`, price: '120.00' },
+		] );
 		const item = { product_id: ( product as { id: number } ).id, quantity: 1 };
-		orderIds = await shop.createOrders( [ { status: 'pending', line_items: [ item ] }, { status: 'pending', line_items: [ item ] } ] );
+		orderIds = await shop.createOrders( [
+			{ status: 'pending', line_items: [ item ] },
+			{ status: 'pending', line_items: [ item ] },
+		] );
 		await shop.pay( orderIds );
 		// Hand the outbox over now rather than at the next cron run.
 		let flushed = '';
 		await waitUntil(
 			async () => {
-				const answer = await adminClient().post< { pending: number } >( '/service-integration/v1/webhooks/outbox' );
+				const answer = await adminClient().post< { pending: number } >(
+					'/service-integration/v1/webhooks/outbox'
+				);
 				flushed = `HTTP ${ answer.status } ${ JSON.stringify( answer.body ) }`;
 				return answer.status === 200 && answer.body.pending === 0;
 			},
@@ -68,8 +83,15 @@ describe( 'replaying a time range of events to an endpoint from the admin page',
 
 	const ofOurs = () =>
 		receiver.requests
-			.map( ( request ) => ( { id: request.headers[ 'webhook-id' ] as string, type: ( JSON.parse( request.body ) as { type: string } ).type, body: request.body } ) )
-			.map( ( event ) => ( { ...event, order: orderIds.find( ( id ) => event.body.includes( `"id":${ id },` ) ) } ) );
+			.map( ( request ) => ( {
+				id: request.headers[ 'webhook-id' ] as string,
+				type: ( JSON.parse( request.body ) as { type: string } ).type,
+				body: request.body,
+			} ) )
+			.map( ( event ) => ( {
+				...event,
+				order: orderIds.find( ( id ) => event.body.includes( `"id":${ id },` ) ),
+			} ) );
 
 	it( 'counts (dry run), then replays the events the endpoint never got: each once, in order per order', async () => {
 		const { page } = session;
@@ -117,7 +139,10 @@ describe( 'replaying a time range of events to an endpoint from the admin page',
 		expect( got ).toHaveLength( 4 );
 		expect( new Set( got.map( ( event ) => event.id ) ).size ).toBe( 4 );
 		for ( const orderId of orderIds ) {
-			expect( got.filter( ( event ) => event.order === orderId ).map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid' ] );
+			expect( got.filter( ( event ) => event.order === orderId ).map( ( event ) => event.type ) ).toEqual( [
+				'order.created',
+				'order.paid',
+			] );
 		}
 		await shot( session, 'replay-range-replayed' );
 		expect( session.errors ).toEqual( [] );
@@ -126,18 +151,30 @@ describe( 'replaying a time range of events to an endpoint from the admin page',
 	it( 'validates the REST route: documented arguments, 400 naming the field, 404, 405', async () => {
 		const client = adminClient();
 		const replay = `${ ROUTE }/${ endpoint.id }/replay`;
-		const options = await client.request< { endpoints: Array< { methods: string[]; args: Record< string, unknown > } > } >( { method: 'OPTIONS', path: replay } );
+		const options = await client.request< {
+			endpoints: Array< { methods: string[]; args: Record< string, unknown > } >;
+		} >( { method: 'OPTIONS', path: replay } );
 		const post = options.body.endpoints.find( ( each ) => each.methods.includes( 'POST' ) );
 		expect( Object.keys( post?.args ?? {} ).sort() ).toEqual( [ 'dry_run', 'from', 'limit', 'to', 'types' ] );
 
 		const range = { from: from.toISOString(), to: new Date().toISOString() };
-		const badType = await client.post< { code: string; data: { params: Record< string, string > } } >( replay, { ...range, types: [ 'order.shipped' ] } );
+		const badType = await client.post< { code: string; data: { params: Record< string, string > } } >( replay, {
+			...range,
+			types: [ 'order.shipped' ],
+		} );
 		expect( badType.status ).toBe( 400 );
 		expect( Object.keys( badType.body.data.params ) ).toEqual( [ 'types' ] );
-		const backwards = await client.post< { code: string; data: { field: string } } >( replay, { from: range.to, to: range.from } );
+		const backwards = await client.post< { code: string; data: { field: string } } >( replay, {
+			from: range.to,
+			to: range.from,
+		} );
 		expect( backwards.status ).toBe( 400 );
 		expect( backwards.body ).toMatchObject( { code: 'invalid_to', data: { field: 'to' } } );
-		const dry = await client.post< { matched: number; queued: number; already_queued: number } >( replay, { ...range, types: [ 'order.created', 'order.paid' ], dry_run: true } );
+		const dry = await client.post< { matched: number; queued: number; already_queued: number } >( replay, {
+			...range,
+			types: [ 'order.created', 'order.paid' ],
+			dry_run: true,
+		} );
 		expect( dry.body ).toMatchObject( { matched: 4, queued: 4, already_queued: 0 } );
 		const unknown = await client.post< { code: string } >( `${ ROUTE }/ep_000000000000000000000000/replay`, range );
 		expect( unknown.status ).toBe( 404 );

@@ -1,6 +1,14 @@
 import { RestClient } from '../../../scripts/lib/rest-client';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
-import { app, openSession, openTab, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import {
+	app,
+	openSession,
+	openTab,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+} from '../support/admin-page';
 import { adminClient } from '../support/clients';
 import { readState } from '../support/environment';
 import { withPluginActive } from '../support/plugins';
@@ -11,7 +19,9 @@ interface AccountState {
 }
 
 /** What an automation tool does with the credentials the page showed: call /me. */
-async function callMe( authorization: string ): Promise< { status: number; body: { username?: string; is_service_account?: boolean; code?: string } } > {
+async function callMe(
+	authorization: string
+): Promise< { status: number; body: { username?: string; is_service_account?: boolean; code?: string } } > {
 	const response = await fetch( `${ readState().siteUrl }/wp-json/service-integration/v1/me`, {
 		headers: { authorization, cookie: PLAYGROUND_COOKIE, accept: 'application/json' },
 		redirect: 'manual',
@@ -37,7 +47,15 @@ describe( 'the service account screen', () => {
 		for ( const roleExists of [ true, false ] ) {
 			await page.route( state, async ( route ) => {
 				const real = await route.fetch();
-				await route.fulfill( { response: real, json: { ...( await real.json() ), account: null, application_passwords: [], role_exists: roleExists } } );
+				await route.fulfill( {
+					response: real,
+					json: {
+						...( await real.json() ),
+						account: null,
+						application_passwords: [],
+						role_exists: roleExists,
+					},
+				} );
 			} );
 			try {
 				await openTab( session, 'account' );
@@ -83,13 +101,18 @@ describe( 'the service account screen', () => {
 		const header = await page.getByLabel( 'Authorization header value', { exact: true } ).inputValue();
 		expect( username ).toBe( 'service-integration' );
 		expect( password ).toMatch( /^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/ );
-		expect( header ).toBe( 'Basic ' + Buffer.from( `${ username }:${ password.replace( / /g, '' ) }` ).toString( 'base64' ) );
+		expect( header ).toBe(
+			'Basic ' + Buffer.from( `${ username }:${ password.replace( / /g, '' ) }` ).toString( 'base64' )
+		);
 		await app( page ).getByText( 'it is shown only this once' ).waitFor();
 		await page.locator( '.si-passwords tr', { hasText: 'browser-e2e' } ).waitFor();
 		await shot( session, 'service-account-password-created' );
 
 		// The automation's view: the shown password and the shown header both authenticate.
-		const me = await new RestClient( readState().siteUrl, { username, password } ).get< { username: string; is_service_account: boolean } >( '/service-integration/v1/me' );
+		const me = await new RestClient( readState().siteUrl, { username, password } ).get< {
+			username: string;
+			is_service_account: boolean;
+		} >( '/service-integration/v1/me' );
 		expect( me.status ).toBe( 200 );
 		expect( me.body.username ).toBe( 'service-integration' );
 		expect( me.body.is_service_account ).toBe( true );
@@ -112,21 +135,29 @@ describe( 'the service account screen', () => {
 
 		// Revoking it from the page locks the automation out.
 		await page.getByRole( 'button', { name: 'Revoke the application password "browser-e2e"' } ).click();
-		await page.getByRole( 'group', { name: /Revoke "browser-e2e"/ } ).getByRole( 'button', { name: 'Revoke', exact: true } ).click();
+		await page
+			.getByRole( 'group', { name: /Revoke "browser-e2e"/ } )
+			.getByRole( 'button', { name: 'Revoke', exact: true } )
+			.click();
 		await page.locator( '.si-passwords tr', { hasText: 'browser-e2e' } ).waitFor( { state: 'detached' } );
 		const revoked = await callMe( header );
 		expect( revoked.status ).toBe( 401 );
 		expect( session.errors ).toEqual( [] );
 	} );
 
-	it( 'shows the role\'s capabilities against the expected list', async () => {
+	it( "shows the role's capabilities against the expected list", async () => {
 		const { page } = session;
 		const rows = page.locator( '.si-capabilities tbody tr' );
 		await rows.first().waitFor();
 		const states = await page.locator( '.si-capabilities tbody tr td:last-child' ).allInnerTexts();
 		expect( states.length ).toBe( 8 );
 		expect( new Set( states ) ).toEqual( new Set( [ 'As expected' ] ) );
-		expect( await page.locator( '.si-capabilities tbody tr', { hasText: 'edit_others_commande_fabrications' } ).locator( 'td' ).allInnerTexts() ).toEqual( [ 'denied', 'denied', 'As expected' ] );
+		expect(
+			await page
+				.locator( '.si-capabilities tbody tr', { hasText: 'edit_others_commande_fabrications' } )
+				.locator( 'td' )
+				.allInnerTexts()
+		).toEqual( [ 'denied', 'denied', 'As expected' ] );
 		await shot( session, 'service-account' );
 	} );
 
@@ -136,12 +167,17 @@ describe( 'the service account screen', () => {
 			// The automation keeps working meanwhile; what the clamp cuts from it is remembered.
 			const automation = await provisionServiceAccount( 'widening-browser' );
 			expect( ( await automation.client.get( '/service-integration/v1/me' ) ).status ).toBe( 200 );
-			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/service-account/application-passwords/${ automation.uuid }` } );
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/service-account/application-passwords/${ automation.uuid }`,
+			} );
 			await openTab( session, 'account' );
 			await waitForLoaded( page );
 			await page.locator( '.si-widening' ).waitFor();
 			const flagged = page.locator( '.si-capabilities tr.si-row--flagged' );
-			expect( await flagged.filter( { hasText: 'edit_posts' } ).locator( 'td:last-child' ).innerText() ).toBe( 'Widening (refused)' );
+			expect( await flagged.filter( { hasText: 'edit_posts' } ).locator( 'td:last-child' ).innerText() ).toBe(
+				'Widening (refused)'
+			);
 			expect( await flagged.count() ).toBeGreaterThanOrEqual( 5 );
 			await shot( session, 'service-account-widening' );
 		} );
@@ -151,7 +187,9 @@ describe( 'the service account screen', () => {
 		await page.locator( '.si-widening' ).waitFor();
 		await page.getByRole( 'button', { name: 'Forget what was reported' } ).click();
 		await page.locator( '.si-widening' ).waitFor( { state: 'detached' } );
-		const state = await adminClient().get< { widening_detected: string[] } >( '/service-integration/v1/service-account' );
+		const state = await adminClient().get< { widening_detected: string[] } >(
+			'/service-integration/v1/service-account'
+		);
 		expect( state.body.widening_detected ).toEqual( [] );
 		expect( await page.locator( '.si-capabilities tr.si-row--flagged' ).count() ).toBe( 0 );
 	}, 300_000 );
@@ -173,12 +211,16 @@ describe( 'the least-privilege check screen', () => {
 		await page.getByRole( 'button', { name: 'Run the check' } ).click();
 		const verdict = page.locator( '.si-check-verdict' );
 		await verdict.waitFor( { timeout: 90_000 } );
-		expect( await verdict.innerText() ).toContain( 'Passed: the integration role is refused everything it must not do' );
+		expect( await verdict.innerText() ).toContain(
+			'Passed: the integration role is refused everything it must not do'
+		);
 
 		const rows = page.locator( '.si-check-results tbody tr' );
 		const count = await rows.count();
 		expect( count ).toBeGreaterThanOrEqual( 10 );
-		expect( new Set( await page.locator( '.si-check-results tbody tr td:last-child' ).allInnerTexts() ) ).toEqual( new Set( [ 'Pass' ] ) );
+		expect( new Set( await page.locator( '.si-check-results tbody tr td:last-child' ).allInnerTexts() ) ).toEqual(
+			new Set( [ 'Pass' ] )
+		);
 		const users = await rows.filter( { hasText: '/wp/v2/users' } ).first().locator( 'td' ).allInnerTexts();
 		expect( users ).toEqual( [ 'GET', '/wp/v2/users', 'refused', '403', 'rest_forbidden', 'Pass' ] );
 		const me = await rows.filter( { hasText: '/service-integration/v1/me' } ).locator( 'td' ).allInnerTexts();

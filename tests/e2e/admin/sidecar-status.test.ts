@@ -1,4 +1,12 @@
-import { app, openSession, openTab, SETUP_TIMEOUT, shot, waitForLoaded, type AdminSession } from '../support/admin-page';
+import {
+	app,
+	openSession,
+	openTab,
+	SETUP_TIMEOUT,
+	shot,
+	waitForLoaded,
+	type AdminSession,
+} from '../support/admin-page';
 import { readState } from '../support/environment';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
 
@@ -41,7 +49,9 @@ describe( 'the sidecar status screen', () => {
 			expect( text ).toContain( 'SERVICE_INTEGRATION_SIDECAR_URL' );
 			// What happens meanwhile, both ways: order events wait in the outbox, webhook senders retry.
 			expect( text ).toContain( 'Order events are kept in the outbox meanwhile' );
-			expect( text ).toContain( 'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later' );
+			expect( text ).toContain(
+				'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later'
+			);
 			expect( text ).toContain( readState().sidecarUrl );
 			await shot( session, 'sidecar-unreachable' );
 		} finally {

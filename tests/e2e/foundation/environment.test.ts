@@ -12,14 +12,18 @@ interface SiteReport {
 
 describe( 'the running WordPress', () => {
 	it( 'serves pretty REST URLs with the plugin namespace and Application Passwords available', async () => {
-		const index = await anonymousClient().get< { namespaces: string[]; authentication: Record< string, unknown > } >( '/' );
+		const index = await anonymousClient().get< {
+			namespaces: string[];
+			authentication: Record< string, unknown >;
+		} >( '/' );
 		expect( index.status ).toBe( 200 );
 		expect( index.body.namespaces ).toContain( 'service-integration/v1' );
 		expect( index.body.authentication ).toHaveProperty( 'application-passwords' );
 	} );
 
 	it( 'has the plugin active under its own slug', async () => {
-		const plugins = await adminClient().get< Array< { plugin: string; status: string; name: string } > >( '/wp/v2/plugins' );
+		const plugins =
+			await adminClient().get< Array< { plugin: string; status: string; name: string } > >( '/wp/v2/plugins' );
 		expect( plugins.status ).toBe( 200 );
 		const ours = plugins.body.find( ( plugin ) => plugin.plugin === 'service-integration/service-integration' );
 		expect( ours ).toMatchObject( { status: 'active', name: 'Service Integration' } );
@@ -34,7 +38,9 @@ describe( 'the running WordPress', () => {
 	// WP_DEBUG_DISPLAY is off (a notice would never reach the body): WP_DEBUG_LOG's file is read.
 	it( 'answers API clients directly (no Playground auto-login redirect) and logs no PHP notice meanwhile', async () => {
 		const mark = debugLogMark();
-		const response = await fetch( `${ readState().siteUrl }/wp-json/service-integration/v1`, { redirect: 'manual' } );
+		const response = await fetch( `${ readState().siteUrl }/wp-json/service-integration/v1`, {
+			redirect: 'manual',
+		} );
 		expect( response.status ).toBe( 200 );
 		const text = await response.text();
 		expect( () => JSON.parse( text ) ).not.toThrow();
@@ -61,7 +67,9 @@ describe( 'the running WordPress', () => {
 		const state = readState();
 		const driver = commerce();
 		const plugins = await adminClient().get< Array< { plugin: string; status: string } > >( '/wp/v2/plugins' );
-		expect( plugins.body.find( ( plugin ) => plugin.plugin === driver.plugin ) ).toMatchObject( { status: 'active' } );
+		expect( plugins.body.find( ( plugin ) => plugin.plugin === driver.plugin ) ).toMatchObject( {
+			status: 'active',
+		} );
 		const namespace = state.commerce === 'woocommerce' ? 'wc/v3' : 'wc-fixture/v1';
 		const index = await adminClient().get< { namespace: string } >( `/${ namespace }` );
 		expect( index.status ).toBe( 200 );
@@ -75,7 +83,9 @@ describe( 'the running WordPress', () => {
 		} );
 		if ( state.commerce === 'woocommerce' ) {
 			// WOOCOMMERCE_HPOS=off asks for posts; anything else (unset included) for HPOS.
-			const off = [ 'off', 'no', 'false', '0', 'legacy', 'posts' ].includes( ( process.env.WOOCOMMERCE_HPOS ?? '' ).toLowerCase() );
+			const off = [ 'off', 'no', 'false', '0', 'legacy', 'posts' ].includes(
+				( process.env.WOOCOMMERCE_HPOS ?? '' ).toLowerCase()
+			);
 			expect( state.orderStorage ).toBe( off ? 'legacy' : 'hpos' );
 		} else {
 			expect( state.orderStorage ).toBe( 'fixture' );
@@ -89,8 +99,12 @@ describe( 'the running WordPress', () => {
 			return report.body.order_rows as NonNullable< SiteReport[ 'order_rows' ] >;
 		};
 		const before = await rows();
-		const [ product ] = await commerce().createProducts( [ { name: 'Storage probe', sku: `storage-probe-${ Date.now() }`, price: '3.00' } ] );
-		await commerce().createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] );
+		const [ product ] = await commerce().createProducts( [
+			{ name: 'Storage probe', sku: `storage-probe-${ Date.now() }`, price: '3.00' },
+		] );
+		await commerce().createOrders( [
+			{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
+		] );
 		const after = await rows();
 		const grew = ( key: keyof typeof before ) => ( after[ key ] ?? 0 ) - ( before[ key ] ?? 0 );
 		const expected = {

@@ -41,7 +41,11 @@ function processesOfThisEnvironment(): string[] {
 			const cmdline = fs.readFileSync( `/proc/${ entry }/cmdline`, 'utf8' ).split( '\0' ).join( ' ' );
 			const environ = fs.readFileSync( `/proc/${ entry }/environ`, 'utf8' ).split( '\0' );
 			const state = /^State:\s+(\S)/m.exec( fs.readFileSync( `/proc/${ entry }/status`, 'utf8' ) )?.[ 1 ];
-			if ( state !== 'Z' && ( cmdline.includes( DIR + path.sep ) || environ.includes( `SIDECAR_DATA_DIR=${ path.join( DIR, 'sidecar-data' ) }` ) ) ) {
+			if (
+				state !== 'Z' &&
+				( cmdline.includes( DIR + path.sep ) ||
+					environ.includes( `SIDECAR_DATA_DIR=${ path.join( DIR, 'sidecar-data' ) }` ) )
+			) {
 				found.push( `${ entry }: ${ cmdline.slice( 0, 160 ) }` );
 			}
 		} catch {
@@ -51,14 +55,17 @@ function processesOfThisEnvironment(): string[] {
 	return found;
 }
 
-
 function npmStop(): string {
-	const result = spawnSync( process.execPath, [ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'stop.ts' ), `--env=${ NAME }` ], {
-		cwd: ROOT,
-		encoding: 'utf8',
-		env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ) },
-		timeout: 120_000,
-	} );
+	const result = spawnSync(
+		process.execPath,
+		[ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'stop.ts' ), `--env=${ NAME }` ],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+			env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ) },
+			timeout: 120_000,
+		}
+	);
 	if ( result.status !== 0 ) {
 		throw new Error( `stop.ts failed (${ result.status }): ${ result.stderr }` );
 	}
@@ -79,7 +86,9 @@ describe( 'a start that fails', () => {
 
 	it( 'rejects with the PHP fatal error from the site debug.log and leaves no sidecar or Playground server running', async () => {
 		const start = startStack( { ...OPTIONS, woocommerceDir: FATAL_PLUGIN } );
-		await expect( start ).rejects.toThrow( /PHP Fatal error: .*Call to undefined function service_integration_test_activation_fatal_undefined_function\(\)/ );
+		await expect( start ).rejects.toThrow(
+			/PHP Fatal error: .*Call to undefined function service_integration_test_activation_fatal_undefined_function\(\)/
+		);
 		expect( processesOfThisEnvironment() ).toEqual( [] );
 		expect( npmStop() ).toContain( 'Nothing is running' );
 	} );
@@ -87,12 +96,22 @@ describe( 'a start that fails', () => {
 	it( '`npm stop` stops the sidecar and the Playground server of a start that was killed half-way (no running.json)', async () => {
 		const child = spawn(
 			process.execPath,
-			[ '-r', 'ts-node/register/transpile-only', path.join( __dirname, 'start-stack-child.ts' ), JSON.stringify( OPTIONS ) ],
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				path.join( __dirname, 'start-stack-child.ts' ),
+				JSON.stringify( OPTIONS ),
+			],
 			{ cwd: ROOT, stdio: 'ignore', env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ) } }
 		);
 		const exited = new Promise( ( resolve ) => child.once( 'exit', resolve ) );
 		// Killed once the Playground server has been launched, before WordPress answers.
-		await waitUntil( () => fs.existsSync( path.join( DIR, 'wordpress.pid' ) ), 120_000, 'the Playground server launched', 100 );
+		await waitUntil(
+			() => fs.existsSync( path.join( DIR, 'wordpress.pid' ) ),
+			120_000,
+			'the Playground server launched',
+			100
+		);
 		child.kill( 'SIGKILL' );
 		await exited;
 		expect( fs.existsSync( path.join( DIR, 'running.json' ) ) ).toBe( false );

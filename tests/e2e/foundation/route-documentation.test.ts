@@ -67,14 +67,19 @@ describe( 'OPTIONS on every route of the plugin', () => {
 	it( 'answers each with a schema and the args of each method', async () => {
 		const undocumented: string[] = [];
 		for ( const route of routes ) {
-			const answer = await adminClient().request< OptionsAnswer >( { method: 'OPTIONS', path: concretePath( route ) } );
+			const answer = await adminClient().request< OptionsAnswer >( {
+				method: 'OPTIONS',
+				path: concretePath( route ),
+			} );
 			if ( answer.status !== 200 ) {
 				undocumented.push( `${ route }: OPTIONS answered ${ answer.status }` );
 				continue;
 			}
 			const { schema, endpoints } = answer.body;
 			if ( ! Array.isArray( endpoints ) ) {
-				undocumented.push( `${ route }: OPTIONS answered without endpoints: ${ JSON.stringify( answer.body ).slice( 0, 300 ) }` );
+				undocumented.push(
+					`${ route }: OPTIONS answered without endpoints: ${ JSON.stringify( answer.body ).slice( 0, 300 ) }`
+				);
 				continue;
 			}
 			if ( ! schema || typeof schema.title !== 'string' || typeof schema.properties !== 'object' ) {
@@ -96,7 +101,10 @@ describe( 'OPTIONS on every route of the plugin', () => {
 	} );
 
 	it( 'describes the body an endpoint is created with', async () => {
-		const answer = await adminClient().request< OptionsAnswer >( { method: 'OPTIONS', path: '/service-integration/v1/webhooks/endpoints' } );
+		const answer = await adminClient().request< OptionsAnswer >( {
+			method: 'OPTIONS',
+			path: '/service-integration/v1/webhooks/endpoints',
+		} );
 		const post = answer.body.endpoints.find( ( endpoint ) => endpoint.methods.includes( 'POST' ) );
 		expect( post?.args ).toMatchObject( {
 			url: { type: 'string' },

@@ -10,7 +10,9 @@ describe( 'the PHP <-> sidecar channel', () => {
 	const state = readState();
 
 	it( 'carries a signed round trip from WordPress to the sidecar and back', async () => {
-		const status = await adminClient().get< { reachable: boolean; version: string } >( '/service-integration/v1/sidecar/status' );
+		const status = await adminClient().get< { reachable: boolean; version: string } >(
+			'/service-integration/v1/sidecar/status'
+		);
 		expect( status.status ).toBe( 200 );
 		expect( status.body ).toMatchObject( { reachable: true, version: expect.any( String ) } );
 	} );
@@ -35,9 +37,21 @@ describe( 'the PHP <-> sidecar channel', () => {
 
 	it.each( [
 		[ 'no signature', () => ( {} ), 'channel_signature_missing' ],
-		[ 'a wrong key', () => signedHeaders( 'not-the-shared-key-at-all', 'GET', '/v1/status', '' ), 'channel_signature_invalid' ],
-		[ 'a signature for another path', () => signedHeaders( state.sharedKey, 'GET', '/v1/other', '' ), 'channel_signature_invalid' ],
-		[ 'an expired timestamp', () => signedHeaders( state.sharedKey, 'GET', '/v1/status', '', Math.floor( Date.now() / 1000 ) - 3600 ), 'channel_signature_expired' ],
+		[
+			'a wrong key',
+			() => signedHeaders( 'not-the-shared-key-at-all', 'GET', '/v1/status', '' ),
+			'channel_signature_invalid',
+		],
+		[
+			'a signature for another path',
+			() => signedHeaders( state.sharedKey, 'GET', '/v1/other', '' ),
+			'channel_signature_invalid',
+		],
+		[
+			'an expired timestamp',
+			() => signedHeaders( state.sharedKey, 'GET', '/v1/status', '', Math.floor( Date.now() / 1000 ) - 3600 ),
+			'channel_signature_expired',
+		],
 	] )( 'sidecar: refuses a call with %s (401)', async ( _label, makeHeaders, code ) => {
 		const response = await fetch( `${ state.sidecarUrl }/v1/status`, { headers: makeHeaders() } );
 		expect( response.status ).toBe( 401 );
@@ -52,7 +66,11 @@ describe( 'the PHP <-> sidecar channel', () => {
 		it( 'accepts a call signed with the shared key', async () => {
 			const response = await fetch( url, {
 				method: 'POST',
-				headers: { cookie: PLAYGROUND_COOKIE, 'content-type': 'application/json', ...signedHeaders( state.sharedKey, 'POST', route, body ) },
+				headers: {
+					cookie: PLAYGROUND_COOKIE,
+					'content-type': 'application/json',
+					...signedHeaders( state.sharedKey, 'POST', route, body ),
+				},
 				body,
 			} );
 			expect( response.status ).toBe( 202 );
@@ -60,8 +78,16 @@ describe( 'the PHP <-> sidecar channel', () => {
 
 		it.each( [
 			[ 'unsigned', {}, 'sidecar_signature_missing' ],
-			[ 'signed with another key', signedHeaders( crypto.randomBytes( 32 ).toString( 'hex' ), 'POST', route, body ), 'sidecar_signature_invalid' ],
-			[ 'signed over another body', signedHeaders( state.sharedKey, 'POST', route, '{"type":"other"}' ), 'sidecar_signature_invalid' ],
+			[
+				'signed with another key',
+				signedHeaders( crypto.randomBytes( 32 ).toString( 'hex' ), 'POST', route, body ),
+				'sidecar_signature_invalid',
+			],
+			[
+				'signed over another body',
+				signedHeaders( state.sharedKey, 'POST', route, '{"type":"other"}' ),
+				'sidecar_signature_invalid',
+			],
 		] )( 'refuses a call %s (401)', async ( _label, headers, code ) => {
 			const response = await fetch( url, {
 				method: 'POST',

@@ -22,47 +22,97 @@ describe( 'inbound admin routes', () => {
 			[ 'GET', `${ ADMIN }/events/1` ],
 			[ 'POST', `${ ADMIN }/events/1/retry` ],
 		] as const ) {
-			const anonymous = await anonymousClient().request< { code: string } >( { method, path, data: method === 'POST' ? {} : undefined } );
-			expect( { path, method, status: anonymous.status, code: anonymous.body.code } ).toEqual( { path, method, status: 401, code: 'rest_forbidden' } );
-			const automation = await account.client.request< { code: string } >( { method, path, data: method === 'POST' ? {} : undefined } );
-			expect( { path, method, status: automation.status, code: automation.body.code } ).toEqual( { path, method, status: 403, code: 'rest_forbidden' } );
+			const anonymous = await anonymousClient().request< { code: string } >( {
+				method,
+				path,
+				data: method === 'POST' ? {} : undefined,
+			} );
+			expect( { path, method, status: anonymous.status, code: anonymous.body.code } ).toEqual( {
+				path,
+				method,
+				status: 401,
+				code: 'rest_forbidden',
+			} );
+			const automation = await account.client.request< { code: string } >( {
+				method,
+				path,
+				data: method === 'POST' ? {} : undefined,
+			} );
+			expect( { path, method, status: automation.status, code: automation.body.code } ).toEqual( {
+				path,
+				method,
+				status: 403,
+				code: 'rest_forbidden',
+			} );
 		}
 	} );
 
 	it( 'manage sources through the sidecar, each answer with its receiving URL; secrets only once', async () => {
 		const admin = adminClient();
 		const created = await createSource( 'admin-e2e', 'standard-webhooks', { description: 'first' } );
-		expect( created ).toMatchObject( { id: 'admin-e2e', scheme: 'standard-webhooks', status: 'active', receiving_url: receivingUrl( 'admin-e2e' ) } );
+		expect( created ).toMatchObject( {
+			id: 'admin-e2e',
+			scheme: 'standard-webhooks',
+			status: 'active',
+			receiving_url: receivingUrl( 'admin-e2e' ),
+		} );
 		expect( created.secret ).toMatch( /^whsec_/ );
 
 		const list = await admin.get< { sources: Array< Record< string, unknown > > } >( `${ ADMIN }/sources` );
 		expect( list.status ).toBe( 200 );
 		const listed = list.body.sources.find( ( source ) => source.id === 'admin-e2e' );
-		expect( listed ).toMatchObject( { receiving_url: receivingUrl( 'admin-e2e' ), secrets: [ { masked: expect.stringMatching( /^whsec_…/ ) } ] } );
+		expect( listed ).toMatchObject( {
+			receiving_url: receivingUrl( 'admin-e2e' ),
+			secrets: [ { masked: expect.stringMatching( /^whsec_…/ ) } ],
+		} );
 		expect( JSON.stringify( list.body ) ).not.toContain( created.secret.slice( 6 ) );
 
-		const updated = await admin.post< Record< string, unknown > >( `${ ADMIN }/sources/admin-e2e`, { description: 'second', tolerance_seconds: 120 } );
+		const updated = await admin.post< Record< string, unknown > >( `${ ADMIN }/sources/admin-e2e`, {
+			description: 'second',
+			tolerance_seconds: 120,
+		} );
 		expect( updated.status ).toBe( 200 );
-		expect( updated.body ).toMatchObject( { description: 'second', tolerance_seconds: 120, receiving_url: receivingUrl( 'admin-e2e' ) } );
-		const patched = await admin.request< Record< string, unknown > >( { method: 'PATCH', path: `${ ADMIN }/sources/admin-e2e`, data: { status: 'disabled' } } );
+		expect( updated.body ).toMatchObject( {
+			description: 'second',
+			tolerance_seconds: 120,
+			receiving_url: receivingUrl( 'admin-e2e' ),
+		} );
+		const patched = await admin.request< Record< string, unknown > >( {
+			method: 'PATCH',
+			path: `${ ADMIN }/sources/admin-e2e`,
+			data: { status: 'disabled' },
+		} );
 		expect( patched.body ).toMatchObject( { status: 'disabled' } );
 		const refused = await sendWebhook( 'admin-e2e', sampleWebhook( 'standard-webhooks', created.secret ) );
-		expect( { status: refused.status, code: refused.body.code } ).toEqual( { status: 403, code: 'source_disabled' } );
+		expect( { status: refused.status, code: refused.body.code } ).toEqual( {
+			status: 403,
+			code: 'source_disabled',
+		} );
 		await admin.post( `${ ADMIN }/sources/admin-e2e`, { status: 'active' } );
 
 		// Rotation: a generated secret, shown once; the old one still verifies during the grace period.
-		const rotated = await admin.post< { secret: string; secrets: unknown[]; receiving_url: string } >( `${ ADMIN }/sources/admin-e2e/rotate-secret`, {} );
+		const rotated = await admin.post< { secret: string; secrets: unknown[]; receiving_url: string } >(
+			`${ ADMIN }/sources/admin-e2e/rotate-secret`,
+			{}
+		);
 		expect( rotated.status ).toBe( 200 );
 		expect( rotated.headers.get( 'cache-control' ) ).toContain( 'no-store' );
 		expect( rotated.body.secret ).toMatch( /^whsec_/ );
 		expect( rotated.body.secrets ).toHaveLength( 2 );
-		expect( ( await sendWebhook( 'admin-e2e', sampleWebhook( 'standard-webhooks', created.secret ) ) ).status ).toBe( 202 );
-		expect( ( await sendWebhook( 'admin-e2e', sampleWebhook( 'standard-webhooks', rotated.body.secret ) ) ).status ).toBe( 202 );
+		expect(
+			( await sendWebhook( 'admin-e2e', sampleWebhook( 'standard-webhooks', created.secret ) ) ).status
+		).toBe( 202 );
+		expect(
+			( await sendWebhook( 'admin-e2e', sampleWebhook( 'standard-webhooks', rotated.body.secret ) ) ).status
+		).toBe( 202 );
 
 		// A provider-issued secret (Stripe rolls its own), with no grace: the old one stops at once.
 		const stripe = await createSource( 'admin-stripe-e2e', 'stripe' );
 		const rolled = 'whsec_rolled0123456789abcdef0123456789';
-		const roll = await admin.post< Record< string, unknown > >( `${ ADMIN }/sources/admin-stripe-e2e/rotate-secret`, { secret: rolled, grace_hours: 0 } );
+		const roll = await admin.post< Record< string, unknown > >(
+			`${ ADMIN }/sources/admin-stripe-e2e/rotate-secret`,
+			{ secret: rolled, grace_hours: 0 }
+		);
 		expect( roll.status ).toBe( 200 );
 		expect( roll.body.secret ).toBeUndefined();
 		const old = await sendWebhook( 'admin-stripe-e2e', sampleWebhook( 'stripe', stripe.secret ) );
@@ -74,13 +124,23 @@ describe( 'inbound admin routes', () => {
 			[ () => admin.get( `${ ADMIN }/sources/missing-e2e` ), 404, 'source_not_found' ],
 			[ () => admin.post( `${ ADMIN }/sources`, { id: 'admin-e2e', scheme: 'github' } ), 409, 'source_exists' ],
 			[ () => admin.post( `${ ADMIN }/sources`, { id: 'bad', scheme: 'paypal' } ), 400, 'invalid_body' ],
-			[ () => admin.post( `${ ADMIN }/sources`, { id: 'weak-e2e', scheme: 'github', secret: 'abc' } ), 400, 'invalid_secret' ],
+			[
+				() => admin.post( `${ ADMIN }/sources`, { id: 'weak-e2e', scheme: 'github', secret: 'abc' } ),
+				400,
+				'invalid_secret',
+			],
 		] as const ) {
 			const answer = await call();
-			expect( { status: answer.status, code: ( answer.body as { code: string } ).code } ).toEqual( { status, code } );
+			expect( { status: answer.status, code: ( answer.body as { code: string } ).code } ).toEqual( {
+				status,
+				code,
+			} );
 		}
 
-		const deleted = await admin.request< { deleted: boolean } >( { method: 'DELETE', path: `${ ADMIN }/sources/admin-stripe-e2e` } );
+		const deleted = await admin.request< { deleted: boolean } >( {
+			method: 'DELETE',
+			path: `${ ADMIN }/sources/admin-stripe-e2e`,
+		} );
 		expect( deleted.body ).toMatchObject( { deleted: true } );
 		const gone = await sendWebhook( 'admin-stripe-e2e', sampleWebhook( 'stripe', rolled ) );
 		expect( { status: gone.status, code: gone.body.code } ).toEqual( { status: 404, code: 'unknown_source' } );
@@ -88,18 +148,35 @@ describe( 'inbound admin routes', () => {
 
 	it( 'show the verification log and the stored events; a payload only one event at a time', async () => {
 		const admin = adminClient();
-		const log = await admin.get< { entries: Array< Record< string, unknown > >; total: number } >( `${ ADMIN }/log?source=admin-e2e` );
+		const log = await admin.get< { entries: Array< Record< string, unknown > >; total: number } >(
+			`${ ADMIN }/log?source=admin-e2e`
+		);
 		expect( log.status ).toBe( 200 );
 		expect( log.body.total ).toBeGreaterThanOrEqual( 3 );
-		expect( Object.keys( log.body.entries[ 0 ] ?? {} ).sort() ).toEqual( [ 'answer_status', 'at', 'code', 'event_id', 'id', 'outcome', 'source', 'status' ] );
+		expect( Object.keys( log.body.entries[ 0 ] ?? {} ).sort() ).toEqual( [
+			'answer_status',
+			'at',
+			'code',
+			'event_id',
+			'id',
+			'outcome',
+			'source',
+			'status',
+		] );
 		expect( log.body.entries.some( ( entry ) => entry.code === 'source_disabled' ) ).toBe( true );
 		const bad = await admin.get< { code: string } >( `${ ADMIN }/log?outcome=maybe` );
 		expect( { status: bad.status, code: bad.body.code } ).toEqual( { status: 400, code: 'rest_invalid_param' } );
 
-		const events = await admin.get< { events: InboundEvent[]; total: number; counts: Record< string, number > } >( `${ ADMIN }/events?source=admin-e2e&status=received&per_page=1` );
+		const events = await admin.get< { events: InboundEvent[]; total: number; counts: Record< string, number > } >(
+			`${ ADMIN }/events?source=admin-e2e&status=received&per_page=1`
+		);
 		expect( events.status ).toBe( 200 );
 		expect( events.headers.get( 'x-wp-total' ) ).toBe( String( events.body.total ) );
-		expect( events.body.counts ).toEqual( { received: expect.any( Number ), processed: expect.any( Number ), failed: expect.any( Number ) } );
+		expect( events.body.counts ).toEqual( {
+			received: expect.any( Number ),
+			processed: expect.any( Number ),
+			failed: expect.any( Number ),
+		} );
 		for ( const event of events.body.events ) {
 			expect( event ).not.toHaveProperty( 'payload' );
 			expect( event.source ).toBe( 'admin-e2e' );
@@ -110,7 +187,10 @@ describe( 'inbound admin routes', () => {
 		expect( JSON.parse( one.body.payload as string ) ).toMatchObject( { type: 'order.paid' } );
 
 		const missing = await admin.get< { code: string } >( `${ ADMIN }/events/999999` );
-		expect( { status: missing.status, code: missing.body.code } ).toEqual( { status: 404, code: 'inbound_event_not_found' } );
+		expect( { status: missing.status, code: missing.body.code } ).toEqual( {
+			status: 404,
+			code: 'inbound_event_not_found',
+		} );
 		const badStatus = await admin.get< { code: string } >( `${ ADMIN }/events?status=lost` );
 		expect( badStatus.status ).toBe( 400 );
 	} );

@@ -4,7 +4,18 @@ import { sampleWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { readState } from '../support/environment';
 import { setPluginActive } from '../support/plugins';
-import { ADMIN, createSource, cronUntil, eventsFor, listEvents, pooled, RECORDER_PLUGIN, recordedCalls, runCron, sendWebhook } from '../support/inbound';
+import {
+	ADMIN,
+	createSource,
+	cronUntil,
+	eventsFor,
+	listEvents,
+	pooled,
+	RECORDER_PLUGIN,
+	recordedCalls,
+	runCron,
+	sendWebhook,
+} from '../support/inbound';
 
 /**
  * The generated forgeries of the sidecar-level sweep (tests/support/inbound-forgeries.ts),
@@ -73,7 +84,11 @@ describe( 'inbound forgery sweep through WordPress', () => {
 			const source = await createSource( `forge-${ scheme }`, scheme, { tolerance_seconds: TOLERANCE } );
 			secrets[ scheme ] = source.secret;
 			// The same secret on a disabled source: refused for being disabled, not for the signature.
-			await createSource( `forge-${ scheme }-off`, scheme, { secret: source.secret, status: 'disabled', tolerance_seconds: TOLERANCE } );
+			await createSource( `forge-${ scheme }-off`, scheme, {
+				secret: source.secret,
+				status: 'disabled',
+				tolerance_seconds: TOLERANCE,
+			} );
 		}
 	}, SWEEP_TIMEOUT );
 
@@ -81,40 +96,64 @@ describe( 'inbound forgery sweep through WordPress', () => {
 		await setPluginActive( RECORDER_PLUGIN, false );
 	} );
 
-	it( 'refuses every generated forgery with the right 4xx, and leaves no event, duplicate count or handler call', async () => {
-		// Controls: the unmutated webhooks are accepted, so each refusal below is its mutation's doing.
-		const controls = INBOUND_SCHEMES.map( ( scheme ) => ( { source: `forge-${ scheme }`, webhook: sampleWebhook( scheme, secrets[ scheme ] ) } ) );
-		for ( const { source, webhook } of controls ) {
-			const control = await sendWebhook( source, webhook );
-			expect( { source, status: control.status } ).toEqual( { source, status: 202 } );
-		}
-		// Processed before the baseline is taken, so their handler calls are not counted against the sweep.
-		await cronUntil( async () => {
-			const states = await Promise.all( controls.map( async ( { source, webhook } ) => ( await eventsFor( source, webhook.expected.eventId ) )[ 0 ]?.status ) );
-			return states.every( ( state ) => state === 'processed' );
-		}, 'the controls processed' );
+	it(
+		'refuses every generated forgery with the right 4xx, and leaves no event, duplicate count or handler call',
+		async () => {
+			// Controls: the unmutated webhooks are accepted, so each refusal below is its mutation's doing.
+			const controls = INBOUND_SCHEMES.map( ( scheme ) => ( {
+				source: `forge-${ scheme }`,
+				webhook: sampleWebhook( scheme, secrets[ scheme ] ),
+			} ) );
+			for ( const { source, webhook } of controls ) {
+				const control = await sendWebhook( source, webhook );
+				expect( { source, status: control.status } ).toEqual( { source, status: 202 } );
+			}
+			// Processed before the baseline is taken, so their handler calls are not counted against the sweep.
+			await cronUntil( async () => {
+				const states = await Promise.all(
+					controls.map(
+						async ( { source, webhook } ) =>
+							( await eventsFor( source, webhook.expected.eventId ) )[ 0 ]?.status
+					)
+				);
+				return states.every( ( state ) => state === 'processed' );
+			}, 'the controls processed' );
 
-		const cases = INBOUND_SCHEMES.flatMap( ( scheme ) => forgeryCases( scheme, `forge-${ scheme }`, secrets[ scheme ], PER_SCHEME ) )
-			// Header forwarding is WordPress's own doing here; the sidecar sweep covers unforwarded headers.
-			.filter( ( c ) => ! c.unprefixed )
-			.map( throughWordPress );
-		expect( cases.length ).toBeGreaterThanOrEqual( 190 );
-		const sent = sampleForPlayground( cases );
+			const cases = INBOUND_SCHEMES.flatMap( ( scheme ) =>
+				forgeryCases( scheme, `forge-${ scheme }`, secrets[ scheme ], PER_SCHEME )
+			)
+				// Header forwarding is WordPress's own doing here; the sidecar sweep covers unforwarded headers.
+				.filter( ( c ) => ! c.unprefixed )
+				.map( throughWordPress );
+			expect( cases.length ).toBeGreaterThanOrEqual( 190 );
+			const sent = sampleForPlayground( cases );
 
-		const before = await snapshot();
-		const answers = await pooled( sent, 4, ( c ) => sendWebhook( c.source, c.webhook ) );
-		const mismatches = sent.flatMap( ( c, i ) => {
-			const answer = answers[ i ];
-			const codes = Array.isArray( c.code ) ? c.code : [ c.code ];
-			return answer && answer.status === c.status && codes.includes( answer.body?.code ) ? [] : [ { label: c.label, expected: [ c.status, c.code ], got: [ answer?.status, answer?.body?.code ] } ];
-		} );
-		expect( mismatches ).toEqual( [] );
-		expect( answers.every( ( answer ) => answer.status >= 400 && answer.status < 500 ) ).toBe( true );
+			const before = await snapshot();
+			const answers = await pooled( sent, 4, ( c ) => sendWebhook( c.source, c.webhook ) );
+			const mismatches = sent.flatMap( ( c, i ) => {
+				const answer = answers[ i ];
+				const codes = Array.isArray( c.code ) ? c.code : [ c.code ];
+				return answer && answer.status === c.status && codes.includes( answer.body?.code )
+					? []
+					: [
+							{
+								label: c.label,
+								expected: [ c.status, c.code ],
+								got: [ answer?.status, answer?.body?.code ],
+							},
+						];
+			} );
+			expect( mismatches ).toEqual( [] );
+			expect( answers.every( ( answer ) => answer.status >= 400 && answer.status < 500 ) ).toBe( true );
 
-		await runCron();
-		const after = await snapshot();
-		expect( { ...after, refusedLog: undefined } ).toEqual( { ...before, refusedLog: undefined } );
-		// Every case but the empty bodies reached the sidecar, which logged it as refused.
-		expect( after.refusedLog - before.refusedLog ).toBe( sent.filter( ( c ) => c.code !== 'inbound_empty_body' ).length );
-	}, SWEEP_TIMEOUT );
+			await runCron();
+			const after = await snapshot();
+			expect( { ...after, refusedLog: undefined } ).toEqual( { ...before, refusedLog: undefined } );
+			// Every case but the empty bodies reached the sidecar, which logged it as refused.
+			expect( after.refusedLog - before.refusedLog ).toBe(
+				sent.filter( ( c ) => c.code !== 'inbound_empty_body' ).length
+			);
+		},
+		SWEEP_TIMEOUT
+	);
 } );

@@ -1,7 +1,18 @@
 import { sampleWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
-import { ADMIN, createSource, cronUntil, eventsFor, failFirst, RECORDER_PLUGIN, recordedCalls, runCron, sendWebhook, type InboundEvent } from '../support/inbound';
+import {
+	ADMIN,
+	createSource,
+	cronUntil,
+	eventsFor,
+	failFirst,
+	RECORDER_PLUGIN,
+	recordedCalls,
+	runCron,
+	sendWebhook,
+	type InboundEvent,
+} from '../support/inbound';
 
 /**
  * A handler that throws marks the event failed with the error and it is tried again
@@ -37,7 +48,9 @@ describe( 'inbound processing retries', () => {
 		// The error of the last failed attempt stays on record.
 		expect( done.last_error ).toBe( 'RuntimeException: inbound-recorder: told to fail (call 2)' );
 		const calls = await recordedCalls( 'retry-e2e', eventId );
-		expect( calls.filter( ( call ) => call.hook === 'generic' ).map( ( call ) => [ call.attempt, call.threw ] ) ).toEqual( [
+		expect(
+			calls.filter( ( call ) => call.hook === 'generic' ).map( ( call ) => [ call.attempt, call.threw ] )
+		).toEqual( [
 			[ 1, true ],
 			[ 2, true ],
 			[ 3, false ],
@@ -62,22 +75,34 @@ describe( 'inbound processing retries', () => {
 
 		const sent = await sendWebhook( 'retry-e2e', webhook );
 		expect( sent.status ).toBe( 202 );
-		const failed = await cronUntil( async () => {
-			const [ event ] = await eventsFor( 'retry-e2e', eventId );
-			return event?.gave_up ? event : undefined;
-		}, 'the event given up', 120_000 );
+		const failed = await cronUntil(
+			async () => {
+				const [ event ] = await eventsFor( 'retry-e2e', eventId );
+				return event?.gave_up ? event : undefined;
+			},
+			'the event given up',
+			120_000
+		);
 		expect( failed ).toMatchObject( { status: 'failed', attempts: 5, next_attempt_at: null } );
 		await runCron();
-		expect( ( await recordedCalls( 'retry-e2e', eventId ) ).filter( ( call ) => call.hook === 'generic' ) ).toHaveLength( 5 );
+		expect(
+			( await recordedCalls( 'retry-e2e', eventId ) ).filter( ( call ) => call.hook === 'generic' )
+		).toHaveLength( 5 );
 
 		await failFirst( 'retry-e2e', eventId, 0 );
 		const requeued = await adminClient().post< InboundEvent >( `${ ADMIN }/events/${ sent.body.id }/retry` );
 		expect( requeued.status ).toBe( 200 );
 		expect( requeued.body ).toMatchObject( { status: 'failed', attempts: 0, gave_up: false } );
-		const done = await cronUntil( async () => ( await eventsFor( 'retry-e2e', eventId ) ).find( ( event ) => event.status === 'processed' ), 'the retried event processed' );
+		const done = await cronUntil(
+			async () => ( await eventsFor( 'retry-e2e', eventId ) ).find( ( event ) => event.status === 'processed' ),
+			'the retried event processed'
+		);
 		expect( done.attempts ).toBe( 1 );
 
 		const again = await adminClient().post< { code: string } >( `${ ADMIN }/events/${ sent.body.id }/retry` );
-		expect( { status: again.status, code: again.body.code } ).toEqual( { status: 409, code: 'inbound_event_not_failed' } );
+		expect( { status: again.status, code: again.body.code } ).toEqual( {
+			status: 409,
+			code: 'inbound_event_not_failed',
+		} );
 	} );
 } );

@@ -39,77 +39,104 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 		await setPluginActive( RECORDER_PLUGIN, false );
 	} );
 
-	it.each( [ ...INBOUND_SCHEMES ] )( '%s: verified, acknowledged with 202, processed once; a redelivery is 200 duplicate', async ( scheme ) => {
-		const id = SOURCE_OF[ scheme ];
-		const source = await createSource( id, scheme, { description: `e2e ${ scheme }` } );
-		expect( source.receiving_url ).toBe( receivingUrl( id ) );
-		const webhook = sampleWebhook( scheme, source.secret );
-		const { eventId, type, data } = webhook.expected;
+	it.each( [ ...INBOUND_SCHEMES ] )(
+		'%s: verified, acknowledged with 202, processed once; a redelivery is 200 duplicate',
+		async ( scheme ) => {
+			const id = SOURCE_OF[ scheme ];
+			const source = await createSource( id, scheme, { description: `e2e ${ scheme }` } );
+			expect( source.receiving_url ).toBe( receivingUrl( id ) );
+			const webhook = sampleWebhook( scheme, source.secret );
+			const { eventId, type, data } = webhook.expected;
 
-		const first = await sendWebhook( id, webhook );
-		expect( first.status ).toBe( 202 );
-		expect( first.body ).toEqual( { received: true, duplicate: false, id: expect.any( Number ) } );
+			const first = await sendWebhook( id, webhook );
+			expect( first.status ).toBe( 202 );
+			expect( first.body ).toEqual( { received: true, duplicate: false, id: expect.any( Number ) } );
 
-		const processed = await cronUntil( async () => {
-			const [ event ] = await eventsFor( id, eventId );
-			return event?.status === 'processed' ? event : undefined;
-		}, `${ scheme } event processed` );
-		expect( processed ).toMatchObject( { id: first.body.id, source: id, event_id: eventId, delivery_id: webhook.expected.deliveryId ?? null, type, attempts: 1, last_error: null, gave_up: false } );
+			const processed = await cronUntil( async () => {
+				const [ event ] = await eventsFor( id, eventId );
+				return event?.status === 'processed' ? event : undefined;
+			}, `${ scheme } event processed` );
+			expect( processed ).toMatchObject( {
+				id: first.body.id,
+				source: id,
+				event_id: eventId,
+				delivery_id: webhook.expected.deliveryId ?? null,
+				type,
+				attempts: 1,
+				last_error: null,
+				gave_up: false,
+			} );
 
-		const calls = await recordedCalls( id, eventId );
-		expect( calls.map( ( call ) => [ call.hook, call.type, call.threw ] ) ).toEqual( [
-			[ 'generic', type, false ],
-			[ 'source', type, false ],
-		] );
-		expect( calls[ 0 ]?.data ).toEqual( data );
+			const calls = await recordedCalls( id, eventId );
+			expect( calls.map( ( call ) => [ call.hook, call.type, call.threw ] ) ).toEqual( [
+				[ 'generic', type, false ],
+				[ 'source', type, false ],
+			] );
+			expect( calls[ 0 ]?.data ).toEqual( data );
 
-		// The provider retries (a lost answer, a timeout): acknowledged, never processed again.
-		const again = await sendWebhook( id, scheme === 'standard-webhooks' ? signStandardWebhook( source.secret, eventId, webhook.body ) : webhook );
-		expect( again.status ).toBe( 200 );
-		expect( again.body ).toEqual( { received: true, duplicate: true } );
-		await runCron();
-		expect( await recordedCalls( id, eventId ) ).toHaveLength( 2 );
-		expect( await eventsFor( id, eventId ) ).toHaveLength( 1 );
+			// The provider retries (a lost answer, a timeout): acknowledged, never processed again.
+			const again = await sendWebhook(
+				id,
+				scheme === 'standard-webhooks' ? signStandardWebhook( source.secret, eventId, webhook.body ) : webhook
+			);
+			expect( again.status ).toBe( 200 );
+			expect( again.body ).toEqual( { received: true, duplicate: true } );
+			await runCron();
+			expect( await recordedCalls( id, eventId ) ).toHaveLength( 2 );
+			expect( await eventsFor( id, eventId ) ).toHaveLength( 1 );
 
-		// The payload is kept byte for byte and shown only when one event is asked for.
-		const one = await adminClient().get< InboundEvent >( `${ ADMIN }/events/${ first.body.id }` );
-		expect( one.body.payload ).toBe( webhook.body );
-		const listed = await adminClient().get< { events: InboundEvent[] } >( `${ ADMIN }/events?source=${ id }` );
-		expect( listed.body.events[ 0 ] ).not.toHaveProperty( 'payload' );
+			// The payload is kept byte for byte and shown only when one event is asked for.
+			const one = await adminClient().get< InboundEvent >( `${ ADMIN }/events/${ first.body.id }` );
+			expect( one.body.payload ).toBe( webhook.body );
+			const listed = await adminClient().get< { events: InboundEvent[] } >( `${ ADMIN }/events?source=${ id }` );
+			expect( listed.body.events[ 0 ] ).not.toHaveProperty( 'payload' );
 
-		const log = await adminClient().get< { entries: Array< { outcome: string; event_id: string | null } > } >( `${ ADMIN }/log?source=${ id }&outcome=verified` );
-		expect( log.body.entries.filter( ( entry ) => entry.event_id === eventId ) ).toHaveLength( 2 );
-	} );
-
-	it.each( [ 'github', 'shopify' ] as const )( '%s: a captured body resent with a fresh (unsigned) delivery id is a duplicate, never processed again', async ( scheme ) => {
-		const id = SOURCE_OF[ scheme ];
-		const source = await createSource( id, scheme );
-		const webhook = sampleWebhook( scheme, source.secret );
-		const { eventId, deliveryId } = webhook.expected;
-		expect( ( await sendWebhook( id, webhook ) ).status ).toBe( 202 );
-
-		// An attacker (or a confused proxy) replays the body and signature with new ids and a fresh time.
-		const replayed = { ...webhook, headers: { ...webhook.headers } };
-		const idHeader = scheme === 'github' ? 'x-github-delivery' : 'x-shopify-webhook-id';
-		for ( let i = 0; i < 3; i++ ) {
-			replayed.headers[ idHeader ] = `replayed-${ i }-${ Date.now() }`;
-			if ( scheme === 'shopify' ) {
-				replayed.headers[ 'x-shopify-triggered-at' ] = new Date().toISOString();
-			}
-			const answer = await sendWebhook( id, replayed );
-			expect( { status: answer.status, body: answer.body } ).toEqual( { status: 200, body: { received: true, duplicate: true } } );
+			const log = await adminClient().get< { entries: Array< { outcome: string; event_id: string | null } > } >(
+				`${ ADMIN }/log?source=${ id }&outcome=verified`
+			);
+			expect( log.body.entries.filter( ( entry ) => entry.event_id === eventId ) ).toHaveLength( 2 );
 		}
+	);
 
-		const processed = await cronUntil( async () => {
-			const [ event ] = await eventsFor( id, eventId );
-			return event?.status === 'processed' ? event : undefined;
-		}, `${ scheme } event processed` );
-		// The first delivery id is kept for display, and finds the event too.
-		expect( processed ).toMatchObject( { event_id: eventId, delivery_id: deliveryId, duplicate_count: 3 } );
-		expect( ( await eventsFor( id, deliveryId as string ) ).map( ( event ) => event.id ) ).toEqual( [ processed.id ] );
-		await runCron();
-		expect( ( await recordedCalls( id, eventId ) ).filter( ( call ) => call.hook === 'generic' ) ).toHaveLength( 1 );
-	} );
+	it.each( [ 'github', 'shopify' ] as const )(
+		'%s: a captured body resent with a fresh (unsigned) delivery id is a duplicate, never processed again',
+		async ( scheme ) => {
+			const id = SOURCE_OF[ scheme ];
+			const source = await createSource( id, scheme );
+			const webhook = sampleWebhook( scheme, source.secret );
+			const { eventId, deliveryId } = webhook.expected;
+			expect( ( await sendWebhook( id, webhook ) ).status ).toBe( 202 );
+
+			// An attacker (or a confused proxy) replays the body and signature with new ids and a fresh time.
+			const replayed = { ...webhook, headers: { ...webhook.headers } };
+			const idHeader = scheme === 'github' ? 'x-github-delivery' : 'x-shopify-webhook-id';
+			for ( let i = 0; i < 3; i++ ) {
+				replayed.headers[ idHeader ] = `replayed-${ i }-${ Date.now() }`;
+				if ( scheme === 'shopify' ) {
+					replayed.headers[ 'x-shopify-triggered-at' ] = new Date().toISOString();
+				}
+				const answer = await sendWebhook( id, replayed );
+				expect( { status: answer.status, body: answer.body } ).toEqual( {
+					status: 200,
+					body: { received: true, duplicate: true },
+				} );
+			}
+
+			const processed = await cronUntil( async () => {
+				const [ event ] = await eventsFor( id, eventId );
+				return event?.status === 'processed' ? event : undefined;
+			}, `${ scheme } event processed` );
+			// The first delivery id is kept for display, and finds the event too.
+			expect( processed ).toMatchObject( { event_id: eventId, delivery_id: deliveryId, duplicate_count: 3 } );
+			expect( ( await eventsFor( id, deliveryId as string ) ).map( ( event ) => event.id ) ).toEqual( [
+				processed.id,
+			] );
+			await runCron();
+			expect( ( await recordedCalls( id, eventId ) ).filter( ( call ) => call.hook === 'generic' ) ).toHaveLength(
+				1
+			);
+		}
+	);
 
 	it( 'takes the source from the URL only: a "source" key in the body changes nothing', async () => {
 		const source = await createSource( 'sw-e2e', 'standard-webhooks' );
@@ -129,7 +156,10 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 		const body = '{"type":"order.paid","data":{"order_id":9007199254740993,"ratio":0.1}}';
 		const webhook = signStandardWebhook( source.secret, 'msg_bigint_e2e', body );
 		expect( ( await sendWebhook( 'sw-e2e', webhook ) ).status ).toBe( 202 );
-		await cronUntil( async () => ( await eventsFor( 'sw-e2e', 'msg_bigint_e2e' ) )[ 0 ]?.status === 'processed', 'the event processed' );
+		await cronUntil(
+			async () => ( await eventsFor( 'sw-e2e', 'msg_bigint_e2e' ) )[ 0 ]?.status === 'processed',
+			'the event processed'
+		);
 		expect( await recordedCallsText() ).toContain( '"order_id":9007199254740993' );
 	} );
 } );

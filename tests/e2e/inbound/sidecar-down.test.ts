@@ -2,7 +2,17 @@ import { signStandardWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
-import { ADMIN, createSource, cronUntil, eventsFor, listEvents, RECORDER_PLUGIN, recordedCalls, sendWebhook, totalEvents } from '../support/inbound';
+import {
+	ADMIN,
+	createSource,
+	cronUntil,
+	eventsFor,
+	listEvents,
+	RECORDER_PLUGIN,
+	recordedCalls,
+	sendWebhook,
+	totalEvents,
+} from '../support/inbound';
 
 /**
  * Without the sidecar nothing can be verified, so nothing is accepted: the sender gets
@@ -34,7 +44,10 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 			expect( await totalEvents() ).toBe( before );
 
 			const admin = await adminClient().get< { code: string } >( `${ ADMIN }/sources` );
-			expect( { status: admin.status, code: admin.body.code } ).toEqual( { status: 503, code: 'sidecar_unreachable' } );
+			expect( { status: admin.status, code: admin.body.code } ).toEqual( {
+				status: 503,
+				code: 'sidecar_unreachable',
+			} );
 		} finally {
 			await startSidecar();
 		}
@@ -42,8 +55,13 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 		// The sender retries later: same id, a new timestamp and signature.
 		const retry = await sendWebhook( 'down-e2e', signStandardWebhook( source.secret, eventId, body ) );
 		expect( retry.status ).toBe( 202 );
-		await cronUntil( async () => ( await eventsFor( 'down-e2e', eventId ) )[ 0 ]?.status === 'processed', 'the retried event processed' );
-		expect( ( await recordedCalls( 'down-e2e', eventId ) ).filter( ( call ) => call.hook === 'generic' ) ).toHaveLength( 1 );
+		await cronUntil(
+			async () => ( await eventsFor( 'down-e2e', eventId ) )[ 0 ]?.status === 'processed',
+			'the retried event processed'
+		);
+		expect(
+			( await recordedCalls( 'down-e2e', eventId ) ).filter( ( call ) => call.hook === 'generic' )
+		).toHaveLength( 1 );
 		expect( await totalEvents() ).toBe( before + 1 );
 	} );
 
@@ -51,7 +69,15 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 		const source = await createSource( 'stream-e2e', 'standard-webhooks' );
 		const run = Date.now().toString( 36 );
 		const ids = Array.from( { length: 16 }, ( _, i ) => `msg_stream_${ run }_${ i }` );
-		const send = ( id: string ) => sendWebhook( 'stream-e2e', signStandardWebhook( source.secret, id, JSON.stringify( { type: 'order.paid', data: { order_id: id } } ) ) );
+		const send = ( id: string ) =>
+			sendWebhook(
+				'stream-e2e',
+				signStandardWebhook(
+					source.secret,
+					id,
+					JSON.stringify( { type: 'order.paid', data: { order_id: id } } )
+				)
+			);
 		const before = await totalEvents();
 
 		const statuses: number[] = [];
@@ -82,7 +108,11 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 			expect( await eventsFor( 'stream-e2e', id ) ).toHaveLength( 1 );
 		}
 		// Each stored event reaches the site's handlers once (and none is left for later files).
-		await cronUntil( async () => ( await listEvents( { source: 'stream-e2e', status: 'processed', per_page: 1 } ) ).total === ids.length, 'the stream processed' );
+		await cronUntil(
+			async () =>
+				( await listEvents( { source: 'stream-e2e', status: 'processed', per_page: 1 } ) ).total === ids.length,
+			'the stream processed'
+		);
 		const calls = ( await recordedCalls( 'stream-e2e' ) ).filter( ( call ) => call.hook === 'generic' );
 		expect( calls.map( ( call ) => call.event_id ).sort() ).toEqual( [ ...ids ].sort() );
 	} );

@@ -33,7 +33,11 @@ interface ErasePage {
 }
 
 interface SidecarEventView {
-	event: { id: string; type: string; data: { order: { id: number; customer: { first_name: string; last_name: string; email: string } } } };
+	event: {
+		id: string;
+		type: string;
+		data: { order: { id: number; customer: { first_name: string; last_name: string; email: string } } };
+	};
 	deliveries: Array< { attempts: Array< { response_excerpt: string | null } > } >;
 }
 
@@ -62,24 +66,38 @@ async function seedCustomer( label: string ): Promise< Customer > {
 	const storedEmail = `${ label.toUpperCase() }.${ stamp }@Example.com`;
 	const lastName = `Privacy${ stamp }`;
 	const shop = commerce();
-	const [ product ] = await shop.createProducts( [ { name: 'Walnut stool', sku: `STOOL-${ stamp }`, price: '45.00' } ] );
+	const [ product ] = await shop.createProducts( [
+		{ name: 'Walnut stool', sku: `STOOL-${ stamp }`, price: '45.00' },
+	] );
 	const billing = { first_name: 'Ada', last_name: lastName, email: storedEmail, city: 'London', country: 'GB' };
 	const line = [ { product_id: ( product as { id: number } ).id, quantity: 1 } ];
 	const orderIds = await shop.createOrders( [
 		{ status: 'processing', set_paid: true, billing, line_items: line },
 		{ status: 'processing', set_paid: true, billing, line_items: line },
 	] );
-	const flushed = await adminClient().post< { pending: number; error: string | null } >( '/service-integration/v1/webhooks/outbox' );
+	const flushed = await adminClient().post< { pending: number; error: string | null } >(
+		'/service-integration/v1/webhooks/outbox'
+	);
 	expect( flushed.body ).toMatchObject( { error: null, pending: 0 } );
 	const ofOrder = ( id: number ) => ( body: string ) => body.includes( `"id":${ id },` );
-	await receiver.waitFor( ( requests ) => orderIds.every( ( id ) => requests.some( ( r ) => ofOrder( id )( r.body ) ) ), 30_000 );
-	const paidEventIds = orderIds.map( ( id ) => receiver.requests.find( ( r ) => ofOrder( id )( r.body ) )?.headers[ 'webhook-id' ] as string );
+	await receiver.waitFor(
+		( requests ) => orderIds.every( ( id ) => requests.some( ( r ) => ofOrder( id )( r.body ) ) ),
+		30_000
+	);
+	const paidEventIds = orderIds.map(
+		( id ) => receiver.requests.find( ( r ) => ofOrder( id )( r.body ) )?.headers[ 'webhook-id' ] as string
+	);
 	// The sidecar records each attempt (with the receiver's answer) once the answer is in.
 	await waitUntil(
 		async () => {
 			for ( const eventId of paidEventIds ) {
-				const view = await adminClient().get< SidecarEventView >( `/service-integration/v1/webhooks/events/${ eventId }` );
-				if ( view.status !== 200 || ! view.body.deliveries.some( ( d ) => d.attempts.some( ( a ) => a.response_excerpt !== null ) ) ) {
+				const view = await adminClient().get< SidecarEventView >(
+					`/service-integration/v1/webhooks/events/${ eventId }`
+				);
+				if (
+					view.status !== 200 ||
+					! view.body.deliveries.some( ( d ) => d.attempts.some( ( a ) => a.response_excerpt !== null ) )
+				) {
 					return false;
 				}
 			}
@@ -90,16 +108,32 @@ async function seedCustomer( label: string ): Promise< Customer > {
 	);
 
 	const inboundEventId = `msg_privacy_${ stamp }`;
-	const body = JSON.stringify( { type: 'customer.updated', timestamp: new Date().toISOString(), data: { customer: { first_name: 'Ada', last_name: lastName, email: storedEmail } } } );
+	const body = JSON.stringify( {
+		type: 'customer.updated',
+		timestamp: new Date().toISOString(),
+		data: { customer: { first_name: 'Ada', last_name: lastName, email: storedEmail } },
+	} );
 	const inboundWebhook = signStandardWebhook( sourceSecret, inboundEventId, body );
 	expect( ( await sendWebhook( SOURCE, inboundWebhook ) ).status ).toBe( 202 );
 	const [ row ] = await eventsFor( SOURCE, inboundEventId );
 	expect( row ).toBeDefined();
-	return { email, storedEmail, lastName, orderIds, paidEventIds, inboundEventId, inboundRowId: ( row as { id: number } ).id, inboundWebhook };
+	return {
+		email,
+		storedEmail,
+		lastName,
+		orderIds,
+		paidEventIds,
+		inboundEventId,
+		inboundRowId: ( row as { id: number } ).id,
+		inboundWebhook,
+	};
 }
 
 /** Tools > Export / Erase Personal Data: "Add request" without a confirmation email (core marks it confirmed). */
-async function addRequest( kind: 'export' | 'erase', email: string ): Promise< { id: string; nonce: string; count: number } > {
+async function addRequest(
+	kind: 'export' | 'erase',
+	email: string
+): Promise< { id: string; nonce: string; count: number } > {
 	const { siteUrl } = readState();
 	const screen = `${ siteUrl }/wp-admin/${ kind === 'export' ? 'export' : 'erase' }-personal-data.php`;
 	const action = kind === 'export' ? 'add_export_personal_data_request' : 'add_remove_personal_data_request';
@@ -122,7 +156,9 @@ async function addRequest( kind: 'export' | 'erase', email: string ): Promise< {
 	expect( listed ).toContain( 'Request added successfully.' );
 	const row = listed.slice( listed.indexOf( `mailto:${ email }` ) );
 	const attribute = kind === 'export' ? 'exporters' : 'erasers';
-	const match = new RegExp( `data-${ attribute }-count="(\\d+)" data-request-id="(\\d+)" data-nonce="([^"]+)"` ).exec( row );
+	const match = new RegExp( `data-${ attribute }-count="(\\d+)" data-request-id="(\\d+)" data-nonce="([^"]+)"` ).exec(
+		row
+	);
 	expect( match ).not.toBeNull();
 	const [ , count, id, rowNonce ] = match as RegExpExecArray;
 	return { id: id as string, nonce: rowNonce as string, count: Number( count ) };
@@ -143,7 +179,10 @@ async function ajax< T >( fields: Record< string, string > ): Promise< AjaxAnswe
 	}
 }
 
-async function runExport( email: string ): Promise< { items: ExportItem[]; answers: AjaxAnswer< { data: ExportItem[]; done: boolean; url?: string } | string >[] } > {
+async function runExport( email: string ): Promise< {
+	items: ExportItem[];
+	answers: AjaxAnswer< { data: ExportItem[]; done: boolean; url?: string } | string >[];
+} > {
 	const request = await addRequest( 'export', email );
 	const items: ExportItem[] = [];
 	const answers: AjaxAnswer< { data: ExportItem[]; done: boolean; url?: string } | string >[] = [];
@@ -182,7 +221,16 @@ async function runErase( email: string ): Promise< Array< AjaxAnswer< ErasePage 
 	const answers: Array< AjaxAnswer< ErasePage | string > & { eraser: string } > = [];
 	for ( let eraser = 1; eraser <= request.count; eraser++ ) {
 		for ( let page = 1; page < 50; page++ ) {
-			const answer = { ...( await ajax< ErasePage | string >( { action: 'wp-privacy-erase-personal-data', eraser: String( eraser ), id: request.id, page: String( page ), security: request.nonce } ) ), eraser: keys[ eraser - 1 ] as string };
+			const answer = {
+				...( await ajax< ErasePage | string >( {
+					action: 'wp-privacy-erase-personal-data',
+					eraser: String( eraser ),
+					id: request.id,
+					page: String( page ),
+					security: request.nonce,
+				} ) ),
+				eraser: keys[ eraser - 1 ] as string,
+			};
 			answers.push( answer );
 			if ( ! answer.success || typeof answer.data === 'string' || answer.data.done ) {
 				break;
@@ -201,23 +249,31 @@ describe( 'Privacy: Tools > Export / Erase Personal Data cover the plugin and th
 		await setPluginActive( PROBE, true );
 		// The receiver answers with the customer's email: the sidecar keeps it in the attempt's excerpt.
 		receiver = await startReceiver( ( request, res ) => {
-			const email = ( JSON.parse( request.body ) as { data?: { order?: { customer?: { email?: string } } } } ).data?.order?.customer?.email ?? '';
+			const email =
+				( JSON.parse( request.body ) as { data?: { order?: { customer?: { email?: string } } } } ).data?.order
+					?.customer?.email ?? '';
 			res.writeHead( 200, { 'content-type': 'text/plain' } ).end( `thanks, receipt sent to ${ email }` );
 		} );
-		const created = await adminClient().post< { id: string } >( '/service-integration/v1/webhooks/endpoints', { url: `${ receiver.url }/privacy`, event_types: [ 'order.paid' ] } );
+		const created = await adminClient().post< { id: string } >( '/service-integration/v1/webhooks/endpoints', {
+			url: `${ receiver.url }/privacy`,
+			event_types: [ 'order.paid' ],
+		} );
 		expect( created.status ).toBe( 201 );
 		endpointId = created.body.id;
 		sourceSecret = ( await createSource( SOURCE, 'standard-webhooks' ) ).secret;
 	} );
 
 	afterAll( async () => {
-		await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpointId }` } );
+		await adminClient().request( {
+			method: 'DELETE',
+			path: `/service-integration/v1/webhooks/endpoints/${ endpointId }`,
+		} );
 		await adminClient().request( { method: 'DELETE', path: `${ ADMIN }/sources/${ SOURCE }` } );
 		await setPluginActive( PROBE, false );
 		await receiver.close();
 	} );
 
-	it( 'exports the outbox rows, the inbound webhook and the sidecar events and attempts holding the email (any case), and nobody else\'s', async () => {
+	it( "exports the outbox rows, the inbound webhook and the sidecar events and attempts holding the email (any case), and nobody else's", async () => {
 		const customer = await seedCustomer( 'export' );
 		const other = await seedCustomer( 'bystander' );
 		const { items, answers } = await runExport( customer.email );
@@ -233,25 +289,34 @@ describe( 'Privacy: Tools > Export / Erase Personal Data cover the plugin and th
 		}
 		expect( outbox.map( ( row ) => row[ 'Event id' ] ) ).toEqual( expect.arrayContaining( customer.paidEventIds ) );
 		expect( group( 'service-integration-inbound' ) ).toEqual( [
-			expect.objectContaining( { 'Event id': customer.inboundEventId, Source: SOURCE, Name: `Ada ${ customer.lastName }`, Email: customer.storedEmail } ),
+			expect.objectContaining( {
+				'Event id': customer.inboundEventId,
+				Source: SOURCE,
+				Name: `Ada ${ customer.lastName }`,
+				Email: customer.storedEmail,
+			} ),
 		] );
 		const sidecar = group( 'service-integration-sidecar' );
 		const events = sidecar.filter( ( row ) => row.Record === 'Event' );
 		expect( events.map( ( row ) => row[ 'Event id' ] ) ).toEqual( expect.arrayContaining( customer.paidEventIds ) );
-		expect( events.every( ( row ) => row.Name === `Ada ${ customer.lastName }` && row.Email === customer.storedEmail ) ).toBe( true );
+		expect(
+			events.every( ( row ) => row.Name === `Ada ${ customer.lastName }` && row.Email === customer.storedEmail )
+		).toBe( true );
 		const attempts = sidecar.filter( ( row ) => row.Record === 'Delivery attempt' );
 		expect( attempts.map( ( row ) => row[ 'Event id' ] ).sort() ).toEqual( [ ...customer.paidEventIds ].sort() );
-		expect( attempts[ 0 ]?.[ 'Endpoint\'s answer' ] ).toBe( `thanks, receipt sent to ${ customer.storedEmail }` );
+		expect( attempts[ 0 ]?.[ "Endpoint's answer" ] ).toBe( `thanks, receipt sent to ${ customer.storedEmail }` );
 
 		const everything = JSON.stringify( items ).toLowerCase();
 		expect( everything ).not.toContain( other.email );
 		expect( everything ).not.toContain( other.lastName.toLowerCase() );
 	} );
 
-	it( 'erases (force erase, no confirmation): markers replace the values in WordPress\'s rows and the sidecar\'s, ids and dedupe stay', async () => {
+	it( "erases (force erase, no confirmation): markers replace the values in WordPress's rows and the sidecar's, ids and dedupe stay", async () => {
 		const customer = await seedCustomer( 'erase' );
 		const other = await seedCustomer( 'keeper' );
-		const answers = ( await runErase( customer.email ) ).filter( ( answer ) => answer.eraser.startsWith( 'service-integration-' ) );
+		const answers = ( await runErase( customer.email ) ).filter( ( answer ) =>
+			answer.eraser.startsWith( 'service-integration-' )
+		);
 		expect( new Set( answers.map( ( answer ) => answer.eraser ) ).size ).toBe( 3 );
 		expect( answers.every( ( answer ) => answer.success ) ).toBe( true );
 		const pages = answers.map( ( answer ) => answer.data as ErasePage );
@@ -262,23 +327,37 @@ describe( 'Privacy: Tools > Export / Erase Personal Data cover the plugin and th
 		const lastName = redactionMarker( customer.lastName );
 		// The sidecar's events: same ids, markers in the payload and in what the receiver answered.
 		for ( const eventId of customer.paidEventIds ) {
-			const view = await adminClient().get< SidecarEventView >( `/service-integration/v1/webhooks/events/${ eventId }` );
+			const view = await adminClient().get< SidecarEventView >(
+				`/service-integration/v1/webhooks/events/${ eventId }`
+			);
 			expect( view.status ).toBe( 200 );
 			expect( view.body.event.id ).toBe( eventId );
-			expect( view.body.event.data.order.customer ).toEqual( { first_name: redactionMarker( 'Ada' ), last_name: lastName, email } );
-			expect( view.body.deliveries[ 0 ]?.attempts[ 0 ]?.response_excerpt ).toBe( `thanks, receipt sent to ${ email }` );
+			expect( view.body.event.data.order.customer ).toEqual( {
+				first_name: redactionMarker( 'Ada' ),
+				last_name: lastName,
+				email,
+			} );
+			expect( view.body.deliveries[ 0 ]?.attempts[ 0 ]?.response_excerpt ).toBe(
+				`thanks, receipt sent to ${ email }`
+			);
 			expect( JSON.stringify( view.body ).toLowerCase() ).not.toContain( customer.email );
 		}
 		// WordPress's outbox rows: still there under their event ids, with markers.
-		const outbox = await adminClient().get< { rows: Array< { event_id: string; payload: string } > } >( `/privacy-probe/v1/outbox?contains=${ encodeURIComponent( email ) }` );
-		expect( outbox.body.rows.map( ( row ) => row.event_id ) ).toEqual( expect.arrayContaining( customer.paidEventIds ) );
+		const outbox = await adminClient().get< { rows: Array< { event_id: string; payload: string } > } >(
+			`/privacy-probe/v1/outbox?contains=${ encodeURIComponent( email ) }`
+		);
+		expect( outbox.body.rows.map( ( row ) => row.event_id ) ).toEqual(
+			expect.arrayContaining( customer.paidEventIds )
+		);
 		for ( const row of outbox.body.rows ) {
 			expect( row.payload ).toContain( lastName );
 			expect( row.payload.toLowerCase() ).not.toContain( customer.email );
 			expect( row.payload ).not.toContain( customer.lastName );
 		}
 		// The inbound event: markers in its payload, and its event id still dedupes a redelivery.
-		const inbound = await adminClient().get< { payload: string; event_id: string } >( `${ ADMIN }/events/${ customer.inboundRowId }` );
+		const inbound = await adminClient().get< { payload: string; event_id: string } >(
+			`${ ADMIN }/events/${ customer.inboundRowId }`
+		);
 		expect( inbound.body.event_id ).toBe( customer.inboundEventId );
 		expect( inbound.body.payload ).toContain( email );
 		expect( inbound.body.payload.toLowerCase() ).not.toContain( customer.email );
@@ -286,21 +365,27 @@ describe( 'Privacy: Tools > Export / Erase Personal Data cover the plugin and th
 		expect( ( await sendWebhook( SOURCE, customer.inboundWebhook ) ).status ).toBe( 200 ); // a duplicate
 
 		// Another customer's data is untouched, and nothing is left to export for this one.
-		const kept = await adminClient().get< SidecarEventView >( `/service-integration/v1/webhooks/events/${ other.paidEventIds[ 0 ] }` );
+		const kept = await adminClient().get< SidecarEventView >(
+			`/service-integration/v1/webhooks/events/${ other.paidEventIds[ 0 ] }`
+		);
 		expect( kept.body.event.data.order.customer.email ).toBe( other.storedEmail );
 		const again = await runExport( customer.email );
 		expect( again.items.filter( ( item ) => item.group_id.startsWith( 'service-integration' ) ) ).toEqual( [] );
 	} );
 
-	it( 'reports the sidecar\'s data as retained, with a message to retry, when the sidecar is down; the export fails rather than skipping it', async () => {
+	it( "reports the sidecar's data as retained, with a message to retry, when the sidecar is down; the export fails rather than skipping it", async () => {
 		const email = `down.${ Date.now() }@example.com`;
 		await stopSidecar();
 		try {
-			const answers = ( await runErase( email ) ).filter( ( answer ) => answer.eraser.startsWith( 'service-integration-' ) );
+			const answers = ( await runErase( email ) ).filter( ( answer ) =>
+				answer.eraser.startsWith( 'service-integration-' )
+			);
 			const pages = answers.filter( ( answer ) => answer.success ).map( ( answer ) => answer.data as ErasePage );
 			const retained = pages.filter( ( page ) => page.items_retained );
 			expect( retained ).toHaveLength( 1 );
-			expect( retained[ 0 ]?.messages.join( ' ' ) ).toMatch( /sidecar's delivery history was not erased.*Run the erasure again once the sidecar is reachable/ );
+			expect( retained[ 0 ]?.messages.join( ' ' ) ).toMatch(
+				/sidecar's delivery history was not erased.*Run the erasure again once the sidecar is reachable/
+			);
 			const exported = await runExport( email );
 			const failed = exported.answers.filter( ( answer ) => ! answer.success );
 			expect( failed ).toHaveLength( 1 );
@@ -315,10 +400,21 @@ describe( 'Privacy: Tools > Export / Erase Personal Data cover the plugin and th
 		const anonymous = await fetch( `${ siteUrl }/wp-admin/admin-ajax.php`, {
 			method: 'POST',
 			headers: { cookie: PLAYGROUND_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams( { action: 'wp-privacy-export-personal-data', exporter: '1', id: '1', page: '1', security: 'x', sendAsEmail: 'false' } ).toString(),
+			body: new URLSearchParams( {
+				action: 'wp-privacy-export-personal-data',
+				exporter: '1',
+				id: '1',
+				page: '1',
+				security: 'x',
+				sendAsEmail: 'false',
+			} ).toString(),
 		} );
 		expect( await anonymous.text() ).not.toContain( '"success":true' );
-		const unsigned = await fetch( `${ sidecarUrl }/v1/privacy/export`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify( { email: 'a@example.com' } ) } );
+		const unsigned = await fetch( `${ sidecarUrl }/v1/privacy/export`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify( { email: 'a@example.com' } ),
+		} );
 		expect( unsigned.status ).toBe( 401 );
 	} );
 } );

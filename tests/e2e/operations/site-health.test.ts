@@ -26,7 +26,9 @@ async function runTest( name: string ): Promise< SiteHealthResult > {
 }
 
 async function drainOutbox(): Promise< void > {
-	const flushed = await adminClient().post< { pending: number; error: string | null } >( '/service-integration/v1/webhooks/outbox' );
+	const flushed = await adminClient().post< { pending: number; error: string | null } >(
+		'/service-integration/v1/webhooks/outbox'
+	);
 	expect( flushed.body ).toMatchObject( { error: null, pending: 0 } );
 }
 
@@ -34,7 +36,9 @@ async function drainOutbox(): Promise< void > {
 describe( 'Site Health', () => {
 	it( 'lists the three tests on the Site Health screen', async () => {
 		const { siteUrl } = readState();
-		const page = await fetch( `${ siteUrl }/wp-admin/site-health.php`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
+		const page = await fetch( `${ siteUrl }/wp-admin/site-health.php`, {
+			headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) },
+		} );
 		expect( page.status ).toBe( 200 );
 		// Site Health's script fetches each asynchronous test from its URL, in data core prints as
 		// JSON (WordPress 6.5 escapes the slashes, 7.1 does not).
@@ -71,8 +75,12 @@ describe( 'Site Health', () => {
 		await stopSidecar();
 		try {
 			const shop = commerce();
-			const [ product ] = await shop.createProducts( [ { name: 'Ash shelf', sku: `SHELF-${ Date.now() }`, price: '60.00' } ] );
-			await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] );
+			const [ product ] = await shop.createProducts( [
+				{ name: 'Ash shelf', sku: `SHELF-${ Date.now() }`, price: '60.00' },
+			] );
+			await shop.createOrders( [
+				{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
+			] );
 			// Waiting a few seconds is normal.
 			const fresh = await runTest( 'outbox' );
 			expect( fresh.status ).toBe( 'good' );
@@ -83,7 +91,9 @@ describe( 'Site Health', () => {
 			const stuck = await runTest( 'outbox' );
 			expect( stuck.status ).toBe( 'critical' );
 			expect( stuck.label ).toBe( 'Order events are stuck in the outbox' );
-			expect( stuck.description ).toMatch( /\d+ order events are waiting to be handed over to the sidecar, the oldest for (1 hour|6\d mins)/ );
+			expect( stuck.description ).toMatch(
+				/\d+ order events are waiting to be handed over to the sidecar, the oldest for (1 hour|6\d mins)/
+			);
 			expect( stuck.description ).toContain( 'Last error:' );
 		} finally {
 			await startSidecar();
@@ -107,8 +117,16 @@ describe( 'Site Health', () => {
 
 	it( 'answers only those who may see Site Health, and unknown tests with 404', async () => {
 		const account = await provisionServiceAccount( 'site-health-refused' );
-		expectRefused( await account.client.get( '/service-integration/v1/site-health/sidecar' ), 'rest_forbidden', [ 403 ] );
-		expectRefused( await anonymousClient().get( '/service-integration/v1/site-health/outbox' ), 'rest_forbidden', [ 401 ] );
+		expectRefused(
+			await account.client.get( '/service-integration/v1/site-health/sidecar' ),
+			'rest_forbidden',
+			[ 403 ]
+		);
+		expectRefused(
+			await anonymousClient().get( '/service-integration/v1/site-health/outbox' ),
+			'rest_forbidden',
+			[ 401 ]
+		);
 		const unknown = await adminClient().get< { code: string } >( '/service-integration/v1/site-health/everything' );
 		expect( unknown.status ).toBe( 404 );
 		expect( unknown.body.code ).toBe( 'rest_no_route' );

@@ -65,15 +65,24 @@ describe( 'the email about a disabled endpoint', () => {
 		let calls = 0;
 		const receiver: Receiver = await startReceiver( ( _request, res ) => {
 			calls++;
-			void ( calls === 1 ? res.writeHead( 500 ).end( 'upstream down' ) : res.writeHead( 410 ).end( 'this hook is gone' ) );
+			void ( calls === 1
+				? res.writeHead( 500 ).end( 'upstream down' )
+				: res.writeHead( 410 ).end( 'this hook is gone' ) );
 		} );
 		const url = `${ receiver.url }/alert/${ crypto.randomUUID() }`;
-		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url, event_types: [ 'order.created' ] } );
+		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
+			url,
+			event_types: [ 'order.created' ],
+		} );
 		expect( created.status ).toBe( 201 );
 		try {
 			const shop = commerce();
-			const [ product ] = await shop.createProducts( [ { name: 'Beech stool', sku: `STOOL-${ Date.now() }`, price: '80.00' } ] );
-			await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] } ] );
+			const [ product ] = await shop.createProducts( [
+				{ name: 'Beech stool', sku: `STOOL-${ Date.now() }`, price: '80.00' },
+			] );
+			await shop.createOrders( [
+				{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
+			] );
 
 			await receiver.waitFor( ( requests ) => requests.length >= 2, 60_000 );
 			// The notice goes out after the disable commits, and again until WordPress acknowledges it.
@@ -85,16 +94,24 @@ describe( 'the email about a disabled endpoint', () => {
 			expect( mail.subject ).toMatch( /^\[.+\] A webhook endpoint was disabled$/ );
 			expect( mail.message ).toContain( `The sidecar disabled the webhook endpoint ${ url }.` );
 			expect( mail.message ).toMatch( /^Reason: .*410/m );
-			expect( mail.message ).toMatch( /^Last error: HTTP 410: this hook is gone \(at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/m );
+			expect( mail.message ).toMatch(
+				/^Last error: HTTP 410: this hook is gone \(at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/m
+			);
 			// The streak began with the first (500) attempt, the last error is the second's.
 			const [ first, second ] = receiver.requests as [ ReceivedRequest, ReceivedRequest, ...ReceivedRequest[] ];
 			expect( Math.abs( mailedTime( mail.message, 'Failing since' ) - first.at ) ).toBeLessThan( 2_000 );
-			expect( mail.message ).toContain( `${ siteUrl }/wp-admin/admin.php?page=service-integration&tab=endpoints` );
-			const lastErrorAt = Date.parse( `${ /\(at (\S+ \S+) UTC\)/.exec( mail.message )?.[ 1 ]?.replace( ' ', 'T' ) }Z` );
+			expect( mail.message ).toContain(
+				`${ siteUrl }/wp-admin/admin.php?page=service-integration&tab=endpoints`
+			);
+			const lastErrorAt = Date.parse(
+				`${ /\(at (\S+ \S+) UTC\)/.exec( mail.message )?.[ 1 ]?.replace( ' ', 'T' ) }Z`
+			);
 			expect( Math.abs( lastErrorAt - second.at ) ).toBeLessThan( 2_000 );
 
 			// The endpoint's own view agrees with what the mail says.
-			const endpoint = await adminClient().get< Endpoint & { disabled_reason: string } >( `/service-integration/v1/webhooks/endpoints/${ created.body.id }` );
+			const endpoint = await adminClient().get< Endpoint & { disabled_reason: string } >(
+				`/service-integration/v1/webhooks/endpoints/${ created.body.id }`
+			);
 			expect( endpoint.body.status ).toBe( 'disabled' );
 			expect( mail.message ).toContain( `Reason: ${ endpoint.body.disabled_reason }` );
 
@@ -103,7 +120,10 @@ describe( 'the email about a disabled endpoint', () => {
 			expect( again ).toBe( 202 );
 			expect( await mailsAbout( url ) ).toHaveLength( 1 );
 		} finally {
-			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }` } );
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }`,
+			} );
 			await receiver.close();
 		}
 	} );
@@ -114,7 +134,10 @@ describe( 'the email about a disabled endpoint', () => {
 		try {
 			for ( const kind of [ 'loud', 'quiet' ] ) {
 				const url = `https://receiver.example/${ kind }/${ crypto.randomUUID() }`;
-				const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url, event_types: [ 'order.paid' ] } );
+				const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
+					url,
+					event_types: [ 'order.paid' ],
+				} );
 				expect( created.status ).toBe( 201 );
 				endpoints.push( created.body );
 				expect( await sendNotice( created.body, 'failing without a success since yesterday' ) ).toBe( 202 );
@@ -124,36 +147,66 @@ describe( 'the email about a disabled endpoint', () => {
 			expect( loudMails.map( recipients ) ).toEqual( [ [ adminEmail, 'ops@example.com' ].sort() ] );
 			expect( await mailsAbout( quiet.url ) ).toEqual( [] );
 			// Turned off, the mail only: the admin notice still shows.
-			const dashboard = await fetch( `${ siteUrl }/wp-admin/index.php`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
+			const dashboard = await fetch( `${ siteUrl }/wp-admin/index.php`, {
+				headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) },
+			} );
 			expect( await dashboard.text() ).toContain( quiet.url );
 		} finally {
 			await setPluginActive( RECIPIENTS_FILTER, false );
 			for ( const endpoint of endpoints ) {
-				await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+				await adminClient().request( {
+					method: 'DELETE',
+					path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }`,
+				} );
 			}
 		}
 	} );
 
 	it( 'takes a notice without the failure details (a sidecar of an earlier version) and still mails it', async () => {
 		const url = `https://receiver.example/older-sidecar/${ crypto.randomUUID() }`;
-		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url, event_types: [ 'order.paid' ] } );
+		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
+			url,
+			event_types: [ 'order.paid' ],
+		} );
 		expect( created.status ).toBe( 201 );
 		try {
-			expect( await sendNotice( created.body, 'the endpoint answered 410 Gone', { failing_since: 'not a time', last_error: [ 'not', 'an', 'object' ] } ) ).toBe( 202 );
+			expect(
+				await sendNotice( created.body, 'the endpoint answered 410 Gone', {
+					failing_since: 'not a time',
+					last_error: [ 'not', 'an', 'object' ],
+				} )
+			).toBe( 202 );
 			const [ mail ] = ( await mailsAbout( url ) ) as [ Mail ];
 			expect( mail.message ).toContain( 'Reason: the endpoint answered 410 Gone' );
 			expect( mail.message ).not.toMatch( /^(Failing since|Last error):/m );
 		} finally {
-			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }` } );
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }`,
+			} );
 		}
 	} );
 
 	/** What the sidecar posts: a signed endpoint.disabled notice over the callback route. */
-	async function sendNotice( endpoint: Pick< Endpoint, 'id' | 'url' >, reason: string, extra: Record< string, unknown > = {} ): Promise< number > {
-		const body = JSON.stringify( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason, ...extra } );
+	async function sendNotice(
+		endpoint: Pick< Endpoint, 'id' | 'url' >,
+		reason: string,
+		extra: Record< string, unknown > = {}
+	): Promise< number > {
+		const body = JSON.stringify( {
+			type: 'endpoint.disabled',
+			endpoint_id: endpoint.id,
+			url: endpoint.url,
+			reason,
+			...extra,
+		} );
 		const response = await fetch( `${ siteUrl }/wp-json${ CALLBACK_ROUTE }`, {
 			method: 'POST',
-			headers: { cookie: PLAYGROUND_COOKIE, 'content-type': 'application/json', ...signedHeaders( sharedKey, 'POST', CALLBACK_ROUTE, body ) },
+			headers: {
+				cookie: PLAYGROUND_COOKIE,
+				'content-type': 'application/json',
+				...signedHeaders( sharedKey, 'POST', CALLBACK_ROUTE, body ),
+			},
 			body,
 		} );
 		return response.status;

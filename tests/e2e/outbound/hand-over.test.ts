@@ -36,9 +36,13 @@ let productSeq = 0;
 /** Orders (one request, WooCommerce's hooks fired) of a product with this SKU prefix. */
 async function ordersWithSku( prefix: string, count = 1 ): Promise< number[] > {
 	const shop = commerce();
-	const [ product ] = await shop.createProducts( [ { name: 'Beech stool', sku: `${ prefix }-${ Date.now() }-${ ++productSeq }`, price: '35.00' } ] );
+	const [ product ] = await shop.createProducts( [
+		{ name: 'Beech stool', sku: `${ prefix }-${ Date.now() }-${ ++productSeq }`, price: '35.00' },
+	] );
 	const items = [ { product_id: ( product as { id: number } ).id, quantity: 1 } ];
-	return shop.createOrders( Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: items } ) ) );
+	return shop.createOrders(
+		Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: items } ) )
+	);
 }
 
 /** Requests wp-cron.php as a visit would (no credentials). */
@@ -66,17 +70,24 @@ function cronUntil( check: () => Promise< boolean >, what: string, timeoutMs: nu
 describe( 'outbox hand-over', () => {
 	let receiver: Receiver;
 	let endpointId: string;
-	const deliveredFor = ( orderId: number ) => receiver.requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) );
+	const deliveredFor = ( orderId: number ) =>
+		receiver.requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) );
 
 	beforeAll( async () => {
 		receiver = await startReceiver();
-		const created = await adminClient().post< { id: string } >( '/service-integration/v1/webhooks/endpoints', { url: `${ receiver.url }/hand-over`, event_types: [ 'order.created' ] } );
+		const created = await adminClient().post< { id: string } >( '/service-integration/v1/webhooks/endpoints', {
+			url: `${ receiver.url }/hand-over`,
+			event_types: [ 'order.created' ],
+		} );
 		expect( created.status ).toBe( 201 );
 		endpointId = created.body.id;
 	} );
 
 	afterAll( async () => {
-		await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpointId }` } );
+		await adminClient().request( {
+			method: 'DELETE',
+			path: `/service-integration/v1/webhooks/endpoints/${ endpointId }`,
+		} );
 		await receiver.close();
 	} );
 
@@ -87,16 +98,26 @@ describe( 'outbox hand-over', () => {
 			await stopSidecar();
 			const orders: number[] = [];
 			try {
-				orders.push( ...( await ordersWithSku( 'OAK' ) ), ...( await ordersWithSku( 'INVALID-PAYLOAD' ) ), ...( await ordersWithSku( 'OAK' ) ) );
+				orders.push(
+					...( await ordersWithSku( 'OAK' ) ),
+					...( await ordersWithSku( 'INVALID-PAYLOAD' ) ),
+					...( await ordersWithSku( 'OAK' ) )
+				);
 			} finally {
 				await startSidecar();
 			}
 			const flushed = await adminClient().post< OutboxState >( OUTBOX );
 			expect( flushed.status ).toBe( 200 );
 			expect( flushed.body ).toMatchObject( { error: null, pending: 0, rejected: before.rejected + 1 } );
-			expect( flushed.body.rejected_events[ 0 ] ).toMatchObject( { type: 'order.created', error: expect.stringMatching( /^invalid_body: .*timestamp/ ) } );
+			expect( flushed.body.rejected_events[ 0 ] ).toMatchObject( {
+				type: 'order.created',
+				error: expect.stringMatching( /^invalid_body: .*timestamp/ ),
+			} );
 			const [ good1, bad, good2 ] = orders as [ number, number, number ];
-			await receiver.waitFor( () => deliveredFor( good1 ).length === 1 && deliveredFor( good2 ).length === 1, 30_000 );
+			await receiver.waitFor(
+				() => deliveredFor( good1 ).length === 1 && deliveredFor( good2 ).length === 1,
+				30_000
+			);
 
 			// Alone in its batch (the sidecar refuses the whole request): parked too, and the next order goes through.
 			const [ bad2 ] = ( await ordersWithSku( 'INVALID-PAYLOAD' ) ) as [ number ];
@@ -105,7 +126,11 @@ describe( 'outbox hand-over', () => {
 			const after = await outbox();
 			expect( after ).toMatchObject( { pending: 0, rejected: before.rejected + 2 } );
 			// Parked rows are never sent again: another hand-over leaves them where they are.
-			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0, rejected: before.rejected + 2 } );
+			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( {
+				error: null,
+				pending: 0,
+				rejected: before.rejected + 2,
+			} );
 			expect( deliveredFor( bad ) ).toEqual( [] );
 			expect( deliveredFor( bad2 ) ).toEqual( [] );
 		} );
@@ -125,7 +150,10 @@ describe( 'outbox hand-over', () => {
 
 	it( 'hands over at most one batch at the end of a request, and nothing while another request holds the lock', async () => {
 		// Start empty, with no pause left over from a failure.
-		expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0 } );
+		expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( {
+			error: null,
+			pending: 0,
+		} );
 		await withPluginActive( PROBE, async () => {
 			const locked = await adminClient().post< { held: boolean } >( '/outbound-probe/v1/lock' );
 			expect( locked.body ).toEqual( { held: true } );
@@ -137,14 +165,30 @@ describe( 'outbox hand-over', () => {
 				expect( busy.status ).toBe( 409 );
 				expect( busy.body ).toMatchObject( { error: 'hand_over_in_progress', pending: 101 } );
 			} finally {
-				expect( ( await adminClient().request< { released: boolean } >( { method: 'DELETE', path: '/outbound-probe/v1/lock' } ) ).body ).toEqual( { released: true } );
+				expect(
+					(
+						await adminClient().request< { released: boolean } >( {
+							method: 'DELETE',
+							path: '/outbound-probe/v1/lock',
+						} )
+					).body
+				).toEqual( { released: true } );
 			}
 			const [ last ] = await ordersWithSku( 'BATCH' );
 			expect( ( await outbox() ).pending ).toBe( 2 ); // one batch of 100, oldest first: the last order waits
-			await receiver.waitFor( () => orders.slice( 0, 100 ).every( ( id ) => deliveredFor( id ).length === 1 ), 60_000 );
+			await receiver.waitFor(
+				() => orders.slice( 0, 100 ).every( ( id ) => deliveredFor( id ).length === 1 ),
+				60_000
+			);
 			expect( deliveredFor( last as number ) ).toEqual( [] );
-			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0 } );
-			await receiver.waitFor( () => [ ...orders, last as number ].every( ( id ) => deliveredFor( id ).length === 1 ), 60_000 );
+			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( {
+				error: null,
+				pending: 0,
+			} );
+			await receiver.waitFor(
+				() => [ ...orders, last as number ].every( ( id ) => deliveredFor( id ).length === 1 ),
+				60_000
+			);
 		} );
 	} );
 
@@ -161,7 +205,11 @@ describe( 'outbox hand-over', () => {
 			}
 			// Only wp-cron.php visits from here: no POST /webhooks/outbox. The every-minute event
 			// may be up to a minute away, and a cron lock left by a dropped spawn lasts 60 s.
-			await cronUntil( async () => orders.every( ( id ) => deliveredFor( id ).length === 1 ), 'the cron hand-over', 200_000 );
+			await cronUntil(
+				async () => orders.every( ( id ) => deliveredFor( id ).length === 1 ),
+				'the cron hand-over',
+				200_000
+			);
 			// Retention 0 days (the fixture's filter): the next cron runs delete every handed-over row.
 			await cronUntil(
 				async () => {
@@ -179,18 +227,29 @@ describe( 'outbox hand-over', () => {
 	it( 'upgrades an outbox table from version 1 and hands over what it held', async () => {
 		await withPluginActive( PROBE, async () => {
 			const eventId = `evt_upgraded_${ Date.now() }`;
-			const reset = await adminClient().post< { columns: string[] } >( '/outbound-probe/v1/outbox-v1', { event_id: eventId } );
+			const reset = await adminClient().post< { columns: string[] } >( '/outbound-probe/v1/outbox-v1', {
+				event_id: eventId,
+			} );
 			expect( reset.status ).toBe( 200 );
 			expect( reset.body.columns ).not.toContain( 'rejected_at' );
 
 			// Any request upgrades it (init): the new column and index, the row kept.
-			const schema = await adminClient().get< { version: string; columns: string[]; indexes: string[] } >( '/outbound-probe/v1/outbox-columns' );
+			const schema = await adminClient().get< { version: string; columns: string[]; indexes: string[] } >(
+				'/outbound-probe/v1/outbox-columns'
+			);
 			expect( schema.body.version ).toBe( '2' );
 			expect( schema.body.columns ).toContain( 'rejected_at' );
 			expect( schema.body.indexes ).toEqual( expect.arrayContaining( [ 'event_id', 'pending', 'queue' ] ) );
 			expect( await outbox() ).toMatchObject( { pending: 1, rejected: 0 } );
-			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( { error: null, pending: 0, handed_over: 1 } );
-			await receiver.waitFor( ( requests ) => requests.some( ( r ) => r.headers[ 'webhook-id' ] === eventId ), 30_000 );
+			expect( ( await adminClient().post< OutboxState >( OUTBOX ) ).body ).toMatchObject( {
+				error: null,
+				pending: 0,
+				handed_over: 1,
+			} );
+			await receiver.waitFor(
+				( requests ) => requests.some( ( r ) => r.headers[ 'webhook-id' ] === eventId ),
+				30_000
+			);
 		} );
 	} );
 } );

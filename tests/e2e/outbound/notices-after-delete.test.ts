@@ -42,15 +42,26 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 	} );
 
 	beforeEach( async () => {
-		expect( ( await adminClient().request( { method: 'DELETE', path: '/mail-recorder/v1/mails' } ) ).status ).toBe( 200 );
+		expect( ( await adminClient().request( { method: 'DELETE', path: '/mail-recorder/v1/mails' } ) ).status ).toBe(
+			200
+		);
 	} );
 
 	/** What the sidecar posts: signed with the shared key over the REST route. */
 	const deliverNotice = async ( endpoint: Endpoint, reason: string ) => {
-		const body = JSON.stringify( { type: 'endpoint.disabled', endpoint_id: endpoint.id, url: endpoint.url, reason } );
+		const body = JSON.stringify( {
+			type: 'endpoint.disabled',
+			endpoint_id: endpoint.id,
+			url: endpoint.url,
+			reason,
+		} );
 		const response = await fetch( `${ siteUrl }/wp-json${ CALLBACK_ROUTE }`, {
 			method: 'POST',
-			headers: { cookie: PLAYGROUND_COOKIE, 'content-type': 'application/json', ...signedHeaders( sharedKey, 'POST', CALLBACK_ROUTE, body ) },
+			headers: {
+				cookie: PLAYGROUND_COOKIE,
+				'content-type': 'application/json',
+				...signedHeaders( sharedKey, 'POST', CALLBACK_ROUTE, body ),
+			},
 			body,
 		} );
 		return response.status;
@@ -58,10 +69,17 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 
 	/** The admin notices the site owner sees on the dashboard, as the URLs they name. */
 	const noticesShown = async (): Promise< string[] > => {
-		const response = await fetch( `${ siteUrl }/wp-admin/index.php`, { headers: { cookie: adminCookie }, redirect: 'manual' } );
+		const response = await fetch( `${ siteUrl }/wp-admin/index.php`, {
+			headers: { cookie: adminCookie },
+			redirect: 'manual',
+		} );
 		expect( response.status ).toBe( 200 );
 		const html = await response.text();
-		return [ ...html.matchAll( /class="notice notice-error service-integration-endpoint-disabled"><p>.*?<code>([^<]*)<\/code>/g ) ].map( ( match ) => match[ 1 ] as string );
+		return [
+			...html.matchAll(
+				/class="notice notice-error service-integration-endpoint-disabled"><p>.*?<code>([^<]*)<\/code>/g
+			),
+		].map( ( match ) => match[ 1 ] as string );
 	};
 
 	const mails = async (): Promise< Mail[] > => {
@@ -72,13 +90,20 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 
 	const createEndpoint = async (): Promise< Endpoint > => {
 		const url = `https://receiver.example/notices-after-delete/${ crypto.randomUUID() }`;
-		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url, event_types: [ 'order.paid' ], description: 'notices after delete' } );
+		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
+			url,
+			event_types: [ 'order.paid' ],
+			description: 'notices after delete',
+		} );
 		expect( created.status ).toBe( 201 );
 		return { id: created.body.id, url: created.body.url };
 	};
 
 	const deleteEndpoint = async ( endpoint: Endpoint ) => {
-		const deleted = await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+		const deleted = await adminClient().request( {
+			method: 'DELETE',
+			path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }`,
+		} );
 		expect( deleted.status ).toBe( 200 );
 	};
 
@@ -91,7 +116,12 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 
 		await deleteEndpoint( endpoint );
 		// The sidecar's endpoint.deleted notice reaches WordPress after the DELETE.
-		await waitUntil( async () => ! ( await noticesShown() ).includes( endpoint.url ), 60_000, 'the admin notice to go', 1000 );
+		await waitUntil(
+			async () => ! ( await noticesShown() ).includes( endpoint.url ),
+			60_000,
+			'the admin notice to go',
+			1000
+		);
 
 		// A copy of the disabled notice, arriving after the deletion.
 		expect( await deliverNotice( endpoint, 'the endpoint answered 410 Gone' ) ).toBe( 202 );
@@ -107,8 +137,15 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 		expect( await deliverNotice( marker, 'the endpoint answered 410 Gone' ) ).toBe( 202 );
 		await deleteEndpoint( endpoint );
 		await deleteEndpoint( marker );
-		await waitUntil( async () => ! ( await noticesShown() ).includes( marker.url ), 60_000, 'the marker\'s admin notice to go', 1000 );
-		expect( await adminClient().request( { method: 'DELETE', path: '/mail-recorder/v1/mails' } ) ).toMatchObject( { status: 200 } );
+		await waitUntil(
+			async () => ! ( await noticesShown() ).includes( marker.url ),
+			60_000,
+			"the marker's admin notice to go",
+			1000
+		);
+		expect( await adminClient().request( { method: 'DELETE', path: '/mail-recorder/v1/mails' } ) ).toMatchObject( {
+			status: 200,
+		} );
 
 		expect( await deliverNotice( endpoint, 'failing without a success since yesterday' ) ).toBe( 202 );
 		expect( await noticesShown() ).not.toContain( endpoint.url );
@@ -122,7 +159,9 @@ describe( 'endpoint.disabled notices that arrive after the endpoint was deleted'
 
 		expect( await deliverNotice( live, 'the endpoint answered 410 Gone' ) ).toBe( 202 );
 		expect( await noticesShown() ).toContain( live.url );
-		expect( ( await mails() ).map( ( mail ) => mail.subject ) ).toEqual( [ expect.stringMatching( /^\[.+\] A webhook endpoint was disabled$/ ) ] );
+		expect( ( await mails() ).map( ( mail ) => mail.subject ) ).toEqual( [
+			expect.stringMatching( /^\[.+\] A webhook endpoint was disabled$/ ),
+		] );
 		await deleteEndpoint( live );
 	} );
 } );

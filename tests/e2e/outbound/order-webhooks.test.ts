@@ -52,7 +52,13 @@ function expectSameOrder( event: Delivered, store: CommerceOrder ): void {
 	expect( event.data.order.status ).toBe( order.status );
 	expect( event.data.order.date_paid ).toBe( isoSeconds( order.date_paid_gmt ) );
 	expect( event.data.order.line_items ).toEqual(
-		order.line_items.map( ( item ) => ( { product_id: item.product_id, variation_id: 0, sku: item.sku, name: item.name, quantity: item.quantity } ) )
+		order.line_items.map( ( item ) => ( {
+			product_id: item.product_id,
+			variation_id: 0,
+			sku: item.sku,
+			name: item.name,
+			quantity: item.quantity,
+		} ) )
 	);
 }
 
@@ -63,7 +69,8 @@ function expectSameOrder( event: Delivered, store: CommerceOrder ): void {
  */
 function verified( receiver: Receiver, secret: string, orderIds: number[] ): Delivered[] {
 	const webhook = new Webhook( secret );
-	const ofTheseOrders = ( request: ReceivedRequest ) => orderIds.some( ( id ) => request.body.includes( `"id":${ id },` ) );
+	const ofTheseOrders = ( request: ReceivedRequest ) =>
+		orderIds.some( ( id ) => request.body.includes( `"id":${ id },` ) );
 	return receiver.requests.filter( ofTheseOrders ).map( ( request: ReceivedRequest ) => {
 		const payload = webhook.verify( request.body, request.headers ) as Omit< Delivered, 'id' >;
 		return { id: request.headers[ 'webhook-id' ] as string, ...payload };
@@ -71,7 +78,10 @@ function verified( receiver: Receiver, secret: string, orderIds: number[] ): Del
 }
 
 async function createEndpoint( url: string, eventTypes?: string[] ): Promise< Endpoint > {
-	const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url, event_types: eventTypes } );
+	const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
+		url,
+		event_types: eventTypes,
+	} );
 	expect( created.status ).toBe( 201 );
 	expect( created.body.secret ).toMatch( /^whsec_/ );
 	return created.body;
@@ -79,8 +89,12 @@ async function createEndpoint( url: string, eventTypes?: string[] ): Promise< En
 
 async function newOrder(): Promise< number > {
 	const shop = commerce();
-	const [ product ] = await shop.createProducts( [ { name: 'Oak chair', sku: `CHAIR-${ Date.now() }`, price: '120.00' } ] );
-	const [ id ] = await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 2 } ] } ] );
+	const [ product ] = await shop.createProducts( [
+		{ name: 'Oak chair', sku: `CHAIR-${ Date.now() }`, price: '120.00' },
+	] );
+	const [ id ] = await shop.createOrders( [
+		{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 2 } ] },
+	] );
 	return id as number;
 }
 
@@ -94,7 +108,10 @@ describe( 'outbound order webhooks, end to end', () => {
 	} );
 
 	afterAll( async () => {
-		await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+		await adminClient().request( {
+			method: 'DELETE',
+			path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }`,
+		} );
 		await receiver.close();
 	} );
 
@@ -110,10 +127,20 @@ describe( 'outbound order webhooks, end to end', () => {
 		await shop.refund( orderId, '200.00' );
 		const afterFull = await shop.getOrder( orderId );
 
-		await receiver.waitFor( ( requests ) => requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) ).length >= 4, 30_000 );
-		const events = verified( receiver, endpoint.secret, [ orderId ] ).filter( ( event ) => event.data.order.id === orderId );
+		await receiver.waitFor(
+			( requests ) => requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) ).length >= 4,
+			30_000
+		);
+		const events = verified( receiver, endpoint.secret, [ orderId ] ).filter(
+			( event ) => event.data.order.id === orderId
+		);
 
-		expect( events.map( ( event ) => event.type ) ).toEqual( [ 'order.created', 'order.paid', 'order.refunded', 'order.refunded' ] );
+		expect( events.map( ( event ) => event.type ) ).toEqual( [
+			'order.created',
+			'order.paid',
+			'order.refunded',
+			'order.refunded',
+		] );
 		expect( new Set( events.map( ( event ) => event.id ) ).size ).toBe( 4 );
 		const [ created, paid, partial, full ] = events as [ Delivered, Delivered, Delivered, Delivered ];
 
@@ -129,13 +156,17 @@ describe( 'outbound order webhooks, end to end', () => {
 		expectSameOrder( partial, afterPartial );
 		expect( partial.data.refund?.full ).toBe( false );
 		expect( partial.data.refund?.amount ).toBe( '40.00' );
-		expect( partial.data.refund?.amount ).toBe( ( await shop.getRefund( orderId, partial.data.refund?.id as number ) ).amount );
+		expect( partial.data.refund?.amount ).toBe(
+			( await shop.getRefund( orderId, partial.data.refund?.id as number ) ).amount
+		);
 
 		expectSameOrder( full, afterFull );
 		expect( full.data.order.status ).toBe( 'refunded' );
 		expect( full.data.refund?.full ).toBe( true );
 		expect( full.data.refund?.amount ).toBe( '200.00' );
-		expect( full.data.refund?.amount ).toBe( ( await shop.getRefund( orderId, full.data.refund?.id as number ) ).amount );
+		expect( full.data.refund?.amount ).toBe(
+			( await shop.getRefund( orderId, full.data.refund?.id as number ) ).amount
+		);
 	} );
 
 	it( 'retries a failing receiver with the same event id, and logs every attempt', async () => {
@@ -154,7 +185,12 @@ describe( 'outbound order webhooks, end to end', () => {
 		expect( attempts.length ).toBeGreaterThanOrEqual( 3 );
 
 		const eventId = attempts[ 0 ]?.headers[ 'webhook-id' ] as string;
-		const log = await adminClient().get< { deliveries: Array< { status: string; attempts: Array< { status_code: number; response_excerpt: string } > } > } >( `/service-integration/v1/webhooks/events/${ eventId }` );
+		const log = await adminClient().get< {
+			deliveries: Array< {
+				status: string;
+				attempts: Array< { status_code: number; response_excerpt: string } >;
+			} >;
+		} >( `/service-integration/v1/webhooks/events/${ eventId }` );
 		expect( log.status ).toBe( 200 );
 		const delivery = log.body.deliveries[ 0 ];
 		expect( delivery?.status ).toBe( 'succeeded' );
@@ -166,7 +202,9 @@ describe( 'outbound order webhooks, end to end', () => {
 		const first = receiver.requests[ 0 ] as ReceivedRequest;
 		const eventId = first.headers[ 'webhook-id' ] as string;
 		const before = receiver.requests.length;
-		const replay = await adminClient().post< { requeued: number } >( `/service-integration/v1/webhooks/events/${ eventId }/replay` );
+		const replay = await adminClient().post< { requeued: number } >(
+			`/service-integration/v1/webhooks/events/${ eventId }/replay`
+		);
 		expect( replay.status ).toBe( 200 );
 		await receiver.waitFor( ( requests ) => requests.length > before, 20_000 );
 		expect( receiver.requests[ before ]?.headers[ 'webhook-id' ] ).toBe( eventId );
@@ -182,10 +220,17 @@ describe( 'outbound order webhooks, end to end', () => {
 		} finally {
 			await startSidecar();
 		}
-		const flushed = await adminClient().post< { pending: number; error: string | null } >( '/service-integration/v1/webhooks/outbox' );
+		const flushed = await adminClient().post< { pending: number; error: string | null } >(
+			'/service-integration/v1/webhooks/outbox'
+		);
 		expect( flushed.body ).toMatchObject( { error: null, pending: 0 } );
-		await receiver.waitFor( ( requests ) => orders.every( ( id ) => requests.some( ( r ) => r.body.includes( `"id":${ id },` ) ) ), 30_000 );
-		const created = verified( receiver, endpoint.secret, orders ).filter( ( event ) => orders.includes( event.data.order.id ) && event.type === 'order.created' );
+		await receiver.waitFor(
+			( requests ) => orders.every( ( id ) => requests.some( ( r ) => r.body.includes( `"id":${ id },` ) ) ),
+			30_000
+		);
+		const created = verified( receiver, endpoint.secret, orders ).filter(
+			( event ) => orders.includes( event.data.order.id ) && event.type === 'order.created'
+		);
 		expect( created.map( ( event ) => event.data.order.id ) ).toEqual( orders );
 	} );
 
@@ -195,35 +240,63 @@ describe( 'outbound order webhooks, end to end', () => {
 		try {
 			await newOrder();
 			await gone.waitFor( ( requests ) => requests.length >= 1, 20_000 );
-			const endpointStatus = async () => ( await adminClient().get< Endpoint >( `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` ) ).body.status;
-			await waitUntil( async () => ( await endpointStatus() ) === 'disabled', 10_000, 'the endpoint disabled', 500 );
+			const endpointStatus = async () =>
+				(
+					await adminClient().get< Endpoint >(
+						`/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }`
+					)
+				).body.status;
+			await waitUntil(
+				async () => ( await endpointStatus() ) === 'disabled',
+				10_000,
+				'the endpoint disabled',
+				500
+			);
 			const { siteUrl } = readState();
 			const cookie = await loginCookies( siteUrl, 'admin', 'password' );
 			const dashboard = async () => ( await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie } } ) ).text();
 			// The notice is sent after the disable commits (and again until WordPress acknowledges it).
-			await waitUntil( async () => ( await dashboard() ).includes( `${ gone.url }/gone` ), 90_000, 'the notice on the dashboard', 1500 );
+			await waitUntil(
+				async () => ( await dashboard() ).includes( `${ gone.url }/gone` ),
+				90_000,
+				'the notice on the dashboard',
+				1500
+			);
 
 			// Deleting the endpoint also retires its notice.
-			const deleted = await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` } );
+			const deleted = await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }`,
+			} );
 			expect( deleted.status ).toBe( 200 );
 			expect( await dashboard() ).not.toContain( `${ gone.url }/gone` );
 		} finally {
-			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }` } );
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }`,
+			} );
 			await gone.close();
 		}
 	} );
 
 	it( 'refuses an endpoint on an internal address unless allow-listed, and bad input clearly', async () => {
-		const metadata = await adminClient().post< { code: string } >( '/service-integration/v1/webhooks/endpoints', { url: 'http://169.254.169.254/latest/meta-data' } );
+		const metadata = await adminClient().post< { code: string } >( '/service-integration/v1/webhooks/endpoints', {
+			url: 'http://169.254.169.254/latest/meta-data',
+		} );
 		expect( metadata.status ).toBe( 400 );
 		expect( metadata.body.code ).toBe( 'blocked_address' );
-		const unknownType = await adminClient().post< { code: string } >( '/service-integration/v1/webhooks/endpoints', { url: `${ receiver.url }/x`, event_types: [ 'order.exploded' ] } );
+		const unknownType = await adminClient().post< { code: string } >(
+			'/service-integration/v1/webhooks/endpoints',
+			{ url: `${ receiver.url }/x`, event_types: [ 'order.exploded' ] }
+		);
 		expect( unknownType.status ).toBe( 400 );
-		const missing = await adminClient().get< { code: string } >( '/service-integration/v1/webhooks/endpoints/ep_does_not_exist' );
+		const missing = await adminClient().get< { code: string } >(
+			'/service-integration/v1/webhooks/endpoints/ep_does_not_exist'
+		);
 		expect( missing.status ).toBe( 404 );
 	} );
 
-	it( 'answers with slashes unescaped, so a secret or URL copied by eye from curl\'s output is the real one', async () => {
+	it( "answers with slashes unescaped, so a secret or URL copied by eye from curl's output is the real one", async () => {
 		const url = `${ receiver.url }/copied/by/eye`;
 		const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', { url } );
 		expect( created.status ).toBe( 201 );
@@ -235,13 +308,20 @@ describe( 'outbound order webhooks, end to end', () => {
 			const core = await adminClient().get( '/wp/v2/users/me' );
 			expect( core.text ).toContain( ':\\/\\/' );
 		} finally {
-			await adminClient().request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }` } );
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ created.body.id }`,
+			} );
 		}
 	} );
 
 	it( 'is for administrators only, and never shows a secret again', async () => {
 		const account = await provisionServiceAccount( 'outbound-refused' );
-		expectRefused( await account.client.get( '/service-integration/v1/webhooks/endpoints' ), 'rest_forbidden', [ 403 ] );
+		expectRefused(
+			await account.client.get( '/service-integration/v1/webhooks/endpoints' ),
+			'rest_forbidden',
+			[ 403 ]
+		);
 		const listed = await adminClient().get( '/service-integration/v1/webhooks/endpoints' );
 		expect( JSON.stringify( listed.body ) ).not.toContain( endpoint.secret );
 	} );

@@ -37,22 +37,61 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 	} );
 
 	it.each( [ 'POST', 'PUT', 'PATCH', 'DELETE' ] )( 'has no %s route: 404 rest_no_route', async ( method ) => {
-		const result = await account.client.request< { code: string } >( { method, path: PAID_ORDERS, data: { status: 'cancelled' } } );
+		const result = await account.client.request< { code: string } >( {
+			method,
+			path: PAID_ORDERS,
+			data: { status: 'cancelled' },
+		} );
 		expect( { status: result.status, code: result.body.code } ).toEqual( { status: 404, code: 'rest_no_route' } );
 	} );
 
 	it( 'documents itself on OPTIONS: GET only, the fields it returns, its parameters and bounds', async () => {
 		const result = await anonymousClient().request< {
 			methods: string[];
-			schema: { properties: Record< string, { type: unknown; properties?: Record< string, unknown >; items?: { properties: Record< string, unknown > } } > };
-			endpoints: Array< { methods: string[]; args: Record< string, { default?: unknown; minimum?: number; maximum?: number; enum?: string[]; format?: string } > } >;
+			schema: {
+				properties: Record<
+					string,
+					{
+						type: unknown;
+						properties?: Record< string, unknown >;
+						items?: { properties: Record< string, unknown > };
+					}
+				>;
+			};
+			endpoints: Array< {
+				methods: string[];
+				args: Record<
+					string,
+					{ default?: unknown; minimum?: number; maximum?: number; enum?: string[]; format?: string }
+				>;
+			} >;
 		} >( { method: 'OPTIONS', path: PAID_ORDERS } );
 		expect( result.status ).toBe( 200 );
 		expect( result.body.methods ).toEqual( [ 'GET' ] );
 		const { properties } = result.body.schema;
-		expect( Object.keys( properties ).sort() ).toEqual( [ 'currency', 'customer', 'date_modified', 'date_paid', 'id', 'line_items', 'number', 'status', 'total' ] );
-		expect( Object.keys( properties.customer?.properties ?? {} ).sort() ).toEqual( [ 'email', 'first_name', 'last_name' ] );
-		expect( Object.keys( properties.line_items?.items?.properties ?? {} ).sort() ).toEqual( [ 'name', 'product_id', 'quantity', 'sku', 'variation_id' ] );
+		expect( Object.keys( properties ).sort() ).toEqual( [
+			'currency',
+			'customer',
+			'date_modified',
+			'date_paid',
+			'id',
+			'line_items',
+			'number',
+			'status',
+			'total',
+		] );
+		expect( Object.keys( properties.customer?.properties ?? {} ).sort() ).toEqual( [
+			'email',
+			'first_name',
+			'last_name',
+		] );
+		expect( Object.keys( properties.line_items?.items?.properties ?? {} ).sort() ).toEqual( [
+			'name',
+			'product_id',
+			'quantity',
+			'sku',
+			'variation_id',
+		] );
 		expect( properties.total?.type ).toBe( 'string' );
 
 		const args = result.body.endpoints[ 0 ]?.args ?? {};
@@ -77,7 +116,10 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 		[ 'after_id outside the date_paid cursor', 'after_id=12', 'after_id' ],
 		[ 'descending date_paid order', 'orderby=date_paid&order=desc', 'order' ],
 	] )( 'refuses %s with 400 rest_invalid_param naming the parameter', async ( _label, search, param ) => {
-		const result = await account.client.get< { code: string; data: { status: number; params: Record< string, string > } } >( `${ PAID_ORDERS }?${ search }` );
+		const result = await account.client.get< {
+			code: string;
+			data: { status: number; params: Record< string, string > };
+		} >( `${ PAID_ORDERS }?${ search }` );
 		expect( result.status ).toBe( 400 );
 		expect( result.body.code ).toBe( 'rest_invalid_param' );
 		expect( Object.keys( result.body.data.params ) ).toEqual( [ param ] );
@@ -99,7 +141,11 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 		try {
 			const result = await listPaid( account.client );
 			expect( result.status ).toBe( 503 );
-			expect( result.body ).toMatchObject( { code: 'commerce_unavailable', message: expect.stringContaining( 'WooCommerce' ), data: { status: 503 } } );
+			expect( result.body ).toMatchObject( {
+				code: 'commerce_unavailable',
+				message: expect.stringContaining( 'WooCommerce' ),
+				data: { status: 503 },
+			} );
 			// The rest of the site keeps working.
 			expect( ( await account.client.get( '/service-integration/v1/me' ) ).status ).toBe( 200 );
 		} finally {

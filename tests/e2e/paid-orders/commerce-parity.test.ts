@@ -55,7 +55,9 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 
 	beforeAll( async () => {
 		await setPluginActive( PROBE, true );
-		[ chair ] = ( await shop.createProducts( [ { name: 'Parity chair', sku: `PARITY-${ Date.now() }`, price: '120.00' } ] ) ) as [ Product ];
+		[ chair ] = ( await shop.createProducts( [
+			{ name: 'Parity chair', sku: `PARITY-${ Date.now() }`, price: '120.00' },
+		] ) ) as [ Product ];
 	} );
 
 	afterAll( async () => {
@@ -67,10 +69,20 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 		// class-wc-rest-orders-controller.php): save() [woocommerce_new_order, from
 		// OrdersTableDataStore::create() / WC_Order_Data_Store_CPT::create()], calculate_totals(),
 		// set_status( $request['status'] ), save() [WC_Order::status_transition()].
-		const [ id ] = await shop.createOrders( [ { status: 'processing', line_items: [ { product_id: chair.id, quantity: 2 } ] } ] );
+		const [ id ] = await shop.createOrders( [
+			{ status: 'processing', line_items: [ { product_id: chair.id, quantity: 2 } ] },
+		] );
 		expect( await observed( id as number ) ).toEqual( [
 			{ hook: 'woocommerce_new_order', status: 'pending', total: '0.00', paid: false, items: [ 2 ] },
-			{ hook: 'woocommerce_order_status_changed', from: 'pending', to: 'processing', status: 'processing', total: '240.00', paid: true, items: [ 2 ] },
+			{
+				hook: 'woocommerce_order_status_changed',
+				from: 'pending',
+				to: 'processing',
+				status: 'processing',
+				total: '240.00',
+				paid: true,
+				items: [ 2 ],
+			},
 		] );
 	} );
 
@@ -78,22 +90,50 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 		// save_object(): `if ( true === $request['set_paid'] ) $object->payment_complete()` after
 		// the last save; WC_Order::payment_complete() sets the status, saves (the status
 		// hooks), then fires woocommerce_payment_complete (includes/class-wc-order.php).
-		const [ id ] = await shop.createOrders( [ { status: 'pending', set_paid: true, line_items: [ { product_id: chair.id, quantity: 1 } ] } ] );
+		const [ id ] = await shop.createOrders( [
+			{ status: 'pending', set_paid: true, line_items: [ { product_id: chair.id, quantity: 1 } ] },
+		] );
 		expect( await observed( id as number ) ).toEqual( [
 			{ hook: 'woocommerce_new_order', status: 'pending', total: '0.00', paid: false, items: [ 1 ] },
-			{ hook: 'woocommerce_order_status_changed', from: 'pending', to: 'processing', status: 'processing', total: '120.00', paid: true, items: [ 1 ] },
+			{
+				hook: 'woocommerce_order_status_changed',
+				from: 'pending',
+				to: 'processing',
+				status: 'processing',
+				total: '120.00',
+				paid: true,
+				items: [ 1 ],
+			},
 			{ hook: 'woocommerce_payment_complete', status: 'processing', total: '120.00', paid: true, items: [ 1 ] },
 		] );
 	} );
 
 	it( 'payment_complete() on a pending order, then a status change into completed', async () => {
-		const [ id ] = await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: chair.id, quantity: 1 } ] } ] );
+		const [ id ] = await shop.createOrders( [
+			{ status: 'pending', line_items: [ { product_id: chair.id, quantity: 1 } ] },
+		] );
 		await shop.pay( [ id as number ] );
 		await shop.setStatus( id as number, 'completed' );
 		expect( ( await observed( id as number ) ).slice( 1 ) ).toEqual( [
-			{ hook: 'woocommerce_order_status_changed', from: 'pending', to: 'processing', status: 'processing', total: '120.00', paid: true, items: [ 1 ] },
+			{
+				hook: 'woocommerce_order_status_changed',
+				from: 'pending',
+				to: 'processing',
+				status: 'processing',
+				total: '120.00',
+				paid: true,
+				items: [ 1 ],
+			},
 			{ hook: 'woocommerce_payment_complete', status: 'processing', total: '120.00', paid: true, items: [ 1 ] },
-			{ hook: 'woocommerce_order_status_changed', from: 'processing', to: 'completed', status: 'completed', total: '120.00', paid: true, items: [ 1 ] },
+			{
+				hook: 'woocommerce_order_status_changed',
+				from: 'processing',
+				to: 'completed',
+				status: 'completed',
+				total: '120.00',
+				paid: true,
+				items: [ 1 ],
+			},
 		] );
 	} );
 
@@ -101,14 +141,36 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 		// wc_create_refund() (includes/wc-order-functions.php): woocommerce_order_partially_refunded
 		// or woocommerce_order_fully_refunded, then (full) $order->update_status( 'refunded' ),
 		// then $order->save(), woocommerce_refund_created and woocommerce_order_refunded.
-		const [ id ] = await shop.createOrders( [ { status: 'processing', line_items: [ { product_id: chair.id, quantity: 2 } ] } ] );
+		const [ id ] = await shop.createOrders( [
+			{ status: 'processing', line_items: [ { product_id: chair.id, quantity: 2 } ] },
+		] );
 		await shop.refund( id as number, '40.00' );
 		await shop.refund( id as number, '200.00' );
 		expect( ( await observed( id as number ) ).slice( 2 ) ).toEqual( [
-			{ hook: 'woocommerce_order_partially_refunded', status: 'processing', total: '240.00', paid: true, items: [ 2 ] },
+			{
+				hook: 'woocommerce_order_partially_refunded',
+				status: 'processing',
+				total: '240.00',
+				paid: true,
+				items: [ 2 ],
+			},
 			{ hook: 'woocommerce_order_refunded', status: 'processing', total: '240.00', paid: true, items: [ 2 ] },
-			{ hook: 'woocommerce_order_fully_refunded', status: 'processing', total: '240.00', paid: true, items: [ 2 ] },
-			{ hook: 'woocommerce_order_status_changed', from: 'processing', to: 'refunded', status: 'refunded', total: '240.00', paid: true, items: [ 2 ] },
+			{
+				hook: 'woocommerce_order_fully_refunded',
+				status: 'processing',
+				total: '240.00',
+				paid: true,
+				items: [ 2 ],
+			},
+			{
+				hook: 'woocommerce_order_status_changed',
+				from: 'processing',
+				to: 'refunded',
+				status: 'refunded',
+				total: '240.00',
+				paid: true,
+				items: [ 2 ],
+			},
 			{ hook: 'woocommerce_order_refunded', status: 'refunded', total: '240.00', paid: true, items: [ 2 ] },
 		] );
 	} );
@@ -143,7 +205,10 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 		// admin Loader on plugins_loaded: current_user_can( 'manage_woocommerce' ) outside
 		// wp-admin and the REST API, which authenticates an application password that early.
 		const { version } = await query( 'empty-page' );
-		const response = await fetch( `${ anonymousClient().siteUrl }/`, { redirect: 'manual', headers: { cookie: PLAYGROUND_COOKIE } } );
+		const response = await fetch( `${ anonymousClient().siteUrl }/`, {
+			redirect: 'manual',
+			headers: { cookie: PLAYGROUND_COOKIE },
+		} );
 		expect( response.status ).toBe( 200 );
 		const early = ( response.headers.get( 'x-commerce-parity-early-caps' ) ?? '' ).split( ',' );
 		const since96 = version.endsWith( '-fixture' ) || versionAtLeast( version, '9.6' );
@@ -156,15 +221,48 @@ const describeFixtureOnly = readState().commerce === 'fixture' ? describe : desc
 
 describeFixtureOnly( 'commerce fixture only: the /wc/v3/orders stand-in', () => {
 	it( 'shows orders the way /wc/v3/orders does', async () => {
-		const list = await adminClient().get< Array< Record< string, unknown > > >( '/wc-fixture/v1/wc-v3-orders?status=processing,completed&per_page=1' );
+		const list = await adminClient().get< Array< Record< string, unknown > > >(
+			'/wc-fixture/v1/wc-v3-orders?status=processing,completed&per_page=1'
+		);
 		expect( list.status ).toBe( 200 );
 		expect( list.headers.get( 'x-wp-total' ) ).toMatch( /^\d+$/ );
 		const order = list.body[ 0 ] as Record< string, unknown >;
-		for ( const key of [ 'id', 'parent_id', 'number', 'order_key', 'status', 'currency', 'date_created_gmt', 'total', 'billing', 'shipping', 'payment_method', 'date_paid_gmt', 'meta_data', 'line_items', 'tax_lines', 'shipping_lines', 'fee_lines', 'coupon_lines', 'refunds', 'payment_url', 'is_editable', 'needs_payment', 'needs_processing', '_links' ] ) {
+		for ( const key of [
+			'id',
+			'parent_id',
+			'number',
+			'order_key',
+			'status',
+			'currency',
+			'date_created_gmt',
+			'total',
+			'billing',
+			'shipping',
+			'payment_method',
+			'date_paid_gmt',
+			'meta_data',
+			'line_items',
+			'tax_lines',
+			'shipping_lines',
+			'fee_lines',
+			'coupon_lines',
+			'refunds',
+			'payment_url',
+			'is_editable',
+			'needs_payment',
+			'needs_processing',
+			'_links',
+		] ) {
 			expect( order ).toHaveProperty( key );
 		}
 		expect( ( order.line_items as Array< Record< string, unknown > > )[ 0 ] ).toEqual(
-			expect.objectContaining( { product_id: expect.any( Number ), sku: expect.any( String ), taxes: expect.any( Array ), meta_data: expect.any( Array ), image: expect.any( Object ) } )
+			expect.objectContaining( {
+				product_id: expect.any( Number ),
+				sku: expect.any( String ),
+				taxes: expect.any( Array ),
+				meta_data: expect.any( Array ),
+				image: expect.any( Object ),
+			} )
 		);
 	} );
 } );

@@ -56,7 +56,12 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	}
 
 	async function createPending( count: number ): Promise< number[] > {
-		return driver.createOrders( Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: [ { product_id: product.id, quantity: 1 } ] } ) ) );
+		return driver.createOrders(
+			Array.from( { length: count }, () => ( {
+				status: 'pending' as const,
+				line_items: [ { product_id: product.id, quantity: 1 } ],
+			} ) )
+		);
 	}
 
 	/** Pays orders in one go; with the fixture, all in the given second. */
@@ -69,7 +74,9 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( 'paid-orders-sync' );
-		[ product ] = ( await driver.createProducts( [ { name: 'Stool', sku: `STOOL-${ run }`, price: '25.00' } ] ) ) as [ Product ];
+		[ product ] = ( await driver.createProducts( [
+			{ name: 'Stool', sku: `STOOL-${ run }`, price: '25.00' },
+		] ) ) as [ Product ];
 		const start = await nextSecond();
 		since = iso( start );
 		// The automation starts from a moment before the orders it will see.
@@ -111,14 +118,27 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	it( 'holds back a payment younger than the settle delay, then delivers it', async () => {
 		const [ late ] = ( await createPending( 1 ) ) as [ number ];
 		await driver.pay( [ late ] );
-		const paidAt = ( await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } ) ).body.find( ( o ) => o.id === late ) as PaidOrder;
-		const sync = { orderby: 'date_paid', paid_after: cursor.paid_after, after_id: cursor.after_id, modified_after: since, _fields: 'id' };
+		const paidAt = (
+			await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } )
+		).body.find( ( o ) => o.id === late ) as PaidOrder;
+		const sync = {
+			orderby: 'date_paid',
+			paid_after: cursor.paid_after,
+			after_id: cursor.after_id,
+			modified_after: since,
+			_fields: 'id',
+		};
 
 		await withPluginActive( 'paid-orders-settle-delay/paid-orders-settle-delay', async () => {
-			const held = await account.client.request< PaidOrder[] >( { path: query( sync ), headers: { 'x-test-settle-seconds': '3600' } } );
+			const held = await account.client.request< PaidOrder[] >( {
+				path: query( sync ),
+				headers: { 'x-test-settle-seconds': '3600' },
+			} );
 			expect( held.status ).toBe( 200 );
 			expect( held.body.map( ( o ) => o.id ) ).not.toContain( late );
-			expect( Date.parse( held.headers.get( 'x-paid-before' ) ?? '' ) ).toBeLessThanOrEqual( Date.parse( paidAt.date_paid as string ) );
+			expect( Date.parse( held.headers.get( 'x-paid-before' ) ?? '' ) ).toBeLessThanOrEqual(
+				Date.parse( paidAt.date_paid as string )
+			);
 		} );
 
 		// The default delay: the bound is 5 s before the request, and the order is served exactly
@@ -128,7 +148,9 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const bound = Date.parse( early.headers.get( 'x-paid-before' ) ?? '' );
 		expect( bound ).toBeGreaterThanOrEqual( Math.floor( asked / 1000 ) * 1000 - 5000 );
 		expect( bound ).toBeLessThanOrEqual( Date.now() - 4000 );
-		expect( early.body.map( ( o ) => o.id ).includes( late ) ).toBe( Date.parse( paidAt.date_paid as string ) < bound );
+		expect( early.body.map( ( o ) => o.id ).includes( late ) ).toBe(
+			Date.parse( paidAt.date_paid as string ) < bound
+		);
 
 		await untilSettled( [ paidAt ] );
 		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ late ] );
@@ -136,7 +158,13 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 
 	it( 'puts the cursor in the next Link, so following links walks the same order', async () => {
 		const start: Cursor = { paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ) };
-		let page = await listPaid( account.client, { orderby: 'date_paid', per_page: 4, paid_after: start.paid_after, modified_after: since, _fields: 'id,date_paid' } );
+		let page = await listPaid( account.client, {
+			orderby: 'date_paid',
+			per_page: 4,
+			paid_after: start.paid_after,
+			modified_after: since,
+			_fields: 'id,date_paid',
+		} );
 		const walked = [ ...page.body ];
 		while ( links( page ).next ) {
 			const next = new URL( links( page ).next as string );
@@ -152,8 +180,16 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	} );
 
 	it( 'pages the date_paid order by page number too, with the same totals', async () => {
-		const params = { orderby: 'date_paid', per_page: 5, paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ), modified_after: since, _fields: 'id' };
-		const pages = await Promise.all( [ 1, 2, 3 ].map( ( page ) => listPaid( account.client, { ...params, page } ) ) );
+		const params = {
+			orderby: 'date_paid',
+			per_page: 5,
+			paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ),
+			modified_after: since,
+			_fields: 'id',
+		};
+		const pages = await Promise.all(
+			[ 1, 2, 3 ].map( ( page ) => listPaid( account.client, { ...params, page } ) )
+		);
 		expect( pages.map( ( p ) => p.headers.get( 'x-wp-total' ) ) ).toEqual( [ '12', '12', '12' ] );
 		expect( pages.map( ( p ) => p.body.length ) ).toEqual( [ 5, 5, 2 ] );
 		const byPage = pages.flatMap( ( p ) => p.body.map( ( o ) => o.id ) );
@@ -162,18 +198,36 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	} );
 
 	it( 'starts at the beginning when the automation has no cursor yet (no paid_after)', async () => {
-		const plain = await listPaid( account.client, { per_page: 100, orderby: 'id', order: 'asc', modified_after: since, _fields: 'id,date_paid' } );
+		const plain = await listPaid( account.client, {
+			per_page: 100,
+			orderby: 'id',
+			order: 'asc',
+			modified_after: since,
+			_fields: 'id,date_paid',
+		} );
 		const expected = [ ...plain.body ]
 			.sort( ( a, b ) => ( a.date_paid ?? '' ).localeCompare( b.date_paid ?? '' ) || a.id - b.id )
 			.map( ( o ) => o.id );
 		expect( expected ).toHaveLength( 12 );
 
-		let page = await listPaid( account.client, { orderby: 'date_paid', per_page: 5, modified_after: since, _fields: 'id,date_paid' } );
+		let page = await listPaid( account.client, {
+			orderby: 'date_paid',
+			per_page: 5,
+			modified_after: since,
+			_fields: 'id,date_paid',
+		} );
 		expect( page.headers.get( 'x-wp-total' ) ).toBe( '12' );
 		const walked = [ ...page.body ];
 		while ( page.body.length > 0 ) {
 			const last = page.body[ page.body.length - 1 ] as PaidOrder;
-			page = await listPaid( account.client, { orderby: 'date_paid', per_page: 5, paid_after: last.date_paid as string, after_id: last.id, modified_after: since, _fields: 'id,date_paid' } );
+			page = await listPaid( account.client, {
+				orderby: 'date_paid',
+				per_page: 5,
+				paid_after: last.date_paid as string,
+				after_id: last.id,
+				modified_after: since,
+				_fields: 'id,date_paid',
+			} );
 			walked.push( ...page.body );
 		}
 		expect( walked.map( ( o ) => o.id ) ).toEqual( expected );

@@ -26,7 +26,15 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			{ name: 'Walnut table', sku: `TABLE-WAL-${ run }`, price: '399.00' },
 		] );
 		since = iso( await nextSecond() );
-		const statuses: OrderStatus[] = [ 'pending', 'on-hold', 'cancelled', 'failed', 'refunded', 'processing', 'completed' ];
+		const statuses: OrderStatus[] = [
+			'pending',
+			'on-hold',
+			'cancelled',
+			'failed',
+			'refunded',
+			'processing',
+			'completed',
+		];
 		const ids = await driver.createOrders(
 			statuses.map( ( status, i ) => ( {
 				status,
@@ -40,18 +48,26 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		statuses.forEach( ( status, i ) => ( byStatus[ status ] = ids[ i ] ) );
 		// Four more paid orders for paging; one will be partly refunded, one fully.
 		const more = await driver.createOrders(
-			[ 1, 2, 3, 4 ].map( ( n ) => ( { status: 'processing' as const, billing: { email: `more-${ n }@example.com` }, line_items: [ { product_id: products[ 0 ]!.id, quantity: n } ] } ) )
+			[ 1, 2, 3, 4 ].map( ( n ) => ( {
+				status: 'processing' as const,
+				billing: { email: `more-${ n }@example.com` },
+				line_items: [ { product_id: products[ 0 ]!.id, quantity: n } ],
+			} ) )
 		);
 		await driver.refund( more[ 2 ]!, '10.00' );
 		await driver.refund( more[ 3 ]!, ( 49.9 * 4 ).toFixed( 2 ) );
-		paid = [ byStatus.processing!, byStatus.completed!, more[ 0 ]!, more[ 1 ]!, more[ 2 ]! ].sort( ( a, b ) => a - b );
+		paid = [ byStatus.processing!, byStatus.completed!, more[ 0 ]!, more[ 1 ]!, more[ 2 ]! ].sort(
+			( a, b ) => a - b
+		);
 	} );
 
 	it( 'returns processing and completed orders only; pending, on-hold, cancelled, failed and refunded ones never', async () => {
 		const result = await listPaid( account.client, { modified_after: since, per_page: 100 } );
 		expect( result.status ).toBe( 200 );
 		expect( result.body.map( ( order ) => order.id ).sort( ( a, b ) => a - b ) ).toEqual( paid );
-		expect( new Set( result.body.map( ( order ) => order.status ) ) ).toEqual( new Set( [ 'processing', 'completed' ] ) );
+		expect( new Set( result.body.map( ( order ) => order.status ) ) ).toEqual(
+			new Set( [ 'processing', 'completed' ] )
+		);
 		expect( result.headers.get( 'x-wp-total' ) ).toBe( String( paid.length ) );
 	} );
 
@@ -65,7 +81,17 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	it( 'returns exactly the declared fields, in the declared types', async () => {
 		const result = await listPaid( account.client, { modified_after: since, per_page: 100 } );
 		const order = result.body.find( ( o ) => o.id === byStatus.processing ) as PaidOrder;
-		expect( Object.keys( order ).sort() ).toEqual( [ 'currency', 'customer', 'date_modified', 'date_paid', 'id', 'line_items', 'number', 'status', 'total' ] );
+		expect( Object.keys( order ).sort() ).toEqual( [
+			'currency',
+			'customer',
+			'date_modified',
+			'date_paid',
+			'id',
+			'line_items',
+			'number',
+			'status',
+			'total',
+		] );
 		expect( order ).toEqual( {
 			id: byStatus.processing,
 			number: expect.any( String ),
@@ -76,8 +102,20 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			total: ( 49.9 * 6 + 399 ).toFixed( 2 ),
 			customer: { first_name: 'Ada', last_name: 'Lovelace-5', email: 'ada-5@example.com' },
 			line_items: [
-				{ product_id: products[ 0 ]!.id, variation_id: 0, sku: products[ 0 ]!.sku, name: 'Oak chair', quantity: 6 },
-				{ product_id: products[ 1 ]!.id, variation_id: 0, sku: products[ 1 ]!.sku, name: 'Walnut table', quantity: 1 },
+				{
+					product_id: products[ 0 ]!.id,
+					variation_id: 0,
+					sku: products[ 0 ]!.sku,
+					name: 'Oak chair',
+					quantity: 6,
+				},
+				{
+					product_id: products[ 1 ]!.id,
+					variation_id: 0,
+					sku: products[ 1 ]!.sku,
+					name: 'Walnut table',
+					quantity: 1,
+				},
 			],
 		} );
 		expect( Date.parse( order.date_paid as string ) ).toBeGreaterThanOrEqual( Date.parse( since ) );
@@ -93,7 +131,13 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	} );
 
 	it( 'pages with page/per_page, X-WP-Total, X-WP-TotalPages and Link, without overlap', async () => {
-		const first = await listPaid( account.client, { modified_after: since, per_page: 2, orderby: 'id', order: 'asc', _fields: 'id' } );
+		const first = await listPaid( account.client, {
+			modified_after: since,
+			per_page: 2,
+			orderby: 'id',
+			order: 'asc',
+			_fields: 'id',
+		} );
 		expect( first.headers.get( 'x-wp-total' ) ).toBe( '5' );
 		expect( first.headers.get( 'x-wp-totalpages' ) ).toBe( '3' );
 		expect( links( first ) ).not.toHaveProperty( 'prev' );
@@ -115,18 +159,28 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	// from "nothing at all".
 	it( 'refuses a page beyond the last one with 400, like core, in either order', async () => {
 		// The sync order serves only payments older than the settle delay.
-		await untilSettled( ( await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } ) ).body );
+		await untilSettled(
+			( await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } ) ).body
+		);
 		for ( const params of [
 			{ per_page: 2, page: 4 },
 			{ per_page: 2, page: 40 },
 			{ per_page: 2, page: 4, orderby: 'date_paid', paid_after: since },
 		] ) {
 			const result = await listPaid( account.client, { modified_after: since, ...params } );
-			expect( { params, status: result.status, code: ( result.body as unknown as { code: string } ).code } ).toEqual( { params, status: 400, code: 'rest_paid_orders_invalid_page_number' } );
+			expect( {
+				params,
+				status: result.status,
+				code: ( result.body as unknown as { code: string } ).code,
+			} ).toEqual( { params, status: 400, code: 'rest_paid_orders_invalid_page_number' } );
 		}
 		// Page 1 of nothing is an empty page, not an error.
 		const none = await listPaid( account.client, { modified_after: since, paid_before: since, page: 1 } );
-		expect( { status: none.status, body: none.body, total: none.headers.get( 'x-wp-total' ) } ).toEqual( { status: 200, body: [], total: '0' } );
+		expect( { status: none.status, body: none.body, total: none.headers.get( 'x-wp-total' ) } ).toEqual( {
+			status: 200,
+			body: [],
+			total: '0',
+		} );
 	} );
 
 	// The documented polling recipe. WooCommerce's HPOS query turns `limit => -1` into
@@ -135,21 +189,43 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	it( 'lists every paid order in the sync order (date_paid, id) once settled, by one page or by the cursor', async () => {
 		const all = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } );
 		await untilSettled( all.body );
-		const expected = [ ...all.body ].sort( ( a, b ) => ( a.date_paid as string ).localeCompare( b.date_paid as string ) || a.id - b.id ).map( ( o ) => o.id );
+		const expected = [ ...all.body ]
+			.sort( ( a, b ) => ( a.date_paid as string ).localeCompare( b.date_paid as string ) || a.id - b.id )
+			.map( ( o ) => o.id );
 		expect( expected ).toHaveLength( paid.length );
 
-		const whole = await listPaid( account.client, { orderby: 'date_paid', modified_after: since, per_page: 100, _fields: 'id,date_paid' } );
+		const whole = await listPaid( account.client, {
+			orderby: 'date_paid',
+			modified_after: since,
+			per_page: 100,
+			_fields: 'id,date_paid',
+		} );
 		expect( whole.status ).toBe( 200 );
-		expect( { total: whole.headers.get( 'x-wp-total' ), ids: whole.body.map( ( o ) => o.id ) } ).toEqual( { total: String( paid.length ), ids: expected } );
+		expect( { total: whole.headers.get( 'x-wp-total' ), ids: whole.body.map( ( o ) => o.id ) } ).toEqual( {
+			total: String( paid.length ),
+			ids: expected,
+		} );
 
 		// Two at a time, by the cursor: the reads inside one payment second, and the ranges between.
 		const walked: number[] = [];
-		let page = await listPaid( account.client, { orderby: 'date_paid', modified_after: since, per_page: 2, _fields: 'id,date_paid' } );
+		let page = await listPaid( account.client, {
+			orderby: 'date_paid',
+			modified_after: since,
+			per_page: 2,
+			_fields: 'id,date_paid',
+		} );
 		for ( let guard = 0; page.body.length > 0 && guard < 10; guard++ ) {
 			expect( page.status ).toBe( 200 );
 			walked.push( ...page.body.map( ( o ) => o.id ) );
 			const last = page.body[ page.body.length - 1 ] as PaidOrder;
-			page = await listPaid( account.client, { orderby: 'date_paid', modified_after: since, per_page: 2, paid_after: last.date_paid as string, after_id: last.id, _fields: 'id,date_paid' } );
+			page = await listPaid( account.client, {
+				orderby: 'date_paid',
+				modified_after: since,
+				per_page: 2,
+				paid_after: last.date_paid as string,
+				after_id: last.id,
+				_fields: 'id,date_paid',
+			} );
 		}
 		expect( walked ).toEqual( expected );
 	} );
@@ -160,10 +236,20 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	it( 'answers a database error during the order queries with 500 rest_paid_orders_database_error, never an empty page', async () => {
 		const faulty = { 'x-test-order-query-fault': '1' };
 		await withPluginActive( 'order-query-fault/order-query-fault', async () => {
-			for ( const params of [ { per_page: 100 }, { per_page: 100, orderby: 'date_paid' }, { per_page: 2, orderby: 'date_paid', paid_after: since } ] ) {
+			for ( const params of [
+				{ per_page: 100 },
+				{ per_page: 100, orderby: 'date_paid' },
+				{ per_page: 2, orderby: 'date_paid', paid_after: since },
+			] ) {
 				const mark = debugLogMark();
-				const search = new URLSearchParams( Object.entries( { modified_after: since, ...params } ).map( ( [ k, v ] ) => [ k, String( v ) ] ) );
-				const result = await account.client.request< { code: string; message: string; data: { status: number } } >( {
+				const search = new URLSearchParams(
+					Object.entries( { modified_after: since, ...params } ).map( ( [ k, v ] ) => [ k, String( v ) ] )
+				);
+				const result = await account.client.request< {
+					code: string;
+					message: string;
+					data: { status: number };
+				} >( {
 					path: `/service-integration/v1/commandes-payees?${ search.toString() }`,
 					headers: faulty,
 				} );
@@ -174,18 +260,30 @@ describe( 'paid-orders endpoint: what it lists', () => {
 					data: { status: 500 },
 				} );
 				// No SQL, table name or database message reaches the client.
-				expect( result.body.message ).not.toMatch( /\bselect\b|\bfrom wp|sqlite|mysql|sqlstate|missing_table|wp_|syntax|no such|datatype/i );
-				expect( debugLogSince( mark ) ).toMatch( /Service Integration: paid orders could not be read, a database error during wc_get_orders\(\) \(answered 500 rest_paid_orders_database_error\): .*order_query_fault_missing_table/ );
+				expect( result.body.message ).not.toMatch(
+					/\bselect\b|\bfrom wp|sqlite|mysql|sqlstate|missing_table|wp_|syntax|no such|datatype/i
+				);
+				expect( debugLogSince( mark ) ).toMatch(
+					/Service Integration: paid orders could not be read, a database error during wc_get_orders\(\) \(answered 500 rest_paid_orders_database_error\): .*order_query_fault_missing_table/
+				);
 			}
 			// The same requests without the fault are served.
 			const healthy = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id' } );
-			expect( { status: healthy.status, count: healthy.body.length } ).toEqual( { status: 200, count: paid.length } );
+			expect( { status: healthy.status, count: healthy.body.length } ).toEqual( {
+				status: 200,
+				count: paid.length,
+			} );
 		} );
 	} );
 
 	it( 'sorts newest first by default and honours orderby/order', async () => {
 		const byDefault = await listPaid( account.client, { modified_after: since, _fields: 'id' } );
-		const byIdDesc = await listPaid( account.client, { modified_after: since, orderby: 'id', order: 'desc', _fields: 'id' } );
+		const byIdDesc = await listPaid( account.client, {
+			modified_after: since,
+			orderby: 'id',
+			order: 'desc',
+			_fields: 'id',
+		} );
 		expect( byIdDesc.body.map( ( o ) => o.id ) ).toEqual( [ ...paid ].reverse() );
 		// Same creation second for several orders: the id breaks the tie, descending.
 		expect( byDefault.body.map( ( o ) => o.id ) ).toEqual( [ ...paid ].reverse() );
@@ -194,28 +292,60 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	it( 'filters on payment time with paid_after / paid_before', async () => {
 		const all = await listPaid( account.client, { modified_after: since, per_page: 100 } );
 		const latest = Math.max( ...all.body.map( ( o ) => Date.parse( o.date_paid as string ) ) );
-		const before = await listPaid( account.client, { modified_after: since, paid_before: iso( new Date( latest ) ), _fields: 'id,date_paid' } );
-		const after = await listPaid( account.client, { modified_after: since, paid_after: iso( new Date( latest ) ), _fields: 'id,date_paid' } );
+		const before = await listPaid( account.client, {
+			modified_after: since,
+			paid_before: iso( new Date( latest ) ),
+			_fields: 'id,date_paid',
+		} );
+		const after = await listPaid( account.client, {
+			modified_after: since,
+			paid_after: iso( new Date( latest ) ),
+			_fields: 'id,date_paid',
+		} );
 		expect( before.body.length + after.body.length ).toBe( paid.length );
 		expect( after.body.every( ( o ) => Date.parse( o.date_paid as string ) === latest ) ).toBe( true );
 		expect( before.body.every( ( o ) => Date.parse( o.date_paid as string ) < latest ) ).toBe( true );
 
 		// Bounds far from today: WooCommerce's legacy storage compares the payment time (post meta)
 		// as text, where a nine-digit timestamp (1990) sorts after today's ten-digit ones.
-		const wide = await listPaid( account.client, { modified_after: since, paid_after: '1990-01-01T00:00:00Z', paid_before: '2300-01-01T00:00:00Z', per_page: 100, _fields: 'id' } );
+		const wide = await listPaid( account.client, {
+			modified_after: since,
+			paid_after: '1990-01-01T00:00:00Z',
+			paid_before: '2300-01-01T00:00:00Z',
+			per_page: 100,
+			_fields: 'id',
+		} );
 		expect( wide.body.map( ( o ) => o.id ).sort( ( a, b ) => a - b ) ).toEqual( paid );
-		const ancient = await listPaid( account.client, { modified_after: since, paid_before: '1990-01-01T00:00:00Z', _fields: 'id' } );
+		const ancient = await listPaid( account.client, {
+			modified_after: since,
+			paid_before: '1990-01-01T00:00:00Z',
+			_fields: 'id',
+		} );
 		expect( { status: ancient.status, body: ancient.body } ).toEqual( { status: 200, body: [] } );
 	} );
 
 	// Last: it adds an order, which the counts above do not expect.
 	it( 'sends names as UTF-8, not \\u escapes (smaller pages, same JSON)', async () => {
-		const [ shelf ] = await driver.createProducts( [ { name: 'Étagère chêne 1/2', sku: `SHELF-${ run }`, price: '80.00' } ] );
-		const [ order ] = await driver.createOrders( [ { status: 'processing', billing: { first_name: 'Zoë', last_name: 'Brontë', email: `zoe-${ run }@example.com` }, line_items: [ { product_id: shelf!.id, quantity: 1 } ] } ] );
+		const [ shelf ] = await driver.createProducts( [
+			{ name: 'Étagère chêne 1/2', sku: `SHELF-${ run }`, price: '80.00' },
+		] );
+		const [ order ] = await driver.createOrders( [
+			{
+				status: 'processing',
+				billing: { first_name: 'Zoë', last_name: 'Brontë', email: `zoe-${ run }@example.com` },
+				line_items: [ { product_id: shelf!.id, quantity: 1 } ],
+			},
+		] );
 
-		const response = await fetch( `${ readState().siteUrl }/wp-json/service-integration/v1/commandes-payees?modified_after=${ encodeURIComponent( since ) }&per_page=100`, {
-			headers: { authorization: 'Basic ' + Buffer.from( `${ account.username }:${ account.password }` ).toString( 'base64' ) },
-		} );
+		const response = await fetch(
+			`${ readState().siteUrl }/wp-json/service-integration/v1/commandes-payees?modified_after=${ encodeURIComponent( since ) }&per_page=100`,
+			{
+				headers: {
+					authorization:
+						'Basic ' + Buffer.from( `${ account.username }:${ account.password }` ).toString( 'base64' ),
+				},
+			}
+		);
 		expect( response.status ).toBe( 200 );
 		const raw = await response.text();
 		expect( raw ).toContain( '"name":"Étagère chêne 1/2"' );

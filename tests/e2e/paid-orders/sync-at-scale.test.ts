@@ -38,9 +38,14 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	let pending: number[];
 
 	async function probe< T = IndexState >( path: string, data?: unknown ): Promise< T > {
-		const result = data === undefined ? await admin.get< T >( `/paid-index-probe/v1${ path }` ) : await admin.post< T >( `/paid-index-probe/v1${ path }`, data );
+		const result =
+			data === undefined
+				? await admin.get< T >( `/paid-index-probe/v1${ path }` )
+				: await admin.post< T >( `/paid-index-probe/v1${ path }`, data );
 		if ( result.status !== 200 ) {
-			throw new Error( `The index probe answered HTTP ${ result.status } to ${ path }: ${ JSON.stringify( result.body ) }` );
+			throw new Error(
+				`The index probe answered HTTP ${ result.status } to ${ path }: ${ JSON.stringify( result.body ) }`
+			);
 		}
 		return result.body;
 	}
@@ -49,7 +54,14 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	async function expected(): Promise< PaidOrder[] > {
 		const all: PaidOrder[] = [];
 		for ( let page = 1, pages = 1; page <= pages; page++ ) {
-			const result = await listPaid( account.client, { orderby: 'id', order: 'asc', per_page: 100, page, modified_after: since, _fields: 'id,date_paid' } );
+			const result = await listPaid( account.client, {
+				orderby: 'id',
+				order: 'asc',
+				per_page: 100,
+				page,
+				modified_after: since,
+				_fields: 'id,date_paid',
+			} );
 			expect( result.status ).toBe( 200 );
 			all.push( ...result.body );
 			pages = Number( result.headers.get( 'x-wp-totalpages' ) );
@@ -63,7 +75,13 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		let cursor: { paid_after?: string; after_id?: number } = {};
 		let splitSeconds = 0;
 		for ( let guard = 0; guard < 200; guard++ ) {
-			const page = await listPaid( account.client, { orderby: 'date_paid', per_page: perPage, ...cursor, modified_after: since, _fields: 'id,date_paid' } );
+			const page = await listPaid( account.client, {
+				orderby: 'date_paid',
+				per_page: perPage,
+				...cursor,
+				modified_after: since,
+				_fields: 'id,date_paid',
+			} );
 			expect( page.status ).toBe( 200 );
 			if ( page.body.length === 0 ) {
 				return { orders, splitSeconds };
@@ -84,14 +102,23 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( 'paid-orders-scale' );
-		const [ product ] = ( await driver.createProducts( [ { name: 'Bench', sku: `BENCH-${ Date.now().toString( 36 ) }`, price: '80.00' } ] ) ) as [ Product ];
+		const [ product ] = ( await driver.createProducts( [
+			{ name: 'Bench', sku: `BENCH-${ Date.now().toString( 36 ) }`, price: '80.00' },
+		] ) ) as [ Product ];
 		since = iso( await nextSecond() );
 		// Imported unpaid (the fixture writes them in bulk, without hooks, as an import does), then
 		// paid through the store, whose hooks the index follows.
 		const created: number[] = [];
 		for ( let i = 0; i < ORDERS; i += 500 ) {
 			const count = Math.min( 500, ORDERS - i );
-			created.push( ...( await driver.importOrders( Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: [ { product_id: product.id, quantity: 1 } ] } ) ) ) ) );
+			created.push(
+				...( await driver.importOrders(
+					Array.from( { length: count }, () => ( {
+						status: 'pending' as const,
+						line_items: [ { product_id: product.id, quantity: 1 } ],
+					} ) )
+				) )
+			);
 		}
 		// Every other order among the first ones stays unpaid, so paid ids are not contiguous.
 		paid = created.filter( ( _, i ) => i % 10 < 7 ).slice( 0, PAID );
@@ -129,9 +156,17 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		const store = await expected();
 		const params = { orderby: 'date_paid', per_page: PAGE, modified_after: since, _fields: 'id' };
 		const last = Math.ceil( PAID / PAGE );
-		const pages = await Promise.all( [ 1, 7, last ].map( ( page ) => listPaid( account.client, { ...params, page } ) ) );
-		expect( pages.map( ( p ) => p.headers.get( 'x-wp-total' ) ) ).toEqual( [ String( PAID ), String( PAID ), String( PAID ) ] );
-		expect( pages.map( ( p ) => ids( p.body ) ) ).toEqual( [ 1, 7, last ].map( ( n ) => ids( store.slice( ( n - 1 ) * PAGE, n * PAGE ) ) ) );
+		const pages = await Promise.all(
+			[ 1, 7, last ].map( ( page ) => listPaid( account.client, { ...params, page } ) )
+		);
+		expect( pages.map( ( p ) => p.headers.get( 'x-wp-total' ) ) ).toEqual( [
+			String( PAID ),
+			String( PAID ),
+			String( PAID ),
+		] );
+		expect( pages.map( ( p ) => ids( p.body ) ) ).toEqual(
+			[ 1, 7, last ].map( ( n ) => ids( store.slice( ( n - 1 ) * PAGE, n * PAGE ) ) )
+		);
 		expect( ( await listPaid( account.client, { ...params, page: last + 1 } ) ).status ).toBe( 400 );
 	} );
 
@@ -145,7 +180,9 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 
 		await driver.setStatus( leaving, 'processing' );
 		await withPluginActive( PROBE, async () => {
-			expect( await probe< Array< { order_id: number } > >( `/rows?ids[]=${ leaving }` ) ).toEqual( [ expect.objectContaining( { order_id: leaving } ) ] );
+			expect( await probe< Array< { order_id: number } > >( `/rows?ids[]=${ leaving }` ) ).toEqual( [
+				expect.objectContaining( { order_id: leaving } ),
+			] );
 		} );
 		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
 		expect( ids( ( await walk() ).orders ) ).toEqual( ids( await expected() ) );
@@ -179,14 +216,19 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		await withPluginActive( PROBE, async () => {
 			await probe( '/tamper', {
 				// Paid an hour earlier than the store says, a row for an unpaid order, a row lost.
-				set: [ { order_id: moved.id, paid_at: truePaidAt - 3600, modified_at: now }, { order_id: unpaid, paid_at: truePaidAt, modified_at: now } ],
+				set: [
+					{ order_id: moved.id, paid_at: truePaidAt - 3600, modified_at: now },
+					{ order_id: unpaid, paid_at: truePaidAt, modified_at: now },
+				],
 				delete: [ missing.id ],
 			} );
 
 			const served = ids( ( await walk() ).orders );
 			expect( served ).not.toContain( unpaid );
 			expect( served ).toEqual( ids( store ).filter( ( id ) => id !== missing.id ) );
-			const rows = await probe< Array< { order_id: number; paid_at: number } > >( `/rows?ids[]=${ moved.id }&ids[]=${ unpaid }` );
+			const rows = await probe< Array< { order_id: number; paid_at: number } > >(
+				`/rows?ids[]=${ moved.id }&ids[]=${ unpaid }`
+			);
 			expect( rows ).toEqual( [ expect.objectContaining( { order_id: moved.id, paid_at: truePaidAt } ) ] );
 
 			const checked = await probe( '/walk', { check: true } );
@@ -196,9 +238,20 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	} );
 
 	it( 'reads a page of 50 orders of three lines each in about the queries of a page of 5: orders, items, item meta and products in bulk', async () => {
-		const products = await driver.createProducts( [ 1, 2, 3 ].map( ( n ) => ( { name: `Part ${ n }`, sku: `PART-${ n }-${ Date.now().toString( 36 ) }`, price: '10.00' } ) ) );
+		const products = await driver.createProducts(
+			[ 1, 2, 3 ].map( ( n ) => ( {
+				name: `Part ${ n }`,
+				sku: `PART-${ n }-${ Date.now().toString( 36 ) }`,
+				price: '10.00',
+			} ) )
+		);
 		const from = iso( await nextSecond() );
-		await driver.createOrders( Array.from( { length: 50 }, () => ( { status: 'processing' as const, line_items: products.map( ( product ) => ( { product_id: product.id, quantity: 2 } ) ) } ) ) );
+		await driver.createOrders(
+			Array.from( { length: 50 }, () => ( {
+				status: 'processing' as const,
+				line_items: products.map( ( product ) => ( { product_id: product.id, quantity: 2 } ) ),
+			} ) )
+		);
 		const queriesFor = async ( perPage: number ): Promise< number > => {
 			const result = await account.client.request< string >( {
 				path: `/service-integration/v1/commandes-payees?per_page=${ perPage }&orderby=id&modified_after=${ encodeURIComponent( from ) }`,
@@ -213,7 +266,8 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		};
 		// The fewest of three: a request can also run WordPress's own occasional work (a cron
 		// check, a transient refresh), which only ever adds queries.
-		const fewest = async ( perPage: number ): Promise< number > => Math.min( await queriesFor( perPage ), await queriesFor( perPage ), await queriesFor( perPage ) );
+		const fewest = async ( perPage: number ): Promise< number > =>
+			Math.min( await queriesFor( perPage ), await queriesFor( perPage ), await queriesFor( perPage ) );
 		await withPluginActive( COUNTER, async () => {
 			const five = await fewest( 5 );
 			const fifty = await fewest( 50 );
@@ -227,15 +281,31 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 
 	it( 'shows the lines WooCommerce shows when a site filters order items (woocommerce_order_get_items)', async () => {
 		const tag = Date.now().toString( 36 );
-		const products = await driver.createProducts( [ { name: 'Oak chair', sku: `OAK-${ tag }`, price: '10.00' }, { name: 'Gift wrap', sku: `WRAP-${ tag }`, price: '2.00' } ] );
+		const products = await driver.createProducts( [
+			{ name: 'Oak chair', sku: `OAK-${ tag }`, price: '10.00' },
+			{ name: 'Gift wrap', sku: `WRAP-${ tag }`, price: '2.00' },
+		] );
 		const from = iso( await nextSecond() );
-		const orderIds = await driver.createOrders( [ 1, 2 ].map( ( quantity ) => ( { status: 'processing' as const, line_items: products.map( ( product ) => ( { product_id: product.id, quantity } ) ) } ) ) );
+		const orderIds = await driver.createOrders(
+			[ 1, 2 ].map( ( quantity ) => ( {
+				status: 'processing' as const,
+				line_items: products.map( ( product ) => ( { product_id: product.id, quantity } ) ),
+			} ) )
+		);
 		const endpoint = async (): Promise< string[] > => {
-			const result = await listPaid( account.client, { orderby: 'id', order: 'asc', per_page: 50, modified_after: from } );
+			const result = await listPaid( account.client, {
+				orderby: 'id',
+				order: 'asc',
+				per_page: 50,
+				modified_after: from,
+			} );
 			expect( result.status ).toBe( 200 );
 			return result.body.flatMap( ( order ) => order.line_items.map( ( line ) => line.name ) );
 		};
-		const store = async (): Promise< string[] > => ( await Promise.all( orderIds.map( ( id ) => driver.getOrder( id ) ) ) ).flatMap( ( order ) => ( order.line_items as Array< { name: string } > ).map( ( line ) => line.name ) );
+		const store = async (): Promise< string[] > =>
+			( await Promise.all( orderIds.map( ( id ) => driver.getOrder( id ) ) ) ).flatMap( ( order ) =>
+				( order.line_items as Array< { name: string } > ).map( ( line ) => line.name )
+			);
 		expect( await endpoint() ).toEqual( [ 'Oak chair', 'Gift wrap', 'Oak chair', 'Gift wrap' ] );
 		await withPluginActive( ITEMS_FILTER, async () => {
 			expect( await store() ).toEqual( [ 'Oak chair', 'Oak chair' ] );

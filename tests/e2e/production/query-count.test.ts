@@ -24,7 +24,11 @@ const COUNTER = 'query-counter/query-counter';
 const PROBE_HEADER = 'x-service-integration-query-probe';
 const ON_PRODUCTION = readState().runtime === 'production';
 const AUTOLOADED = [ 'yes', 'on', 'auto-on', 'auto' ];
-const VERSION_OPTIONS = [ 'service_integration_version', 'service_integration_outbox_db', 'service_integration_inbound_db' ];
+const VERSION_OPTIONS = [
+	'service_integration_version',
+	'service_integration_outbox_db',
+	'service_integration_inbound_db',
+];
 
 interface QueryReport {
 	num_queries: number;
@@ -33,7 +37,10 @@ interface QueryReport {
 }
 
 async function probe( path: string ): Promise< QueryReport > {
-	const response = await fetch( `${ readState().siteUrl }${ path }`, { headers: { [ PROBE_HEADER ]: '1', cookie: PLAYGROUND_COOKIE }, redirect: 'manual' } );
+	const response = await fetch( `${ readState().siteUrl }${ path }`, {
+		headers: { [ PROBE_HEADER ]: '1', cookie: PLAYGROUND_COOKIE },
+		redirect: 'manual',
+	} );
 	const body = await response.text();
 	expect( response.status ).toBe( 200 );
 	const match = /<!-- query-counter (\{.*\}) -->/s.exec( body );
@@ -54,7 +61,12 @@ async function probe( path: string ): Promise< QueryReport > {
  * POST the count depends on whether some other request happened to clear it.
  */
 async function settledReport( path: string ): Promise< QueryReport > {
-	await ( await fetch( `${ readState().siteUrl }/wp-cron.php`, { method: 'POST', headers: { cookie: PLAYGROUND_COOKIE } } ) ).text();
+	await (
+		await fetch( `${ readState().siteUrl }/wp-cron.php`, {
+			method: 'POST',
+			headers: { cookie: PLAYGROUND_COOKIE },
+		} )
+	).text();
 	let previous = await probe( path );
 	for ( let attempt = 0; attempt < 6; attempt++ ) {
 		const next = await probe( path );
@@ -63,7 +75,9 @@ async function settledReport( path: string ): Promise< QueryReport > {
 		}
 		previous = next;
 	}
-	throw new Error( `GET ${ path } never made the same number of queries twice in a row (last ${ previous.num_queries })` );
+	throw new Error(
+		`GET ${ path } never made the same number of queries twice in a row (last ${ previous.num_queries })`
+	);
 }
 
 /**
@@ -125,14 +139,19 @@ async function withAndWithoutPlugin( path: string ): Promise< { active: QueryRep
 		await setPluginActive( COUNTER, false );
 	} );
 
-	it.each( [ [ 'the home page', '/' ], [ 'a post', '/hello-world/' ] ] )( '%s: not one query more with the plugin active than without it', async ( _what, path ) => {
+	it.each( [
+		[ 'the home page', '/' ],
+		[ 'a post', '/hello-world/' ],
+	] )( '%s: not one query more with the plugin active than without it', async ( _what, path ) => {
 		const { active, inactive } = await withAndWithoutPlugin( path );
 
 		// The production runtime's wp-config.php turns SAVEQUERIES on for the probe's header.
 		expect( active.savequeries ).toBe( true );
 		// The queries the plugin adds, with their callers, so a failure says which ones.
 		expect( extra( active, inactive ) ).toEqual( [] );
-		expect( active.queries.map( ( { sql } ) => sql ).filter( ( sql ) => sql.includes( 'service_integration' ) ) ).toEqual( [] );
+		expect(
+			active.queries.map( ( { sql } ) => sql ).filter( ( sql ) => sql.includes( 'service_integration' ) )
+		).toEqual( [] );
 		expect( active.num_queries ).toBe( inactive.num_queries );
 	} );
 
@@ -140,20 +159,35 @@ async function withAndWithoutPlugin( path: string ): Promise< { active: QueryRep
 	it( 'a site whose version options were stored with autoload off (0.1.0) switches them on its next request, then makes no query for them', async () => {
 		const autoload = () =>
 			Object.fromEntries(
-				productionSql( E2E_ENV_NAME, `SELECT option_name, autoload FROM wp_options WHERE option_name IN (${ VERSION_OPTIONS.map( ( name ) => `'${ name }'` ).join( ', ' ) })` )
+				productionSql(
+					E2E_ENV_NAME,
+					`SELECT option_name, autoload FROM wp_options WHERE option_name IN (${ VERSION_OPTIONS.map( ( name ) => `'${ name }'` ).join( ', ' ) })`
+				)
 					.trim()
 					.split( '\n' )
 					.map( ( line ) => line.split( '\t' ) )
 			);
 		await setPluginActive( PLUGIN, true );
-		productionSql( E2E_ENV_NAME, `UPDATE wp_options SET autoload = 'no' WHERE option_name IN (${ VERSION_OPTIONS.map( ( name ) => `'${ name }'` ).join( ', ' ) })` );
+		productionSql(
+			E2E_ENV_NAME,
+			`UPDATE wp_options SET autoload = 'no' WHERE option_name IN (${ VERSION_OPTIONS.map( ( name ) => `'${ name }'` ).join( ', ' ) })`
+		);
 		expect( autoload() ).toEqual( Object.fromEntries( VERSION_OPTIONS.map( ( name ) => [ name, 'no' ] ) ) );
 
 		await probe( '/' );
 
 		// 'yes' before WordPress 6.6, 'on' since (wp_autoload_values_to_autoload()).
-		expect( Object.fromEntries( Object.entries( autoload() ).map( ( [ name, value ] ) => [ name, AUTOLOADED.includes( value as string ) ] ) ) ).toEqual( Object.fromEntries( VERSION_OPTIONS.map( ( name ) => [ name, true ] ) ) );
+		expect(
+			Object.fromEntries(
+				Object.entries( autoload() ).map( ( [ name, value ] ) => [
+					name,
+					AUTOLOADED.includes( value as string ),
+				] )
+			)
+		).toEqual( Object.fromEntries( VERSION_OPTIONS.map( ( name ) => [ name, true ] ) ) );
 		const after = await settledReport( '/' );
-		expect( after.queries.map( ( { sql } ) => sql ).filter( ( sql ) => sql.includes( 'service_integration' ) ) ).toEqual( [] );
+		expect(
+			after.queries.map( ( { sql } ) => sql ).filter( ( sql ) => sql.includes( 'service_integration' ) )
+		).toEqual( [] );
 	} );
 } );

@@ -30,7 +30,15 @@ const REFUSED_BY_CAPABILITY: Record< string, string[] > = {
 };
 const OWN_RECORD_ROUTE = '/wp/v2/commandes-fabrication/(?P<id>[\\d]+)';
 
-const SAMPLES = [ '1', 'hello', 'hello-dolly/hello', 'core/paragraph', 'twentytwentyfour', '7e4b1c3a-0000-4000-8000-000000000000', 'a' ];
+const SAMPLES = [
+	'1',
+	'hello',
+	'hello-dolly/hello',
+	'core/paragraph',
+	'twentytwentyfour',
+	'7e4b1c3a-0000-4000-8000-000000000000',
+	'a',
+];
 
 /** Turns a route pattern into a concrete path, picking a sample each parameter accepts. */
 function concretePath( pattern: string ): string {
@@ -52,7 +60,10 @@ describe( 'capability sweep over the whole REST index', () => {
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( 'sweep' );
-		const created = await account.client.post< { id: number } >( '/wp/v2/commandes-fabrication', { title: 'Own record', status: 'publish' } );
+		const created = await account.client.post< { id: number } >( '/wp/v2/commandes-fabrication', {
+			title: 'Own record',
+			status: 'publish',
+		} );
 		expect( created.status ).toBe( 201 );
 		ownRecord = created.body.id;
 		const index = await adminClient().get< { routes: Record< string, { methods: string[] } > } >( '/' );
@@ -62,14 +73,24 @@ describe( 'capability sweep over the whole REST index', () => {
 				.map( ( method ) => ( {
 					key: `${ method } ${ route }`,
 					method,
-					path: route === OWN_RECORD_ROUTE ? `/wp/v2/commandes-fabrication/${ ownRecord }?force=true` : concretePath( route ),
+					path:
+						route === OWN_RECORD_ROUTE
+							? `/wp/v2/commandes-fabrication/${ ownRecord }?force=true`
+							: concretePath( route ),
 				} ) )
 		);
 	} );
 
 	it( 'finds the routes that matter in the index', () => {
 		const keys = calls.map( ( call ) => call.key );
-		expect( keys ).toEqual( expect.arrayContaining( [ 'GET /wp/v2/users', 'POST /wp/v2/plugins', 'POST /wp/v2/settings', 'GET /service-integration/v1/me' ] ) );
+		expect( keys ).toEqual(
+			expect.arrayContaining( [
+				'GET /wp/v2/users',
+				'POST /wp/v2/plugins',
+				'POST /wp/v2/settings',
+				'GET /service-integration/v1/me',
+			] )
+		);
 		expect( calls.length ).toBeGreaterThan( 100 );
 	} );
 
@@ -82,9 +103,15 @@ describe( 'capability sweep over the whole REST index', () => {
 	// The bound is for a hang, not for speed.
 	it( 'refuses every route and method outside the allowed list with rest_forbidden', async () => {
 		const opened: string[] = [];
-		const swept = readState().runtime === 'production'
-			? calls
-			: calls.filter( ( call, index ) => ! call.key.includes( ' /wp/v2/' ) || call.key.includes( 'commandes-fabrication' ) || index % 3 === 0 );
+		const swept =
+			readState().runtime === 'production'
+				? calls
+				: calls.filter(
+						( call, index ) =>
+							! call.key.includes( ' /wp/v2/' ) ||
+							call.key.includes( 'commandes-fabrication' ) ||
+							index % 3 === 0
+					);
 		for ( const call of swept ) {
 			if ( ALLOWED.has( call.key ) ) {
 				continue;
@@ -100,7 +127,9 @@ describe( 'capability sweep over the whole REST index', () => {
 			}
 		}
 		expect( opened ).toEqual( [] );
-		expect( calls.map( ( call ) => call.key ) ).toEqual( expect.arrayContaining( Object.keys( REFUSED_BY_CAPABILITY ) ) );
+		expect( calls.map( ( call ) => call.key ) ).toEqual(
+			expect.arrayContaining( Object.keys( REFUSED_BY_CAPABILITY ) )
+		);
 		// The delete that was refused left the record in place.
 		expect( ( await account.client.get( `/wp/v2/commandes-fabrication/${ ownRecord }` ) ).status ).toBe( 200 );
 	}, 1_800_000 );

@@ -4,7 +4,10 @@ import { CLI_ROOT, CLI_SCRIPT, cli } from './run-cli';
 
 describe( 'npm run service-account (command line, for CI and site owners)', () => {
 	it( 'creates the account and prints a working password once', async () => {
-		expect( await cli( 'create' ) ).toMatchObject( { status: 0, stdout: expect.stringMatching( /service-integration \(role service_integration\)/ ) } );
+		expect( await cli( 'create' ) ).toMatchObject( {
+			status: 0,
+			stdout: expect.stringMatching( /service-integration \(role service_integration\)/ ),
+		} );
 		const created = await cli( 'password', '--name=cli-test' );
 		expect( created.status ).toBe( 0 );
 		const authorization = /^Authorization: (Basic \S+)$/m.exec( created.stdout )?.[ 1 ];
@@ -25,9 +28,23 @@ describe( 'npm run service-account (command line, for CI and site owners)', () =
 	} );
 
 	it( 'fails clearly on a bad command or bad credentials', async () => {
-		expect( await cli( 'frobnicate' ) ).toMatchObject( { status: 1, stderr: expect.stringContaining( 'unknown command "frobnicate"' ) } );
+		expect( await cli( 'frobnicate' ) ).toMatchObject( {
+			status: 1,
+			stderr: expect.stringContaining( 'unknown command "frobnicate"' ),
+		} );
 		const { siteUrl } = readState();
-		const result = spawnSync( process.execPath, [ '-r', 'ts-node/register/transpile-only', CLI_SCRIPT, 'status', `--site=${ siteUrl }`, '--admin-password=wrong wrong wrong' ], { cwd: CLI_ROOT, encoding: 'utf8', timeout: 60_000 } );
+		const result = spawnSync(
+			process.execPath,
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				CLI_SCRIPT,
+				'status',
+				`--site=${ siteUrl }`,
+				'--admin-password=wrong wrong wrong',
+			],
+			{ cwd: CLI_ROOT, encoding: 'utf8', timeout: 60_000 }
+		);
 		expect( result.status ).toBe( 1 );
 		expect( result.stderr ).toMatch( /HTTP 401 incorrect_password/ );
 	} );

@@ -15,7 +15,8 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
 describe( 'an Authorization: Basic header where WooCommerce resolves the user during plugins_loaded', () => {
 	let account: ServiceAccount;
 	const { siteUrl, admin, commerce } = readState();
-	const basic = ( username: string, password: string ) => 'Basic ' + Buffer.from( `${ username }:${ password }` ).toString( 'base64' );
+	const basic = ( username: string, password: string ) =>
+		'Basic ' + Buffer.from( `${ username }:${ password }` ).toString( 'base64' );
 	const WRONG_PASSWORD = 'abcd efgh ijkl mnop qrst uvwx';
 
 	beforeAll( async () => {
@@ -24,7 +25,10 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 
 	const call = async ( path: string, authorization: string ) => {
 		const mark = debugLogMark();
-		const response = await fetch( `${ siteUrl }${ path }`, { headers: { authorization, cookie: PLAYGROUND_COOKIE }, redirect: 'manual' } );
+		const response = await fetch( `${ siteUrl }${ path }`, {
+			headers: { authorization, cookie: PLAYGROUND_COOKIE },
+			redirect: 'manual',
+		} );
 		const text = await response.text();
 		let code: string | undefined;
 		if ( text.startsWith( '{' ) ) {
@@ -33,14 +37,18 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 		// Non-fatal notices raised in WooCommerce's own files are WooCommerce's (9.4.3's Store API
 		// product query passes null to strtotime() in src/StoreApi/Utilities/ProductQuery.php,
 		// a PHP 8.1+ deprecation); everything else, and any fatal error, counts.
-		const problems = phpProblemsSince( mark ).filter( ( line ) => /PHP (Fatal|Parse) error/.test( line ) || ! /\/plugins\/woocommerce\/\S+ on line \d+\s*$/.test( line ) );
+		const problems = phpProblemsSince( mark ).filter(
+			( line ) =>
+				/PHP (Fatal|Parse) error/.test( line ) || ! /\/plugins\/woocommerce\/\S+ on line \d+\s*$/.test( line )
+		);
 		return { status: response.status, code, problems, text };
 	};
 
 	const identities = {
 		'the service account application password': () => basic( account.username, account.password ),
 		'an administrator application password': () => basic( admin.username, admin.applicationPassword ),
-		'a staging site\'s HTTP Basic credentials (not an application password)': () => basic( 'staging-visitor', 'let-me-see-the-staging-site' ),
+		"a staging site's HTTP Basic credentials (not an application password)": () =>
+			basic( 'staging-visitor', 'let-me-see-the-staging-site' ),
 		'a wrong application password of the service account': () => basic( account.username, WRONG_PASSWORD ),
 	};
 	type Identity = keyof typeof identities;
@@ -54,14 +62,30 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 	const cases: Array< [ string, Identity, { status: number; code?: string } ] > = [
 		[ '/', 'the service account application password', { status: 200 } ],
 		[ '/', 'an administrator application password', { status: 200 } ],
-		[ '/', 'a staging site\'s HTTP Basic credentials (not an application password)', { status: 200 } ],
+		[ '/', "a staging site's HTTP Basic credentials (not an application password)", { status: 200 } ],
 		[ '/', 'a wrong application password of the service account', { status: 200 } ],
 		[ '/wp-json', 'the service account application password', { status: 200 } ],
 		[ '/wp-json', 'an administrator application password', { status: 200 } ],
-		[ '/wp-json', 'a staging site\'s HTTP Basic credentials (not an application password)', { status: 401, code: 'invalid_username' } ],
-		[ '/wp-json', 'a wrong application password of the service account', { status: 401, code: 'incorrect_password' } ],
-		[ '/wp-json/', 'a wrong application password of the service account', { status: 401, code: 'incorrect_password' } ],
-		[ '/index.php/wp-json/', 'a wrong application password of the service account', { status: 401, code: 'incorrect_password' } ],
+		[
+			'/wp-json',
+			"a staging site's HTTP Basic credentials (not an application password)",
+			{ status: 401, code: 'invalid_username' },
+		],
+		[
+			'/wp-json',
+			'a wrong application password of the service account',
+			{ status: 401, code: 'incorrect_password' },
+		],
+		[
+			'/wp-json/',
+			'a wrong application password of the service account',
+			{ status: 401, code: 'incorrect_password' },
+		],
+		[
+			'/index.php/wp-json/',
+			'a wrong application password of the service account',
+			{ status: 401, code: 'incorrect_password' },
+		],
 	];
 	if ( commerce === 'woocommerce' ) {
 		// WooCommerce's Store API (the fixture does not stand in for it). The service account is
@@ -72,11 +96,23 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 		// (src/StoreApi/Authentication.php, check_authentication()), before core's application
 		// password error (priority 90) and the plugin's (95) could report them.
 		cases.push(
-			[ '/wp-json/wc/store/v1/cart', 'the service account application password', { status: 403, code: 'rest_forbidden' } ],
-			[ '/wp-json/wc/store/v1/products', 'the service account application password', { status: 403, code: 'rest_forbidden' } ],
+			[
+				'/wp-json/wc/store/v1/cart',
+				'the service account application password',
+				{ status: 403, code: 'rest_forbidden' },
+			],
+			[
+				'/wp-json/wc/store/v1/products',
+				'the service account application password',
+				{ status: 403, code: 'rest_forbidden' },
+			],
 			[ '/wp-json/wc/store/v1/products', 'an administrator application password', { status: 200 } ],
 			[ '/wp-json/wc/store/v1/cart', 'an administrator application password', { status: 200 } ],
-			[ '/wp-json/wc/store/v1/products', 'a staging site\'s HTTP Basic credentials (not an application password)', { status: 200 } ],
+			[
+				'/wp-json/wc/store/v1/products',
+				"a staging site's HTTP Basic credentials (not an application password)",
+				{ status: 200 },
+			],
 			[ '/wp-json/wc/store/v1/cart', 'a wrong application password of the service account', { status: 200 } ]
 		);
 	}
@@ -84,11 +120,17 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 	it.each( cases )( 'GET %s with %s → %j, no PHP error', async ( path, identity, expected ) => {
 		const result = await call( path, identities[ identity ]() );
 		expect( result.problems ).toEqual( [] );
-		expect( { status: result.status, code: result.code } ).toEqual( { status: expected.status, code: expected.code } );
+		expect( { status: result.status, code: result.code } ).toEqual( {
+			status: expected.status,
+			code: expected.code,
+		} );
 	} );
 
-	it( 'the front page is the site\'s page, not an error page', async () => {
-		const result = await call( '/', identities[ 'a staging site\'s HTTP Basic credentials (not an application password)' ]() );
+	it( "the front page is the site's page, not an error page", async () => {
+		const result = await call(
+			'/',
+			identities[ "a staging site's HTTP Basic credentials (not an application password)" ]()
+		);
 		expect( result.status ).toBe( 200 );
 		expect( result.text ).toMatch( /<html[\s>]/i );
 		expect( result.text ).not.toContain( 'critical error' );

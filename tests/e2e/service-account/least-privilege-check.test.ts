@@ -8,11 +8,20 @@ interface CheckReport {
 	account: string;
 	authenticated: boolean;
 	widening_detected: string[];
-	results: Array< { method: string; route: string; expected: string; codes: string[]; status: number; code: string | null; passed: boolean } >;
+	results: Array< {
+		method: string;
+		route: string;
+		expected: string;
+		codes: string[];
+		status: number;
+		code: string | null;
+		passed: boolean;
+	} >;
 }
 
 const runCheck = () => adminClient().post< CheckReport >( '/service-integration/v1/service-account/check' );
-const forgetWidening = () => adminClient().request( { method: 'DELETE', path: '/service-integration/v1/service-account/widening' } );
+const forgetWidening = () =>
+	adminClient().request( { method: 'DELETE', path: '/service-integration/v1/service-account/widening' } );
 
 describe( 'the least-privilege check a site owner runs on a live site', () => {
 	it( 'creates a temporary account, tries the calls, reports each, and removes the account', async () => {
@@ -30,7 +39,9 @@ describe( 'the least-privilege check a site owner runs on a live site', () => {
 			expect( result.codes ).toEqual( [ 'rest_forbidden' ] );
 		}
 
-		const users = await adminClient().get< Array< { slug: string } > >( `/wp/v2/users?search=${ report.body.account }&context=edit` );
+		const users = await adminClient().get< Array< { slug: string } > >(
+			`/wp/v2/users?search=${ report.body.account }&context=edit`
+		);
 		expect( users.body ).toEqual( [] );
 	} );
 
@@ -39,9 +50,11 @@ describe( 'the least-privilege check a site owner runs on a live site', () => {
 		await withPluginActive( 'allowed-routes-widener/allowed-routes-widener', async () => {
 			const report = await runCheck();
 			expect( report.body.passed ).toBe( false );
-			expect( report.body.results.filter( ( result ) => ! result.passed ).map( ( r ) => `${ r.method } ${ r.route } ${ r.status } ${ r.code }` ) ).toEqual(
-				expect.arrayContaining( [ 'GET /wp/v2/plugins 403 rest_cannot_view_plugins' ] )
-			);
+			expect(
+				report.body.results
+					.filter( ( result ) => ! result.passed )
+					.map( ( r ) => `${ r.method } ${ r.route } ${ r.status } ${ r.code }` )
+			).toEqual( expect.arrayContaining( [ 'GET /wp/v2/plugins 403 rest_cannot_view_plugins' ] ) );
 		} );
 		expect( ( await runCheck() ).body.passed ).toBe( true );
 	} );
@@ -53,7 +66,9 @@ describe( 'the least-privilege check a site owner runs on a live site', () => {
 				const report = await runCheck();
 				// Every call is still refused (the clamp holds), but the owner must act.
 				expect( report.body.results.filter( ( result ) => ! result.passed ) ).toEqual( [] );
-				expect( report.body.widening_detected ).toEqual( expect.arrayContaining( [ 'edit_posts', 'manage_options' ] ) );
+				expect( report.body.widening_detected ).toEqual(
+					expect.arrayContaining( [ 'edit_posts', 'manage_options' ] )
+				);
 				expect( report.body.passed ).toBe( false );
 			} );
 		} finally {
@@ -64,6 +79,10 @@ describe( 'the least-privilege check a site owner runs on a live site', () => {
 
 	it( 'is for administrators only', async () => {
 		const account = await provisionServiceAccount( 'check-refused' );
-		expectRefused( await account.client.post( '/service-integration/v1/service-account/check' ), 'rest_forbidden', [ 403 ] );
+		expectRefused(
+			await account.client.post( '/service-integration/v1/service-account/check' ),
+			'rest_forbidden',
+			[ 403 ]
+		);
 	} );
 } );

@@ -37,7 +37,11 @@ describe( 'role creation at site initialisation', () => {
 		const existing = { read: true, custom_capability: true, edit_commande_fabrication: false };
 		await withPluginActive( PROBE, async () => {
 			try {
-				const replaced = await adminClient().request< ProbeState >( { method: 'PUT', path: '/si-test/v1/role', data: { capabilities: existing } } );
+				const replaced = await adminClient().request< ProbeState >( {
+					method: 'PUT',
+					path: '/si-test/v1/role',
+					data: { capabilities: existing },
+				} );
 				expect( replaced.body.role ).toEqual( existing );
 
 				// The activation hook, as activate_plugin() fires it.

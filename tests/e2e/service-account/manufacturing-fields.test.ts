@@ -27,15 +27,22 @@ describe( 'fields added by site code', () => {
 			expect( created.status ).toBe( 201 );
 			expect( created.body.meta ).toMatchObject( { source_order_id: 77, workshop: 'Lyon', batch_size: 12 } );
 
-			const read = await account.client.get< { meta: Record< string, unknown > } >( `${ ROUTE }/${ created.body.id }` );
+			const read = await account.client.get< { meta: Record< string, unknown > } >(
+				`${ ROUTE }/${ created.body.id }`
+			);
 			expect( read.body.meta ).toMatchObject( { workshop: 'Lyon', batch_size: 12 } );
 
 			// The site's own rules hold too, before anything is written.
-			const invalid = await account.client.post< { code: string; message: string } >( ROUTE, { title: 'Bad batch', meta: { batch_size: 0 } } );
+			const invalid = await account.client.post< { code: string; message: string } >( ROUTE, {
+				title: 'Bad batch',
+				meta: { batch_size: 0 },
+			} );
 			expect( [ invalid.status, invalid.body.code ] ).toEqual( [ 400, 'rest_out_of_bounds' ] );
 			expect( invalid.body.message ).toContain( 'meta.batch_size' );
 
-			const schema = await account.client.request< { schema: { properties: { meta: { properties: Record< string, { type: string } > } } } } >( { method: 'OPTIONS', path: ROUTE } );
+			const schema = await account.client.request< {
+				schema: { properties: { meta: { properties: Record< string, { type: string } > } } };
+			} >( { method: 'OPTIONS', path: ROUTE } );
 			expect( schema.body.schema.properties.meta.properties.workshop?.type ).toBe( 'string' );
 		} );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );

@@ -41,14 +41,23 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 	} );
 
 	it( 'lets the automation edit its own published record', async () => {
-		const created = await account.client.post< Record_ >( ROUTE, { title: 'Editable', status: 'publish', meta: { priority: 'low' } } );
-		const edited = await account.client.post< Record_ >( `${ ROUTE }/${ created.body.id }`, { meta: { priority: 'normal' } } );
+		const created = await account.client.post< Record_ >( ROUTE, {
+			title: 'Editable',
+			status: 'publish',
+			meta: { priority: 'low' },
+		} );
+		const edited = await account.client.post< Record_ >( `${ ROUTE }/${ created.body.id }`, {
+			meta: { priority: 'normal' },
+		} );
 		expect( edited.status ).toBe( 200 );
 		expect( edited.body.meta.priority ).toBe( 'normal' );
 	} );
 
 	it( 'never lets it edit, read or see records of other authors', async () => {
-		expectRefused( await account.client.post( `${ ROUTE }/${ adminRecord }`, { title: 'hijacked' } ), 'rest_cannot_edit' );
+		expectRefused(
+			await account.client.post( `${ ROUTE }/${ adminRecord }`, { title: 'hijacked' } ),
+			'rest_cannot_edit'
+		);
 		expectRefused( await account.client.get( `${ ROUTE }/${ adminRecord }` ) );
 		const listed = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100` );
 		expect( listed.status ).toBe( 200 );
@@ -59,7 +68,10 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 
 	it( 'cannot delete, not even its own records', async () => {
 		const created = await account.client.post< Record_ >( ROUTE, { title: 'Keep me', status: 'publish' } );
-		expectRefused( await account.client.request( { method: 'DELETE', path: `${ ROUTE }/${ created.body.id }?force=true` } ), 'rest_cannot_delete' );
+		expectRefused(
+			await account.client.request( { method: 'DELETE', path: `${ ROUTE }/${ created.body.id }?force=true` } ),
+			'rest_cannot_delete'
+		);
 		expect( ( await account.client.get( `${ ROUTE }/${ created.body.id }` ) ).status ).toBe( 200 );
 	} );
 
@@ -80,10 +92,19 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 		[ 'a zero quantity', { items: [ { quantity: 0 } ] }, 'rest_out_of_bounds', 'meta.items[0][quantity]' ],
 		[ 'an unknown priority', { priority: 'urgent!!' }, 'rest_not_in_enum', 'meta.priority' ],
 		[ 'a negative source order', { source_order_id: -5 }, 'rest_out_of_bounds', 'meta.source_order_id' ],
-		[ 'an unknown item property', { items: [ { quantity: 1, colour: 'red' } ] }, 'rest_additional_properties_forbidden', 'colour' ],
+		[
+			'an unknown item property',
+			{ items: [ { quantity: 1, colour: 'red' } ] },
+			'rest_additional_properties_forbidden',
+			'colour',
+		],
 	] )( 'refuses %s with 400 and the field named, storing nothing', async ( _label, meta, code, field ) => {
 		const before = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
-		const created = await account.client.post< { code: string; message: string } >( ROUTE, { title: 'Invalid', status: 'publish', meta } );
+		const created = await account.client.post< { code: string; message: string } >( ROUTE, {
+			title: 'Invalid',
+			status: 'publish',
+			meta,
+		} );
 		expect( created.status ).toBe( 400 );
 		expect( created.body.code ).toBe( code );
 		expect( created.body.message ).toContain( field );

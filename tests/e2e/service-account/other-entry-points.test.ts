@@ -11,7 +11,8 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
  */
 describe( 'the service account outside the REST API', () => {
 	let account: ServiceAccount;
-	const basic = ( username: string, password: string ) => 'Basic ' + Buffer.from( `${ username }:${ password }` ).toString( 'base64' );
+	const basic = ( username: string, password: string ) =>
+		'Basic ' + Buffer.from( `${ username }:${ password }` ).toString( 'base64' );
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( 'entry-points' );
@@ -20,21 +21,37 @@ describe( 'the service account outside the REST API', () => {
 	describe( 'admin-ajax.php and admin-post.php with ?rest_route=', () => {
 		// The fixture answers the current user's id there, signed in or not.
 		const whoami = async ( script: string, authorization: string ) => {
-			const response = await fetch( `${ readState().siteUrl }/wp-admin/${ script }?rest_route=/service-integration/v1/me&action=si_whoami`, {
-				method: 'POST',
-				headers: { authorization, cookie: PLAYGROUND_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
-				body: 'action=si_whoami',
-				redirect: 'manual',
-			} );
+			const response = await fetch(
+				`${ readState().siteUrl }/wp-admin/${ script }?rest_route=/service-integration/v1/me&action=si_whoami`,
+				{
+					method: 'POST',
+					headers: {
+						authorization,
+						cookie: PLAYGROUND_COOKIE,
+						'content-type': 'application/x-www-form-urlencoded',
+					},
+					body: 'action=si_whoami',
+					redirect: 'manual',
+				}
+			);
 			const text = await response.text();
-			return { status: response.status, body: text.startsWith( '{' ) ? ( JSON.parse( text ) as { user_id: number } ) : text };
+			return {
+				status: response.status,
+				body: text.startsWith( '{' ) ? ( JSON.parse( text ) as { user_id: number } ) : text,
+			};
 		};
 
-		it.each( [ [ 'admin-ajax.php' ], [ 'admin-post.php' ] ] )( '%s does not sign the service account in', async ( script ) => {
-			await withPluginActive( 'auth-probe/auth-probe', async () => {
-				expect( await whoami( script, basic( account.username, account.password ) ) ).toEqual( { status: 200, body: { user_id: 0 } } );
-			} );
-		} );
+		it.each( [ [ 'admin-ajax.php' ], [ 'admin-post.php' ] ] )(
+			'%s does not sign the service account in',
+			async ( script ) => {
+				await withPluginActive( 'auth-probe/auth-probe', async () => {
+					expect( await whoami( script, basic( account.username, account.password ) ) ).toEqual( {
+						status: 200,
+						body: { user_id: 0 },
+					} );
+				} );
+			}
+		);
 
 		it( 'the front controller still honours ?rest_route= (index.php is the REST API)', async () => {
 			const response = await fetch( `${ readState().siteUrl }/?rest_route=/service-integration/v1/me`, {
@@ -55,13 +72,28 @@ describe( 'the service account outside the REST API', () => {
 				if ( typeof param === 'string' ) {
 					return `<string>${ param.replace( /&/g, '&amp;' ).replace( /</g, '&lt;' ) }</string>`;
 				}
-				return `<struct>${ Object.entries( param ).map( ( [ name, v ] ) => `<member><name>${ name }</name><value>${ value( v ) }</value></member>` ).join( '' ) }</struct>`;
+				return `<struct>${ Object.entries( param )
+					.map( ( [ name, v ] ) => `<member><name>${ name }</name><value>${ value( v ) }</value></member>` )
+					.join( '' ) }</struct>`;
 			};
 			const body = `<?xml version="1.0"?><methodCall><methodName>${ method }</methodName><params>${ params.map( ( param ) => `<param><value>${ value( param ) }</value></param>` ).join( '' ) }</params></methodCall>`;
-			const response = await fetch( `${ readState().siteUrl }/xmlrpc.php`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body, redirect: 'manual' } );
+			const response = await fetch( `${ readState().siteUrl }/xmlrpc.php`, {
+				method: 'POST',
+				headers: { 'content-type': 'text/xml' },
+				body,
+				redirect: 'manual',
+			} );
 			const text = await response.text();
-			const fault = /<name>faultCode<\/name>\s*<value><int>(\d+)<\/int><\/value>[\s\S]*<name>faultString<\/name>\s*<value><string>([^<]*)<\/string>/.exec( text );
-			return { status: response.status, text, faultCode: fault ? Number( fault[ 1 ] ) : null, faultString: fault?.[ 2 ] ?? null };
+			const fault =
+				/<name>faultCode<\/name>\s*<value><int>(\d+)<\/int><\/value>[\s\S]*<name>faultString<\/name>\s*<value><string>([^<]*)<\/string>/.exec(
+					text
+				);
+			return {
+				status: response.status,
+				text,
+				faultCode: fault ? Number( fault[ 1 ] ) : null,
+				faultString: fault?.[ 2 ] ?? null,
+			};
 		};
 
 		it( 'works in this environment: an administrator application password reads its profile', async () => {
@@ -81,16 +113,31 @@ describe( 'the service account outside the REST API', () => {
 		} );
 
 		it( 'refuses wp.editProfile and changes nothing', async () => {
-			const result = await xmlrpc( 'wp.editProfile', [ 1, account.username, account.password, { first_name: 'Hijacked', bio: 'xmlrpc' } ] );
+			const result = await xmlrpc( 'wp.editProfile', [
+				1,
+				account.username,
+				account.password,
+				{ first_name: 'Hijacked', bio: 'xmlrpc' },
+			] );
 			expect( result.faultCode ).toBe( 403 );
-			const state = await adminClient().get< { account: { id: number } } >( '/service-integration/v1/service-account' );
-			const user = await adminClient().get< { first_name: string; description: string } >( `/wp/v2/users/${ state.body.account.id }?context=edit` );
+			const state = await adminClient().get< { account: { id: number } } >(
+				'/service-integration/v1/service-account'
+			);
+			const user = await adminClient().get< { first_name: string; description: string } >(
+				`/wp/v2/users/${ state.body.account.id }?context=edit`
+			);
 			expect( user.status ).toBe( 200 );
 			expect( user.body ).toMatchObject( { first_name: '', description: '' } );
 		} );
 
 		it( 'refuses wp.newComment', async () => {
-			const result = await xmlrpc( 'wp.newComment', [ 1, account.username, account.password, 1, { content: 'spam from a leaked password' } ] );
+			const result = await xmlrpc( 'wp.newComment', [
+				1,
+				account.username,
+				account.password,
+				1,
+				{ content: 'spam from a leaked password' },
+			] );
 			expect( result.faultCode ).toBe( 403 );
 		} );
 	} );

@@ -31,8 +31,15 @@ describe( 'refusals that hold', () => {
 		[ 'POST', '/wp/v2/plugins' ],
 		[ 'GET', '/wp/v2/plugins' ],
 	] )( '%s %s → 403 rest_forbidden', async ( method, path ) => {
-		const body = path === '/wp/v2/plugins' ? { slug: 'hello-dolly', status: 'active' } : { username: 'intruder', email: 'intruder@example.com', password: 'x', name: 'persist' };
-		const result = await account.client.request( { method, path, data: method === 'GET' || method === 'DELETE' ? undefined : body } );
+		const body =
+			path === '/wp/v2/plugins'
+				? { slug: 'hello-dolly', status: 'active' }
+				: { username: 'intruder', email: 'intruder@example.com', password: 'x', name: 'persist' };
+		const result = await account.client.request( {
+			method,
+			path,
+			data: method === 'GET' || method === 'DELETE' ? undefined : body,
+		} );
 		expectRefused( result, 'rest_forbidden', [ 403 ] );
 	} );
 
@@ -49,37 +56,60 @@ describe( 'refusals that hold', () => {
 		const siteUrl = readState().siteUrl;
 		const call = async ( headers: Record< string, string > ) => {
 			const mark = debugLogMark();
-			const response = await fetch( `${ siteUrl }/wp-json/service-integration/v1/me`, { headers: { cookie: PLAYGROUND_COOKIE, ...headers } } );
+			const response = await fetch( `${ siteUrl }/wp-json/service-integration/v1/me`, {
+				headers: { cookie: PLAYGROUND_COOKIE, ...headers },
+			} );
 			const text = await response.text();
 			expect( phpProblemsSince( mark ) ).toEqual( [] );
 			expect( response.headers.get( 'x-wp-doingitwrong' ) ).toBeNull();
 			return { status: response.status, code: ( JSON.parse( text ) as { code: string } ).code };
 		};
-		const basic = ( user: string, password: string ) => ( { authorization: 'Basic ' + Buffer.from( `${ user }:${ password }` ).toString( 'base64' ) } );
+		const basic = ( user: string, password: string ) => ( {
+			authorization: 'Basic ' + Buffer.from( `${ user }:${ password }` ).toString( 'base64' ),
+		} );
 
 		it( 'wrong password → incorrect_password', async () => {
-			expect( await call( basic( account.username, 'abcd efgh ijkl mnop qrst uvwx' ) ) ).toEqual( { status: 401, code: 'incorrect_password' } );
+			expect( await call( basic( account.username, 'abcd efgh ijkl mnop qrst uvwx' ) ) ).toEqual( {
+				status: 401,
+				code: 'incorrect_password',
+			} );
 		} );
 
 		it( 'the right password → 200, and /me asks no per-record capability without a record (no notice)', async () => {
-			expect( await call( basic( account.username, account.password ) ) ).toEqual( { status: 200, code: undefined } );
+			expect( await call( basic( account.username, account.password ) ) ).toEqual( {
+				status: 200,
+				code: undefined,
+			} );
 		} );
 
 		it( 'unknown user → invalid_username', async () => {
-			expect( await call( basic( 'nobody-here', account.password ) ) ).toEqual( { status: 401, code: 'invalid_username' } );
+			expect( await call( basic( 'nobody-here', account.password ) ) ).toEqual( {
+				status: 401,
+				code: 'invalid_username',
+			} );
 		} );
 
 		it( 'no Authorization header → rest_not_logged_in', async () => {
 			expect( await call( {} ) ).toEqual( { status: 401, code: 'rest_not_logged_in' } );
 		} );
 
-		it.each( [ [ 'Basic !!!not-base64' ], [ 'Basic ' ], [ 'Basic ' + Buffer.from( 'no-colon' ).toString( 'base64' ) ] ] )( 'malformed header %j → rest_malformed_authorization', async ( header ) => {
-			expect( await call( { authorization: header } ) ).toEqual( { status: 401, code: 'rest_malformed_authorization' } );
+		it.each( [
+			[ 'Basic !!!not-base64' ],
+			[ 'Basic ' ],
+			[ 'Basic ' + Buffer.from( 'no-colon' ).toString( 'base64' ) ],
+		] )( 'malformed header %j → rest_malformed_authorization', async ( header ) => {
+			expect( await call( { authorization: header } ) ).toEqual( {
+				status: 401,
+				code: 'rest_malformed_authorization',
+			} );
 		} );
 
 		it( 'application passwords turned off on the site → application_passwords_disabled', async () => {
 			await withPluginActive( 'application-passwords-off/application-passwords-off', async () => {
-				expect( await call( basic( account.username, account.password ) ) ).toEqual( { status: 401, code: 'application_passwords_disabled' } );
+				expect( await call( basic( account.username, account.password ) ) ).toEqual( {
+					status: 401,
+					code: 'application_passwords_disabled',
+				} );
 			} );
 			expect( ( await call( basic( account.username, account.password ) ) ).status ).toBe( 200 );
 		} );
@@ -87,8 +117,14 @@ describe( 'refusals that hold', () => {
 
 	it( 'a leaked service password cannot mint more passwords or read the users list (administrators still can)', async () => {
 		expect( ( await adminClient().get( '/wp/v2/users' ) ).status ).toBe( 200 );
-		expectRefused( await account.client.post( `/wp/v2/users/me/application-passwords`, { name: 'backdoor' } ), 'rest_forbidden', [ 403 ] );
-		const state = await adminClient().get< { application_passwords: Array< { name: string } > } >( '/service-integration/v1/service-account' );
+		expectRefused(
+			await account.client.post( `/wp/v2/users/me/application-passwords`, { name: 'backdoor' } ),
+			'rest_forbidden',
+			[ 403 ]
+		);
+		const state = await adminClient().get< { application_passwords: Array< { name: string } > } >(
+			'/service-integration/v1/service-account'
+		);
 		expect( state.body.application_passwords.map( ( item ) => item.name ) ).not.toContain( 'backdoor' );
 	} );
 } );

@@ -21,7 +21,14 @@ export function cli( ...args: string[] ): Promise< CliResult > {
 	return new Promise( ( resolve ) => {
 		execFile(
 			process.execPath,
-			[ '-r', 'ts-node/register/transpile-only', CLI_SCRIPT, ...args, `--site=${ siteUrl }`, `--admin-password=${ admin.applicationPassword }` ],
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				CLI_SCRIPT,
+				...args,
+				`--site=${ siteUrl }`,
+				`--admin-password=${ admin.applicationPassword }`,
+			],
 			{ cwd: CLI_ROOT, encoding: 'utf8', timeout: 60_000 },
 			( error, stdout, stderr ) => {
 				const code = error ? ( error as NodeJS.ErrnoException & { code?: unknown } ).code : 0;

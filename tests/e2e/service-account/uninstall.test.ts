@@ -39,13 +39,18 @@ describe( 'deactivation and uninstall', () => {
 			await setPluginActive( PLUGIN, true );
 			const user = ( await probeState() ).body.users.find( ( item ) => item.username === account.username );
 			if ( user && ! user.roles.includes( 'service_integration' ) ) {
-				await adminClient().request( { method: 'DELETE', path: `/wp/v2/users/${ user.id }?force=true&reassign=1` } );
+				await adminClient().request( {
+					method: 'DELETE',
+					path: `/wp/v2/users/${ user.id }?force=true&reassign=1`,
+				} );
 			}
 			await provisionServiceAccount( 'after-uninstall' );
 		} finally {
 			await setPluginActive( PROBE, false );
 		}
-		const state = await adminClient().get< { role_capabilities: Record< string, boolean > } >( '/service-integration/v1/service-account' );
+		const state = await adminClient().get< { role_capabilities: Record< string, boolean > } >(
+			'/service-integration/v1/service-account'
+		);
 		expect( state.body.role_capabilities ).toEqual( EXPECTED_ROLE_CAPABILITIES );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );
@@ -54,9 +59,15 @@ describe( 'deactivation and uninstall', () => {
 		await setPluginActive( PLUGIN, false );
 		const state = await probeState();
 		expect( state.body ).toMatchObject( { plugin_active: false, role: EXPECTED_ROLE_CAPABILITIES } );
-		expect( state.body.options ).toEqual( expect.arrayContaining( [ 'service_integration_version', 'service_integration_account_login' ] ) );
-		expect( state.body.users ).toContainEqual( expect.objectContaining( { username: account.username, roles: [ 'service_integration' ] } ) );
-		expect( state.body.users.find( ( user ) => user.username === account.username )?.application_passwords ).toBeGreaterThan( 0 );
+		expect( state.body.options ).toEqual(
+			expect.arrayContaining( [ 'service_integration_version', 'service_integration_account_login' ] )
+		);
+		expect( state.body.users ).toContainEqual(
+			expect.objectContaining( { username: account.username, roles: [ 'service_integration' ] } )
+		);
+		expect(
+			state.body.users.find( ( user ) => user.username === account.username )?.application_passwords
+		).toBeGreaterThan( 0 );
 		expect( state.body.admin_type_caps ).toContain( 'edit_others_commande_fabrications' );
 
 		// As docs/api/service-account.md says: while deactivated the password still signs in and
@@ -72,7 +83,9 @@ describe( 'deactivation and uninstall', () => {
 		// Read again in a later request: nothing brought any of it back.
 		const state = await probeState();
 		expect( state.body ).toMatchObject( { plugin_active: false, role: null, options: [], admin_type_caps: [] } );
-		expect( state.body.users ).toContainEqual( expect.objectContaining( { username: account.username, roles: [], application_passwords: 0 } ) );
+		expect( state.body.users ).toContainEqual(
+			expect.objectContaining( { username: account.username, roles: [], application_passwords: 0 } )
+		);
 
 		// 401 (core says rest_not_logged_in: the plugin's clearer codes are off with it).
 		const me = await account.client.get< { code: string } >( '/wp/v2/users/me' );

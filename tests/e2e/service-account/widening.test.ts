@@ -21,8 +21,18 @@ describe.each( [
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( `widening-${ plugin.split( '/' )[ 0 ] }` );
-		ownRecord = ( await account.client.post< { id: number } >( '/wp/v2/commandes-fabrication', { title: 'Own', status: 'publish' } ) ).body.id;
-		adminRecord = ( await adminClient().post< { id: number } >( '/wp/v2/commandes-fabrication', { title: 'Owner', status: 'publish' } ) ).body.id;
+		ownRecord = (
+			await account.client.post< { id: number } >( '/wp/v2/commandes-fabrication', {
+				title: 'Own',
+				status: 'publish',
+			} )
+		).body.id;
+		adminRecord = (
+			await adminClient().post< { id: number } >( '/wp/v2/commandes-fabrication', {
+				title: 'Owner',
+				status: 'publish',
+			} )
+		).body.id;
 		await adminClient().request( { method: 'DELETE', path: '/service-integration/v1/service-account/widening' } );
 	} );
 
@@ -37,28 +47,62 @@ describe.each( [
 			await adminClient().get( '/service-integration/v1/service-account' );
 
 			expectRefused( await account.client.get( '/wp/v2/users' ), 'rest_forbidden', [ 403 ] );
-			expectRefused( await account.client.post( '/wp/v2/plugins', { slug: 'hello-dolly' } ), 'rest_forbidden', [ 403 ] );
-			expectRefused( await account.client.post( '/wp/v2/settings', { title: 'hijacked' } ), 'rest_forbidden', [ 403 ] );
+			expectRefused(
+				await account.client.post( '/wp/v2/plugins', { slug: 'hello-dolly' } ),
+				'rest_forbidden',
+				[ 403 ]
+			);
+			expectRefused(
+				await account.client.post( '/wp/v2/settings', { title: 'hijacked' } ),
+				'rest_forbidden',
+				[ 403 ]
+			);
 			expectRefused( await account.client.post( '/wp/v2/posts', { title: 'spam' } ), 'rest_forbidden', [ 403 ] );
-			expectRefused( await account.client.post( `/wp/v2/commandes-fabrication/${ adminRecord }`, { title: 'hijacked' } ), 'rest_cannot_edit', [ 403 ] );
-			expectRefused( await account.client.request( { method: 'DELETE', path: `/wp/v2/commandes-fabrication/${ ownRecord }?force=true` } ), 'rest_cannot_delete', [ 403 ] );
+			expectRefused(
+				await account.client.post( `/wp/v2/commandes-fabrication/${ adminRecord }`, { title: 'hijacked' } ),
+				'rest_cannot_edit',
+				[ 403 ]
+			);
+			expectRefused(
+				await account.client.request( {
+					method: 'DELETE',
+					path: `/wp/v2/commandes-fabrication/${ ownRecord }?force=true`,
+				} ),
+				'rest_cannot_delete',
+				[ 403 ]
+			);
 
 			// Effective values (user_can, after every filter) of what the widener hands out.
-			const me = await account.client.get< { sensitive_capabilities: Record< string, boolean >; widening_detected: string[] } >( '/service-integration/v1/me' );
-			expect( Object.keys( me.body.sensitive_capabilities ) ).toEqual( expect.arrayContaining( SENSITIVE_CAPABILITIES ) );
+			const me = await account.client.get< {
+				sensitive_capabilities: Record< string, boolean >;
+				widening_detected: string[];
+			} >( '/service-integration/v1/me' );
+			expect( Object.keys( me.body.sensitive_capabilities ) ).toEqual(
+				expect.arrayContaining( SENSITIVE_CAPABILITIES )
+			);
 			expect( Object.entries( me.body.sensitive_capabilities ).filter( ( [ , held ] ) => held ) ).toEqual( [] );
-			expect( me.body.widening_detected ).toEqual( expect.arrayContaining( [ 'edit_posts', 'list_users', 'edit_shop_orders' ] ) );
+			expect( me.body.widening_detected ).toEqual(
+				expect.arrayContaining( [ 'edit_posts', 'list_users', 'edit_shop_orders' ] )
+			);
 
-			const state = await adminClient().get< { widening_detected: string[] } >( '/service-integration/v1/service-account' );
-			expect( state.body.widening_detected ).toEqual( expect.arrayContaining( [ 'edit_posts', 'manage_options' ] ) );
+			const state = await adminClient().get< { widening_detected: string[] } >(
+				'/service-integration/v1/service-account'
+			);
+			expect( state.body.widening_detected ).toEqual(
+				expect.arrayContaining( [ 'edit_posts', 'manage_options' ] )
+			);
 
 			const { siteUrl } = readState();
-			const dashboard = await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) } } );
+			const dashboard = await fetch( `${ siteUrl }/wp-admin/`, {
+				headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) },
+			} );
 			const html = await dashboard.text();
 			expect( html ).toContain( 'id="service-integration-widening"' );
 			expect( html ).toMatch( /service-integration-widening[\s\S]*edit_posts/ );
 		} );
-		expect( debugLogSince( mark ) ).toMatch( /service-integration: capabilities or roles .* refused to the service_integration role .*edit_posts/ );
+		expect( debugLogSince( mark ) ).toMatch(
+			/service-integration: capabilities or roles .* refused to the service_integration role .*edit_posts/
+		);
 		// The records are intact.
 		expect( ( await account.client.get( `/wp/v2/commandes-fabrication/${ ownRecord }` ) ).status ).toBe( 200 );
 	} );

@@ -26,7 +26,9 @@ export interface AdminSession {
 }
 
 /** Launches Chromium, logs in as `username`, and lands on the admin page (or wherever wp-admin sends a non-admin). */
-export async function openSession( options: { username?: string; password?: string; viewport?: { width: number; height: number }; tab?: Tab } = {} ): Promise< AdminSession > {
+export async function openSession(
+	options: { username?: string; password?: string; viewport?: { width: number; height: number }; tab?: Tab } = {}
+): Promise< AdminSession > {
 	const { siteUrl } = readState();
 	const launched = await launchBrowser();
 	try {
@@ -36,7 +38,13 @@ export async function openSession( options: { username?: string; password?: stri
 		page.setDefaultTimeout( UI_TIMEOUT );
 		page.setDefaultNavigationTimeout( 90_000 );
 		const errors = collectPageErrors( page, siteUrl );
-		await logIn( page, siteUrl, options.username ?? 'admin', options.password ?? 'password', pageUrl( siteUrl, options.tab ) );
+		await logIn(
+			page,
+			siteUrl,
+			options.username ?? 'admin',
+			options.password ?? 'password',
+			pageUrl( siteUrl, options.tab )
+		);
 		return { siteUrl, launched, context, page, errors, close: () => launched.close() };
 	} catch ( error ) {
 		await launched.close();
@@ -74,11 +82,22 @@ async function expectSelectedTab( page: Page, tab: Tab ): Promise< void > {
 
 /** Waits until no spinner of the app is showing (all loads of the current tab answered). */
 export async function waitForLoaded( page: Page ): Promise< void > {
-	await page.waitForFunction( () => document.querySelector( '.si-tab-content' ) !== null && document.querySelector( '.si-tab-content .si-loading' ) === null, undefined, { timeout: UI_TIMEOUT } );
+	await page.waitForFunction(
+		() =>
+			document.querySelector( '.si-tab-content' ) !== null &&
+			document.querySelector( '.si-tab-content .si-loading' ) === null,
+		undefined,
+		{ timeout: UI_TIMEOUT }
+	);
 }
 
 /** Polls `check` until it is true, clicking `refresh` between tries (the UI does not poll by itself). */
-export async function refreshUntil( refresh: Locator, check: () => Promise< boolean >, what: string, timeoutMs = 60_000 ): Promise< void > {
+export async function refreshUntil(
+	refresh: Locator,
+	check: () => Promise< boolean >,
+	what: string,
+	timeoutMs = 60_000
+): Promise< void > {
 	await waitUntil(
 		async () => {
 			if ( await check() ) {
@@ -109,6 +128,8 @@ export async function horizontalOverflow( page: Page ): Promise< number > {
 export async function requireRoute( path: string, what: string ): Promise< void > {
 	const probe = await adminClient().get< { code?: string } >( path );
 	if ( probe.status === 404 && probe.body?.code === 'rest_no_route' ) {
-		throw new Error( `${ what }: the REST route ${ path } does not exist on this site yet, so the admin page cannot be tested against it.` );
+		throw new Error(
+			`${ what }: the REST route ${ path } does not exist on this site yet, so the admin page cannot be tested against it.`
+		);
 	}
 }

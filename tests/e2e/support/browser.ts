@@ -23,7 +23,8 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 
-const HOW_TO_INSTALL = 'Install it with `sudo apt-get update && sudo apt-get install -y chromium` (Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.';
+const HOW_TO_INSTALL =
+	'Install it with `sudo apt-get update && sudo apt-get install -y chromium` (Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.';
 
 /** Returns the browser binary, installing Debian's chromium first when that is possible. */
 export function ensureChromium(): string {
@@ -64,7 +65,11 @@ export async function launchBrowser(): Promise< LaunchedBrowser > {
  * A context that Playground's auto-login leaves alone: without this cookie every page
  * answers 302 and logs the visitor in as admin, which would defeat the login tests.
  */
-export async function newSiteContext( browser: Browser, siteUrl: string, viewport = { width: 1280, height: 900 } ): Promise< BrowserContext > {
+export async function newSiteContext(
+	browser: Browser,
+	siteUrl: string,
+	viewport = { width: 1280, height: 900 }
+): Promise< BrowserContext > {
 	const context = await browser.newContext( { viewport, locale: 'en-US' } );
 	const [ name, value ] = PLAYGROUND_COOKIE.split( '=' ) as [ string, string ];
 	await context.addCookies( [ { name, value, url: siteUrl } ] );
@@ -76,17 +81,30 @@ export async function newSiteContext( browser: Browser, siteUrl: string, viewpor
  * and lands on `redirectTo` (a wp-admin URL; the dashboard is slow offline, so tests
  * go straight to the page they need).
  */
-export async function logIn( page: Page, siteUrl: string, username: string, password: string, redirectTo = `${ siteUrl }/wp-admin/profile.php` ): Promise< void > {
-	await page.goto( `${ siteUrl }/wp-login.php?redirect_to=${ encodeURIComponent( redirectTo ) }`, { waitUntil: 'domcontentloaded' } );
+export async function logIn(
+	page: Page,
+	siteUrl: string,
+	username: string,
+	password: string,
+	redirectTo = `${ siteUrl }/wp-admin/profile.php`
+): Promise< void > {
+	await page.goto( `${ siteUrl }/wp-login.php?redirect_to=${ encodeURIComponent( redirectTo ) }`, {
+		waitUntil: 'domcontentloaded',
+	} );
 	await page.fill( '#user_login', username );
 	await page.fill( '#user_pass', password );
 	await Promise.all( [
-		page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), { timeout: 90_000, waitUntil: 'domcontentloaded' } ),
+		page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), {
+			timeout: 90_000,
+			waitUntil: 'domcontentloaded',
+		} ),
 		page.click( '#wp-submit', { noWaitAfter: true } ),
 	] );
 	const cookies = await page.context().cookies( siteUrl );
 	if ( ! cookies.some( ( cookie ) => cookie.name.startsWith( 'wordpress_logged_in_' ) ) ) {
-		throw new Error( `Logging in as ${ username } through wp-login.php did not set a login cookie (now at ${ page.url() })` );
+		throw new Error(
+			`Logging in as ${ username } through wp-login.php did not set a login cookie (now at ${ page.url() })`
+		);
 	}
 }
 
@@ -112,7 +130,11 @@ export function collectPageErrors( page: Page, siteUrl: string ): string[] {
 	page.on( 'console', ( message ) => {
 		const from = message.location().url;
 		const offsite = from !== '' && ! from.startsWith( origin );
-		if ( ( message.type() === 'error' || ( message.type() === 'warning' && message.text().startsWith( 'Warning:' ) ) ) && ! offsite ) {
+		if (
+			( message.type() === 'error' ||
+				( message.type() === 'warning' && message.text().startsWith( 'Warning:' ) ) ) &&
+			! offsite
+		) {
 			errors.push( `console.${ message.type() }: ${ message.text().split( '\n' )[ 0 ] }` );
 		}
 	} );

@@ -74,7 +74,9 @@ export interface CommerceDriver {
 
 function ensure< T >( result: RestResult< T >, what: string, statuses = [ 200, 201 ] ): T {
 	if ( ! statuses.includes( result.status ) ) {
-		throw new Error( `${ what } failed: HTTP ${ result.status } ${ JSON.stringify( result.body ).slice( 0, 500 ) }` );
+		throw new Error(
+			`${ what } failed: HTTP ${ result.status } ${ JSON.stringify( result.body ).slice( 0, 500 ) }`
+		);
 	}
 	return result.body;
 }
@@ -93,15 +95,24 @@ class FixtureDriver implements CommerceDriver {
 	readonly canSetPaymentTime = true;
 
 	async createProducts( products: ProductInput[] ): Promise< Product[] > {
-		return ensure( await adminClient().post< { products: Product[] } >( '/wc-fixture/v1/products', { products } ), 'Creating products' ).products;
+		return ensure(
+			await adminClient().post< { products: Product[] } >( '/wc-fixture/v1/products', { products } ),
+			'Creating products'
+		).products;
 	}
 
 	async createOrders( orders: OrderInput[] ): Promise< number[] > {
-		return ensure( await adminClient().post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders } ), 'Creating orders' ).ids;
+		return ensure(
+			await adminClient().post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders } ),
+			'Creating orders'
+		).ids;
 	}
 
 	async importOrders( orders: OrderInput[] ): Promise< number[] > {
-		return ensure( await adminClient().post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders, hooks: false } ), 'Importing orders' ).ids;
+		return ensure(
+			await adminClient().post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders, hooks: false } ),
+			'Importing orders'
+		).ids;
 	}
 
 	async pay( ids: number[], paidAt?: Date ): Promise< void > {
@@ -114,15 +125,26 @@ class FixtureDriver implements CommerceDriver {
 	}
 
 	async refund( id: number, amount: string ): Promise< void > {
-		ensure( await adminClient().post( `/wc-fixture/v1/orders/${ id }/refund`, { amount: Number( amount ) } ), 'Refunding' );
+		ensure(
+			await adminClient().post( `/wc-fixture/v1/orders/${ id }/refund`, { amount: Number( amount ) } ),
+			'Refunding'
+		);
 	}
 
 	async getOrder( id: number ): Promise< CommerceOrder > {
-		return ensure( await adminClient().get< CommerceOrder >( `/wc-fixture/v1/orders/${ id }` ), 'Reading an order' );
+		return ensure(
+			await adminClient().get< CommerceOrder >( `/wc-fixture/v1/orders/${ id }` ),
+			'Reading an order'
+		);
 	}
 
 	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
-		return ensure( await adminClient().get< { id: number; amount: string; reason: string } >( `/wc-fixture/v1/orders/${ orderId }/refunds/${ refundId }` ), 'Reading a refund' );
+		return ensure(
+			await adminClient().get< { id: number; amount: string; reason: string } >(
+				`/wc-fixture/v1/orders/${ orderId }/refunds/${ refundId }`
+			),
+			'Reading a refund'
+		);
 	}
 
 	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult > {
@@ -130,7 +152,10 @@ class FixtureDriver implements CommerceDriver {
 	}
 
 	async hposCompatiblePlugins(): Promise< string[] > {
-		const declared = ensure( await adminClient().get< Record< string, Record< string, boolean > > >( '/wc-fixture/v1/features' ), 'Reading features' );
+		const declared = ensure(
+			await adminClient().get< Record< string, Record< string, boolean > > >( '/wc-fixture/v1/features' ),
+			'Reading features'
+		);
 		return Object.entries( declared.custom_order_tables ?? {} )
 			.filter( ( [ , compatible ] ) => compatible )
 			.map( ( [ plugin ] ) => plugin );
@@ -147,7 +172,12 @@ class WooCommerceDriver implements CommerceDriver {
 		for ( const batch of chunks( products, 100 ) ) {
 			const body = ensure(
 				await adminClient().post< { create: Product[] } >( '/wc/v3/products/batch', {
-					create: batch.map( ( p ) => ( { name: p.name, sku: p.sku, regular_price: p.price, type: 'simple' } ) ),
+					create: batch.map( ( p ) => ( {
+						name: p.name,
+						sku: p.sku,
+						regular_price: p.price,
+						type: 'simple',
+					} ) ),
 				} ),
 				'Creating products'
 			);
@@ -160,9 +190,17 @@ class WooCommerceDriver implements CommerceDriver {
 		const ids: number[] = [];
 		for ( const batch of chunks( orders, 100 ) ) {
 			const body = ensure(
-				await adminClient().post< { create: Array< { id: number; error?: unknown } > } >( '/wc/v3/orders/batch', {
-					create: batch.map( ( o ) => ( { status: o.status, set_paid: o.set_paid, billing: o.billing, line_items: o.line_items } ) ),
-				} ),
+				await adminClient().post< { create: Array< { id: number; error?: unknown } > } >(
+					'/wc/v3/orders/batch',
+					{
+						create: batch.map( ( o ) => ( {
+							status: o.status,
+							set_paid: o.set_paid,
+							billing: o.billing,
+							line_items: o.line_items,
+						} ) ),
+					}
+				),
 				'Creating orders'
 			);
 			for ( const order of body.create ) {
@@ -181,16 +219,27 @@ class WooCommerceDriver implements CommerceDriver {
 
 	async pay( ids: number[] ): Promise< void > {
 		for ( const batch of chunks( ids, 100 ) ) {
-			ensure( await adminClient().post( '/wc/v3/orders/batch', { update: batch.map( ( id ) => ( { id, set_paid: true } ) ) } ), 'Paying orders' );
+			ensure(
+				await adminClient().post( '/wc/v3/orders/batch', {
+					update: batch.map( ( id ) => ( { id, set_paid: true } ) ),
+				} ),
+				'Paying orders'
+			);
 		}
 	}
 
 	async setStatus( id: number, status: OrderStatus ): Promise< void > {
-		ensure( await adminClient().request( { method: 'PUT', path: `/wc/v3/orders/${ id }`, data: { status } } ), 'Changing a status' );
+		ensure(
+			await adminClient().request( { method: 'PUT', path: `/wc/v3/orders/${ id }`, data: { status } } ),
+			'Changing a status'
+		);
 	}
 
 	async refund( id: number, amount: string ): Promise< void > {
-		ensure( await adminClient().post( `/wc/v3/orders/${ id }/refunds`, { amount, api_refund: false } ), 'Refunding' );
+		ensure(
+			await adminClient().post( `/wc/v3/orders/${ id }/refunds`, { amount, api_refund: false } ),
+			'Refunding'
+		);
 	}
 
 	async getOrder( id: number ): Promise< CommerceOrder > {
@@ -198,7 +247,12 @@ class WooCommerceDriver implements CommerceDriver {
 	}
 
 	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
-		return ensure( await adminClient().get< { id: number; amount: string; reason: string } >( `/wc/v3/orders/${ orderId }/refunds/${ refundId }` ), 'Reading a refund' );
+		return ensure(
+			await adminClient().get< { id: number; amount: string; reason: string } >(
+				`/wc/v3/orders/${ orderId }/refunds/${ refundId }`
+			),
+			'Reading a refund'
+		);
 	}
 
 	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult > {

@@ -69,7 +69,9 @@ export default async function globalSetup(): Promise< void > {
 			wordpressVersion: stack.site.wordpress_version,
 			wordpressDir: siteDir( stack.env ) as string,
 		} );
-		process.stdout.write( `\n  e2e environment ${ E2E_ENV_NAME }: ${ describeWordPress( stack ) }\n  ${ describeCommerce( stack ) }\n` );
+		process.stdout.write(
+			`\n  e2e environment ${ E2E_ENV_NAME }: ${ describeWordPress( stack ) }\n  ${ describeCommerce( stack ) }\n`
+		);
 		// The sidecar must not hold jest open; teardown stops it by pid.
 		stack.sidecar.unref();
 	} catch ( error ) {
@@ -127,10 +129,14 @@ async function productionSetup(): Promise< void > {
 			wordpressDir: stack.layout.wordpress,
 			server: `nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }`,
 		} );
-		process.stdout.write( `\n  e2e environment ${ E2E_ENV_NAME } (production runtime):\n  ${ describeProduction( stack ) }\n` );
+		process.stdout.write(
+			`\n  e2e environment ${ E2E_ENV_NAME } (production runtime):\n  ${ describeProduction( stack ) }\n`
+		);
 	} catch ( error ) {
 		await stopProduction( E2E_ENV_NAME ).catch( () => undefined );
-		throw new Error( `The end-to-end environment (production runtime) could not start: ${ ( error as Error ).message }` );
+		throw new Error(
+			`The end-to-end environment (production runtime) could not start: ${ ( error as Error ).message }`
+		);
 	}
 }
 

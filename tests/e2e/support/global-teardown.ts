@@ -20,7 +20,12 @@ export default async function globalTeardown(): Promise< void > {
 		await stopProduction( E2E_ENV_NAME );
 		return;
 	}
-	const { env } = describeStack( { name: E2E_ENV_NAME, runtime: 'playground', wpPort: E2E_WP_PORT, sidecarPort: E2E_SIDECAR_PORT } );
+	const { env } = describeStack( {
+		name: E2E_ENV_NAME,
+		runtime: 'playground',
+		wpPort: E2E_WP_PORT,
+		sidecarPort: E2E_SIDECAR_PORT,
+	} );
 	await stopWordPress( env, true ).catch( () => undefined );
 	await stopLeftovers( E2E_ENV_NAME );
 	// A test may have restarted the sidecar (sidecar-control.ts); the state holds that one's pid.

@@ -23,7 +23,11 @@ export interface SendOptions {
 }
 
 /** A sender on the internet: no WordPress credentials, just the provider's headers and body (bytes when it is not text). */
-export async function sendWebhook( source: string, webhook: SignedWebhook | { body: Buffer; headers: Record< string, string > }, options: SendOptions = {} ): Promise< Answer > {
+export async function sendWebhook(
+	source: string,
+	webhook: SignedWebhook | { body: Buffer; headers: Record< string, string > },
+	options: SendOptions = {}
+): Promise< Answer > {
 	const headers: Record< string, string > = { cookie: PLAYGROUND_COOKIE, ...webhook.headers };
 	const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
 	if ( contentType !== null ) {
@@ -31,7 +35,12 @@ export async function sendWebhook( source: string, webhook: SignedWebhook | { bo
 	}
 	const method = options.method ?? 'POST';
 	const body = typeof webhook.body === 'string' ? webhook.body : new Uint8Array( webhook.body );
-	const response = await fetch( receivingUrl( source ), { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, redirect: 'manual' } );
+	const response = await fetch( receivingUrl( source ), {
+		method,
+		headers,
+		body: method === 'GET' || method === 'HEAD' ? undefined : body,
+		redirect: 'manual',
+	} );
 	const text = await response.text();
 	let answer: unknown = text;
 	try {
@@ -57,13 +66,24 @@ export interface CreatedSource {
  * Creates a source through the admin proxy, the way a site owner does: Standard Webhooks
  * gets a generated secret (shown once); the other providers issue theirs, which is pasted in.
  */
-export async function createSource( id: string, scheme: InboundScheme, extra: Record< string, unknown > = {} ): Promise< CreatedSource > {
+export async function createSource(
+	id: string,
+	scheme: InboundScheme,
+	extra: Record< string, unknown > = {}
+): Promise< CreatedSource > {
 	const admin = adminClient();
 	await admin.request( { method: 'DELETE', path: `${ ADMIN }/sources/${ id }` } );
 	const given = providerSecret( scheme );
-	const created = await admin.post< CreatedSource >( `${ ADMIN }/sources`, { id, scheme, ...( given ? { secret: given } : {} ), ...extra } );
+	const created = await admin.post< CreatedSource >( `${ ADMIN }/sources`, {
+		id,
+		scheme,
+		...( given ? { secret: given } : {} ),
+		...extra,
+	} );
 	if ( created.status !== 201 ) {
-		throw new Error( `Could not create source ${ id }: HTTP ${ created.status } ${ JSON.stringify( created.body ) }` );
+		throw new Error(
+			`Could not create source ${ id }: HTTP ${ created.status } ${ JSON.stringify( created.body ) }`
+		);
 	}
 	return { ...created.body, secret: given ?? created.body.secret };
 }
@@ -96,7 +116,9 @@ export interface EventPage {
 }
 
 export async function listEvents( query: Record< string, string | number > = {} ): Promise< EventPage > {
-	const search = new URLSearchParams( Object.entries( { per_page: 100, ...query } ).map( ( [ k, v ] ) => [ k, String( v ) ] ) );
+	const search = new URLSearchParams(
+		Object.entries( { per_page: 100, ...query } ).map( ( [ k, v ] ) => [ k, String( v ) ] )
+	);
 	const answer = await adminClient().get< EventPage >( `${ ADMIN }/events?${ search }` );
 	if ( answer.status !== 200 ) {
 		throw new Error( `Listing events failed: HTTP ${ answer.status } ${ JSON.stringify( answer.body ) }` );
@@ -143,7 +165,11 @@ export const INBOUND_SWEEP_MS = 5 * 60_000;
  * and gives the sweep time to process an event whose kick was lost (it runs five minutes after
  * its previous run, so usually sooner than that), within jest's 300 s test timeout.
  */
-export async function cronUntil< T >( check: () => Promise< T | undefined | false >, what: string, timeoutMs = Math.min( Math.max( WP_CRON_LOCK_TIMEOUT_MS, INBOUND_SWEEP_MS ) + 60_000, 280_000 ) ): Promise< T > {
+export async function cronUntil< T >(
+	check: () => Promise< T | undefined | false >,
+	what: string,
+	timeoutMs = Math.min( Math.max( WP_CRON_LOCK_TIMEOUT_MS, INBOUND_SWEEP_MS ) + 60_000, 280_000 )
+): Promise< T > {
 	let value: T | undefined | false;
 	await waitUntil(
 		async () => {
@@ -177,14 +203,21 @@ export async function recordedCalls( source?: string, eventId?: string ): Promis
 	if ( answer.status !== 200 ) {
 		throw new Error( `Reading the recorder failed: HTTP ${ answer.status } ${ JSON.stringify( answer.body ) }` );
 	}
-	return answer.body.calls.filter( ( call ) => ( source === undefined || call.source === source ) && ( eventId === undefined || call.event_id === eventId ) );
+	return answer.body.calls.filter(
+		( call ) =>
+			( source === undefined || call.source === source ) && ( eventId === undefined || call.event_id === eventId )
+	);
 }
 
 /** Raw text of the recorder's answer (to see 64-bit integers exactly as PHP encoded them). */
 export async function recordedCallsText(): Promise< string > {
 	const { siteUrl, admin } = readState();
 	const response = await fetch( `${ siteUrl }/wp-json/inbound-recorder/v1/calls`, {
-		headers: { cookie: PLAYGROUND_COOKIE, authorization: 'Basic ' + Buffer.from( `${ admin.username }:${ admin.applicationPassword }` ).toString( 'base64' ) },
+		headers: {
+			cookie: PLAYGROUND_COOKIE,
+			authorization:
+				'Basic ' + Buffer.from( `${ admin.username }:${ admin.applicationPassword }` ).toString( 'base64' ),
+		},
 	} );
 	return response.text();
 }
@@ -197,7 +230,11 @@ export async function failFirst( source: string, eventId: string, times: number 
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time, keeping the results in order. */
-export async function pooled< T, R >( items: T[], limit: number, fn: ( item: T, index: number ) => Promise< R > ): Promise< R[] > {
+export async function pooled< T, R >(
+	items: T[],
+	limit: number,
+	fn: ( item: T, index: number ) => Promise< R >
+): Promise< R[] > {
 	const results: R[] = new Array( items.length );
 	let next = 0;
 	await Promise.all(

@@ -14,15 +14,28 @@ export interface PaidOrder {
 	currency: string;
 	total: string;
 	customer: { first_name: string; last_name: string; email: string };
-	line_items: Array< { product_id: number; variation_id: number; sku: string | null; name: string; quantity: number } >;
+	line_items: Array< {
+		product_id: number;
+		variation_id: number;
+		sku: string | null;
+		name: string;
+		quantity: number;
+	} >;
 }
 
 export function query( params: Record< string, string | number | undefined > ): string {
-	const entries = Object.entries( params ).filter( ( [ , value ] ) => value !== undefined ) as Array< [ string, string | number ] >;
-	return entries.length ? `${ PAID_ORDERS }?${ new URLSearchParams( entries.map( ( [ k, v ] ) => [ k, String( v ) ] ) ).toString() }` : PAID_ORDERS;
+	const entries = Object.entries( params ).filter( ( [ , value ] ) => value !== undefined ) as Array<
+		[ string, string | number ]
+	>;
+	return entries.length
+		? `${ PAID_ORDERS }?${ new URLSearchParams( entries.map( ( [ k, v ] ) => [ k, String( v ) ] ) ).toString() }`
+		: PAID_ORDERS;
 }
 
-export function listPaid( client: RestClient, params: Record< string, string | number | undefined > = {} ): Promise< RestResult< PaidOrder[] > > {
+export function listPaid(
+	client: RestClient,
+	params: Record< string, string | number | undefined > = {}
+): Promise< RestResult< PaidOrder[] > > {
 	return client.get< PaidOrder[] >( query( params ) );
 }
 
@@ -76,9 +89,17 @@ export async function userWithRole( role: string ): Promise< RestClient > {
 	if ( created.status !== 201 ) {
 		throw new Error( `Could not create a ${ role }: HTTP ${ created.status } ${ JSON.stringify( created.body ) }` );
 	}
-	const password = await admin.post< { password: string } >( `/wp/v2/users/${ created.body.id }/application-passwords`, { name: 'e2e' } );
+	const password = await admin.post< { password: string } >(
+		`/wp/v2/users/${ created.body.id }/application-passwords`,
+		{ name: 'e2e' }
+	);
 	if ( password.status !== 201 ) {
-		throw new Error( `Could not create an application password: HTTP ${ password.status } ${ JSON.stringify( password.body ) }` );
+		throw new Error(
+			`Could not create an application password: HTTP ${ password.status } ${ JSON.stringify( password.body ) }`
+		);
 	}
-	return new RestClient( readState().siteUrl, { username: `e2e-${ role }-${ suffix }`, password: password.body.password } );
+	return new RestClient( readState().siteUrl, {
+		username: `e2e-${ role }-${ suffix }`,
+		password: password.body.password,
+	} );
 }

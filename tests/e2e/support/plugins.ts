@@ -14,9 +14,13 @@ export async function cookieAdminClient(): Promise< RestClient > {
 
 export async function setPluginActive( plugin: string, active: boolean ): Promise< void > {
 	const admin = await cookieAdminClient();
-	const response = await admin.post< { status: string } >( `/wp/v2/plugins/${ plugin }`, { status: active ? 'active' : 'inactive' } );
+	const response = await admin.post< { status: string } >( `/wp/v2/plugins/${ plugin }`, {
+		status: active ? 'active' : 'inactive',
+	} );
 	if ( response.status !== 200 || response.body.status !== ( active ? 'active' : 'inactive' ) ) {
-		throw new Error( `Could not set ${ plugin } ${ active ? 'active' : 'inactive' }: HTTP ${ response.status } ${ JSON.stringify( response.body ) }` );
+		throw new Error(
+			`Could not set ${ plugin } ${ active ? 'active' : 'inactive' }: HTTP ${ response.status } ${ JSON.stringify( response.body ) }`
+		);
 	}
 }
 

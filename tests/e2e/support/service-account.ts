@@ -18,11 +18,18 @@ export async function provisionServiceAccount( passwordName = 'e2e' ): Promise< 
 	const admin = adminClient();
 	const account = await admin.post< { username: string } >( '/service-integration/v1/service-account' );
 	if ( account.status !== 201 && account.status !== 200 ) {
-		throw new Error( `Could not create the service account: HTTP ${ account.status } ${ JSON.stringify( account.body ) }` );
+		throw new Error(
+			`Could not create the service account: HTTP ${ account.status } ${ JSON.stringify( account.body ) }`
+		);
 	}
-	const created = await admin.post< { username: string; password: string; uuid: string } >( '/service-integration/v1/service-account/application-passwords', { name: passwordName } );
+	const created = await admin.post< { username: string; password: string; uuid: string } >(
+		'/service-integration/v1/service-account/application-passwords',
+		{ name: passwordName }
+	);
 	if ( created.status !== 201 ) {
-		throw new Error( `Could not create an application password: HTTP ${ created.status } ${ JSON.stringify( created.body ) }` );
+		throw new Error(
+			`Could not create an application password: HTTP ${ created.status } ${ JSON.stringify( created.body ) }`
+		);
 	}
 	const { username, password, uuid } = created.body;
 	return { username, password, uuid, client: new RestClient( readState().siteUrl, { username, password } ) };

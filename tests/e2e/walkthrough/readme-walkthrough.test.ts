@@ -67,10 +67,15 @@ const withTheFixture = readState().commerce === 'fixture' ? it : it.skip;
 /** What the walkthrough registers stays on the suite's site: later files must not deliver to it. */
 async function removeWhatItRegistered( receiverPort: number ): Promise< void > {
 	const admin = adminClient();
-	const list = await admin.get< { endpoints: Array< { id: string; url: string } > } >( '/service-integration/v1/webhooks/endpoints' );
+	const list = await admin.get< { endpoints: Array< { id: string; url: string } > } >(
+		'/service-integration/v1/webhooks/endpoints'
+	);
 	for ( const endpoint of list.body.endpoints ?? [] ) {
 		if ( endpoint.url.startsWith( `http://127.0.0.1:${ receiverPort }/` ) ) {
-			await admin.request( { method: 'DELETE', path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }` } );
+			await admin.request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ endpoint.id }`,
+			} );
 		}
 	}
 	await admin.request( { method: 'DELETE', path: '/service-integration/v1/inbound/sources/crm' } );
@@ -85,58 +90,80 @@ describe( 'the README walkthrough', () => {
 		}
 	} );
 
-	withTheFixture( 'runs as written: service account, the refusals, a manufacturing order, a verified outbound webhook, the paid order, an inbound webhook and its duplicate', async () => {
-		const state = readState();
-		const passwordFile = path.join( fs.mkdtempSync( path.join( os.tmpdir(), 'walkthrough-' ) ), 'admin-application-password' );
-		fs.writeFileSync( passwordFile, state.admin.applicationPassword + '\n', { mode: 0o600 } );
-		receiverPort = await freePort();
-		const swaps: Array< [ string, string ] > = [
-			[ 'SITE=http://localhost:8888', `SITE=${ state.siteUrl }` ],
-			[ '.cache/environments/dev/admin-application-password', passwordFile ],
-			[ 'RECEIVER_PORT=9000', `RECEIVER_PORT=${ receiverPort }` ],
-		];
-		let script = walkthroughBlocks().join( '\n' );
-		for ( const [ local, suite ] of swaps ) {
-			expect( script ).toContain( local );
-			script = script.split( local ).join( suite );
-		}
+	withTheFixture(
+		'runs as written: service account, the refusals, a manufacturing order, a verified outbound webhook, the paid order, an inbound webhook and its duplicate',
+		async () => {
+			const state = readState();
+			const passwordFile = path.join(
+				fs.mkdtempSync( path.join( os.tmpdir(), 'walkthrough-' ) ),
+				'admin-application-password'
+			);
+			fs.writeFileSync( passwordFile, state.admin.applicationPassword + '\n', { mode: 0o600 } );
+			receiverPort = await freePort();
+			const swaps: Array< [ string, string ] > = [
+				[ 'SITE=http://localhost:8888', `SITE=${ state.siteUrl }` ],
+				[ '.cache/environments/dev/admin-application-password', passwordFile ],
+				[ 'RECEIVER_PORT=9000', `RECEIVER_PORT=${ receiverPort }` ],
+			];
+			let script = walkthroughBlocks().join( '\n' );
+			for ( const [ local, suite ] of swaps ) {
+				expect( script ).toContain( local );
+				script = script.split( local ).join( suite );
+			}
 
-		const run = await runBash(
-			script,
-			// npm run service-account talks to SI_SITE_URL (default: the npm start site).
-			{ ...process.env, SI_SITE_URL: state.siteUrl, SI_ADMIN_USER: state.admin.username, SI_ADMIN_PASSWORD: state.admin.applicationPassword },
-			240_000
-		);
-		const context = `exit ${ run.code }\n--- stdout\n${ run.out }\n--- stderr\n${ run.err }`;
-		expect( { code: run.code, context } ).toEqual( { code: 0, context } );
+			const run = await runBash(
+				script,
+				// npm run service-account talks to SI_SITE_URL (default: the npm start site).
+				{
+					...process.env,
+					SI_SITE_URL: state.siteUrl,
+					SI_ADMIN_USER: state.admin.username,
+					SI_ADMIN_PASSWORD: state.admin.applicationPassword,
+				},
+				240_000
+			);
+			const context = `exit ${ run.code }\n--- stdout\n${ run.out }\n--- stderr\n${ run.err }`;
+			expect( { code: run.code, context } ).toEqual( { code: 0, context } );
 
-		const lines = run.out.split( '\n' );
-		// 1. The account is the integration role, and nothing more.
-		expect( lines ).toContain( '["service_integration"]' );
-		// 2. Both calls of the verification procedure refused, and the whole sweep passed.
-		expect( lines.filter( ( line ) => line === 'rest_forbidden' ) ).toHaveLength( 2 );
-		expect( lines ).toContain( 'PASSED' );
-		// 3. The manufacturing order was published.
-		expect( lines ).toContain( 'publish' );
-		// 4. The receiver verified both events, and they carry the order the shop created.
-		const idsLine = lines.find( ( line ) => /^\[\d+\]$/.test( line ) ) as string;
-		const [ orderId ] = JSON.parse( idsLine ) as number[];
-		const verified = lines.flatMap( ( line, index ) => {
-			const match = /^verified (order\.\w+) \S+$/.exec( line );
-			return match ? [ { type: match[ 1 ], data: JSON.parse( lines[ index + 1 ] as string ) as { order: { id: number; total: string; status: string } } } ] : [];
-		} );
-		expect( verified.map( ( event ) => event.type ).sort() ).toEqual( [ 'order.created', 'order.paid' ] );
-		const store = await commerce().getOrder( orderId as number );
-		for ( const event of verified ) {
-			expect( event.data.order.id ).toBe( orderId );
-			expect( event.data.order.total ).toBe( store.total );
+			const lines = run.out.split( '\n' );
+			// 1. The account is the integration role, and nothing more.
+			expect( lines ).toContain( '["service_integration"]' );
+			// 2. Both calls of the verification procedure refused, and the whole sweep passed.
+			expect( lines.filter( ( line ) => line === 'rest_forbidden' ) ).toHaveLength( 2 );
+			expect( lines ).toContain( 'PASSED' );
+			// 3. The manufacturing order was published.
+			expect( lines ).toContain( 'publish' );
+			// 4. The receiver verified both events, and they carry the order the shop created.
+			const idsLine = lines.find( ( line ) => /^\[\d+\]$/.test( line ) ) as string;
+			const [ orderId ] = JSON.parse( idsLine ) as number[];
+			const verified = lines.flatMap( ( line, index ) => {
+				const match = /^verified (order\.\w+) \S+$/.exec( line );
+				return match
+					? [
+							{
+								type: match[ 1 ],
+								data: JSON.parse( lines[ index + 1 ] as string ) as {
+									order: { id: number; total: string; status: string };
+								},
+							},
+						]
+					: [];
+			} );
+			expect( verified.map( ( event ) => event.type ).sort() ).toEqual( [ 'order.created', 'order.paid' ] );
+			const store = await commerce().getOrder( orderId as number );
+			for ( const event of verified ) {
+				expect( event.data.order.id ).toBe( orderId );
+				expect( event.data.order.total ).toBe( store.total );
+			}
+			expect( lines ).not.toContain( expect.stringMatching( /^REFUSED/ ) );
+			// 5. The endpoint serves that paid order's customer.
+			expect( lines ).toContain( '{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}' );
+			// 6. 202 for the event, 200 for its duplicate, one event kept.
+			const answers = lines
+				.filter( ( line ) => /^\d{3} /.test( line ) )
+				.map( ( line ) => Number( line.slice( 0, 3 ) ) );
+			expect( answers ).toEqual( [ 202, 200 ] );
+			expect( lines.filter( Boolean ).pop() ).toBe( '1' );
 		}
-		expect( lines ).not.toContain( expect.stringMatching( /^REFUSED/ ) );
-		// 5. The endpoint serves that paid order's customer.
-		expect( lines ).toContain( '{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}' );
-		// 6. 202 for the event, 200 for its duplicate, one event kept.
-		const answers = lines.filter( ( line ) => /^\d{3} /.test( line ) ).map( ( line ) => Number( line.slice( 0, 3 ) ) );
-		expect( answers ).toEqual( [ 202, 200 ] );
-		expect( lines.filter( Boolean ).pop() ).toBe( '1' );
-	} );
+	);
 } );

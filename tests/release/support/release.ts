@@ -4,7 +4,17 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { CACHE_DIR, ROOT } from '../../../scripts/lib/paths';
-import { PLUGIN_SLUG, SIDECAR_PACKAGE, buildAdmin, buildSidecar, packSidecar, stagePlugin, stageSidecar, writeChecksums, zipPlugin } from '../../../scripts/lib/release-build';
+import {
+	PLUGIN_SLUG,
+	SIDECAR_PACKAGE,
+	buildAdmin,
+	buildSidecar,
+	packSidecar,
+	stagePlugin,
+	stageSidecar,
+	writeChecksums,
+	zipPlugin,
+} from '../../../scripts/lib/release-build';
 
 /**
  * The release tests' own folder and ports, apart from the e2e suite's and from dist/ (which
@@ -31,11 +41,17 @@ export interface ReleaseState {
 }
 
 export function packageVersion(): string {
-	return ( JSON.parse( fs.readFileSync( path.join( ROOT, 'package.json' ), 'utf8' ) ) as { version: string } ).version;
+	return ( JSON.parse( fs.readFileSync( path.join( ROOT, 'package.json' ), 'utf8' ) ) as { version: string } )
+		.version;
 }
 
 export function releaseFiles( dir: string, version: string ): ReleaseState {
-	return { dir, version, zip: path.join( dir, `${ PLUGIN_SLUG }-${ version }.zip` ), tgz: path.join( dir, `${ SIDECAR_PACKAGE }-${ version }.tgz` ) };
+	return {
+		dir,
+		version,
+		zip: path.join( dir, `${ PLUGIN_SLUG }-${ version }.zip` ),
+		tgz: path.join( dir, `${ SIDECAR_PACKAGE }-${ version }.tgz` ),
+	};
 }
 
 /** Global setup: `npm run release -- --out=<dir>` once per run, as a release manager runs it (or RELEASE_ARTIFACTS). */
@@ -44,7 +60,10 @@ export function buildCurrentRelease(): ReleaseState {
 	let dir = process.env.RELEASE_ARTIFACTS ? path.resolve( process.env.RELEASE_ARTIFACTS ) : '';
 	if ( ! dir ) {
 		dir = path.join( RELEASE_TEST_DIR, 'current' );
-		const result = spawnSync( 'npm', [ 'run', 'release', '--silent', '--', `--out=${ dir }` ], { cwd: ROOT, stdio: [ 'ignore', 'inherit', 'inherit' ] } );
+		const result = spawnSync( 'npm', [ 'run', 'release', '--silent', '--', `--out=${ dir }` ], {
+			cwd: ROOT,
+			stdio: [ 'ignore', 'inherit', 'inherit' ],
+		} );
 		if ( result.status !== 0 ) {
 			throw new Error( `npm run release failed (exit ${ result.status ?? result.signal })` );
 		}
@@ -71,12 +90,21 @@ export function currentRelease(): ReleaseState {
  * kept per commit and version of the build steps, so later runs reuse them.
  */
 export async function buildEarlierRelease( commit: string ): Promise< ReleaseState & { commit: string } > {
-	const full = execFileSync( 'git', [ 'rev-parse', '--verify', `${ commit }^{commit}` ], { cwd: ROOT, encoding: 'utf8' } ).trim();
-	const steps = crypto.createHash( 'sha256' ).update( fs.readFileSync( path.join( ROOT, 'scripts', 'lib', 'release-build.ts' ) ) ).digest( 'hex' ).slice( 0, 8 );
+	const full = execFileSync( 'git', [ 'rev-parse', '--verify', `${ commit }^{commit}` ], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	} ).trim();
+	const steps = crypto
+		.createHash( 'sha256' )
+		.update( fs.readFileSync( path.join( ROOT, 'scripts', 'lib', 'release-build.ts' ) ) )
+		.digest( 'hex' )
+		.slice( 0, 8 );
 	const dir = path.join( os.tmpdir(), 'service-integration-release-test', `${ full.slice( 0, 12 ) }-${ steps }` );
 	const tree = path.join( dir, 'tree' );
 	const out = path.join( dir, 'release' );
-	const version = /^\s*\*\s*Version:\s*(\S+)/m.exec( execFileSync( 'git', [ 'show', `${ full }:plugin/service-integration.php` ], { cwd: ROOT, encoding: 'utf8' } ) )?.[ 1 ] as string;
+	const version = /^\s*\*\s*Version:\s*(\S+)/m.exec(
+		execFileSync( 'git', [ 'show', `${ full }:plugin/service-integration.php` ], { cwd: ROOT, encoding: 'utf8' } )
+	)?.[ 1 ] as string;
 	const state = { ...releaseFiles( out, version ), commit: full };
 	if ( fs.existsSync( path.join( out, 'SHA256SUMS' ) ) ) {
 		return state;
@@ -88,15 +116,36 @@ export async function buildEarlierRelease( commit: string ): Promise< ReleaseSta
 	const hasOwnRelease = fs.existsSync( path.join( tree, 'scripts', 'release.ts' ) );
 	if ( hasOwnRelease ) {
 		// A commit with `npm run release` builds its own artifacts, as its release manager did.
-		execFileSync( 'npm', [ 'run', 'release', '--silent', '--', `--out=${ out }` ], { cwd: tree, stdio: [ 'ignore', 'inherit', 'inherit' ] } );
+		execFileSync( 'npm', [ 'run', 'release', '--silent', '--', `--out=${ out }` ], {
+			cwd: tree,
+			stdio: [ 'ignore', 'inherit', 'inherit' ],
+		} );
 		return state;
 	}
 	const work = path.join( dir, 'work' );
-	await Promise.all( [ buildAdmin( tree, path.join( work, 'admin-build' ) ), buildSidecar( tree, path.join( work, 'sidecar-build' ) ) ] );
+	await Promise.all( [
+		buildAdmin( tree, path.join( work, 'admin-build' ) ),
+		buildSidecar( tree, path.join( work, 'sidecar-build' ) ),
+	] );
 	stagePlugin( tree, path.join( work, 'admin-build' ), path.join( work, 'plugin' ), { requireReadme: false } );
 	fs.mkdirSync( out, { recursive: true } );
-	zipPlugin( path.join( work, 'plugin' ), PLUGIN_SLUG, state.zip, new Date( Number( execFileSync( 'git', [ 'log', '-1', '--format=%ct', full ], { cwd: ROOT, encoding: 'utf8' } ).trim() ) * 1000 ) );
-	await stageSidecar( { root: tree, version, compiled: path.join( work, 'sidecar-build' ), stageDir: path.join( work, 'sidecar' ), legacy: true } );
+	zipPlugin(
+		path.join( work, 'plugin' ),
+		PLUGIN_SLUG,
+		state.zip,
+		new Date(
+			Number(
+				execFileSync( 'git', [ 'log', '-1', '--format=%ct', full ], { cwd: ROOT, encoding: 'utf8' } ).trim()
+			) * 1000
+		)
+	);
+	await stageSidecar( {
+		root: tree,
+		version,
+		compiled: path.join( work, 'sidecar-build' ),
+		stageDir: path.join( work, 'sidecar' ),
+		legacy: true,
+	} );
 	const tgz = await packSidecar( path.join( work, 'sidecar' ), out );
 	writeChecksums( [ state.zip, tgz ], path.join( out, 'SHA256SUMS' ) );
 	fs.rmSync( work, { recursive: true, force: true } );
@@ -112,10 +161,20 @@ export async function buildEarlierRelease( commit: string ): Promise< ReleaseSta
 export function cleanEnv( extra: Record< string, string > = {} ): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for ( const [ name, value ] of Object.entries( process.env ) ) {
-		if ( value === undefined || /^(npm_|TS_NODE_|JEST_|SIDECAR_|E2E_|RELEASE_)/i.test( name ) || [ 'NODE_OPTIONS', 'NODE_PATH', 'INIT_CWD', 'NODE_ENV' ].includes( name ) ) {
+		if (
+			value === undefined ||
+			/^(npm_|TS_NODE_|JEST_|SIDECAR_|E2E_|RELEASE_)/i.test( name ) ||
+			[ 'NODE_OPTIONS', 'NODE_PATH', 'INIT_CWD', 'NODE_ENV' ].includes( name )
+		) {
 			continue;
 		}
-		env[ name ] = name === 'PATH' ? value.split( path.delimiter ).filter( ( dir ) => ! path.resolve( dir ).startsWith( ROOT + path.sep ) ).join( path.delimiter ) : value;
+		env[ name ] =
+			name === 'PATH'
+				? value
+						.split( path.delimiter )
+						.filter( ( dir ) => ! path.resolve( dir ).startsWith( ROOT + path.sep ) )
+						.join( path.delimiter )
+				: value;
 	}
 	return { ...env, ...extra };
 }

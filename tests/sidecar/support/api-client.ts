@@ -18,7 +18,12 @@ export interface CallOptions {
 
 /** Calls the sidecar's /v1 API the way WordPress does: every request signed with the shared key. */
 export function apiClient( baseUrl: string, sharedKey: string ) {
-	return async function call< T = any >( method: string, path: string, body?: unknown, options: CallOptions = {} ): Promise< ApiResponse< T > > {
+	return async function call< T = any >(
+		method: string,
+		path: string,
+		body?: unknown,
+		options: CallOptions = {}
+	): Promise< ApiResponse< T > > {
 		const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify( body );
 		const headers: Record< string, string > = { 'content-type': 'application/json', ...options.headers };
 		const key = options.key === undefined ? sharedKey : options.key;
@@ -27,7 +32,14 @@ export function apiClient( baseUrl: string, sharedKey: string ) {
 			const requestId = crypto.randomUUID();
 			headers[ CHANNEL_HEADERS.timestamp ] = String( timestamp );
 			headers[ CHANNEL_HEADERS.requestId ] = requestId;
-			headers[ CHANNEL_HEADERS.signature ] = signChannelRequest( key, timestamp, requestId, method, path, Buffer.from( options.signBody ?? raw ) );
+			headers[ CHANNEL_HEADERS.signature ] = signChannelRequest(
+				key,
+				timestamp,
+				requestId,
+				method,
+				path,
+				Buffer.from( options.signBody ?? raw )
+			);
 		}
 		const response = await fetch( baseUrl + path, { method, headers, body: raw === '' ? undefined : raw } );
 		const text = await response.text();
@@ -44,6 +56,17 @@ export function apiClient( baseUrl: string, sharedKey: string ) {
 export type ApiCall = ReturnType< typeof apiClient >;
 
 /** An event as WordPress would hand it over. */
-export function orderEvent( id: string, type: string, orderId: number | string, extra: Record< string, unknown > = {} ) {
-	return { id, type, timestamp: new Date().toISOString(), ordering_key: `order:${ orderId }`, data: { order_id: orderId, event: id, ...extra } };
+export function orderEvent(
+	id: string,
+	type: string,
+	orderId: number | string,
+	extra: Record< string, unknown > = {}
+) {
+	return {
+		id,
+		type,
+		timestamp: new Date().toISOString(),
+		ordering_key: `order:${ orderId }`,
+		data: { order_id: orderId, event: id, ...extra },
+	};
 }

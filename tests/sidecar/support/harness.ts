@@ -71,7 +71,10 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 	const db = openDatabase( { dataDir, synchronous: config.sqliteSynchronous } );
 	const stores = createStores( db );
 	// As cli-start.ts wires it; no process metrics (each registry would watch GC and the event loop again).
-	const metrics = createMetrics( { queue: () => stores.deliveries.queueByEndpoint(), processMetrics: options.processMetrics ?? false } );
+	const metrics = createMetrics( {
+		queue: () => stores.deliveries.queueByEndpoint(),
+		processMetrics: options.processMetrics ?? false,
+	} );
 	const outbound = createOutboundRuntime( { config, log, stores, metrics, notifier: options.notifier } );
 	if ( options.start ?? true ) {
 		outbound.start();
@@ -85,7 +88,11 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 	const metricsListener =
 		config.metricsPort === undefined
 			? undefined
-			: await listenMetrics( createMetricsApp( { db, dispatcher, log, metrics, token: config.metricsToken } ), config.metricsHost, config.metricsPort );
+			: await listenMetrics(
+					createMetricsApp( { db, dispatcher, log, metrics, token: config.metricsToken } ),
+					config.metricsHost,
+					config.metricsPort
+				);
 	let closed = false;
 	return {
 		url,

@@ -64,7 +64,17 @@ export class Scrape {
 }
 
 /** GET /metrics with an optional bearer token. */
-export async function scrape( baseUrl: string, token?: string ): Promise< { status: number; text: string; contentType: string | null } > {
-	const response = await fetch( `${ baseUrl }/metrics`, token === undefined ? {} : { headers: { authorization: `Bearer ${ token }` } } );
-	return { status: response.status, text: await response.text(), contentType: response.headers.get( 'content-type' ) };
+export async function scrape(
+	baseUrl: string,
+	token?: string
+): Promise< { status: number; text: string; contentType: string | null } > {
+	const response = await fetch(
+		`${ baseUrl }/metrics`,
+		token === undefined ? {} : { headers: { authorization: `Bearer ${ token }` } }
+	);
+	return {
+		status: response.status,
+		text: await response.text(),
+		contentType: response.headers.get( 'content-type' ),
+	};
 }

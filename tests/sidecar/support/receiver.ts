@@ -38,7 +38,13 @@ export async function startReceiver( handler?: ReceiverHandler ): Promise< Recei
 			for ( const [ name, value ] of Object.entries( req.headers ) ) {
 				headers[ name ] = Array.isArray( value ) ? value.join( ', ' ) : String( value );
 			}
-			const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers, body: Buffer.concat( chunks ).toString( 'utf8' ), at: Date.now() };
+			const request: ReceivedRequest = {
+				method: req.method ?? '',
+				path: req.url ?? '',
+				headers,
+				body: Buffer.concat( chunks ).toString( 'utf8' ),
+				at: Date.now(),
+			};
 			requests.push( request );
 			active++;
 			maxActive = Math.max( maxActive, active );
@@ -58,7 +64,11 @@ export async function startReceiver( handler?: ReceiverHandler ): Promise< Recei
 			current = next;
 		},
 		waitFor: ( predicate, timeoutMs = 10_000 ) =>
-			waitUntil( () => predicate( requests ), timeoutMs, () => `receiver: condition (${ requests.length } requests received)` ),
+			waitUntil(
+				() => predicate( requests ),
+				timeoutMs,
+				() => `receiver: condition (${ requests.length } requests received)`
+			),
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );

@@ -26,7 +26,12 @@ export async function freePort(): Promise< number > {
 }
 
 /** The real sidecar as its own process (as `npm start` runs it), ready when /health answers. */
-export async function spawnSidecar( options: { dataDir: string; port: number; logFile: string; env?: NodeJS.ProcessEnv } ): Promise< SpawnedSidecar > {
+export async function spawnSidecar( options: {
+	dataDir: string;
+	port: number;
+	logFile: string;
+	env?: NodeJS.ProcessEnv;
+} ): Promise< SpawnedSidecar > {
 	const out = fs.openSync( options.logFile, 'a' );
 	const child = spawn( process.execPath, sidecarNodeArgs(), {
 		cwd: ROOT,
@@ -52,7 +57,9 @@ export async function spawnSidecar( options: { dataDir: string; port: number; lo
 	const url = `http://127.0.0.1:${ options.port }`;
 	const ready = async () => {
 		if ( child.exitCode !== null || child.signalCode !== null ) {
-			throw new Error( `the sidecar exited before it was ready; log:\n${ fs.readFileSync( options.logFile, 'utf8' ) }` );
+			throw new Error(
+				`the sidecar exited before it was ready; log:\n${ fs.readFileSync( options.logFile, 'utf8' ) }`
+			);
 		}
 		try {
 			return ( await fetch( `${ url }/health` ) ).ok;

@@ -29,7 +29,8 @@ export async function startBackend( kind: StoreKind ): Promise< Backend > {
 		return {
 			url: undefined,
 			// One process owns a SQLite file: every "instance" in a test is the same store.
-			open: async () => ( shared ??= new SqliteQueueStore( createStores( openDatabase( { dataDir: ':memory:' } ) ) ) ),
+			open: async () =>
+				( shared ??= new SqliteQueueStore( createStores( openDatabase( { dataDir: ':memory:' } ) ) ) ),
 			reset: async () => {
 				await shared?.close();
 				shared = undefined;

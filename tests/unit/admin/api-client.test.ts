@@ -11,9 +11,17 @@ describe( 'toApiError', () => {
 	} );
 
 	test( 'keeps the code, message and status of a WordPress error body', () => {
-		const error = toApiError( { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } } );
+		const error = toApiError( {
+			code: 'rest_forbidden',
+			message: 'Sorry, you are not allowed to do that.',
+			data: { status: 403 },
+		} );
 		expect( error ).toBeInstanceOf( ApiError );
-		expect( [ error.code, error.message, error.status ] ).toEqual( [ 'rest_forbidden', 'Sorry, you are not allowed to do that.', 403 ] );
+		expect( [ error.code, error.message, error.status ] ).toEqual( [
+			'rest_forbidden',
+			'Sorry, you are not allowed to do that.',
+			403,
+		] );
 	} );
 
 	test( 'a body with a code and no message shows the code', () => {

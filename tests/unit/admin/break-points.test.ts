@@ -5,7 +5,19 @@ describe( 'breakSegments', () => {
 	test( 'cuts after each run of / . _ - ? & =, and the pieces join back into the text', () => {
 		const url = 'https://hooks.example.com/webhook/orders-paid?token=abc&x=1';
 		const segments = breakSegments( url );
-		expect( segments ).toEqual( [ 'https://', 'hooks.', 'example.', 'com/', 'webhook/', 'orders-', 'paid?', 'token=', 'abc&', 'x=', '1' ] );
+		expect( segments ).toEqual( [
+			'https://',
+			'hooks.',
+			'example.',
+			'com/',
+			'webhook/',
+			'orders-',
+			'paid?',
+			'token=',
+			'abc&',
+			'x=',
+			'1',
+		] );
 		expect( segments.join( '' ) ).toBe( url );
 	} );
 

@@ -20,7 +20,11 @@ describe( 'translations wiring', () => {
 	} );
 
 	test( 'PHP strings and the admin script load their translations from that folder', () => {
-		expect( main ).toMatch( /load_plugin_textdomain\(\s*'service-integration',\s*false,\s*dirname\(\s*plugin_basename\(\s*__FILE__\s*\)\s*\)\s*\.\s*'\/languages'\s*\)/ );
-		expect( read( 'includes/Admin/class-admin-page.php' ) ).toMatch( /wp_set_script_translations\(\s*self::HANDLE,\s*'service-integration',\s*plugin_dir_path\(\s*PLUGIN_FILE\s*\)\s*\.\s*'languages'\s*\)/ );
+		expect( main ).toMatch(
+			/load_plugin_textdomain\(\s*'service-integration',\s*false,\s*dirname\(\s*plugin_basename\(\s*__FILE__\s*\)\s*\)\s*\.\s*'\/languages'\s*\)/
+		);
+		expect( read( 'includes/Admin/class-admin-page.php' ) ).toMatch(
+			/wp_set_script_translations\(\s*self::HANDLE,\s*'service-integration',\s*plugin_dir_path\(\s*PLUGIN_FILE\s*\)\s*\.\s*'languages'\s*\)/
+		);
 	} );
 } );

@@ -2,117 +2,146 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
 import { octokitSign } from '../../support/octokit-sign';
 
-const SECRET = randomBytes(20).toString('hex');
-const OLD_SECRET = randomBytes(20).toString('hex');
+const SECRET = randomBytes( 20 ).toString( 'hex' );
+const OLD_SECRET = randomBytes( 20 ).toString( 'hex' );
 const BODY = '{"action":"opened","number":7,"repository":{"full_name":"acme/shop"}}';
 const DELIVERY = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
 
 let SIG = '';
 let OLD_SIG = '';
-beforeAll(() => {
-	[SIG = '', OLD_SIG = ''] = octokitSign([
-		[SECRET, BODY],
-		[OLD_SECRET, BODY],
-	]);
-});
+beforeAll( () => {
+	[ SIG = '', OLD_SIG = '' ] = octokitSign( [
+		[ SECRET, BODY ],
+		[ OLD_SECRET, BODY ],
+	] );
+} );
 
-function request(overrides: Partial<VerifyInput> = {}, headers: Record<string, string | undefined> = {}): VerifyInput {
+function request(
+	overrides: Partial< VerifyInput > = {},
+	headers: Record< string, string | undefined > = {}
+): VerifyInput {
 	return {
-		rawBody: Buffer.from(BODY),
-		headers: { 'x-hub-signature-256': SIG, 'x-github-delivery': DELIVERY, 'x-github-event': 'pull_request', ...headers },
-		secrets: [SECRET],
+		rawBody: Buffer.from( BODY ),
+		headers: {
+			'x-hub-signature-256': SIG,
+			'x-github-delivery': DELIVERY,
+			'x-github-event': 'pull_request',
+			...headers,
+		},
+		secrets: [ SECRET ],
 		toleranceSeconds: 300,
 		nowSeconds: 1_700_000_000,
 		...overrides,
 	};
 }
 
-describe('github', () => {
-	test('octokit signs exactly as documented (sha256=<hex HMAC of body>)', () => {
-		expect(SIG).toBe(`sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`);
-	});
+describe( 'github', () => {
+	test( 'octokit signs exactly as documented (sha256=<hex HMAC of body>)', () => {
+		expect( SIG ).toBe( `sha256=${ createHmac( 'sha256', SECRET ).update( BODY ).digest( 'hex' ) }` );
+	} );
 
-	const DIGEST_ID = `sha256:${createHash('sha256').update(BODY).digest('hex')}`;
+	const DIGEST_ID = `sha256:${ createHash( 'sha256' ).update( BODY ).digest( 'hex' ) }`;
 
-	test('accepts an octokit signature; event id is the body digest, the delivery header kept for display', () => {
-		expect(verifyInbound('github', request())).toEqual({ ok: true, eventId: DIGEST_ID, eventIdSource: 'digest', deliveryId: DELIVERY });
-	});
+	test( 'accepts an octokit signature; event id is the body digest, the delivery header kept for display', () => {
+		expect( verifyInbound( 'github', request() ) ).toEqual( {
+			ok: true,
+			eventId: DIGEST_ID,
+			eventIdSource: 'digest',
+			deliveryId: DELIVERY,
+		} );
+	} );
 
-	test('without a usable delivery header: the same event id, no delivery id', () => {
-		for (const delivery of [undefined, '', 'has space', 'x'.repeat(256)]) {
-			expect(verifyInbound('github', request({}, { 'x-github-delivery': delivery }))).toEqual({
+	test( 'without a usable delivery header: the same event id, no delivery id', () => {
+		for ( const delivery of [ undefined, '', 'has space', 'x'.repeat( 256 ) ] ) {
+			expect( verifyInbound( 'github', request( {}, { 'x-github-delivery': delivery } ) ) ).toEqual( {
 				ok: true,
 				eventId: DIGEST_ID,
 				eventIdSource: 'digest',
-			});
+			} );
 		}
-	});
+	} );
 
-	test('the delivery id is NOT signed: a replay with a new id verifies but keeps the event id, so it is a duplicate', () => {
-		expect(verifyInbound('github', request({}, { 'x-github-delivery': 'attacker-chosen' }))).toEqual({
+	test( 'the delivery id is NOT signed: a replay with a new id verifies but keeps the event id, so it is a duplicate', () => {
+		expect( verifyInbound( 'github', request( {}, { 'x-github-delivery': 'attacker-chosen' } ) ) ).toEqual( {
 			ok: true,
 			eventId: DIGEST_ID,
 			eventIdSource: 'digest',
 			deliveryId: 'attacker-chosen',
-		});
-	});
+		} );
+	} );
 
-	test('refuses the same JSON re-serialized with different whitespace', () => {
-		const reserialized = JSON.stringify(JSON.parse(BODY), null, 2);
-		expect(verifyInbound('github', request({ rawBody: Buffer.from(reserialized) }))).toMatchObject({
+	test( 'refuses the same JSON re-serialized with different whitespace', () => {
+		const reserialized = JSON.stringify( JSON.parse( BODY ), null, 2 );
+		expect( verifyInbound( 'github', request( { rawBody: Buffer.from( reserialized ) } ) ) ).toMatchObject( {
 			ok: false,
 			code: 'invalid_signature',
-		});
-	});
+		} );
+	} );
 
-	test('rotation: passes when the second configured secret signed it', () => {
-		expect(verifyInbound('github', request({ secrets: [SECRET, OLD_SECRET] }, { 'x-hub-signature-256': OLD_SIG })).ok).toBe(true);
-		expect(verifyInbound('github', request({ secrets: [OLD_SECRET, SECRET] })).ok).toBe(true);
-	});
+	test( 'rotation: passes when the second configured secret signed it', () => {
+		expect(
+			verifyInbound(
+				'github',
+				request( { secrets: [ SECRET, OLD_SECRET ] }, { 'x-hub-signature-256': OLD_SIG } )
+			).ok
+		).toBe( true );
+		expect( verifyInbound( 'github', request( { secrets: [ OLD_SECRET, SECRET ] } ) ).ok ).toBe( true );
+	} );
 
-	describe('failures', () => {
-		test('missing header is missing_signature, and the legacy SHA-1 header is not accepted', () => {
-			const sha1 = `sha1=${createHmac('sha1', SECRET).update(BODY).digest('hex')}`;
+	describe( 'failures', () => {
+		test( 'missing header is missing_signature, and the legacy SHA-1 header is not accepted', () => {
+			const sha1 = `sha1=${ createHmac( 'sha1', SECRET ).update( BODY ).digest( 'hex' ) }`;
 			expect(
-				verifyInbound('github', request({}, { 'x-hub-signature-256': undefined, 'x-hub-signature': sha1 })),
-			).toMatchObject({ ok: false, code: 'missing_signature' });
-		});
+				verifyInbound( 'github', request( {}, { 'x-hub-signature-256': undefined, 'x-hub-signature': sha1 } ) )
+			).toMatchObject( { ok: false, code: 'missing_signature' } );
+		} );
 
-		test.each([
+		test.each( [
 			'',
 			'sha256=',
 			'sha256=zz',
-			'sha1=' + 'a'.repeat(40),
-			'a'.repeat(64),
-			'sha256=' + 'A'.repeat(64),
-			'sha256=' + 'a'.repeat(63),
-			'sha256=' + 'a'.repeat(65),
-			'SHA256=' + 'a'.repeat(64),
-		])('%j is malformed_signature', (value) => {
-			expect(verifyInbound('github', request({}, { 'x-hub-signature-256': value }))).toMatchObject({
+			'sha1=' + 'a'.repeat( 40 ),
+			'a'.repeat( 64 ),
+			'sha256=' + 'A'.repeat( 64 ),
+			'sha256=' + 'a'.repeat( 63 ),
+			'sha256=' + 'a'.repeat( 65 ),
+			'SHA256=' + 'a'.repeat( 64 ),
+		] )( '%j is malformed_signature', ( value ) => {
+			expect( verifyInbound( 'github', request( {}, { 'x-hub-signature-256': value } ) ) ).toMatchObject( {
 				ok: false,
 				code: 'malformed_signature',
-			});
-		});
+			} );
+		} );
 
-		test('a duplicated header joined by the HTTP layer is malformed', () => {
-			expect(verifyInbound('github', request({}, { 'x-hub-signature-256': `${SIG}, ${SIG}` }))).toMatchObject({
+		test( 'a duplicated header joined by the HTTP layer is malformed', () => {
+			expect(
+				verifyInbound( 'github', request( {}, { 'x-hub-signature-256': `${ SIG }, ${ SIG }` } ) )
+			).toMatchObject( {
 				ok: false,
 				code: 'malformed_signature',
-			});
-		});
+			} );
+		} );
 
-		test('wrong secret is invalid_signature', () => {
-			expect(verifyInbound('github', request({ secrets: [OLD_SECRET] }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'wrong secret is invalid_signature', () => {
+			expect( verifyInbound( 'github', request( { secrets: [ OLD_SECRET ] } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
 
-		test('tampered body is invalid_signature', () => {
-			const tampered = Buffer.from(BODY.replace('opened', 'closed'));
-			expect(verifyInbound('github', request({ rawBody: tampered }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'tampered body is invalid_signature', () => {
+			const tampered = Buffer.from( BODY.replace( 'opened', 'closed' ) );
+			expect( verifyInbound( 'github', request( { rawBody: tampered } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
 
-		test('empty secrets list is refused', () => {
-			expect(verifyInbound('github', request({ secrets: [] }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
-	});
-});
+		test( 'empty secrets list is refused', () => {
+			expect( verifyInbound( 'github', request( { secrets: [] } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
+	} );
+} );

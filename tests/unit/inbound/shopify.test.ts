@@ -6,152 +6,183 @@ import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/ve
  * recipe: base64(HMAC-SHA256(client secret, raw body)).
  */
 const NOW = 1_700_000_000;
-const SECRET = randomBytes(16).toString('hex');
-const OLD_SECRET = randomBytes(16).toString('hex');
+const SECRET = randomBytes( 16 ).toString( 'hex' );
+const OLD_SECRET = randomBytes( 16 ).toString( 'hex' );
 const BODY = '{"id":820982911946154508,"email":"jon@example.com","total_price":"19.90"}';
 const WEBHOOK_ID = 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043';
 
-function sign(secret: string, body: string | Buffer = BODY): string {
-	return createHmac('sha256', secret).update(body).digest('base64');
+function sign( secret: string, body: string | Buffer = BODY ): string {
+	return createHmac( 'sha256', secret ).update( body ).digest( 'base64' );
 }
 
-function iso(seconds: number): string {
-	return new Date(seconds * 1000).toISOString();
+function iso( seconds: number ): string {
+	return new Date( seconds * 1000 ).toISOString();
 }
 
-function request(overrides: Partial<VerifyInput> = {}, headers: Record<string, string | undefined> = {}): VerifyInput {
+function request(
+	overrides: Partial< VerifyInput > = {},
+	headers: Record< string, string | undefined > = {}
+): VerifyInput {
 	return {
-		rawBody: Buffer.from(BODY),
+		rawBody: Buffer.from( BODY ),
 		headers: {
-			'x-shopify-hmac-sha256': sign(SECRET),
+			'x-shopify-hmac-sha256': sign( SECRET ),
 			'x-shopify-webhook-id': WEBHOOK_ID,
-			'x-shopify-triggered-at': iso(NOW - 5),
+			'x-shopify-triggered-at': iso( NOW - 5 ),
 			'x-shopify-topic': 'orders/paid',
 			...headers,
 		},
-		secrets: [SECRET],
+		secrets: [ SECRET ],
 		toleranceSeconds: 300,
 		nowSeconds: NOW,
 		...overrides,
 	};
 }
 
-describe('shopify', () => {
-	const DIGEST_ID = `sha256:${createHash('sha256').update(BODY).digest('hex')}`;
+describe( 'shopify', () => {
+	const DIGEST_ID = `sha256:${ createHash( 'sha256' ).update( BODY ).digest( 'hex' ) }`;
 
-	test('accepts a valid signature; event id is the body digest, the webhook-id header kept for display', () => {
-		expect(verifyInbound('shopify', request())).toEqual({ ok: true, eventId: DIGEST_ID, eventIdSource: 'digest', deliveryId: WEBHOOK_ID });
-	});
-
-	test('without x-shopify-webhook-id: the same event id, no delivery id', () => {
-		expect(verifyInbound('shopify', request({}, { 'x-shopify-webhook-id': undefined }))).toEqual({
+	test( 'accepts a valid signature; event id is the body digest, the webhook-id header kept for display', () => {
+		expect( verifyInbound( 'shopify', request() ) ).toEqual( {
 			ok: true,
 			eventId: DIGEST_ID,
 			eventIdSource: 'digest',
-		});
-	});
+			deliveryId: WEBHOOK_ID,
+		} );
+	} );
 
-	test('a replay with a fresh webhook id and triggered-at (both unsigned) keeps the event id, so it is a duplicate', () => {
-		const replay = request({}, { 'x-shopify-webhook-id': 'replayed-0001', 'x-shopify-triggered-at': iso(NOW) });
-		expect(verifyInbound('shopify', replay)).toEqual({ ok: true, eventId: DIGEST_ID, eventIdSource: 'digest', deliveryId: 'replayed-0001' });
-	});
+	test( 'without x-shopify-webhook-id: the same event id, no delivery id', () => {
+		expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-webhook-id': undefined } ) ) ).toEqual( {
+			ok: true,
+			eventId: DIGEST_ID,
+			eventIdSource: 'digest',
+		} );
+	} );
 
-	test('refuses the same JSON re-serialized with different whitespace', () => {
-		const reserialized = JSON.stringify(JSON.parse(BODY.replace(/\d{10,}/, '1')), null, 2);
-		expect(verifyInbound('shopify', request({ rawBody: Buffer.from(reserialized) }))).toMatchObject({
+	test( 'a replay with a fresh webhook id and triggered-at (both unsigned) keeps the event id, so it is a duplicate', () => {
+		const replay = request( {}, { 'x-shopify-webhook-id': 'replayed-0001', 'x-shopify-triggered-at': iso( NOW ) } );
+		expect( verifyInbound( 'shopify', replay ) ).toEqual( {
+			ok: true,
+			eventId: DIGEST_ID,
+			eventIdSource: 'digest',
+			deliveryId: 'replayed-0001',
+		} );
+	} );
+
+	test( 'refuses the same JSON re-serialized with different whitespace', () => {
+		const reserialized = JSON.stringify( JSON.parse( BODY.replace( /\d{10,}/, '1' ) ), null, 2 );
+		expect( verifyInbound( 'shopify', request( { rawBody: Buffer.from( reserialized ) } ) ) ).toMatchObject( {
 			ok: false,
 			code: 'invalid_signature',
-		});
-		const spaced = BODY.replace(/,/g, ', ');
-		expect(verifyInbound('shopify', request({ rawBody: Buffer.from(spaced) }))).toMatchObject({
+		} );
+		const spaced = BODY.replace( /,/g, ', ' );
+		expect( verifyInbound( 'shopify', request( { rawBody: Buffer.from( spaced ) } ) ) ).toMatchObject( {
 			ok: false,
 			code: 'invalid_signature',
-		});
-	});
+		} );
+	} );
 
-	test('rotation: passes when the second configured secret signed it', () => {
-		expect(verifyInbound('shopify', request({ secrets: [OLD_SECRET, SECRET] })).ok).toBe(true);
-	});
+	test( 'rotation: passes when the second configured secret signed it', () => {
+		expect( verifyInbound( 'shopify', request( { secrets: [ OLD_SECRET, SECRET ] } ) ).ok ).toBe( true );
+	} );
 
-	describe('x-shopify-triggered-at', () => {
-		test('older than the tolerance is stale_timestamp', () => {
-			expect(verifyInbound('shopify', request({}, { 'x-shopify-triggered-at': iso(NOW - 301) }))).toMatchObject({
+	describe( 'x-shopify-triggered-at', () => {
+		test( 'older than the tolerance is stale_timestamp', () => {
+			expect(
+				verifyInbound( 'shopify', request( {}, { 'x-shopify-triggered-at': iso( NOW - 301 ) } ) )
+			).toMatchObject( {
 				ok: false,
 				code: 'stale_timestamp',
-			});
-		});
+			} );
+		} );
 
-		test("Shopify's nanosecond format and offsets are understood", () => {
+		test( "Shopify's nanosecond format and offsets are understood", () => {
 			expect(
-				verifyInbound('shopify', request({}, { 'x-shopify-triggered-at': '2023-03-29T18:00:27.877041743Z' })),
-			).toMatchObject({ ok: false, code: 'stale_timestamp' });
+				verifyInbound(
+					'shopify',
+					request( {}, { 'x-shopify-triggered-at': '2023-03-29T18:00:27.877041743Z' } )
+				)
+			).toMatchObject( { ok: false, code: 'stale_timestamp' } );
 			const fresh = '2023-11-14T22:10:00.123456789Z'; // NOW is 2023-11-14T22:13:20Z
-			expect(verifyInbound('shopify', request({}, { 'x-shopify-triggered-at': fresh })).ok).toBe(true);
+			expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-triggered-at': fresh } ) ).ok ).toBe( true );
 			const offset = '2023-11-14T23:10:00+01:00';
-			expect(verifyInbound('shopify', request({}, { 'x-shopify-triggered-at': offset })).ok).toBe(true);
-		});
+			expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-triggered-at': offset } ) ).ok ).toBe( true );
+		} );
 
-		test.each([undefined, '', 'yesterday', '1', '1699999000', 'Tue, 14 Nov 2023 22:13:20 GMT'])(
+		test.each( [ undefined, '', 'yesterday', '1', '1699999000', 'Tue, 14 Nov 2023 22:13:20 GMT' ] )(
 			'absent or unparseable (%j) is ignored',
-			(value) => {
-				expect(verifyInbound('shopify', request({}, { 'x-shopify-triggered-at': value })).ok).toBe(true);
-			},
+			( value ) => {
+				expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-triggered-at': value } ) ).ok ).toBe(
+					true
+				);
+			}
 		);
 
-		test('the signature is checked first: a stale forgery is invalid_signature', () => {
-			const input = request({ secrets: [OLD_SECRET] }, { 'x-shopify-triggered-at': iso(NOW - 10_000) });
-			expect(verifyInbound('shopify', input)).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
-	});
+		test( 'the signature is checked first: a stale forgery is invalid_signature', () => {
+			const input = request( { secrets: [ OLD_SECRET ] }, { 'x-shopify-triggered-at': iso( NOW - 10_000 ) } );
+			expect( verifyInbound( 'shopify', input ) ).toMatchObject( { ok: false, code: 'invalid_signature' } );
+		} );
+	} );
 
-	describe('failures', () => {
-		test('missing header is missing_signature', () => {
-			expect(verifyInbound('shopify', request({}, { 'x-shopify-hmac-sha256': undefined }))).toMatchObject({
+	describe( 'failures', () => {
+		test( 'missing header is missing_signature', () => {
+			expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-hmac-sha256': undefined } ) ) ).toMatchObject( {
 				ok: false,
 				code: 'missing_signature',
-			});
-		});
+			} );
+		} );
 
-		test.each([
+		test.each( [
 			'',
 			'abc',
-			'sha256=' + 'a'.repeat(64),
-			createHmac('sha256', 'k').update(BODY).digest('hex'),
-			sign(SECRET).slice(0, -1),
-			sign(SECRET) + '=',
-			sign(SECRET).replace(/[+/]/g, (c) => (c === '+' ? '-' : '_')).replace(/^[A-Za-z0-9]/, '-'),
-		])('%j is malformed_signature', (value) => {
-			expect(verifyInbound('shopify', request({}, { 'x-shopify-hmac-sha256': value }))).toMatchObject({
+			'sha256=' + 'a'.repeat( 64 ),
+			createHmac( 'sha256', 'k' ).update( BODY ).digest( 'hex' ),
+			sign( SECRET ).slice( 0, -1 ),
+			sign( SECRET ) + '=',
+			sign( SECRET )
+				.replace( /[+/]/g, ( c ) => ( c === '+' ? '-' : '_' ) )
+				.replace( /^[A-Za-z0-9]/, '-' ),
+		] )( '%j is malformed_signature', ( value ) => {
+			expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-hmac-sha256': value } ) ) ).toMatchObject( {
 				ok: false,
 				code: 'malformed_signature',
-			});
-		});
+			} );
+		} );
 
-		test('a non-canonical spelling of the right MAC is still refused', () => {
+		test( 'a non-canonical spelling of the right MAC is still refused', () => {
 			// Flipping the unused low bits of the last base64 digit decodes to the same bytes.
-			const sig = sign(SECRET);
-			const last = sig[42]!;
+			const sig = sign( SECRET );
+			const last = sig[ 42 ]!;
 			const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-			const twin = alphabet[alphabet.indexOf(last) ^ 1]!;
-			const variant = `${sig.slice(0, 42)}${twin}=`;
-			expect(Buffer.from(variant, 'base64').equals(Buffer.from(sig, 'base64'))).toBe(true);
-			expect(verifyInbound('shopify', request({}, { 'x-shopify-hmac-sha256': variant }))).toMatchObject({
+			const twin = alphabet[ alphabet.indexOf( last ) ^ 1 ]!;
+			const variant = `${ sig.slice( 0, 42 ) }${ twin }=`;
+			expect( Buffer.from( variant, 'base64' ).equals( Buffer.from( sig, 'base64' ) ) ).toBe( true );
+			expect( verifyInbound( 'shopify', request( {}, { 'x-shopify-hmac-sha256': variant } ) ) ).toMatchObject( {
 				ok: false,
 				code: 'invalid_signature',
-			});
-		});
+			} );
+		} );
 
-		test('wrong secret is invalid_signature', () => {
-			expect(verifyInbound('shopify', request({ secrets: [OLD_SECRET] }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'wrong secret is invalid_signature', () => {
+			expect( verifyInbound( 'shopify', request( { secrets: [ OLD_SECRET ] } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
 
-		test('tampered body is invalid_signature', () => {
-			const tampered = Buffer.from(BODY.replace('19.90', '1.90'));
-			expect(verifyInbound('shopify', request({ rawBody: tampered }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'tampered body is invalid_signature', () => {
+			const tampered = Buffer.from( BODY.replace( '19.90', '1.90' ) );
+			expect( verifyInbound( 'shopify', request( { rawBody: tampered } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
 
-		test('empty secrets list is refused', () => {
-			expect(verifyInbound('shopify', request({ secrets: [] }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
-	});
-});
+		test( 'empty secrets list is refused', () => {
+			expect( verifyInbound( 'shopify', request( { secrets: [] } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
+	} );
+} );

@@ -4,157 +4,198 @@ import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/ve
 
 // Headers come from stripe-node's own test helper, not from our code.
 const NOW = 1_700_000_000;
-const SECRET = `whsec_${randomBytes(24).toString('hex')}`;
-const OLD_SECRET = `whsec_${randomBytes(24).toString('hex')}`;
-const BODY = JSON.stringify({ id: 'evt_1NfQ2aLkdIwHu7ix', object: 'event', type: 'payment_intent.succeeded' });
+const SECRET = `whsec_${ randomBytes( 24 ).toString( 'hex' ) }`;
+const OLD_SECRET = `whsec_${ randomBytes( 24 ).toString( 'hex' ) }`;
+const BODY = JSON.stringify( { id: 'evt_1NfQ2aLkdIwHu7ix', object: 'event', type: 'payment_intent.succeeded' } );
 
-function header(secret: string, timestamp: number, payload: string = BODY): string {
-	return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+function header( secret: string, timestamp: number, payload: string = BODY ): string {
+	return Stripe.webhooks.generateTestHeaderString( { payload, secret, timestamp } );
 }
 
-function request(overrides: Partial<VerifyInput> = {}, signature: string = header(SECRET, NOW)): VerifyInput {
+function request( overrides: Partial< VerifyInput > = {}, signature: string = header( SECRET, NOW ) ): VerifyInput {
 	return {
-		rawBody: Buffer.from(BODY),
+		rawBody: Buffer.from( BODY ),
 		headers: { 'stripe-signature': signature },
-		secrets: [SECRET],
+		secrets: [ SECRET ],
 		toleranceSeconds: 300,
 		nowSeconds: NOW,
 		...overrides,
 	};
 }
 
-function v1Of(h: string): string {
-	return h.split(',').find((item) => item.startsWith('v1='))!.slice(3);
+function v1Of( h: string ): string {
+	return h
+		.split( ',' )
+		.find( ( item ) => item.startsWith( 'v1=' ) )!
+		.slice( 3 );
 }
 
-describe('stripe', () => {
-	test('accepts a header made by stripe-node; event id comes from the payload', () => {
-		expect(verifyInbound('stripe', request())).toEqual({
+describe( 'stripe', () => {
+	test( 'accepts a header made by stripe-node; event id comes from the payload', () => {
+		expect( verifyInbound( 'stripe', request() ) ).toEqual( {
 			ok: true,
 			eventId: 'evt_1NfQ2aLkdIwHu7ix',
 			eventIdSource: 'payload',
 			signedAt: NOW,
-		});
-	});
+		} );
+	} );
 
-	test('stripe-node accepts the same request (format agreement)', () => {
-		const h = header(SECRET, NOW);
-		const event = Stripe.webhooks.constructEvent(BODY, h, SECRET, 300, undefined, NOW * 1000);
-		expect(event.id).toBe('evt_1NfQ2aLkdIwHu7ix');
-		expect(verifyInbound('stripe', request({}, h)).ok).toBe(true);
-	});
+	test( 'stripe-node accepts the same request (format agreement)', () => {
+		const h = header( SECRET, NOW );
+		const event = Stripe.webhooks.constructEvent( BODY, h, SECRET, 300, undefined, NOW * 1000 );
+		expect( event.id ).toBe( 'evt_1NfQ2aLkdIwHu7ix' );
+		expect( verifyInbound( 'stripe', request( {}, h ) ).ok ).toBe( true );
+	} );
 
-	test('uses the whsec_ secret string as the key, as-is', () => {
-		const decodedKey = Buffer.from(SECRET.slice('whsec_'.length), 'hex').toString('latin1');
-		expect(verifyInbound('stripe', request({ secrets: [decodedKey] })).ok).toBe(false);
-	});
+	test( 'uses the whsec_ secret string as the key, as-is', () => {
+		const decodedKey = Buffer.from( SECRET.slice( 'whsec_'.length ), 'hex' ).toString( 'latin1' );
+		expect( verifyInbound( 'stripe', request( { secrets: [ decodedKey ] } ) ).ok ).toBe( false );
+	} );
 
-	test('falls back to a digest of `${t}.${body}` when the body has no string id', () => {
-		for (const body of ['not json', '{"object":"event"}', '{"id":42}', '["evt_1"]', 'null']) {
-			const expected = createHash('sha256').update(`${NOW}.${body}`).digest('hex');
-			const result = verifyInbound('stripe', request({ rawBody: Buffer.from(body) }, header(SECRET, NOW, body)));
-			expect(result).toEqual({ ok: true, eventId: `sha256:${expected}`, eventIdSource: 'digest', signedAt: NOW });
+	test( 'falls back to a digest of `${t}.${body}` when the body has no string id', () => {
+		for ( const body of [ 'not json', '{"object":"event"}', '{"id":42}', '["evt_1"]', 'null' ] ) {
+			const expected = createHash( 'sha256' ).update( `${ NOW }.${ body }` ).digest( 'hex' );
+			const result = verifyInbound(
+				'stripe',
+				request( { rawBody: Buffer.from( body ) }, header( SECRET, NOW, body ) )
+			);
+			expect( result ).toEqual( {
+				ok: true,
+				eventId: `sha256:${ expected }`,
+				eventIdSource: 'digest',
+				signedAt: NOW,
+			} );
 		}
-	});
+	} );
 
-	test('refuses the same JSON re-serialized with different whitespace', () => {
-		const reserialized = JSON.stringify(JSON.parse(BODY), null, 2);
-		expect(verifyInbound('stripe', request({ rawBody: Buffer.from(reserialized) }))).toMatchObject({
+	test( 'refuses the same JSON re-serialized with different whitespace', () => {
+		const reserialized = JSON.stringify( JSON.parse( BODY ), null, 2 );
+		expect( verifyInbound( 'stripe', request( { rawBody: Buffer.from( reserialized ) } ) ) ).toMatchObject( {
 			ok: false,
 			code: 'invalid_signature',
-		});
-	});
+		} );
+	} );
 
-	test('ignores v0 entries and unknown keys', () => {
-		const h = `${header(SECRET, NOW)},v0=${'0'.repeat(64)},x=1`;
-		expect(verifyInbound('stripe', request({}, h)).ok).toBe(true);
-	});
+	test( 'ignores v0 entries and unknown keys', () => {
+		const h = `${ header( SECRET, NOW ) },v0=${ '0'.repeat( 64 ) },x=1`;
+		expect( verifyInbound( 'stripe', request( {}, h ) ).ok ).toBe( true );
+	} );
 
-	describe('rotation', () => {
-		test('passes when the second configured secret signed it', () => {
-			expect(verifyInbound('stripe', request({ secrets: [OLD_SECRET, SECRET] })).ok).toBe(true);
-		});
+	describe( 'rotation', () => {
+		test( 'passes when the second configured secret signed it', () => {
+			expect( verifyInbound( 'stripe', request( { secrets: [ OLD_SECRET, SECRET ] } ) ).ok ).toBe( true );
+		} );
 
-		test('a header with two v1 signatures passes when only one secret matches', () => {
-			const both = `t=${NOW},v1=${v1Of(header(OLD_SECRET, NOW))},v1=${v1Of(header(SECRET, NOW))}`;
-			expect(verifyInbound('stripe', request({ secrets: [SECRET] }, both)).ok).toBe(true);
-			expect(verifyInbound('stripe', request({ secrets: [OLD_SECRET] }, both)).ok).toBe(true);
-		});
-	});
+		test( 'a header with two v1 signatures passes when only one secret matches', () => {
+			const both = `t=${ NOW },v1=${ v1Of( header( OLD_SECRET, NOW ) ) },v1=${ v1Of( header( SECRET, NOW ) ) }`;
+			expect( verifyInbound( 'stripe', request( { secrets: [ SECRET ] }, both ) ).ok ).toBe( true );
+			expect( verifyInbound( 'stripe', request( { secrets: [ OLD_SECRET ] }, both ) ).ok ).toBe( true );
+		} );
+	} );
 
-	describe('timestamps', () => {
-		test.each([
-			['too old', NOW - 301],
-			['in the future', NOW + 301],
-		])('%s (signed correctly) is stale_timestamp', (_label, ts) => {
-			expect(verifyInbound('stripe', request({}, header(SECRET, ts)))).toMatchObject({ ok: false, code: 'stale_timestamp' });
-		});
+	describe( 'timestamps', () => {
+		test.each( [
+			[ 'too old', NOW - 301 ],
+			[ 'in the future', NOW + 301 ],
+		] )( '%s (signed correctly) is stale_timestamp', ( _label, ts ) => {
+			expect( verifyInbound( 'stripe', request( {}, header( SECRET, ts ) ) ) ).toMatchObject( {
+				ok: false,
+				code: 'stale_timestamp',
+			} );
+		} );
 
-		test.each([NOW - 300, NOW + 300])('the tolerance edge %d is accepted', (ts) => {
-			expect(verifyInbound('stripe', request({}, header(SECRET, ts)))).toMatchObject({ ok: true, signedAt: ts });
-		});
+		test.each( [ NOW - 300, NOW + 300 ] )( 'the tolerance edge %d is accepted', ( ts ) => {
+			expect( verifyInbound( 'stripe', request( {}, header( SECRET, ts ) ) ) ).toMatchObject( {
+				ok: true,
+				signedAt: ts,
+			} );
+		} );
 
-		test('changing t without re-signing is invalid_signature', () => {
-			const h = header(SECRET, NOW).replace(`t=${NOW}`, `t=${NOW - 1}`);
-			expect(verifyInbound('stripe', request({}, h))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
-	});
+		test( 'changing t without re-signing is invalid_signature', () => {
+			const h = header( SECRET, NOW ).replace( `t=${ NOW }`, `t=${ NOW - 1 }` );
+			expect( verifyInbound( 'stripe', request( {}, h ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
+	} );
 
-	describe('failures', () => {
-		test('missing header is missing_signature', () => {
-			expect(verifyInbound('stripe', request({ headers: {} }))).toMatchObject({ ok: false, code: 'missing_signature' });
-		});
-
-		test('a header with only a timestamp is missing_signature', () => {
-			expect(verifyInbound('stripe', request({}, `t=${NOW}`))).toMatchObject({ ok: false, code: 'missing_signature' });
-			expect(verifyInbound('stripe', request({}, `t=${NOW},v0=${'a'.repeat(64)}`))).toMatchObject({
+	describe( 'failures', () => {
+		test( 'missing header is missing_signature', () => {
+			expect( verifyInbound( 'stripe', request( { headers: {} } ) ) ).toMatchObject( {
 				ok: false,
 				code: 'missing_signature',
-			});
-		});
+			} );
+		} );
 
-		const sig = 'a'.repeat(64);
-		test.each([
+		test( 'a header with only a timestamp is missing_signature', () => {
+			expect( verifyInbound( 'stripe', request( {}, `t=${ NOW }` ) ) ).toMatchObject( {
+				ok: false,
+				code: 'missing_signature',
+			} );
+			expect( verifyInbound( 'stripe', request( {}, `t=${ NOW },v0=${ 'a'.repeat( 64 ) }` ) ) ).toMatchObject( {
+				ok: false,
+				code: 'missing_signature',
+			} );
+		} );
+
+		const sig = 'a'.repeat( 64 );
+		test.each( [
 			'',
 			'garbage',
-			`v1=${sig}`,
-			`t=,v1=${sig}`,
-			`t=soon,v1=${sig}`,
-			`t=${NOW}.5,v1=${sig}`,
-			`t=${NOW},v1=${sig.toUpperCase()}`,
-			`t=${NOW},v1=${sig.slice(1)}`,
-			`t=${NOW},v1=`,
-			`t=${NOW}, v1=${sig}`,
-			`t=${NOW},,v1=${sig}`,
-			`t=${NOW},t=${NOW},v1=${sig}`,
-		])('%j is malformed_signature', (value) => {
-			expect(verifyInbound('stripe', request({}, value))).toMatchObject({ ok: false, code: 'malformed_signature' });
-		});
+			`v1=${ sig }`,
+			`t=,v1=${ sig }`,
+			`t=soon,v1=${ sig }`,
+			`t=${ NOW }.5,v1=${ sig }`,
+			`t=${ NOW },v1=${ sig.toUpperCase() }`,
+			`t=${ NOW },v1=${ sig.slice( 1 ) }`,
+			`t=${ NOW },v1=`,
+			`t=${ NOW }, v1=${ sig }`,
+			`t=${ NOW },,v1=${ sig }`,
+			`t=${ NOW },t=${ NOW },v1=${ sig }`,
+		] )( '%j is malformed_signature', ( value ) => {
+			expect( verifyInbound( 'stripe', request( {}, value ) ) ).toMatchObject( {
+				ok: false,
+				code: 'malformed_signature',
+			} );
+		} );
 
-		test('a duplicated header joined by the HTTP layer is malformed, not silently accepted', () => {
-			const h = header(SECRET, NOW);
-			expect(verifyInbound('stripe', request({}, `${h},${h}`))).toMatchObject({ ok: false, code: 'malformed_signature' });
-			expect(verifyInbound('stripe', request({}, `${h}, ${h}`))).toMatchObject({ ok: false, code: 'malformed_signature' });
-		});
+		test( 'a duplicated header joined by the HTTP layer is malformed, not silently accepted', () => {
+			const h = header( SECRET, NOW );
+			expect( verifyInbound( 'stripe', request( {}, `${ h },${ h }` ) ) ).toMatchObject( {
+				ok: false,
+				code: 'malformed_signature',
+			} );
+			expect( verifyInbound( 'stripe', request( {}, `${ h }, ${ h }` ) ) ).toMatchObject( {
+				ok: false,
+				code: 'malformed_signature',
+			} );
+		} );
 
-		test('wrong secret is invalid_signature', () => {
-			expect(verifyInbound('stripe', request({ secrets: [OLD_SECRET] }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'wrong secret is invalid_signature', () => {
+			expect( verifyInbound( 'stripe', request( { secrets: [ OLD_SECRET ] } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
 
-		test('tampered body is invalid_signature', () => {
-			const tampered = Buffer.from(BODY.replace('succeeded', 'failed'));
-			expect(verifyInbound('stripe', request({ rawBody: tampered }))).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'tampered body is invalid_signature', () => {
+			const tampered = Buffer.from( BODY.replace( 'succeeded', 'failed' ) );
+			expect( verifyInbound( 'stripe', request( { rawBody: tampered } ) ) ).toMatchObject( {
+				ok: false,
+				code: 'invalid_signature',
+			} );
+		} );
 
-		test('empty secrets list is refused without echoing anything secret', () => {
-			const result = verifyInbound('stripe', request({ secrets: [] }));
-			expect(result).toMatchObject({ ok: false, code: 'invalid_signature' });
-		});
+		test( 'empty secrets list is refused without echoing anything secret', () => {
+			const result = verifyInbound( 'stripe', request( { secrets: [] } ) );
+			expect( result ).toMatchObject( { ok: false, code: 'invalid_signature' } );
+		} );
 
-		test('failure messages never contain the secret', () => {
-			const result = verifyInbound('stripe', request({ rawBody: Buffer.from('x') }));
-			expect(result.ok).toBe(false);
-			expect(JSON.stringify(result)).not.toContain(SECRET);
-		});
-	});
-});
+		test( 'failure messages never contain the secret', () => {
+			const result = verifyInbound( 'stripe', request( { rawBody: Buffer.from( 'x' ) } ) );
+			expect( result.ok ).toBe( false );
+			expect( JSON.stringify( result ) ).not.toContain( SECRET );
+		} );
+	} );
+} );

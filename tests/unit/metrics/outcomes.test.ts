@@ -59,9 +59,15 @@ describe( 'the metrics registry', () => {
 		metrics.recordInboundVerification( 'acme', { ok: true } );
 		const text = await metrics.render();
 		expect( text ).not.toContain( 'made-up' );
-		expect( text ).toContain( `service_integration_inbound_verifications_total{source="${ UNKNOWN_SOURCE_LABEL }",outcome="refused",reason="unknown_source"} 2` );
-		expect( text ).toContain( 'service_integration_inbound_verifications_total{source="acme",outcome="refused",reason="invalid_signature"} 1' );
-		expect( text ).toContain( 'service_integration_inbound_verifications_total{source="acme",outcome="verified",reason="none"} 1' );
+		expect( text ).toContain(
+			`service_integration_inbound_verifications_total{source="${ UNKNOWN_SOURCE_LABEL }",outcome="refused",reason="unknown_source"} 2`
+		);
+		expect( text ).toContain(
+			'service_integration_inbound_verifications_total{source="acme",outcome="refused",reason="invalid_signature"} 1'
+		);
+		expect( text ).toContain(
+			'service_integration_inbound_verifications_total{source="acme",outcome="verified",reason="none"} 1'
+		);
 	} );
 
 	it( 'reads the queue gauges at scrape time: depth, and the age of the oldest due delivery (0 when none is due)', async () => {

@@ -1,5 +1,12 @@
 import crypto from 'crypto';
-import { findPersonalFields, isRedactionMarker, nameValues, redactJson, redactText, redactionMarker } from '../../../sidecar/src/privacy/personal-data';
+import {
+	findPersonalFields,
+	isRedactionMarker,
+	nameValues,
+	redactJson,
+	redactText,
+	redactionMarker,
+} from '../../../sidecar/src/privacy/personal-data';
 
 const sha = ( value: string ) => crypto.createHash( 'sha256' ).update( value ).digest( 'hex' );
 
@@ -8,7 +15,14 @@ const ORDER = {
 	timestamp: '2026-01-01T00:00:00Z',
 	data: {
 		order_id: 42,
-		billing: { first_name: 'Ada', last_name: 'Lovelace', email: 'Ada@Example.com', phone: '+44 1', city: 'London', country: 'GB' },
+		billing: {
+			first_name: 'Ada',
+			last_name: 'Lovelace',
+			email: 'Ada@Example.com',
+			phone: '+44 1',
+			city: 'London',
+			country: 'GB',
+		},
 		shipping: { first_name: 'Ada', last_name: 'Lovelace', city: 'London' },
 		note: 'call ada@example.com first',
 		items: [ { sku: 'X', quantity: 1 } ],
@@ -24,9 +38,13 @@ describe( 'personal data in stored JSON', () => {
 	} );
 
 	it( 'finds the name and email of the objects holding the email, case-insensitively, and nothing for a longer address', () => {
-		expect( findPersonalFields( ORDER, 'ADA@example.COM' ) ).toEqual( [ { name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+44 1' } ] );
+		expect( findPersonalFields( ORDER, 'ADA@example.COM' ) ).toEqual( [
+			{ name: 'Ada Lovelace', email: 'Ada@Example.com', phone: '+44 1' },
+		] );
 		expect( findPersonalFields( ORDER, 'da@example.com' ) ).toEqual( [] );
-		expect( findPersonalFields( { customer: { name: 'Bob', email: 'bob@x.io' } }, 'bob@x.io' ) ).toEqual( [ { name: 'Bob', email: 'bob@x.io' } ] );
+		expect( findPersonalFields( { customer: { name: 'Bob', email: 'bob@x.io' } }, 'bob@x.io' ) ).toEqual( [
+			{ name: 'Bob', email: 'bob@x.io' },
+		] );
 		expect( findPersonalFields( [ 'bob@x.io' ], 'bob@x.io' ) ).toEqual( [] ); // a bare string is no object with fields
 		expect( nameValues( ORDER, 'ada@example.com' ) ).toEqual( [ 'Ada', 'Lovelace' ] );
 	} );
@@ -53,9 +71,13 @@ describe( 'personal data in stored JSON', () => {
 	} );
 
 	it( 'redacts values inside free text (response excerpts), case-insensitively, longest first', () => {
-		expect( redactText( 'unknown customer ADA@example.com (Ada Lovelace)', [ 'ada@example.com', 'Ada Lovelace', 'Ada' ] ) ).toBe(
-			`unknown customer ${ redactionMarker( 'ada@example.com' ) } (${ redactionMarker( 'Ada Lovelace' ) })`
-		);
+		expect(
+			redactText( 'unknown customer ADA@example.com (Ada Lovelace)', [
+				'ada@example.com',
+				'Ada Lovelace',
+				'Ada',
+			] )
+		).toBe( `unknown customer ${ redactionMarker( 'ada@example.com' ) } (${ redactionMarker( 'Ada Lovelace' ) })` );
 		expect( redactText( 'nothing here', [ 'ada@example.com' ] ) ).toBe( 'nothing here' );
 	} );
 } );

@@ -1,12 +1,20 @@
 import crypto from 'crypto';
-import { signaturesMatch, signChannelRequest, signChannelResponse } from '../../../sidecar/src/channel/channel-signature';
+import {
+	signaturesMatch,
+	signChannelRequest,
+	signChannelResponse,
+} from '../../../sidecar/src/channel/channel-signature';
 
 describe( 'channel signature', () => {
 	const key = 'shared-key-for-tests-0123456789';
 
 	it( 'matches the PHP formula hash_hmac(sha256, "req.ts.id.METHOD.path." . body, key)', () => {
-		const expected = 'v1=' + crypto.createHmac( 'sha256', key ).update( 'req.1700000000.abc.POST./v1/events.{"a":1}' ).digest( 'hex' );
-		expect( signChannelRequest( key, 1700000000, 'abc', 'post', '/v1/events', Buffer.from( '{"a":1}' ) ) ).toBe( expected );
+		const expected =
+			'v1=' +
+			crypto.createHmac( 'sha256', key ).update( 'req.1700000000.abc.POST./v1/events.{"a":1}' ).digest( 'hex' );
+		expect( signChannelRequest( key, 1700000000, 'abc', 'post', '/v1/events', Buffer.from( '{"a":1}' ) ) ).toBe(
+			expected
+		);
 	} );
 
 	it( 'binds every part: changing any one changes the signature', () => {
@@ -20,7 +28,9 @@ describe( 'channel signature', () => {
 	} );
 
 	it( 'signs responses differently from requests (no reflection)', () => {
-		expect( signChannelResponse( key, 1, 'id', 200, Buffer.from( '' ) ) ).not.toBe( signChannelRequest( key, 1, 'id', '200', '', Buffer.from( '' ) ) );
+		expect( signChannelResponse( key, 1, 'id', 200, Buffer.from( '' ) ) ).not.toBe(
+			signChannelRequest( key, 1, 'id', '200', '', Buffer.from( '' ) )
+		);
 	} );
 
 	it( 'compares without throwing on length mismatch', () => {

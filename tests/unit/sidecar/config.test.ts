@@ -1,7 +1,14 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { CONFIG_SCHEMA, ConfigError, SETTINGS, describeSettings, loadConfig, redactDatabaseUrl } from '../../../sidecar/src/config';
+import {
+	CONFIG_SCHEMA,
+	ConfigError,
+	SETTINGS,
+	describeSettings,
+	loadConfig,
+	redactDatabaseUrl,
+} from '../../../sidecar/src/config';
 
 const KEY = { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) };
 
@@ -22,14 +29,18 @@ describe( 'sidecar configuration', () => {
 
 	it( 'requires a shared key and refuses a short one', () => {
 		expect( () => loadConfig( {} ) ).toThrow( ConfigError );
-		expect( () => loadConfig( { SIDECAR_SHARED_KEY: 'short' } ) ).toThrow( /SIDECAR_SHARED_KEY: must be at least 16/ );
+		expect( () => loadConfig( { SIDECAR_SHARED_KEY: 'short' } ) ).toThrow(
+			/SIDECAR_SHARED_KEY: must be at least 16/
+		);
 	} );
 
 	it( 'reads the key from a file, trimmed', () => {
 		const file = path.join( fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) ), 'key' );
 		fs.writeFileSync( file, 'a'.repeat( 40 ) + '\n' );
 		expect( loadConfig( { SIDECAR_SHARED_KEY_FILE: file } ).sharedKey ).toBe( 'a'.repeat( 40 ) );
-		expect( () => loadConfig( { SIDECAR_SHARED_KEY_FILE: file + '.missing' } ) ).toThrow( /SIDECAR_SHARED_KEY_FILE: cannot read/ );
+		expect( () => loadConfig( { SIDECAR_SHARED_KEY_FILE: file + '.missing' } ) ).toThrow(
+			/SIDECAR_SHARED_KEY_FILE: cannot read/
+		);
 	} );
 
 	it( 'reads a JSON file, lets the environment win, and names a bad or unknown file key', () => {
@@ -50,13 +61,23 @@ describe( 'sidecar configuration', () => {
 	it( 'clears payloads after 30 days, or the metadata retention if shorter, and refuses a longer payload retention', () => {
 		expect( loadConfig( KEY ).payloadRetentionDays ).toBe( 30 );
 		expect( loadConfig( { ...KEY, SIDECAR_RETENTION_DAYS: '7' } ).payloadRetentionDays ).toBe( 7 );
-		expect( loadConfig( { ...KEY, SIDECAR_RETENTION_DAYS: '90', SIDECAR_PAYLOAD_RETENTION_DAYS: '14' } ) ).toMatchObject( { retentionDays: 90, payloadRetentionDays: 14 } );
-		expect( () => loadConfig( { ...KEY, SIDECAR_PAYLOAD_RETENTION_DAYS: '60' } ) ).toThrow( /SIDECAR_PAYLOAD_RETENTION_DAYS: must not exceed/ );
-		expect( () => loadConfig( { ...KEY, SIDECAR_PAYLOAD_RETENTION_DAYS: '-1' } ) ).toThrow( /SIDECAR_PAYLOAD_RETENTION_DAYS/ );
+		expect(
+			loadConfig( { ...KEY, SIDECAR_RETENTION_DAYS: '90', SIDECAR_PAYLOAD_RETENTION_DAYS: '14' } )
+		).toMatchObject( { retentionDays: 90, payloadRetentionDays: 14 } );
+		expect( () => loadConfig( { ...KEY, SIDECAR_PAYLOAD_RETENTION_DAYS: '60' } ) ).toThrow(
+			/SIDECAR_PAYLOAD_RETENTION_DAYS: must not exceed/
+		);
+		expect( () => loadConfig( { ...KEY, SIDECAR_PAYLOAD_RETENTION_DAYS: '-1' } ) ).toThrow(
+			/SIDECAR_PAYLOAD_RETENTION_DAYS/
+		);
 	} );
 
 	it( 'splits comma-separated lists', () => {
-		const config = loadConfig( { ...KEY, SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128', SIDECAR_RETRY_SCHEDULE: '0,5,60' } );
+		const config = loadConfig( {
+			...KEY,
+			SIDECAR_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128',
+			SIDECAR_RETRY_SCHEDULE: '0,5,60',
+		} );
 		expect( config.allowPrivateCidrs ).toEqual( [ '127.0.0.0/8', '::1/128' ] );
 		expect( config.retryScheduleSeconds ).toEqual( [ 0, 5, 60 ] );
 	} );
@@ -69,25 +90,40 @@ describe( 'sidecar configuration', () => {
 		expect( defaults ).not.toHaveProperty( 'metricsTokenFile' );
 
 		const token = 'm'.repeat( 24 );
-		expect( loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: token, SIDECAR_METRICS_PORT: '9464' } ) ).toMatchObject( { metricsToken: token, metricsPort: 9464 } );
+		expect( loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: token, SIDECAR_METRICS_PORT: '9464' } ) ).toMatchObject( {
+			metricsToken: token,
+			metricsPort: 9464,
+		} );
 		const file = path.join( fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) ), 'metrics-token' );
 		fs.writeFileSync( file, `${ token }\n` );
 		expect( loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN_FILE: file } ).metricsToken ).toBe( token );
 	} );
 
 	it( 'names the bad metrics setting: a short or spaced token, the shared key as token, a clashing port, an unreadable file', () => {
-		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: 'short' } ) ).toThrow( /SIDECAR_METRICS_TOKEN: must be at least 16 visible ASCII/ );
-		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: 'has a space in it somewhere' } ) ).toThrow( /SIDECAR_METRICS_TOKEN:/ );
-		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: KEY.SIDECAR_SHARED_KEY } ) ).toThrow( /SIDECAR_METRICS_TOKEN: the metrics token must not be the shared key/ );
-		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_PORT: '8787' } ) ).toThrow( /SIDECAR_METRICS_PORT: must differ from the main port \(SIDECAR_PORT\)/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: 'short' } ) ).toThrow(
+			/SIDECAR_METRICS_TOKEN: must be at least 16 visible ASCII/
+		);
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: 'has a space in it somewhere' } ) ).toThrow(
+			/SIDECAR_METRICS_TOKEN:/
+		);
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN: KEY.SIDECAR_SHARED_KEY } ) ).toThrow(
+			/SIDECAR_METRICS_TOKEN: the metrics token must not be the shared key/
+		);
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_PORT: '8787' } ) ).toThrow(
+			/SIDECAR_METRICS_PORT: must differ from the main port \(SIDECAR_PORT\)/
+		);
 		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_PORT: '70000' } ) ).toThrow( /SIDECAR_METRICS_PORT:/ );
 		expect( loadConfig( { ...KEY, SIDECAR_PORT: '0', SIDECAR_METRICS_PORT: '0' } ).metricsPort ).toBe( 0 );
-		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN_FILE: '/nonexistent/metrics-token' } ) ).toThrow( /SIDECAR_METRICS_TOKEN_FILE: cannot read/ );
+		expect( () => loadConfig( { ...KEY, SIDECAR_METRICS_TOKEN_FILE: '/nonexistent/metrics-token' } ) ).toThrow(
+			/SIDECAR_METRICS_TOKEN_FILE: cannot read/
+		);
 
 		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-' ) );
 		const file = path.join( dir, 'config.json' );
 		fs.writeFileSync( file, JSON.stringify( { metricsToken: KEY.SIDECAR_SHARED_KEY } ) );
-		expect( () => loadConfig( KEY, file ) ).toThrow( /"metricsToken" in .*config\.json: the metrics token must not be the shared key/ );
+		expect( () => loadConfig( KEY, file ) ).toThrow(
+			/"metricsToken" in .*config\.json: the metrics token must not be the shared key/
+		);
 	} );
 
 	it( 'selects the shared store with SIDECAR_DATABASE_URL, refusing anything but mysql://user@host/db, never echoing the password', () => {
@@ -126,10 +162,14 @@ describe( 'sidecar configuration', () => {
 		expect( Object.keys( SETTINGS ).sort() ).toEqual( keys );
 		for ( const key of keys ) {
 			const { env } = SETTINGS[ key as keyof typeof SETTINGS ];
-			const entry = help.slice( help.indexOf( `  ${ env } (file key: ${ key })` ) ).split( /\n {2}(?=SIDECAR_)/ )[ 0 ] as string;
+			const entry = help
+				.slice( help.indexOf( `  ${ env } (file key: ${ key })` ) )
+				.split( /\n {2}(?=SIDECAR_)/ )[ 0 ] as string;
 			expect( entry ).toMatch( /Format: .+\. Default: .+\./ );
 		}
 		expect( help ).toContain( 'Default: 1048576.' );
-		expect( () => loadConfig( { ...KEY, [ SETTINGS.maxBodyBytes.env ]: '1' } ) ).toThrow( SETTINGS.maxBodyBytes.env );
+		expect( () => loadConfig( { ...KEY, [ SETTINGS.maxBodyBytes.env ]: '1' } ) ).toThrow(
+			SETTINGS.maxBodyBytes.env
+		);
 	} );
 } );

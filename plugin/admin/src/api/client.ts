@@ -52,7 +52,12 @@ export function toApiError( raw: unknown ): ApiError {
 		const data = isRecord( raw.data ) ? raw.data : {};
 		const status = typeof data.status === 'number' ? data.status : null;
 		const code = typeof raw.code === 'string' ? raw.code : 'unknown_error';
-		const message = typeof raw.message === 'string' ? raw.message : typeof raw.code === 'string' ? raw.code : __( 'Unknown error', 'service-integration' );
+		const message =
+			typeof raw.message === 'string'
+				? raw.message
+				: typeof raw.code === 'string'
+					? raw.code
+					: __( 'Unknown error', 'service-integration' );
 		return new ApiError( code, message, status, data );
 	}
 	if ( raw instanceof Error ) {

@@ -82,7 +82,8 @@ export function senderStatus( entry: InboundLogEntry ): number | null {
 const BASE = '/inbound';
 
 export async function listSources(): Promise< InboundSource[] > {
-	return ( await request< InboundSourceListView & { sources: InboundSource[] } >( 'GET', `${ BASE }/sources` ) ).sources;
+	return ( await request< InboundSourceListView & { sources: InboundSource[] } >( 'GET', `${ BASE }/sources` ) )
+		.sources;
 }
 
 export function createSource( input: InboundSourceInput ): Promise< InboundSourceWithSecret > {
@@ -93,7 +94,10 @@ export function createSource( input: InboundSourceInput ): Promise< InboundSourc
 	return request( 'POST', `${ BASE }/sources`, body );
 }
 
-export function updateSource( id: string, patch: { description?: string; status?: SourceStatus } ): Promise< InboundSource > {
+export function updateSource(
+	id: string,
+	patch: { description?: string; status?: SourceStatus }
+): Promise< InboundSource > {
 	return request( 'PATCH', `${ BASE }/sources/${ encodeURIComponent( id ) }`, patch );
 }
 
@@ -117,7 +121,10 @@ export interface InboundEventFilters {
 
 export function listInboundEvents( filters: InboundEventFilters ): Promise< InboundEventPage > {
 	const { duplicate, ...rest } = filters;
-	return request( 'GET', `${ BASE }/events${ queryString( { ...rest, duplicate: duplicate ? 'true' : undefined } ) }` );
+	return request(
+		'GET',
+		`${ BASE }/events${ queryString( { ...rest, duplicate: duplicate ? 'true' : undefined } ) }`
+	);
 }
 
 /** Starts a fresh round of processing for a failed event. */
@@ -125,6 +132,11 @@ export function retryInboundEvent( id: number ): Promise< InboundEvent > {
 	return request( 'POST', `${ BASE }/events/${ id }/retry` );
 }
 
-export function listInboundLog( filters: { source?: string; outcome?: string; page?: number; per_page?: number } ): Promise< InboundLogPage > {
+export function listInboundLog( filters: {
+	source?: string;
+	outcome?: string;
+	page?: number;
+	per_page?: number;
+} ): Promise< InboundLogPage > {
 	return request( 'GET', `${ BASE }/log${ queryString( filters ) }` );
 }

@@ -60,7 +60,9 @@ function capabilityMap( value: unknown ): Record< string, boolean > {
 	if ( typeof value !== 'object' || value === null || Array.isArray( value ) ) {
 		return {};
 	}
-	return Object.fromEntries( Object.entries( value as Record< string, unknown > ).map( ( [ key, granted ] ) => [ key, Boolean( granted ) ] ) );
+	return Object.fromEntries(
+		Object.entries( value as Record< string, unknown > ).map( ( [ key, granted ] ) => [ key, Boolean( granted ) ] )
+	);
 }
 
 export async function getServiceAccount(): Promise< ServiceAccountState > {

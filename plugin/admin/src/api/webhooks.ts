@@ -67,7 +67,11 @@ export function deleteEndpoint( id: string ): Promise< DeletedView > {
 }
 
 export function rotateEndpointSecret( id: string, graceHours?: number ): Promise< EndpointWithSecret > {
-	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/rotate-secret`, graceHours === undefined ? {} : { grace_hours: graceHours } );
+	return request(
+		'POST',
+		`${ BASE }/endpoints/${ encodeURIComponent( id ) }/rotate-secret`,
+		graceHours === undefined ? {} : { grace_hours: graceHours }
+	);
 }
 
 /**
@@ -75,7 +79,11 @@ export function rotateEndpointSecret( id: string, graceHours?: number ): Promise
  * automatic disable, not after the owner's own (then `skipped` says how much was left out).
  */
 export function enableEndpoint( id: string, redeliver?: boolean ): Promise< EnabledEndpoint > {
-	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/enable`, redeliver === undefined ? {} : { redeliver } );
+	return request(
+		'POST',
+		`${ BASE }/endpoints/${ encodeURIComponent( id ) }/enable`,
+		redeliver === undefined ? {} : { redeliver }
+	);
 }
 
 export function disableEndpoint( id: string ): Promise< Endpoint > {
@@ -91,7 +99,11 @@ export function getEvent( id: string ): Promise< EventDetails > {
 }
 
 export function replayEvent( id: string, endpointId?: string ): Promise< RequeuedView > {
-	return request( 'POST', `${ BASE }/events/${ encodeURIComponent( id ) }/replay`, endpointId ? { endpoint_id: endpointId } : {} );
+	return request(
+		'POST',
+		`${ BASE }/events/${ encodeURIComponent( id ) }/replay`,
+		endpointId ? { endpoint_id: endpointId } : {}
+	);
 }
 
 /** Requeues every delivery that failed (or was cancelled) since `since` (ISO 8601). */

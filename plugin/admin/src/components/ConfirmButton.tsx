@@ -18,11 +18,28 @@ interface Props {
 }
 
 /** Two-step button for irreversible changes: no browser dialog, keyboard-friendly. */
-export function ConfirmButton( { children, question, confirmLabel, onConfirm, isBusy, disabled, isDestructive = true, label }: Props ) {
+export function ConfirmButton( {
+	children,
+	question,
+	confirmLabel,
+	onConfirm,
+	isBusy,
+	disabled,
+	isDestructive = true,
+	label,
+}: Props ) {
 	const [ asking, setAsking ] = useState( false );
 	if ( ! asking ) {
 		return (
-			<Button variant="secondary" size="compact" isDestructive={ isDestructive } isBusy={ isBusy } disabled={ disabled || isBusy } aria-label={ label } onClick={ () => setAsking( true ) }>
+			<Button
+				variant="secondary"
+				size="compact"
+				isDestructive={ isDestructive }
+				isBusy={ isBusy }
+				disabled={ disabled || isBusy }
+				aria-label={ label }
+				onClick={ () => setAsking( true ) }
+			>
 				{ children }
 			</Button>
 		);

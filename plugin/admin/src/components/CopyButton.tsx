@@ -47,12 +47,18 @@ export function CopyButton( { text, label }: Props ) {
 
 	return (
 		<span className="si-copy">
-			<Button variant="secondary" size="compact" onClick={ () => void copyText( text ).then( ( ok ) => setState( ok ? 'copied' : 'failed' ) ) }>
+			<Button
+				variant="secondary"
+				size="compact"
+				onClick={ () => void copyText( text ).then( ( ok ) => setState( ok ? 'copied' : 'failed' ) ) }
+			>
 				{ label }
 			</Button>
 			<span className="si-copy__status" role="status" aria-live="polite">
 				{ state === 'copied' ? __( 'Copied!', 'service-integration' ) : null }
-				{ state === 'failed' ? __( 'Could not copy: select the text and copy it by hand.', 'service-integration' ) : null }
+				{ state === 'failed'
+					? __( 'Could not copy: select the text and copy it by hand.', 'service-integration' )
+					: null }
 			</span>
 		</span>
 	);

@@ -18,19 +18,39 @@ function hint( error: ApiError ): ReactNode {
 	switch ( error.code ) {
 		case 'sidecar_unreachable':
 			return createInterpolateElement(
-				__( 'The sidecar is not running or not reachable. Start it with <run/> (or <start/> for the whole local stack), and check that <constant/> in wp-config.php points at it.', 'service-integration' ),
-				{ run: <code>npm run sidecar</code>, start: <code>npm start</code>, constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code> }
+				__(
+					'The sidecar is not running or not reachable. Start it with <run/> (or <start/> for the whole local stack), and check that <constant/> in wp-config.php points at it.',
+					'service-integration'
+				),
+				{
+					run: <code>npm run sidecar</code>,
+					start: <code>npm start</code>,
+					constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code>,
+				}
 			);
 		case 'sidecar_bad_signature':
 			return createInterpolateElement(
-				__( 'WordPress and the sidecar do not share the same key: <constant/> in wp-config.php must match the sidecar\'s <env/> (or <file/>).', 'service-integration' ),
-				{ constant: <Code>SERVICE_INTEGRATION_SIDECAR_KEY</Code>, env: <Code>SIDECAR_SHARED_KEY</Code>, file: <Code>SIDECAR_SHARED_KEY_FILE</Code> }
+				__(
+					"WordPress and the sidecar do not share the same key: <constant/> in wp-config.php must match the sidecar's <env/> (or <file/>).",
+					'service-integration'
+				),
+				{
+					constant: <Code>SERVICE_INTEGRATION_SIDECAR_KEY</Code>,
+					env: <Code>SIDECAR_SHARED_KEY</Code>,
+					file: <Code>SIDECAR_SHARED_KEY_FILE</Code>,
+				}
 			);
 		case 'sidecar_not_configured':
-			return __( 'Define SERVICE_INTEGRATION_SIDECAR_URL and SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php.', 'service-integration' );
+			return __(
+				'Define SERVICE_INTEGRATION_SIDECAR_URL and SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php.',
+				'service-integration'
+			);
 		case 'rest_forbidden':
 		case 'rest_cookie_invalid_nonce':
-			return __( 'Your session may have expired, or your account is not allowed to do this. Reload the page and log in again as an administrator.', 'service-integration' );
+			return __(
+				'Your session may have expired, or your account is not allowed to do this. Reload the page and log in again as an administrator.',
+				'service-integration'
+			);
 		case 'fetch_error':
 			return __( 'The site did not answer. Check your connection and try again.', 'service-integration' );
 		default:
@@ -45,7 +65,10 @@ export function ErrorNotice( { error, context, onRetry, onDismiss }: Props ) {
 			<Notice status="warning" isDismissible={ false } className="si-notice si-not-available">
 				<p>
 					<strong>{ __( 'Not available yet.', 'service-integration' ) }</strong>{ ' ' }
-					{ __( 'This site does not have the REST route for this part of the page yet (it ships with a later version of the plugin). Everything else on the page works.', 'service-integration' ) }
+					{ __(
+						'This site does not have the REST route for this part of the page yet (it ships with a later version of the plugin). Everything else on the page works.',
+						'service-integration'
+					) }
 				</p>
 			</Notice>
 		);
@@ -53,17 +76,43 @@ export function ErrorNotice( { error, context, onRetry, onDismiss }: Props ) {
 	const guidance = hint( error );
 	const actions = onRetry ? [ { label: __( 'Try again', 'service-integration' ), onClick: onRetry } ] : undefined;
 	return (
-		<Notice status="error" isDismissible={ Boolean( onDismiss ) } onRemove={ onDismiss } className="si-notice si-error" actions={ actions }>
+		<Notice
+			status="error"
+			isDismissible={ Boolean( onDismiss ) }
+			onRemove={ onDismiss }
+			className="si-notice si-error"
+			actions={ actions }
+		>
 			<p>
-				{ context ? <strong>{ sprintf( /* translators: %s: what failed, e.g. "Loading the endpoints". */ __( '%s failed:', 'service-integration' ), context ) } </strong> : null }
+				{ context ? (
+					<strong>
+						{ sprintf(
+							/* translators: %s: what failed, e.g. "Loading the endpoints". */ __(
+								'%s failed:',
+								'service-integration'
+							),
+							context
+						) }{ ' ' }
+					</strong>
+				) : null }
 				{ error.message }{ ' ' }
 				{ isInvalidInput( error ) ? null : (
 					<span className="si-error-code">
 						<WithBreaks
 							text={
 								error.status
-									? sprintf( /* translators: 1: error code, 2: HTTP status. */ __( '(%1$s, HTTP %2$d)', 'service-integration' ), error.code, error.status )
-									: sprintf( /* translators: %s: error code. */ __( '(%s)', 'service-integration' ), error.code )
+									? sprintf(
+											/* translators: 1: error code, 2: HTTP status. */ __(
+												'(%1$s, HTTP %2$d)',
+												'service-integration'
+											),
+											error.code,
+											error.status
+										)
+									: sprintf(
+											/* translators: %s: error code. */ __( '(%s)', 'service-integration' ),
+											error.code
+										)
 							}
 						/>
 					</span>

@@ -16,7 +16,13 @@ export function eventTypeLabel( type: string ): string {
 }
 
 /** One checkbox per event type, labelled "Order paid (order.paid)"; the choice comes back in EVENT_TYPES order. */
-export function EventTypeCheckboxes( { selected, onChange }: { selected: readonly string[]; onChange: ( next: EventType[] ) => void } ) {
+export function EventTypeCheckboxes( {
+	selected,
+	onChange,
+}: {
+	selected: readonly string[];
+	onChange: ( next: EventType[] ) => void;
+} ) {
 	return (
 		<>
 			{ EVENT_TYPES.map( ( type ) => (
@@ -25,7 +31,9 @@ export function EventTypeCheckboxes( { selected, onChange }: { selected: readonl
 					key={ type }
 					label={ `${ eventTypeLabel( type ) } (${ type })` }
 					checked={ selected.includes( type ) }
-					onChange={ ( checked: boolean ) => onChange( EVENT_TYPES.filter( ( t ) => ( t === type ? checked : selected.includes( t ) ) ) ) }
+					onChange={ ( checked: boolean ) =>
+						onChange( EVENT_TYPES.filter( ( t ) => ( t === type ? checked : selected.includes( t ) ) ) )
+					}
 				/>
 			) ) }
 		</>

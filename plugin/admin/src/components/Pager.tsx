@@ -17,19 +17,42 @@ export function Pager( { page, perPage, total, busy, onPage, label }: Props ) {
 	if ( total === 0 || ( pages === 1 && page === 1 ) ) {
 		return total > 0 ? (
 			<p className="si-pager si-pager__status" aria-live="polite">
-				{ sprintf( /* translators: %d: number of items. */ _n( '%d item', '%d items', total, 'service-integration' ), total ) }
+				{ sprintf(
+					/* translators: %d: number of items. */ _n( '%d item', '%d items', total, 'service-integration' ),
+					total
+				) }
 			</p>
 		) : null;
 	}
 	return (
 		<nav className="si-pager" aria-label={ label }>
-			<Button variant="secondary" size="compact" disabled={ page <= 1 || busy } onClick={ () => onPage( Math.max( 1, page - 1 ) ) }>
+			<Button
+				variant="secondary"
+				size="compact"
+				disabled={ page <= 1 || busy }
+				onClick={ () => onPage( Math.max( 1, page - 1 ) ) }
+			>
 				{ __( 'Previous page', 'service-integration' ) }
 			</Button>
 			<span className="si-pager__status" aria-live="polite">
-				{ sprintf( /* translators: 1: current page, 2: number of pages, 3: number of items. */ _n( 'Page %1$d of %2$d (%3$d item)', 'Page %1$d of %2$d (%3$d items)', total, 'service-integration' ), page, pages, total ) }
+				{ sprintf(
+					/* translators: 1: current page, 2: number of pages, 3: number of items. */ _n(
+						'Page %1$d of %2$d (%3$d item)',
+						'Page %1$d of %2$d (%3$d items)',
+						total,
+						'service-integration'
+					),
+					page,
+					pages,
+					total
+				) }
 			</span>
-			<Button variant="secondary" size="compact" disabled={ page >= pages || busy } onClick={ () => onPage( page + 1 ) }>
+			<Button
+				variant="secondary"
+				size="compact"
+				disabled={ page >= pages || busy }
+				onClick={ () => onPage( page + 1 ) }
+			>
 				{ __( 'Next page', 'service-integration' ) }
 			</Button>
 		</nav>

@@ -27,7 +27,12 @@ export function SecretOnce( { title, fields, onDismiss, children }: Props ) {
 				<p id={ `${ id }-title` } className="si-secret-once__title">
 					<strong>{ title }</strong>
 				</p>
-				<p>{ __( 'Copy it now: it is shown only this once and cannot be displayed again.', 'service-integration' ) }</p>
+				<p>
+					{ __(
+						'Copy it now: it is shown only this once and cannot be displayed again.',
+						'service-integration'
+					) }
+				</p>
 				{ fields.map( ( field, index ) => (
 					<div className="si-secret-field" key={ field.label }>
 						<label htmlFor={ `${ id }-${ index }` }>{ field.label }</label>

@@ -13,7 +13,10 @@ export function formatDateTime( iso: string | null | undefined ): string {
 	if ( Number.isNaN( date.getTime() ) ) {
 		return iso;
 	}
-	return date.toLocaleString( document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'medium' } );
+	return date.toLocaleString( document.documentElement.lang || undefined, {
+		dateStyle: 'medium',
+		timeStyle: 'medium',
+	} );
 }
 
 export function formatDurationMs( ms: number | null | undefined ): string {

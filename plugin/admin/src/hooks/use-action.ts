@@ -41,6 +41,9 @@ export function useAction(): Action {
 	}, [] );
 
 	const clearError = useCallback( () => setError( null ), [] );
-	const invalid = useCallback( ( message: string, field?: string ) => setError( invalidInput( message, field ) ), [] );
+	const invalid = useCallback(
+		( message: string, field?: string ) => setError( invalidInput( message, field ) ),
+		[]
+	);
 	return { busy, error, clearError, invalid, run };
 }

@@ -1,7 +1,16 @@
 import { Button, Notice, SelectControl, TextControl } from '@wordpress/components';
 import { Fragment, useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
-import { DELIVERY_STATUSES, EVENT_TYPES, listDeliveries, listEndpoints, replayEvent, replayFailedSince, type Delivery, type Endpoint } from '../api/webhooks';
+import {
+	DELIVERY_STATUSES,
+	EVENT_TYPES,
+	listDeliveries,
+	listEndpoints,
+	replayEvent,
+	replayFailedSince,
+	type Delivery,
+	type Endpoint,
+} from '../api/webhooks';
 import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, isoToLocalInput, localInputToIso, NONE } from '../components/format';
@@ -33,7 +42,10 @@ export function DeliveriesSection() {
 	const [ message, setMessage ] = useState< string | null >( null );
 	const [ since, setSince ] = useState( () => isoToLocalInput( new Date( Date.now() - 24 * 3600 * 1000 ) ) );
 	const endpoints = useResource( listEndpoints, [] );
-	const deliveries = useResource( () => listDeliveries( { ...filters, page, per_page: PER_PAGE } ), [ filters.endpoint_id, filters.type, filters.status, page, refreshKey ] );
+	const deliveries = useResource(
+		() => listDeliveries( { ...filters, page, per_page: PER_PAGE } ),
+		[ filters.endpoint_id, filters.type, filters.status, page, refreshKey ]
+	);
 	const action = useAction();
 
 	const setFilter = ( key: keyof Filters, value: string ) => {
@@ -43,10 +55,21 @@ export function DeliveriesSection() {
 	const refresh = () => setRefreshKey( ( n ) => n + 1 );
 
 	const replay = async ( delivery: Delivery ) => {
-		const answer = await action.run( `replay-${ delivery.id }`, () => replayEvent( delivery.event_id, delivery.endpoint_id ) );
+		const answer = await action.run( `replay-${ delivery.id }`, () =>
+			replayEvent( delivery.event_id, delivery.endpoint_id )
+		);
 		if ( answer ) {
 			setMessage(
-				sprintf( /* translators: 1: event id, 2: number of deliveries. */ _n( 'Event %1$s queued again (%2$d delivery).', 'Event %1$s queued again (%2$d deliveries).', answer.requeued, 'service-integration' ), delivery.event_id, answer.requeued )
+				sprintf(
+					/* translators: 1: event id, 2: number of deliveries. */ _n(
+						'Event %1$s queued again (%2$d delivery).',
+						'Event %1$s queued again (%2$d deliveries).',
+						answer.requeued,
+						'service-integration'
+					),
+					delivery.event_id,
+					answer.requeued
+				)
 			);
 			refresh();
 		}
@@ -54,12 +77,27 @@ export function DeliveriesSection() {
 	const replaySince = async () => {
 		const iso = localInputToIso( since );
 		if ( ! iso ) {
-			action.invalid( __( 'Enter the date and time from which to replay the failed deliveries.', 'service-integration' ), 'since' );
+			action.invalid(
+				__( 'Enter the date and time from which to replay the failed deliveries.', 'service-integration' ),
+				'since'
+			);
 			return;
 		}
-		const answer = await action.run( 'replay-since', () => replayFailedSince( iso, filters.endpoint_id || undefined ) );
+		const answer = await action.run( 'replay-since', () =>
+			replayFailedSince( iso, filters.endpoint_id || undefined )
+		);
 		if ( answer ) {
-			setMessage( sprintf( /* translators: %d: number of deliveries. */ _n( '%d failed delivery queued again.', '%d failed deliveries queued again.', answer.requeued, 'service-integration' ), answer.requeued ) );
+			setMessage(
+				sprintf(
+					/* translators: %d: number of deliveries. */ _n(
+						'%d failed delivery queued again.',
+						'%d failed deliveries queued again.',
+						answer.requeued,
+						'service-integration'
+					),
+					answer.requeued
+				)
+			);
 			refresh();
 		}
 	};
@@ -72,10 +110,19 @@ export function DeliveriesSection() {
 	return (
 		<Section
 			title={ __( 'Deliveries', 'service-integration' ) }
-			description={ __( 'Every webhook the sidecar sent or will send, newest first. Open one to see each attempt; replay sends the same event again with the same webhook-id, so receivers can recognise it.', 'service-integration' ) }
+			description={ __(
+				'Every webhook the sidecar sent or will send, newest first. Open one to see each attempt; replay sends the same event again with the same webhook-id, so receivers can recognise it.',
+				'service-integration'
+			) }
 			actions={
 				! notAvailable ? (
-					<Button variant="secondary" size="compact" onClick={ refresh } isBusy={ deliveries.loading } disabled={ deliveries.loading }>
+					<Button
+						variant="secondary"
+						size="compact"
+						onClick={ refresh }
+						isBusy={ deliveries.loading }
+						disabled={ deliveries.loading }
+					>
 						{ __( 'Refresh', 'service-integration' ) }
 					</Button>
 				) : null
@@ -91,13 +138,20 @@ export function DeliveriesSection() {
 						</Notice>
 					) : null }
 					{ action.error ? <ErrorNotice error={ action.error } onDismiss={ action.clearError } /> : null }
-					<div className="si-filters" role="search" aria-label={ __( 'Filter the deliveries', 'service-integration' ) }>
+					<div
+						className="si-filters"
+						role="search"
+						aria-label={ __( 'Filter the deliveries', 'service-integration' ) }
+					>
 						<SelectControl
 							__nextHasNoMarginBottom
 							__next40pxDefaultSize
 							label={ __( 'Endpoint', 'service-integration' ) }
 							value={ filters.endpoint_id }
-							options={ [ { label: __( 'All endpoints', 'service-integration' ), value: '' }, ...endpointList.map( ( endpoint ) => ( { label: endpoint.url, value: endpoint.id } ) ) ] }
+							options={ [
+								{ label: __( 'All endpoints', 'service-integration' ), value: '' },
+								...endpointList.map( ( endpoint ) => ( { label: endpoint.url, value: endpoint.id } ) ),
+							] }
 							onChange={ ( value: string ) => setFilter( 'endpoint_id', value ) }
 						/>
 						<SelectControl
@@ -105,7 +159,13 @@ export function DeliveriesSection() {
 							__next40pxDefaultSize
 							label={ __( 'Event type', 'service-integration' ) }
 							value={ filters.type }
-							options={ [ { label: __( 'All types', 'service-integration' ), value: '' }, ...EVENT_TYPES.map( ( type ): Option => ( { label: eventTypeLabel( type ), value: type } ) ) ] }
+							options={ [
+								{ label: __( 'All types', 'service-integration' ), value: '' },
+								...EVENT_TYPES.map( ( type ): Option => ( {
+									label: eventTypeLabel( type ),
+									value: type,
+								} ) ),
+							] }
 							onChange={ ( value: string ) => setFilter( 'type', value ) }
 						/>
 						<SelectControl
@@ -113,17 +173,34 @@ export function DeliveriesSection() {
 							__next40pxDefaultSize
 							label={ __( 'Status', 'service-integration' ) }
 							value={ filters.status }
-							options={ [ { label: __( 'All statuses', 'service-integration' ), value: '' }, ...DELIVERY_STATUSES.map( ( status ): Option => ( { label: deliveryStatusLabel( status ), value: status } ) ) ] }
+							options={ [
+								{ label: __( 'All statuses', 'service-integration' ), value: '' },
+								...DELIVERY_STATUSES.map( ( status ): Option => ( {
+									label: deliveryStatusLabel( status ),
+									value: status,
+								} ) ),
+							] }
 							onChange={ ( value: string ) => setFilter( 'status', value ) }
 						/>
 					</div>
-					{ deliveries.loading && ! deliveries.data ? <LoadingState label={ __( 'Loading the deliveries…', 'service-integration' ) } /> : null }
-					{ deliveries.error ? <ErrorNotice error={ deliveries.error } context={ __( 'Loading the deliveries', 'service-integration' ) } onRetry={ refresh } /> : null }
+					{ deliveries.loading && ! deliveries.data ? (
+						<LoadingState label={ __( 'Loading the deliveries…', 'service-integration' ) } />
+					) : null }
+					{ deliveries.error ? (
+						<ErrorNotice
+							error={ deliveries.error }
+							context={ __( 'Loading the deliveries', 'service-integration' ) }
+							onRetry={ refresh }
+						/>
+					) : null }
 					{ deliveries.data && ! deliveries.error ? (
 						deliveries.data.deliveries.length === 0 ? (
 							<p className="si-empty">{ __( 'No delivery matches.', 'service-integration' ) }</p>
 						) : (
-							<ResponsiveTable caption={ __( 'Deliveries, newest first', 'service-integration' ) } className="si-deliveries">
+							<ResponsiveTable
+								caption={ __( 'Deliveries, newest first', 'service-integration' ) }
+								className="si-deliveries"
+							>
 								<thead>
 									<tr>
 										<th scope="col">{ __( 'Created', 'service-integration' ) }</th>
@@ -156,11 +233,20 @@ export function DeliveriesSection() {
 														<DeliveryStatusBadge status={ delivery.status } />
 													</td>
 													<td>{ delivery.attempt_count }</td>
-													<td>{ delivery.last_status_code ?? delivery.last_error ?? NONE }</td>
+													<td>
+														{ delivery.last_status_code ?? delivery.last_error ?? NONE }
+													</td>
 													<td>{ formatDateTime( delivery.next_attempt_at ) }</td>
 													<td className="si-row-actions">
-														<Button variant="secondary" size="compact" aria-expanded={ isOpen } onClick={ () => setOpen( isOpen ? null : key ) }>
-															{ isOpen ? __( 'Hide attempts', 'service-integration' ) : __( 'Attempts', 'service-integration' ) }
+														<Button
+															variant="secondary"
+															size="compact"
+															aria-expanded={ isOpen }
+															onClick={ () => setOpen( isOpen ? null : key ) }
+														>
+															{ isOpen
+																? __( 'Hide attempts', 'service-integration' )
+																: __( 'Attempts', 'service-integration' ) }
 														</Button>
 														<Button
 															variant="secondary"
@@ -168,7 +254,13 @@ export function DeliveriesSection() {
 															onClick={ () => void replay( delivery ) }
 															isBusy={ action.busy === `replay-${ delivery.id }` }
 															disabled={ action.busy !== null }
-															aria-label={ sprintf( /* translators: %s: event id. */ __( 'Replay event %s', 'service-integration' ), delivery.event_id ) }
+															aria-label={ sprintf(
+																/* translators: %s: event id. */ __(
+																	'Replay event %s',
+																	'service-integration'
+																),
+																delivery.event_id
+															) }
 														>
 															{ __( 'Replay', 'service-integration' ) }
 														</Button>
@@ -177,7 +269,11 @@ export function DeliveriesSection() {
 												{ isOpen ? (
 													<tr className="si-details-row">
 														<td colSpan={ 8 }>
-															<EventDetails eventId={ delivery.event_id } endpoints={ endpointList } refreshKey={ refreshKey } />
+															<EventDetails
+																eventId={ delivery.event_id }
+																endpoints={ endpointList }
+																refreshKey={ refreshKey }
+															/>
 														</td>
 													</tr>
 												) : null }
@@ -189,7 +285,14 @@ export function DeliveriesSection() {
 						)
 					) : null }
 					{ deliveries.data && ! deliveries.error ? (
-						<Pager page={ page } perPage={ PER_PAGE } total={ total } busy={ deliveries.loading } onPage={ setPage } label={ __( 'Delivery pages', 'service-integration' ) } />
+						<Pager
+							page={ page }
+							perPage={ PER_PAGE }
+							total={ total }
+							busy={ deliveries.loading }
+							onPage={ setPage }
+							label={ __( 'Delivery pages', 'service-integration' ) }
+						/>
 					) : null }
 					<form
 						className="si-subsection si-inline-form si-replay-since"
@@ -203,8 +306,14 @@ export function DeliveriesSection() {
 						<h3>{ __( 'Replay failed deliveries', 'service-integration' ) }</h3>
 						<p className="si-help">
 							{ filters.endpoint_id
-								? __( 'Sends again every delivery to the endpoint selected above that failed or was cancelled since this time (e.g. after the receiver was down).', 'service-integration' )
-								: __( 'Sends again every delivery that failed or was cancelled since this time (e.g. after a receiver was down).', 'service-integration' ) }
+								? __(
+										'Sends again every delivery to the endpoint selected above that failed or was cancelled since this time (e.g. after the receiver was down).',
+										'service-integration'
+									)
+								: __(
+										'Sends again every delivery that failed or was cancelled since this time (e.g. after a receiver was down).',
+										'service-integration'
+									) }
 						</p>
 						<TextControl
 							__nextHasNoMarginBottom
@@ -214,7 +323,12 @@ export function DeliveriesSection() {
 							value={ since }
 							onChange={ ( value: string ) => setSince( value ) }
 						/>
-						<Button variant="secondary" type="submit" isBusy={ action.busy === 'replay-since' } disabled={ action.busy !== null }>
+						<Button
+							variant="secondary"
+							type="submit"
+							isBusy={ action.busy === 'replay-since' }
+							disabled={ action.busy !== null }
+						>
 							{ __( 'Replay failed deliveries', 'service-integration' ) }
 						</Button>
 					</form>

@@ -18,7 +18,13 @@ export function deliveryStatusLabel( status: string ): string {
 	}
 }
 
-const TONES: Record< string, Tone > = { pending: 'info', in_flight: 'info', succeeded: 'success', failed: 'error', cancelled: 'neutral' };
+const TONES: Record< string, Tone > = {
+	pending: 'info',
+	in_flight: 'info',
+	succeeded: 'success',
+	failed: 'error',
+	cancelled: 'neutral',
+};
 
 export function DeliveryStatusBadge( { status }: { status: string } ) {
 	return <StatusBadge tone={ TONES[ status ] ?? 'neutral' }>{ deliveryStatusLabel( status ) }</StatusBadge>;

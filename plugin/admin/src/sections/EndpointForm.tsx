@@ -23,7 +23,10 @@ export function endpointUrlProblem( url: string ): string | null {
 	try {
 		parsed = new URL( url );
 	} catch {
-		return __( 'The endpoint URL is not a valid URL: give the full address, starting with https:// (or http://).', 'service-integration' );
+		return __(
+			'The endpoint URL is not a valid URL: give the full address, starting with https:// (or http://).',
+			'service-integration'
+		);
 	}
 	if ( parsed.protocol !== 'https:' && parsed.protocol !== 'http:' ) {
 		return __( 'The endpoint URL must start with https:// (or http://).', 'service-integration' );
@@ -42,7 +45,11 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 	return (
 		<form
 			className="si-form si-endpoint-form"
-			aria-label={ initial ? __( 'Edit the endpoint', 'service-integration' ) : __( 'Add an endpoint', 'service-integration' ) }
+			aria-label={
+				initial
+					? __( 'Edit the endpoint', 'service-integration' )
+					: __( 'Add an endpoint', 'service-integration' )
+			}
 			// Checked here, so the problem shows where the site's own errors do (one at a time), not in a browser bubble.
 			noValidate
 			onSubmit={ ( event ) => {
@@ -52,14 +59,22 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 					onInvalid( problem, 'url' );
 					return;
 				}
-				onSubmit( { url: url.trim(), event_types: EVENT_TYPES.filter( ( type ) => types.includes( type ) ), description: description.trim(), wc_compat_signature: wcCompat } );
+				onSubmit( {
+					url: url.trim(),
+					event_types: EVENT_TYPES.filter( ( type ) => types.includes( type ) ),
+					description: description.trim(),
+					wc_compat_signature: wcCompat,
+				} );
 			} }
 		>
 			<TextControl
 				__nextHasNoMarginBottom
 				__next40pxDefaultSize
 				label={ __( 'Endpoint URL', 'service-integration' ) }
-				help={ __( 'Where the sidecar sends the signed webhooks, e.g. https://n8n.example.com/webhook/orders.', 'service-integration' ) }
+				help={ __(
+					'Where the sidecar sends the signed webhooks, e.g. https://n8n.example.com/webhook/orders.',
+					'service-integration'
+				) }
 				type="url"
 				required
 				value={ url }
@@ -83,13 +98,18 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 			<ToggleControl
 				__nextHasNoMarginBottom
 				label={ __( 'Also send WooCommerce-compatible signature headers', 'service-integration' ) }
-				help={ __( 'Adds the x-wc-webhook-* headers, for receivers written for WooCommerce webhooks.', 'service-integration' ) }
+				help={ __(
+					'Adds the x-wc-webhook-* headers, for receivers written for WooCommerce webhooks.',
+					'service-integration'
+				) }
 				checked={ wcCompat }
 				onChange={ ( checked: boolean ) => setWcCompat( checked ) }
 			/>
 			<div className="si-form__buttons">
 				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
-					{ initial ? __( 'Save changes', 'service-integration' ) : __( 'Add endpoint', 'service-integration' ) }
+					{ initial
+						? __( 'Save changes', 'service-integration' )
+						: __( 'Add endpoint', 'service-integration' ) }
 				</Button>
 				{ onCancel ? (
 					<Button variant="tertiary" onClick={ onCancel }>

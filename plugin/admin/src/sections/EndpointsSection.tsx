@@ -76,7 +76,12 @@ export function EndpointsSection() {
 		if ( answer ) {
 			const { requeued, skipped } = answer;
 			if ( ! enabled ) {
-				done( __( 'Endpoint disabled; its queued deliveries are cancelled. Enabling it again sends what it missed only if you ask.', 'service-integration' ) );
+				done(
+					__(
+						'Endpoint disabled; its queued deliveries are cancelled. Enabling it again sends what it missed only if you ask.',
+						'service-integration'
+					)
+				);
 			} else if ( skipped > 0 ) {
 				done(
 					sprintf(
@@ -91,7 +96,17 @@ export function EndpointsSection() {
 					)
 				);
 			} else {
-				done( sprintf( /* translators: %d: number of deliveries sent again. */ _n( 'Endpoint enabled; %d delivery requeued.', 'Endpoint enabled; %d deliveries requeued.', requeued, 'service-integration' ), requeued ) );
+				done(
+					sprintf(
+						/* translators: %d: number of deliveries sent again. */ _n(
+							'Endpoint enabled; %d delivery requeued.',
+							'Endpoint enabled; %d deliveries requeued.',
+							requeued,
+							'service-integration'
+						),
+						requeued
+					)
+				);
 			}
 		}
 	};
@@ -109,11 +124,20 @@ export function EndpointsSection() {
 	return (
 		<Section
 			title={ __( 'Outbound endpoints', 'service-integration' ) }
-			description={ __( 'The URLs that receive signed order webhooks (Standard Webhooks). The sidecar retries failed deliveries with backoff and disables an endpoint that keeps failing.', 'service-integration' ) }
+			description={ __(
+				'The URLs that receive signed order webhooks (Standard Webhooks). The sidecar retries failed deliveries with backoff and disables an endpoint that keeps failing.',
+				'service-integration'
+			) }
 			actions={
 				endpoints.data && ! notAvailable ? (
 					<>
-						<Button variant="secondary" size="compact" onClick={ endpoints.reload } isBusy={ endpoints.loading } disabled={ endpoints.loading }>
+						<Button
+							variant="secondary"
+							size="compact"
+							onClick={ endpoints.reload }
+							isBusy={ endpoints.loading }
+							disabled={ endpoints.loading }
+						>
 							{ __( 'Refresh', 'service-integration' ) }
 						</Button>
 						{ ! adding ? (
@@ -136,29 +160,62 @@ export function EndpointsSection() {
 					title={
 						revealed.rotated
 							? __( 'New signing secret', 'service-integration' )
-							: sprintf( /* translators: %s: endpoint URL. */ __( 'Endpoint added: %s', 'service-integration' ), revealed.endpoint.url )
+							: sprintf(
+									/* translators: %s: endpoint URL. */ __(
+										'Endpoint added: %s',
+										'service-integration'
+									),
+									revealed.endpoint.url
+								)
 					}
-					fields={ [ { label: __( 'Signing secret', 'service-integration' ), value: revealed.endpoint.secret, copyLabel: __( 'Copy the secret', 'service-integration' ) } ] }
+					fields={ [
+						{
+							label: __( 'Signing secret', 'service-integration' ),
+							value: revealed.endpoint.secret,
+							copyLabel: __( 'Copy the secret', 'service-integration' ),
+						},
+					] }
 					onDismiss={ () => setRevealed( null ) }
 				>
 					<p className="si-help">
 						{ revealed.rotated
-							? __( 'Give it to the receiver. The previous secret keeps signing too (a second signature) for 24 hours, so the receiver can switch without missing a delivery.', 'service-integration' )
-							: __( 'Give it to the receiver: it verifies the webhook-signature header with it (any Standard Webhooks library does).', 'service-integration' ) }
+							? __(
+									'Give it to the receiver. The previous secret keeps signing too (a second signature) for 24 hours, so the receiver can switch without missing a delivery.',
+									'service-integration'
+								)
+							: __(
+									'Give it to the receiver: it verifies the webhook-signature header with it (any Standard Webhooks library does).',
+									'service-integration'
+								) }
 					</p>
 				</SecretOnce>
 			) : null }
 			{ adding ? (
 				<div className="si-subsection si-panel">
 					<h3>{ __( 'Add an endpoint', 'service-integration' ) }</h3>
-					<EndpointForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onInvalid={ action.invalid } onCancel={ () => setAdding( false ) } />
+					<EndpointForm
+						busy={ action.busy === 'add' }
+						onSubmit={ ( input ) => void add( input ) }
+						onInvalid={ action.invalid }
+						onCancel={ () => setAdding( false ) }
+					/>
 				</div>
 			) : null }
-			{ endpoints.loading && ! endpoints.data ? <LoadingState label={ __( 'Loading the endpoints…', 'service-integration' ) } /> : null }
-			{ endpoints.error ? <ErrorNotice error={ endpoints.error } context={ __( 'Loading the endpoints', 'service-integration' ) } onRetry={ endpoints.reload } /> : null }
+			{ endpoints.loading && ! endpoints.data ? (
+				<LoadingState label={ __( 'Loading the endpoints…', 'service-integration' ) } />
+			) : null }
+			{ endpoints.error ? (
+				<ErrorNotice
+					error={ endpoints.error }
+					context={ __( 'Loading the endpoints', 'service-integration' ) }
+					onRetry={ endpoints.reload }
+				/>
+			) : null }
 			{ endpoints.data && ! endpoints.error ? (
 				endpoints.data.length === 0 ? (
-					<p className="si-empty">{ __( 'No endpoint yet. Add one to start sending order webhooks.', 'service-integration' ) }</p>
+					<p className="si-empty">
+						{ __( 'No endpoint yet. Add one to start sending order webhooks.', 'service-integration' ) }
+					</p>
 				) : (
 					<ul className="si-endpoints">
 						{ endpoints.data.map( ( endpoint ) => (
@@ -183,11 +240,19 @@ export function EndpointsSection() {
 										onResend={ () => void setEnabled( endpoint.id, true, true ) }
 										onDelete={ () => void remove( endpoint.id ) }
 										replaying={ replaying === endpoint.id }
-										onReplay={ () => setReplaying( replaying === endpoint.id ? null : endpoint.id ) }
+										onReplay={ () =>
+											setReplaying( replaying === endpoint.id ? null : endpoint.id )
+										}
 									/>
 								) }
-								{ replaying === endpoint.id && editing !== endpoint.id && endpoint.status === 'active' ? (
-									<ReplayRangeForm endpoint={ endpoint } action={ action } onClose={ () => setReplaying( null ) } />
+								{ replaying === endpoint.id &&
+								editing !== endpoint.id &&
+								endpoint.status === 'active' ? (
+									<ReplayRangeForm
+										endpoint={ endpoint }
+										action={ action }
+										onClose={ () => setReplaying( null ) }
+									/>
 								) : null }
 							</li>
 						) ) }
@@ -212,14 +277,28 @@ interface CardProps {
 	onReplay: () => void;
 }
 
-function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, onDelete, replaying, onReplay }: CardProps ) {
+function EndpointCard( {
+	endpoint,
+	busy,
+	onEdit,
+	onRotate,
+	onToggle,
+	onResend,
+	onDelete,
+	replaying,
+	onReplay,
+}: CardProps ) {
 	const active = endpoint.status === 'active';
 	const health = endpoint.health;
 	const rate = typeof health?.recent_success_rate === 'number' ? health.recent_success_rate : null;
 	const lastError = health?.last_error ?? null;
 	const [ current, ...previous ] = endpoint.secrets;
 	return (
-		<article className={ `si-endpoint ${ active ? '' : 'is-disabled' }` } aria-label={ endpoint.url } data-endpoint-id={ endpoint.id }>
+		<article
+			className={ `si-endpoint ${ active ? '' : 'is-disabled' }` }
+			aria-label={ endpoint.url }
+			data-endpoint-id={ endpoint.id }
+		>
 			<header className="si-endpoint__header">
 				<Code className="si-endpoint__url">{ endpoint.url }</Code>
 				{ active ? (
@@ -240,19 +319,30 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 					</>
 				) : null }
 				<dt>{ __( 'Events', 'service-integration' ) }</dt>
-				<dd>{ endpoint.event_types.length ? endpoint.event_types.map( eventTypeLabel ).join( ', ' ) : __( 'All events', 'service-integration' ) }</dd>
+				<dd>
+					{ endpoint.event_types.length
+						? endpoint.event_types.map( eventTypeLabel ).join( ', ' )
+						: __( 'All events', 'service-integration' ) }
+				</dd>
 				<dt>{ __( 'Signing secret', 'service-integration' ) }</dt>
 				<dd>
 					{ current ? <SecretMask masked={ current.masked } /> : NONE }
 					{ previous.length
 						? ` ${ sprintf(
-								/* translators: %s: date and time. */ __( '(the previous one also signs until %s)', 'service-integration' ),
+								/* translators: %s: date and time. */ __(
+									'(the previous one also signs until %s)',
+									'service-integration'
+								),
 								formatDateTime( previous[ 0 ]?.expires_at )
-						  ) }`
+							) }`
 						: null }
 				</dd>
 				<dt>{ __( 'WooCommerce headers', 'service-integration' ) }</dt>
-				<dd>{ endpoint.wc_compat_signature ? __( 'Yes', 'service-integration' ) : __( 'No', 'service-integration' ) }</dd>
+				<dd>
+					{ endpoint.wc_compat_signature
+						? __( 'Yes', 'service-integration' )
+						: __( 'No', 'service-integration' ) }
+				</dd>
 				{ health ? (
 					<>
 						<dt>{ __( 'Recent success rate', 'service-integration' ) }</dt>
@@ -261,15 +351,27 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 								? __( 'No attempt in the last 24 hours', 'service-integration' )
 								: sprintf(
 										/* translators: 1: a percentage, 2: number of attempts. */
-										_n( '%1$s of the last %2$d attempt (24 hours)', '%1$s of the last %2$d attempts (24 hours)', health.recent_attempts, 'service-integration' ),
+										_n(
+											'%1$s of the last %2$d attempt (24 hours)',
+											'%1$s of the last %2$d attempts (24 hours)',
+											health.recent_attempts,
+											'service-integration'
+										),
 										formatPercent( rate ),
 										health.recent_attempts
-								  ) }
+									) }
 						</dd>
 						<dt>{ __( 'Last error', 'service-integration' ) }</dt>
 						<dd className="si-endpoint__last-error">
 							{ lastError
-								? sprintf( /* translators: 1: date and time, 2: the error, such as an HTTP status with the start of the answer. */ __( '%1$s — %2$s', 'service-integration' ), formatDateTime( lastError.at ), lastError.message )
+								? sprintf(
+										/* translators: 1: date and time, 2: the error, such as an HTTP status with the start of the answer. */ __(
+											'%1$s — %2$s',
+											'service-integration'
+										),
+										formatDateTime( lastError.at ),
+										lastError.message
+									)
 								: __( 'None among the recent attempts', 'service-integration' ) }
 						</dd>
 					</>
@@ -291,14 +393,29 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 				) : null }
 			</dl>
 			<div className="si-endpoint__actions">
-				<Button variant="secondary" size="compact" onClick={ onEdit } disabled={ busy !== null } aria-label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Edit %s', 'service-integration' ), endpoint.url ) }>
+				<Button
+					variant="secondary"
+					size="compact"
+					onClick={ onEdit }
+					disabled={ busy !== null }
+					aria-label={ sprintf(
+						/* translators: %s: endpoint URL. */ __( 'Edit %s', 'service-integration' ),
+						endpoint.url
+					) }
+				>
 					{ __( 'Edit', 'service-integration' ) }
 				</Button>
 				<ConfirmButton
 					isDestructive={ false }
-					question={ __( 'Rotate the secret? The old one keeps signing for 24 hours.', 'service-integration' ) }
+					question={ __(
+						'Rotate the secret? The old one keeps signing for 24 hours.',
+						'service-integration'
+					) }
 					confirmLabel={ __( 'Rotate', 'service-integration' ) }
-					label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Rotate the secret of %s', 'service-integration' ), endpoint.url ) }
+					label={ sprintf(
+						/* translators: %s: endpoint URL. */ __( 'Rotate the secret of %s', 'service-integration' ),
+						endpoint.url
+					) }
 					isBusy={ busy === `rotate-${ endpoint.id }` }
 					disabled={ busy !== null }
 					onConfirm={ onRotate }
@@ -313,8 +430,14 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 					disabled={ busy !== null }
 					aria-label={
 						active
-							? /* translators: %s: endpoint URL. */ sprintf( __( 'Disable %s', 'service-integration' ), endpoint.url )
-							: /* translators: %s: endpoint URL. */ sprintf( __( 'Enable %s', 'service-integration' ), endpoint.url )
+							? /* translators: %s: endpoint URL. */ sprintf(
+									__( 'Disable %s', 'service-integration' ),
+									endpoint.url
+								)
+							: /* translators: %s: endpoint URL. */ sprintf(
+									__( 'Enable %s', 'service-integration' ),
+									endpoint.url
+								)
 					}
 				>
 					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
@@ -326,7 +449,10 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 						onClick={ onReplay }
 						aria-expanded={ replaying }
 						disabled={ busy !== null }
-						aria-label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Replay events to %s', 'service-integration' ), endpoint.url ) }
+						aria-label={ sprintf(
+							/* translators: %s: endpoint URL. */ __( 'Replay events to %s', 'service-integration' ),
+							endpoint.url
+						) }
 					>
 						{ __( 'Replay events', 'service-integration' ) }
 					</Button>
@@ -338,7 +464,10 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 						onClick={ onResend }
 						isBusy={ busy === `resend-${ endpoint.id }` }
 						disabled={ busy !== null }
-						aria-label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Enable and resend: %s', 'service-integration' ), endpoint.url ) }
+						aria-label={ sprintf(
+							/* translators: %s: endpoint URL. */ __( 'Enable and resend: %s', 'service-integration' ),
+							endpoint.url
+						) }
 					>
 						{ __( 'Enable and resend', 'service-integration' ) }
 					</Button>
@@ -346,7 +475,10 @@ function EndpointCard( { endpoint, busy, onEdit, onRotate, onToggle, onResend, o
 				<ConfirmButton
 					question={ __( 'Delete this endpoint and its delivery history?', 'service-integration' ) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
-					label={ sprintf( /* translators: %s: endpoint URL. */ __( 'Delete %s', 'service-integration' ), endpoint.url ) }
+					label={ sprintf(
+						/* translators: %s: endpoint URL. */ __( 'Delete %s', 'service-integration' ),
+						endpoint.url
+					) }
 					isBusy={ busy === `delete-${ endpoint.id }` }
 					disabled={ busy !== null }
 					onConfirm={ onDelete }

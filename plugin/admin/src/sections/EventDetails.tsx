@@ -10,7 +10,15 @@ import { useResource } from '../hooks/use-resource';
 import { DeliveryStatusBadge } from './DeliveryStatusBadge';
 
 /** One event: its deliveries and every attempt (status, duration, next try, answer excerpt). */
-export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: string; endpoints: Endpoint[]; refreshKey: number } ) {
+export function EventDetails( {
+	eventId,
+	endpoints,
+	refreshKey,
+}: {
+	eventId: string;
+	endpoints: Endpoint[];
+	refreshKey: number;
+} ) {
 	const details = useResource( () => getEvent( eventId ), [ eventId, refreshKey ] );
 	const endpointUrl = ( id: string ) => endpoints.find( ( endpoint ) => endpoint.id === id )?.url ?? id;
 
@@ -18,7 +26,13 @@ export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: str
 		return <LoadingState label={ __( 'Loading the attempts…', 'service-integration' ) } />;
 	}
 	if ( details.error ) {
-		return <ErrorNotice error={ details.error } context={ __( 'Loading the event', 'service-integration' ) } onRetry={ details.reload } />;
+		return (
+			<ErrorNotice
+				error={ details.error }
+				context={ __( 'Loading the event', 'service-integration' ) }
+				onRetry={ details.reload }
+			/>
+		);
 	}
 	if ( ! details.data ) {
 		return null;
@@ -41,18 +55,39 @@ export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: str
 					<h4>
 						{ /* One flex item: the <wbr>s would otherwise each be one, spaced apart. */ }
 						<span className="si-delivery-attempts__to">
-							{ createInterpolateElement( sprintf( /* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ), '<url/>' ), { url: <WithBreaks text={ endpointUrl( delivery.endpoint_id ) } /> } ) }
+							{ createInterpolateElement(
+								sprintf(
+									/* translators: %s: endpoint URL. */ __( 'To %s', 'service-integration' ),
+									'<url/>'
+								),
+								{ url: <WithBreaks text={ endpointUrl( delivery.endpoint_id ) } /> }
+							) }
 						</span>{ ' ' }
 						<DeliveryStatusBadge status={ delivery.status } />
 					</h4>
 					{ delivery.attempts.length === 0 ? (
 						<p className="si-empty">
 							{ delivery.next_attempt_at
-								? sprintf( /* translators: %s: date and time. */ __( 'Not tried yet; first attempt at %s.', 'service-integration' ), formatDateTime( delivery.next_attempt_at ) )
+								? sprintf(
+										/* translators: %s: date and time. */ __(
+											'Not tried yet; first attempt at %s.',
+											'service-integration'
+										),
+										formatDateTime( delivery.next_attempt_at )
+									)
 								: __( 'Not tried yet.', 'service-integration' ) }
 						</p>
 					) : (
-						<ResponsiveTable caption={ sprintf( /* translators: %s: endpoint URL. */ __( 'Attempts to deliver to %s', 'service-integration' ), endpointUrl( delivery.endpoint_id ) ) } className="si-attempts">
+						<ResponsiveTable
+							caption={ sprintf(
+								/* translators: %s: endpoint URL. */ __(
+									'Attempts to deliver to %s',
+									'service-integration'
+								),
+								endpointUrl( delivery.endpoint_id )
+							) }
+							className="si-attempts"
+						>
 							<thead>
 								<tr>
 									<th scope="col">{ __( '#', 'service-integration' ) }</th>
@@ -69,11 +104,23 @@ export function EventDetails( { eventId, endpoints, refreshKey }: { eventId: str
 									<tr key={ attempt.attempt_number }>
 										<td>{ attempt.attempt_number }</td>
 										<td>{ formatDateTime( attempt.started_at ) }</td>
-										<td className="si-attempt-status">{ attempt.status_code ?? attempt.error_code ?? NONE }</td>
+										<td className="si-attempt-status">
+											{ attempt.status_code ?? attempt.error_code ?? NONE }
+										</td>
 										<td>{ formatDurationMs( attempt.duration_ms ) }</td>
 										<td>{ formatDateTime( attempt.next_attempt_at ) }</td>
-										<td>{ attempt.trigger === 'manual' ? __( 'replay', 'service-integration' ) : __( 'scheduled', 'service-integration' ) }</td>
-										<td>{ attempt.response_excerpt ? <code className="si-excerpt">{ attempt.response_excerpt }</code> : NONE }</td>
+										<td>
+											{ attempt.trigger === 'manual'
+												? __( 'replay', 'service-integration' )
+												: __( 'scheduled', 'service-integration' ) }
+										</td>
+										<td>
+											{ attempt.response_excerpt ? (
+												<code className="si-excerpt">{ attempt.response_excerpt }</code>
+											) : (
+												NONE
+											) }
+										</td>
 									</tr>
 								) ) }
 							</tbody>

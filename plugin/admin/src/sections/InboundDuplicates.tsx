@@ -10,10 +10,21 @@ export function InboundDuplicates( { count, lastAt }: { count: number; lastAt: s
 	return (
 		<>
 			<StatusBadge tone="neutral">
-				{ sprintf( /* translators: %d: number of duplicate deliveries. */ _n( '%d duplicate', '%d duplicates', count, 'service-integration' ), count ) }
+				{ sprintf(
+					/* translators: %d: number of duplicate deliveries. */ _n(
+						'%d duplicate',
+						'%d duplicates',
+						count,
+						'service-integration'
+					),
+					count
+				) }
 			</StatusBadge>
 			<br />
-			{ sprintf( /* translators: %s: date and time. */ __( 'Last %s', 'service-integration' ), formatDateTime( lastAt ) ) }
+			{ sprintf(
+				/* translators: %s: date and time. */ __( 'Last %s', 'service-integration' ),
+				formatDateTime( lastAt )
+			) }
 		</>
 	);
 }

@@ -38,13 +38,21 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 	const [ page, setPage ] = useState( 1 );
 	const [ retried, setRetried ] = useState( 0 );
 	const [ message, setMessage ] = useState< string | null >( null );
-	const events = useResource( () => listInboundEvents( { source, status, duplicate: duplicates === 'only', page, per_page: PER_PAGE } ), [ source, status, duplicates, page, refreshKey, retried ] );
+	const events = useResource(
+		() => listInboundEvents( { source, status, duplicate: duplicates === 'only', page, per_page: PER_PAGE } ),
+		[ source, status, duplicates, page, refreshKey, retried ]
+	);
 	const action = useAction();
 	const data = events.data;
 
 	const retry = async ( id: number, eventId: string ) => {
 		if ( await action.run( `retry-${ id }`, () => retryInboundEvent( id ) ) ) {
-			setMessage( sprintf( /* translators: %s: event id. */ __( 'Event %s will be processed again.', 'service-integration' ), eventId ) );
+			setMessage(
+				sprintf(
+					/* translators: %s: event id. */ __( 'Event %s will be processed again.', 'service-integration' ),
+					eventId
+				)
+			);
 			setRetried( ( n ) => n + 1 );
 		}
 	};
@@ -53,27 +61,50 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 		<div className="si-subsection">
 			<h3>{ __( 'Received events', 'service-integration' ) }</h3>
 			<p className="si-help">
-				{ __( 'Each event is stored once, then handed to site code through a WordPress action. A duplicate delivery (the same event sent again) is acknowledged to the sender and counted on the event, but never processed again.', 'service-integration' ) }
+				{ __(
+					'Each event is stored once, then handed to site code through a WordPress action. A duplicate delivery (the same event sent again) is acknowledged to the sender and counted on the event, but never processed again.',
+					'service-integration'
+				) }
 			</p>
 			{ data ? (
 				<p className="si-counts">
 					{ INBOUND_EVENT_STATUSES.map( ( value ) => (
 						<StatusBadge key={ value } tone={ TONES[ value ] ?? 'neutral' }>
-							{ sprintf( /* translators: 1: a status, e.g. Received, 2: number of events. */ __( '%1$s: %2$d', 'service-integration' ), inboundStatusLabel( value ), data.counts[ value ] ?? 0 ) }
+							{ sprintf(
+								/* translators: 1: a status, e.g. Received, 2: number of events. */ __(
+									'%1$s: %2$d',
+									'service-integration'
+								),
+								inboundStatusLabel( value ),
+								data.counts[ value ] ?? 0
+							) }
 						</StatusBadge>
 					) ) }
 					<StatusBadge tone="neutral">
-						{ sprintf( /* translators: %d: number of deliveries acknowledged as duplicates. */ __( 'Duplicate deliveries: %d', 'service-integration' ), data.duplicates.deliveries ) }
+						{ sprintf(
+							/* translators: %d: number of deliveries acknowledged as duplicates. */ __(
+								'Duplicate deliveries: %d',
+								'service-integration'
+							),
+							data.duplicates.deliveries
+						) }
 					</StatusBadge>
 				</p>
 			) : null }
-			<div className="si-filters" role="search" aria-label={ __( 'Filter the received events', 'service-integration' ) }>
+			<div
+				className="si-filters"
+				role="search"
+				aria-label={ __( 'Filter the received events', 'service-integration' ) }
+			>
 				<SelectControl
 					__nextHasNoMarginBottom
 					__next40pxDefaultSize
 					label={ __( 'Source', 'service-integration' ) }
 					value={ source }
-					options={ [ { label: __( 'All sources', 'service-integration' ), value: '' }, ...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ) ] }
+					options={ [
+						{ label: __( 'All sources', 'service-integration' ), value: '' },
+						...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ),
+					] }
 					onChange={ ( value: string ) => {
 						setSource( value );
 						setPage( 1 );
@@ -84,7 +115,13 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 					__next40pxDefaultSize
 					label={ __( 'Status', 'service-integration' ) }
 					value={ status }
-					options={ [ { label: __( 'All statuses', 'service-integration' ), value: '' }, ...INBOUND_EVENT_STATUSES.map( ( value ): Option => ( { label: inboundStatusLabel( value ), value } ) ) ] }
+					options={ [
+						{ label: __( 'All statuses', 'service-integration' ), value: '' },
+						...INBOUND_EVENT_STATUSES.map( ( value ): Option => ( {
+							label: inboundStatusLabel( value ),
+							value,
+						} ) ),
+					] }
 					onChange={ ( value: string ) => {
 						setStatus( value );
 						setPage( 1 );
@@ -95,10 +132,12 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 					__next40pxDefaultSize
 					label={ __( 'Duplicates', 'service-integration' ) }
 					value={ duplicates }
-					options={ [
-						{ label: __( 'All events', 'service-integration' ), value: '' },
-						{ label: __( 'Delivered more than once', 'service-integration' ), value: 'only' },
-					] satisfies Option[] }
+					options={
+						[
+							{ label: __( 'All events', 'service-integration' ), value: '' },
+							{ label: __( 'Delivered more than once', 'service-integration' ), value: 'only' },
+						] satisfies Option[]
+					}
 					onChange={ ( value: string ) => {
 						setDuplicates( value );
 						setPage( 1 );
@@ -111,13 +150,24 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 				</Notice>
 			) : null }
 			{ action.error ? <ErrorNotice error={ action.error } onDismiss={ action.clearError } /> : null }
-			{ events.loading && ! data ? <LoadingState label={ __( 'Loading the received events…', 'service-integration' ) } /> : null }
-			{ events.error ? <ErrorNotice error={ events.error } context={ __( 'Loading the received events', 'service-integration' ) } onRetry={ events.reload } /> : null }
+			{ events.loading && ! data ? (
+				<LoadingState label={ __( 'Loading the received events…', 'service-integration' ) } />
+			) : null }
+			{ events.error ? (
+				<ErrorNotice
+					error={ events.error }
+					context={ __( 'Loading the received events', 'service-integration' ) }
+					onRetry={ events.reload }
+				/>
+			) : null }
 			{ data && ! events.error ? (
 				data.events.length === 0 ? (
 					<p className="si-empty">{ __( 'No received event matches.', 'service-integration' ) }</p>
 				) : (
-					<ResponsiveTable caption={ __( 'Received events, newest first', 'service-integration' ) } className="si-inbound-events">
+					<ResponsiveTable
+						caption={ __( 'Received events, newest first', 'service-integration' ) }
+						className="si-inbound-events"
+					>
 						<thead>
 							<tr>
 								<th scope="col">{ __( 'Received', 'service-integration' ) }</th>
@@ -131,7 +181,12 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 						</thead>
 						<tbody>
 							{ data.events.map( ( event ) => (
-								<tr key={ event.id } data-event-id={ event.event_id } data-status={ event.status } data-duplicates={ event.duplicate_count ?? 0 }>
+								<tr
+									key={ event.id }
+									data-event-id={ event.event_id }
+									data-status={ event.status }
+									data-duplicates={ event.duplicate_count ?? 0 }
+								>
 									<td>{ formatDateTime( event.received_at ) }</td>
 									<td>{ event.source }</td>
 									<td>
@@ -141,22 +196,46 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 										{ event.delivery_id ? (
 											<>
 												<br />
-												{ __( 'Delivery:', 'service-integration' ) } <Code className="si-event-id si-delivery-id">{ event.delivery_id }</Code>
+												{ __( 'Delivery:', 'service-integration' ) }{ ' ' }
+												<Code className="si-event-id si-delivery-id">
+													{ event.delivery_id }
+												</Code>
 											</>
 										) : null }
 									</td>
 									<td>
-										<StatusBadge tone={ TONES[ event.status ] ?? 'neutral' }>{ inboundStatusLabel( event.status ) }</StatusBadge>
+										<StatusBadge tone={ TONES[ event.status ] ?? 'neutral' }>
+											{ inboundStatusLabel( event.status ) }
+										</StatusBadge>
 									</td>
 									<td>{ event.attempts }</td>
 									<td>
-										<InboundDuplicates count={ event.duplicate_count ?? 0 } lastAt={ event.last_duplicate_at ?? null } />
+										<InboundDuplicates
+											count={ event.duplicate_count ?? 0 }
+											lastAt={ event.last_duplicate_at ?? null }
+										/>
 									</td>
 									<td>
-										{ event.status === 'processed' ? sprintf( /* translators: %s: date and time. */ __( 'Processed %s', 'service-integration' ), formatDateTime( event.processed_at ) ) : null }
-										{ event.status !== 'processed' && event.last_error ? <code className="si-excerpt">{ event.last_error }</code> : null }
+										{ event.status === 'processed'
+											? sprintf(
+													/* translators: %s: date and time. */ __(
+														'Processed %s',
+														'service-integration'
+													),
+													formatDateTime( event.processed_at )
+												)
+											: null }
+										{ event.status !== 'processed' && event.last_error ? (
+											<code className="si-excerpt">{ event.last_error }</code>
+										) : null }
 										{ event.status !== 'processed' && event.next_attempt_at
-											? sprintf( /* translators: %s: date and time. */ __( 'Next attempt %s', 'service-integration' ), formatDateTime( event.next_attempt_at ) )
+											? sprintf(
+													/* translators: %s: date and time. */ __(
+														'Next attempt %s',
+														'service-integration'
+													),
+													formatDateTime( event.next_attempt_at )
+												)
 											: null }
 										{ event.status === 'failed' ? (
 											<Button
@@ -165,7 +244,13 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 												onClick={ () => void retry( event.id, event.event_id ) }
 												isBusy={ action.busy === `retry-${ event.id }` }
 												disabled={ action.busy !== null }
-												aria-label={ sprintf( /* translators: %s: event id. */ __( 'Process event %s again', 'service-integration' ), event.event_id ) }
+												aria-label={ sprintf(
+													/* translators: %s: event id. */ __(
+														'Process event %s again',
+														'service-integration'
+													),
+													event.event_id
+												) }
 											>
 												{ __( 'Process again', 'service-integration' ) }
 											</Button>
@@ -177,7 +262,16 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 					</ResponsiveTable>
 				)
 			) : null }
-			{ data && ! events.error ? <Pager page={ page } perPage={ PER_PAGE } total={ data.total } busy={ events.loading } onPage={ setPage } label={ __( 'Received event pages', 'service-integration' ) } /> : null }
+			{ data && ! events.error ? (
+				<Pager
+					page={ page }
+					perPage={ PER_PAGE }
+					total={ data.total }
+					busy={ events.loading }
+					onPage={ setPage }
+					label={ __( 'Received event pages', 'service-integration' ) }
+				/>
+			) : null }
 		</div>
 	);
 }

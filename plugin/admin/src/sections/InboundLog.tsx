@@ -29,19 +29,34 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 	const [ source, setSource ] = useState( '' );
 	const [ outcome, setOutcome ] = useState( '' );
 	const [ page, setPage ] = useState( 1 );
-	const log = useResource( () => listInboundLog( { source, outcome, page, per_page: PER_PAGE } ), [ source, outcome, page, refreshKey ] );
+	const log = useResource(
+		() => listInboundLog( { source, outcome, page, per_page: PER_PAGE } ),
+		[ source, outcome, page, refreshKey ]
+	);
 
 	return (
 		<div className="si-subsection">
 			<h3>{ __( 'Verification log', 'service-integration' ) }</h3>
-			<p className="si-help">{ __( 'Answer: the HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 503 to be retried).', 'service-integration' ) }</p>
-			<div className="si-filters" role="search" aria-label={ __( 'Filter the verification log', 'service-integration' ) }>
+			<p className="si-help">
+				{ __(
+					'Answer: the HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 503 to be retried).',
+					'service-integration'
+				) }
+			</p>
+			<div
+				className="si-filters"
+				role="search"
+				aria-label={ __( 'Filter the verification log', 'service-integration' ) }
+			>
 				<SelectControl
 					__nextHasNoMarginBottom
 					__next40pxDefaultSize
 					label={ __( 'Source', 'service-integration' ) }
 					value={ source }
-					options={ [ { label: __( 'All sources', 'service-integration' ), value: '' }, ...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ) ] }
+					options={ [
+						{ label: __( 'All sources', 'service-integration' ), value: '' },
+						...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ),
+					] }
 					onChange={ ( value: string ) => {
 						setSource( value );
 						setPage( 1 );
@@ -52,20 +67,34 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 					__next40pxDefaultSize
 					label={ __( 'Outcome', 'service-integration' ) }
 					value={ outcome }
-					options={ [ { label: __( 'All outcomes', 'service-integration' ), value: '' }, ...INBOUND_OUTCOMES.map( ( value ): Option => ( { label: outcomeLabel( value ), value } ) ) ] }
+					options={ [
+						{ label: __( 'All outcomes', 'service-integration' ), value: '' },
+						...INBOUND_OUTCOMES.map( ( value ): Option => ( { label: outcomeLabel( value ), value } ) ),
+					] }
 					onChange={ ( value: string ) => {
 						setOutcome( value );
 						setPage( 1 );
 					} }
 				/>
 			</div>
-			{ log.loading && ! log.data ? <LoadingState label={ __( 'Loading the verification log…', 'service-integration' ) } /> : null }
-			{ log.error ? <ErrorNotice error={ log.error } context={ __( 'Loading the verification log', 'service-integration' ) } onRetry={ log.reload } /> : null }
+			{ log.loading && ! log.data ? (
+				<LoadingState label={ __( 'Loading the verification log…', 'service-integration' ) } />
+			) : null }
+			{ log.error ? (
+				<ErrorNotice
+					error={ log.error }
+					context={ __( 'Loading the verification log', 'service-integration' ) }
+					onRetry={ log.reload }
+				/>
+			) : null }
 			{ log.data && ! log.error ? (
 				log.data.entries.length === 0 ? (
 					<p className="si-empty">{ __( 'Nothing received yet.', 'service-integration' ) }</p>
 				) : (
-					<ResponsiveTable caption={ __( 'Verification log, newest first', 'service-integration' ) } className="si-inbound-log">
+					<ResponsiveTable
+						caption={ __( 'Verification log, newest first', 'service-integration' ) }
+						className="si-inbound-log"
+					>
 						<thead>
 							<tr>
 								<th scope="col">{ __( 'When', 'service-integration' ) }</th>
@@ -82,18 +111,35 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 									<td>{ formatDateTime( entry.at ) }</td>
 									<td>{ entry.source }</td>
 									<td>
-										<StatusBadge tone={ entry.outcome === 'verified' ? 'success' : 'error' }>{ outcomeLabel( entry.outcome ) }</StatusBadge>
+										<StatusBadge tone={ entry.outcome === 'verified' ? 'success' : 'error' }>
+											{ outcomeLabel( entry.outcome ) }
+										</StatusBadge>
 									</td>
 									<td className="si-answer">{ senderStatus( entry ) ?? NONE }</td>
 									<td>{ entry.code ? <Code>{ entry.code }</Code> : NONE }</td>
-									<td>{ entry.event_id ? <Code className="si-event-id">{ entry.event_id }</Code> : NONE }</td>
+									<td>
+										{ entry.event_id ? (
+											<Code className="si-event-id">{ entry.event_id }</Code>
+										) : (
+											NONE
+										) }
+									</td>
 								</tr>
 							) ) }
 						</tbody>
 					</ResponsiveTable>
 				)
 			) : null }
-			{ log.data && ! log.error ? <Pager page={ page } perPage={ PER_PAGE } total={ log.data.total } busy={ log.loading } onPage={ setPage } label={ __( 'Verification log pages', 'service-integration' ) } /> : null }
+			{ log.data && ! log.error ? (
+				<Pager
+					page={ page }
+					perPage={ PER_PAGE }
+					total={ log.data.total }
+					busy={ log.loading }
+					onPage={ setPage }
+					label={ __( 'Verification log pages', 'service-integration' ) }
+				/>
+			) : null }
 		</div>
 	);
 }

@@ -56,7 +56,9 @@ export function InboundSection() {
 		}
 	};
 	const rotate = async ( id: string, secret: string ) => {
-		const rotated = await action.run( `rotate-${ id }`, () => rotateSourceSecret( id, secret.trim() || undefined ) );
+		const rotated = await action.run( `rotate-${ id }`, () =>
+			rotateSourceSecret( id, secret.trim() || undefined )
+		);
 		if ( rotated ) {
 			setRotating( null );
 			setRevealed( { source: rotated, rotated: true } );
@@ -64,11 +66,24 @@ export function InboundSection() {
 		}
 	};
 	const setActive = async ( source: InboundSource, active: boolean ) => {
-		if ( await action.run( `toggle-${ source.id }`, () => updateSource( source.id, { status: active ? 'active' : 'disabled' } ) ) ) {
+		if (
+			await action.run( `toggle-${ source.id }`, () =>
+				updateSource( source.id, { status: active ? 'active' : 'disabled' } )
+			)
+		) {
 			setMessage(
 				active
-					? sprintf( /* translators: %s: source identifier. */ __( 'Source %s enabled.', 'service-integration' ), source.id )
-					: sprintf( /* translators: %s: source identifier. */ __( 'Source %s disabled: its receiving URL refuses webhooks until it is enabled again.', 'service-integration' ), source.id )
+					? sprintf(
+							/* translators: %s: source identifier. */ __( 'Source %s enabled.', 'service-integration' ),
+							source.id
+						)
+					: sprintf(
+							/* translators: %s: source identifier. */ __(
+								'Source %s disabled: its receiving URL refuses webhooks until it is enabled again.',
+								'service-integration'
+							),
+							source.id
+						)
 			);
 			refresh();
 		}
@@ -78,7 +93,12 @@ export function InboundSection() {
 			if ( revealed?.source.id === id ) {
 				setRevealed( null );
 			}
-			setMessage( sprintf( /* translators: %s: source identifier. */ __( 'Source %s deleted.', 'service-integration' ), id ) );
+			setMessage(
+				sprintf(
+					/* translators: %s: source identifier. */ __( 'Source %s deleted.', 'service-integration' ),
+					id
+				)
+			);
 			refresh();
 		}
 	};
@@ -88,11 +108,20 @@ export function InboundSection() {
 	return (
 		<Section
 			title={ __( 'Inbound sources', 'service-integration' ) }
-			description={ __( 'Remote services (Stripe, GitHub, Shopify, WooCommerce, any Standard Webhooks sender) that send webhooks to this site. Each gets its own receiving URL; every signature is checked, and each event is processed once.', 'service-integration' ) }
+			description={ __(
+				'Remote services (Stripe, GitHub, Shopify, WooCommerce, any Standard Webhooks sender) that send webhooks to this site. Each gets its own receiving URL; every signature is checked, and each event is processed once.',
+				'service-integration'
+			) }
 			actions={
 				sources.data && ! notAvailable ? (
 					<>
-						<Button variant="secondary" size="compact" onClick={ refresh } isBusy={ sources.loading } disabled={ sources.loading }>
+						<Button
+							variant="secondary"
+							size="compact"
+							onClick={ refresh }
+							isBusy={ sources.loading }
+							disabled={ sources.loading }
+						>
 							{ __( 'Refresh', 'service-integration' ) }
 						</Button>
 						{ ! adding ? (
@@ -104,8 +133,16 @@ export function InboundSection() {
 				) : null
 			}
 		>
-			{ sources.loading && ! sources.data && ! sources.error ? <LoadingState label={ __( 'Loading the sources…', 'service-integration' ) } /> : null }
-			{ sources.error ? <ErrorNotice error={ sources.error } context={ __( 'Loading the sources', 'service-integration' ) } onRetry={ sources.reload } /> : null }
+			{ sources.loading && ! sources.data && ! sources.error ? (
+				<LoadingState label={ __( 'Loading the sources…', 'service-integration' ) } />
+			) : null }
+			{ sources.error ? (
+				<ErrorNotice
+					error={ sources.error }
+					context={ __( 'Loading the sources', 'service-integration' ) }
+					onRetry={ sources.reload }
+				/>
+			) : null }
 			{ message ? (
 				<Notice status="success" onRemove={ () => setMessage( null ) } className="si-notice">
 					{ message }
@@ -116,18 +153,37 @@ export function InboundSection() {
 			{ adding ? (
 				<div className="si-subsection si-panel">
 					<h3>{ __( 'Add a source', 'service-integration' ) }</h3>
-					<InboundSourceForm busy={ action.busy === 'add' } onSubmit={ ( input ) => void add( input ) } onInvalid={ action.invalid } onCancel={ () => setAdding( false ) } />
+					<InboundSourceForm
+						busy={ action.busy === 'add' }
+						onSubmit={ ( input ) => void add( input ) }
+						onInvalid={ action.invalid }
+						onCancel={ () => setAdding( false ) }
+					/>
 				</div>
 			) : null }
 			{ rotating ? (
-				<RotatePanel key={ rotating.id } source={ rotating } busy={ action.busy === `rotate-${ rotating.id }` } onRotate={ ( secret ) => void rotate( rotating.id, secret ) } onCancel={ () => setRotating( null ) } />
+				<RotatePanel
+					key={ rotating.id }
+					source={ rotating }
+					busy={ action.busy === `rotate-${ rotating.id }` }
+					onRotate={ ( secret ) => void rotate( rotating.id, secret ) }
+					onCancel={ () => setRotating( null ) }
+				/>
 			) : null }
 			{ sources.data && ! sources.error ? (
 				<>
 					{ sources.data.length === 0 ? (
-						<p className="si-empty">{ __( 'No source yet. Add one for each service that sends webhooks to this site.', 'service-integration' ) }</p>
+						<p className="si-empty">
+							{ __(
+								'No source yet. Add one for each service that sends webhooks to this site.',
+								'service-integration'
+							) }
+						</p>
 					) : (
-						<ResponsiveTable caption={ __( 'Inbound sources', 'service-integration' ) } className="si-sources">
+						<ResponsiveTable
+							caption={ __( 'Inbound sources', 'service-integration' ) }
+							className="si-sources"
+						>
 							<thead>
 								<tr>
 									<th scope="col">{ __( 'Source', 'service-integration' ) }</th>
@@ -174,7 +230,11 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 		<tr data-source-id={ source.id } className={ active ? undefined : 'si-row--muted' }>
 			<td>
 				<strong>{ source.id }</strong>{ ' ' }
-				{ active ? <StatusBadge tone="success">{ __( 'Active', 'service-integration' ) }</StatusBadge> : <StatusBadge tone="error">{ __( 'Disabled', 'service-integration' ) }</StatusBadge> }
+				{ active ? (
+					<StatusBadge tone="success">{ __( 'Active', 'service-integration' ) }</StatusBadge>
+				) : (
+					<StatusBadge tone="error">{ __( 'Disabled', 'service-integration' ) }</StatusBadge>
+				) }
 				{ source.description ? (
 					<>
 						<br />
@@ -184,7 +244,12 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 				{ source.created_at ? (
 					<>
 						<br />
-						<span className="si-help">{ sprintf( /* translators: %s: date and time. */ __( 'Added %s', 'service-integration' ), formatDateTime( source.created_at ) ) }</span>
+						<span className="si-help">
+							{ sprintf(
+								/* translators: %s: date and time. */ __( 'Added %s', 'service-integration' ),
+								formatDateTime( source.created_at )
+							) }
+						</span>
 					</>
 				) : null }
 			</td>
@@ -193,7 +258,16 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 				{ source.receiving_url ? (
 					<>
 						<Code className="si-receiving-url">{ source.receiving_url }</Code>{ ' ' }
-						<CopyButton text={ source.receiving_url } label={ sprintf( /* translators: %s: source identifier. */ __( 'Copy the receiving URL of %s', 'service-integration' ), source.id ) } />
+						<CopyButton
+							text={ source.receiving_url }
+							label={ sprintf(
+								/* translators: %s: source identifier. */ __(
+									'Copy the receiving URL of %s',
+									'service-integration'
+								),
+								source.id
+							) }
+						/>
 					</>
 				) : (
 					NONE
@@ -204,20 +278,42 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 				{ current ? (
 					<>
 						<br />
-						<span className="si-help">{ current.origin === 'generated' ? __( 'generated here', 'service-integration' ) : __( 'given by the service', 'service-integration' ) }</span>
+						<span className="si-help">
+							{ current.origin === 'generated'
+								? __( 'generated here', 'service-integration' )
+								: __( 'given by the service', 'service-integration' ) }
+						</span>
 					</>
 				) : null }
 				{ previous.length ? (
 					<>
 						<br />
 						<span className="si-help">
-							{ sprintf( /* translators: %s: date and time. */ __( 'The previous one is accepted until %s', 'service-integration' ), formatDateTime( previous[ 0 ]?.expires_at ) ) }
+							{ sprintf(
+								/* translators: %s: date and time. */ __(
+									'The previous one is accepted until %s',
+									'service-integration'
+								),
+								formatDateTime( previous[ 0 ]?.expires_at )
+							) }
 						</span>
 					</>
 				) : null }
 			</td>
 			<td className="si-row-actions">
-				<Button variant="secondary" size="compact" onClick={ onRotate } disabled={ busy !== null } aria-label={ sprintf( /* translators: %s: source identifier. */ __( 'Rotate the secret of %s', 'service-integration' ), source.id ) }>
+				<Button
+					variant="secondary"
+					size="compact"
+					onClick={ onRotate }
+					disabled={ busy !== null }
+					aria-label={ sprintf(
+						/* translators: %s: source identifier. */ __(
+							'Rotate the secret of %s',
+							'service-integration'
+						),
+						source.id
+					) }
+				>
 					{ __( 'Rotate secret', 'service-integration' ) }
 				</Button>
 				<Button
@@ -228,16 +324,28 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 					disabled={ busy !== null }
 					aria-label={
 						active
-							? /* translators: %s: source identifier. */ sprintf( __( 'Disable %s', 'service-integration' ), source.id )
-							: /* translators: %s: source identifier. */ sprintf( __( 'Enable %s', 'service-integration' ), source.id )
+							? /* translators: %s: source identifier. */ sprintf(
+									__( 'Disable %s', 'service-integration' ),
+									source.id
+								)
+							: /* translators: %s: source identifier. */ sprintf(
+									__( 'Enable %s', 'service-integration' ),
+									source.id
+								)
 					}
 				>
 					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
 				</Button>
 				<ConfirmButton
-					question={ __( 'Delete this source? Its receiving URL stops accepting webhooks.', 'service-integration' ) }
+					question={ __(
+						'Delete this source? Its receiving URL stops accepting webhooks.',
+						'service-integration'
+					) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
-					label={ sprintf( /* translators: %s: source identifier. */ __( 'Delete %s', 'service-integration' ), source.id ) }
+					label={ sprintf(
+						/* translators: %s: source identifier. */ __( 'Delete %s', 'service-integration' ),
+						source.id
+					) }
 					isBusy={ busy === `delete-${ source.id }` }
 					disabled={ busy !== null }
 					onConfirm={ onDelete }
@@ -249,19 +357,42 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 	);
 }
 
-function RotatePanel( { source, busy, onRotate, onCancel }: { source: InboundSource; busy: boolean; onRotate: ( secret: string ) => void; onCancel: () => void } ) {
+function RotatePanel( {
+	source,
+	busy,
+	onRotate,
+	onCancel,
+}: {
+	source: InboundSource;
+	busy: boolean;
+	onRotate: ( secret: string ) => void;
+	onCancel: () => void;
+} ) {
 	const [ secret, setSecret ] = useState( '' );
 	return (
 		<form
 			className="si-subsection si-panel si-form"
-			aria-label={ sprintf( /* translators: %s: source identifier. */ __( 'Rotate the secret of %s', 'service-integration' ), source.id ) }
+			aria-label={ sprintf(
+				/* translators: %s: source identifier. */ __( 'Rotate the secret of %s', 'service-integration' ),
+				source.id
+			) }
 			onSubmit={ ( event ) => {
 				event.preventDefault();
 				onRotate( secret );
 			} }
 		>
-			<h3>{ sprintf( /* translators: %s: source identifier. */ __( 'New secret for %s', 'service-integration' ), source.id ) }</h3>
-			<p className="si-help">{ __( 'The current secret stays accepted for 24 hours, so the remote service can switch without a refused delivery.', 'service-integration' ) }</p>
+			<h3>
+				{ sprintf(
+					/* translators: %s: source identifier. */ __( 'New secret for %s', 'service-integration' ),
+					source.id
+				) }
+			</h3>
+			<p className="si-help">
+				{ __(
+					'The current secret stays accepted for 24 hours, so the remote service can switch without a refused delivery.',
+					'service-integration'
+				) }
+			</p>
 			<TextControl
 				__nextHasNoMarginBottom
 				__next40pxDefaultSize
@@ -287,8 +418,14 @@ function RotatePanel( { source, busy, onRotate, onCancel }: { source: InboundSou
 function RevealedSource( { revealed, onDismiss }: { revealed: Revealed; onDismiss: () => void } ) {
 	const { source, rotated } = revealed;
 	const title = rotated
-		? sprintf( /* translators: %s: source identifier. */ __( 'New secret for %s saved', 'service-integration' ), source.id )
-		: sprintf( /* translators: %s: source identifier. */ __( 'Source %s added', 'service-integration' ), source.id );
+		? sprintf(
+				/* translators: %s: source identifier. */ __( 'New secret for %s saved', 'service-integration' ),
+				source.id
+			)
+		: sprintf(
+				/* translators: %s: source identifier. */ __( 'Source %s added', 'service-integration' ),
+				source.id
+			);
 	if ( ! source.secret ) {
 		// The remote service's own secret: nothing to reveal, only where to send.
 		return (
@@ -298,20 +435,36 @@ function RevealedSource( { revealed, onDismiss }: { revealed: Revealed; onDismis
 				</p>
 				{ source.receiving_url ? (
 					<p>
-						{ __( 'Give the remote service this receiving URL:', 'service-integration' ) } <Code>{ source.receiving_url }</Code>{ ' ' }
-						<CopyButton text={ source.receiving_url } label={ __( 'Copy the URL', 'service-integration' ) } />
+						{ __( 'Give the remote service this receiving URL:', 'service-integration' ) }{ ' ' }
+						<Code>{ source.receiving_url }</Code>{ ' ' }
+						<CopyButton
+							text={ source.receiving_url }
+							label={ __( 'Copy the URL', 'service-integration' ) }
+						/>
 					</p>
 				) : null }
 			</Notice>
 		);
 	}
-	const fields: SecretField[] = [ { label: __( 'Signing secret', 'service-integration' ), value: source.secret, copyLabel: __( 'Copy the secret', 'service-integration' ) } ];
+	const fields: SecretField[] = [
+		{
+			label: __( 'Signing secret', 'service-integration' ),
+			value: source.secret,
+			copyLabel: __( 'Copy the secret', 'service-integration' ),
+		},
+	];
 	if ( source.receiving_url ) {
-		fields.unshift( { label: __( 'Receiving URL', 'service-integration' ), value: source.receiving_url, copyLabel: __( 'Copy the URL', 'service-integration' ) } );
+		fields.unshift( {
+			label: __( 'Receiving URL', 'service-integration' ),
+			value: source.receiving_url,
+			copyLabel: __( 'Copy the URL', 'service-integration' ),
+		} );
 	}
 	return (
 		<SecretOnce title={ title } fields={ fields } onDismiss={ onDismiss }>
-			<p className="si-help">{ __( 'Give the remote service the receiving URL and this signing secret.', 'service-integration' ) }</p>
+			<p className="si-help">
+				{ __( 'Give the remote service the receiving URL and this signing secret.', 'service-integration' ) }
+			</p>
 		</SecretOnce>
 	);
 }

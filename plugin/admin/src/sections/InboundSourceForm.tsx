@@ -25,11 +25,20 @@ export function schemeLabel( scheme: string ): string {
 export function secretHelp( scheme: string ): string {
 	switch ( scheme ) {
 		case 'stripe':
-			return __( 'Stripe issues the signing secret (whsec_…) when you add the endpoint in its dashboard: paste it here.', 'service-integration' );
+			return __(
+				'Stripe issues the signing secret (whsec_…) when you add the endpoint in its dashboard: paste it here.',
+				'service-integration'
+			);
 		case 'shopify':
-			return __( 'Shopify signs with your app\'s client secret (or the secret shown under Settings → Notifications → Webhooks): paste it here.', 'service-integration' );
+			return __(
+				"Shopify signs with your app's client secret (or the secret shown under Settings → Notifications → Webhooks): paste it here.",
+				'service-integration'
+			);
 		default:
-			return __( 'Leave empty to have a strong secret generated and shown once, then give it to the remote service; or paste the one you already set there.', 'service-integration' );
+			return __(
+				'Leave empty to have a strong secret generated and shown once, then give it to the remote service; or paste the one you already set there.',
+				'service-integration'
+			);
 	}
 }
 
@@ -38,7 +47,12 @@ export function sourceIdProblem( id: string ): string | null {
 	if ( id === '' ) {
 		return __( 'Enter an identifier for the source.', 'service-integration' );
 	}
-	return SOURCE_ID_PATTERN.test( id ) ? null : __( 'The identifier may contain only lower-case letters, digits and dashes (at most 64).', 'service-integration' );
+	return SOURCE_ID_PATTERN.test( id )
+		? null
+		: __(
+				'The identifier may contain only lower-case letters, digits and dashes (at most 64).',
+				'service-integration'
+			);
 }
 
 interface Props {
@@ -76,7 +90,10 @@ export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Prop
 				__nextHasNoMarginBottom
 				__next40pxDefaultSize
 				label={ __( 'Identifier', 'service-integration' ) }
-				help={ __( 'A short name of lower-case letters, digits and dashes, e.g. stripe-live. It becomes the last part of the receiving URL.', 'service-integration' ) }
+				help={ __(
+					'A short name of lower-case letters, digits and dashes, e.g. stripe-live. It becomes the last part of the receiving URL.',
+					'service-integration'
+				) }
 				value={ id }
 				required
 				maxLength={ 64 }
@@ -101,7 +118,14 @@ export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Prop
 				value={ secret }
 				onChange={ ( value: string ) => setSecret( value ) }
 			/>
-			<TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={ __( 'Description', 'service-integration' ) } value={ description } maxLength={ 500 } onChange={ ( value: string ) => setDescription( value ) } />
+			<TextControl
+				__nextHasNoMarginBottom
+				__next40pxDefaultSize
+				label={ __( 'Description', 'service-integration' ) }
+				value={ description }
+				maxLength={ 500 }
+				onChange={ ( value: string ) => setDescription( value ) }
+			/>
 			<div className="si-form__buttons">
 				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
 					{ __( 'Add source', 'service-integration' ) }

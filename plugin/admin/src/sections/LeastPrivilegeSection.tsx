@@ -28,15 +28,33 @@ export function LeastPrivilegeSection() {
 	return (
 		<Section
 			title={ __( 'Least-privilege check', 'service-integration' ) }
-			description={ __( 'Creates a temporary account with the integration role and an application password, tries calls it must be refused (users, plugins, settings, posts, orders) and calls it must be allowed, reports each result, then deletes the account.', 'service-integration' ) }
+			description={ __(
+				'Creates a temporary account with the integration role and an application password, tries calls it must be refused (users, plugins, settings, posts, orders) and calls it must be allowed, reports each result, then deletes the account.',
+				'service-integration'
+			) }
 		>
 			<p>
-				<Button variant="primary" onClick={ () => void run() } isBusy={ action.busy === 'check' } disabled={ action.busy !== null }>
-					{ report ? __( 'Run the check again', 'service-integration' ) : __( 'Run the check', 'service-integration' ) }
+				<Button
+					variant="primary"
+					onClick={ () => void run() }
+					isBusy={ action.busy === 'check' }
+					disabled={ action.busy !== null }
+				>
+					{ report
+						? __( 'Run the check again', 'service-integration' )
+						: __( 'Run the check', 'service-integration' ) }
 				</Button>
 			</p>
-			{ action.busy === 'check' ? <LoadingState label={ __( 'Running the check (a few seconds)…', 'service-integration' ) } /> : null }
-			{ action.error ? <ErrorNotice error={ action.error } context={ __( 'Running the check', 'service-integration' ) } onRetry={ () => void run() } /> : null }
+			{ action.busy === 'check' ? (
+				<LoadingState label={ __( 'Running the check (a few seconds)…', 'service-integration' ) } />
+			) : null }
+			{ action.error ? (
+				<ErrorNotice
+					error={ action.error }
+					context={ __( 'Running the check', 'service-integration' ) }
+					onRetry={ () => void run() }
+				/>
+			) : null }
 			{ report && action.busy !== 'check' ? <CheckReportView report={ report } ranAt={ ranAt } /> : null }
 		</Section>
 	);
@@ -46,29 +64,49 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 	const failed = report.results.filter( ( result ) => ! result.passed ).length;
 	return (
 		<div className="si-check-report">
-			<Notice status={ report.passed ? 'success' : 'error' } isDismissible={ false } className="si-notice si-check-verdict">
+			<Notice
+				status={ report.passed ? 'success' : 'error' }
+				isDismissible={ false }
+				className="si-notice si-check-verdict"
+			>
 				<p>
 					<strong>
 						{ report.passed
-							? __( 'Passed: the integration role is refused everything it must not do, and allowed what it needs.', 'service-integration' )
+							? __(
+									'Passed: the integration role is refused everything it must not do, and allowed what it needs.',
+									'service-integration'
+								)
 							: __( 'Failed: see the rows marked "Fail" below.', 'service-integration' ) }
 					</strong>
 				</p>
 				<p>
 					{ sprintf(
 						/* translators: 1: number of calls, 2: number of failed calls. */
-						_n( '%1$d call tried, %2$d failed.', '%1$d calls tried, %2$d failed.', report.results.length, 'service-integration' ),
+						_n(
+							'%1$d call tried, %2$d failed.',
+							'%1$d calls tried, %2$d failed.',
+							report.results.length,
+							'service-integration'
+						),
 						report.results.length,
 						failed
 					) }{ ' ' }
 					{ report.authenticated
-						? __( 'The temporary application password authenticated as the temporary account.', 'service-integration' )
+						? __(
+								'The temporary application password authenticated as the temporary account.',
+								'service-integration'
+							)
 						: __( 'The temporary application password did NOT authenticate.', 'service-integration' ) }
-					{ ranAt ? ` ${ sprintf( /* translators: %s: time of day. */ __( 'Run at %s.', 'service-integration' ), ranAt.toLocaleTimeString() ) }` : null }
+					{ ranAt
+						? ` ${ sprintf( /* translators: %s: time of day. */ __( 'Run at %s.', 'service-integration' ), ranAt.toLocaleTimeString() ) }`
+						: null }
 				</p>
 				{ report.error ? <p>{ report.error }</p> : null }
 			</Notice>
-			<ResponsiveTable caption={ __( 'Calls tried by the least-privilege check', 'service-integration' ) } className="si-check-results">
+			<ResponsiveTable
+				caption={ __( 'Calls tried by the least-privilege check', 'service-integration' ) }
+				className="si-check-results"
+			>
 				<thead>
 					<tr>
 						<th scope="col">{ __( 'Method', 'service-integration' ) }</th>
@@ -81,14 +119,21 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 				</thead>
 				<tbody>
 					{ report.results.map( ( result, index ) => (
-						<tr key={ `${ result.method } ${ result.route } ${ index }` } className={ result.passed ? undefined : 'si-row--flagged' }>
+						<tr
+							key={ `${ result.method } ${ result.route } ${ index }` }
+							className={ result.passed ? undefined : 'si-row--flagged' }
+						>
 							<td>
 								<code>{ result.method }</code>
 							</td>
 							<td>
 								<Code>{ result.route }</Code>
 							</td>
-							<td>{ result.expected === 'refused' ? __( 'refused', 'service-integration' ) : __( 'allowed', 'service-integration' ) }</td>
+							<td>
+								{ result.expected === 'refused'
+									? __( 'refused', 'service-integration' )
+									: __( 'allowed', 'service-integration' ) }
+							</td>
 							<td>{ result.status }</td>
 							<td>{ result.code ? <Code>{ result.code }</Code> : NONE }</td>
 							<td>

@@ -37,7 +37,13 @@ export function ServiceAccountSection() {
 	const addPassword = async () => {
 		const name = passwordName.trim();
 		if ( ! name ) {
-			action.invalid( __( 'Enter a name for the application password, e.g. the tool that will use it.', 'service-integration' ), 'name' );
+			action.invalid(
+				__(
+					'Enter a name for the application password, e.g. the tool that will use it.',
+					'service-integration'
+				),
+				'name'
+			);
 			return;
 		}
 		const answer = await action.run( 'create-password', () => createApplicationPassword( name ) );
@@ -64,35 +70,74 @@ export function ServiceAccountSection() {
 	return (
 		<Section
 			title={ __( 'Service account', 'service-integration' ) }
-			description={ __( 'The account your automation tool (n8n, Make, Zapier, a script) logs in with, using an application password. Its role can create manufacturing orders and read paid orders, and nothing else.', 'service-integration' ) }
+			description={ __(
+				'The account your automation tool (n8n, Make, Zapier, a script) logs in with, using an application password. Its role can create manufacturing orders and read paid orders, and nothing else.',
+				'service-integration'
+			) }
 		>
 			{ action.error ? <ErrorNotice error={ action.error } onDismiss={ action.clearError } /> : null }
-			{ state.loading && ! state.data ? <LoadingState label={ __( 'Loading the service account…', 'service-integration' ) } /> : null }
-			{ state.error ? <ErrorNotice error={ state.error } context={ __( 'Loading the service account', 'service-integration' ) } onRetry={ state.reload } /> : null }
+			{ state.loading && ! state.data ? (
+				<LoadingState label={ __( 'Loading the service account…', 'service-integration' ) } />
+			) : null }
+			{ state.error ? (
+				<ErrorNotice
+					error={ state.error }
+					context={ __( 'Loading the service account', 'service-integration' ) }
+					onRetry={ state.reload }
+				/>
+			) : null }
 			{ state.data ? (
 				<>
-					<WideningWarning widening={ state.data.widening_detected } busy={ action.busy === 'reset-widening' } onForget={ forgetWidening } />
+					<WideningWarning
+						widening={ state.data.widening_detected }
+						busy={ action.busy === 'reset-widening' }
+						onForget={ forgetWidening }
+					/>
 					<Account state={ state.data } busy={ action.busy === 'create-account' } onCreate={ create } />
 					{ state.data.account ? (
 						<div className="si-subsection">
 							<h3>{ __( 'Application passwords', 'service-integration' ) }</h3>
 							{ ! state.data.application_passwords_available ? (
 								<Notice status="warning" isDismissible={ false }>
-									{ __( 'Application passwords are not available on this site: they need HTTPS, or a local environment (WP_ENVIRONMENT_TYPE "local").', 'service-integration' ) }
+									{ __(
+										'Application passwords are not available on this site: they need HTTPS, or a local environment (WP_ENVIRONMENT_TYPE "local").',
+										'service-integration'
+									) }
 								</Notice>
 							) : null }
 							{ created ? (
 								<SecretOnce
-									title={ sprintf( /* translators: %s: name of the application password. */ __( 'Application password "%s" created', 'service-integration' ), created.name ) }
+									title={ sprintf(
+										/* translators: %s: name of the application password. */ __(
+											'Application password "%s" created',
+											'service-integration'
+										),
+										created.name
+									) }
 									fields={ [
-										{ label: __( 'User name', 'service-integration' ), value: created.username, copyLabel: __( 'Copy the user name', 'service-integration' ) },
-										{ label: __( 'Application password', 'service-integration' ), value: created.password, copyLabel: __( 'Copy the password', 'service-integration' ) },
-										{ label: __( 'Authorization header value', 'service-integration' ), value: created.authorization, copyLabel: __( 'Copy the header', 'service-integration' ) },
+										{
+											label: __( 'User name', 'service-integration' ),
+											value: created.username,
+											copyLabel: __( 'Copy the user name', 'service-integration' ),
+										},
+										{
+											label: __( 'Application password', 'service-integration' ),
+											value: created.password,
+											copyLabel: __( 'Copy the password', 'service-integration' ),
+										},
+										{
+											label: __( 'Authorization header value', 'service-integration' ),
+											value: created.authorization,
+											copyLabel: __( 'Copy the header', 'service-integration' ),
+										},
 									] }
 									onDismiss={ () => setCreated( null ) }
 								>
 									<p className="si-help">
-										{ __( 'Your tool sends it as the HTTP header "Authorization" (HTTP Basic with the user name and this password).', 'service-integration' ) }
+										{ __(
+											'Your tool sends it as the HTTP header "Authorization" (HTTP Basic with the user name and this password).',
+											'service-integration'
+										) }
 									</p>
 								</SecretOnce>
 							) : null }
@@ -108,12 +153,20 @@ export function ServiceAccountSection() {
 									__nextHasNoMarginBottom
 									__next40pxDefaultSize
 									label={ __( 'Name of the new application password', 'service-integration' ) }
-									help={ __( 'Name it after the tool that will use it, e.g. n8n.', 'service-integration' ) }
+									help={ __(
+										'Name it after the tool that will use it, e.g. n8n.',
+										'service-integration'
+									) }
 									value={ passwordName }
 									onChange={ ( value: string ) => setPasswordName( value ) }
 									maxLength={ 100 }
 								/>
-								<Button variant="primary" type="submit" isBusy={ action.busy === 'create-password' } disabled={ action.busy !== null }>
+								<Button
+									variant="primary"
+									type="submit"
+									isBusy={ action.busy === 'create-password' }
+									disabled={ action.busy !== null }
+								>
 									{ __( 'Create application password', 'service-integration' ) }
 								</Button>
 							</form>
@@ -158,7 +211,9 @@ function RoleStatus( { exists }: { exists: boolean } ) {
 	return (
 		<p className="si-role-status" data-role-exists={ exists ? 'yes' : 'no' }>
 			{ __( 'Integration role:', 'service-integration' ) }{ ' ' }
-			<StatusBadge tone={ exists ? 'success' : 'warning' }>{ exists ? __( 'Exists', 'service-integration' ) : __( 'Missing', 'service-integration' ) }</StatusBadge>{ ' ' }
+			<StatusBadge tone={ exists ? 'success' : 'warning' }>
+				{ exists ? __( 'Exists', 'service-integration' ) : __( 'Missing', 'service-integration' ) }
+			</StatusBadge>{ ' ' }
 			{ exists ? null : __( 'The plugin creates it again on the next page load.', 'service-integration' ) }
 		</p>
 	);
@@ -193,12 +248,23 @@ function Account( { state, busy, onCreate }: { state: ServiceAccountState; busy:
 	);
 }
 
-function PasswordTable( { state, busy, onRevoke }: { state: ServiceAccountState; busy: string | null; onRevoke: ( uuid: string ) => void } ) {
+function PasswordTable( {
+	state,
+	busy,
+	onRevoke,
+}: {
+	state: ServiceAccountState;
+	busy: string | null;
+	onRevoke: ( uuid: string ) => void;
+} ) {
 	if ( state.application_passwords.length === 0 ) {
 		return <p className="si-empty">{ __( 'The account has no application password.', 'service-integration' ) }</p>;
 	}
 	return (
-		<ResponsiveTable caption={ __( 'Application passwords of the service account', 'service-integration' ) } className="si-passwords">
+		<ResponsiveTable
+			caption={ __( 'Application passwords of the service account', 'service-integration' ) }
+			className="si-passwords"
+		>
 			<thead>
 				<tr>
 					<th scope="col">{ __( 'Name', 'service-integration' ) }</th>
@@ -217,9 +283,21 @@ function PasswordTable( { state, busy, onRevoke }: { state: ServiceAccountState;
 						<td>{ password.last_ip ?? NONE }</td>
 						<td>
 							<ConfirmButton
-								question={ sprintf( /* translators: %s: name of the application password. */ __( 'Revoke "%s"? Tools using it stop working.', 'service-integration' ), password.name ) }
+								question={ sprintf(
+									/* translators: %s: name of the application password. */ __(
+										'Revoke "%s"? Tools using it stop working.',
+										'service-integration'
+									),
+									password.name
+								) }
 								confirmLabel={ __( 'Revoke', 'service-integration' ) }
-								label={ sprintf( /* translators: %s: name of the application password. */ __( 'Revoke the application password "%s"', 'service-integration' ), password.name ) }
+								label={ sprintf(
+									/* translators: %s: name of the application password. */ __(
+										'Revoke the application password "%s"',
+										'service-integration'
+									),
+									password.name
+								) }
 								isBusy={ busy === `revoke-${ password.uuid }` }
 								disabled={ busy !== null }
 								onConfirm={ () => onRevoke( password.uuid ) }
@@ -237,7 +315,13 @@ function PasswordTable( { state, busy, onRevoke }: { state: ServiceAccountState;
 type CapabilityState = 'ok' | 'widened' | 'missing' | 'removed';
 
 function CapabilityTable( { state }: { state: ServiceAccountState } ) {
-	const names = Array.from( new Set( [ ...Object.keys( state.expected_capabilities ), ...Object.keys( state.role_capabilities ), ...state.widening_detected ] ) );
+	const names = Array.from(
+		new Set( [
+			...Object.keys( state.expected_capabilities ),
+			...Object.keys( state.role_capabilities ),
+			...state.widening_detected,
+		] )
+	);
 	const rows = names.map( ( name ) => {
 		const expected = state.expected_capabilities[ name ] === true;
 		const onRole = name in state.role_capabilities ? state.role_capabilities[ name ] === true : null;
@@ -274,9 +358,18 @@ function CapabilityTable( { state }: { state: ServiceAccountState } ) {
 		<div className="si-subsection">
 			<h3>{ __( 'Role capabilities', 'service-integration' ) }</h3>
 			<p className="si-help">
-				{ __( 'What the integration role (service_integration) holds, against the list it is built from. Anything beyond that list is refused at run time and flagged here.', 'service-integration' ) }
+				{ __(
+					'What the integration role (service_integration) holds, against the list it is built from. Anything beyond that list is refused at run time and flagged here.',
+					'service-integration'
+				) }
 			</p>
-			<ResponsiveTable caption={ __( 'Capabilities of the integration role against the expected list', 'service-integration' ) } className="si-capabilities">
+			<ResponsiveTable
+				caption={ __(
+					'Capabilities of the integration role against the expected list',
+					'service-integration'
+				) }
+				className="si-capabilities"
+			>
 				<thead>
 					<tr>
 						<th scope="col">{ __( 'Capability', 'service-integration' ) }</th>

@@ -19,42 +19,92 @@ export function SidecarStatusSection() {
 	return (
 		<Section
 			title={ __( 'Sidecar status', 'service-integration' ) }
-			description={ __( 'The Node service that stores and delivers webhooks. WordPress asks it for its status over the signed channel.', 'service-integration' ) }
+			description={ __(
+				'The Node service that stores and delivers webhooks. WordPress asks it for its status over the signed channel.',
+				'service-integration'
+			) }
 			actions={
-				<Button variant="secondary" size="compact" onClick={ status.reload } isBusy={ status.loading } disabled={ status.loading }>
+				<Button
+					variant="secondary"
+					size="compact"
+					onClick={ status.reload }
+					isBusy={ status.loading }
+					disabled={ status.loading }
+				>
 					{ __( 'Refresh', 'service-integration' ) }
 				</Button>
 			}
 		>
-			{ status.loading && ! status.data && ! status.error ? <LoadingState label={ __( 'Asking the sidecar…', 'service-integration' ) } /> : null }
+			{ status.loading && ! status.data && ! status.error ? (
+				<LoadingState label={ __( 'Asking the sidecar…', 'service-integration' ) } />
+			) : null }
 			{ unreachable ? (
 				<Notice status="error" isDismissible={ false } className="si-notice si-sidecar-unreachable">
 					<p>
 						<strong>{ __( 'The sidecar is not reachable.', 'service-integration' ) }</strong>{ ' ' }
-						{ sidecarUrl ? <>{ createInterpolateElement( sprintf( /* translators: %s: the sidecar's URL. */ __( 'WordPress tried %s.', 'service-integration' ), '<url/>' ), { url: <WithBreaks text={ sidecarUrl } /> } ) } </> : null }
+						{ sidecarUrl ? (
+							<>
+								{ createInterpolateElement(
+									sprintf(
+										/* translators: %s: the sidecar's URL. */ __(
+											'WordPress tried %s.',
+											'service-integration'
+										),
+										'<url/>'
+									),
+									{ url: <WithBreaks text={ sidecarUrl } /> }
+								) }{ ' ' }
+							</>
+						) : null }
 						{ status.error?.message }
 					</p>
 					<p>{ __( 'What to do:', 'service-integration' ) }</p>
 					<ul className="si-list">
 						<li>
-							{ createInterpolateElement( __( 'Start it: in the project folder, run <run/> (or <start/> for the whole local stack).', 'service-integration' ), {
-								run: <code>npm run sidecar</code>,
-								start: <code>npm start</code>,
-							} ) }
+							{ createInterpolateElement(
+								__(
+									'Start it: in the project folder, run <run/> (or <start/> for the whole local stack).',
+									'service-integration'
+								),
+								{
+									run: <code>npm run sidecar</code>,
+									start: <code>npm start</code>,
+								}
+							) }
 						</li>
 						<li>
-							{ createInterpolateElement( __( 'Check that <constant/> in wp-config.php points at the address the sidecar listens on.', 'service-integration' ), {
-								constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code>,
-							} ) }
+							{ createInterpolateElement(
+								__(
+									'Check that <constant/> in wp-config.php points at the address the sidecar listens on.',
+									'service-integration'
+								),
+								{
+									constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code>,
+								}
+							) }
 						</li>
-						<li>{ __( 'Order events are kept in the outbox meanwhile and handed over when it is back: nothing is lost.', 'service-integration' ) }</li>
 						<li>
-							{ __( 'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later, and nothing unverified is stored.', 'service-integration' ) }
+							{ __(
+								'Order events are kept in the outbox meanwhile and handed over when it is back: nothing is lost.',
+								'service-integration'
+							) }
+						</li>
+						<li>
+							{ __(
+								'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later, and nothing unverified is stored.',
+								'service-integration'
+							) }
 						</li>
 					</ul>
 				</Notice>
 			) : null }
-			{ status.error && ! unreachable ? <ErrorNotice error={ status.error } context={ __( 'Asking the sidecar for its status', 'service-integration' ) } onRetry={ status.reload } /> : null }
+			{ status.error && ! unreachable ? (
+				<ErrorNotice
+					error={ status.error }
+					context={ __( 'Asking the sidecar for its status', 'service-integration' ) }
+					onRetry={ status.reload }
+				/>
+			) : null }
 			{ status.data && ! status.error ? <StatusView status={ status.data } /> : null }
 		</Section>
 	);
@@ -96,7 +146,13 @@ function StatusView( { status }: { status: SidecarStatus } ) {
 				<dt>{ __( 'Active endpoints', 'service-integration' ) }</dt>
 				<dd>{ endpoints.active }</dd>
 				<dt>{ __( 'Disabled endpoints', 'service-integration' ) }</dt>
-				<dd>{ endpoints.disabled > 0 ? <StatusBadge tone="warning">{ endpoints.disabled }</StatusBadge> : endpoints.disabled }</dd>
+				<dd>
+					{ endpoints.disabled > 0 ? (
+						<StatusBadge tone="warning">{ endpoints.disabled }</StatusBadge>
+					) : (
+						endpoints.disabled
+					) }
+				</dd>
 			</dl>
 		</div>
 	);

@@ -35,7 +35,12 @@ export function deliveriesRouter( context: RouteContext ): Router {
 				page: query.page,
 				perPage: query.per_page,
 			} );
-			res.json( { deliveries: deliveries.map( deliveryView ), total, page: query.page, per_page: query.per_page } satisfies DeliveryPageView );
+			res.json( {
+				deliveries: deliveries.map( deliveryView ),
+				total,
+				page: query.page,
+				per_page: query.per_page,
+			} satisfies DeliveryPageView );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 

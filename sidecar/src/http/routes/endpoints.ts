@@ -1,7 +1,14 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '../../contracts/constants';
-import type { DeletedView, EnabledEndpointView, EndpointListView, EndpointView, EndpointWithSecretView, RangeReplayView } from '../../contracts/views';
+import type {
+	DeletedView,
+	EnabledEndpointView,
+	EndpointListView,
+	EndpointView,
+	EndpointWithSecretView,
+	RangeReplayView,
+} from '../../contracts/views';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
 import type { Endpoint } from '../../store/endpoints-store';
@@ -33,8 +40,17 @@ export const CREATE_SCHEMA = z.strictObject( {
 	wc_compat_signature: FIELDS.wc_compat_signature.optional(),
 } );
 
-const PATCH_SCHEMA = CREATE_SCHEMA.partial().refine( ( patch ) => Object.keys( patch ).length > 0, 'give at least one field to change' );
-const ROTATE_SCHEMA = z.strictObject( { grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional() } );
+const PATCH_SCHEMA = CREATE_SCHEMA.partial().refine(
+	( patch ) => Object.keys( patch ).length > 0,
+	'give at least one field to change'
+);
+const ROTATE_SCHEMA = z.strictObject( {
+	grace_hours: z
+		.number()
+		.min( 0 )
+		.max( 24 * 30 )
+		.optional(),
+} );
 const DISABLE_SCHEMA = z.strictObject( { reason: z.string().min( 1 ).max( 500 ).optional() } );
 const ENABLE_SCHEMA = z.strictObject( { redeliver: z.boolean().optional() } );
 
@@ -72,7 +88,9 @@ function parseReplayBody( req: Request ): z.infer< typeof REPLAY_SCHEMA > {
 	}
 	const result = REPLAY_SCHEMA.safeParse( data );
 	if ( ! result.success ) {
-		const problems = result.error.issues.map( ( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }` );
+		const problems = result.error.issues.map(
+			( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }`
+		);
 		const first = result.error.issues[ 0 ];
 		const field = first && first.code !== 'unrecognized_keys' ? String( first.path[ 0 ] ?? '' ) : '';
 		if ( field in REPLAY_FIELDS ) {
@@ -95,7 +113,9 @@ export function endpointFieldChecks( config: RouteContext[ 'config' ] ) {
 			}
 			return verdict.url.href;
 		},
-		checkedTypes: ( types: string[] ): EventType[] => [ ...new Set( types.map( ( type, index ) => requireEventType( type, `event_types.${ index }` ) ) ) ],
+		checkedTypes: ( types: string[] ): EventType[] => [
+			...new Set( types.map( ( type, index ) => requireEventType( type, `event_types.${ index }` ) ) ),
+		],
 	};
 }
 
@@ -111,7 +131,11 @@ export function endpointsRouter( context: RouteContext ): Router {
 		}
 		return endpoint;
 	};
-	const view = ( endpoint: Endpoint ): EndpointView => endpointView( endpoint, stores.deliveries.health( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS ) );
+	const view = ( endpoint: Endpoint ): EndpointView =>
+		endpointView(
+			endpoint,
+			stores.deliveries.health( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS )
+		);
 
 	router
 		.route( '/endpoints' )
@@ -191,7 +215,10 @@ export function endpointsRouter( context: RouteContext ): Router {
 			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_ROTATION_GRACE_HOURS ) * 3_600_000 );
 			const endpoint = stores.endpoints.rotateSecret( req.params.id, secret, graceMs, Date.now() ) as Endpoint;
 			dispatcher.endpointsChanged();
-			context.log.info( { endpoint_id: endpoint.id, grace_hours: graceMs / 3_600_000 }, 'endpoint secret rotated' );
+			context.log.info(
+				{ endpoint_id: endpoint.id, grace_hours: graceMs / 3_600_000 },
+				'endpoint secret rotated'
+			);
 			res.json( { ...view( endpoint ), secret } satisfies EndpointWithSecretView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
@@ -248,9 +275,20 @@ export function endpointsRouter( context: RouteContext ): Router {
 			if ( from >= to ) {
 				throw new HttpError( 400, 'invalid_to', 'to: must be later than from.', { field: 'to' } );
 			}
-			const types = body.types === undefined ? endpoint.eventTypes : [ ...new Set( body.types.map( ( type, index ) => requireEventType( type, `types.${ index }` ) ) ) ];
+			const types =
+				body.types === undefined
+					? endpoint.eventTypes
+					: [
+							...new Set(
+								body.types.map( ( type, index ) => requireEventType( type, `types.${ index }` ) )
+							),
+						];
 			if ( endpoint.status !== 'active' ) {
-				throw new HttpError( 409, 'endpoint_disabled', `Endpoint "${ endpoint.id }" is disabled; enable it first.` );
+				throw new HttpError(
+					409,
+					'endpoint_disabled',
+					`Endpoint "${ endpoint.id }" is disabled; enable it first.`
+				);
 			}
 			const dryRun = body.dry_run ?? false;
 			const result = stores.deliveries.replayRange( {
@@ -264,7 +302,10 @@ export function endpointsRouter( context: RouteContext ): Router {
 			} );
 			if ( ! dryRun ) {
 				dispatcher.wake( [ endpoint.id ] );
-				context.log.info( { endpoint_id: endpoint.id, from: body.from, to: body.to, types, ...result }, 'events replayed' );
+				context.log.info(
+					{ endpoint_id: endpoint.id, from: body.from, to: body.to, types, ...result },
+					'events replayed'
+				);
 			}
 			res.json( {
 				matched: result.matched,
@@ -284,7 +325,14 @@ export function endpointsRouter( context: RouteContext ): Router {
 		.post( ( req, res ) => {
 			find( req.params.id );
 			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
-			if ( stores.endpoints.disable( req.params.id, body.reason ?? 'disabled by an administrator', 'owner', Date.now() ) ) {
+			if (
+				stores.endpoints.disable(
+					req.params.id,
+					body.reason ?? 'disabled by an administrator',
+					'owner',
+					Date.now()
+				)
+			) {
 				context.metrics.recordEndpointDisabled( 'owner' );
 			}
 			dispatcher.endpointsChanged();

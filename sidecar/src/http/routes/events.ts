@@ -34,10 +34,15 @@ export interface RejectedEvent {
 }
 
 export function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
-	const id = typeof raw === 'object' && raw !== null && typeof ( raw as { id?: unknown } ).id === 'string' ? ( raw as { id: string } ).id : null;
+	const id =
+		typeof raw === 'object' && raw !== null && typeof ( raw as { id?: unknown } ).id === 'string'
+			? ( raw as { id: string } ).id
+			: null;
 	const parsed = EVENT_SCHEMA.safeParse( raw );
 	if ( ! parsed.success ) {
-		const problems = parsed.error.issues.map( ( issue ) => `${ [ 'events', index, ...issue.path ].join( '.' ) }: ${ issue.message }` );
+		const problems = parsed.error.issues.map(
+			( issue ) => `${ [ 'events', index, ...issue.path ].join( '.' ) }: ${ issue.message }`
+		);
 		return { index, id, code: 'invalid_body', message: `Invalid event: ${ problems.join( '; ' ) }` };
 	}
 	const event = parsed.data;
@@ -49,11 +54,20 @@ export function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEv
 			message: `events.${ index }.type: unknown event type "${ event.type }"; known types: ${ EVENT_TYPES.join( ', ' ) }.`,
 		};
 	}
-	return { id: event.id, type: event.type, timestamp: event.timestamp, orderingKey: event.ordering_key ?? null, data: event.data };
+	return {
+		id: event.id,
+		type: event.type,
+		timestamp: event.timestamp,
+		orderingKey: event.ordering_key ?? null,
+		data: event.data,
+	};
 }
 
 const REPLAY_EVENT_SCHEMA = z.strictObject( { endpoint_id: z.string().min( 1 ).optional() } );
-const REPLAY_SINCE_SCHEMA = z.strictObject( { since: z.iso.datetime( { offset: true } ), endpoint_id: z.string().min( 1 ).optional() } );
+const REPLAY_SINCE_SCHEMA = z.strictObject( {
+	since: z.iso.datetime( { offset: true } ),
+	endpoint_id: z.string().min( 1 ).optional(),
+} );
 
 /** Hand-over of events from WordPress, their history, and manual replays. */
 export function eventsRouter( context: RouteContext ): Router {
@@ -83,7 +97,10 @@ export function eventsRouter( context: RouteContext ): Router {
 				}
 			} );
 			const now = Date.now();
-			const result = events.length > 0 ? stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) ) : { accepted: [], duplicates: [], endpointIds: [] };
+			const result =
+				events.length > 0
+					? stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+					: { accepted: [], duplicates: [], endpointIds: [] };
 			if ( events.length > 0 ) {
 				dispatcher.wake( result.endpointIds );
 			}
@@ -97,7 +114,10 @@ export function eventsRouter( context: RouteContext ): Router {
 				metrics.recordEventRejected( rejection.code );
 			}
 			if ( rejected.length > 0 ) {
-				context.log.warn( { rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) }, 'events rejected from a batch' );
+				context.log.warn(
+					{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },
+					'events rejected from a batch'
+				);
 			}
 			res.status( 202 ).json( { accepted: result.accepted, duplicates: result.duplicates, rejected } );
 		} )
@@ -140,7 +160,11 @@ export function eventsRouter( context: RouteContext ): Router {
 				throw eventNotFound( req.params.id );
 			}
 			if ( event.payloadClearedAt !== null ) {
-				throw new HttpError( 409, 'payload_cleared', `Event "${ req.params.id }" is past SIDECAR_PAYLOAD_RETENTION_DAYS: its payload was cleared, there is nothing to send.` );
+				throw new HttpError(
+					409,
+					'payload_cleared',
+					`Event "${ req.params.id }" is past SIDECAR_PAYLOAD_RETENTION_DAYS: its payload was cleared, there is nothing to send.`
+				);
 			}
 			if ( body.endpoint_id !== undefined ) {
 				requireActiveEndpoint( context, body.endpoint_id );
@@ -159,7 +183,11 @@ export function eventsRouter( context: RouteContext ): Router {
 			if ( body.endpoint_id !== undefined ) {
 				requireActiveEndpoint( context, body.endpoint_id );
 			}
-			const requeued = stores.deliveries.requeueFailedSince( Date.parse( body.since ), body.endpoint_id, Date.now() );
+			const requeued = stores.deliveries.requeueFailedSince(
+				Date.parse( body.since ),
+				body.endpoint_id,
+				Date.now()
+			);
 			dispatcher.wake();
 			res.json( { requeued } satisfies RequeuedView );
 		} )
@@ -178,6 +206,10 @@ function requireActiveEndpoint( context: RouteContext, id: string ): void {
 		throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
 	}
 	if ( endpoint.status !== 'active' ) {
-		throw new HttpError( 409, 'endpoint_disabled', `Endpoint "${ id }" is disabled; enable it first (that also requeues what failed while it was disabled).` );
+		throw new HttpError(
+			409,
+			'endpoint_disabled',
+			`Endpoint "${ id }" is disabled; enable it first (that also requeues what failed while it was disabled).`
+		);
 	}
 }

@@ -13,7 +13,9 @@ export function parseOptionalJsonBody< T extends z.ZodTypeAny >( req: Request, s
 export function parseQuery< T extends z.ZodTypeAny >( req: Request, schema: T ): z.infer< T > {
 	const result = schema.safeParse( req.query );
 	if ( ! result.success ) {
-		const problems = result.error.issues.map( ( issue ) => `${ issue.path.join( '.' ) || '(query)' }: ${ issue.message }` );
+		const problems = result.error.issues.map(
+			( issue ) => `${ issue.path.join( '.' ) || '(query)' }: ${ issue.message }`
+		);
 		throw new HttpError( 400, 'invalid_query', `Invalid query string: ${ problems.join( '; ' ) }`, { problems } );
 	}
 	return result.data;
@@ -21,10 +23,15 @@ export function parseQuery< T extends z.ZodTypeAny >( req: Request, schema: T ):
 
 export function requireEventType( value: string, field: string ): EventType {
 	if ( ! isEventType( value ) ) {
-		throw new HttpError( 400, 'invalid_event_type', `${ field }: unknown event type "${ value }"; known types: ${ EVENT_TYPES.join( ', ' ) }.`, {
-			field,
-			allowed: EVENT_TYPES,
-		} );
+		throw new HttpError(
+			400,
+			'invalid_event_type',
+			`${ field }: unknown event type "${ value }"; known types: ${ EVENT_TYPES.join( ', ' ) }.`,
+			{
+				field,
+				allowed: EVENT_TYPES,
+			}
+		);
 	}
 	return value;
 }
@@ -33,7 +40,13 @@ export function requireEventType( value: string, field: string ): EventType {
 export function methodNotAllowed( ...allowed: string[] ) {
 	return ( req: Request, res: Response ): void => {
 		res.set( 'allow', allowed.join( ', ' ) );
-		sendError( res, 405, 'method_not_allowed', `${ req.method } is not allowed here; use ${ allowed.join( ' or ' ) }.`, { allowed } );
+		sendError(
+			res,
+			405,
+			'method_not_allowed',
+			`${ req.method } is not allowed here; use ${ allowed.join( ' or ' ) }.`,
+			{ allowed }
+		);
 	};
 }
 

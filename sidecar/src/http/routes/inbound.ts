@@ -30,7 +30,12 @@ import { iso, methodNotAllowed, parseOptionalJsonBody, parseQuery } from './help
 export const DEFAULT_SOURCE_ROTATION_GRACE_HOURS = 24;
 
 const FIELDS = {
-	id: z.string().regex( SOURCE_ID_PATTERN, 'must be 1 to 64 characters among a-z 0-9 - (it is the last segment of the receiving URL)' ),
+	id: z
+		.string()
+		.regex(
+			SOURCE_ID_PATTERN,
+			'must be 1 to 64 characters among a-z 0-9 - (it is the last segment of the receiving URL)'
+		),
 	scheme: z.enum( INBOUND_SCHEMES ),
 	status: z.enum( SOURCE_STATUSES ),
 	description: z.string().max( 500 ),
@@ -54,11 +59,18 @@ const PATCH_SCHEMA = z
 		description: FIELDS.description.optional(),
 		tolerance_seconds: FIELDS.tolerance_seconds.optional(),
 	} )
-	.refine( ( patch ) => Object.keys( patch ).length > 0, 'give at least one field to change (the secret changes through rotate-secret)' );
+	.refine(
+		( patch ) => Object.keys( patch ).length > 0,
+		'give at least one field to change (the secret changes through rotate-secret)'
+	);
 
 const ROTATE_SCHEMA = z.strictObject( {
 	secret: FIELDS.secret.optional(),
-	grace_hours: z.number().min( 0 ).max( 24 * 30 ).optional(),
+	grace_hours: z
+		.number()
+		.min( 0 )
+		.max( 24 * 30 )
+		.optional(),
 } );
 
 /** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored). */
@@ -110,7 +122,10 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		return source;
 	};
 	/** The given secret (checked) or a generated one. */
-	const secretFor = ( scheme: InboundScheme, given: string | undefined ): { secret: string; origin: SecretOrigin } => {
+	const secretFor = (
+		scheme: InboundScheme,
+		given: string | undefined
+	): { secret: string; origin: SecretOrigin } => {
 		if ( given === undefined ) {
 			return { secret: generateSourceSecret( scheme ), origin: 'generated' };
 		}
@@ -121,7 +136,10 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		return { secret: given, origin: 'provided' };
 	};
 	/** Shown once, and only when we made it: a provider's own secret is not echoed back. */
-	const withSecret = ( source: InboundSource, secret: { secret: string; origin: SecretOrigin } ): InboundSourceWithSecretView =>
+	const withSecret = (
+		source: InboundSource,
+		secret: { secret: string; origin: SecretOrigin }
+	): InboundSourceWithSecretView =>
 		secret.origin === 'generated' ? { ...view( source ), secret: secret.secret } : view( source );
 
 	router
@@ -144,7 +162,9 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				Date.now()
 			);
 			if ( ! source ) {
-				throw new HttpError( 409, 'source_exists', `An inbound source with id "${ body.id }" already exists.`, { field: 'id' } );
+				throw new HttpError( 409, 'source_exists', `An inbound source with id "${ body.id }" already exists.`, {
+					field: 'id',
+				} );
 			}
 			log.info( { source: source.id, scheme: source.scheme, origin: secret.origin }, 'inbound source created' );
 			res.status( 201 ).set( 'cache-control', 'no-store' ).json( withSecret( source, secret ) );
@@ -163,15 +183,25 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				for ( const secret of current.secrets ) {
 					const problem = secretProblem( body.scheme, secret.secret );
 					if ( problem ) {
-						throw new HttpError( 400, 'invalid_secret', `The current secret cannot be used with ${ body.scheme }: it ${ problem }; rotate the secret with the change.`, {
-							field: 'scheme',
-						} );
+						throw new HttpError(
+							400,
+							'invalid_secret',
+							`The current secret cannot be used with ${ body.scheme }: it ${ problem }; rotate the secret with the change.`,
+							{
+								field: 'scheme',
+							}
+						);
 					}
 				}
 			}
 			const source = sources.update(
 				current.id,
-				{ scheme: body.scheme, status: body.status, description: body.description, toleranceSeconds: body.tolerance_seconds },
+				{
+					scheme: body.scheme,
+					status: body.status,
+					description: body.description,
+					toleranceSeconds: body.tolerance_seconds,
+				},
 				Date.now()
 			) as InboundSource;
 			res.json( view( source ) );
@@ -192,8 +222,17 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
 			const secret = secretFor( current.scheme, body.secret );
 			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_SOURCE_ROTATION_GRACE_HOURS ) * 3_600_000 );
-			const source = sources.rotateSecret( current.id, secret.secret, secret.origin, graceMs, Date.now() ) as InboundSource;
-			log.info( { source: source.id, origin: secret.origin, grace_hours: graceMs / 3_600_000 }, 'inbound source secret rotated' );
+			const source = sources.rotateSecret(
+				current.id,
+				secret.secret,
+				secret.origin,
+				graceMs,
+				Date.now()
+			) as InboundSource;
+			log.info(
+				{ source: source.id, origin: secret.origin, grace_hours: graceMs / 3_600_000 },
+				'inbound source secret rotated'
+			);
 			res.set( 'cache-control', 'no-store' ).json( withSecret( source, secret ) );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
@@ -225,7 +264,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 						status: verdict.status,
 						code: verdict.ok ? null : verdict.code,
 						eventId: verdict.ok ? verdict.eventId : null,
-				  } )
+					} )
 				: null;
 			if ( ! verdict.ok ) {
 				log.debug( { source: id, code: verdict.code }, 'inbound webhook refused' );
@@ -249,8 +288,18 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		.route( '/inbound/log' )
 		.get( ( req, res ) => {
 			const query = parseQuery( req, LOG_QUERY_SCHEMA );
-			const { entries, total } = verifications.list( { source: query.source, outcome: query.outcome, page: query.page, perPage: query.per_page } );
-			res.json( { entries: entries.map( logView ), total, page: query.page, per_page: query.per_page } satisfies InboundLogPageView );
+			const { entries, total } = verifications.list( {
+				source: query.source,
+				outcome: query.outcome,
+				page: query.page,
+				perPage: query.per_page,
+			} );
+			res.json( {
+				entries: entries.map( logView ),
+				total,
+				page: query.page,
+				per_page: query.per_page,
+			} satisfies InboundLogPageView );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 
@@ -259,7 +308,8 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		.route( '/inbound/log/:id/answer' )
 		.post( ( req, res ) => {
 			const id = req.params.id;
-			const notFound = () => new HttpError( 404, 'log_entry_not_found', `No verification log entry with id "${ id }".` );
+			const notFound = () =>
+				new HttpError( 404, 'log_entry_not_found', `No verification log entry with id "${ id }".` );
 			if ( ! LOG_ID_PATTERN.test( id ) ) {
 				throw notFound();
 			}
@@ -280,7 +330,9 @@ function forwardedHeaders( req: Request ): Record< string, string > {
 	const headers: Record< string, string > = {};
 	for ( const [ name, value ] of Object.entries( req.headers ) ) {
 		if ( name.startsWith( FORWARDED_HEADER_PREFIX ) && value !== undefined ) {
-			headers[ name.slice( FORWARDED_HEADER_PREFIX.length ) ] = Array.isArray( value ) ? value.join( ', ' ) : value;
+			headers[ name.slice( FORWARDED_HEADER_PREFIX.length ) ] = Array.isArray( value )
+				? value.join( ', ' )
+				: value;
 		}
 	}
 	return headers;

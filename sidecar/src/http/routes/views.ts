@@ -35,7 +35,8 @@ export function healthView( health: EndpointHealth ): EndpointHealthView {
 	const error = health.lastError;
 	return {
 		recent_attempts: health.attempts,
-		recent_success_rate: health.attempts === 0 ? null : Math.round( ( health.successes / health.attempts ) * 1000 ) / 1000,
+		recent_success_rate:
+			health.attempts === 0 ? null : Math.round( ( health.successes / health.attempts ) * 1000 ) / 1000,
 		last_error: error ? attemptErrorView( error ) : null,
 	};
 }

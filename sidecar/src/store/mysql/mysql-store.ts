@@ -1,7 +1,22 @@
 import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import type { EventType } from '../../contracts/constants';
-import { summariseHealth, type Attempt, type AttemptTrigger, type ClaimedDelivery, type Completion, type Delivery, type DeliveryStatus, type EndpointHealth } from '../deliveries-store';
-import { newEndpointId, type DisabledBy, type Endpoint, type EndpointStatus, type NewEndpoint } from '../endpoints-store';
+import {
+	summariseHealth,
+	type Attempt,
+	type AttemptTrigger,
+	type ClaimedDelivery,
+	type Completion,
+	type Delivery,
+	type DeliveryStatus,
+	type EndpointHealth,
+} from '../deliveries-store';
+import {
+	newEndpointId,
+	type DisabledBy,
+	type Endpoint,
+	type EndpointStatus,
+	type NewEndpoint,
+} from '../endpoints-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
@@ -30,7 +45,10 @@ export class MysqlStore implements QueueStore {
 	readonly kind = 'mysql';
 	private readonly lockPrefix: string;
 
-	private constructor( private readonly pool: Pool, database: string ) {
+	private constructor(
+		private readonly pool: Pool,
+		database: string
+	) {
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
 	}
 
@@ -52,7 +70,9 @@ export class MysqlStore implements QueueStore {
 		} );
 		pool.on( 'connection', ( connection ) => {
 			// The callback API of the underlying connection: the pool hands it out only after this is queued.
-			( connection as unknown as { query: ( sql: string ) => void } ).query( 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED' );
+			( connection as unknown as { query: ( sql: string ) => void } ).query(
+				'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED'
+			);
 		} );
 		const store = new MysqlStore( pool, database );
 		try {
@@ -71,19 +91,28 @@ export class MysqlStore implements QueueStore {
 	async migrate(): Promise< number > {
 		const connection = await this.pool.getConnection();
 		try {
-			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [ this.lockPrefix + MIGRATION_LOCK, MIGRATION_LOCK_WAIT_SECONDS ] );
+			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [
+				this.lockPrefix + MIGRATION_LOCK,
+				MIGRATION_LOCK_WAIT_SECONDS,
+			] );
 			if ( locked[ 0 ]?.ok !== 1 ) {
-				throw new Error( `could not take the migration lock within ${ MIGRATION_LOCK_WAIT_SECONDS } s (another instance is migrating)` );
+				throw new Error(
+					`could not take the migration lock within ${ MIGRATION_LOCK_WAIT_SECONDS } s (another instance is migrating)`
+				);
 			}
 			try {
-				await connection.query( 'CREATE TABLE IF NOT EXISTS sidecar_schema (version INT NOT NULL) ENGINE=InnoDB' );
+				await connection.query(
+					'CREATE TABLE IF NOT EXISTS sidecar_schema (version INT NOT NULL) ENGINE=InnoDB'
+				);
 				const [ rows ] = await connection.query< Row[] >( 'SELECT version FROM sidecar_schema' );
 				let current = rows.length === 0 ? 0 : Number( rows[ 0 ]?.version );
 				if ( rows.length === 0 ) {
 					await connection.query( 'INSERT INTO sidecar_schema (version) VALUES (0)' );
 				}
 				if ( current > MYSQL_MIGRATIONS.length ) {
-					throw new Error( `The database schema is version ${ current }, newer than this sidecar knows (${ MYSQL_MIGRATIONS.length }); upgrade the sidecar.` );
+					throw new Error(
+						`The database schema is version ${ current }, newer than this sidecar knows (${ MYSQL_MIGRATIONS.length }); upgrade the sidecar.`
+					);
 				}
 				for ( ; current < MYSQL_MIGRATIONS.length; current++ ) {
 					for ( const statement of MYSQL_MIGRATIONS[ current ] as readonly string[] ) {
@@ -119,8 +148,13 @@ export class MysqlStore implements QueueStore {
 
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
 		return this.transaction( async ( connection ) => {
-			const [ endpointRows ] = await connection.query< Row[] >( `SELECT id, event_types FROM endpoints WHERE status = 'active' ORDER BY id` );
-			const endpoints = endpointRows.map( ( row ) => ( { id: String( row.id ), types: new Set( JSON.parse( String( row.event_types ) ) as string[] ) } ) );
+			const [ endpointRows ] = await connection.query< Row[] >(
+				`SELECT id, event_types FROM endpoints WHERE status = 'active' ORDER BY id`
+			);
+			const endpoints = endpointRows.map( ( row ) => ( {
+				id: String( row.id ),
+				types: new Set( JSON.parse( String( row.event_types ) ) as string[] ),
+			} ) );
 			const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
 			const touched = new Set< string >();
 			const deliveries: unknown[][] = [];
@@ -137,7 +171,15 @@ export class MysqlStore implements QueueStore {
 				result.accepted.push( event.id );
 				for ( const endpoint of endpoints ) {
 					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
-						deliveries.push( [ event.id, endpoint.id, event.orderingKey, 'pending', firstAttemptAt, now, now ] );
+						deliveries.push( [
+							event.id,
+							endpoint.id,
+							event.orderingKey,
+							'pending',
+							firstAttemptAt,
+							now,
+							now,
+						] );
 						touched.add( endpoint.id );
 					}
 				}
@@ -167,7 +209,7 @@ export class MysqlStore implements QueueStore {
 					receivedAt: Number( row.received_at ),
 					payloadClearedAt: nullableNumber( row.payload_cleared_at ),
 					redactedAt: nullableNumber( row.redacted_at ),
-			  }
+				}
 			: undefined;
 	}
 
@@ -261,9 +303,21 @@ export class MysqlStore implements QueueStore {
 			await connection.query(
 				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
 				 VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
-				[ id, input.url, input.description, JSON.stringify( input.eventTypes ), input.maxConcurrency, input.wcCompatSignature ? 1 : 0, now, now ]
+				[
+					id,
+					input.url,
+					input.description,
+					JSON.stringify( input.eventTypes ),
+					input.maxConcurrency,
+					input.wcCompatSignature ? 1 : 0,
+					now,
+					now,
+				]
 			);
-			await connection.query( 'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)', [ id, input.secret, now ] );
+			await connection.query(
+				'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)',
+				[ id, input.secret, now ]
+			);
 		} );
 		return ( await this.getEndpoint( id, now ) ) as Endpoint;
 	}
@@ -372,7 +426,9 @@ export class MysqlStore implements QueueStore {
 					lease.instanceId,
 				]
 			);
-			const [ exists ] = await connection.query< Row[] >( 'SELECT 1 FROM deliveries WHERE id = ?', [ completion.deliveryId ] );
+			const [ exists ] = await connection.query< Row[] >( 'SELECT 1 FROM deliveries WHERE id = ?', [
+				completion.deliveryId,
+			] );
 			if ( exists.length > 0 ) {
 				await connection.query(
 					`INSERT INTO attempts (delivery_id, endpoint_id, instance_id, attempt_number, started_at, ended_at, duration_ms, status_code, error_code,
@@ -435,7 +491,9 @@ export class MysqlStore implements QueueStore {
 	async exclusively( name: string, fn: () => Promise< void > ): Promise< boolean > {
 		const connection = await this.pool.getConnection();
 		try {
-			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, 0) AS ok', [ this.lockPrefix + name ] );
+			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, 0) AS ok', [
+				this.lockPrefix + name,
+			] );
 			if ( locked[ 0 ]?.ok !== 1 ) {
 				return false;
 			}
