@@ -13,7 +13,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
-import { SETTINGS } from '../sidecar/src/config';
+import { startMariaDb, type RunningMariaDb } from '../tests/support/mariadb';
 import {
 	closeDriverAgents,
 	cpuMs,
@@ -22,7 +22,6 @@ import {
 	postBatches,
 	rawDeliveries,
 	ReceiverProcess,
-	ROOT,
 	round,
 	signedApi,
 	startSidecar,
@@ -39,8 +38,8 @@ CPU per delivery for:
   sqlite x1    one sidecar on its embedded SQLite store
   mariadb xN   N sidecars (each its own process and port) on one MariaDB, for each N of
                --instances; the driver spreads the event batches over the instances in turn
-MariaDB comes from tests/support/mariadb.ts and the sidecars select it with
-SIDECAR_DATABASE_URL; without either, the MariaDB rows are skipped and say why.
+Each MariaDB row gets a fresh server from tests/support/mariadb.ts (Debian's mariadbd in a
+temporary folder); the sidecars select it with SIDECAR_DATABASE_URL.
 
 Options:
   --events <n>        events per row (default 10000, max 200000)
@@ -132,35 +131,9 @@ interface Row {
 	peak_rss_mb: number[];
 	repeated_deliveries: number;
 	ratio_to_raw: number | null;
-	skipped?: string;
 }
 
-interface MariaDb {
-	url: string;
-	stop: () => Promise< void >;
-}
-
-const MARIADB_HARNESS = path.join( ROOT, 'tests', 'support', 'mariadb.ts' );
 const DATABASE_URL_SETTING = 'SIDECAR_DATABASE_URL';
-
-/** Why the MariaDB rows cannot run with this checkout, or undefined when they can. */
-function sharedStoreMissing(): string | undefined {
-	if ( ! Object.values( SETTINGS ).some( ( setting ) => setting.env === DATABASE_URL_SETTING ) ) {
-		return `this sidecar has no ${ DATABASE_URL_SETTING } setting (sidecar/src/config.ts): no shared store to measure`;
-	}
-	if ( ! fs.existsSync( MARIADB_HARNESS ) ) {
-		return `no MariaDB harness (${ path.relative( ROOT, MARIADB_HARNESS ) }) to start a server with`;
-	}
-	return undefined;
-}
-
-async function startMariaDb(): Promise< MariaDb > {
-	// Loaded only when present: the harness comes with the shared store.
-	const harness = ( await import( MARIADB_HARNESS ) ) as {
-		startMariaDb: ( options?: { name?: string } ) => Promise< MariaDb >;
-	};
-	return harness.startMariaDb( { name: 'bench-multi-instance' } );
-}
 
 async function main(): Promise< void > {
 	const options = parseOptions( process.argv.slice( 2 ) );
@@ -178,7 +151,7 @@ async function main(): Promise< void > {
 	};
 	const receiver = await ReceiverProcess.start();
 	let sidecars: SidecarProcess[] = [];
-	let mariadb: MariaDb | undefined;
+	let mariadb: RunningMariaDb | undefined;
 	const rows: Row[] = [];
 	let secret = '';
 
@@ -275,31 +248,12 @@ async function main(): Promise< void > {
 		};
 		rows.unshift( rawRow );
 
-		const missing = sharedStoreMissing();
-		if ( missing === undefined ) {
-			mariadb = await startMariaDb();
-		}
 		for ( const count of options.instances ) {
-			const name = `mariadb x${ count }`;
-			if ( missing !== undefined || mariadb === undefined ) {
-				rows.push( {
-					name,
-					instances: count,
-					deliveries_per_s: null,
-					cpu_us_per_delivery: null,
-					cpu_us_per_instance: [],
-					peak_rss_mb: [],
-					repeated_deliveries: 0,
-					ratio_to_raw: null,
-					skipped: missing,
-				} );
-				continue;
-			}
-			// A fresh database per row: each starts from an empty queue, as the SQLite row does.
-			const database = `bench_${ count }_${ Date.now() }`;
-			rows.push(
-				await measure( name, count, { [ DATABASE_URL_SETTING ]: withDatabase( mariadb.url, database ) } )
-			);
+			// A server per row: each starts from an empty queue, as the SQLite row does.
+			mariadb = await startMariaDb( { name: `bench-multi-instance-${ count }` } );
+			rows.push( await measure( `mariadb x${ count }`, count, { [ DATABASE_URL_SETTING ]: mariadb.url } ) );
+			await mariadb.stop();
+			mariadb = undefined;
 		}
 		for ( const row of rows ) {
 			if ( row.deliveries_per_s !== null && rawRow.deliveries_per_s ) {
@@ -324,12 +278,6 @@ async function main(): Promise< void > {
  * The harness's URL with another database name: each row gets an empty one. The shared store
  * is expected to create its database when missing; if it does not, the row fails and says so.
  */
-function withDatabase( url: string, database: string ): string {
-	const parsed = new URL( url );
-	parsed.pathname = `/${ database }`;
-	return parsed.toString();
-}
-
 function print( options: Options, rows: Row[] ): void {
 	const machine = `${ os.cpus().length } x ${ os.cpus()[ 0 ]?.model.trim() }, Node ${ process.version }, load average ${ os.loadavg()[ 0 ]?.toFixed( 1 ) } at the end`;
 	const lines = [
@@ -337,10 +285,6 @@ function print( options: Options, rows: Row[] ): void {
 		'  row            deliveries/s   ratio to raw   CPU µs/delivery (all instances)   per instance      peak RSS MB   repeated',
 	];
 	for ( const row of rows ) {
-		if ( row.skipped !== undefined ) {
-			lines.push( `  ${ row.name.padEnd( 14 ) } skipped: ${ row.skipped }` );
-			continue;
-		}
 		lines.push(
 			[
 				`  ${ row.name.padEnd( 14 ) }`,
