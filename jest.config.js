@@ -43,6 +43,7 @@ module.exports = {
 			testEnvironment: 'node',
 			globalSetup: '<rootDir>/tests/e2e/support/global-setup.ts',
 			globalTeardown: '<rootDir>/tests/e2e/support/global-teardown.ts',
+			setupFilesAfterEnv: [ '<rootDir>/tests/e2e/support/settle-idle-connections.ts' ],
 		},
 	],
 };

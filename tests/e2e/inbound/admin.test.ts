@@ -148,8 +148,28 @@ describe( 'inbound admin routes', () => {
 
 	it( 'show the verification log and the stored events; a payload only one event at a time', async () => {
 		const admin = adminClient();
+		// Its own source and traffic: two verified events, and one refused while the source is disabled.
+		const source = await createSource( 'admin-log-e2e', 'standard-webhooks' );
+		for ( let i = 0; i < 2; i++ ) {
+			expect(
+				( await sendWebhook( 'admin-log-e2e', sampleWebhook( 'standard-webhooks', source.secret ) ) ).status
+			).toBe( 202 );
+		}
+		expect(
+			(
+				await admin.request( {
+					method: 'PATCH',
+					path: `${ ADMIN }/sources/admin-log-e2e`,
+					data: { status: 'disabled' },
+				} )
+			).status
+		).toBe( 200 );
+		expect(
+			( await sendWebhook( 'admin-log-e2e', sampleWebhook( 'standard-webhooks', source.secret ) ) ).status
+		).toBe( 403 );
+
 		const log = await admin.get< { entries: Array< Record< string, unknown > >; total: number } >(
-			`${ ADMIN }/log?source=admin-e2e`
+			`${ ADMIN }/log?source=admin-log-e2e`
 		);
 		expect( log.status ).toBe( 200 );
 		expect( log.body.total ).toBeGreaterThanOrEqual( 3 );
@@ -168,7 +188,7 @@ describe( 'inbound admin routes', () => {
 		expect( { status: bad.status, code: bad.body.code } ).toEqual( { status: 400, code: 'rest_invalid_param' } );
 
 		const events = await admin.get< { events: InboundEvent[]; total: number; counts: Record< string, number > } >(
-			`${ ADMIN }/events?source=admin-e2e&status=received&per_page=1`
+			`${ ADMIN }/events?source=admin-log-e2e&status=received&per_page=1`
 		);
 		expect( events.status ).toBe( 200 );
 		expect( events.headers.get( 'x-wp-total' ) ).toBe( String( events.body.total ) );
@@ -179,9 +199,9 @@ describe( 'inbound admin routes', () => {
 		} );
 		for ( const event of events.body.events ) {
 			expect( event ).not.toHaveProperty( 'payload' );
-			expect( event.source ).toBe( 'admin-e2e' );
+			expect( event.source ).toBe( 'admin-log-e2e' );
 		}
-		const all = await admin.get< { events: InboundEvent[] } >( `${ ADMIN }/events?source=admin-e2e` );
+		const all = await admin.get< { events: InboundEvent[] } >( `${ ADMIN }/events?source=admin-log-e2e` );
 		const first = all.body.events[ 0 ] as InboundEvent;
 		const one = await admin.get< InboundEvent >( `${ ADMIN }/events/${ first.id }` );
 		expect( JSON.parse( one.body.payload as string ) ).toMatchObject( { type: 'order.paid' } );
@@ -193,5 +213,6 @@ describe( 'inbound admin routes', () => {
 		} );
 		const badStatus = await admin.get< { code: string } >( `${ ADMIN }/events?status=lost` );
 		expect( badStatus.status ).toBe( 400 );
+		await admin.request( { method: 'DELETE', path: `${ ADMIN }/sources/admin-log-e2e` } );
 	} );
 } );

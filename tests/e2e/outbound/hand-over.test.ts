@@ -194,12 +194,12 @@ describe( 'outbox hand-over', () => {
 
 	it( 'WP-Cron hands over what waited while the sidecar was down, with nobody asking, then prunes handed-over rows', async () => {
 		await withPluginActive( FAULTS, async () => {
-			const rejected = ( await outbox() ).rejected;
+			const { rejected, pending } = await outbox();
 			await stopSidecar();
 			let orders: number[] = [];
 			try {
 				orders = [ ...( await ordersWithSku( 'CRON' ) ), ...( await ordersWithSku( 'CRON' ) ) ];
-				expect( ( await outbox() ).pending ).toBe( 2 );
+				expect( ( await outbox() ).pending ).toBe( pending + 2 );
 			} finally {
 				await startSidecar();
 			}
@@ -223,7 +223,8 @@ describe( 'outbox hand-over', () => {
 		} );
 	} );
 
-	// Last: it replaces the outbox table.
+	// It replaces the outbox table, dropping the rows it held: the other tests count from what they
+	// find there, and the upgraded table is the one the plugin makes, so they may run after it.
 	it( 'upgrades an outbox table from version 1 and hands over what it held', async () => {
 		await withPluginActive( PROBE, async () => {
 			const eventId = `evt_upgraded_${ Date.now() }`;

@@ -170,44 +170,61 @@ describe( 'outbound order webhooks, end to end', () => {
 	} );
 
 	it( 'retries a failing receiver with the same event id, and logs every attempt', async () => {
+		// Its own receiver and endpoint: the failing handler must not answer any other test's deliveries.
 		let calls = 0;
-		receiver.setHandler( ( _request, res ) => {
+		const failing = await startReceiver( ( _request, res ) => {
 			calls++;
-			res.writeHead( calls <= 2 ? 500 : 200 ).end( calls <= 2 ? 'down for maintenance' : 'ok' );
+			void res.writeHead( calls <= 2 ? 500 : 200 ).end( calls <= 2 ? 'down for maintenance' : 'ok' );
 		} );
-		const before = receiver.requests.length;
-		const orderId = await newOrder();
-		await receiver.waitFor( ( requests ) => requests.length >= before + 3, 30_000 );
-		receiver.setHandler( ( _request, res ) => void res.writeHead( 200 ).end( 'ok' ) );
+		const failingEndpoint = await createEndpoint( `${ failing.url }/retries`, [ 'order.created' ] );
+		try {
+			const orderId = await newOrder();
+			const ofThisOrder = ( requests: ReceivedRequest[] ) =>
+				requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) );
+			await failing.waitFor( ( requests ) => ofThisOrder( requests ).length >= 3, 30_000 );
 
-		const attempts = receiver.requests.slice( before ).filter( ( r ) => r.body.includes( `"id":${ orderId },` ) );
-		expect( new Set( attempts.map( ( r ) => r.headers[ 'webhook-id' ] ) ).size ).toBe( 1 );
-		expect( attempts.length ).toBeGreaterThanOrEqual( 3 );
+			const attempts = ofThisOrder( failing.requests );
+			expect( new Set( attempts.map( ( r ) => r.headers[ 'webhook-id' ] ) ).size ).toBe( 1 );
+			expect( attempts.length ).toBeGreaterThanOrEqual( 3 );
 
-		const eventId = attempts[ 0 ]?.headers[ 'webhook-id' ] as string;
-		const log = await adminClient().get< {
-			deliveries: Array< {
-				status: string;
-				attempts: Array< { status_code: number; response_excerpt: string } >;
-			} >;
-		} >( `/service-integration/v1/webhooks/events/${ eventId }` );
-		expect( log.status ).toBe( 200 );
-		const delivery = log.body.deliveries[ 0 ];
-		expect( delivery?.status ).toBe( 'succeeded' );
-		expect( delivery?.attempts.map( ( attempt ) => attempt.status_code ) ).toEqual( [ 500, 500, 200 ] );
-		expect( delivery?.attempts[ 0 ]?.response_excerpt ).toContain( 'down for maintenance' );
+			const eventId = attempts[ 0 ]?.headers[ 'webhook-id' ] as string;
+			const log = await adminClient().get< {
+				deliveries: Array< {
+					endpoint_id: string;
+					status: string;
+					attempts: Array< { status_code: number; response_excerpt: string } >;
+				} >;
+			} >( `/service-integration/v1/webhooks/events/${ eventId }` );
+			expect( log.status ).toBe( 200 );
+			const delivery = log.body.deliveries.find( ( item ) => item.endpoint_id === failingEndpoint.id );
+			expect( delivery?.status ).toBe( 'succeeded' );
+			expect( delivery?.attempts.map( ( attempt ) => attempt.status_code ) ).toEqual( [ 500, 500, 200 ] );
+			expect( delivery?.attempts[ 0 ]?.response_excerpt ).toContain( 'down for maintenance' );
+		} finally {
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/service-integration/v1/webhooks/endpoints/${ failingEndpoint.id }`,
+			} );
+			await failing.close();
+		}
 	} );
 
 	it( 'replays an event on demand with the same id', async () => {
-		const first = receiver.requests[ 0 ] as ReceivedRequest;
-		const eventId = first.headers[ 'webhook-id' ] as string;
-		const before = receiver.requests.length;
+		const orderId = await newOrder();
+		const ofThisOrder = ( requests: ReceivedRequest[] ) =>
+			requests.filter( ( r ) => r.body.includes( `"id":${ orderId },` ) );
+		await receiver.waitFor( ( requests ) => ofThisOrder( requests ).length >= 1, 30_000 );
+		const eventId = ofThisOrder( receiver.requests )[ 0 ]?.headers[ 'webhook-id' ] as string;
+		expect( eventId ).toMatch( /^evt_/ );
 		const replay = await adminClient().post< { requeued: number } >(
 			`/service-integration/v1/webhooks/events/${ eventId }/replay`
 		);
 		expect( replay.status ).toBe( 200 );
-		await receiver.waitFor( ( requests ) => requests.length > before, 20_000 );
-		expect( receiver.requests[ before ]?.headers[ 'webhook-id' ] ).toBe( eventId );
+		await receiver.waitFor( ( requests ) => ofThisOrder( requests ).length >= 2, 20_000 );
+		expect( ofThisOrder( receiver.requests ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual( [
+			eventId,
+			eventId,
+		] );
 	} );
 
 	it( 'keeps events in the outbox while the sidecar is down and hands them over in order afterwards', async () => {
