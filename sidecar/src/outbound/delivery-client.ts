@@ -1,3 +1,5 @@
+import type { ClaimedDelivery } from '../store/deliveries-store';
+import type { Endpoint } from '../store/endpoints-store';
 import type { AttemptOutcome } from './retry-policy';
 import { postOnce, ResponseTooLargeError } from './http-post';
 import { buildDeliveryHeaders } from './signing';
@@ -19,6 +21,19 @@ export interface AttemptRequest {
 	/** Unexpired secrets, newest first: one signature each, so rotation is seamless. */
 	secrets: string[];
 	wcCompatSignature: boolean;
+}
+
+/** The attempt at one claimed delivery, signed with the endpoint's secrets still valid at `now`. */
+export function attemptRequestFor( endpoint: Endpoint, claimed: ClaimedDelivery, now: number ): AttemptRequest {
+	return {
+		url: endpoint.url,
+		endpointId: endpoint.id,
+		eventId: claimed.eventId,
+		eventType: claimed.eventType,
+		payload: claimed.payload,
+		secrets: endpoint.secrets.filter( ( s ) => s.expiresAt === null || s.expiresAt > now ).map( ( s ) => s.secret ),
+		wcCompatSignature: endpoint.wcCompatSignature,
+	};
 }
 
 export interface AttemptResult {

@@ -12,7 +12,7 @@ import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Stores } from '../store/stores';
 import { attemptErrorView } from './attempt-error';
-import { createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
+import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
 import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
 
@@ -359,18 +359,7 @@ export class Dispatcher {
 	}
 
 	private async attempt( endpoint: Endpoint, claimed: ClaimedDelivery ): Promise< void > {
-		const sendAt = Date.now();
-		const result = await this.client.send( {
-			url: endpoint.url,
-			endpointId: endpoint.id,
-			eventId: claimed.eventId,
-			eventType: claimed.eventType,
-			payload: claimed.payload,
-			secrets: endpoint.secrets
-				.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt )
-				.map( ( s ) => s.secret ),
-			wcCompatSignature: endpoint.wcCompatSignature,
-		} );
+		const result = await this.client.send( attemptRequestFor( endpoint, claimed, Date.now() ) );
 		if ( ! this.abandoned ) {
 			this.finished.push( { endpointId: endpoint.id, claimed, result } );
 		}

@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Lease, QueueStore } from '../store/queue-store';
-import { createDeliveryClient, type DeliveryClient } from './delivery-client';
+import { attemptRequestFor, createDeliveryClient, type DeliveryClient } from './delivery-client';
 import { retryPolicyFrom } from './dispatcher';
 import { decide, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
@@ -208,18 +208,7 @@ export class SharedDispatcher {
 	}
 
 	private async attempt( endpoint: Endpoint, claimed: ClaimedDelivery ): Promise< void > {
-		const sendAt = Date.now();
-		const result = await this.client.send( {
-			url: endpoint.url,
-			endpointId: endpoint.id,
-			eventId: claimed.eventId,
-			eventType: claimed.eventType,
-			payload: claimed.payload,
-			secrets: endpoint.secrets
-				.filter( ( s ) => s.expiresAt === null || s.expiresAt > sendAt )
-				.map( ( s ) => s.secret ),
-			wcCompatSignature: endpoint.wcCompatSignature,
-		} );
+		const result = await this.client.send( attemptRequestFor( endpoint, claimed, Date.now() ) );
 		const now = Date.now();
 		const cycleAttempts = claimed.cycleAttempts + 1;
 		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
