@@ -41,6 +41,16 @@ describe( 'a sidecar on the shared store while its database is down', () => {
 			( await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'before', 'order.paid', 1 ) ] } ) )
 				.status
 		).toBe( 202 );
+		// The same one answer as on the embedded store when every event of a valid envelope is rejected.
+		const allRejected = await sidecar.api( 'POST', '/v1/events', {
+			events: [ { id: 'no.dots', type: 'order.paid' } ],
+		} );
+		expect( allRejected.status ).toBe( 202 );
+		expect( allRejected.body ).toMatchObject( {
+			accepted: [],
+			duplicates: [],
+			rejected: [ { index: 0, id: 'no.dots' } ],
+		} );
 		expect( ( await fetch( `${ sidecar.url }/ready` ) ).status ).toBe( 200 );
 
 		await database.stop();

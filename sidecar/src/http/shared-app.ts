@@ -6,7 +6,6 @@ import type { SharedDispatcher } from '../outbound/shared-dispatcher';
 import { generateSecret } from '../outbound/signing';
 import type { EndpointView } from '../contracts/views';
 import type { Endpoint } from '../store/endpoints-store';
-import type { NewEvent } from '../store/events-store';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
 import { HttpError, sendError } from './errors';
@@ -18,9 +17,9 @@ import {
 	HEALTH_MAX_ATTEMPTS,
 	HEALTH_WINDOW_MS,
 } from './routes/endpoints';
-import { BATCH_SCHEMA, checkEvent, type RejectedEvent } from './routes/events';
-import { iso, methodNotAllowed } from './routes/helpers';
-import { attemptView, deliveryView, endpointView } from './routes/views';
+import { BATCH_SCHEMA, checkBatch } from './routes/events';
+import { methodNotAllowed } from './routes/helpers';
+import { endpointView, eventDetailsView, eventNotFound } from './routes/views';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
 
 export interface SharedAppContext {
@@ -129,24 +128,17 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 		'/events',
 		handle( async ( req, res ) => {
 			const body = parseJsonBody( req, BATCH_SCHEMA );
-			const events: NewEvent[] = [];
-			const rejected: RejectedEvent[] = [];
-			body.events.forEach( ( raw, index ) => {
-				const checked = checkEvent( raw, index );
-				if ( 'code' in checked ) {
-					rejected.push( checked );
-				} else {
-					events.push( checked );
-				}
-			} );
-			if ( events.length === 0 ) {
-				const first = rejected[ 0 ] as RejectedEvent;
-				throw new HttpError( 400, first.code, first.message, { rejected } );
-			}
+			const { events, rejected } = checkBatch( body.events );
+			// A valid envelope gets one answer, 202, even when every event is rejected (then nothing is stored).
 			const now = Date.now();
-			const result = await store.insertBatch( events, now, dispatcher.firstAttemptAt( now ) );
-			// This instance tries the first delivery at once; the others find it at their next poll.
-			dispatcher.wake( result.endpointIds );
+			const result =
+				events.length > 0
+					? await store.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+					: { accepted: [], duplicates: [], endpointIds: [] };
+			if ( events.length > 0 ) {
+				// This instance tries the first delivery at once; the others find it at their next poll.
+				dispatcher.wake( result.endpointIds );
+			}
 			if ( rejected.length > 0 ) {
 				log.warn(
 					{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },
@@ -163,26 +155,9 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 		handle( async ( req, res ) => {
 			const event = await store.getEvent( String( req.params.id ) );
 			if ( ! event ) {
-				throw new HttpError( 404, 'event_not_found', `No event with id "${ String( req.params.id ) }".` );
+				throw eventNotFound( String( req.params.id ) );
 			}
-			const { data } = JSON.parse( event.payload ) as { data: unknown };
-			const deliveries = await store.deliveriesOfEvent( event.id );
-			res.json( {
-				event: {
-					id: event.id,
-					type: event.type,
-					timestamp: event.timestamp,
-					ordering_key: event.orderingKey,
-					received_at: new Date( event.receivedAt ).toISOString(),
-					payload_cleared_at: iso( event.payloadClearedAt ),
-					redacted_at: iso( event.redactedAt ),
-					data,
-				},
-				deliveries: deliveries.map( ( delivery ) => ( {
-					...deliveryView( delivery ),
-					attempts: delivery.attempts.map( attemptView ),
-				} ) ),
-			} );
+			res.json( eventDetailsView( event, await store.deliveriesOfEvent( event.id ) ) );
 		} )
 	);
 

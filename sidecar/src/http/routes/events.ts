@@ -1,13 +1,13 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../contracts/constants';
-import type { EventDetailsView, RequeuedView } from '../../contracts/views';
+import type { RequeuedView } from '../../contracts/views';
 import type { NewEvent } from '../../store/events-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
-import { iso, methodNotAllowed, parseOptionalJsonBody } from './helpers';
-import { attemptView, deliveryView } from './views';
+import { methodNotAllowed, parseOptionalJsonBody } from './helpers';
+import { eventDetailsView, eventNotFound } from './views';
 
 export const MAX_EVENTS_PER_BATCH = 500;
 
@@ -33,7 +33,22 @@ export interface RejectedEvent {
 	message: string;
 }
 
-export function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
+/** Splits a batch into the events to store and the rejected ones: one bad event never blocks the rest. */
+export function checkBatch( raws: unknown[] ): { events: NewEvent[]; rejected: RejectedEvent[] } {
+	const events: NewEvent[] = [];
+	const rejected: RejectedEvent[] = [];
+	raws.forEach( ( raw, index ) => {
+		const checked = checkEvent( raw, index );
+		if ( 'code' in checked ) {
+			rejected.push( checked );
+		} else {
+			events.push( checked );
+		}
+	} );
+	return { events, rejected };
+}
+
+function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
 	const id =
 		typeof raw === 'object' && raw !== null && typeof ( raw as { id?: unknown } ).id === 'string'
 			? ( raw as { id: string } ).id
@@ -86,16 +101,7 @@ export function eventsRouter( context: RouteContext ): Router {
 		.route( '/events' )
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, BATCH_SCHEMA );
-			const events: NewEvent[] = [];
-			const rejected: RejectedEvent[] = [];
-			body.events.forEach( ( raw, index ) => {
-				const checked = checkEvent( raw, index );
-				if ( 'code' in checked ) {
-					rejected.push( checked );
-				} else {
-					events.push( checked );
-				}
-			} );
+			const { events, rejected } = checkBatch( body.events );
 			const now = Date.now();
 			const result =
 				events.length > 0
@@ -130,23 +136,7 @@ export function eventsRouter( context: RouteContext ): Router {
 			if ( ! event ) {
 				throw eventNotFound( req.params.id );
 			}
-			const { data } = JSON.parse( event.payload ) as { data: unknown };
-			res.json( {
-				event: {
-					id: event.id,
-					type: event.type,
-					timestamp: event.timestamp,
-					ordering_key: event.orderingKey,
-					received_at: new Date( event.receivedAt ).toISOString(),
-					payload_cleared_at: iso( event.payloadClearedAt ),
-					redacted_at: iso( event.redactedAt ),
-					data,
-				},
-				deliveries: stores.deliveries.ofEvent( event.id ).map( ( delivery ) => ( {
-					...deliveryView( delivery ),
-					attempts: delivery.attempts.map( attemptView ),
-				} ) ),
-			} satisfies EventDetailsView );
+			res.json( eventDetailsView( event, stores.deliveries.ofEvent( event.id ) ) );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 
@@ -194,10 +184,6 @@ export function eventsRouter( context: RouteContext ): Router {
 		.all( methodNotAllowed( 'POST' ) );
 
 	return router;
-}
-
-function eventNotFound( id: string ): HttpError {
-	return new HttpError( 404, 'event_not_found', `No event with id "${ id }".` );
 }
 
 function requireActiveEndpoint( context: RouteContext, id: string ): void {

@@ -2,7 +2,15 @@ import { attemptErrorView } from '../../outbound/attempt-error';
 import { maskSecret } from '../../secret-mask';
 import type { Attempt, Delivery, EndpointHealth } from '../../store/deliveries-store';
 import type { Endpoint } from '../../store/endpoints-store';
-import type { AttemptView, DeliveryView, EndpointHealthView, EndpointView } from '../../contracts/views';
+import type { StoredEvent } from '../../store/events-store';
+import type {
+	AttemptView,
+	DeliveryView,
+	EndpointHealthView,
+	EndpointView,
+	EventDetailsView,
+} from '../../contracts/views';
+import { HttpError } from '../errors';
 import { iso } from './helpers';
 
 /** API shapes (snake_case, ISO times). Secrets only ever leave masked, except once at creation/rotation. */
@@ -68,4 +76,33 @@ export function attemptView( attempt: Attempt ): AttemptView {
 		next_attempt_at: iso( attempt.nextAttemptAt ),
 		trigger: attempt.trigger,
 	};
+}
+
+/** GET /v1/events/<id>: the event with its payload's data, and every delivery with its attempts. */
+export function eventDetailsView(
+	event: StoredEvent,
+	deliveries: ( Delivery & { attempts: Attempt[] } )[]
+): EventDetailsView {
+	const { data } = JSON.parse( event.payload ) as { data: unknown };
+	return {
+		event: {
+			id: event.id,
+			type: event.type,
+			timestamp: event.timestamp,
+			ordering_key: event.orderingKey,
+			received_at: new Date( event.receivedAt ).toISOString(),
+			payload_cleared_at: iso( event.payloadClearedAt ),
+			redacted_at: iso( event.redactedAt ),
+			data,
+		},
+		deliveries: deliveries.map( ( delivery ) => ( {
+			...deliveryView( delivery ),
+			attempts: delivery.attempts.map( attemptView ),
+		} ) ),
+	};
+}
+
+/** The answer when no event has that id. */
+export function eventNotFound( id: string ): HttpError {
+	return new HttpError( 404, 'event_not_found', `No event with id "${ id }".` );
 }
