@@ -5,6 +5,7 @@ import net from 'net';
 import os from 'os';
 import path from 'path';
 import mysql from 'mysql2/promise';
+import { waitUntil } from './wait-until';
 
 /**
  * A throwaway MariaDB server for tests and benchmarks: Debian's `mariadbd` (package
@@ -61,24 +62,25 @@ function writeConfig( dir: string, port: number ): string {
 }
 
 async function waitUntilAccepting( child: ChildProcess, socketPath: string, logFile: string ): Promise< void > {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		if ( child.exitCode !== null || child.signalCode !== null ) {
-			throw new Error( `mariadbd exited before it accepted connections; log:\n${ readLog( logFile ) }` );
-		}
-		try {
-			const connection = await mysql.createConnection( { socketPath, user: 'root', password: '' } );
-			await connection.end();
-			return;
-		} catch ( error ) {
-			if ( Date.now() > deadline ) {
-				throw new Error(
-					`mariadbd did not accept connections within 60 s (${ ( error as Error ).message }); log:\n${ readLog( logFile ) }`
-				);
+	let lastError = '';
+	await waitUntil(
+		async () => {
+			if ( child.exitCode !== null || child.signalCode !== null ) {
+				throw new Error( `mariadbd exited before it accepted connections; log:\n${ readLog( logFile ) }` );
 			}
-			await new Promise( ( resolve ) => setTimeout( resolve, 100 ) );
-		}
-	}
+			try {
+				const connection = await mysql.createConnection( { socketPath, user: 'root', password: '' } );
+				await connection.end();
+				return true;
+			} catch ( error ) {
+				lastError = ( error as Error ).message;
+				return false;
+			}
+		},
+		60_000,
+		() => `mariadbd accepting connections (${ lastError }); log:\n${ readLog( logFile ) }`,
+		100
+	);
 }
 
 function readLog( file: string ): string {
