@@ -7,7 +7,7 @@
  */
 import { performance } from 'perf_hooks';
 import path from 'path';
-import { parseFlags, portFlag } from '../scripts/lib/cli-args';
+import { intFlag, intListFlag, parseFlags, portFlag } from '../scripts/lib/cli-args';
 import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies, restNonce } from '../scripts/lib/wp-login';
 import { checkInbound } from '../sidecar/src/inbound/receive';
@@ -93,22 +93,9 @@ function parseOptions( argv: string[] ): Options | undefined {
 	if ( flags.help ) {
 		return undefined;
 	}
-	const int = ( name: string, fallback: number, min: number, max: number ): number => {
-		const value = flags[ name ];
-		if ( value === undefined ) {
-			return fallback;
-		}
-		const n = Number( value );
-		if ( ! Number.isInteger( n ) || n < min || n > max ) {
-			throw new Error( `--${ name } must be an integer from ${ min } to ${ max }, got "${ String( value ) }"` );
-		}
-		return n;
-	};
-	const concurrency =
-		typeof flags.concurrency === 'string' ? flags.concurrency.split( ',' ).map( Number ) : [ 1, 4, 16 ];
-	if ( concurrency.length === 0 || concurrency.some( ( n ) => ! Number.isInteger( n ) || n < 1 || n > 64 ) ) {
-		throw new Error( '--concurrency must be a comma-separated list of integers from 1 to 64' );
-	}
+	const int = ( name: string, fallback: number, min: number, max: number ): number =>
+		intFlag( flags, name, fallback, min, max );
+	const concurrency = intListFlag( flags, 'concurrency', [ 1, 4, 16 ], 1, 64 );
 	const cron = ( typeof flags.cron === 'string' ? flags.cron.split( ',' ) : [ 'wp', 'system' ] ) as CronMode[];
 	if ( cron.length === 0 || cron.some( ( mode ) => mode !== 'wp' && mode !== 'system' ) ) {
 		throw new Error( '--cron must be a comma-separated list among wp,system' );

@@ -12,6 +12,7 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { intFlag, intListFlag, parseFlags, textFlag } from '../scripts/lib/cli-args';
 import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
 import { startMariaDb, type RunningMariaDb } from '../tests/support/mariadb';
 import {
@@ -42,14 +43,14 @@ Each MariaDB row gets a fresh server from tests/support/mariadb.ts (Debian's mar
 temporary folder); the sidecars select it with SIDECAR_DATABASE_URL.
 
 Options:
-  --events <n>        events per row (default 10000, max 200000)
-  --batch <n>         events per POST /v1/events (default 500)
-  --concurrency <n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
-  --instances <list>  instance counts on MariaDB, comma-separated (default 1,2,3; each 1-8)
-  --max-old-space <MB>  each sidecar's node --max-old-space-size (default ${ SIDECAR_MAX_OLD_SPACE_MB }; 0 = V8's own)
-  --node-flags "<flags>"  more node flags for every sidecar (default "--max-semi-space-size=1", as
-                      npm start runs it; "" = none)
-  --max-seconds <n>   give up (and fail) after this long overall (default 600)
+  --events=<n>        events per row (default 10000, max 200000)
+  --batch=<n>         events per POST /v1/events (default 500)
+  --concurrency=<n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
+  --instances=<list>  instance counts on MariaDB, comma-separated (default 1,2,3; each 1-8)
+  --max-old-space=<MB>  each sidecar's node --max-old-space-size (default ${ SIDECAR_MAX_OLD_SPACE_MB }; 0 = V8's own)
+  --node-flags="<flags>"  more node flags for every sidecar (default "--max-semi-space-size=1", as
+                      npm start runs it; --node-flags= for none)
+  --max-seconds=<n>   give up (and fail) after this long overall (default 600)
   --json              print the results as JSON as well
   --help              this text
 `;
@@ -66,58 +67,32 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = {
-		events: 10000,
-		batch: 500,
-		concurrency: 16,
-		instances: [ 1, 2, 3 ],
-		maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB,
-		nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ],
-		maxSeconds: 600,
-		json: false,
-	};
-	const ints: Record<
-		string,
-		[ 'events' | 'batch' | 'concurrency' | 'maxOldSpace' | 'maxSeconds', number, number ]
-	> = {
-		'--events': [ 'events', 1, 200_000 ],
-		'--batch': [ 'batch', 1, 500 ],
-		'--concurrency': [ 'concurrency', 1, 64 ],
-		'--max-old-space': [ 'maxOldSpace', 0, 4096 ],
-		'--max-seconds': [ 'maxSeconds', 10, 3600 ],
-	};
-	for ( let i = 0; i < argv.length; i++ ) {
-		const arg = argv[ i ] as string;
-		const eq = arg.indexOf( '=' );
-		const [ flag, inline ] = eq === -1 ? [ arg, undefined ] : [ arg.slice( 0, eq ), arg.slice( eq + 1 ) ];
-		if ( flag === '--help' || flag === '-h' ) {
-			return undefined;
-		}
-		if ( flag === '--json' ) {
-			options.json = true;
-			continue;
-		}
-		const value = inline ?? argv[ ++i ];
-		if ( flag === '--node-flags' && value !== undefined ) {
-			options.nodeFlags = value.split( /\s+/ ).filter( ( f ) => f !== '' );
-			continue;
-		}
-		if ( flag === '--instances' && value !== undefined ) {
-			const counts = value.split( ',' ).map( Number );
-			if ( counts.length === 0 || counts.some( ( n ) => ! Number.isInteger( n ) || n < 1 || n > 8 ) ) {
-				throw new Error( `bad option --instances ${ value } (see --help)` );
-			}
-			options.instances = counts;
-			continue;
-		}
-		const spec = ints[ flag ];
-		const n = Number( value );
-		if ( ! spec || ! Number.isInteger( n ) || n < spec[ 1 ] || n > spec[ 2 ] ) {
-			throw new Error( `bad option ${ flag } ${ value ?? '' } (see --help)` );
-		}
-		options[ spec[ 0 ] ] = n;
+	const flags = parseFlags( argv, [
+		'help',
+		'events',
+		'batch',
+		'concurrency',
+		'instances',
+		'max-old-space',
+		'node-flags',
+		'max-seconds',
+		'json',
+	] );
+	if ( flags.help ) {
+		return undefined;
 	}
-	return options;
+	return {
+		events: intFlag( flags, 'events', 10000, 1, 200_000 ),
+		batch: intFlag( flags, 'batch', 500, 1, 500 ),
+		concurrency: intFlag( flags, 'concurrency', 16, 1, 64 ),
+		instances: intListFlag( flags, 'instances', [ 1, 2, 3 ], 1, 8 ),
+		maxOldSpace: intFlag( flags, 'max-old-space', SIDECAR_MAX_OLD_SPACE_MB, 0, 4096 ),
+		nodeFlags: ( textFlag( flags, 'node-flags' ) ?? `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` )
+			.split( /\s+/ )
+			.filter( ( f ) => f !== '' ),
+		maxSeconds: intFlag( flags, 'max-seconds', 600, 10, 3600 ),
+		json: flags.json === true,
+	};
 }
 
 interface Row {

@@ -10,7 +10,7 @@ import fs from 'fs';
 import http from 'http';
 import type { AddressInfo } from 'net';
 import { performance } from 'perf_hooks';
-import { parseFlags, portFlag } from '../scripts/lib/cli-args';
+import { intFlag, parseFlags, portFlag } from '../scripts/lib/cli-args';
 import { RestClient } from '../scripts/lib/rest-client';
 import { stopChild } from '../scripts/lib/sidecar-process';
 import { describeStack, startStack, type Stack, type StackOptions } from '../scripts/lib/stack';
@@ -102,10 +102,7 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
-	const orders = flags.orders === undefined ? 30 : Number( flags.orders );
-	if ( ! Number.isInteger( orders ) || orders < 1 || orders > 500 ) {
-		throw new Error( `--orders must be an integer from 1 to 500, got "${ String( flags.orders ) }"` );
-	}
+	const orders = intFlag( flags, 'orders', 30, 1, 500 );
 	const name = typeof flags.name === 'string' ? flags.name : 'bench-order-delivery';
 
 	const receiver = await startReceiver();

@@ -11,6 +11,7 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { intFlag, parseFlags, textFlag } from '../scripts/lib/cli-args';
 import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
 import {
 	closeDriverAgents,
@@ -41,19 +42,19 @@ and prints deliveries/s for both and their ratio, the event-to-first-attempt lat
 (p50/p99) at a fixed event rate, and the sidecar's peak RSS under load.
 
 Options:
-  --events <n>        events for the throughput runs (default 20000, max 200000)
-  --batch <n>         events per POST /v1/events in the throughput run (default 500)
-  --concurrency <n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
-  --rate <n>          events per second for the latency run, one event per POST (default 500)
-  --latency-events <n>  events in the latency run (default 5000, i.e. 10 s at 500/s)
-  --runtime <js|ts-node>  how the sidecar runs: js = the compiled build, sidecar/dist (default,
+  --events=<n>        events for the throughput runs (default 20000, max 200000)
+  --batch=<n>         events per POST /v1/events in the throughput run (default 500)
+  --concurrency=<n>   endpoint max_concurrency, and the raw client's parallel requests (default 16)
+  --rate=<n>          events per second for the latency run, one event per POST (default 500)
+  --latency-events=<n>  events in the latency run (default 5000, i.e. 10 s at 500/s)
+  --runtime=<js|ts-node>  how the sidecar runs: js = the compiled build, sidecar/dist (default,
                       as npm start and npm run sidecar run it; built first when stale);
                       ts-node = the sources through ts-node
-  --max-seconds <n>   give up (and fail) after this long overall (default 180)
-  --max-old-space <MB>  the sidecar's node --max-old-space-size (default 96, as npm start
+  --max-seconds=<n>   give up (and fail) after this long overall (default 180)
+  --max-old-space=<MB>  the sidecar's node --max-old-space-size (default 96, as npm start
                       runs it; 0 = V8's own sizing)
-  --node-flags "<flags>"  more node flags for the sidecar (default "--max-semi-space-size=1", as
-                      npm start runs it; "" = none)
+  --node-flags="<flags>"  more node flags for the sidecar (default "--max-semi-space-size=1", as
+                      npm start runs it; --node-flags= for none)
   --profile           write a CPU profile of the sidecar to .cache/bench/profile/
   --json              print the results as JSON as well
   --help              this text
@@ -77,56 +78,42 @@ interface Options {
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
-	const options: Options = {
-		events: 20000,
-		batch: 500,
-		concurrency: 16,
-		rate: 500,
-		latencyEvents: 5000,
-		runtime: 'js',
-		maxOldSpace: SIDECAR_MAX_OLD_SPACE_MB,
-		maxSeconds: 180,
-		json: false,
-		profile: false,
-		nodeFlags: [ `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` ],
-	};
-	const ints: Record< string, [ keyof Options, number, number ] > = {
-		'--events': [ 'events', 1, 200_000 ],
-		'--batch': [ 'batch', 1, 500 ],
-		'--concurrency': [ 'concurrency', 1, 64 ],
-		'--rate': [ 'rate', 1, 5000 ],
-		'--latency-events': [ 'latencyEvents', 1, 100_000 ],
-		'--max-seconds': [ 'maxSeconds', 10, 3600 ],
-		'--max-old-space': [ 'maxOldSpace', 0, 4096 ],
-	};
-	for ( let i = 0; i < argv.length; i++ ) {
-		const arg = argv[ i ] as string;
-		const eq = arg.indexOf( '=' );
-		const [ flag, inline ] = eq === -1 ? [ arg, undefined ] : [ arg.slice( 0, eq ), arg.slice( eq + 1 ) ];
-		if ( flag === '--help' || flag === '-h' ) {
-			return undefined;
-		}
-		if ( flag === '--json' || flag === '--profile' ) {
-			options[ flag === '--json' ? 'json' : 'profile' ] = true;
-			continue;
-		}
-		const value = inline ?? argv[ ++i ];
-		if ( flag === '--node-flags' && value !== undefined ) {
-			options.nodeFlags = value.split( /\s+/ ).filter( ( f ) => f !== '' );
-			continue;
-		}
-		if ( flag === '--runtime' && ( value === 'js' || value === 'ts-node' ) ) {
-			options.runtime = value;
-			continue;
-		}
-		const spec = ints[ flag ];
-		const n = Number( value );
-		if ( ! spec || ! Number.isInteger( n ) || n < spec[ 1 ] || n > spec[ 2 ] ) {
-			throw new Error( `bad option ${ flag } ${ value ?? '' } (see --help)` );
-		}
-		( options as unknown as Record< string, number > )[ spec[ 0 ] ] = n;
+	const flags = parseFlags( argv, [
+		'help',
+		'events',
+		'batch',
+		'concurrency',
+		'rate',
+		'latency-events',
+		'runtime',
+		'max-seconds',
+		'max-old-space',
+		'node-flags',
+		'profile',
+		'json',
+	] );
+	if ( flags.help ) {
+		return undefined;
 	}
-	return options;
+	const runtime = textFlag( flags, 'runtime' ) ?? 'js';
+	if ( runtime !== 'js' && runtime !== 'ts-node' ) {
+		throw new Error( `--runtime must be js or ts-node, got "${ runtime }"` );
+	}
+	return {
+		events: intFlag( flags, 'events', 20000, 1, 200_000 ),
+		batch: intFlag( flags, 'batch', 500, 1, 500 ),
+		concurrency: intFlag( flags, 'concurrency', 16, 1, 64 ),
+		rate: intFlag( flags, 'rate', 500, 1, 5000 ),
+		latencyEvents: intFlag( flags, 'latency-events', 5000, 1, 100_000 ),
+		runtime,
+		maxSeconds: intFlag( flags, 'max-seconds', 180, 10, 3600 ),
+		maxOldSpace: intFlag( flags, 'max-old-space', SIDECAR_MAX_OLD_SPACE_MB, 0, 4096 ),
+		nodeFlags: ( textFlag( flags, 'node-flags' ) ?? `--max-semi-space-size=${ SIDECAR_MAX_SEMI_SPACE_MB }` )
+			.split( /\s+/ )
+			.filter( ( f ) => f !== '' ),
+		profile: flags.profile === true,
+		json: flags.json === true,
+	};
 }
 
 async function main(): Promise< void > {

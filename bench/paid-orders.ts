@@ -16,7 +16,7 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { performance } from 'perf_hooks';
-import { parseFlags, portFlag } from '../scripts/lib/cli-args';
+import { intFlag, intListFlag, parseFlags, portFlag, textFlag } from '../scripts/lib/cli-args';
 import { environmentDir, ROOT } from '../scripts/lib/paths';
 import { orderStorageFromEnv, PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
@@ -159,36 +159,18 @@ function parseOptions( argv: string[] ): Options | undefined {
 	if ( flags.help ) {
 		return undefined;
 	}
-	const int = ( name: string, fallback: number, min: number, max: number ): number => {
-		const value = flags[ name ];
-		if ( value === undefined ) {
-			return fallback;
-		}
-		const n = Number( value );
-		if ( ! Number.isInteger( n ) || n < min || n > max ) {
-			throw new Error( `--${ name } must be an integer from ${ min } to ${ max }, got "${ String( value ) }"` );
-		}
-		return n;
-	};
+	const int = ( name: string, fallback: number, min: number, max: number ): number =>
+		intFlag( flags, name, fallback, min, max );
 	const optionalInt = ( name: string, min: number, max: number ): number | undefined =>
 		flags[ name ] === undefined ? undefined : int( name, 0, min, max );
-	const scales = typeof flags.scales === 'string' ? flags.scales.split( ',' ).map( Number ) : [ 1000, 10000, 50000 ];
-	if ( scales.some( ( n ) => ! Number.isInteger( n ) || n < 300 || n > 200_000 ) || scales.length === 0 ) {
-		throw new Error( '--scales must be a comma-separated list of integers from 300 to 200000' );
-	}
+	const scales = intListFlag( flags, 'scales', [ 1000, 10000, 50000 ], 300, 200_000 );
 	scales.sort( ( a, b ) => a - b );
 	const compareAt = int( 'compare-at', scales.includes( 10000 ) ? 10000 : ( scales[ 0 ] as number ), 300, 200_000 );
 	if ( ! scales.includes( compareAt ) ) {
 		throw new Error( '--compare-at must be one of --scales' );
 	}
 	const runtime = runtimeFlag( flags.runtime );
-	const text = ( name: string ): string | undefined => {
-		const value = flags[ name ];
-		if ( value === true ) {
-			throw new Error( `--${ name } needs a value: --${ name }=<...>` );
-		}
-		return value;
-	};
+	const text = ( name: string ): string | undefined => textFlag( flags, name );
 	const pluginCommit = text( 'plugin-commit' );
 	const releaseDir = text( 'release-dir' );
 	if ( ( pluginCommit || releaseDir ) && runtime !== 'production' ) {
