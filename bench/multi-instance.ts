@@ -12,12 +12,14 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import mysql from 'mysql2/promise';
 import { intFlag, intListFlag, parseFlags, textFlag } from '../scripts/lib/cli-args';
 import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
 import { startMariaDb, type RunningMariaDb } from '../tests/support/mariadb';
 import {
 	closeDriverAgents,
 	cpuMs,
+	fixedRateLatency,
 	makeBatches,
 	makeEvent,
 	postBatches,
@@ -26,8 +28,10 @@ import {
 	round,
 	signedApi,
 	startSidecar,
+	sleep,
 	stopSidecar,
 	watchRss,
+	type LatencyResult,
 	type SidecarProcess,
 } from './support/delivery-bench';
 
@@ -39,6 +43,9 @@ CPU per delivery for:
   sqlite x1    one sidecar on its embedded SQLite store
   mariadb xN   N sidecars (each its own process and port) on one MariaDB, for each N of
                --instances; the driver spreads the event batches over the instances in turn
+Each row then measures the event-to-first-attempt latency at a fixed rate (one event per POST,
+the POSTs spread over the instances in turn, as a load balancer would), and each MariaDB row
+counts the statements its instances send while idle.
 Each MariaDB row gets a fresh server from tests/support/mariadb.ts (Debian's mariadbd in a
 temporary folder); the sidecars select it with SIDECAR_DATABASE_URL.
 
@@ -51,6 +58,10 @@ Options:
   --node-flags="<flags>"  more node flags for every sidecar (default "--max-semi-space-size=1", as
                       npm start runs it; --node-flags= for none)
   --max-seconds=<n>   give up (and fail) after this long overall (default 600)
+  --rate=<n>          events per second of the latency phase, one event per POST, the POSTs
+                      spread over the instances in turn (default 500)
+  --latency-events=<n>  events in the latency phase (default 2500, i.e. 5 s at 500/s)
+  --idle-seconds=<n>  how long each MariaDB row counts the queries of its idle instances (default 10)
   --json              print the results as JSON as well
   --help              this text
 `;
@@ -63,6 +74,9 @@ interface Options {
 	maxOldSpace: number;
 	nodeFlags: string[];
 	maxSeconds: number;
+	rate: number;
+	latencyEvents: number;
+	idleSeconds: number;
 	json: boolean;
 }
 
@@ -76,6 +90,9 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'max-old-space',
 		'node-flags',
 		'max-seconds',
+		'rate',
+		'latency-events',
+		'idle-seconds',
 		'json',
 	] );
 	if ( flags.help ) {
@@ -91,6 +108,9 @@ function parseOptions( argv: string[] ): Options | undefined {
 			.split( /\s+/ )
 			.filter( ( f ) => f !== '' ),
 		maxSeconds: intFlag( flags, 'max-seconds', 600, 10, 3600 ),
+		rate: intFlag( flags, 'rate', 500, 1, 5000 ),
+		latencyEvents: intFlag( flags, 'latency-events', 2500, 1, 100_000 ),
+		idleSeconds: intFlag( flags, 'idle-seconds', 10, 1, 600 ),
 		json: flags.json === true,
 	};
 }
@@ -106,6 +126,10 @@ interface Row {
 	peak_rss_mb: number[];
 	repeated_deliveries: number;
 	ratio_to_raw: number | null;
+	/** Event POSTed (to any instance) to its first arrival at the receiver, at --rate. */
+	latency: LatencyResult | null;
+	/** Statements each idle instance sends to MariaDB per second (Questions, divided by instances). */
+	idle_queries_per_s_per_instance: number | null;
 }
 
 const DATABASE_URL_SETTING = 'SIDECAR_DATABASE_URL';
@@ -188,6 +212,15 @@ async function main(): Promise< void > {
 		const cpu = sidecars.map( ( sidecar, i ) => cpuMs( sidecar.pid ) - ( cpu0[ i ] as number ) );
 		watches.forEach( ( watch ) => watch.stop() );
 		await receiver.reset();
+		const latency = await fixedRateLatency( apis, receiver, {
+			prefix: `${ idPrefix }_lat_`,
+			events: options.latencyEvents,
+			rate: options.rate,
+			deadline,
+		} );
+		await receiver.reset();
+		const url = env[ DATABASE_URL_SETTING ];
+		const idle = url === undefined ? null : await idleQueriesPerSecond( url, options.idleSeconds );
 		for ( const sidecar of sidecars ) {
 			await stopSidecar( sidecar );
 		}
@@ -202,6 +235,8 @@ async function main(): Promise< void > {
 			peak_rss_mb: watches.map( ( watch ) => Math.round( watch.peak() ) ),
 			repeated_deliveries: stats.requests - stats.distinct,
 			ratio_to_raw: null,
+			latency,
+			idle_queries_per_s_per_instance: idle === null ? null : round( idle / count ),
 		};
 	};
 
@@ -220,6 +255,8 @@ async function main(): Promise< void > {
 			peak_rss_mb: [],
 			repeated_deliveries: 0,
 			ratio_to_raw: 1,
+			latency: null,
+			idle_queries_per_s_per_instance: null,
 		};
 		rows.unshift( rawRow );
 
@@ -250,14 +287,30 @@ async function main(): Promise< void > {
 }
 
 /**
- * The harness's URL with another database name: each row gets an empty one. The shared store
- * is expected to create its database when missing; if it does not, the row fails and says so.
+ * Statements the server received per second while the instances had nothing to do (MariaDB's
+ * Questions counter, read twice, less the second reading itself), after a settling second.
  */
+async function idleQueriesPerSecond( url: string, seconds: number ): Promise< number > {
+	const connection = await mysql.createConnection( url );
+	try {
+		const questions = async () => {
+			const [ rows ] = await connection.query( "SHOW GLOBAL STATUS LIKE 'Questions'" );
+			return Number( ( rows as { Value: string }[] )[ 0 ]?.Value );
+		};
+		await sleep( 1000 );
+		const before = await questions();
+		await sleep( seconds * 1000 );
+		return ( ( await questions() ) - before - 1 ) / seconds;
+	} finally {
+		await connection.end();
+	}
+}
+
 function print( options: Options, rows: Row[] ): void {
 	const machine = `${ os.cpus().length } x ${ os.cpus()[ 0 ]?.model.trim() }, Node ${ process.version }, load average ${ os.loadavg()[ 0 ]?.toFixed( 1 ) } at the end`;
 	const lines = [
 		`Multi-instance benchmark (${ machine }); ${ options.events } events a row in batches of ${ options.batch }, endpoint max_concurrency ${ options.concurrency }`,
-		'  row            deliveries/s   ratio to raw   CPU µs/delivery (all instances)   per instance      peak RSS MB   repeated',
+		'  row            deliveries/s   ratio to raw   CPU µs/delivery (all instances)   per instance      peak RSS MB   repeated   latency p50 / p99 ms   idle queries/s each',
 	];
 	for ( const row of rows ) {
 		lines.push(
@@ -269,9 +322,14 @@ function print( options: Options, rows: Row[] ): void {
 				( row.cpu_us_per_instance.join( ' / ' ) || '-' ).padStart( 16 ),
 				( row.peak_rss_mb.join( ' / ' ) || '-' ).padStart( 14 ),
 				String( row.repeated_deliveries ).padStart( 10 ),
+				( row.latency ? `${ row.latency.p50_ms } / ${ row.latency.p99_ms }` : '-' ).padStart( 22 ),
+				String( row.idle_queries_per_s_per_instance ?? '-' ).padStart( 21 ),
 			].join( ' ' )
 		);
 	}
+	lines.push(
+		`  latency: ${ options.latencyEvents } events at ${ options.rate }/s, one a POST, spread over the instances; target p99 < 100 ms`
+	);
 	process.stdout.write( lines.join( '\n' ) + '\n' );
 	if ( options.json ) {
 		process.stdout.write(

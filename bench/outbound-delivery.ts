@@ -16,9 +16,9 @@ import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/
 import {
 	closeDriverAgents,
 	cpuMs,
+	fixedRateLatency,
 	makeBatches,
 	makeEvent,
-	percentile,
 	postBatches,
 	rawDeliveries,
 	ReceiverProcess,
@@ -26,7 +26,6 @@ import {
 	round,
 	rssMb,
 	signedApi,
-	sleep,
 	startSidecar,
 	stopSidecar,
 	watchRss,
@@ -175,30 +174,16 @@ async function main(): Promise< void > {
 		const bSeconds = raw.ms / 1000;
 		const bCpuMs = raw.cpuMs;
 
-		// Latency at a fixed rate: one event per POST, on schedule; latency = driver send
-		// time to the receiver's first arrival of that event.
-		await receiver.reset();
-		const interval = 1000 / options.rate;
-		const l0 = performance.now();
+		// Latency at a fixed rate: one event per POST, on schedule.
 		const lCpu0 = cpuMs( pid );
-		const inFlight: Promise< unknown >[] = [];
-		for ( let i = 0; i < options.latencyEvents; i++ ) {
-			const due = l0 + i * interval;
-			const wait = due - performance.now();
-			if ( wait > 1 ) {
-				await sleep( wait );
-			}
-			inFlight.push(
-				api( 'POST', '/v1/events', { events: [ makeEvent( `lat_${ i }`, i, process.hrtime.bigint() ) ] } )
-			);
-		}
-		const sendSeconds = ( performance.now() - l0 ) / 1000;
-		await Promise.all( inFlight );
-		const lStats = await receiver.waitForDistinct( options.latencyEvents, deadline );
-		const lWallMs = performance.now() - l0;
+		const latency = await fixedRateLatency( [ api ], receiver, {
+			prefix: 'lat_',
+			events: options.latencyEvents,
+			rate: options.rate,
+			deadline,
+		} );
 		const lCpuMs = cpuMs( pid ) - lCpu0;
 		rss.stop();
-		const latencies = [ ...lStats.latencies ].sort( ( x, y ) => x - y );
 
 		const results = {
 			runtime: options.runtime,
@@ -221,13 +206,13 @@ async function main(): Promise< void > {
 			ratio_sidecar_to_raw: round( bSeconds / aSeconds ),
 			latency: {
 				rate_per_s: options.rate,
-				achieved_rate_per_s: Math.round( options.latencyEvents / sendSeconds ),
-				events: latencies.length,
-				p50_ms: round( percentile( latencies, 50 ) ),
-				p99_ms: round( percentile( latencies, 99 ) ),
-				max_ms: round( latencies[ latencies.length - 1 ] ?? NaN ),
+				achieved_rate_per_s: latency.achieved_rate_per_s,
+				events: options.latencyEvents,
+				p50_ms: latency.p50_ms,
+				p99_ms: latency.p99_ms,
+				max_ms: latency.max_ms,
 				// Near 100 %: the sidecar itself is the bottleneck; well below: it waited for a CPU.
-				sidecar_cpu_busy_pct: Math.round( ( 100 * lCpuMs ) / lWallMs ),
+				sidecar_cpu_busy_pct: Math.round( ( 100 * lCpuMs ) / latency.wall_ms ),
 				sidecar_cpu_us_per_event: Math.round( ( lCpuMs * 1000 ) / options.latencyEvents ),
 			},
 			rss_mb: { idle: Math.round( idleRss ), peak_under_load: Math.round( rss.peak() ) },

@@ -354,3 +354,56 @@ export async function rawDeliveries(
 	const cpu = process.cpuUsage( cpu0 );
 	return { ms: performance.now() - started, cpuMs: ( cpu.user + cpu.system ) / 1000 };
 }
+
+/** What fixedRateLatency() measured: event POSTed to its first arrival at the receiver. */
+export interface LatencyResult {
+	p50_ms: number;
+	p99_ms: number;
+	max_ms: number;
+	achieved_rate_per_s: number;
+	/** Wall time from the first POST to the last arrival. */
+	wall_ms: number;
+}
+
+/**
+ * One event per POST at a fixed rate, on schedule (not waiting for answers), the POSTs spread
+ * over the APIs in turn (a load balancer); latency = the driver's send time to the receiver's
+ * first arrival of that event, on the shared monotonic clock (the event carries its send time).
+ */
+export async function fixedRateLatency(
+	apis: SignedApi[],
+	receiver: ReceiverProcess,
+	run: { prefix: string; events: number; rate: number; deadline: number }
+): Promise< LatencyResult > {
+	await receiver.reset();
+	const interval = 1000 / run.rate;
+	const started = performance.now();
+	const inFlight: Promise< { status: number; data: string } >[] = [];
+	for ( let i = 0; i < run.events; i++ ) {
+		const wait = started + i * interval - performance.now();
+		if ( wait > 1 ) {
+			await sleep( wait );
+		}
+		const api = apis[ i % apis.length ] as SignedApi;
+		inFlight.push(
+			api( 'POST', '/v1/events', {
+				events: [ makeEvent( `${ run.prefix }${ i }`, i, process.hrtime.bigint() ) ],
+			} )
+		);
+	}
+	const sendSeconds = ( performance.now() - started ) / 1000;
+	for ( const answer of await Promise.all( inFlight ) ) {
+		if ( answer.status !== 202 ) {
+			throw new Error( `POST /v1/events answered ${ answer.status }: ${ answer.data }` );
+		}
+	}
+	const stats = await receiver.waitForDistinct( run.events, run.deadline );
+	const latencies = [ ...stats.latencies ].sort( ( x, y ) => x - y );
+	return {
+		p50_ms: round( percentile( latencies, 50 ) ),
+		p99_ms: round( percentile( latencies, 99 ) ),
+		max_ms: round( latencies[ latencies.length - 1 ] ?? NaN ),
+		achieved_rate_per_s: Math.round( run.events / sendSeconds ),
+		wall_ms: performance.now() - started,
+	};
+}
