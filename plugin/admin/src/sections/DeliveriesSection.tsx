@@ -1,4 +1,4 @@
-import { Button, Notice, SelectControl, TextControl } from '@wordpress/components';
+import { Button, Notice, TextControl } from '@wordpress/components';
 import { Fragment, useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../api/webhooks';
 import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { FilterSelect } from '../components/FilterSelect';
 import { formatDateTime, isoToLocalInput, localInputToIso, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { Pager } from '../components/Pager';
@@ -143,43 +144,34 @@ export function DeliveriesSection() {
 						role="search"
 						aria-label={ __( 'Filter the deliveries', 'service-integration' ) }
 					>
-						<SelectControl
-							__nextHasNoMarginBottom
-							__next40pxDefaultSize
+						<FilterSelect
 							label={ __( 'Endpoint', 'service-integration' ) }
+							allLabel={ __( 'All endpoints', 'service-integration' ) }
 							value={ filters.endpoint_id }
-							options={ [
-								{ label: __( 'All endpoints', 'service-integration' ), value: '' },
-								...endpointList.map( ( endpoint ) => ( { label: endpoint.url, value: endpoint.id } ) ),
-							] }
+							options={ endpointList.map( ( endpoint ) => ( {
+								label: endpoint.url,
+								value: endpoint.id,
+							} ) ) }
 							onChange={ ( value: string ) => setFilter( 'endpoint_id', value ) }
 						/>
-						<SelectControl
-							__nextHasNoMarginBottom
-							__next40pxDefaultSize
+						<FilterSelect
 							label={ __( 'Event type', 'service-integration' ) }
+							allLabel={ __( 'All types', 'service-integration' ) }
 							value={ filters.type }
-							options={ [
-								{ label: __( 'All types', 'service-integration' ), value: '' },
-								...EVENT_TYPES.map( ( type ): Option => ( {
-									label: eventTypeLabel( type ),
-									value: type,
-								} ) ),
-							] }
+							options={ EVENT_TYPES.map( ( type ): Option => ( {
+								label: eventTypeLabel( type ),
+								value: type,
+							} ) ) }
 							onChange={ ( value: string ) => setFilter( 'type', value ) }
 						/>
-						<SelectControl
-							__nextHasNoMarginBottom
-							__next40pxDefaultSize
+						<FilterSelect
 							label={ __( 'Status', 'service-integration' ) }
+							allLabel={ __( 'All statuses', 'service-integration' ) }
 							value={ filters.status }
-							options={ [
-								{ label: __( 'All statuses', 'service-integration' ), value: '' },
-								...DELIVERY_STATUSES.map( ( status ): Option => ( {
-									label: deliveryStatusLabel( status ),
-									value: status,
-								} ) ),
-							] }
+							options={ DELIVERY_STATUSES.map( ( status ): Option => ( {
+								label: deliveryStatusLabel( status ),
+								value: status,
+							} ) ) }
 							onChange={ ( value: string ) => setFilter( 'status', value ) }
 						/>
 					</div>

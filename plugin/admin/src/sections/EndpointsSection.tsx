@@ -15,6 +15,7 @@ import {
 } from '../api/webhooks';
 import { Code, SecretMask } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
+import { EnableToggle } from '../components/EnableToggle';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, formatPercent, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -422,26 +423,13 @@ function EndpointCard( {
 				>
 					{ __( 'Rotate secret', 'service-integration' ) }
 				</ConfirmButton>
-				<Button
-					variant="secondary"
-					size="compact"
-					onClick={ onToggle }
+				<EnableToggle
+					active={ active }
+					subject={ endpoint.url }
 					isBusy={ busy === `toggle-${ endpoint.id }` }
 					disabled={ busy !== null }
-					aria-label={
-						active
-							? /* translators: %s: endpoint URL. */ sprintf(
-									__( 'Disable %s', 'service-integration' ),
-									endpoint.url
-								)
-							: /* translators: %s: endpoint URL. */ sprintf(
-									__( 'Enable %s', 'service-integration' ),
-									endpoint.url
-								)
-					}
-				>
-					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
-				</Button>
+					onToggle={ onToggle }
+				/>
 				{ active ? (
 					<Button
 						variant="secondary"

@@ -1,9 +1,10 @@
-import { Button, Notice, SelectControl } from '@wordpress/components';
+import { Button, Notice } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import { INBOUND_EVENT_STATUSES, listInboundEvents, retryInboundEvent, type InboundSource } from '../api/inbound';
 import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { FilterSelect } from '../components/FilterSelect';
 import { formatDateTime, NONE, type Option } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { Pager } from '../components/Pager';
@@ -96,48 +97,34 @@ export function InboundEvents( { sources, refreshKey }: { sources: InboundSource
 				role="search"
 				aria-label={ __( 'Filter the received events', 'service-integration' ) }
 			>
-				<SelectControl
-					__nextHasNoMarginBottom
-					__next40pxDefaultSize
+				<FilterSelect
 					label={ __( 'Source', 'service-integration' ) }
+					allLabel={ __( 'All sources', 'service-integration' ) }
 					value={ source }
-					options={ [
-						{ label: __( 'All sources', 'service-integration' ), value: '' },
-						...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ),
-					] }
+					options={ sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ) }
 					onChange={ ( value: string ) => {
 						setSource( value );
 						setPage( 1 );
 					} }
 				/>
-				<SelectControl
-					__nextHasNoMarginBottom
-					__next40pxDefaultSize
+				<FilterSelect
 					label={ __( 'Status', 'service-integration' ) }
+					allLabel={ __( 'All statuses', 'service-integration' ) }
 					value={ status }
-					options={ [
-						{ label: __( 'All statuses', 'service-integration' ), value: '' },
-						...INBOUND_EVENT_STATUSES.map( ( value ): Option => ( {
-							label: inboundStatusLabel( value ),
-							value,
-						} ) ),
-					] }
+					options={ INBOUND_EVENT_STATUSES.map( ( value ): Option => ( {
+						label: inboundStatusLabel( value ),
+						value,
+					} ) ) }
 					onChange={ ( value: string ) => {
 						setStatus( value );
 						setPage( 1 );
 					} }
 				/>
-				<SelectControl
-					__nextHasNoMarginBottom
-					__next40pxDefaultSize
+				<FilterSelect
 					label={ __( 'Duplicates', 'service-integration' ) }
+					allLabel={ __( 'All events', 'service-integration' ) }
 					value={ duplicates }
-					options={
-						[
-							{ label: __( 'All events', 'service-integration' ), value: '' },
-							{ label: __( 'Delivered more than once', 'service-integration' ), value: 'only' },
-						] satisfies Option[]
-					}
+					options={ [ { label: __( 'Delivered more than once', 'service-integration' ), value: 'only' } ] }
 					onChange={ ( value: string ) => {
 						setDuplicates( value );
 						setPage( 1 );

@@ -1,9 +1,9 @@
-import { SelectControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 import { INBOUND_OUTCOMES, listInboundLog, senderStatus, type InboundSource } from '../api/inbound';
 import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { FilterSelect } from '../components/FilterSelect';
 import { formatDateTime, NONE, type Option } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { Pager } from '../components/Pager';
@@ -48,29 +48,21 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 				role="search"
 				aria-label={ __( 'Filter the verification log', 'service-integration' ) }
 			>
-				<SelectControl
-					__nextHasNoMarginBottom
-					__next40pxDefaultSize
+				<FilterSelect
 					label={ __( 'Source', 'service-integration' ) }
+					allLabel={ __( 'All sources', 'service-integration' ) }
 					value={ source }
-					options={ [
-						{ label: __( 'All sources', 'service-integration' ), value: '' },
-						...sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ),
-					] }
+					options={ sources.map( ( s ): Option => ( { label: s.id, value: s.id } ) ) }
 					onChange={ ( value: string ) => {
 						setSource( value );
 						setPage( 1 );
 					} }
 				/>
-				<SelectControl
-					__nextHasNoMarginBottom
-					__next40pxDefaultSize
+				<FilterSelect
 					label={ __( 'Outcome', 'service-integration' ) }
+					allLabel={ __( 'All outcomes', 'service-integration' ) }
 					value={ outcome }
-					options={ [
-						{ label: __( 'All outcomes', 'service-integration' ), value: '' },
-						...INBOUND_OUTCOMES.map( ( value ): Option => ( { label: outcomeLabel( value ), value } ) ),
-					] }
+					options={ INBOUND_OUTCOMES.map( ( value ): Option => ( { label: outcomeLabel( value ), value } ) ) }
 					onChange={ ( value: string ) => {
 						setOutcome( value );
 						setPage( 1 );

@@ -14,6 +14,7 @@ import {
 import { Code, SecretMask } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { CopyButton } from '../components/CopyButton';
+import { EnableToggle } from '../components/EnableToggle';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
@@ -316,26 +317,13 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 				>
 					{ __( 'Rotate secret', 'service-integration' ) }
 				</Button>
-				<Button
-					variant="secondary"
-					size="compact"
-					onClick={ onToggle }
+				<EnableToggle
+					active={ active }
+					subject={ source.id }
 					isBusy={ busy === `toggle-${ source.id }` }
 					disabled={ busy !== null }
-					aria-label={
-						active
-							? /* translators: %s: source identifier. */ sprintf(
-									__( 'Disable %s', 'service-integration' ),
-									source.id
-								)
-							: /* translators: %s: source identifier. */ sprintf(
-									__( 'Enable %s', 'service-integration' ),
-									source.id
-								)
-					}
-				>
-					{ active ? __( 'Disable', 'service-integration' ) : __( 'Enable', 'service-integration' ) }
-				</Button>
+					onToggle={ onToggle }
+				/>
 				<ConfirmButton
 					question={ __(
 						'Delete this source? Its receiving URL stops accepting webhooks.',
