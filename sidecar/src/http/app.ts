@@ -5,11 +5,12 @@ import type { Logger } from '../logger';
 import { mainPortMetricsRouter } from '../metrics/http';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { Dispatcher } from '../outbound/dispatcher';
+import { SqliteQueueStore } from '../store/queue-store';
 import type { Stores } from '../store/stores';
 import { HttpError, sendError } from './errors';
 import { probesRouter } from './probes';
 import { deliveriesRouter } from './routes/deliveries';
-import { endpointsRouter } from './routes/endpoints';
+import { endpointReplayRouter, endpointsRouter } from './routes/endpoints';
 import { eventsRouter } from './routes/events';
 import { inboundRouter } from './routes/inbound';
 import { privacyRouter } from './routes/privacy';
@@ -66,8 +67,11 @@ export function createApp( context: AppContext ): express.Express {
 
 	api.use( statusRouter( context ) );
 	api.use( eventsRouter( context ) );
-	api.use( endpointsRouter( context ) );
-	api.use( deliveriesRouter( context ) );
+	// The routes served on both stores take the async QueueStore, here over the embedded stores.
+	const queueContext = { ...context, store: new SqliteQueueStore( context.stores ) };
+	api.use( endpointsRouter( queueContext ) );
+	api.use( endpointReplayRouter( context ) );
+	api.use( deliveriesRouter( queueContext ) );
 	api.use( inboundRouter( context ) );
 	api.use( privacyRouter( context ) );
 

@@ -3,23 +3,15 @@ import { channelAuth } from '../channel/channel-auth';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SharedDispatcher } from '../outbound/shared-dispatcher';
-import { generateSecret } from '../outbound/signing';
-import type { EndpointView } from '../contracts/views';
-import type { Endpoint } from '../store/endpoints-store';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
 import { HttpError, sendError } from './errors';
 import { parseJsonBody } from './json-body';
-import {
-	CREATE_SCHEMA,
-	DEFAULT_MAX_CONCURRENCY,
-	endpointFieldChecks,
-	HEALTH_MAX_ATTEMPTS,
-	HEALTH_WINDOW_MS,
-} from './routes/endpoints';
+import { deliveriesRouter } from './routes/deliveries';
+import { endpointsRouter } from './routes/endpoints';
 import { BATCH_SCHEMA, checkBatch } from './routes/events';
 import { methodNotAllowed } from './routes/helpers';
-import { endpointView, eventDetailsView, eventNotFound } from './routes/views';
+import { eventDetailsView, eventNotFound } from './routes/views';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
 
 export interface SharedAppContext {
@@ -39,8 +31,8 @@ const handle =
 
 /**
  * The API of an instance on the shared MySQL/MariaDB store: the hand-over of events, their
- * history, endpoint management and the status, the same routes and answers as on the embedded
- * store. Routes the shared store does not serve yet answer 501 (docs/production.md lists them).
+ * history, endpoint management, the delivery log and the status, the same routes and answers
+ * as on the embedded store. Routes the shared store does not serve yet answer 501 (docs/production.md lists them).
  * When the database does not answer, every route that needs it answers 503 with Retry-After:
  * WordPress's outbox keeps the events and sends them again.
  */
@@ -98,15 +90,8 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	app.all( '/ready', methodNotAllowed( 'GET' ) );
 
 	const api = Router();
-	// The same view as on the embedded store, health included, read from the shared attempts.
-	const view = async ( endpoint: Endpoint ): Promise< EndpointView > =>
-		endpointView(
-			endpoint,
-			await store.endpointHealth( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS )
-		);
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
 	api.use( channelAuth( config.sharedKey ) );
-	const { checkedUrl, checkedTypes } = endpointFieldChecks( config );
 
 	api.get(
 		'/status',
@@ -161,55 +146,9 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 		} )
 	);
 
-	api.get(
-		'/endpoints',
-		handle( async ( _req, res ) => {
-			res.json( { endpoints: await Promise.all( ( await store.listEndpoints( Date.now() ) ).map( view ) ) } );
-		} )
-	);
-	api.post(
-		'/endpoints',
-		handle( async ( req, res ) => {
-			const body = parseJsonBody( req, CREATE_SCHEMA );
-			const secret = generateSecret();
-			const endpoint = await store.createEndpoint(
-				{
-					url: checkedUrl( body.url ),
-					description: body.description ?? '',
-					eventTypes: checkedTypes( body.event_types ?? [] ),
-					maxConcurrency: body.max_concurrency ?? DEFAULT_MAX_CONCURRENCY,
-					wcCompatSignature: body.wc_compat_signature ?? false,
-					secret,
-				},
-				Date.now()
-			);
-			dispatcher.endpointsChanged();
-			log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
-			res.status( 201 ).json( { ...( await view( endpoint ) ), secret } );
-		} )
-	);
-	api.all( '/endpoints', methodNotAllowed( 'GET', 'POST' ) );
-	api.get(
-		'/endpoints/:id',
-		handle( async ( req, res ) => {
-			const endpoint = await store.getEndpoint( String( req.params.id ), Date.now() );
-			if ( ! endpoint ) {
-				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ String( req.params.id ) }".` );
-			}
-			res.json( await view( endpoint ) );
-		} )
-	);
-	api.delete(
-		'/endpoints/:id',
-		handle( async ( req, res ) => {
-			if ( ! ( await store.deleteEndpoint( String( req.params.id ) ) ) ) {
-				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ String( req.params.id ) }".` );
-			}
-			dispatcher.endpointsChanged();
-			log.info( { endpoint_id: req.params.id }, 'endpoint deleted' );
-			res.json( { deleted: true, id: req.params.id } );
-		} )
-	);
+	// Endpoint management and the delivery log: the embedded store's routes, on the shared store.
+	api.use( endpointsRouter( { config, log, store, dispatcher } ) );
+	api.use( deliveriesRouter( { config, log, store, dispatcher } ) );
 
 	api.use( ( req: Request, res: Response ) => {
 		sendError(
