@@ -17,6 +17,7 @@ const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
 
 interface Instance {
+	url: string;
 	api: ApiCall;
 	store: MysqlStore;
 	dispatcher: SharedDispatcher;
@@ -37,6 +38,7 @@ async function startInstance( url: string, name: string ): Promise< Instance > {
 	} );
 	const base = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
 	return {
+		url: base,
 		api: apiClient( base, TEST_KEY ),
 		store,
 		dispatcher,
@@ -237,6 +239,21 @@ describe( 'endpoint management through two instances on one MariaDB', () => {
 		const unknown = await a.api( 'GET', '/v1/deliveries?endpoint_id=ep_unknown' );
 		expect( unknown.status ).toBe( 404 );
 		expect( unknown.body.code ).toBe( 'endpoint_not_found' );
+	} );
+
+	it( 'serves /health with its instance, /ready, and the same 404 and 405 as the embedded app', async () => {
+		const health = await fetch( `${ b.url }/health` );
+		expect( health.headers.get( 'etag' ) ).toBeNull();
+		expect( await health.json() ).toMatchObject( { status: 'ok', instance: 'instance-b' } );
+		const ready = await fetch( `${ b.url }/ready` );
+		expect( ready.status ).toBe( 200 );
+		expect( await ready.json() ).toMatchObject( { status: 'ready', failed: [] } );
+		const missing = await fetch( `${ b.url }/nowhere` );
+		expect( missing.status ).toBe( 404 );
+		expect( ( ( await missing.json() ) as { code: string } ).code ).toBe( 'not_found' );
+		const wrongMethod = await b.api( 'PUT', `/v1/endpoints/${ endpointId }`, { description: 'x' } );
+		expect( wrongMethod.status ).toBe( 405 );
+		expect( wrongMethod.headers.get( 'allow' ) ).toBe( 'GET, PATCH, DELETE' );
 	} );
 
 	it( 'answers a range replay, not served on the shared store, with 501', async () => {
