@@ -116,9 +116,95 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 		] );
 		expect( ( await reader.listEndpoints( 2000 ) ).map( ( e ) => e.id ) ).toEqual( [ created.id ] );
 		await store.insertBatch( [ event( 'e1' ) ], 1000, 1000 );
-		expect( await reader.deleteEndpoint( created.id ) ).toBe( true );
-		expect( await store.deleteEndpoint( created.id ) ).toBe( false );
+		expect( await reader.deleteEndpoint( created.id, 3000 ) ).toEqual( { deleted: true, droppedNotices: 0 } );
+		expect( await store.deleteEndpoint( created.id, 3000 ) ).toEqual( { deleted: false, droppedNotices: 0 } );
 		expect( await store.deliveriesOfEvent( 'e1' ) ).toEqual( [] );
+	} );
+
+	it( 'updates only the fields given, and rotates a secret keeping the old one for the grace period', async () => {
+		const store = await backend.open();
+		const created = await endpoint( store );
+		const updated = await store.updateEndpoint(
+			created.id,
+			{ description: 'billing', eventTypes: [ 'order.paid' ] },
+			2000
+		);
+		expect( updated ).toMatchObject( {
+			url: created.url,
+			description: 'billing',
+			eventTypes: [ 'order.paid' ],
+			maxConcurrency: 4,
+			updatedAt: 2000,
+		} );
+		expect( await store.updateEndpoint( 'ep_missing', { description: 'x' }, 2000 ) ).toBeUndefined();
+
+		const rotated = await store.rotateEndpointSecret( created.id, 'whsec_new', 500, 3000 );
+		expect( rotated?.secrets ).toEqual( [
+			{ secret: 'whsec_new', createdAt: 3000, expiresAt: null },
+			{ secret: 'whsec_test', createdAt: 1000, expiresAt: 3500 },
+		] );
+		expect( ( await store.getEndpoint( created.id, 3500 ) )?.secrets.map( ( s ) => s.secret ) ).toEqual( [
+			'whsec_new',
+		] );
+		expect( await store.rotateEndpointSecret( 'ep_missing', 'whsec_x', 0, 3000 ) ).toBeUndefined();
+	} );
+
+	it( 'disables (cancelling what is queued) and enables with or without redelivery', async () => {
+		const store = await backend.open();
+		const target = await endpoint( store );
+		await store.insertBatch( [ event( 'before' ) ], 1000, 1000 );
+		expect( await store.disableEndpoint( target.id, 'maintenance', 'owner', 2000 ) ).toBe( true );
+		expect( await store.disableEndpoint( target.id, 'again', 'owner', 2100 ) ).toBe( false );
+		expect( await store.getEndpoint( target.id, 2100 ) ).toMatchObject( {
+			status: 'disabled',
+			disabledReason: 'maintenance',
+			disabledBy: 'owner',
+			disabledAt: 2000,
+		} );
+		expect( ( await store.deliveriesOfEvent( 'before' ) )[ 0 ] ).toMatchObject( { status: 'cancelled' } );
+		await store.insertBatch( [ event( 'while-disabled' ) ], 2500, 2500 );
+
+		// The owner's disable: no redelivery unless asked; what was left out is counted.
+		expect( await store.enableEndpoint( target.id, 3000 ) ).toEqual( {
+			enabled: true,
+			redelivered: false,
+			requeued: 0,
+			missed: 0,
+			skipped: 2,
+		} );
+		expect( ( await store.enableEndpoint( target.id, 3100 ) ).enabled ).toBe( false );
+
+		await store.disableEndpoint( target.id, 'maintenance', 'owner', 4000 );
+		await store.insertBatch( [ event( 'later' ) ], 4500, 4500 );
+		expect( await store.enableEndpoint( target.id, 5000, true ) ).toEqual( {
+			enabled: true,
+			redelivered: true,
+			requeued: 0,
+			missed: 1,
+			skipped: 0,
+		} );
+		const { deliveries, total } = await store.listDeliveries( {
+			endpointId: target.id,
+			status: 'pending',
+			page: 1,
+			perPage: 10,
+		} );
+		expect( total ).toBe( 1 );
+		expect( deliveries.map( ( d ) => [ d.eventId, d.eventType ] ) ).toEqual( [ [ 'later', 'order.paid' ] ] );
+	} );
+
+	it( 'lists deliveries newest first, filtered and paged', async () => {
+		const store = await backend.open();
+		const paid = await endpoint( store, [ 'order.paid' ] );
+		const all = await endpoint( store );
+		await store.insertBatch( [ event( 'p1' ), event( 'r1', null, 'order.refunded' ), event( 'p2' ) ], 1000, 1000 );
+		const page = await store.listDeliveries( { page: 1, perPage: 2 } );
+		expect( page.total ).toBe( 5 );
+		expect( page.deliveries.map( ( d ) => d.eventId ) ).toEqual( [ 'p2', 'p2' ] );
+		const refunded = await store.listDeliveries( { type: 'order.refunded', page: 1, perPage: 10 } );
+		expect( refunded.deliveries.map( ( d ) => d.endpointId ) ).toEqual( [ all.id ] );
+		const second = await store.listDeliveries( { endpointId: paid.id, page: 2, perPage: 1 } );
+		expect( second ).toMatchObject( { total: 2, deliveries: [ { eventId: 'p1', status: 'pending' } ] } );
 	} );
 
 	it( 'prunes finished deliveries and the events nothing refers to any more, never pending ones', async () => {

@@ -1,26 +1,19 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { channelAuth } from '../channel/channel-auth';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SharedDispatcher } from '../outbound/shared-dispatcher';
-import { generateSecret } from '../outbound/signing';
-import type { EndpointView } from '../contracts/views';
-import type { Endpoint } from '../store/endpoints-store';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
-import { HttpError, sendError } from './errors';
+import { createAppShell, finishApp } from './app-shell';
+import { sendError } from './errors';
 import { parseJsonBody } from './json-body';
-import {
-	CREATE_SCHEMA,
-	DEFAULT_MAX_CONCURRENCY,
-	endpointFieldChecks,
-	HEALTH_MAX_ATTEMPTS,
-	HEALTH_WINDOW_MS,
-} from './routes/endpoints';
+import { checkSharedReadiness, probeRoutes } from './probes';
+import { deliveriesRouter } from './routes/deliveries';
+import { endpointsRouter } from './routes/endpoints';
 import { BATCH_SCHEMA, checkBatch } from './routes/events';
 import { methodNotAllowed } from './routes/helpers';
-import { endpointView, eventDetailsView, eventNotFound } from './routes/views';
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
+import { eventDetailsView, eventNotFound } from './routes/views';
 
 export interface SharedAppContext {
 	config: SidecarConfig;
@@ -30,186 +23,76 @@ export interface SharedAppContext {
 	dispatcher: Pick< SharedDispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' | 'instanceId' >;
 }
 
-/** Wraps an async handler so a rejection reaches the error handler (Express 5 does this too; explicit here). */
-const handle =
-	( fn: ( req: Request, res: Response ) => Promise< void > ) =>
-	( req: Request, res: Response, next: NextFunction ) => {
-		fn( req, res ).catch( next );
-	};
-
 /**
  * The API of an instance on the shared MySQL/MariaDB store: the hand-over of events, their
- * history, endpoint management and the status, the same routes and answers as on the embedded
- * store. Routes the shared store does not serve yet answer 501 (docs/production.md lists them).
+ * history, endpoint management, the delivery log and the status, the same routes and answers
+ * as on the embedded store. Routes the shared store does not serve yet answer 501
+ * (docs/production.md lists them).
  * When the database does not answer, every route that needs it answers 503 with Retry-After:
- * WordPress's outbox keeps the events and sends them again.
+ * WordPress's outbox keeps the events and sends them again. (Express 5 hands the error of a
+ * rejected async handler to the error handler.)
  */
 export function createSharedApp( context: SharedAppContext ): express.Express {
 	const { config, log, store, dispatcher } = context;
-	const app = express();
-	app.disable( 'x-powered-by' );
-	app.set( 'trust proxy', false );
-
-	app.get( '/health', ( _req, res ) => {
-		res.set( 'cache-control', 'no-store' ).json( {
-			status: 'ok',
-			version: SIDECAR_VERSION,
-			pid: process.pid,
-			instance: dispatcher.instanceId,
-		} );
-	} );
-	app.all( '/health', methodNotAllowed( 'GET' ) );
-	app.get(
-		'/ready',
-		handle( async ( _req, res ) => {
-			const checks: { name: string; ok: boolean; message?: string }[] = [];
-			try {
-				await store.ping();
-				checks.push( { name: 'database', ok: true } );
-				const { current, latest } = await store.schemaVersion();
-				checks.push(
-					current === latest
-						? { name: 'migrations', ok: true }
-						: {
-								name: 'migrations',
-								ok: false,
-								message: `the database schema is at version ${ current }, not ${ latest }`,
-							}
-				);
-			} catch ( error ) {
-				log.debug( { err: error }, 'readiness: the shared store does not answer' );
-				checks.push( { name: 'database', ok: false, message: 'the shared database does not answer' } );
-			}
-			checks.push(
-				dispatcher.isRunning()
-					? { name: 'dispatcher', ok: true }
-					: { name: 'dispatcher', ok: false, message: 'the delivery dispatcher is not running' }
-			);
-			const ready = checks.every( ( check ) => check.ok );
-			res.status( ready ? 200 : 503 )
-				.set( 'cache-control', 'no-store' )
-				.json( {
-					status: ready ? 'ready' : 'not_ready',
-					checks,
-					failed: checks.filter( ( check ) => ! check.ok ).map( ( check ) => check.name ),
-				} );
+	const app = createAppShell( log );
+	app.use(
+		probeRoutes( {
+			readiness: () => checkSharedReadiness( { store, dispatcher, log } ),
+			health: { instance: dispatcher.instanceId },
 		} )
 	);
-	app.all( '/ready', methodNotAllowed( 'GET' ) );
 
 	const api = Router();
-	// The same view as on the embedded store, health included, read from the shared attempts.
-	const view = async ( endpoint: Endpoint ): Promise< EndpointView > =>
-		endpointView(
-			endpoint,
-			await store.endpointHealth( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS )
-		);
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
 	api.use( channelAuth( config.sharedKey ) );
-	const { checkedUrl, checkedTypes } = endpointFieldChecks( config );
 
-	api.get(
-		'/status',
-		handle( async ( _req, res ) => {
-			const endpoints = await store.listEndpoints( Date.now() );
-			res.json( {
-				version: SIDECAR_VERSION,
-				uptime_s: Math.round( ( Date.now() - context.startedAt ) / 1000 ),
-				queue: await store.countByStatus(),
-				endpoints: {
-					active: endpoints.filter( ( e ) => e.status === 'active' ).length,
-					disabled: endpoints.filter( ( e ) => e.status === 'disabled' ).length,
-				},
-			} );
-		} )
-	);
+	api.get( '/status', async ( _req, res ) => {
+		const endpoints = await store.listEndpoints( Date.now() );
+		res.json( {
+			version: SIDECAR_VERSION,
+			uptime_s: Math.round( ( Date.now() - context.startedAt ) / 1000 ),
+			queue: await store.countByStatus(),
+			endpoints: {
+				active: endpoints.filter( ( e ) => e.status === 'active' ).length,
+				disabled: endpoints.filter( ( e ) => e.status === 'disabled' ).length,
+			},
+		} );
+	} );
 
-	api.post(
-		'/events',
-		handle( async ( req, res ) => {
-			const body = parseJsonBody( req, BATCH_SCHEMA );
-			const { events, rejected } = checkBatch( body.events );
-			// A valid envelope gets one answer, 202, even when every event is rejected (then nothing is stored).
-			const now = Date.now();
-			const result =
-				events.length > 0
-					? await store.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
-					: { accepted: [], duplicates: [], endpointIds: [] };
-			if ( events.length > 0 ) {
-				// This instance tries the first delivery at once; the others find it at their next poll.
-				dispatcher.wake( result.endpointIds );
-			}
-			if ( rejected.length > 0 ) {
-				log.warn(
-					{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },
-					'events rejected from a batch'
-				);
-			}
-			res.status( 202 ).json( { accepted: result.accepted, duplicates: result.duplicates, rejected } );
-		} )
-	);
+	api.post( '/events', async ( req, res ) => {
+		const body = parseJsonBody( req, BATCH_SCHEMA );
+		const { events, rejected } = checkBatch( body.events );
+		// A valid envelope gets one answer, 202, even when every event is rejected (then nothing is stored).
+		const now = Date.now();
+		const result =
+			events.length > 0
+				? await store.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+				: { accepted: [], duplicates: [], endpointIds: [] };
+		if ( events.length > 0 ) {
+			// This instance tries the first delivery at once; the others find it at their next poll.
+			dispatcher.wake( result.endpointIds );
+		}
+		if ( rejected.length > 0 ) {
+			log.warn(
+				{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },
+				'events rejected from a batch'
+			);
+		}
+		res.status( 202 ).json( { accepted: result.accepted, duplicates: result.duplicates, rejected } );
+	} );
 	api.all( '/events', methodNotAllowed( 'POST' ) );
 
-	api.get(
-		'/events/:id',
-		handle( async ( req, res ) => {
-			const event = await store.getEvent( String( req.params.id ) );
-			if ( ! event ) {
-				throw eventNotFound( String( req.params.id ) );
-			}
-			res.json( eventDetailsView( event, await store.deliveriesOfEvent( event.id ) ) );
-		} )
-	);
+	api.get( '/events/:id', async ( req, res ) => {
+		const event = await store.getEvent( String( req.params.id ) );
+		if ( ! event ) {
+			throw eventNotFound( String( req.params.id ) );
+		}
+		res.json( eventDetailsView( event, await store.deliveriesOfEvent( event.id ) ) );
+	} );
 
-	api.get(
-		'/endpoints',
-		handle( async ( _req, res ) => {
-			res.json( { endpoints: await Promise.all( ( await store.listEndpoints( Date.now() ) ).map( view ) ) } );
-		} )
-	);
-	api.post(
-		'/endpoints',
-		handle( async ( req, res ) => {
-			const body = parseJsonBody( req, CREATE_SCHEMA );
-			const secret = generateSecret();
-			const endpoint = await store.createEndpoint(
-				{
-					url: checkedUrl( body.url ),
-					description: body.description ?? '',
-					eventTypes: checkedTypes( body.event_types ?? [] ),
-					maxConcurrency: body.max_concurrency ?? DEFAULT_MAX_CONCURRENCY,
-					wcCompatSignature: body.wc_compat_signature ?? false,
-					secret,
-				},
-				Date.now()
-			);
-			dispatcher.endpointsChanged();
-			log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
-			res.status( 201 ).json( { ...( await view( endpoint ) ), secret } );
-		} )
-	);
-	api.all( '/endpoints', methodNotAllowed( 'GET', 'POST' ) );
-	api.get(
-		'/endpoints/:id',
-		handle( async ( req, res ) => {
-			const endpoint = await store.getEndpoint( String( req.params.id ), Date.now() );
-			if ( ! endpoint ) {
-				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ String( req.params.id ) }".` );
-			}
-			res.json( await view( endpoint ) );
-		} )
-	);
-	api.delete(
-		'/endpoints/:id',
-		handle( async ( req, res ) => {
-			if ( ! ( await store.deleteEndpoint( String( req.params.id ) ) ) ) {
-				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ String( req.params.id ) }".` );
-			}
-			dispatcher.endpointsChanged();
-			log.info( { endpoint_id: req.params.id }, 'endpoint deleted' );
-			res.json( { deleted: true, id: req.params.id } );
-		} )
-	);
+	// Endpoint management and the delivery log: the embedded store's routes, on the shared store.
+	api.use( endpointsRouter( { config, log, store, dispatcher } ) );
+	api.use( deliveriesRouter( { config, log, store, dispatcher } ) );
 
 	api.use( ( req: Request, res: Response ) => {
 		sendError(
@@ -221,38 +104,6 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	} );
 	app.use( '/v1', api );
 
-	app.use( ( _req: Request, res: Response ) => {
-		sendError( res, 404, 'not_found', 'No such route on the sidecar.' );
-	} );
-
-	app.use( ( error: unknown, req: Request, res: Response, _next: NextFunction ) => {
-		if ( error instanceof HttpError ) {
-			sendError( res, error.status, error.code, error.message, error.details );
-			return;
-		}
-		if ( isStoreUnavailable( error ) ) {
-			log.warn( { err: error, method: req.method, path: req.path }, 'the shared store does not answer: 503' );
-			res.set( 'retry-after', String( STORE_RETRY_AFTER_SECONDS ) );
-			sendError(
-				res,
-				503,
-				'store_unavailable',
-				'The sidecar cannot reach its database; nothing was stored. Retry later.',
-				{ retry_after: STORE_RETRY_AFTER_SECONDS }
-			);
-			return;
-		}
-		const typed = error as { type?: string; status?: number; message?: string };
-		if ( typed.type === 'entity.too.large' ) {
-			sendError( res, 413, 'body_too_large', `The request body exceeds ${ config.maxBodyBytes } bytes.` );
-			return;
-		}
-		if ( typeof typed.status === 'number' && typed.status >= 400 && typed.status < 500 ) {
-			sendError( res, typed.status, 'bad_request', typed.message ?? 'Bad request.' );
-			return;
-		}
-		log.error( { err: error, method: req.method, path: req.path }, 'unhandled error' );
-		sendError( res, 500, 'internal_error', 'The sidecar failed to handle this request; see its log.' );
-	} );
+	finishApp( app, { log, maxBodyBytes: config.maxBodyBytes, storeMayBeAway: true } );
 	return app;
 }

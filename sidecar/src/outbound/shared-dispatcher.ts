@@ -42,6 +42,9 @@ export function newInstanceId(): string {
  *  - every pollMs otherwise: one endpoint reload plus one claim query per active endpoint
  *    (with 2 endpoints, 3 queries a second when idle), which picks up events stored by other
  *    instances, retries that came due and leases left by an instance that died.
+ * An endpoint is read again after each claim that took something, so a secret rotated or a
+ * url changed through another instance is what the next attempt uses; a disabled endpoint's
+ * pending deliveries are cancelled in the store, so no instance claims them.
  * No attempt runs past its lease: the lease is the delivery timeout plus a margin.
  */
 export class SharedDispatcher {
@@ -173,8 +176,16 @@ export class SharedDispatcher {
 				if ( free <= 0 ) {
 					continue;
 				}
-				for ( const claimed of await this.store.claimDue( endpoint.id, now, free, this.lease ) ) {
-					this.launch( endpoint, claimed );
+				const claimed = await this.store.claimDue( endpoint.id, now, free, this.lease );
+				if ( claimed.length === 0 ) {
+					continue;
+				}
+				// Read again before sending: another instance may have rotated its secret or changed
+				// its url since the last reload, and what it changed applies at once.
+				const current = ( await this.store.getEndpoint( endpoint.id, now ) ) ?? endpoint;
+				this.endpoints.set( endpoint.id, current );
+				for ( const delivery of claimed ) {
+					this.launch( current, delivery );
 				}
 			}
 			if ( this.storeError !== undefined ) {

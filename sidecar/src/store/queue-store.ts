@@ -3,10 +3,11 @@ import type {
 	ClaimedDelivery,
 	Completion,
 	Delivery,
+	DeliveryFilter,
 	DeliveryStatus,
 	EndpointHealth,
 } from './deliveries-store';
-import type { Endpoint, NewEndpoint } from './endpoints-store';
+import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
 import type { Stores } from './stores';
 
@@ -40,7 +41,32 @@ export interface QueueStore {
 	listEndpoints: ( now: number ) => Promise< Endpoint[] >;
 	getEndpoint: ( id: string, now: number ) => Promise< Endpoint | undefined >;
 	createEndpoint: ( input: NewEndpoint, now: number ) => Promise< Endpoint >;
-	deleteEndpoint: ( id: string ) => Promise< boolean >;
+	/** Changes the given fields; undefined if there is no such endpoint. */
+	updateEndpoint: ( id: string, patch: EndpointPatch, now: number ) => Promise< Endpoint | undefined >;
+	/** New current secret; the old one keeps signing until now + graceMs. Undefined if there is no such endpoint. */
+	rotateEndpointSecret: (
+		id: string,
+		secret: string,
+		graceMs: number,
+		now: number
+	) => Promise< Endpoint | undefined >;
+	/** Disables an active endpoint and cancels its pending deliveries; false if it was not active. */
+	disableEndpoint: ( id: string, reason: string, by: DisabledBy, now: number ) => Promise< boolean >;
+	/**
+	 * Enables a disabled endpoint (see EndpointsStore.enable for `redeliver`) and, in the same
+	 * transaction, replaces the notices to WordPress still queued about it with one
+	 * endpoint.enabled notice: also when it was active already, so that an owner's enable
+	 * always clears a disabled notice WordPress may still show.
+	 */
+	enableEndpoint: ( id: string, now: number, redeliver?: boolean ) => Promise< EnableResult >;
+	/**
+	 * Deletes the endpoint with its deliveries and attempts and, in the same transaction,
+	 * replaces the notices still queued about it with one endpoint.deleted notice (a late
+	 * disabled notice would show WordPress's owner an endpoint that is gone).
+	 */
+	deleteEndpoint: ( id: string, now: number ) => Promise< { deleted: boolean; droppedNotices: number } >;
+	/** The delivery log, newest first, one page of it and the total. */
+	listDeliveries: ( filter: DeliveryFilter ) => Promise< { deliveries: Delivery[]; total: number } >;
 	/** The endpoint's last `limit` attempts since `since`, summed up for its view. */
 	endpointHealth: ( endpointId: string, since: number, limit: number ) => Promise< EndpointHealth >;
 	/**
@@ -102,8 +128,46 @@ export class SqliteQueueStore implements QueueStore {
 	async createEndpoint( input: NewEndpoint, now: number ): Promise< Endpoint > {
 		return this.stores.endpoints.create( input, now );
 	}
-	async deleteEndpoint( id: string ): Promise< boolean > {
-		return this.stores.endpoints.delete( id );
+	async updateEndpoint( id: string, patch: EndpointPatch, now: number ): Promise< Endpoint | undefined > {
+		return this.stores.endpoints.update( id, patch, now );
+	}
+	async rotateEndpointSecret(
+		id: string,
+		secret: string,
+		graceMs: number,
+		now: number
+	): Promise< Endpoint | undefined > {
+		return this.stores.endpoints.rotateSecret( id, secret, graceMs, now );
+	}
+	async disableEndpoint( id: string, reason: string, by: DisabledBy, now: number ): Promise< boolean > {
+		return this.stores.endpoints.disable( id, reason, by, now );
+	}
+	async enableEndpoint( id: string, now: number, redeliver?: boolean ): Promise< EnableResult > {
+		const { endpoints, notices } = this.stores;
+		return this.stores.db
+			.transaction( () => {
+				const result = endpoints.enable( id, now, redeliver );
+				notices.dropForEndpoint( id );
+				notices.enqueue( { type: 'endpoint.enabled', endpoint_id: id }, now );
+				return result;
+			} )
+			.immediate();
+	}
+	async deleteEndpoint( id: string, now: number ): Promise< { deleted: boolean; droppedNotices: number } > {
+		const { endpoints, notices } = this.stores;
+		return this.stores.db
+			.transaction( () => {
+				if ( ! endpoints.delete( id ) ) {
+					return { deleted: false, droppedNotices: 0 };
+				}
+				const droppedNotices = notices.dropForEndpoint( id );
+				notices.enqueue( { type: 'endpoint.deleted', endpoint_id: id }, now );
+				return { deleted: true, droppedNotices };
+			} )
+			.immediate();
+	}
+	async listDeliveries( filter: DeliveryFilter ): Promise< { deliveries: Delivery[]; total: number } > {
+		return this.stores.deliveries.list( filter );
 	}
 	async claimDue( endpointId: string, now: number, limit: number ): Promise< ClaimedDelivery[] > {
 		return this.stores.deliveries.claimDue( endpointId, now, limit );

@@ -2,6 +2,7 @@ import type { SidecarConfig } from '../../config';
 import type { Logger } from '../../logger';
 import type { SidecarMetrics } from '../../metrics/registry';
 import type { Dispatcher } from '../../outbound/dispatcher';
+import type { QueueStore } from '../../store/queue-store';
 import type { Stores } from '../../store/stores';
 
 /** What the /v1 routes need; the dispatcher is only told that something changed. */
@@ -12,4 +13,18 @@ export interface RouteContext {
 	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' >;
 	startedAt: number;
 	metrics: SidecarMetrics;
+}
+
+/**
+ * What the routes served on both stores need (endpoint management, the delivery log): the
+ * async QueueStore, whichever store is behind it.
+ */
+export interface QueueRouteContext {
+	config: SidecarConfig;
+	log: Logger;
+	store: QueueStore;
+	/** noticesCommitted is absent on the shared store, which has no notice sender yet. */
+	dispatcher: Pick< Dispatcher, 'endpointsChanged' > & Partial< Pick< Dispatcher, 'noticesCommitted' > >;
+	/** Absent on the shared store, which serves no /metrics yet. */
+	metrics?: Pick< SidecarMetrics, 'recordEndpointDisabled' >;
 }

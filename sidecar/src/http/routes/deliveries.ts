@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../contracts/constants';
 import type { DeliveryPageView } from '../../contracts/views';
 import { HttpError } from '../errors';
-import type { RouteContext } from './context';
+import type { QueueRouteContext } from './context';
 import { methodNotAllowed, parseQuery, requireEventType } from './helpers';
 import { deliveryView } from './views';
 
@@ -15,20 +15,20 @@ const QUERY_SCHEMA = z.strictObject( {
 	per_page: z.coerce.number().int().min( 1 ).max( 100 ).default( 20 ),
 } );
 
-/** The delivery log, newest first, for the WordPress admin screens. */
-export function deliveriesRouter( context: RouteContext ): Router {
-	const { stores } = context;
+/** The delivery log, newest first, for the WordPress admin screens; on either store. */
+export function deliveriesRouter( context: QueueRouteContext ): Router {
+	const { store } = context;
 	const router = Router();
 
 	router
 		.route( '/deliveries' )
-		.get( ( req, res ) => {
+		.get( async ( req, res ) => {
 			const query = parseQuery( req, QUERY_SCHEMA );
 			const type = query.type === undefined ? undefined : requireEventType( query.type, 'type' );
-			if ( query.endpoint_id !== undefined && ! stores.endpoints.get( query.endpoint_id, Date.now() ) ) {
+			if ( query.endpoint_id !== undefined && ! ( await store.getEndpoint( query.endpoint_id, Date.now() ) ) ) {
 				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ query.endpoint_id }".` );
 			}
-			const { deliveries, total } = stores.deliveries.list( {
+			const { deliveries, total } = await store.listDeliveries( {
 				endpointId: query.endpoint_id,
 				type,
 				status: query.status,

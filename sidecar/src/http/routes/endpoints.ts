@@ -12,9 +12,10 @@ import type {
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
 import type { Endpoint } from '../../store/endpoints-store';
+import type { QueueStore } from '../../store/queue-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
-import type { RouteContext } from './context';
+import type { QueueRouteContext, RouteContext } from './context';
 import { iso, methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
 import { endpointView } from './views';
 
@@ -119,33 +120,40 @@ export function endpointFieldChecks( config: RouteContext[ 'config' ] ) {
 	};
 }
 
-/** Endpoint management. A secret is shown in full only in the answer that creates it. */
-export function endpointsRouter( context: RouteContext ): Router {
-	const { stores, dispatcher, config } = context;
+/** The endpoint or 404 endpoint_not_found. */
+async function findEndpoint( store: QueueStore, id: string ): Promise< Endpoint > {
+	const endpoint = await store.getEndpoint( id, Date.now() );
+	if ( ! endpoint ) {
+		throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
+	}
+	return endpoint;
+}
+
+/**
+ * Endpoint management, on either store: list, create, get, update, delete, rotate-secret,
+ * enable, disable. A secret is shown in full only in the answer that creates it.
+ */
+export function endpointsRouter( context: QueueRouteContext ): Router {
+	const { store, dispatcher, config } = context;
 	const router = Router();
 	const { checkedUrl, checkedTypes } = endpointFieldChecks( config );
-	const find = ( id: string ): Endpoint => {
-		const endpoint = stores.endpoints.get( id, Date.now() );
-		if ( ! endpoint ) {
-			throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
-		}
-		return endpoint;
-	};
-	const view = ( endpoint: Endpoint ): EndpointView =>
+	const find = ( id: string ): Promise< Endpoint > => findEndpoint( store, id );
+	const view = async ( endpoint: Endpoint ): Promise< EndpointView > =>
 		endpointView(
 			endpoint,
-			stores.deliveries.health( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS )
+			await store.endpointHealth( endpoint.id, Date.now() - HEALTH_WINDOW_MS, HEALTH_MAX_ATTEMPTS )
 		);
 
 	router
 		.route( '/endpoints' )
-		.get( ( _req, res ) => {
-			res.json( { endpoints: stores.endpoints.list( Date.now() ).map( view ) } satisfies EndpointListView );
+		.get( async ( _req, res ) => {
+			const endpoints = await store.listEndpoints( Date.now() );
+			res.json( { endpoints: await Promise.all( endpoints.map( view ) ) } satisfies EndpointListView );
 		} )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const body = parseJsonBody( req, CREATE_SCHEMA );
 			const secret = generateSecret();
-			const endpoint = stores.endpoints.create(
+			const endpoint = await store.createEndpoint(
 				{
 					url: checkedUrl( body.url ),
 					description: body.description ?? '',
@@ -158,19 +166,19 @@ export function endpointsRouter( context: RouteContext ): Router {
 			);
 			dispatcher.endpointsChanged();
 			context.log.info( { endpoint_id: endpoint.id }, 'endpoint created' );
-			res.status( 201 ).json( { ...view( endpoint ), secret } satisfies EndpointWithSecretView );
+			res.status( 201 ).json( { ...( await view( endpoint ) ), secret } satisfies EndpointWithSecretView );
 		} )
 		.all( methodNotAllowed( 'GET', 'POST' ) );
 
 	router
 		.route( '/endpoints/:id' )
-		.get( ( req, res ) => {
-			res.json( view( find( req.params.id ) ) );
+		.get( async ( req, res ) => {
+			res.json( await view( await find( req.params.id ) ) );
 		} )
-		.patch( ( req, res ) => {
-			find( req.params.id );
+		.patch( async ( req, res ) => {
+			await find( req.params.id );
 			const body = parseJsonBody( req, PATCH_SCHEMA );
-			const endpoint = stores.endpoints.update(
+			const endpoint = await store.updateEndpoint(
 				req.params.id,
 				{
 					url: body.url === undefined ? undefined : checkedUrl( body.url ),
@@ -180,26 +188,19 @@ export function endpointsRouter( context: RouteContext ): Router {
 					wcCompatSignature: body.wc_compat_signature,
 				},
 				Date.now()
-			) as Endpoint;
+			);
 			dispatcher.endpointsChanged();
-			res.json( view( endpoint ) );
+			// Deleted (by another request or instance) since it was found: the same 404.
+			res.json( await view( endpoint ?? ( await find( req.params.id ) ) ) );
 		} )
-		.delete( ( req, res ) => {
-			find( req.params.id );
-			// With its notices not yet acknowledged (a disabled notice retried after the deletion
-			// would show WordPress's owner a notice about an endpoint that is gone), and one
-			// endpoint.deleted notice in their place: WordPress drops its notice on it.
-			const now = Date.now();
-			const droppedNotices = stores.db
-				.transaction( () => {
-					stores.endpoints.delete( req.params.id );
-					const dropped = stores.notices.dropForEndpoint( req.params.id );
-					stores.notices.enqueue( { type: 'endpoint.deleted', endpoint_id: req.params.id }, now );
-					return dropped;
-				} )
-				.immediate();
+		.delete( async ( req, res ) => {
+			// Its notices not yet acknowledged go with it, replaced by one endpoint.deleted notice (QueueStore).
+			const { deleted, droppedNotices } = await store.deleteEndpoint( req.params.id, Date.now() );
+			if ( ! deleted ) {
+				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ req.params.id }".` );
+			}
 			dispatcher.endpointsChanged();
-			dispatcher.noticesCommitted();
+			dispatcher.noticesCommitted?.();
 			context.log.info( { endpoint_id: req.params.id, dropped_notices: droppedNotices }, 'endpoint deleted' );
 			res.json( { deleted: true, id: req.params.id } satisfies DeletedView );
 		} )
@@ -208,18 +209,20 @@ export function endpointsRouter( context: RouteContext ): Router {
 	/** New secret, shown once; the old one keeps signing (a second signature) until the grace period ends. */
 	router
 		.route( '/endpoints/:id/rotate-secret' )
-		.post( ( req, res ) => {
-			find( req.params.id );
+		.post( async ( req, res ) => {
+			await find( req.params.id );
 			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
 			const secret = generateSecret();
 			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_ROTATION_GRACE_HOURS ) * 3_600_000 );
-			const endpoint = stores.endpoints.rotateSecret( req.params.id, secret, graceMs, Date.now() ) as Endpoint;
+			const endpoint =
+				( await store.rotateEndpointSecret( req.params.id, secret, graceMs, Date.now() ) ) ??
+				( await find( req.params.id ) );
 			dispatcher.endpointsChanged();
 			context.log.info(
 				{ endpoint_id: endpoint.id, grace_hours: graceMs / 3_600_000 },
 				'endpoint secret rotated'
 			);
-			res.json( { ...view( endpoint ), secret } satisfies EndpointWithSecretView );
+			res.json( { ...( await view( endpoint ) ), secret } satisfies EndpointWithSecretView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
@@ -231,34 +234,58 @@ export function endpointsRouter( context: RouteContext ): Router {
 	 */
 	router
 		.route( '/endpoints/:id/enable' )
-		.post( ( req, res ) => {
-			find( req.params.id );
+		.post( async ( req, res ) => {
+			await find( req.params.id );
 			const body = parseOptionalJsonBody( req, ENABLE_SCHEMA );
-			// Active again: its disabled notice, if still queued, is moot; WordPress is told with
-			// an endpoint.enabled notice in the same transaction. Also when it was active already,
-			// so an owner's enable always clears a notice WordPress may still show.
-			const now = Date.now();
-			const result = stores.db
-				.transaction( () => {
-					const enabled = stores.endpoints.enable( req.params.id, now, body.redeliver );
-					stores.notices.dropForEndpoint( req.params.id );
-					stores.notices.enqueue( { type: 'endpoint.enabled', endpoint_id: req.params.id }, now );
-					return enabled;
-				} )
-				.immediate();
+			// Also when it was active already: the endpoint.enabled notice queued with it clears
+			// any disabled notice WordPress may still show (QueueStore.enableEndpoint).
+			const result = await store.enableEndpoint( req.params.id, Date.now(), body.redeliver );
 			dispatcher.endpointsChanged();
-			dispatcher.noticesCommitted();
+			dispatcher.noticesCommitted?.();
 			if ( result.enabled ) {
 				context.log.info( { endpoint_id: req.params.id, ...result }, 'endpoint enabled' );
 			}
 			res.json( {
-				...view( find( req.params.id ) ),
+				...( await view( await find( req.params.id ) ) ),
 				redelivered: result.redelivered,
 				requeued: result.requeued + result.missed,
 				skipped: result.skipped,
 			} satisfies EnabledEndpointView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
+
+	/** Idempotent; queued deliveries are cancelled (enabling with redelivery brings them back). */
+	router
+		.route( '/endpoints/:id/disable' )
+		.post( async ( req, res ) => {
+			await find( req.params.id );
+			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
+			const reason = body.reason ?? 'disabled by an administrator';
+			if ( await store.disableEndpoint( req.params.id, reason, 'owner', Date.now() ) ) {
+				context.metrics?.recordEndpointDisabled( 'owner' );
+			}
+			dispatcher.endpointsChanged();
+			res.json( await view( await find( req.params.id ) ) );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
+	return router;
+}
+
+/**
+ * Replays to an endpoint a range of past events; on the embedded store only (the shared
+ * store answers 501 not_on_shared_store).
+ */
+export function endpointReplayRouter( context: RouteContext ): Router {
+	const { stores, dispatcher } = context;
+	const router = Router();
+	const find = ( id: string ): Endpoint => {
+		const endpoint = stores.endpoints.get( id, Date.now() );
+		if ( ! endpoint ) {
+			throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
+		}
+		return endpoint;
+	};
 
 	/**
 	 * Replays to this endpoint the events of `types` (default: the ones it subscribes to)
@@ -316,27 +343,6 @@ export function endpointsRouter( context: RouteContext ): Router {
 				types: types.length > 0 ? types : EVENT_TYPES,
 				dry_run: dryRun,
 			} satisfies RangeReplayView );
-		} )
-		.all( methodNotAllowed( 'POST' ) );
-
-	/** Idempotent; queued deliveries are cancelled (enabling with redelivery brings them back). */
-	router
-		.route( '/endpoints/:id/disable' )
-		.post( ( req, res ) => {
-			find( req.params.id );
-			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
-			if (
-				stores.endpoints.disable(
-					req.params.id,
-					body.reason ?? 'disabled by an administrator',
-					'owner',
-					Date.now()
-				)
-			) {
-				context.metrics.recordEndpointDisabled( 'owner' );
-			}
-			dispatcher.endpointsChanged();
-			res.json( view( find( req.params.id ) ) );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 

@@ -7,16 +7,20 @@ import {
 	type ClaimedDelivery,
 	type Completion,
 	type Delivery,
+	type DeliveryFilter,
 	type DeliveryStatus,
 	type EndpointHealth,
 } from '../deliveries-store';
 import {
 	newEndpointId,
 	type DisabledBy,
+	type EnableResult,
 	type Endpoint,
+	type EndpointPatch,
 	type EndpointStatus,
 	type NewEndpoint,
 } from '../endpoints-store';
+import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
@@ -254,20 +258,7 @@ export class MysqlStore implements QueueStore {
 			`SELECT d.*, e.type AS event_type FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.event_id = ? ORDER BY d.id`,
 			[ eventId ]
 		);
-		return rows.map( ( row ) => ( {
-			id: Number( row.id ),
-			eventId: String( row.event_id ),
-			eventType: row.event_type as EventType,
-			endpointId: String( row.endpoint_id ),
-			status: row.status as DeliveryStatus,
-			attemptCount: Number( row.attempt_count ),
-			nextAttemptAt: nullableNumber( row.next_attempt_at ),
-			lastStatusCode: nullableNumber( row.last_status_code ),
-			lastError: ( row.last_error as string | null ) ?? null,
-			createdAt: Number( row.created_at ),
-			updatedAt: Number( row.updated_at ),
-			attempts: attempts.get( Number( row.id ) ) ?? [],
-		} ) );
+		return rows.map( ( row ) => ( { ...toDelivery( row ), attempts: attempts.get( Number( row.id ) ) ?? [] } ) );
 	}
 
 	async listEndpoints( now: number ): Promise< Endpoint[] > {
@@ -322,9 +313,220 @@ export class MysqlStore implements QueueStore {
 		return ( await this.getEndpoint( id, now ) ) as Endpoint;
 	}
 
-	async deleteEndpoint( id: string ): Promise< boolean > {
-		const [ result ] = await this.pool.query< ResultSetHeader >( 'DELETE FROM endpoints WHERE id = ?', [ id ] );
-		return result.affectedRows > 0;
+	async updateEndpoint( id: string, patch: EndpointPatch, now: number ): Promise< Endpoint | undefined > {
+		const found = await this.transaction( async ( connection ) => {
+			// Locked: two instances patching different fields at once both keep their change.
+			const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ? FOR UPDATE', [
+				id,
+			] );
+			const row = rows[ 0 ];
+			if ( ! row ) {
+				return false;
+			}
+			const current = toEndpoint( row, [] );
+			await connection.query(
+				`UPDATE endpoints SET url = ?, description = ?, event_types = ?, max_concurrency = ?, wc_compat_signature = ?, updated_at = ?
+				 WHERE id = ?`,
+				[
+					patch.url ?? current.url,
+					patch.description ?? current.description,
+					JSON.stringify( patch.eventTypes ?? current.eventTypes ),
+					patch.maxConcurrency ?? current.maxConcurrency,
+					( patch.wcCompatSignature ?? current.wcCompatSignature ) ? 1 : 0,
+					now,
+					id,
+				]
+			);
+			return true;
+		} );
+		return found ? this.getEndpoint( id, now ) : undefined;
+	}
+
+	async rotateEndpointSecret(
+		id: string,
+		secret: string,
+		graceMs: number,
+		now: number
+	): Promise< Endpoint | undefined > {
+		const found = await this.transaction( async ( connection ) => {
+			const [ rows ] = await connection.query< Row[] >( 'SELECT id FROM endpoints WHERE id = ? FOR UPDATE', [
+				id,
+			] );
+			if ( rows.length === 0 ) {
+				return false;
+			}
+			await connection.query(
+				'DELETE FROM endpoint_secrets WHERE endpoint_id = ? AND expires_at IS NOT NULL AND expires_at <= ?',
+				[ id, now ]
+			);
+			await connection.query(
+				'UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL',
+				[ now + graceMs, id ]
+			);
+			await connection.query(
+				'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)',
+				[ id, secret, now ]
+			);
+			await connection.query( 'UPDATE endpoints SET updated_at = ? WHERE id = ?', [ now, id ] );
+			return true;
+		} );
+		return found ? this.getEndpoint( id, now ) : undefined;
+	}
+
+	async disableEndpoint( id: string, reason: string, by: DisabledBy, now: number ): Promise< boolean > {
+		return this.transaction( async ( connection ) => {
+			const [ disabled ] = await connection.query< ResultSetHeader >(
+				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_by = ?, disabled_at = ?, updated_at = ?
+				 WHERE id = ? AND status = 'active'`,
+				[ reason, by, now, now, id ]
+			);
+			if ( disabled.affectedRows === 0 ) {
+				return false;
+			}
+			// Queued work stops with the endpoint; enableEndpoint brings it back.
+			await connection.query(
+				`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
+				 WHERE endpoint_id = ? AND status = 'pending'`,
+				[ `endpoint disabled: ${ reason }`, now, id ]
+			);
+			return true;
+		} );
+	}
+
+	/** As EndpointsStore.enable, on the shared tables; the notice is queued in the same transaction. */
+	async enableEndpoint( id: string, now: number, redeliver?: boolean ): Promise< EnableResult > {
+		return this.transaction( async ( connection ) => {
+			const result = await this.enableIn( connection, id, now, redeliver );
+			await this.replaceNotices( connection, id, { type: 'endpoint.enabled', endpoint_id: id }, now );
+			return result;
+		} );
+	}
+
+	private async enableIn(
+		connection: PoolConnection,
+		id: string,
+		now: number,
+		redeliver: boolean | undefined
+	): Promise< EnableResult > {
+		const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ? FOR UPDATE', [ id ] );
+		const row = rows[ 0 ];
+		if ( ! row || row.status !== 'disabled' ) {
+			return { enabled: false, redelivered: false, requeued: 0, missed: 0, skipped: 0 };
+		}
+		const endpoint = toEndpoint( row, [] );
+		const disabledAt = endpoint.disabledAt ?? now;
+		const since = Math.min( endpoint.failingSince ?? disabledAt, disabledAt );
+		// The types it subscribes to now ([] = all).
+		const typeFilter = endpoint.eventTypes.length === 0 ? '' : 'AND e.type IN (?)';
+		const typeParams = endpoint.eventTypes.length === 0 ? [] : [ endpoint.eventTypes ];
+		await connection.query(
+			`UPDATE endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, disabled_by = NULL, failing_since = NULL,
+			 updated_at = ? WHERE id = ?`,
+			[ now, id ]
+		);
+		const failedSince = `FROM deliveries d JOIN events e ON e.id = d.event_id
+			WHERE d.endpoint_id = ? AND d.status IN ('failed', 'cancelled') AND d.updated_at >= ? AND e.payload_cleared_at IS NULL`;
+		const missedEvents = `FROM events e WHERE e.received_at >= ? AND e.payload_cleared_at IS NULL ${ typeFilter }`;
+		if ( ! ( redeliver ?? endpoint.disabledBy !== 'owner' ) ) {
+			const [ failed ] = await connection.query< Row[] >( `SELECT COUNT(*) AS n ${ failedSince }`, [
+				id,
+				since,
+			] );
+			const [ missed ] = await connection.query< Row[] >(
+				`SELECT COUNT(*) AS n ${ missedEvents }
+				 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = ?)`,
+				[ disabledAt, ...typeParams, id ]
+			);
+			const skipped = Number( failed[ 0 ]?.n ?? 0 ) + Number( missed[ 0 ]?.n ?? 0 );
+			return { enabled: true, redelivered: false, requeued: 0, missed: 0, skipped };
+		}
+		// What failed or was cancelled during the failing run and the disable (and still has its payload).
+		const [ requeued ] = await connection.query< ResultSetHeader >(
+			`UPDATE deliveries d JOIN events e ON e.id = d.event_id
+			 SET d.status = 'pending', d.next_attempt_at = ?, d.cycle_attempts = 0, d.next_trigger = 'manual', d.updated_at = ?
+			 WHERE d.endpoint_id = ? AND d.status IN ('failed', 'cancelled') AND d.updated_at >= ? AND e.payload_cleared_at IS NULL`,
+			[ now, now, id, since ]
+		);
+		// Events that arrived while it was disabled got no delivery for it: created in order of arrival (seq).
+		const [ missed ] = await connection.query< ResultSetHeader >(
+			`INSERT IGNORE INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at)
+			 SELECT e.id, ?, e.ordering_key, 'pending', ?, ?, ? ${ missedEvents } ORDER BY e.seq`,
+			[ id, now, now, now, disabledAt, ...typeParams ]
+		);
+		return {
+			enabled: true,
+			redelivered: true,
+			requeued: requeued.affectedRows,
+			missed: missed.affectedRows,
+			skipped: 0,
+		};
+	}
+
+	async deleteEndpoint( id: string, now: number ): Promise< { deleted: boolean; droppedNotices: number } > {
+		return this.transaction( async ( connection ) => {
+			const [ result ] = await connection.query< ResultSetHeader >( 'DELETE FROM endpoints WHERE id = ?', [
+				id,
+			] );
+			if ( result.affectedRows === 0 ) {
+				return { deleted: false, droppedNotices: 0 };
+			}
+			const droppedNotices = await this.replaceNotices(
+				connection,
+				id,
+				{ type: 'endpoint.deleted', endpoint_id: id },
+				now
+			);
+			return { deleted: true, droppedNotices };
+		} );
+	}
+
+	/**
+	 * Drops the notices not yet acknowledged about the endpoint and queues `notice` in their
+	 * place, in the caller's transaction; returns how many were dropped. (No instance sends
+	 * the shared store's notices to WordPress yet: docs/production.md.)
+	 */
+	private async replaceNotices(
+		connection: PoolConnection,
+		endpointId: string,
+		notice: Notice,
+		now: number
+	): Promise< number > {
+		const [ dropped ] = await connection.query< ResultSetHeader >(
+			`DELETE FROM notices WHERE acknowledged_at IS NULL AND JSON_UNQUOTE(JSON_EXTRACT(payload, '$.endpoint_id')) = ?`,
+			[ endpointId ]
+		);
+		await connection.query( 'INSERT INTO notices (payload, created_at, next_attempt_at) VALUES (?, ?, ?)', [
+			JSON.stringify( notice ),
+			now,
+			now,
+		] );
+		return dropped.affectedRows;
+	}
+
+	async listDeliveries( filter: DeliveryFilter ): Promise< { deliveries: Delivery[]; total: number } > {
+		const where: string[] = [];
+		const params: unknown[] = [];
+		if ( filter.endpointId !== undefined ) {
+			where.push( 'd.endpoint_id = ?' );
+			params.push( filter.endpointId );
+		}
+		if ( filter.type !== undefined ) {
+			where.push( 'e.type = ?' );
+			params.push( filter.type );
+		}
+		if ( filter.status !== undefined ) {
+			where.push( 'd.status = ?' );
+			params.push( filter.status );
+		}
+		const from = `FROM deliveries d JOIN events e ON e.id = d.event_id ${
+			where.length > 0 ? `WHERE ${ where.join( ' AND ' ) }` : ''
+		}`;
+		const [ counted ] = await this.pool.query< Row[] >( `SELECT COUNT(*) AS n ${ from }`, params );
+		const [ rows ] = await this.pool.query< Row[] >(
+			`SELECT d.*, e.type AS event_type ${ from } ORDER BY d.id DESC LIMIT ? OFFSET ?`,
+			[ ...params, filter.perPage, ( filter.page - 1 ) * filter.perPage ]
+		);
+		return { deliveries: rows.map( toDelivery ), total: Number( counted[ 0 ]?.n ?? 0 ) };
 	}
 
 	/**
@@ -524,6 +726,23 @@ export class MysqlStore implements QueueStore {
 
 function nullableNumber( value: unknown ): number | null {
 	return value === null || value === undefined ? null : Number( value );
+}
+
+/** A deliveries row joined with its event's type (event_type). */
+function toDelivery( row: Row ): Delivery {
+	return {
+		id: Number( row.id ),
+		eventId: String( row.event_id ),
+		eventType: row.event_type as EventType,
+		endpointId: String( row.endpoint_id ),
+		status: row.status as DeliveryStatus,
+		attemptCount: Number( row.attempt_count ),
+		nextAttemptAt: nullableNumber( row.next_attempt_at ),
+		lastStatusCode: nullableNumber( row.last_status_code ),
+		lastError: ( row.last_error as string | null ) ?? null,
+		createdAt: Number( row.created_at ),
+		updatedAt: Number( row.updated_at ),
+	};
 }
 
 function toEndpoint( row: Row, secrets: Row[] ): Endpoint {
