@@ -135,25 +135,29 @@ describe( 'the admin page in a real browser', () => {
 	it( 'fits a phone-sized screen: nothing scrolls the page sideways', async () => {
 		const { page } = session;
 		await page.setViewportSize( { width: 390, height: 844 } );
-		for ( const tab of [
-			'account',
-			'check',
-			'sidecar',
-			'endpoints',
-			'deliveries',
-			'inbound',
-		] as const satisfies readonly Tab[] ) {
-			await openTab( session, tab );
+		// Back to the desktop size even on failure: the other test of the session expects it.
+		try {
+			for ( const tab of [
+				'account',
+				'check',
+				'sidecar',
+				'endpoints',
+				'deliveries',
+				'inbound',
+			] as const satisfies readonly Tab[] ) {
+				await openTab( session, tab );
+				await waitForLoaded( page );
+				expect( { tab, overflow: await horizontalOverflow( page ) } ).toEqual( { tab, overflow: 0 } );
+			}
+			await openTab( session, 'account' );
 			await waitForLoaded( page );
-			expect( { tab, overflow: await horizontalOverflow( page ) } ).toEqual( { tab, overflow: 0 } );
+			await shot( session, 'narrow-service-account' );
+			await openTab( session, 'deliveries' );
+			await waitForLoaded( page );
+			await shot( session, 'narrow-deliveries' );
+		} finally {
+			await page.setViewportSize( { width: 1280, height: 900 } );
 		}
-		await openTab( session, 'account' );
-		await waitForLoaded( page );
-		await shot( session, 'narrow-service-account' );
-		await openTab( session, 'deliveries' );
-		await waitForLoaded( page );
-		await shot( session, 'narrow-deliveries' );
-		await page.setViewportSize( { width: 1280, height: 900 } );
 		expect( session.errors ).toEqual( [] );
 	} );
 } );

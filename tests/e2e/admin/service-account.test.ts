@@ -92,6 +92,11 @@ describe( 'the service account screen', () => {
 
 	it( 'creates an application password, shows it once with the exact Basic header, and the password works', async () => {
 		const { page } = session;
+		// The form is shown for an existing account: made here (idempotent) and the tab loaded afresh.
+		const account = await adminClient().post< { username: string } >( '/service-integration/v1/service-account' );
+		expect( [ 200, 201 ] ).toContain( account.status );
+		await openTab( session, 'account' );
+		await waitForLoaded( page );
 		await page.getByLabel( 'Name of the new application password' ).fill( 'browser-e2e' );
 		await page.getByRole( 'button', { name: 'Create application password' } ).click();
 		await app( page ).getByText( 'Application password "browser-e2e" created' ).waitFor();
@@ -147,6 +152,8 @@ describe( 'the service account screen', () => {
 
 	it( "shows the role's capabilities against the expected list", async () => {
 		const { page } = session;
+		await openTab( session, 'account' );
+		await waitForLoaded( page );
 		const rows = page.locator( '.si-capabilities tbody tr' );
 		await rows.first().waitFor();
 		const states = await page.locator( '.si-capabilities tbody tr td:last-child' ).allInnerTexts();

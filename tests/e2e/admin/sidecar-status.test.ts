@@ -21,8 +21,15 @@ describe( 'the sidecar status screen', () => {
 		await session?.close();
 	} );
 
+	// Each test answers for the errors the page logged while it ran: the stopped sidecar's 503s
+	// belong to the test that stopped it, not to whichever test the session runs next.
+	beforeEach( () => {
+		session.errors.length = 0;
+	} );
+
 	it( 'shows the sidecar reachable, its version and queue depth', async () => {
 		const { page } = session;
+		await openTab( session, 'sidecar' );
 		await waitForLoaded( page );
 		const health = ( await ( await fetch( `${ readState().sidecarUrl }/health` ) ).json() ) as { version: string };
 		await page.locator( '.si-sidecar-version', { hasText: health.version } ).waitFor();

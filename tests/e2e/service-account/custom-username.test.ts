@@ -24,12 +24,19 @@ async function deleteAccount(): Promise< void > {
 	}
 }
 
+/** Creates the account under the custom login through REST, as the tests that do not exercise the CLI need it. */
+async function createCustomAccount(): Promise< void > {
+	const created = await adminClient().post< { username: string } >( BASE, { username: LOGIN } );
+	expect( [ created.status, created.body.username ] ).toEqual( [ 201, LOGIN ] );
+}
+
 /**
  * A login chosen at creation (REST `username`, CLI `--username`) is the account that
  * status, password and revoke act on afterwards, not only the default login.
  */
 describe( 'a service account created with a custom login', () => {
-	beforeAll( async () => {
+	// Each test starts without an account and creates the one it works on.
+	beforeEach( async () => {
 		await deleteAccount();
 	} );
 
@@ -71,6 +78,7 @@ describe( 'a service account created with a custom login', () => {
 	} );
 
 	it( 'is the account the REST routes act on', async () => {
+		await createCustomAccount();
 		const state = await adminClient().get< State >( BASE );
 		expect( state.body.account ).toMatchObject( { username: LOGIN, roles: [ 'service_integration' ] } );
 
@@ -93,6 +101,7 @@ describe( 'a service account created with a custom login', () => {
 	} );
 
 	it( 'stays the one account: creating again is idempotent, another login is a 409', async () => {
+		await createCustomAccount();
 		const again = await adminClient().post< { username: string; created: boolean } >( BASE );
 		expect( [ again.status, again.body ] ).toEqual( [
 			200,

@@ -24,26 +24,32 @@ const probeState = () => adminClient().get< ProbeState >( '/si-test/v1/state' );
  * does. Its own file, because it takes the plugin away for a while.
  */
 describe( 'deactivation and uninstall', () => {
-	let account: ServiceAccount;
+	/** The account of the test that runs: each provisions its own, with the plugin active. */
+	let provisioned: ServiceAccount | undefined;
 	let mark: number;
 
 	beforeAll( async () => {
-		account = await provisionServiceAccount( 'uninstall-test' );
 		await setPluginActive( PROBE, true );
 		mark = debugLogMark();
 	} );
 
+	// Each test takes the plugin away: the next one, and the next file, start from an active plugin.
+	afterEach( async () => {
+		// Activation recreates the role, the tables and the administrators' capabilities.
+		await setPluginActive( PLUGIN, true );
+		const user = ( await probeState() ).body.users.find( ( item ) => item.username === provisioned?.username );
+		if ( user && ! user.roles.includes( 'service_integration' ) ) {
+			// What uninstall leaves: a user without role, which provisioning would not take back.
+			await adminClient().request( {
+				method: 'DELETE',
+				path: `/wp/v2/users/${ user.id }?force=true&reassign=1`,
+			} );
+		}
+		provisioned = undefined;
+	} );
+
 	afterAll( async () => {
 		try {
-			// Activation recreates the role, the tables and the administrators' capabilities.
-			await setPluginActive( PLUGIN, true );
-			const user = ( await probeState() ).body.users.find( ( item ) => item.username === account.username );
-			if ( user && ! user.roles.includes( 'service_integration' ) ) {
-				await adminClient().request( {
-					method: 'DELETE',
-					path: `/wp/v2/users/${ user.id }?force=true&reassign=1`,
-				} );
-			}
 			await provisionServiceAccount( 'after-uninstall' );
 		} finally {
 			await setPluginActive( PROBE, false );
@@ -56,6 +62,8 @@ describe( 'deactivation and uninstall', () => {
 	} );
 
 	it( 'deactivation keeps the role, the account, its application passwords and the options', async () => {
+		const account = await provisionServiceAccount( 'deactivation-test' );
+		provisioned = account;
 		await setPluginActive( PLUGIN, false );
 		const state = await probeState();
 		expect( state.body ).toMatchObject( { plugin_active: false, role: EXPECTED_ROLE_CAPABILITIES } );
@@ -77,6 +85,10 @@ describe( 'deactivation and uninstall', () => {
 	} );
 
 	it( 'uninstall removes the role, the options and the type capabilities; the account stays, without role or passwords', async () => {
+		const account = await provisionServiceAccount( 'uninstall-test' );
+		provisioned = account;
+		// As core does: "Delete" is offered, and uninstall.php run, only for a deactivated plugin.
+		await setPluginActive( PLUGIN, false );
 		const uninstalled = await adminClient().post< ProbeState >( '/si-test/v1/uninstall' );
 		expect( uninstalled.status ).toBe( 200 );
 
