@@ -73,8 +73,9 @@ function npmStop(): string {
 }
 
 describe( 'a start that fails', () => {
-	afterAll( () => {
-		// Whatever a failing assertion left: stop.ts is the code under test, so kill by our own scan.
+	afterEach( () => {
+		// Whatever a failing assertion left, before the next test starts the same environment:
+		// stop.ts is the code under test, so kill by our own scan.
 		for ( const line of processesOfThisEnvironment() ) {
 			try {
 				process.kill( Number( line.split( ':' )[ 0 ] ), 'SIGKILL' );
