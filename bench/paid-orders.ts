@@ -35,6 +35,7 @@ import {
 	restoreSeedDump,
 	saveSeedDump,
 	seedWithPhpCli,
+	stopSeeders,
 	type SeedCacheKey,
 } from './support/wc-seed-cache';
 
@@ -591,6 +592,8 @@ async function main(): Promise< void > {
 
 	let stack: BenchStack | undefined;
 	const stop = async (): Promise< void > => {
+		// The seeder first: it writes to the stack's database until it is stopped.
+		await stopSeeders();
 		if ( stack ) {
 			const current = stack;
 			stack = undefined;
@@ -598,6 +601,7 @@ async function main(): Promise< void > {
 		}
 	};
 	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
+	process.once( 'SIGTERM', () => void stop().then( () => process.exit( 143 ) ) );
 
 	try {
 		log(

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'child_process';
+import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { productionLayout } from '../../scripts/production/layout';
@@ -132,6 +132,22 @@ export function relaxedDurability( envName: string, relaxed: boolean ): void {
 	mariadbSql( productionLayout( envName ), `SET GLOBAL innodb_flush_log_at_trx_commit = ${ relaxed ? 2 : 1 }` );
 }
 
+/** The php-cli seeders running now, so an interrupted bench stops them before its stack. */
+const runningSeeders = new Set< ChildProcess >();
+
+/** Stops every seeder still running (SIGTERM) and waits for it to exit. */
+export async function stopSeeders(): Promise< void > {
+	await Promise.all(
+		[ ...runningSeeders ].map(
+			( child ) =>
+				new Promise< void >( ( resolve ) => {
+					child.once( 'close', () => resolve() );
+					child.kill( 'SIGTERM' );
+				} )
+		)
+	);
+}
+
 /**
  * Seeds the specs through seed-cli.php in one php-cli process against the site's docroot,
  * writing them as JSON lines (waiting when the pipe is full) and reporting its progress.
@@ -146,6 +162,8 @@ export async function seedWithPhpCli(
 	const child = spawn( 'php', [ '-d', 'memory_limit=1024M', script, docroot ], {
 		stdio: [ 'pipe', 'pipe', 'pipe' ],
 	} );
+	runningSeeders.add( child );
+	child.once( 'close', () => runningSeeders.delete( child ) );
 	let stderr = '';
 	let done: { created: number; ms: number } | undefined;
 	let buffered = '';
@@ -169,7 +187,9 @@ export async function seedWithPhpCli(
 			}
 		}
 	} );
-	const exited = new Promise< number | null >( ( resolve ) => child.on( 'close', resolve ) );
+	const exited = new Promise< string >( ( resolve ) =>
+		child.on( 'close', ( code, signal ) => resolve( signal ? `stopped by ${ signal }` : `exit ${ code }` ) )
+	);
 	let broken = false;
 	child.stdin.on( 'error', () => {
 		broken = true;
@@ -191,9 +211,9 @@ export async function seedWithPhpCli(
 		}
 	}
 	child.stdin.end();
-	const code = await exited;
-	if ( code !== 0 || ! done ) {
-		throw new Error( `seed-cli.php failed (exit ${ code }): ${ stderr.trim().slice( -1500 ) }` );
+	const ended = await exited;
+	if ( ended !== 'exit 0' || ! done ) {
+		throw new Error( `seed-cli.php failed (${ ended }): ${ stderr.trim().slice( -1500 ) }` );
 	}
 	return done;
 }
