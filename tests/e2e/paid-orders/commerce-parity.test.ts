@@ -1,5 +1,5 @@
 import { adminClient, anonymousClient } from '../support/clients';
-import { commerce, type Product } from '../support/commerce';
+import { commerce, iso, nextSecond, type Product } from '../support/commerce';
 import { readState } from '../support/environment';
 import { setPluginActive } from '../support/plugins';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
@@ -179,6 +179,8 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 		// OrdersTableQuery::build_query() (src/Internal/DataStores/Orders/OrdersTableQuery.php)
 		// writes limit -1 as MYSQL_MAX_UNSIGNED_BIGINT; legacy storage leaves LIMIT out
 		// (WP_Query with posts_per_page -1). The fixture stores orders as HPOS does.
+		// An order of its own, so the shop has orders whatever ran before.
+		await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: chair.id, quantity: 1 } ] } ] );
 		const report = await query( 'limit-all' );
 		if ( report.sqlite && report.hpos ) {
 			expect( report.database_error ).toMatch( /datatype mismatch/i );
@@ -193,6 +195,8 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 	it( 'a paginated query whose page is empty reports a total of 0, however many orders exist', async () => {
 		// OrdersTableQuery::run_query() returns before the count query when no order came back;
 		// WP_Query::set_found_posts() (legacy storage) does the same for an empty page.
+		// An order of its own, so orders exist whatever ran before.
+		await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: chair.id, quantity: 1 } ] } ] );
 		const report = await query( 'empty-page' );
 		expect( report.ids ).toEqual( [] );
 		expect( report.total ).toBe( 0 );
@@ -221,12 +225,22 @@ const describeFixtureOnly = readState().commerce === 'fixture' ? describe : desc
 
 describeFixtureOnly( 'commerce fixture only: the /wc/v3/orders stand-in', () => {
 	it( 'shows orders the way /wc/v3/orders does', async () => {
+		const shop = commerce();
+		const [ table ] = ( await shop.createProducts( [
+			{ name: 'Stand-in table', sku: `STAND-IN-${ Date.now() }`, price: '90.00' },
+		] ) ) as [ Product ];
+		// The stand-in's modified_after is exclusive: a second before the order's own.
+		const before = iso( new Date( ( await nextSecond() ).getTime() - 1000 ) );
+		const [ id ] = await shop.createOrders( [
+			{ status: 'processing', line_items: [ { product_id: table.id, quantity: 1 } ] },
+		] );
 		const list = await adminClient().get< Array< Record< string, unknown > > >(
-			'/wc-fixture/v1/wc-v3-orders?status=processing,completed&per_page=1'
+			`/wc-fixture/v1/wc-v3-orders?status=processing,completed&per_page=1&modified_after=${ encodeURIComponent( before ) }`
 		);
 		expect( list.status ).toBe( 200 );
-		expect( list.headers.get( 'x-wp-total' ) ).toMatch( /^\d+$/ );
+		expect( list.headers.get( 'x-wp-total' ) ).toBe( '1' );
 		const order = list.body[ 0 ] as Record< string, unknown >;
+		expect( order.id ).toBe( id );
 		for ( const key of [
 			'id',
 			'parent_id',

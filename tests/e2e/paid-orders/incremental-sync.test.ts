@@ -14,6 +14,10 @@ import { sleep } from '../../support/wait-until';
  * With the fixture, payments are stamped with a fixed second (as a gateway can), so the
  * same-second case is certain; with real WooCommerce the orders are paid in one batch and
  * the test waits for the settle delay.
+ *
+ * Each test is one automation with its own cursor over its own orders: it opens a window at a
+ * fresh second (`modified_after`), so orders written by the tests before it, in any order, are
+ * not in what it reads.
  */
 const SETTLE_MS = 6000;
 const PAGE = 3;
@@ -28,31 +32,59 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	const run = Date.now().toString( 36 );
 	let account: ServiceAccount;
 	let product: Product;
-	let since: string;
-	let cursor: Cursor;
 
-	/** One poll: follows the cursor page by page until a page comes back empty. */
-	async function poll(): Promise< PaidOrder[] > {
-		const received: PaidOrder[] = [];
-		for ( let guard = 0; guard < 50; guard++ ) {
-			const page = await listPaid( account.client, {
-				orderby: 'date_paid',
-				per_page: PAGE,
-				paid_after: cursor.paid_after,
-				after_id: cursor.after_id,
-				// Isolation from other test files only; an automation does not need it.
-				modified_after: since,
-				_fields: 'id,date_paid,status',
-			} );
-			expect( page.status ).toBe( 200 );
-			if ( page.body.length === 0 ) {
-				return received;
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'paid-orders-sync' );
+		[ product ] = ( await driver.createProducts( [
+			{ name: 'Stool', sku: `STOOL-${ run }`, price: '25.00' },
+		] ) ) as [ Product ];
+	} );
+
+	/**
+	 * The start of a test's own window: a fresh second, so every order written before it (by
+	 * an earlier test or file) was changed before it and `modified_after` leaves it out.
+	 */
+	async function ownWindow(): Promise< string > {
+		return iso( await nextSecond() );
+	}
+
+	/** Ten minutes before the window: where an automation that starts before its orders begins. */
+	function startOf( since: string ): string {
+		return iso( new Date( Date.parse( since ) - 10 * 60_000 ) );
+	}
+
+	/**
+	 * An automation polling the test's window; its cursor starts before the window's orders and
+	 * moves with every page it receives.
+	 */
+	function automation( since: string ): { poll: () => Promise< PaidOrder[] >; cursor: () => Cursor } {
+		let cursor: Cursor = { paid_after: startOf( since ) };
+
+		/** One poll: follows the cursor page by page until a page comes back empty. */
+		async function poll(): Promise< PaidOrder[] > {
+			const received: PaidOrder[] = [];
+			for ( let guard = 0; guard < 50; guard++ ) {
+				const page = await listPaid( account.client, {
+					orderby: 'date_paid',
+					per_page: PAGE,
+					paid_after: cursor.paid_after,
+					after_id: cursor.after_id,
+					// Isolation from other tests only; an automation does not need it.
+					modified_after: since,
+					_fields: 'id,date_paid,status',
+				} );
+				expect( page.status ).toBe( 200 );
+				if ( page.body.length === 0 ) {
+					return received;
+				}
+				received.push( ...page.body );
+				const last = page.body[ page.body.length - 1 ] as PaidOrder;
+				cursor = { paid_after: last.date_paid as string, after_id: last.id };
 			}
-			received.push( ...page.body );
-			const last = page.body[ page.body.length - 1 ] as PaidOrder;
-			cursor = { paid_after: last.date_paid as string, after_id: last.id };
+			throw new Error( 'The poll did not end' );
 		}
-		throw new Error( 'The poll did not end' );
+
+		return { poll, cursor: () => cursor };
 	}
 
 	async function createPending( count: number ): Promise< number[] > {
@@ -72,25 +104,36 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		}
 	}
 
-	beforeAll( async () => {
-		account = await provisionServiceAccount( 'paid-orders-sync' );
-		[ product ] = ( await driver.createProducts( [
-			{ name: 'Stool', sku: `STOOL-${ run }`, price: '25.00' },
-		] ) ) as [ Product ];
-		const start = await nextSecond();
-		since = iso( start );
-		// The automation starts from a moment before the orders it will see.
-		cursor = { paid_after: iso( new Date( start.getTime() - 10 * 60_000 ) ) };
-	} );
+	/** `minutes` before the window: a payment time already past the settle delay. */
+	function minutesBefore( since: string, minutes: number ): Date {
+		return new Date( Date.parse( since ) - minutes * 60_000 );
+	}
 
-	let firstBatch: number[];
+	/**
+	 * Twelve settled paid orders in the window, in three payment seconds (7, 4 and 1 orders;
+	 * with real WooCommerce, paid in one batch), for the tests that walk a whole set.
+	 */
+	async function twelvePaid( since: string ): Promise< number[] > {
+		const ids = await createPending( 12 );
+		if ( ! driver.canSetPaymentTime ) {
+			await driver.pay( ids );
+			await sleep( SETTLE_MS );
+			return ids;
+		}
+		await driver.pay( ids.slice( 0, 7 ), minutesBefore( since, 5 ) );
+		await driver.pay( ids.slice( 7, 11 ), minutesBefore( since, 4 ) );
+		await driver.pay( ids.slice( 11 ), minutesBefore( since, 3 ) );
+		return ids;
+	}
 
 	it( 'delivers orders paid in the same second exactly once, in (date_paid, id) order, across page boundaries', async () => {
-		firstBatch = await createPending( 7 );
-		await payTogether( firstBatch, new Date( Date.parse( since ) - 5 * 60_000 ) );
+		const since = await ownWindow();
+		const { poll } = automation( since );
+		const batch = await createPending( 7 );
+		await payTogether( batch, minutesBefore( since, 5 ) );
 
 		const received = await poll();
-		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...firstBatch ].sort( ( a, b ) => a - b ) );
+		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...batch ].sort( ( a, b ) => a - b ) );
 		if ( driver.canSetPaymentTime ) {
 			expect( new Set( received.map( ( o ) => o.date_paid ) ).size ).toBe( 1 );
 		}
@@ -99,8 +142,15 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	} );
 
 	it( 'resumes from the saved cursor: only orders paid since, none repeated', async () => {
+		const since = await ownWindow();
+		const { poll } = automation( since );
+		// A first poll receives the orders paid so far and saves its cursor after them.
+		const firstBatch = await createPending( 7 );
+		await payTogether( firstBatch, minutesBefore( since, 5 ) );
+		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ ...firstBatch ].sort( ( a, b ) => a - b ) );
+
 		const secondBatch = await createPending( 4 );
-		await payTogether( secondBatch, new Date( Date.parse( since ) - 4 * 60_000 ) );
+		await payTogether( secondBatch, minutesBefore( since, 4 ) );
 
 		const received = await poll();
 		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...secondBatch ].sort( ( a, b ) => a - b ) );
@@ -108,7 +158,13 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	} );
 
 	it( 'does not deliver an order again when it changes after payment (e.g. completed)', async () => {
-		await driver.setStatus( firstBatch[ 0 ] as number, 'completed' );
+		const since = await ownWindow();
+		const { poll } = automation( since );
+		const batch = await createPending( 2 );
+		await payTogether( batch, minutesBefore( since, 5 ) );
+		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ ...batch ].sort( ( a, b ) => a - b ) );
+
+		await driver.setStatus( batch[ 0 ] as number, 'completed' );
 		expect( await poll() ).toEqual( [] );
 	} );
 
@@ -116,6 +172,13 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	// default, so "just paid" cannot be arranged by timing: a test plugin sets a longer settle
 	// delay for one request (X-Test-Settle-Seconds), and the default one is checked by its bound.
 	it( 'holds back a payment younger than the settle delay, then delivers it', async () => {
+		const since = await ownWindow();
+		const { poll, cursor } = automation( since );
+		// The automation is up to date: its cursor is past the orders paid earlier.
+		const earlier = await createPending( 2 );
+		await payTogether( earlier, minutesBefore( since, 5 ) );
+		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ ...earlier ].sort( ( a, b ) => a - b ) );
+
 		const [ late ] = ( await createPending( 1 ) ) as [ number ];
 		await driver.pay( [ late ] );
 		const paidAt = (
@@ -123,8 +186,8 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		).body.find( ( o ) => o.id === late ) as PaidOrder;
 		const sync = {
 			orderby: 'date_paid',
-			paid_after: cursor.paid_after,
-			after_id: cursor.after_id,
+			paid_after: cursor().paid_after,
+			after_id: cursor().after_id,
 			modified_after: since,
 			_fields: 'id',
 		};
@@ -157,11 +220,12 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	} );
 
 	it( 'puts the cursor in the next Link, so following links walks the same order', async () => {
-		const start: Cursor = { paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ) };
+		const since = await ownWindow();
+		const created = await twelvePaid( since );
 		let page = await listPaid( account.client, {
 			orderby: 'date_paid',
 			per_page: 4,
-			paid_after: start.paid_after,
+			paid_after: startOf( since ),
 			modified_after: since,
 			_fields: 'id,date_paid',
 		} );
@@ -177,13 +241,16 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const ids = walked.map( ( o ) => o.id );
 		expect( ids ).toHaveLength( 12 );
 		expect( new Set( ids ).size ).toBe( 12 );
+		expect( [ ...ids ].sort( ( a, b ) => a - b ) ).toEqual( [ ...created ].sort( ( a, b ) => a - b ) );
 	} );
 
 	it( 'pages the date_paid order by page number too, with the same totals', async () => {
+		const since = await ownWindow();
+		await twelvePaid( since );
 		const params = {
 			orderby: 'date_paid',
 			per_page: 5,
-			paid_after: iso( new Date( Date.parse( since ) - 10 * 60_000 ) ),
+			paid_after: startOf( since ),
 			modified_after: since,
 			_fields: 'id',
 		};
@@ -198,6 +265,8 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 	} );
 
 	it( 'starts at the beginning when the automation has no cursor yet (no paid_after)', async () => {
+		const since = await ownWindow();
+		await twelvePaid( since );
 		const plain = await listPaid( account.client, {
 			per_page: 100,
 			orderby: 'id',

@@ -7,8 +7,9 @@ import { withPluginActive } from '../support/plugins';
 
 /**
  * Only paid orders, filtered on the server, with only the declared fields, paged the
- * WordPress way. Every request is limited to orders changed since this file started
- * (modified_after), so orders made by other test files do not count.
+ * WordPress way. The orders set up once for the file are read through their own window
+ * (`modified_after` / `modified_before` around their creation), so orders made by other test
+ * files, or by a test of this file that runs first, do not count.
  */
 describe( 'paid-orders endpoint: what it lists', () => {
 	const driver = commerce();
@@ -16,6 +17,8 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	let account: ServiceAccount;
 	let products: Product[];
 	let since: string;
+	/** The shared orders' window: changed at or after `since`, before the second after their creation. */
+	let sharedOrders: { modified_after: string; modified_before: string };
 	const byStatus: Partial< Record< OrderStatus, number > > = {};
 	let paid: number[];
 
@@ -59,10 +62,11 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		paid = [ byStatus.processing!, byStatus.completed!, more[ 0 ]!, more[ 1 ]!, more[ 2 ]! ].sort(
 			( a, b ) => a - b
 		);
+		sharedOrders = { modified_after: since, modified_before: iso( await nextSecond() ) };
 	} );
 
 	it( 'returns processing and completed orders only; pending, on-hold, cancelled, failed and refunded ones never', async () => {
-		const result = await listPaid( account.client, { modified_after: since, per_page: 100 } );
+		const result = await listPaid( account.client, { ...sharedOrders, per_page: 100 } );
 		expect( result.status ).toBe( 200 );
 		expect( result.body.map( ( order ) => order.id ).sort( ( a, b ) => a - b ) ).toEqual( paid );
 		expect( new Set( result.body.map( ( order ) => order.status ) ) ).toEqual(
@@ -72,14 +76,14 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	} );
 
 	it( 'keeps a partly refunded order and drops a fully refunded one', async () => {
-		const result = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id' } );
+		const result = await listPaid( account.client, { ...sharedOrders, per_page: 100, _fields: 'id' } );
 		const ids = result.body.map( ( order ) => order.id );
 		expect( ids ).toContain( paid[ 4 ] );
 		expect( ids ).toHaveLength( paid.length );
 	} );
 
 	it( 'returns exactly the declared fields, in the declared types', async () => {
-		const result = await listPaid( account.client, { modified_after: since, per_page: 100 } );
+		const result = await listPaid( account.client, { ...sharedOrders, per_page: 100 } );
 		const order = result.body.find( ( o ) => o.id === byStatus.processing ) as PaidOrder;
 		expect( Object.keys( order ).sort() ).toEqual( [
 			'currency',
@@ -122,7 +126,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	} );
 
 	it( 'narrows the fields with _fields, nested ones included', async () => {
-		const result = await listPaid( account.client, { modified_after: since, _fields: 'id,customer.email' } );
+		const result = await listPaid( account.client, { ...sharedOrders, _fields: 'id,customer.email' } );
 		expect( result.body.length ).toBe( paid.length );
 		for ( const order of result.body ) {
 			expect( Object.keys( order ).sort() ).toEqual( [ 'customer', 'id' ] );
@@ -132,7 +136,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 
 	it( 'pages with page/per_page, X-WP-Total, X-WP-TotalPages and Link, without overlap', async () => {
 		const first = await listPaid( account.client, {
-			modified_after: since,
+			...sharedOrders,
 			per_page: 2,
 			orderby: 'id',
 			order: 'asc',
@@ -160,14 +164,14 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	it( 'refuses a page beyond the last one with 400, like core, in either order', async () => {
 		// The sync order serves only payments older than the settle delay.
 		await untilSettled(
-			( await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } ) ).body
+			( await listPaid( account.client, { ...sharedOrders, per_page: 100, _fields: 'id,date_paid' } ) ).body
 		);
 		for ( const params of [
 			{ per_page: 2, page: 4 },
 			{ per_page: 2, page: 40 },
 			{ per_page: 2, page: 4, orderby: 'date_paid', paid_after: since },
 		] ) {
-			const result = await listPaid( account.client, { modified_after: since, ...params } );
+			const result = await listPaid( account.client, { ...sharedOrders, ...params } );
 			expect( {
 				params,
 				status: result.status,
@@ -175,7 +179,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			} ).toEqual( { params, status: 400, code: 'rest_paid_orders_invalid_page_number' } );
 		}
 		// Page 1 of nothing is an empty page, not an error.
-		const none = await listPaid( account.client, { modified_after: since, paid_before: since, page: 1 } );
+		const none = await listPaid( account.client, { ...sharedOrders, paid_before: since, page: 1 } );
 		expect( { status: none.status, body: none.body, total: none.headers.get( 'x-wp-total' ) } ).toEqual( {
 			status: 200,
 			body: [],
@@ -187,7 +191,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	// `LIMIT 0, 18446744073709551615`, which the SQLite integration (Playground's database)
 	// refuses: the endpoint used to answer `[]` with X-WP-Total 5 there.
 	it( 'lists every paid order in the sync order (date_paid, id) once settled, by one page or by the cursor', async () => {
-		const all = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } );
+		const all = await listPaid( account.client, { ...sharedOrders, per_page: 100, _fields: 'id,date_paid' } );
 		await untilSettled( all.body );
 		const expected = [ ...all.body ]
 			.sort( ( a, b ) => ( a.date_paid as string ).localeCompare( b.date_paid as string ) || a.id - b.id )
@@ -196,7 +200,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 
 		const whole = await listPaid( account.client, {
 			orderby: 'date_paid',
-			modified_after: since,
+			...sharedOrders,
 			per_page: 100,
 			_fields: 'id,date_paid',
 		} );
@@ -210,7 +214,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		const walked: number[] = [];
 		let page = await listPaid( account.client, {
 			orderby: 'date_paid',
-			modified_after: since,
+			...sharedOrders,
 			per_page: 2,
 			_fields: 'id,date_paid',
 		} );
@@ -220,7 +224,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			const last = page.body[ page.body.length - 1 ] as PaidOrder;
 			page = await listPaid( account.client, {
 				orderby: 'date_paid',
-				modified_after: since,
+				...sharedOrders,
 				per_page: 2,
 				paid_after: last.date_paid as string,
 				after_id: last.id,
@@ -243,7 +247,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			] ) {
 				const mark = debugLogMark();
 				const search = new URLSearchParams(
-					Object.entries( { modified_after: since, ...params } ).map( ( [ k, v ] ) => [ k, String( v ) ] )
+					Object.entries( { ...sharedOrders, ...params } ).map( ( [ k, v ] ) => [ k, String( v ) ] )
 				);
 				const result = await account.client.request< {
 					code: string;
@@ -268,7 +272,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 				);
 			}
 			// The same requests without the fault are served.
-			const healthy = await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id' } );
+			const healthy = await listPaid( account.client, { ...sharedOrders, per_page: 100, _fields: 'id' } );
 			expect( { status: healthy.status, count: healthy.body.length } ).toEqual( {
 				status: 200,
 				count: paid.length,
@@ -277,9 +281,9 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	} );
 
 	it( 'sorts newest first by default and honours orderby/order', async () => {
-		const byDefault = await listPaid( account.client, { modified_after: since, _fields: 'id' } );
+		const byDefault = await listPaid( account.client, { ...sharedOrders, _fields: 'id' } );
 		const byIdDesc = await listPaid( account.client, {
-			modified_after: since,
+			...sharedOrders,
 			orderby: 'id',
 			order: 'desc',
 			_fields: 'id',
@@ -290,15 +294,15 @@ describe( 'paid-orders endpoint: what it lists', () => {
 	} );
 
 	it( 'filters on payment time with paid_after / paid_before', async () => {
-		const all = await listPaid( account.client, { modified_after: since, per_page: 100 } );
+		const all = await listPaid( account.client, { ...sharedOrders, per_page: 100 } );
 		const latest = Math.max( ...all.body.map( ( o ) => Date.parse( o.date_paid as string ) ) );
 		const before = await listPaid( account.client, {
-			modified_after: since,
+			...sharedOrders,
 			paid_before: iso( new Date( latest ) ),
 			_fields: 'id,date_paid',
 		} );
 		const after = await listPaid( account.client, {
-			modified_after: since,
+			...sharedOrders,
 			paid_after: iso( new Date( latest ) ),
 			_fields: 'id,date_paid',
 		} );
@@ -309,7 +313,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		// Bounds far from today: WooCommerce's legacy storage compares the payment time (post meta)
 		// as text, where a nine-digit timestamp (1990) sorts after today's ten-digit ones.
 		const wide = await listPaid( account.client, {
-			modified_after: since,
+			...sharedOrders,
 			paid_after: '1990-01-01T00:00:00Z',
 			paid_before: '2300-01-01T00:00:00Z',
 			per_page: 100,
@@ -317,15 +321,16 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		} );
 		expect( wide.body.map( ( o ) => o.id ).sort( ( a, b ) => a - b ) ).toEqual( paid );
 		const ancient = await listPaid( account.client, {
-			modified_after: since,
+			...sharedOrders,
 			paid_before: '1990-01-01T00:00:00Z',
 			_fields: 'id',
 		} );
 		expect( { status: ancient.status, body: ancient.body } ).toEqual( { status: 200, body: [] } );
 	} );
 
-	// Last: it adds an order, which the counts above do not expect.
 	it( 'sends names as UTF-8, not \\u escapes (smaller pages, same JSON)', async () => {
+		// Its own window: the order it adds is not among the shared ones, and nothing before it is read.
+		const mineSince = iso( await nextSecond() );
 		const [ shelf ] = await driver.createProducts( [
 			{ name: 'Étagère chêne 1/2', sku: `SHELF-${ run }`, price: '80.00' },
 		] );
@@ -338,7 +343,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		] );
 
 		const response = await fetch(
-			`${ readState().siteUrl }/wp-json/service-integration/v1/commandes-payees?modified_after=${ encodeURIComponent( since ) }&per_page=100`,
+			`${ readState().siteUrl }/wp-json/service-integration/v1/commandes-payees?modified_after=${ encodeURIComponent( mineSince ) }&per_page=100`,
 			{
 				headers: {
 					authorization:

@@ -12,14 +12,17 @@ describe( 'paid-orders endpoint: read-only', () => {
 	const driver = commerce();
 	let account: ServiceAccount;
 	let product: Product;
-	let orderId: number;
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( 'paid-orders-read-only' );
 		[ product ] = ( await driver.createProducts( [
 			{ name: 'Bench', sku: `BENCH-${ Date.now().toString( 36 ) }`, price: '120.00' },
 		] ) ) as [ Product ];
-		[ orderId ] = ( await driver.createOrders( [
+	} );
+
+	/** A paid order for one test alone: what it checks is that nothing wrote to it. */
+	async function paidOrder(): Promise< number > {
+		const [ id ] = ( await driver.createOrders( [
 			{
 				status: 'processing',
 				billing: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
@@ -28,9 +31,11 @@ describe( 'paid-orders endpoint: read-only', () => {
 		] ) ) as [ number ];
 		// A second boundary, so a write would show in date_modified.
 		await nextSecond();
-	} );
+		return id;
+	}
 
 	it( 'creating a manufacturing order from a paid order leaves the commerce order untouched', async () => {
+		const orderId = await paidOrder();
 		const before = await driver.getOrder( orderId );
 
 		const listed = await listPaid( account.client, {
@@ -74,6 +79,7 @@ describe( 'paid-orders endpoint: read-only', () => {
 	} );
 
 	it( 'gives the service account no way to change the order through the commerce routes', async () => {
+		const orderId = await paidOrder();
 		const before = await driver.getOrder( orderId );
 		// rest_forbidden with either implementation: the plugin's route allow-list for service
 		// accounts (Capability_Clamp::restrict_routes, on rest_pre_dispatch) refuses any commerce

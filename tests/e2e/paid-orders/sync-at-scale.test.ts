@@ -13,6 +13,11 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
  * With the fixture, payments are stamped in groups that share a second (1 to 150 orders); with
  * real WooCommerce they are paid 100 at a time through its REST batch route, so seconds hold as
  * many as the store paid in them.
+ *
+ * The backlog is set up once and no test changes its orders. Tests that count it read exactly
+ * the backlog (`modified_after` / `modified_before` around its creation); tests that compare the
+ * walk with the store's listing read everything changed since the backlog began, as both sides
+ * see the orders other tests added; a test that changes or adds orders makes its own.
  */
 const ORDERS = 2000;
 const PAID = 1200;
@@ -21,6 +26,12 @@ const GROUPS = [ 1, 3, 150, 2, 99, 101, 5, 40, 100, 1, 7, 120, 33, 64 ];
 const PROBE = 'paid-index-probe/paid-index-probe';
 const COUNTER = 'query-counter/query-counter';
 const ITEMS_FILTER = 'order-items-filter/order-items-filter';
+
+/** Which orders a test reads: by modification time, so it reads only its own data. */
+interface Window {
+	modified_after: string;
+	modified_before?: string;
+}
 
 interface IndexState {
 	state: { ready: boolean; walk: number | null; walked_at: number };
@@ -33,7 +44,11 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	const driver = commerce();
 	const admin = adminClient();
 	let account: ServiceAccount;
-	let since: string;
+	let bench: Product;
+	/** Exactly the backlog: changed at or after its first second, before the second after it was paid. */
+	let backlog: Window;
+	/** The backlog and whatever later tests add: for comparing the walk with the store at one moment. */
+	let sinceBacklog: Window;
 	let paid: number[];
 	let pending: number[];
 
@@ -50,8 +65,8 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		return result.body;
 	}
 
-	/** What the store says: every paid order of this file, sorted by (date_paid, id). */
-	async function expected(): Promise< PaidOrder[] > {
+	/** What the store says: every paid order of the window, sorted by (date_paid, id). */
+	async function expected( window: Window ): Promise< PaidOrder[] > {
 		const all: PaidOrder[] = [];
 		for ( let page = 1, pages = 1; page <= pages; page++ ) {
 			const result = await listPaid( account.client, {
@@ -59,7 +74,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 				order: 'asc',
 				per_page: 100,
 				page,
-				modified_after: since,
+				...window,
 				_fields: 'id,date_paid',
 			} );
 			expect( result.status ).toBe( 200 );
@@ -70,7 +85,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	}
 
 	/** An automation's poll from the start: follows its cursor until a page comes back empty. */
-	async function walk( perPage = PAGE ): Promise< { orders: PaidOrder[]; splitSeconds: number } > {
+	async function walk( window: Window, perPage = PAGE ): Promise< { orders: PaidOrder[]; splitSeconds: number } > {
 		const orders: PaidOrder[] = [];
 		let cursor: { paid_after?: string; after_id?: number } = {};
 		let splitSeconds = 0;
@@ -79,7 +94,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 				orderby: 'date_paid',
 				per_page: perPage,
 				...cursor,
-				modified_after: since,
+				...window,
 				_fields: 'id,date_paid',
 			} );
 			expect( page.status ).toBe( 200 );
@@ -102,10 +117,10 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 
 	beforeAll( async () => {
 		account = await provisionServiceAccount( 'paid-orders-scale' );
-		const [ product ] = ( await driver.createProducts( [
+		[ bench ] = ( await driver.createProducts( [
 			{ name: 'Bench', sku: `BENCH-${ Date.now().toString( 36 ) }`, price: '80.00' },
 		] ) ) as [ Product ];
-		since = iso( await nextSecond() );
+		const since = iso( await nextSecond() );
 		// Imported unpaid (the fixture writes them in bulk, without hooks, as an import does), then
 		// paid through the store, whose hooks the index follows.
 		const created: number[] = [];
@@ -115,7 +130,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 				...( await driver.importOrders(
 					Array.from( { length: count }, () => ( {
 						status: 'pending' as const,
-						line_items: [ { product_id: product.id, quantity: 1 } ],
+						line_items: [ { product_id: bench.id, quantity: 1 } ],
 					} ) )
 				) )
 			);
@@ -135,14 +150,16 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 			await driver.pay( paid );
 		}
 		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+		backlog = { modified_after: since, modified_before: iso( await nextSecond() ) };
+		sinceBacklog = { modified_after: since };
 	}, 1_800_000 );
 
 	it( 'serves every paid order exactly once, in (date_paid, id) order, across page boundaries inside seconds', async () => {
-		const store = await expected();
+		const store = await expected( backlog );
 		expect( store ).toHaveLength( PAID );
 		expect( new Set( ids( store ) ) ).toEqual( new Set( paid ) );
 
-		const { orders, splitSeconds } = await walk();
+		const { orders, splitSeconds } = await walk( backlog );
 		expect( ids( orders ) ).toEqual( ids( store ) );
 		expect( orders.map( ( o ) => o.date_paid ) ).toEqual( store.map( ( o ) => o.date_paid ) );
 		if ( driver.canSetPaymentTime ) {
@@ -153,8 +170,8 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	} );
 
 	it( 'counts the set and pages it by number with the same order', async () => {
-		const store = await expected();
-		const params = { orderby: 'date_paid', per_page: PAGE, modified_after: since, _fields: 'id' };
+		const store = await expected( backlog );
+		const params = { orderby: 'date_paid', per_page: PAGE, ...backlog, _fields: 'id' };
 		const last = Math.ceil( PAID / PAGE );
 		const pages = await Promise.all(
 			[ 1, 7, last ].map( ( page ) => listPaid( account.client, { ...params, page } ) )
@@ -171,12 +188,19 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 	} );
 
 	it( 'drops an order that leaves the paid statuses, and serves it again once paid again', async () => {
-		const [ leaving ] = paid as [ number ];
+		// An order of its own, so the backlog the other tests count stays as it was.
+		const own = { modified_after: iso( await nextSecond() ) };
+		const [ leaving ] = ( await driver.createOrders( [
+			{ status: 'processing', line_items: [ { product_id: bench.id, quantity: 1 } ] },
+		] ) ) as [ number ];
+		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+		expect( ids( ( await walk( own ) ).orders ) ).toEqual( [ leaving ] );
+
 		await driver.setStatus( leaving, 'cancelled' );
 		await withPluginActive( PROBE, async () => {
 			expect( await probe< unknown[] >( `/rows?ids[]=${ leaving }` ) ).toEqual( [] );
 		} );
-		expect( ids( ( await walk() ).orders ) ).not.toContain( leaving );
+		expect( ids( ( await walk( own ) ).orders ) ).not.toContain( leaving );
 
 		await driver.setStatus( leaving, 'processing' );
 		await withPluginActive( PROBE, async () => {
@@ -185,11 +209,13 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 			] );
 		} );
 		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
-		expect( ids( ( await walk() ).orders ) ).toEqual( ids( await expected() ) );
+		const store = ids( await expected( own ) );
+		expect( store ).toEqual( [ leaving ] );
+		expect( ids( ( await walk( own ) ).orders ) ).toEqual( store );
 	} );
 
 	it( 'on a store that had orders before the plugin: serves the same order while the index is filled, then from the index', async () => {
-		const store = ids( await expected() );
+		const store = ids( await expected( sinceBacklog ) );
 		await withPluginActive( PROBE, async () => {
 			const reset = await probe( '/reset', {} );
 			expect( reset.state.ready ).toBe( false );
@@ -197,18 +223,18 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 			expect( reset.walk_scheduled ).toBe( true );
 
 			// Not ready: read from WooCommerce's queries, same answer.
-			expect( ids( ( await walk() ).orders ) ).toEqual( store );
+			expect( ids( ( await walk( sinceBacklog ) ).orders ) ).toEqual( store );
 
 			const walked = await probe( '/walk', {} );
 			expect( walked.state ).toEqual( expect.objectContaining( { ready: true, walk: null } ) );
 			expect( walked.rows ).toBeGreaterThanOrEqual( PAID );
 			expect( walked.check_scheduled ).toBe( true );
 		} );
-		expect( ids( ( await walk() ).orders ) ).toEqual( store );
+		expect( ids( ( await walk( sinceBacklog ) ).orders ) ).toEqual( store );
 	} );
 
 	it( 'corrects rows that disagree with the store when it reads them, and the daily check restores missing ones', async () => {
-		const store = await expected();
+		const store = await expected( sinceBacklog );
 		const [ moved, , missing ] = store.slice( 500 ) as [ PaidOrder, PaidOrder, PaidOrder ];
 		const [ unpaid ] = pending as [ number ];
 		const truePaidAt = Date.parse( moved.date_paid as string ) / 1000;
@@ -223,7 +249,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 				delete: [ missing.id ],
 			} );
 
-			const served = ids( ( await walk() ).orders );
+			const served = ids( ( await walk( sinceBacklog ) ).orders );
 			expect( served ).not.toContain( unpaid );
 			expect( served ).toEqual( ids( store ).filter( ( id ) => id !== missing.id ) );
 			const rows = await probe< Array< { order_id: number; paid_at: number } > >(
@@ -234,7 +260,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 			const checked = await probe( '/walk', { check: true } );
 			expect( checked.state.ready ).toBe( true );
 		} );
-		expect( ids( ( await walk() ).orders ) ).toEqual( ids( store ) );
+		expect( ids( ( await walk( sinceBacklog ) ).orders ) ).toEqual( ids( store ) );
 	} );
 
 	it( 'reads a page of 50 orders of three lines each in about the queries of a page of 5: orders, items, item meta and products in bulk', async () => {
