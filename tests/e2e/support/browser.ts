@@ -94,8 +94,11 @@ export async function logIn(
 	await page.fill( '#user_login', username );
 	await page.fill( '#user_pass', password );
 	await Promise.all( [
+		// Long: Playground serves one request at a time, and an admin request's shutdown may have
+		// started Action Scheduler's async queue runner (up to 30 s a run, then a 5 s sleep and
+		// maybe another run), which the log-in then waits behind.
 		page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), {
-			timeout: 90_000,
+			timeout: 300_000,
 			waitUntil: 'domcontentloaded',
 		} ),
 		page.click( '#wp-submit', { noWaitAfter: true } ),
