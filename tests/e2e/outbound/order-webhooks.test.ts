@@ -280,13 +280,19 @@ describe( 'outbound order webhooks, end to end', () => {
 				1500
 			);
 
-			// Deleting the endpoint also retires its notice.
+			// Deleting the endpoint also retires its notice: the sidecar tells WordPress with an
+			// endpoint.deleted notice, sent after the delete commits, so it can land after the answer.
 			const deleted = await adminClient().request( {
 				method: 'DELETE',
 				path: `/service-integration/v1/webhooks/endpoints/${ goneEndpoint.id }`,
 			} );
 			expect( deleted.status ).toBe( 200 );
-			expect( await dashboard() ).not.toContain( `${ gone.url }/gone` );
+			await waitUntil(
+				async () => ! ( await dashboard() ).includes( `${ gone.url }/gone` ),
+				30_000,
+				'the notice gone from the dashboard',
+				1000
+			);
 		} finally {
 			await adminClient().request( {
 				method: 'DELETE',
