@@ -9,6 +9,7 @@ import type {
 } from './deliveries-store';
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
+import { SqliteInboundStore, type InboundStore } from './inbound-store';
 import type { Stores } from './stores';
 
 /** A claimed delivery with the instance lease it was taken under. */
@@ -35,6 +36,8 @@ export interface RecordedAttempt {
  */
 export interface QueueStore {
 	readonly kind: 'sqlite' | 'mysql';
+	/** Inbound sources, their secrets and the verification log. */
+	readonly inbound: InboundStore;
 	insertBatch: ( events: NewEvent[], now: number, firstAttemptAt: number ) => Promise< InsertResult >;
 	getEvent: ( id: string ) => Promise< StoredEvent | undefined >;
 	deliveriesOfEvent: ( eventId: string ) => Promise< ( Delivery & { attempts: Attempt[] } )[] >;
@@ -103,8 +106,11 @@ export interface QueueStore {
  */
 export class SqliteQueueStore implements QueueStore {
 	readonly kind = 'sqlite';
+	readonly inbound: InboundStore;
 
-	constructor( private readonly stores: Stores ) {}
+	constructor( private readonly stores: Stores ) {
+		this.inbound = new SqliteInboundStore( stores.db );
+	}
 
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
 		return this.stores.events.insertBatch( events, now, firstAttemptAt );
