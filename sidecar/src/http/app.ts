@@ -48,7 +48,7 @@ export function createApp( context: AppContext ): express.Express {
 	api.use( endpointsRouter( queueContext ) );
 	api.use( endpointReplayRouter( context ) );
 	api.use( deliveriesRouter( queueContext ) );
-	api.use( inboundRouter( context ) );
+	api.use( inboundRouter( queueContext ) );
 	api.use( privacyRouter( context ) );
 
 	app.use( '/v1', api );

@@ -13,6 +13,7 @@ import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { BATCH_SCHEMA, checkBatch } from './routes/events';
 import { methodNotAllowed } from './routes/helpers';
+import { inboundRouter } from './routes/inbound';
 import { eventDetailsView, eventNotFound } from './routes/views';
 
 export interface SharedAppContext {
@@ -93,6 +94,8 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	// Endpoint management and the delivery log: the embedded store's routes, on the shared store.
 	api.use( endpointsRouter( { config, log, store, dispatcher } ) );
 	api.use( deliveriesRouter( { config, log, store, dispatcher } ) );
+	// Inbound sources, their verification and its log: every instance reads the same rows.
+	api.use( inboundRouter( { config, log, store } ) );
 
 	api.use( ( req: Request, res: Response ) => {
 		sendError(
