@@ -1,58 +1,15 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
-import { Writable } from 'stream';
 import mysql from 'mysql2/promise';
 import { FORWARDED_HEADER_PREFIX, INBOUND_SCHEMES } from '../../sidecar/src/contracts/constants';
-import { loadConfig } from '../../sidecar/src/config';
-import { createSharedApp } from '../../sidecar/src/http/shared-app';
-import { createLogger } from '../../sidecar/src/logger';
-import { SharedDispatcher } from '../../sidecar/src/outbound/shared-dispatcher';
-import { MysqlStore } from '../../sidecar/src/store/mysql/mysql-store';
 import { providerSecret, sampleWebhook, type SignedWebhook } from '../support/inbound-signers';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
-import { apiClient, type ApiCall, type ApiResponse } from './support/api-client';
-import { startHarness, TEST_ENV, TEST_KEY, type Harness } from './support/harness';
+import type { ApiCall, ApiResponse } from './support/api-client';
+import { startHarness, type Harness } from './support/harness';
+import { startSharedInstance, type SharedInstance as Instance } from './support/shared-instance';
 
 /** Small, so that the oversized-body case costs little; the same on both stores. */
 const MAX_BODY_BYTES = 4096;
 const ENV = { SIDECAR_MAX_BODY_BYTES: String( MAX_BODY_BYTES ) };
-const config = loadConfig( { ...TEST_ENV, ...ENV } );
-
-interface Instance {
-	api: ApiCall;
-	logText: () => string;
-	close: () => Promise< void >;
-}
-
-/** One sidecar instance on the shared store, in this process: its own pool, app and log. */
-async function startInstance( url: string, name: string ): Promise< Instance > {
-	const lines: string[] = [];
-	const log = createLogger(
-		'debug',
-		new Writable( {
-			write( chunk: Buffer, _encoding, callback ) {
-				lines.push( chunk.toString( 'utf8' ) );
-				callback();
-			},
-		} )
-	);
-	const store = await MysqlStore.open( { url } );
-	// Never started: the inbound routes do not need the dispatcher.
-	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
-	return {
-		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
-		logText: () => lines.join( '' ),
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
-			await store.close();
-		},
-	};
-}
+const startInstance = ( url: string, name: string ) => startSharedInstance( url, name, ENV );
 
 const forwarded = ( webhook: SignedWebhook ) =>
 	Object.fromEntries(
