@@ -1,4 +1,9 @@
-import { InboundLogStore, type InboundLogEntry, type InboundLogQuery } from '../inbound/inbound-log-store';
+import {
+	DEFAULT_LOG_KEEP,
+	InboundLogStore,
+	type InboundLogEntry,
+	type InboundLogQuery,
+} from '../inbound/inbound-log-store';
 import {
 	InboundSourcesStore,
 	type InboundSource,
@@ -52,9 +57,9 @@ export class SqliteInboundStore implements InboundStore {
 	private readonly sources: InboundSourcesStore;
 	private readonly log: InboundLogStore;
 
-	constructor( db: Db ) {
+	constructor( db: Db, logKeep = DEFAULT_LOG_KEEP ) {
 		this.sources = new InboundSourcesStore( db );
-		this.log = new InboundLogStore( db );
+		this.log = new InboundLogStore( db, logKeep );
 	}
 
 	async getSource( id: string, now: number ): Promise< InboundSource | undefined > {
