@@ -478,3 +478,37 @@ describe( 'inbound bad input: the same answers on both stores', () => {
 		}
 	} );
 } );
+
+describe( 'inbound webhooks on the shared store while its database is down', () => {
+	let database: RunningMariaDb;
+	let instance: Instance;
+
+	beforeAll( async () => {
+		database = await startMariaDb( { name: 'shared_inbound_outage' } );
+		instance = await startInstance( database.url, 'instance-outage' );
+	} );
+
+	afterAll( async () => {
+		await instance?.close();
+		await database?.stop();
+	} );
+
+	it( 'answers 503 with Retry-After, so that WordPress has the sender send again', async () => {
+		const created = await instance.api( 'POST', '/v1/inbound/sources', {
+			id: 'away',
+			scheme: 'standard-webhooks',
+		} );
+		expect( created.status ).toBe( 201 );
+		const webhook = sampleWebhook( 'standard-webhooks', created.body.secret as string );
+		expect( ( await verifyOn( instance.api, 'away', webhook ) ).status ).toBe( 200 );
+
+		await database.stop();
+		const answer = await verifyOn( instance.api, 'away', webhook );
+		expect( outcome( answer ) ).toEqual( { status: 503, code: 'store_unavailable' } );
+		expect( answer.headers.get( 'retry-after' ) ).toBe( '5' );
+		expect( outcome( await instance.api( 'GET', '/v1/inbound/log' ) ) ).toEqual( {
+			status: 503,
+			code: 'store_unavailable',
+		} );
+	} );
+} );
