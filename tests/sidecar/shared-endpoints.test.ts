@@ -256,11 +256,8 @@ describe( 'endpoint management through two instances on one MariaDB', () => {
 		expect( wrongMethod.headers.get( 'allow' ) ).toBe( 'GET, PATCH, DELETE' );
 	} );
 
-	it( 'answers a range replay, not served on the shared store, with 501', async () => {
-		const answer = await a.api( 'POST', `/v1/endpoints/${ endpointId }/replay`, {
-			from: '2026-01-01T00:00:00Z',
-			to: '2026-02-01T00:00:00Z',
-		} );
+	it( 'answers a route not served on the shared store (the inbound log) with 501', async () => {
+		const answer = await a.api( 'GET', '/v1/inbound/log' );
 		expect( answer.status ).toBe( 501 );
 		expect( answer.body.code ).toBe( 'not_on_shared_store' );
 	} );
