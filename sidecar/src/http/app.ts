@@ -50,7 +50,7 @@ export function createApp( context: AppContext ): express.Express {
 	api.use( replaysRouter( queueContext ) );
 	api.use( deliveriesRouter( queueContext ) );
 	api.use( inboundRouter( context ) );
-	api.use( privacyRouter( context ) );
+	api.use( privacyRouter( queueContext ) );
 
 	app.use( '/v1', api );
 

@@ -9,6 +9,7 @@ import type {
 } from './deliveries-store';
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
+import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
 import { SqliteReplayQueue, type ReplayQueue } from './replay-queue';
 import type { Stores } from './stores';
 
@@ -38,6 +39,8 @@ export interface QueueStore {
 	readonly kind: 'sqlite' | 'mysql';
 	/** Manual replays of events, by id, by failure time or by range. */
 	readonly replays: ReplayQueue;
+	/** WordPress's personal data export and erasure. */
+	readonly privacy: PrivacyQueue;
 	insertBatch: ( events: NewEvent[], now: number, firstAttemptAt: number ) => Promise< InsertResult >;
 	getEvent: ( id: string ) => Promise< StoredEvent | undefined >;
 	deliveriesOfEvent: ( eventId: string ) => Promise< ( Delivery & { attempts: Attempt[] } )[] >;
@@ -107,9 +110,11 @@ export interface QueueStore {
 export class SqliteQueueStore implements QueueStore {
 	readonly kind = 'sqlite';
 	readonly replays: ReplayQueue;
+	readonly privacy: PrivacyQueue;
 
 	constructor( private readonly stores: Stores ) {
 		this.replays = new SqliteReplayQueue( stores.deliveries );
+		this.privacy = new SqlitePrivacyQueue( stores.privacy );
 	}
 
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
