@@ -1,45 +1,9 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import mysql from 'mysql2/promise';
-import { loadConfig } from '../../sidecar/src/config';
-import { createSharedApp } from '../../sidecar/src/http/shared-app';
-import { createLogger } from '../../sidecar/src/logger';
-import { SharedDispatcher } from '../../sidecar/src/outbound/shared-dispatcher';
-import { MysqlStore } from '../../sidecar/src/store/mysql/mysql-store';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { sleep, waitUntil } from '../support/wait-until';
-import { apiClient, orderEvent, type ApiCall } from './support/api-client';
-import { TEST_ENV, TEST_KEY } from './support/harness';
+import { orderEvent } from './support/api-client';
 import { startReceiver, type Receiver } from './support/receiver';
-
-const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
-const log = createLogger( process.env.TEST_LOG ?? 'silent' );
-
-interface Instance {
-	api: ApiCall;
-	dispatcher: SharedDispatcher;
-	close: () => Promise< void >;
-}
-
-/** One sidecar instance on the shared store, in this process: its own pool, dispatcher and app. */
-async function startInstance( url: string, name: string, pollMs: number ): Promise< Instance > {
-	const store = await MysqlStore.open( { url } );
-	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs } );
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
-	return {
-		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
-		dispatcher,
-		close: async () => {
-			await dispatcher.stop( 1000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
-			await store.close();
-		},
-	};
-}
+import { startSharedInstance, type SharedInstance } from './support/shared-instance';
 
 /**
  * Replays on the shared store: requested through instance A, whose dispatcher is not running,
@@ -49,8 +13,8 @@ describe( 'replays through one instance, delivered by another, on one MariaDB', 
 	let database: RunningMariaDb;
 	let sql: mysql.Connection;
 	let receiver: Receiver;
-	let a: Instance;
-	let b: Instance;
+	let a: SharedInstance;
+	let b: SharedInstance;
 	/** Paths that answer 500 until removed. */
 	const failing = new Set< string >();
 
@@ -60,8 +24,8 @@ describe( 'replays through one instance, delivered by another, on one MariaDB', 
 		receiver = await startReceiver( ( request, res ) => {
 			res.writeHead( failing.has( request.path ) ? 500 : 200 ).end( 'ok' );
 		} );
-		a = await startInstance( database.url, 'instance-a', 60_000 );
-		b = await startInstance( database.url, 'instance-b', 200 );
+		a = await startSharedInstance( database.url, 'instance-a', 60_000 );
+		b = await startSharedInstance( database.url, 'instance-b', 200 );
 		// A's dispatcher never starts: whatever A queues, B delivers.
 		b.dispatcher.start();
 	} );
