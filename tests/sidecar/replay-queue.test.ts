@@ -230,3 +230,37 @@ describe.each( STORE_KINDS )( 'replays on the %s store', ( kind ) => {
 		);
 	} );
 } );
+
+describe( 'range replays through two instances at once on one MariaDB', () => {
+	let backend: Backend;
+	beforeAll( async () => {
+		backend = await startBackend( 'mysql' );
+	} );
+	afterAll( async () => {
+		await backend?.stop();
+	} );
+
+	it( 'queues each event once between them, and the ids still follow arrival', async () => {
+		const a = await backend.open();
+		const b = await backend.open();
+		await receive(
+			a,
+			...[ 1, 2, 3, 4, 5, 6 ].map( ( n ): [ NewEvent, number ] => [
+				event( `c_${ n }`, 'order.paid' ),
+				1000 + n,
+			] )
+		);
+		const target = await endpoint( a );
+		// The oldest event already has a finished delivery: each replay that gets to it first moves it.
+		await b.replays.requeueEvent( 'c_1', target.id, 1100 );
+		const [ first ] = await b.claimDue( target.id, 1200, 1, LEASE );
+		await b.complete( finished( first!.id, target.id, 1300, 'succeeded' ), LEASE );
+
+		const range = { endpointId: target.id, from: 0, to: 5000, types: [], limit: 100, dryRun: false, now: 2000 };
+		const results = await Promise.all( [ a.replays.replayRange( range ), b.replays.replayRange( range ) ] );
+		expect( results.map( ( r ) => r.matched ) ).toEqual( [ 6, 6 ] );
+		expect( results.map( ( r ) => r.queued ).sort() ).toEqual( [ 0, 6 ] );
+		expect( results.map( ( r ) => r.alreadyQueued ).sort() ).toEqual( [ 0, 6 ] );
+		expect( await byId( a, target.id ) ).toEqual( [ 1, 2, 3, 4, 5, 6 ].map( ( n ) => [ `c_${ n }`, 'pending' ] ) );
+	} );
+} );
