@@ -256,12 +256,6 @@ describe( 'endpoint management through two instances on one MariaDB', () => {
 		expect( wrongMethod.headers.get( 'allow' ) ).toBe( 'GET, PATCH, DELETE' );
 	} );
 
-	it( 'answers a route not served on the shared store (the inbound log) with 501', async () => {
-		const answer = await a.api( 'GET', '/v1/inbound/log' );
-		expect( answer.status ).toBe( 501 );
-		expect( answer.body.code ).toBe( 'not_on_shared_store' );
-	} );
-
 	it( 'deletes through B what A then no longer has, with one endpoint.deleted notice queued in its place', async () => {
 		expect( ( await b.api( 'DELETE', `/v1/endpoints/${ endpointId }` ) ).body ).toEqual( {
 			deleted: true,

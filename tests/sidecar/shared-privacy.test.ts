@@ -2,7 +2,7 @@ import { redactionMarker } from '../../sidecar/src/privacy/personal-data';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { waitUntil } from '../support/wait-until';
 import { startReceiver, type Receiver } from './support/receiver';
-import { startSharedInstance, type SharedInstance } from './support/shared-instance';
+import { startDeliveringInstance, type DeliveringInstance } from './support/delivering-instance';
 
 const EMAIL = 'Grace.Hopper@Example.com';
 
@@ -23,8 +23,8 @@ function paidOrder( id: string, email: string, first = 'Grace', last = 'Hopper' 
 describe( 'privacy export and erasure through two instances on one MariaDB', () => {
 	let database: RunningMariaDb;
 	let receiver: Receiver;
-	let a: SharedInstance;
-	let b: SharedInstance;
+	let a: DeliveringInstance;
+	let b: DeliveringInstance;
 
 	beforeAll( async () => {
 		database = await startMariaDb( { name: 'shared_privacy_test' } );
@@ -35,8 +35,8 @@ describe( 'privacy export and erasure through two instances on one MariaDB', () 
 				`ok, mailed ${ billing.email } (${ billing.first_name } ${ billing.last_name })`
 			);
 		} );
-		a = await startSharedInstance( database.url, 'instance-a', 60_000 );
-		b = await startSharedInstance( database.url, 'instance-b', 60_000 );
+		a = await startDeliveringInstance( database.url, 'instance-a', 60_000 );
+		b = await startDeliveringInstance( database.url, 'instance-b', 60_000 );
 		a.dispatcher.start();
 		await a.api( 'POST', '/v1/endpoints', { url: receiver.url, event_types: [ 'order.paid' ] } );
 		expect(

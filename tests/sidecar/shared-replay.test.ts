@@ -3,7 +3,7 @@ import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { sleep, waitUntil } from '../support/wait-until';
 import { orderEvent } from './support/api-client';
 import { startReceiver, type Receiver } from './support/receiver';
-import { startSharedInstance, type SharedInstance } from './support/shared-instance';
+import { startDeliveringInstance, type DeliveringInstance } from './support/delivering-instance';
 
 /**
  * Replays on the shared store: requested through instance A, whose dispatcher is not running,
@@ -13,8 +13,8 @@ describe( 'replays through one instance, delivered by another, on one MariaDB', 
 	let database: RunningMariaDb;
 	let sql: mysql.Connection;
 	let receiver: Receiver;
-	let a: SharedInstance;
-	let b: SharedInstance;
+	let a: DeliveringInstance;
+	let b: DeliveringInstance;
 	/** Paths that answer 500 until removed. */
 	const failing = new Set< string >();
 
@@ -24,8 +24,8 @@ describe( 'replays through one instance, delivered by another, on one MariaDB', 
 		receiver = await startReceiver( ( request, res ) => {
 			res.writeHead( failing.has( request.path ) ? 500 : 200 ).end( 'ok' );
 		} );
-		a = await startSharedInstance( database.url, 'instance-a', 60_000 );
-		b = await startSharedInstance( database.url, 'instance-b', 200 );
+		a = await startDeliveringInstance( database.url, 'instance-a', 60_000 );
+		b = await startDeliveringInstance( database.url, 'instance-b', 200 );
 		// A's dispatcher never starts: whatever A queues, B delivers.
 		b.dispatcher.start();
 	} );

@@ -11,17 +11,22 @@ import { TEST_ENV, TEST_KEY } from './harness';
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
 
-export interface SharedInstance {
+export interface DeliveringInstance {
 	api: ApiCall;
 	dispatcher: SharedDispatcher;
 	close: () => Promise< void >;
 }
 
 /**
- * One sidecar instance on the shared store, in this process: its own pool, dispatcher (not
- * started: the test decides) and app, on a free loopback port.
+ * One sidecar instance on the shared store, in this process: its own pool, app and
+ * dispatcher, the dispatcher exposed and polling every pollMs once the test starts it (so
+ * that a test can show which instance delivers what another queued).
  */
-export async function startSharedInstance( url: string, name: string, pollMs: number ): Promise< SharedInstance > {
+export async function startDeliveringInstance(
+	url: string,
+	name: string,
+	pollMs: number
+): Promise< DeliveringInstance > {
 	const store = await MysqlStore.open( { url } );
 	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs } );
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
