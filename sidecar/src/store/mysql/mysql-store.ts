@@ -24,6 +24,8 @@ import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
+import { MysqlPrivacyQueue } from './mysql-privacy';
+import { MysqlReplayQueue } from './mysql-replay';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
 const MIGRATION_LOCK = 'migrate';
@@ -47,6 +49,8 @@ export interface MysqlStoreOptions {
  */
 export class MysqlStore implements QueueStore {
 	readonly kind = 'mysql';
+	readonly replays: MysqlReplayQueue;
+	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
 
 	private constructor(
@@ -54,6 +58,8 @@ export class MysqlStore implements QueueStore {
 		database: string
 	) {
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
+		this.replays = new MysqlReplayQueue( pool );
+		this.privacy = new MysqlPrivacyQueue( pool );
 	}
 
 	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
