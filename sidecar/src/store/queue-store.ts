@@ -10,6 +10,8 @@ import type {
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
 import { SqliteInboundStore, type InboundStore } from './inbound-store';
+import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
+import { SqliteReplayQueue, type ReplayQueue } from './replay-queue';
 import type { Stores } from './stores';
 
 /** A claimed delivery with the instance lease it was taken under. */
@@ -38,6 +40,10 @@ export interface QueueStore {
 	readonly kind: 'sqlite' | 'mysql';
 	/** Inbound sources, their secrets and the verification log. */
 	readonly inbound: InboundStore;
+	/** Manual replays of events, by id, by failure time or by range. */
+	readonly replays: ReplayQueue;
+	/** WordPress's personal data export and erasure. */
+	readonly privacy: PrivacyQueue;
 	insertBatch: ( events: NewEvent[], now: number, firstAttemptAt: number ) => Promise< InsertResult >;
 	getEvent: ( id: string ) => Promise< StoredEvent | undefined >;
 	deliveriesOfEvent: ( eventId: string ) => Promise< ( Delivery & { attempts: Attempt[] } )[] >;
@@ -107,9 +113,13 @@ export interface QueueStore {
 export class SqliteQueueStore implements QueueStore {
 	readonly kind = 'sqlite';
 	readonly inbound: InboundStore;
+	readonly replays: ReplayQueue;
+	readonly privacy: PrivacyQueue;
 
 	constructor( private readonly stores: Stores ) {
 		this.inbound = new SqliteInboundStore( stores.db );
+		this.replays = new SqliteReplayQueue( stores.deliveries );
+		this.privacy = new SqlitePrivacyQueue( stores.privacy );
 	}
 
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {

@@ -25,6 +25,8 @@ import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from
 import type { Lease, QueueStore } from '../queue-store';
 import { MysqlInboundStore } from './mysql-inbound';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
+import { MysqlPrivacyQueue } from './mysql-privacy';
+import { MysqlReplayQueue } from './mysql-replay';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
 const MIGRATION_LOCK = 'migrate';
@@ -49,6 +51,8 @@ export interface MysqlStoreOptions {
 export class MysqlStore implements QueueStore {
 	readonly kind = 'mysql';
 	readonly inbound: MysqlInboundStore;
+	readonly replays: MysqlReplayQueue;
+	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
 
 	private constructor(
@@ -57,6 +61,8 @@ export class MysqlStore implements QueueStore {
 	) {
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
 		this.inbound = new MysqlInboundStore( pool );
+		this.replays = new MysqlReplayQueue( pool );
+		this.privacy = new MysqlPrivacyQueue( pool );
 	}
 
 	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
