@@ -6,6 +6,7 @@ import { applyServerTimeouts } from './http/server-timeouts';
 import type { Logger } from './logger';
 import { SharedDispatcher } from './outbound/shared-dispatcher';
 import { SharedMaintenance } from './outbound/shared-maintenance';
+import { createSharedNoticeSender } from './outbound/shared-notice-sender';
 import { MysqlStore } from './store/mysql/mysql-store';
 import { SIDECAR_VERSION } from './version';
 
@@ -27,14 +28,20 @@ export async function startSharedSidecar(
 		log.fatal( { err: error, database }, 'cannot open the shared database' );
 		process.exit( 1 );
 	}
-	const dispatcher = new SharedDispatcher( { config, log, store } );
+	const notices = createSharedNoticeSender( { config, log, store } );
+	const dispatcher = new SharedDispatcher( { config, log, store, onNoticesQueued: () => notices.kick() } );
 	const maintenance = new SharedMaintenance( {
 		store,
 		log,
 		intervalMs: Math.round( config.maintenanceIntervalSeconds * 1000 ),
 		retentionMs: config.retentionDays * 86_400_000,
+		payloadRetentionMs: config.payloadRetentionDays * 86_400_000,
+		disableAfterMs: config.disableAfterHours * 3_600_000,
+		kickNotices: () => notices.kick(),
+		endpointsChanged: () => dispatcher.endpointsChanged(),
 	} );
 	dispatcher.start();
+	notices.start();
 	maintenance.start();
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
 	const server: Server = app.listen( config.port, config.host, () => {
@@ -59,7 +66,7 @@ export async function startSharedSidecar(
 	} );
 
 	// Attempts in flight finish (or their leases expire for another instance to take), then the
-	// server closes, then the pool.
+	// notices being sent, then the server closes, then the pool. Unsent notices stay in the table.
 	let stopping = false;
 	const shutdown = async ( signal: string ) => {
 		if ( stopping ) {
@@ -68,8 +75,10 @@ export async function startSharedSidecar(
 		stopping = true;
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
+		const deadline = Date.now() + config.shutdownGraceMs;
 		await maintenance.stop();
 		await dispatcher.stop( config.shutdownGraceMs );
+		await notices.stop( Math.max( 0, deadline - Date.now() ) );
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();
