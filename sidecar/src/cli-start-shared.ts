@@ -4,9 +4,7 @@ import { redactDatabaseUrl } from './config';
 import { createSharedApp } from './http/shared-app';
 import { applyServerTimeouts } from './http/server-timeouts';
 import type { Logger } from './logger';
-import { SharedDispatcher } from './outbound/shared-dispatcher';
-import { SharedMaintenance } from './outbound/shared-maintenance';
-import { createSharedNoticeSender } from './outbound/shared-notice-sender';
+import { createSharedRuntime } from './outbound/shared-runtime';
 import { MysqlStore } from './store/mysql/mysql-store';
 import { SIDECAR_VERSION } from './version';
 
@@ -28,21 +26,9 @@ export async function startSharedSidecar(
 		log.fatal( { err: error, database }, 'cannot open the shared database' );
 		process.exit( 1 );
 	}
-	const notices = createSharedNoticeSender( { config, log, store } );
-	const dispatcher = new SharedDispatcher( { config, log, store, onNoticesQueued: () => notices.kick() } );
-	const maintenance = new SharedMaintenance( {
-		store,
-		log,
-		intervalMs: Math.round( config.maintenanceIntervalSeconds * 1000 ),
-		retentionMs: config.retentionDays * 86_400_000,
-		payloadRetentionMs: config.payloadRetentionDays * 86_400_000,
-		disableAfterMs: config.disableAfterHours * 3_600_000,
-		kickNotices: () => notices.kick(),
-		endpointsChanged: () => dispatcher.endpointsChanged(),
-	} );
-	dispatcher.start();
-	notices.start();
-	maintenance.start();
+	const outbound = createSharedRuntime( { config, log, store } );
+	const { dispatcher } = outbound;
+	outbound.start();
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
@@ -75,10 +61,7 @@ export async function startSharedSidecar(
 		stopping = true;
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
-		const deadline = Date.now() + config.shutdownGraceMs;
-		await maintenance.stop();
-		await dispatcher.stop( config.shutdownGraceMs );
-		await notices.stop( Math.max( 0, deadline - Date.now() ) );
+		await outbound.stop( config.shutdownGraceMs );
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();
