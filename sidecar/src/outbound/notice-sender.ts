@@ -39,6 +39,8 @@ export class NoticeSender {
 	private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
 	private running: Promise< void > | undefined;
 	private again = false;
+	/** Set while rounds fail on the store; the error is logged once. */
+	private failing = false;
 	private timer: NodeJS.Timeout | undefined;
 	private readonly abort = new AbortController();
 
@@ -73,11 +75,27 @@ export class NoticeSender {
 			return;
 		}
 		this.running = this.drain()
-			.catch( ( error: unknown ) => {
-				// E.g. SQLITE_BUSY from an outside writer, or the shared database away: the notices stay, the timer tries again.
-				this.options.log.error( { err: error }, 'could not send notices to WordPress; retrying in 1 s' );
-				return 'failed' as const;
-			} )
+			.then(
+				( outcome ) => {
+					if ( this.failing ) {
+						this.failing = false;
+						this.options.log.info( 'the notices table answers again' );
+					}
+					return outcome;
+				},
+				( error: unknown ) => {
+					// E.g. SQLITE_BUSY from an outside writer, or the shared database away: the notices
+					// stay, and the sender tries again every second (logged once until it works again).
+					if ( ! this.failing ) {
+						this.failing = true;
+						this.options.log.error(
+							{ err: error },
+							'could not send notices to WordPress; retrying every second'
+						);
+					}
+					return 'failed' as const;
+				}
+			)
 			.then( ( outcome ) => this.nextRoundAt( outcome ) )
 			.then( ( next ) => {
 				this.running = undefined;

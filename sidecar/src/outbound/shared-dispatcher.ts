@@ -279,7 +279,15 @@ export class SharedDispatcher {
 				'delivery failed for good'
 			);
 		}
-		await this.trackHealth( endpoint.id, decision, now );
+		try {
+			await this.trackHealth( endpoint.id, decision, now );
+		} catch ( error ) {
+			// The attempt is recorded; a streak not moved now is moved by the next attempt, or the sweep disables it.
+			this.log.error(
+				{ err: error, endpoint_id: endpoint.id },
+				'could not record the endpoint’s failure streak'
+			);
+		}
 	}
 
 	/**
