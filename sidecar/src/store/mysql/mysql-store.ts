@@ -27,6 +27,8 @@ import { MysqlFailureStreaks } from './mysql-failure-streaks';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
 import { MysqlNoticeQueue } from './mysql-notices';
 import { MysqlPayloadRetention } from './mysql-payload-retention';
+import { MysqlPrivacyQueue } from './mysql-privacy';
+import { MysqlReplayQueue } from './mysql-replay';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
 const MIGRATION_LOCK = 'migrate';
@@ -50,6 +52,8 @@ export interface MysqlStoreOptions {
  */
 export class MysqlStore implements QueueStore {
 	readonly kind = 'mysql';
+	readonly replays: MysqlReplayQueue;
+	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
 
 	private constructor(
@@ -57,6 +61,8 @@ export class MysqlStore implements QueueStore {
 		database: string
 	) {
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
+		this.replays = new MysqlReplayQueue( pool );
+		this.privacy = new MysqlPrivacyQueue( pool );
 	}
 
 	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
