@@ -23,7 +23,10 @@ export interface SharedAppContext {
 	log: Logger;
 	startedAt: number;
 	store: QueueStore;
-	dispatcher: Pick< SharedDispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' | 'instanceId' >;
+	dispatcher: Pick<
+		SharedDispatcher,
+		'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' | 'instanceId' | 'noticesCommitted'
+	>;
 }
 
 /**

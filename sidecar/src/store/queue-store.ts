@@ -9,7 +9,10 @@ import type {
 } from './deliveries-store';
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
+import { SqliteFailureStreaks, type FailureStreaks } from './failure-streaks';
 import { SqliteInboundStore, type InboundStore } from './inbound-store';
+import { SqliteNoticeQueue, type NoticeQueue } from './notice-queue';
+import { SqlitePayloadRetention, type PayloadRetention } from './payload-retention';
 import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
 import { SqliteReplayQueue, type ReplayQueue } from './replay-queue';
 import type { Stores } from './stores';
@@ -103,6 +106,12 @@ export interface QueueStore {
 	/** Schema version applied, and the latest this code knows. */
 	schemaVersion: () => Promise< { current: number; latest: number } >;
 	close: () => Promise< void >;
+	/** The notices for WordPress, as the notice sender reads them. */
+	readonly notices: NoticeQueue;
+	/** Endpoints' failure streaks and their automatic disabling (dispatcher, health sweep). */
+	readonly failureStreaks: FailureStreaks;
+	/** Payload retention (maintenance). */
+	readonly payloadRetention: PayloadRetention;
 }
 
 /**
@@ -216,5 +225,14 @@ export class SqliteQueueStore implements QueueStore {
 	}
 	async close(): Promise< void > {
 		this.stores.db.close();
+	}
+	get notices(): NoticeQueue {
+		return new SqliteNoticeQueue( this.stores.notices );
+	}
+	get failureStreaks(): FailureStreaks {
+		return new SqliteFailureStreaks( this.stores );
+	}
+	get payloadRetention(): PayloadRetention {
+		return new SqlitePayloadRetention( this.stores.privacy );
 	}
 }

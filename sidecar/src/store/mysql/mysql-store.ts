@@ -23,8 +23,11 @@ import {
 import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
+import { MysqlFailureStreaks } from './mysql-failure-streaks';
 import { MysqlInboundStore } from './mysql-inbound';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
+import { MysqlNoticeQueue } from './mysql-notices';
+import { MysqlPayloadRetention } from './mysql-payload-retention';
 import { MysqlPrivacyQueue } from './mysql-privacy';
 import { MysqlReplayQueue } from './mysql-replay';
 
@@ -491,8 +494,7 @@ export class MysqlStore implements QueueStore {
 
 	/**
 	 * Drops the notices not yet acknowledged about the endpoint and queues `notice` in their
-	 * place, in the caller's transaction; returns how many were dropped. (No instance sends
-	 * the shared store's notices to WordPress yet: docs/production.md.)
+	 * place, in the caller's transaction; returns how many were dropped.
 	 */
 	private async replaceNotices(
 		connection: PoolConnection,
@@ -730,6 +732,16 @@ export class MysqlStore implements QueueStore {
 
 	async close(): Promise< void > {
 		await this.pool.end();
+	}
+
+	get notices(): MysqlNoticeQueue {
+		return new MysqlNoticeQueue( this.pool );
+	}
+	get failureStreaks(): MysqlFailureStreaks {
+		return new MysqlFailureStreaks( this.pool );
+	}
+	get payloadRetention(): MysqlPayloadRetention {
+		return new MysqlPayloadRetention( this.pool );
 	}
 }
 
