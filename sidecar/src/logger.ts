@@ -24,6 +24,8 @@ export function createLogger( level: string, destination?: pino.DestinationStrea
 				'headers.authorization',
 				'headers["x-si-signature"]',
 				'*.headers.authorization',
+				// mysql2 puts the statement on a database error with its values written in, secrets included.
+				'err.sql',
 			],
 			censor: '[redacted]',
 		},

@@ -1,24 +1,67 @@
+import mysql from 'mysql2/promise';
 import { FORWARDED_HEADER_PREFIX, INBOUND_SCHEMES, type InboundScheme } from '../../sidecar/src/contracts/constants';
 import { forgeryCases } from '../support/inbound-forgeries';
 import { providerSecret, sampleWebhook, type SignedWebhook } from '../support/inbound-signers';
-import { startHarness, type Harness } from './support/harness';
+import { startMariaDb } from '../support/mariadb';
+import type { ApiCall } from './support/api-client';
+import { startHarness } from './support/harness';
+import { startSharedInstance } from './support/shared-instance';
+import { STORE_KINDS, type StoreKind } from './support/stores-under-test';
 
 /**
  * Forged, replayed, tampered and malformed deliveries, generated in bulk against the
  * real verify route: every one refused with the right status and code, logged as
- * refused, and nothing verified but the controls.
+ * refused, and nothing verified but the controls. On both stores: the embedded one, and
+ * an instance on the shared MariaDB store.
  */
 const TOLERANCE = 300;
 
-describe( 'inbound forgery sweep (sidecar)', () => {
-	let sidecar: Harness;
+/** The verify route on one store, what it logged, and its inbound_log rows. */
+interface Sidecar {
+	api: ApiCall;
+	logText: () => string;
+	sql: ( query: string ) => Promise< unknown[] >;
+	close: () => Promise< void >;
+}
+
+async function startSidecar( kind: StoreKind ): Promise< Sidecar > {
+	const env = { SIDECAR_INBOUND_TOLERANCE_SECONDS: String( TOLERANCE ), SIDECAR_LOG_LEVEL: 'info' };
+	if ( kind === 'sqlite' ) {
+		const harness = await startHarness( env );
+		return {
+			api: harness.api,
+			logText: harness.logText,
+			sql: async ( query ) => harness.stores.db.prepare( query ).all(),
+			close: () => harness.close(),
+		};
+	}
+	const database = await startMariaDb( { name: 'inbound_forgery_test' } );
+	const instance = await startSharedInstance( database.url, 'instance-forgery', env );
+	const admin = await mysql.createConnection( database.url );
+	return {
+		api: instance.api,
+		logText: instance.logText,
+		// COUNT(*) comes back as a string or a number depending on the driver's settings: a number, as on SQLite.
+		sql: async ( query ) =>
+			( ( await admin.query( query ) )[ 0 ] as Record< string, unknown >[] ).map( ( row ) =>
+				Object.fromEntries(
+					Object.entries( row ).map( ( [ key, value ] ) => [ key, key === 'n' ? Number( value ) : value ] )
+				)
+			),
+		close: async () => {
+			await admin.end();
+			await instance.close();
+			await database.stop();
+		},
+	};
+}
+
+describe.each( STORE_KINDS )( 'inbound forgery sweep (sidecar, %s store)', ( kind ) => {
+	let sidecar: Sidecar;
 	const secrets = {} as Record< InboundScheme, string >;
 
 	beforeAll( async () => {
-		sidecar = await startHarness( {
-			SIDECAR_INBOUND_TOLERANCE_SECONDS: String( TOLERANCE ),
-			SIDECAR_LOG_LEVEL: 'info',
-		} );
+		sidecar = await startSidecar( kind );
 		for ( const scheme of INBOUND_SCHEMES ) {
 			const given = providerSecret( scheme );
 			const created = await sidecar.api( 'POST', '/v1/inbound/sources', {
@@ -40,7 +83,7 @@ describe( 'inbound forgery sweep (sidecar)', () => {
 	} );
 
 	afterAll( async () => {
-		await sidecar.close();
+		await sidecar?.close();
 	} );
 
 	const send = ( source: string, webhook: SignedWebhook, unprefixed = false ) =>
@@ -82,18 +125,15 @@ describe( 'inbound forgery sweep (sidecar)', () => {
 		}
 		expect( mismatches ).toEqual( [] );
 
-		const outcomes = sidecar.stores.db
-			.prepare(
-				"SELECT outcome, COUNT(*) AS n FROM inbound_log WHERE source LIKE 'forge-%' GROUP BY outcome ORDER BY outcome"
-			)
-			.all();
+		const outcomes = await sidecar.sql(
+			"SELECT outcome, COUNT(*) AS n FROM inbound_log WHERE source LIKE 'forge-%' GROUP BY outcome ORDER BY outcome"
+		);
 		expect( outcomes ).toEqual( [
 			{ outcome: 'refused', n: cases.length },
 			{ outcome: 'verified', n: INBOUND_SCHEMES.length },
 		] );
 		// Refusals leave only their log row: no secret, no payload anywhere in the log.
-		const logged =
-			JSON.stringify( sidecar.stores.db.prepare( 'SELECT * FROM inbound_log' ).all() ) + sidecar.logText();
+		const logged = JSON.stringify( await sidecar.sql( 'SELECT * FROM inbound_log' ) ) + sidecar.logText();
 		expect( logged ).not.toContain( 'forgery sweep' );
 		for ( const secret of Object.values( secrets ) ) {
 			expect( logged ).not.toContain( secret );

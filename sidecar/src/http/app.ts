@@ -49,7 +49,7 @@ export function createApp( context: AppContext ): express.Express {
 	api.use( endpointsRouter( queueContext ) );
 	api.use( replaysRouter( queueContext ) );
 	api.use( deliveriesRouter( queueContext ) );
-	api.use( inboundRouter( context ) );
+	api.use( inboundRouter( queueContext ) );
 	api.use( privacyRouter( queueContext ) );
 
 	app.use( '/v1', api );

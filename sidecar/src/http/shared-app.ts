@@ -13,6 +13,7 @@ import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { BATCH_SCHEMA, checkBatch } from './routes/events';
 import { methodNotAllowed } from './routes/helpers';
+import { inboundRouter } from './routes/inbound';
 import { privacyRouter } from './routes/privacy';
 import { replaysRouter } from './routes/replays';
 import { eventDetailsView, eventNotFound } from './routes/views';
@@ -100,6 +101,8 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	api.use( deliveriesRouter( { config, log, store, dispatcher } ) );
 	api.use( replaysRouter( { config, log, store, dispatcher } ) );
 	api.use( privacyRouter( { config, log, store, dispatcher } ) );
+	// Inbound sources, their verification and its log: every instance reads the same rows.
+	api.use( inboundRouter( { config, log, store } ) );
 
 	api.use( ( req: Request, res: Response ) => {
 		sendError(

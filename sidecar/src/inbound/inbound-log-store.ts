@@ -24,9 +24,9 @@ export interface InboundLogQuery {
 	perPage: number;
 }
 
-/** Rows kept; older ones are pruned every PRUNE_EVERY writes, so a flood of forgeries cannot fill the disk. */
+/** Rows kept; older ones are pruned every LOG_PRUNE_EVERY writes, so a flood of forgeries cannot fill the disk. */
 export const DEFAULT_LOG_KEEP = 10_000;
-const PRUNE_EVERY = 500;
+export const LOG_PRUNE_EVERY = 500;
 
 interface LogRow {
 	id: number;
@@ -71,7 +71,7 @@ export class InboundLogStore {
 			this.statements.insert.run( entry.at, entry.source, entry.outcome, entry.status, entry.code, entry.eventId )
 				.lastInsertRowid
 		);
-		if ( ++this.writes % PRUNE_EVERY === 0 ) {
+		if ( ++this.writes % LOG_PRUNE_EVERY === 0 ) {
 			this.statements.prune.run( this.keep );
 		}
 		return id;

@@ -10,6 +10,7 @@ import type {
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
 import { SqliteFailureStreaks, type FailureStreaks } from './failure-streaks';
+import { SqliteInboundStore, type InboundStore } from './inbound-store';
 import { SqliteNoticeQueue, type NoticeQueue } from './notice-queue';
 import { SqlitePayloadRetention, type PayloadRetention } from './payload-retention';
 import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
@@ -40,6 +41,8 @@ export interface RecordedAttempt {
  */
 export interface QueueStore {
 	readonly kind: 'sqlite' | 'mysql';
+	/** Inbound sources, their secrets and the verification log. */
+	readonly inbound: InboundStore;
 	/** Manual replays of events, by id, by failure time or by range. */
 	readonly replays: ReplayQueue;
 	/** WordPress's personal data export and erasure. */
@@ -118,10 +121,12 @@ export interface QueueStore {
  */
 export class SqliteQueueStore implements QueueStore {
 	readonly kind = 'sqlite';
+	readonly inbound: InboundStore;
 	readonly replays: ReplayQueue;
 	readonly privacy: PrivacyQueue;
 
 	constructor( private readonly stores: Stores ) {
+		this.inbound = new SqliteInboundStore( stores.db );
 		this.replays = new SqliteReplayQueue( stores.deliveries );
 		this.privacy = new SqlitePrivacyQueue( stores.privacy );
 	}

@@ -17,14 +17,15 @@ import type {
 	InboundSourceView,
 	InboundSourceWithSecretView,
 } from '../../contracts/views';
-import { InboundLogStore, type InboundLogEntry } from '../../inbound/inbound-log-store';
+import type { InboundLogEntry } from '../../inbound/inbound-log-store';
 import { checkInbound } from '../../inbound/receive';
 import { generateSourceSecret, secretProblem } from '../../inbound/source-secrets';
-import { InboundSourcesStore, type InboundSource } from '../../inbound/sources-store';
+import type { InboundSource } from '../../inbound/sources-store';
+import type { SidecarMetrics } from '../../metrics/registry';
 import { maskSecret } from '../../secret-mask';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
-import type { RouteContext } from './context';
+import type { QueueRouteContext } from './context';
 import { iso, methodNotAllowed, parseOptionalJsonBody, parseQuery } from './helpers';
 
 export const DEFAULT_SOURCE_ROTATION_GRACE_HOURS = 24;
@@ -87,15 +88,19 @@ const LOG_QUERY_SCHEMA = z.strictObject( {
 	per_page: z.coerce.number().int().min( 1 ).max( 100 ).default( 20 ),
 } );
 
+export interface InboundRouteContext extends Pick< QueueRouteContext, 'config' | 'log' | 'store' > {
+	/** Absent on the shared store, which serves no /metrics yet. */
+	metrics?: Pick< SidecarMetrics, 'recordInboundVerification' >;
+}
+
 /**
  * Inbound webhooks: the sources (scheme + secrets) WordPress receives for, the
- * verification WordPress asks for on every delivery, and the verification log.
- * A secret leaves in full only in the answer that generated it.
+ * verification WordPress asks for on every delivery, and the verification log, on either
+ * store (QueueStore.inbound). A secret leaves in full only in the answer that generated it.
  */
-export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | 'stores' | 'metrics' > ): Router {
+export function inboundRouter( context: InboundRouteContext ): Router {
 	const { config, log } = context;
-	const sources = new InboundSourcesStore( context.stores.db );
-	const verifications = new InboundLogStore( context.stores.db );
+	const inbound = context.store.inbound;
 	const router = Router();
 
 	const view = ( source: InboundSource ): InboundSourceView => ( {
@@ -114,8 +119,8 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 		created_at: iso( source.createdAt ),
 		updated_at: iso( source.updatedAt ),
 	} );
-	const find = ( id: string ): InboundSource => {
-		const source = SOURCE_ID_PATTERN.test( id ) ? sources.get( id, Date.now() ) : undefined;
+	const find = async ( id: string ): Promise< InboundSource > => {
+		const source = SOURCE_ID_PATTERN.test( id ) ? await inbound.getSource( id, Date.now() ) : undefined;
 		if ( ! source ) {
 			throw new HttpError( 404, 'source_not_found', `No inbound source with id "${ id }".` );
 		}
@@ -144,13 +149,15 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 
 	router
 		.route( '/inbound/sources' )
-		.get( ( _req, res ) => {
-			res.json( { sources: sources.list( Date.now() ).map( view ) } satisfies InboundSourceListView );
+		.get( async ( _req, res ) => {
+			res.json( {
+				sources: ( await inbound.listSources( Date.now() ) ).map( view ),
+			} satisfies InboundSourceListView );
 		} )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const body = parseJsonBody( req, CREATE_SCHEMA );
 			const secret = secretFor( body.scheme, body.secret );
-			const source = sources.create(
+			const source = await inbound.createSource(
 				{
 					id: body.id,
 					scheme: body.scheme,
@@ -173,11 +180,11 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 
 	router
 		.route( '/inbound/sources/:id' )
-		.get( ( req, res ) => {
-			res.json( view( find( req.params.id ) ) );
+		.get( async ( req, res ) => {
+			res.json( view( await find( req.params.id ) ) );
 		} )
-		.patch( ( req, res ) => {
-			const current = find( req.params.id );
+		.patch( async ( req, res ) => {
+			const current = await find( req.params.id );
 			const body = parseJsonBody( req, PATCH_SCHEMA );
 			if ( body.scheme !== undefined && body.scheme !== current.scheme ) {
 				for ( const secret of current.secrets ) {
@@ -194,7 +201,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 					}
 				}
 			}
-			const source = sources.update(
+			const source = await inbound.updateSource(
 				current.id,
 				{
 					scheme: body.scheme,
@@ -203,12 +210,13 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 					toleranceSeconds: body.tolerance_seconds,
 				},
 				Date.now()
-			) as InboundSource;
-			res.json( view( source ) );
+			);
+			// Deleted (through another instance) since it was read.
+			res.json( view( source ?? ( await find( current.id ) ) ) );
 		} )
-		.delete( ( req, res ) => {
-			const source = find( req.params.id );
-			sources.delete( source.id );
+		.delete( async ( req, res ) => {
+			const source = await find( req.params.id );
+			await inbound.deleteSource( source.id );
 			log.info( { source: source.id }, 'inbound source deleted' );
 			res.json( { deleted: true, id: source.id } satisfies DeletedView );
 		} )
@@ -217,18 +225,15 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 	/** A new current secret (given by the provider, or generated); the old one is accepted until the grace ends. */
 	router
 		.route( '/inbound/sources/:id/rotate-secret' )
-		.post( ( req, res ) => {
-			const current = find( req.params.id );
+		.post( async ( req, res ) => {
+			const current = await find( req.params.id );
 			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
 			const secret = secretFor( current.scheme, body.secret );
 			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_SOURCE_ROTATION_GRACE_HOURS ) * 3_600_000 );
-			const source = sources.rotateSecret(
-				current.id,
-				secret.secret,
-				secret.origin,
-				graceMs,
-				Date.now()
-			) as InboundSource;
+			const source =
+				( await inbound.rotateSourceSecret( current.id, secret.secret, secret.origin, graceMs, Date.now() ) ) ??
+				// Deleted (through another instance) since it was read: find answers 404.
+				( await find( current.id ) );
 			log.info(
 				{ source: source.id, origin: secret.origin, grace_hours: graceMs / 3_600_000 },
 				'inbound source secret rotated'
@@ -245,19 +250,19 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 	 */
 	router
 		.route( '/inbound/sources/:id/verify' )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const now = Date.now();
 			const id = req.params.id;
 			const known = SOURCE_ID_PATTERN.test( id );
-			const verdict = checkInbound( known ? sources.get( id, now ) : undefined, {
+			const verdict = checkInbound( known ? await inbound.getSource( id, now ) : undefined, {
 				rawBody: Buffer.isBuffer( req.body ) ? req.body : Buffer.alloc( 0 ),
 				headers: forwardedHeaders( req ),
 				nowMs: now,
 				defaultToleranceSeconds: config.inboundToleranceSeconds,
 			} );
-			context.metrics.recordInboundVerification( id, verdict );
+			context.metrics?.recordInboundVerification( id, verdict );
 			const logId = known
-				? verifications.record( {
+				? await inbound.recordVerification( {
 						at: now,
 						source: id,
 						outcome: verdict.ok ? 'verified' : 'refused',
@@ -286,9 +291,9 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 
 	router
 		.route( '/inbound/log' )
-		.get( ( req, res ) => {
+		.get( async ( req, res ) => {
 			const query = parseQuery( req, LOG_QUERY_SCHEMA );
-			const { entries, total } = verifications.list( {
+			const { entries, total } = await inbound.listVerifications( {
 				source: query.source,
 				outcome: query.outcome,
 				page: query.page,
@@ -306,7 +311,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 	/** Body: {status}, the HTTP status WordPress answered the sender of this delivery with. */
 	router
 		.route( '/inbound/log/:id/answer' )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const id = req.params.id;
 			const notFound = () =>
 				new HttpError( 404, 'log_entry_not_found', `No verification log entry with id "${ id }".` );
@@ -314,7 +319,7 @@ export function inboundRouter( context: Pick< RouteContext, 'config' | 'log' | '
 				throw notFound();
 			}
 			const body = parseJsonBody( req, ANSWER_SCHEMA );
-			const entry = verifications.recordAnswer( Number( id ), body.status );
+			const entry = await inbound.recordAnswer( Number( id ), body.status );
 			if ( ! entry ) {
 				throw notFound();
 			}

@@ -24,6 +24,7 @@ import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
 import { MysqlFailureStreaks } from './mysql-failure-streaks';
+import { MysqlInboundStore } from './mysql-inbound';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
 import { MysqlNoticeQueue } from './mysql-notices';
 import { MysqlPayloadRetention } from './mysql-payload-retention';
@@ -52,6 +53,7 @@ export interface MysqlStoreOptions {
  */
 export class MysqlStore implements QueueStore {
 	readonly kind = 'mysql';
+	readonly inbound: MysqlInboundStore;
 	readonly replays: MysqlReplayQueue;
 	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
@@ -61,6 +63,7 @@ export class MysqlStore implements QueueStore {
 		database: string
 	) {
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
+		this.inbound = new MysqlInboundStore( pool );
 		this.replays = new MysqlReplayQueue( pool );
 		this.privacy = new MysqlPrivacyQueue( pool );
 	}

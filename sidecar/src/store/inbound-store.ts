@@ -1,0 +1,98 @@
+import {
+	DEFAULT_LOG_KEEP,
+	InboundLogStore,
+	type InboundLogEntry,
+	type InboundLogQuery,
+} from '../inbound/inbound-log-store';
+import {
+	InboundSourcesStore,
+	type InboundSource,
+	type NewSource,
+	type SecretOrigin,
+	type SourcePatch,
+} from '../inbound/sources-store';
+import type { Db } from './database';
+
+/** A verification as the verify route records it (the log assigns the id; the answer comes later). */
+export type NewInboundLogEntry = Omit< InboundLogEntry, 'id' | 'answerStatus' >;
+
+/**
+ * The inbound side on either store (QueueStore.inbound): sources with their secrets and
+ * rotations, and the verification log. On the shared store every instance reads the same
+ * rows, so a source created, rotated or disabled through one instance is what the next
+ * verification on any instance uses. Secrets go in and out of this interface in full (the
+ * verifier needs them); the route masks them and nothing here logs them.
+ */
+export interface InboundStore {
+	/** The source with its unexpired secrets, newest first. */
+	getSource: ( id: string, now: number ) => Promise< InboundSource | undefined >;
+	listSources: ( now: number ) => Promise< InboundSource[] >;
+	/** The new source with its first secret, or undefined when the id is taken (nothing written then). */
+	createSource: ( input: NewSource, now: number ) => Promise< InboundSource | undefined >;
+	/** Changes the given fields; undefined if there is no such source. */
+	updateSource: ( id: string, patch: SourcePatch, now: number ) => Promise< InboundSource | undefined >;
+	/** Deletes the source and its secrets (the log keeps its rows: they name no secret); false if there was none. */
+	deleteSource: ( id: string ) => Promise< boolean >;
+	/**
+	 * A new current secret; the previous one is still accepted until now + graceMs, and an older
+	 * one's grace is shortened to that, never lengthened. Undefined if there is no such source.
+	 */
+	rotateSourceSecret: (
+		id: string,
+		secret: string,
+		origin: SecretOrigin,
+		graceMs: number,
+		now: number
+	) => Promise< InboundSource | undefined >;
+	/** Adds a verification to the bounded log; its id, which WordPress reports its answer under. */
+	recordVerification: ( entry: NewInboundLogEntry ) => Promise< number >;
+	/** Keeps what WordPress answered the sender; the updated entry, or undefined when there is none (any more). */
+	recordAnswer: ( id: number, answerStatus: number ) => Promise< InboundLogEntry | undefined >;
+	/** One page of the log, newest first, and the total matching the filter. */
+	listVerifications: ( query: InboundLogQuery ) => Promise< { entries: InboundLogEntry[]; total: number } >;
+}
+
+/** The embedded store's inbound side: its synchronous stores, wrapped. */
+export class SqliteInboundStore implements InboundStore {
+	private readonly sources: InboundSourcesStore;
+	private readonly log: InboundLogStore;
+
+	constructor( db: Db, logKeep = DEFAULT_LOG_KEEP ) {
+		this.sources = new InboundSourcesStore( db );
+		this.log = new InboundLogStore( db, logKeep );
+	}
+
+	async getSource( id: string, now: number ): Promise< InboundSource | undefined > {
+		return this.sources.get( id, now );
+	}
+	async listSources( now: number ): Promise< InboundSource[] > {
+		return this.sources.list( now );
+	}
+	async createSource( input: NewSource, now: number ): Promise< InboundSource | undefined > {
+		return this.sources.create( input, now );
+	}
+	async updateSource( id: string, patch: SourcePatch, now: number ): Promise< InboundSource | undefined > {
+		return this.sources.update( id, patch, now );
+	}
+	async deleteSource( id: string ): Promise< boolean > {
+		return this.sources.delete( id );
+	}
+	async rotateSourceSecret(
+		id: string,
+		secret: string,
+		origin: SecretOrigin,
+		graceMs: number,
+		now: number
+	): Promise< InboundSource | undefined > {
+		return this.sources.rotateSecret( id, secret, origin, graceMs, now );
+	}
+	async recordVerification( entry: NewInboundLogEntry ): Promise< number > {
+		return this.log.record( entry );
+	}
+	async recordAnswer( id: number, answerStatus: number ): Promise< InboundLogEntry | undefined > {
+		return this.log.recordAnswer( id, answerStatus );
+	}
+	async listVerifications( query: InboundLogQuery ): Promise< { entries: InboundLogEntry[]; total: number } > {
+		return this.log.list( query );
+	}
+}

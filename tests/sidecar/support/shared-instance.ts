@@ -1,0 +1,61 @@
+import type { Server } from 'http';
+import type { AddressInfo } from 'net';
+import { Writable } from 'stream';
+import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
+import { createSharedApp } from '../../../sidecar/src/http/shared-app';
+import { createLogger } from '../../../sidecar/src/logger';
+import { SharedDispatcher } from '../../../sidecar/src/outbound/shared-dispatcher';
+import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
+import { apiClient, type ApiCall } from './api-client';
+import { TEST_ENV, TEST_KEY } from './harness';
+
+export interface SharedInstance {
+	url: string;
+	config: SidecarConfig;
+	api: ApiCall;
+	store: MysqlStore;
+	/** Everything this instance logged so far (JSON lines, debug level). */
+	logText: () => string;
+	close: () => Promise< void >;
+}
+
+/**
+ * One sidecar instance on the shared store, in this process: its own pool, app and log, on a
+ * random loopback port. Its dispatcher is built but not started (the routes only wake it).
+ */
+export async function startSharedInstance(
+	databaseUrl: string,
+	name: string,
+	env: NodeJS.ProcessEnv = {}
+): Promise< SharedInstance > {
+	const config = loadConfig( { ...TEST_ENV, ...env } );
+	const lines: string[] = [];
+	const log = createLogger(
+		'debug',
+		new Writable( {
+			write( chunk: Buffer, _encoding, callback ) {
+				lines.push( chunk.toString( 'utf8' ) );
+				callback();
+			},
+		} )
+	);
+	const store = await MysqlStore.open( { url: databaseUrl } );
+	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
+	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
+	const server: Server = await new Promise( ( resolve ) => {
+		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
+	} );
+	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	return {
+		url,
+		config,
+		api: apiClient( url, TEST_KEY ),
+		store,
+		logText: () => lines.join( '' ),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await store.close();
+		},
+	};
+}
