@@ -251,6 +251,10 @@ describe( 'endpoint management through two instances on one MariaDB', () => {
 		const missing = await fetch( `${ b.url }/nowhere` );
 		expect( missing.status ).toBe( 404 );
 		expect( ( ( await missing.json() ) as { code: string } ).code ).toBe( 'not_found' );
+		// A signed request to a path no router serves: the embedded app's 404, not a shared-store special case.
+		const unknownApi = await b.api( 'GET', '/v1/nowhere' );
+		expect( unknownApi.status ).toBe( 404 );
+		expect( unknownApi.body ).toMatchObject( { code: 'not_found' } );
 		const wrongMethod = await b.api( 'PUT', `/v1/endpoints/${ endpointId }`, { description: 'x' } );
 		expect( wrongMethod.status ).toBe( 405 );
 		expect( wrongMethod.headers.get( 'allow' ) ).toBe( 'GET, PATCH, DELETE' );

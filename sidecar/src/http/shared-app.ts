@@ -1,4 +1,4 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router } from 'express';
 import { channelAuth } from '../channel/channel-auth';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
@@ -6,7 +6,6 @@ import type { SharedDispatcher } from '../outbound/shared-dispatcher';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
 import { createAppShell, finishApp } from './app-shell';
-import { sendError } from './errors';
 import { parseJsonBody } from './json-body';
 import { checkSharedReadiness, probeRoutes } from './probes';
 import { deliveriesRouter } from './routes/deliveries';
@@ -32,8 +31,7 @@ export interface SharedAppContext {
 /**
  * The API of an instance on the shared MySQL/MariaDB store: the hand-over of events, their
  * history, endpoint management, the delivery log and the status, the same routes and answers
- * as on the embedded store. Routes the shared store does not serve yet answer 501
- * (docs/production.md lists them).
+ * as on the embedded store, from the same routers; an unknown path answers the same 404.
  * When the database does not answer, every route that needs it answers 503 with Retry-After:
  * WordPress's outbox keeps the events and sends them again. (Express 5 hands the error of a
  * rejected async handler to the error handler.)
@@ -104,14 +102,6 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	// Inbound sources, their verification and its log: every instance reads the same rows.
 	api.use( inboundRouter( { config, log, store } ) );
 
-	api.use( ( req: Request, res: Response ) => {
-		sendError(
-			res,
-			501,
-			'not_on_shared_store',
-			`${ req.method } /v1${ req.path } is not served by a sidecar on the shared MySQL/MariaDB store yet (docs/production.md).`
-		);
-	} );
 	app.use( '/v1', api );
 
 	finishApp( app, { log, maxBodyBytes: config.maxBodyBytes, storeMayBeAway: true } );
