@@ -1,5 +1,6 @@
 import type { Server } from 'http';
 import type { AddressInfo } from 'net';
+import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/contracts/constants';
 import { loadConfig } from '../../sidecar/src/config';
 import { checkSharedReadiness } from '../../sidecar/src/http/probes';
 import { createSharedApp, sharedMetrics } from '../../sidecar/src/http/shared-app';
@@ -8,6 +9,7 @@ import { createMetricsApp, listenMetrics } from '../../sidecar/src/metrics/http'
 import type { SidecarMetrics } from '../../sidecar/src/metrics/registry';
 import { createSharedRuntime, type SharedRuntime } from '../../sidecar/src/outbound/shared-runtime';
 import { MysqlStore } from '../../sidecar/src/store/mysql/mysql-store';
+import { sampleWebhook } from '../support/inbound-signers';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { waitUntil } from '../support/wait-until';
 import { apiClient, orderEvent, type ApiCall } from './support/api-client';
@@ -224,6 +226,28 @@ describe( '/metrics of two instances on one MariaDB', () => {
 		).toBe( 1 );
 		expect( fromB.value( M( 'endpoint_disables_total' ), { reason: 'gone' } ) ).toBe( 1 );
 		expect( ( await scrapeOk( a ) ).value( M( 'endpoint_disables_total' ), { reason: 'gone' } ) ).toBe( 0 );
+	} );
+
+	it( 'counts an inbound verification on the instance that answered it', async () => {
+		const created = await a.api( 'POST', '/v1/inbound/sources', { id: 'counted', scheme: 'standard-webhooks' } );
+		expect( created.status ).toBe( 201 );
+		const webhook = sampleWebhook( 'standard-webhooks', created.body.secret as string, { eventId: 'msg_counted' } );
+		const headers = Object.fromEntries(
+			Object.entries( webhook.headers ).map( ( [ name, value ] ) => [ FORWARDED_HEADER_PREFIX + name, value ] )
+		);
+		const verify = ( on: Instance, source: string ) =>
+			on.api( 'POST', `/v1/inbound/sources/${ source }/verify`, webhook.body, { headers } );
+		expect( ( await verify( b, 'counted' ) ).status ).toBe( 200 );
+		expect( ( await verify( a, 'nowhere' ) ).status ).toBe( 404 );
+
+		const verified = { source: 'counted', outcome: 'verified', reason: 'none' };
+		const unknown = { source: '_unknown', outcome: 'refused', reason: 'unknown_source' };
+		const fromB = await scrapeOk( b );
+		expect( fromB.value( M( 'inbound_verifications_total' ), verified ) ).toBe( 1 );
+		expect( fromB.value( M( 'inbound_verifications_total' ), unknown ) ).toBe( 0 );
+		const fromA = await scrapeOk( a );
+		expect( fromA.value( M( 'inbound_verifications_total' ), verified ) ).toBe( 0 );
+		expect( fromA.value( M( 'inbound_verifications_total' ), unknown ) ).toBe( 1 );
 	} );
 
 	it( 'serves /metrics and the shared readiness on a listener of its own; a scrape while MariaDB is down still answers', async () => {
