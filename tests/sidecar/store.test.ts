@@ -14,7 +14,7 @@ import { sleep } from '../support/wait-until';
 describe( 'database', () => {
 	const tempDir = () => fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-db-' ) );
 
-	it( 'opens <dataDir>/sidecar.db in WAL mode, synchronous as configured, with every migration applied once', () => {
+	it( 'opens <dataDir>/sidecar.db in WAL mode, synchronous and page cache as configured, with every migration applied once', () => {
 		const root = tempDir();
 		const dir = path.join( root, 'nested', 'data' );
 		const db = openDatabase( { dataDir: dir } );
@@ -22,13 +22,15 @@ describe( 'database', () => {
 		expect( db.pragma( 'journal_mode', { simple: true } ) ).toBe( 'wal' );
 		expect( db.pragma( 'synchronous', { simple: true } ) ).toBe( 1 ); // NORMAL
 		expect( db.pragma( 'busy_timeout', { simple: true } ) ).toBe( 5000 );
+		expect( db.pragma( 'cache_size', { simple: true } ) ).toBe( -2048 ); // 2 MB, not better-sqlite3's 16 MB
 		expect( db.pragma( 'foreign_keys', { simple: true } ) ).toBe( 1 );
 		expect( db.pragma( 'user_version', { simple: true } ) ).toBe( MIGRATIONS.length );
 		expect( migrate( db ) ).toBe( MIGRATIONS.length ); // idempotent
 		db.close();
 
-		const full = openDatabase( { dataDir: dir, synchronous: 'FULL' } );
+		const full = openDatabase( { dataDir: dir, synchronous: 'FULL', cacheSizeMb: 16 } );
 		expect( full.pragma( 'synchronous', { simple: true } ) ).toBe( 2 );
+		expect( full.pragma( 'cache_size', { simple: true } ) ).toBe( -16384 );
 		full.close();
 		fs.rmSync( root, { recursive: true, force: true } );
 	} );
