@@ -4,8 +4,7 @@ import { redactDatabaseUrl } from './config';
 import { createSharedApp } from './http/shared-app';
 import { applyServerTimeouts } from './http/server-timeouts';
 import type { Logger } from './logger';
-import { SharedDispatcher } from './outbound/shared-dispatcher';
-import { SharedMaintenance } from './outbound/shared-maintenance';
+import { createSharedRuntime } from './outbound/shared-runtime';
 import { MysqlStore } from './store/mysql/mysql-store';
 import { SIDECAR_VERSION } from './version';
 
@@ -27,15 +26,9 @@ export async function startSharedSidecar(
 		log.fatal( { err: error, database }, 'cannot open the shared database' );
 		process.exit( 1 );
 	}
-	const dispatcher = new SharedDispatcher( { config, log, store } );
-	const maintenance = new SharedMaintenance( {
-		store,
-		log,
-		intervalMs: Math.round( config.maintenanceIntervalSeconds * 1000 ),
-		retentionMs: config.retentionDays * 86_400_000,
-	} );
-	dispatcher.start();
-	maintenance.start();
+	const outbound = createSharedRuntime( { config, log, store } );
+	const { dispatcher } = outbound;
+	outbound.start();
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
@@ -59,7 +52,7 @@ export async function startSharedSidecar(
 	} );
 
 	// Attempts in flight finish (or their leases expire for another instance to take), then the
-	// server closes, then the pool.
+	// notices being sent, then the server closes, then the pool. Unsent notices stay in the table.
 	let stopping = false;
 	const shutdown = async ( signal: string ) => {
 		if ( stopping ) {
@@ -68,8 +61,7 @@ export async function startSharedSidecar(
 		stopping = true;
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
-		await maintenance.stop();
-		await dispatcher.stop( config.shutdownGraceMs );
+		await outbound.stop( config.shutdownGraceMs );
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();

@@ -256,15 +256,6 @@ describe( 'endpoint management through two instances on one MariaDB', () => {
 		expect( wrongMethod.headers.get( 'allow' ) ).toBe( 'GET, PATCH, DELETE' );
 	} );
 
-	it( 'answers a range replay, not served on the shared store, with 501', async () => {
-		const answer = await a.api( 'POST', `/v1/endpoints/${ endpointId }/replay`, {
-			from: '2026-01-01T00:00:00Z',
-			to: '2026-02-01T00:00:00Z',
-		} );
-		expect( answer.status ).toBe( 501 );
-		expect( answer.body.code ).toBe( 'not_on_shared_store' );
-	} );
-
 	it( 'deletes through B what A then no longer has, with one endpoint.deleted notice queued in its place', async () => {
 		expect( ( await b.api( 'DELETE', `/v1/endpoints/${ endpointId }` ) ).body ).toEqual( {
 			deleted: true,

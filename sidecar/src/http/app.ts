@@ -10,10 +10,11 @@ import type { Stores } from '../store/stores';
 import { createAppShell, finishApp } from './app-shell';
 import { probesRouter } from './probes';
 import { deliveriesRouter } from './routes/deliveries';
-import { endpointReplayRouter, endpointsRouter } from './routes/endpoints';
+import { endpointsRouter } from './routes/endpoints';
 import { eventsRouter } from './routes/events';
 import { inboundRouter } from './routes/inbound';
 import { privacyRouter } from './routes/privacy';
+import { replaysRouter } from './routes/replays';
 import { statusRouter } from './routes/status';
 
 export interface AppContext {
@@ -49,10 +50,10 @@ export function createApp( context: AppContext ): express.Express {
 	// The routes served on both stores take the async QueueStore, here over the embedded stores.
 	const queueContext = { ...context, store: new SqliteQueueStore( context.stores ) };
 	api.use( endpointsRouter( queueContext ) );
-	api.use( endpointReplayRouter( context ) );
+	api.use( replaysRouter( queueContext ) );
 	api.use( deliveriesRouter( queueContext ) );
 	api.use( inboundRouter( context ) );
-	api.use( privacyRouter( context ) );
+	api.use( privacyRouter( queueContext ) );
 
 	app.use( '/v1', api );
 

@@ -13,6 +13,8 @@ import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { BATCH_SCHEMA, checkBatch } from './routes/events';
 import { methodNotAllowed } from './routes/helpers';
+import { privacyRouter } from './routes/privacy';
+import { replaysRouter } from './routes/replays';
 import { eventDetailsView, eventNotFound } from './routes/views';
 
 export interface SharedAppContext {
@@ -20,7 +22,10 @@ export interface SharedAppContext {
 	log: Logger;
 	startedAt: number;
 	store: QueueStore;
-	dispatcher: Pick< SharedDispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' | 'instanceId' >;
+	dispatcher: Pick<
+		SharedDispatcher,
+		'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' | 'instanceId' | 'noticesCommitted'
+	>;
 }
 
 /**
@@ -90,9 +95,11 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 		res.json( eventDetailsView( event, await store.deliveriesOfEvent( event.id ) ) );
 	} );
 
-	// Endpoint management and the delivery log: the embedded store's routes, on the shared store.
+	// Endpoint management, the delivery log, replays and privacy: the embedded store's routes, on the shared store.
 	api.use( endpointsRouter( { config, log, store, dispatcher } ) );
 	api.use( deliveriesRouter( { config, log, store, dispatcher } ) );
+	api.use( replaysRouter( { config, log, store, dispatcher } ) );
+	api.use( privacyRouter( { config, log, store, dispatcher } ) );
 
 	api.use( ( req: Request, res: Response ) => {
 		sendError(

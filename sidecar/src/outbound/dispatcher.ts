@@ -11,8 +11,8 @@ import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Stores } from '../store/stores';
-import { attemptErrorView } from './attempt-error';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
+import { endpointDisabledNotice, failingDisableReason } from './endpoint-health';
 import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
 
@@ -502,22 +502,15 @@ export class Dispatcher {
 			endpoint.failingSince = now;
 			return;
 		}
-		if ( now - endpoint.failingSince >= this.disableAfterMs ) {
-			this.disableForFailing( endpoint, now );
-		}
+		this.disableForFailing( endpoint, now );
 	}
 
 	private disableForFailing( endpoint: Endpoint, now: number ): boolean {
-		if ( endpoint.status !== 'active' || endpoint.failingSince === null ) {
+		const reason = failingDisableReason( endpoint.failingSince, now, this.disableAfterMs );
+		if ( endpoint.status !== 'active' || reason === null ) {
 			return false;
 		}
-		const hours = Math.round( ( ( now - endpoint.failingSince ) / 3_600_000 ) * 10 ) / 10;
-		return this.disableEndpoint(
-			endpoint,
-			`failing without a success since ${ new Date( endpoint.failingSince ).toISOString() } (${ hours } h)`,
-			'failing',
-			now
-		);
+		return this.disableEndpoint( endpoint, reason, 'failing', now );
 	}
 
 	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
@@ -537,17 +530,7 @@ export class Dispatcher {
 		this.recorded.push( { kind: 'disable', reason: kind } );
 		// The newest attempt is the failure that disabled it: a success would have ended the streak.
 		const lastError = this.stores.deliveries.health( endpoint.id, 0, 1 ).lastError;
-		this.stores.notices.enqueue(
-			{
-				type: 'endpoint.disabled',
-				endpoint_id: endpoint.id,
-				url: endpoint.url,
-				reason,
-				failing_since: endpoint.failingSince === null ? null : new Date( endpoint.failingSince ).toISOString(),
-				last_error: lastError ? attemptErrorView( lastError ) : null,
-			},
-			now
-		);
+		this.stores.notices.enqueue( endpointDisabledNotice( endpoint, reason, lastError ), now );
 		this.noticesQueued = true;
 		endpoint.status = 'disabled';
 		endpoint.disabledReason = reason;

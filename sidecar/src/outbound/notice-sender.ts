@@ -1,18 +1,28 @@
 import type { Logger } from '../logger';
-import type { NoticesStore } from '../store/notices-store';
+import type { NoticeQueue } from '../store/notice-queue';
 import type { Notifier } from './wordpress-notice';
 
 export interface NoticeSenderOptions {
-	notices: NoticesStore;
+	notices: NoticeQueue;
 	log: Logger;
 	/** Undefined when SIDECAR_WORDPRESS_URL is not set: notices wait in the table until it is. */
 	notifier: Notifier | undefined;
 	/** First retry delay; it doubles on each failure up to maxDelayMs. */
 	baseDelayMs: number;
 	maxDelayMs?: number;
+	/**
+	 * On the shared store, several instances run a sender on one table: each round of sending
+	 * runs only while this instance holds a database lock (QueueStore.exclusively('notices', …),
+	 * taken without waiting), so a notice goes out from one instance at a time and in order.
+	 * Resolves false when another instance holds it. Omitted on the embedded store.
+	 */
+	exclusively?: ( fn: () => Promise< void > ) => Promise< boolean >;
+	/** When another instance held the lock: look again after this (it may have missed a notice committed meanwhile). */
+	busyRetryMs?: number;
 }
 
 const BATCH = 20;
+const BUSY_RETRY_MS = 1000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
@@ -20,13 +30,17 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * that wrote them have committed; a refusal or a network error is retried with
  * exponential backoff until WordPress acknowledges (WordPress treats a repeated notice
  * as the same one, so at-least-once is safe). Deleting an endpoint drops its notices
- * not yet acknowledged, so they are not retried after the deletion.
+ * not yet acknowledged, so they are not retried after the deletion. On the shared store
+ * every instance runs one, and a round of sending runs on one instance at a time (see
+ * `exclusively`).
  */
 export class NoticeSender {
 	private readonly maxDelayMs: number;
 	private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
 	private running: Promise< void > | undefined;
 	private again = false;
+	/** Set while rounds fail on the store; the error is logged once. */
+	private failing = false;
 	private timer: NodeJS.Timeout | undefined;
 	private readonly abort = new AbortController();
 
@@ -40,10 +54,11 @@ export class NoticeSender {
 		}
 		this.state = 'running';
 		if ( ! this.options.notifier ) {
-			const pending = this.options.notices.pendingCount();
-			this.options.log.warn(
-				{ pending },
-				'no SIDECAR_WORDPRESS_URL: notices for WordPress are kept until it is set'
+			const { log } = this.options;
+			this.options.notices.pendingCount().then(
+				( pending ) =>
+					log.warn( { pending }, 'no SIDECAR_WORDPRESS_URL: notices for WordPress are kept until it is set' ),
+				( error: unknown ) => log.error( { err: error }, 'could not read the notices table' )
 			);
 			return;
 		}
@@ -60,17 +75,35 @@ export class NoticeSender {
 			return;
 		}
 		this.running = this.drain()
-			.catch( ( error: unknown ) => {
-				// E.g. SQLITE_BUSY from an outside writer: the notices stay, the timer tries again.
-				this.options.log.error( { err: error }, 'could not send notices to WordPress' );
-			} )
-			.finally( () => {
+			.then(
+				( outcome ) => {
+					if ( this.failing ) {
+						this.failing = false;
+						this.options.log.info( 'the notices table answers again' );
+					}
+					return outcome;
+				},
+				( error: unknown ) => {
+					// E.g. SQLITE_BUSY from an outside writer, or the shared database away: the notices
+					// stay, and the sender tries again every second (logged once until it works again).
+					if ( ! this.failing ) {
+						this.failing = true;
+						this.options.log.error(
+							{ err: error },
+							'could not send notices to WordPress; retrying every second'
+						);
+					}
+					return 'failed' as const;
+				}
+			)
+			.then( ( outcome ) => this.nextRoundAt( outcome ) )
+			.then( ( next ) => {
 				this.running = undefined;
 				if ( this.again ) {
 					this.again = false;
 					this.kick();
 				} else {
-					this.armTimer();
+					this.armTimer( next );
 				}
 			} );
 	}
@@ -95,10 +128,19 @@ export class NoticeSender {
 		this.state = 'stopped';
 	}
 
-	private async drain(): Promise< void > {
+	/** One round of sending; 'busy' when another instance was sending (shared store). */
+	private async drain(): Promise< 'sent' | 'busy' > {
+		if ( ! this.options.exclusively ) {
+			await this.sendDue();
+			return 'sent';
+		}
+		return ( await this.options.exclusively( () => this.sendDue() ) ) ? 'sent' : 'busy';
+	}
+
+	private async sendDue(): Promise< void > {
 		const { notices, notifier, log } = this.options;
 		while ( this.state === 'running' && notifier ) {
-			const due = notices.due( Date.now(), BATCH );
+			const due = await notices.due( Date.now(), BATCH );
 			if ( due.length === 0 ) {
 				return;
 			}
@@ -108,7 +150,7 @@ export class NoticeSender {
 				}
 				// Sending the items before this one took time: the notice may have been dropped
 				// since (its endpoint was deleted), and must not reach WordPress after the DELETE.
-				if ( ! notices.isPending( item.id ) ) {
+				if ( ! ( await notices.isPending( item.id ) ) ) {
 					continue;
 				}
 				const result = await notifier( item.notice, this.abort.signal );
@@ -118,11 +160,11 @@ export class NoticeSender {
 					attempt: item.attempts + 1,
 				};
 				if ( result.acknowledged ) {
-					notices.acknowledge( item.id, Date.now() );
+					await notices.acknowledge( item.id, Date.now() );
 					log.info( context, 'WordPress notified' );
 				} else {
 					const delayMs = Math.min( this.maxDelayMs, this.options.baseDelayMs * 2 ** item.attempts );
-					notices.failed( item.id, result.error, Date.now() + delayMs );
+					await notices.failed( item.id, result.error, Date.now() + delayMs );
 					log.warn(
 						{ ...context, error: result.error, retry_in_s: delayMs / 1000 },
 						'WordPress did not acknowledge a notice; will retry'
@@ -132,19 +174,25 @@ export class NoticeSender {
 		}
 	}
 
-	private armTimer(): void {
-		clearTimeout( this.timer );
-		if ( this.state !== 'running' ) {
-			return;
+	/** When to look again: the earliest notice due, or soon when another instance was sending or the round failed. */
+	private async nextRoundAt( outcome: 'sent' | 'busy' | 'failed' ): Promise< number | undefined > {
+		if ( outcome === 'busy' ) {
+			return Date.now() + ( this.options.busyRetryMs ?? BUSY_RETRY_MS );
 		}
-		let next: number | undefined;
+		if ( outcome === 'failed' ) {
+			return Date.now() + 1000;
+		}
 		try {
-			next = this.options.notices.nextDue();
+			return await this.options.notices.nextDue();
 		} catch ( error ) {
 			this.options.log.error( { err: error }, 'could not read the notices table; retrying in 1 s' );
-			next = Date.now() + 1000;
+			return Date.now() + 1000;
 		}
-		if ( next === undefined ) {
+	}
+
+	private armTimer( next: number | undefined ): void {
+		clearTimeout( this.timer );
+		if ( this.state !== 'running' || next === undefined ) {
 			return;
 		}
 		this.timer = setTimeout( () => this.kick(), Math.min( Math.max( 0, next - Date.now() ), MAX_TIMER_MS ) );

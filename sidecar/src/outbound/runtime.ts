@@ -1,12 +1,13 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SidecarMetrics } from '../metrics/registry';
+import { SqliteNoticeQueue } from '../store/notice-queue';
 import type { Stores } from '../store/stores';
 import type { DeliveryClient } from './delivery-client';
 import { Dispatcher } from './dispatcher';
 import { Maintenance } from './maintenance';
 import { NoticeSender } from './notice-sender';
-import { createWordPressNotifier, type Notifier } from './wordpress-notice';
+import { notifierFromConfig, type Notifier } from './wordpress-notice';
 
 export interface OutboundRuntime {
 	dispatcher: Dispatcher;
@@ -29,12 +30,13 @@ export function createOutboundRuntime( options: {
 } ): OutboundRuntime {
 	const { config, log, stores, metrics } = options;
 	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
-	const notifier =
-		options.notifier ??
-		( config.wordpressUrl
-			? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey } )
-			: undefined );
-	const notices = new NoticeSender( { notices: stores.notices, log, notifier, baseDelayMs: intervalMs } );
+	const notifier = options.notifier ?? notifierFromConfig( config );
+	const notices = new NoticeSender( {
+		notices: new SqliteNoticeQueue( stores.notices ),
+		log,
+		notifier,
+		baseDelayMs: intervalMs,
+	} );
 	const dispatcher = new Dispatcher( {
 		config,
 		log,

@@ -7,7 +7,8 @@ import type { Endpoint } from '../store/endpoints-store';
 import type { Lease, QueueStore } from '../store/queue-store';
 import { attemptRequestFor, createDeliveryClient, type DeliveryClient } from './delivery-client';
 import { retryPolicyFrom } from './dispatcher';
-import { decide, type RetryPolicyConfig } from './retry-policy';
+import { failingDisableReason } from './endpoint-health';
+import { decide, type Decision, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
 
 /** Idle poll period: what other instances stored, retries that came due, leases that expired. */
@@ -28,6 +29,8 @@ export interface SharedDispatcherOptions {
 	/** Names this instance in claims and attempts; defaults to host:pid:random. */
 	instanceId?: string;
 	pollMs?: number;
+	/** Called after a commit that queued a notice for WordPress (an endpoint disabled): the notice sender's kick. */
+	onNoticesQueued?: () => void;
 }
 
 export function newInstanceId(): string {
@@ -46,6 +49,8 @@ export function newInstanceId(): string {
  * url changed through another instance is what the next attempt uses; a disabled endpoint's
  * pending deliveries are cancelled in the store, so no instance claims them.
  * No attempt runs past its lease: the lease is the delivery timeout plus a margin.
+ * Each outcome moves the endpoint's failure streak as on the embedded store; a 410 or a streak
+ * longer than SIDECAR_DISABLE_AFTER_HOURS disables the endpoint and queues its notice.
  */
 export class SharedDispatcher {
 	readonly instanceId: string;
@@ -56,6 +61,8 @@ export class SharedDispatcher {
 	private readonly random: () => number;
 	private readonly lease: Lease;
 	private readonly pollMs: number;
+	private readonly disableAfterMs: number;
+	private readonly onNoticesQueued: () => void;
 	private endpoints = new Map< string, Endpoint >();
 	private readonly inFlight = new Map< string, number >();
 	private readonly running = new Set< Promise< void > >();
@@ -75,6 +82,8 @@ export class SharedDispatcher {
 		this.instanceId = options.instanceId ?? newInstanceId();
 		this.lease = { instanceId: this.instanceId, leaseMs: options.config.deliveryTimeoutMs + LEASE_MARGIN_MS };
 		this.pollMs = options.pollMs ?? SHARED_POLL_MS;
+		this.disableAfterMs = options.config.disableAfterHours * 3_600_000;
+		this.onNoticesQueued = options.onNoticesQueued ?? ( () => undefined );
 		this.client =
 			options.client ??
 			createDeliveryClient( {
@@ -117,6 +126,11 @@ export class SharedDispatcher {
 	endpointsChanged(): void {
 		this.reloadEndpoints = true;
 		this.wake();
+	}
+
+	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
+	noticesCommitted(): void {
+		this.onNoticesQueued();
 	}
 
 	firstAttemptAt( now: number ): number {
@@ -264,6 +278,54 @@ export class SharedDispatcher {
 				{ ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason },
 				'delivery failed for good'
 			);
+		}
+		try {
+			await this.trackHealth( endpoint.id, decision, now );
+		} catch ( error ) {
+			// The attempt is recorded; a streak not moved now is moved by the next attempt, or the sweep disables it.
+			this.log.error(
+				{ err: error, endpoint_id: endpoint.id },
+				'could not record the endpoint’s failure streak'
+			);
+		}
+	}
+
+	/**
+	 * The embedded dispatcher's health rule (outbound/endpoint-health.ts): a success ends the
+	 * endpoint's failure streak, a failure starts one, and a streak past disableAfterHours or a
+	 * 410 disables the endpoint with its notice. The cached endpoint spares a write per success;
+	 * the disabling re-reads the streak under the endpoint's row lock, so one instance does it.
+	 */
+	private async trackHealth( endpointId: string, decision: Decision, now: number ): Promise< void > {
+		const endpoint = this.endpoints.get( endpointId );
+		if ( ! endpoint ) {
+			return;
+		}
+		const streaks = this.store.failureStreaks;
+		if ( decision.action === 'succeeded' ) {
+			if ( endpoint.failingSince !== null ) {
+				await streaks.clearFailing( endpointId );
+				endpoint.failingSince = null;
+			}
+			return;
+		}
+		if ( endpoint.failingSince === null ) {
+			endpoint.failingSince = await streaks.markFailing( endpointId, now );
+		}
+		const gone = decision.action === 'disable-endpoint' ? decision.reason : null;
+		if ( gone === null && failingDisableReason( endpoint.failingSince, now, this.disableAfterMs ) === null ) {
+			return;
+		}
+		let reason: string | null = null;
+		const disabled = await streaks.disableWithNotice( endpointId, now, ( failingSince ) => {
+			reason = failingDisableReason( failingSince, now, this.disableAfterMs ) ?? gone;
+			return reason;
+		} );
+		if ( disabled ) {
+			endpoint.status = 'disabled';
+			this.reloadEndpoints = true;
+			this.log.warn( { endpoint_id: endpointId, reason }, 'endpoint disabled' );
+			this.onNoticesQueued();
 		}
 	}
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import http from 'http';
 import https from 'https';
 import { CHANNEL_HEADERS, signChannelRequest } from '../channel/channel-signature';
+import type { SidecarConfig } from '../config';
 import type { Notice } from '../store/notices-store';
 import { postOnce } from './http-post';
 
@@ -17,6 +18,15 @@ const NOTICE_TIMEOUT_MS = 5000;
 // node:http, like deliveries: axios alone would add ~15 MB to the sidecar's RSS for this rare call.
 const AGENTS = { httpAgent: http.globalAgent, httpsAgent: https.globalAgent };
 const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** The notifier the configuration asks for: none without SIDECAR_WORDPRESS_URL (notices then wait in the store). */
+export function notifierFromConfig(
+	config: Pick< SidecarConfig, 'wordpressUrl' | 'sharedKey' >
+): Notifier | undefined {
+	return config.wordpressUrl
+		? createWordPressNotifier( { wordpressUrl: config.wordpressUrl, sharedKey: config.sharedKey } )
+		: undefined;
+}
 
 /**
  * One signed POST of a notice to WordPress's callback route, with a short timeout.

@@ -9,6 +9,11 @@ import type {
 } from './deliveries-store';
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
+import { SqliteFailureStreaks, type FailureStreaks } from './failure-streaks';
+import { SqliteNoticeQueue, type NoticeQueue } from './notice-queue';
+import { SqlitePayloadRetention, type PayloadRetention } from './payload-retention';
+import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
+import { SqliteReplayQueue, type ReplayQueue } from './replay-queue';
 import type { Stores } from './stores';
 
 /** A claimed delivery with the instance lease it was taken under. */
@@ -35,6 +40,10 @@ export interface RecordedAttempt {
  */
 export interface QueueStore {
 	readonly kind: 'sqlite' | 'mysql';
+	/** Manual replays of events, by id, by failure time or by range. */
+	readonly replays: ReplayQueue;
+	/** WordPress's personal data export and erasure. */
+	readonly privacy: PrivacyQueue;
 	insertBatch: ( events: NewEvent[], now: number, firstAttemptAt: number ) => Promise< InsertResult >;
 	getEvent: ( id: string ) => Promise< StoredEvent | undefined >;
 	deliveriesOfEvent: ( eventId: string ) => Promise< ( Delivery & { attempts: Attempt[] } )[] >;
@@ -94,6 +103,12 @@ export interface QueueStore {
 	/** Schema version applied, and the latest this code knows. */
 	schemaVersion: () => Promise< { current: number; latest: number } >;
 	close: () => Promise< void >;
+	/** The notices for WordPress, as the notice sender reads them. */
+	readonly notices: NoticeQueue;
+	/** Endpoints' failure streaks and their automatic disabling (dispatcher, health sweep). */
+	readonly failureStreaks: FailureStreaks;
+	/** Payload retention (maintenance). */
+	readonly payloadRetention: PayloadRetention;
 }
 
 /**
@@ -103,8 +118,13 @@ export interface QueueStore {
  */
 export class SqliteQueueStore implements QueueStore {
 	readonly kind = 'sqlite';
+	readonly replays: ReplayQueue;
+	readonly privacy: PrivacyQueue;
 
-	constructor( private readonly stores: Stores ) {}
+	constructor( private readonly stores: Stores ) {
+		this.replays = new SqliteReplayQueue( stores.deliveries );
+		this.privacy = new SqlitePrivacyQueue( stores.privacy );
+	}
 
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
 		return this.stores.events.insertBatch( events, now, firstAttemptAt );
@@ -200,5 +220,14 @@ export class SqliteQueueStore implements QueueStore {
 	}
 	async close(): Promise< void > {
 		this.stores.db.close();
+	}
+	get notices(): NoticeQueue {
+		return new SqliteNoticeQueue( this.stores.notices );
+	}
+	get failureStreaks(): FailureStreaks {
+		return new SqliteFailureStreaks( this.stores );
+	}
+	get payloadRetention(): PayloadRetention {
+		return new SqlitePayloadRetention( this.stores.privacy );
 	}
 }

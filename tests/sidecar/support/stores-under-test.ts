@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
-import { openDatabase } from '../../../sidecar/src/store/database';
+import { openDatabase, type Db } from '../../../sidecar/src/store/database';
 import { SqliteQueueStore, type QueueStore } from '../../../sidecar/src/store/queue-store';
 import { createStores } from '../../../sidecar/src/store/stores';
 import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
@@ -17,7 +17,7 @@ export interface Backend {
 	open: () => Promise< QueueStore >;
 	/** Empties the database between tests. */
 	reset: () => Promise< void >;
-	/** Plain SQL on the MariaDB database (MySQL only). */
+	/** Plain SQL on the store's database (the same statement must read the same on SQLite and MariaDB). */
 	sql: < T = Record< string, unknown > >( query: string, params?: unknown[] ) => Promise< T[] >;
 	url: string | undefined;
 	stop: () => Promise< void >;
@@ -26,17 +26,23 @@ export interface Backend {
 export async function startBackend( kind: StoreKind ): Promise< Backend > {
 	if ( kind === 'sqlite' ) {
 		let shared: QueueStore | undefined;
+		let db: Db | undefined;
 		return {
 			url: undefined,
 			// One process owns a SQLite file: every "instance" in a test is the same store.
 			open: async () =>
-				( shared ??= new SqliteQueueStore( createStores( openDatabase( { dataDir: ':memory:' } ) ) ) ),
+				( shared ??= new SqliteQueueStore( createStores( ( db = openDatabase( { dataDir: ':memory:' } ) ) ) ) ),
 			reset: async () => {
 				await shared?.close();
 				shared = undefined;
+				db = undefined;
 			},
-			sql: async () => {
-				throw new Error( 'plain SQL is for the MariaDB backend' );
+			sql: async < T >( query: string, params: unknown[] = [] ) => {
+				if ( ! db ) {
+					throw new Error( 'open the store first' );
+				}
+				const statement = db.prepare( query );
+				return ( statement.reader ? statement.all( ...params ) : [ statement.run( ...params ) ] ) as T[];
 			},
 			stop: async () => {
 				await shared?.close();

@@ -1,13 +1,12 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../../contracts/constants';
+import type { EventType } from '../../contracts/constants';
 import type {
 	DeletedView,
 	EnabledEndpointView,
 	EndpointListView,
 	EndpointView,
 	EndpointWithSecretView,
-	RangeReplayView,
 } from '../../contracts/views';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
@@ -16,7 +15,7 @@ import type { QueueStore } from '../../store/queue-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { QueueRouteContext, RouteContext } from './context';
-import { iso, methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
+import { methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
 import { endpointView } from './views';
 
 export const DEFAULT_MAX_CONCURRENCY = 4;
@@ -55,53 +54,6 @@ const ROTATE_SCHEMA = z.strictObject( {
 const DISABLE_SCHEMA = z.strictObject( { reason: z.string().min( 1 ).max( 500 ).optional() } );
 const ENABLE_SCHEMA = z.strictObject( { redeliver: z.boolean().optional() } );
 
-export const REPLAY_DEFAULT_LIMIT = 1000;
-export const REPLAY_MAX_LIMIT = 10_000;
-const REPLAY_FIELDS = {
-	from: z.iso.datetime( { offset: true } ),
-	to: z.iso.datetime( { offset: true } ),
-	types: z.array( z.string() ).min( 1 ).max( 20 ),
-	limit: z.number().int().min( 1 ).max( REPLAY_MAX_LIMIT ),
-	dry_run: z.boolean(),
-};
-const REPLAY_SCHEMA = z.strictObject( {
-	from: REPLAY_FIELDS.from,
-	to: REPLAY_FIELDS.to,
-	types: REPLAY_FIELDS.types.optional(),
-	limit: REPLAY_FIELDS.limit.optional(),
-	dry_run: REPLAY_FIELDS.dry_run.optional(),
-} );
-
-/**
- * The replay body, checked field by field: a bad field answers 400 `invalid_<field>`
- * (`invalid_from`, `invalid_to`, `invalid_types`, `invalid_limit`, `invalid_dry_run`) with
- * data.field; an unknown field or a body that is not an object, `invalid_body`.
- */
-function parseReplayBody( req: Request ): z.infer< typeof REPLAY_SCHEMA > {
-	const raw = Buffer.isBuffer( req.body ) ? req.body.toString( 'utf8' ) : '';
-	let data: unknown = {};
-	if ( raw.trim() !== '' ) {
-		try {
-			data = JSON.parse( raw );
-		} catch {
-			throw new HttpError( 400, 'invalid_json', 'The request body is not valid JSON.' );
-		}
-	}
-	const result = REPLAY_SCHEMA.safeParse( data );
-	if ( ! result.success ) {
-		const problems = result.error.issues.map(
-			( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }`
-		);
-		const first = result.error.issues[ 0 ];
-		const field = first && first.code !== 'unrecognized_keys' ? String( first.path[ 0 ] ?? '' ) : '';
-		if ( field in REPLAY_FIELDS ) {
-			throw new HttpError( 400, `invalid_${ field }`, `${ problems[ 0 ] }.`, { field, problems } );
-		}
-		throw new HttpError( 400, 'invalid_body', `Invalid request body: ${ problems.join( '; ' ) }`, { problems } );
-	}
-	return result.data;
-}
-
 /** The checks of an endpoint's url and event_types, shared by the embedded and the shared store's routes. */
 export function endpointFieldChecks( config: RouteContext[ 'config' ] ) {
 	const allowCidrs = parseAllowCidrs( config.allowPrivateCidrs.join( ',' ) );
@@ -121,7 +73,7 @@ export function endpointFieldChecks( config: RouteContext[ 'config' ] ) {
 }
 
 /** The endpoint or 404 endpoint_not_found. */
-async function findEndpoint( store: QueueStore, id: string ): Promise< Endpoint > {
+export async function findEndpoint( store: QueueStore, id: string ): Promise< Endpoint > {
 	const endpoint = await store.getEndpoint( id, Date.now() );
 	if ( ! endpoint ) {
 		throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
@@ -266,83 +218,6 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 			}
 			dispatcher.endpointsChanged();
 			res.json( await view( await find( req.params.id ) ) );
-		} )
-		.all( methodNotAllowed( 'POST' ) );
-
-	return router;
-}
-
-/**
- * Replays to an endpoint a range of past events; on the embedded store only (the shared
- * store answers 501 not_on_shared_store).
- */
-export function endpointReplayRouter( context: RouteContext ): Router {
-	const { stores, dispatcher } = context;
-	const router = Router();
-	const find = ( id: string ): Endpoint => {
-		const endpoint = stores.endpoints.get( id, Date.now() );
-		if ( ! endpoint ) {
-			throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
-		}
-		return endpoint;
-	};
-
-	/**
-	 * Replays to this endpoint the events of `types` (default: the ones it subscribes to)
-	 * received in [from, to), including those it never got a delivery for, in arrival order,
-	 * each once per request, at most `limit`. `dry_run` only counts.
-	 */
-	router
-		.route( '/endpoints/:id/replay' )
-		.post( ( req, res ) => {
-			const endpoint = find( req.params.id );
-			const body = parseReplayBody( req );
-			const from = Date.parse( body.from );
-			const to = Date.parse( body.to );
-			if ( from >= to ) {
-				throw new HttpError( 400, 'invalid_to', 'to: must be later than from.', { field: 'to' } );
-			}
-			const types =
-				body.types === undefined
-					? endpoint.eventTypes
-					: [
-							...new Set(
-								body.types.map( ( type, index ) => requireEventType( type, `types.${ index }` ) )
-							),
-						];
-			if ( endpoint.status !== 'active' ) {
-				throw new HttpError(
-					409,
-					'endpoint_disabled',
-					`Endpoint "${ endpoint.id }" is disabled; enable it first.`
-				);
-			}
-			const dryRun = body.dry_run ?? false;
-			const result = stores.deliveries.replayRange( {
-				endpointId: endpoint.id,
-				from,
-				to,
-				types,
-				limit: body.limit ?? REPLAY_DEFAULT_LIMIT,
-				dryRun,
-				now: Date.now(),
-			} );
-			if ( ! dryRun ) {
-				dispatcher.wake( [ endpoint.id ] );
-				context.log.info(
-					{ endpoint_id: endpoint.id, from: body.from, to: body.to, types, ...result },
-					'events replayed'
-				);
-			}
-			res.json( {
-				matched: result.matched,
-				queued: result.queued,
-				already_queued: result.alreadyQueued,
-				more: result.more,
-				next_from: iso( result.nextFrom ),
-				types: types.length > 0 ? types : EVENT_TYPES,
-				dry_run: dryRun,
-			} satisfies RangeReplayView );
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 

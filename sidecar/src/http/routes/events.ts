@@ -1,12 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../contracts/constants';
-import type { RequeuedView } from '../../contracts/views';
 import type { NewEvent } from '../../store/events-store';
-import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
-import { methodNotAllowed, parseOptionalJsonBody } from './helpers';
+import { methodNotAllowed } from './helpers';
 import { eventDetailsView, eventNotFound } from './views';
 
 export const MAX_EVENTS_PER_BATCH = 500;
@@ -78,13 +76,7 @@ function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
 	};
 }
 
-const REPLAY_EVENT_SCHEMA = z.strictObject( { endpoint_id: z.string().min( 1 ).optional() } );
-const REPLAY_SINCE_SCHEMA = z.strictObject( {
-	since: z.iso.datetime( { offset: true } ),
-	endpoint_id: z.string().min( 1 ).optional(),
-} );
-
-/** Hand-over of events from WordPress, their history, and manual replays. */
+/** Hand-over of events from WordPress, and their history (replays: routes/replays.ts). */
 export function eventsRouter( context: RouteContext ): Router {
 	const { stores, dispatcher, metrics } = context;
 	const router = Router();
@@ -139,62 +131,5 @@ export function eventsRouter( context: RouteContext ): Router {
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 
-	/** Sends an event again (same id, so receivers can dedupe), to one endpoint or all it went to. */
-	router
-		.route( '/events/:id/replay' )
-		.post( ( req, res ) => {
-			const body = parseOptionalJsonBody( req, REPLAY_EVENT_SCHEMA );
-			const event = stores.events.get( req.params.id );
-			if ( ! event ) {
-				throw eventNotFound( req.params.id );
-			}
-			if ( event.payloadClearedAt !== null ) {
-				throw new HttpError(
-					409,
-					'payload_cleared',
-					`Event "${ req.params.id }" is past SIDECAR_PAYLOAD_RETENTION_DAYS: its payload was cleared, there is nothing to send.`
-				);
-			}
-			if ( body.endpoint_id !== undefined ) {
-				requireActiveEndpoint( context, body.endpoint_id );
-			}
-			const requeued = stores.deliveries.requeueEvent( req.params.id, body.endpoint_id, Date.now() );
-			dispatcher.wake();
-			res.json( { requeued } satisfies RequeuedView );
-		} )
-		.all( methodNotAllowed( 'POST' ) );
-
-	/** Recovery after an outage: every delivery that failed (or was cancelled) since `since` goes out again. */
-	router
-		.route( '/replay' )
-		.post( ( req, res ) => {
-			const body = parseJsonBody( req, REPLAY_SINCE_SCHEMA );
-			if ( body.endpoint_id !== undefined ) {
-				requireActiveEndpoint( context, body.endpoint_id );
-			}
-			const requeued = stores.deliveries.requeueFailedSince(
-				Date.parse( body.since ),
-				body.endpoint_id,
-				Date.now()
-			);
-			dispatcher.wake();
-			res.json( { requeued } satisfies RequeuedView );
-		} )
-		.all( methodNotAllowed( 'POST' ) );
-
 	return router;
-}
-
-function requireActiveEndpoint( context: RouteContext, id: string ): void {
-	const endpoint = context.stores.endpoints.get( id, Date.now() );
-	if ( ! endpoint ) {
-		throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ id }".` );
-	}
-	if ( endpoint.status !== 'active' ) {
-		throw new HttpError(
-			409,
-			'endpoint_disabled',
-			`Endpoint "${ id }" is disabled; enable it first (that also requeues what failed while it was disabled).`
-		);
-	}
 }

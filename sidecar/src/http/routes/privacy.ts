@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseJsonBody } from '../json-body';
-import type { RouteContext } from './context';
+import type { QueueRouteContext } from './context';
 import { methodNotAllowed } from './helpers';
 
 const EMAIL = z
@@ -22,18 +22,18 @@ const ERASE_SCHEMA = z.strictObject( { email: EMAIL } );
 /**
  * WordPress's personal data exporter and eraser, over the signed channel only (like all of
  * /v1): WordPress calls these from core's privacy tools, which require the privacy
- * capabilities. 400 invalid_body names the bad field; 405 for another method.
+ * capabilities. 400 invalid_body names the bad field; 405 for another method. On either store.
  */
-export function privacyRouter( context: RouteContext ): Router {
-	const { stores, log } = context;
+export function privacyRouter( context: QueueRouteContext ): Router {
+	const { store, log } = context;
 	const router = Router();
 
 	/** The events and attempts holding the email, a page at a time: {records, total, done}. */
 	router
 		.route( '/privacy/export' )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const body = parseJsonBody( req, EXPORT_SCHEMA );
-			const records = stores.privacy.find( body.email );
+			const records = await store.privacy.find( body.email );
 			const start = ( body.page - 1 ) * body.per_page;
 			res.json( {
 				records: records.slice( start, start + body.per_page ),
@@ -46,9 +46,9 @@ export function privacyRouter( context: RouteContext ): Router {
 	/** Replaces the customer's data by redaction markers, in one transaction: {redacted_events, redacted_attempts}. */
 	router
 		.route( '/privacy/erase' )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const body = parseJsonBody( req, ERASE_SCHEMA );
-			const result = stores.privacy.erase( body.email, Date.now() );
+			const result = await store.privacy.erase( body.email, Date.now() );
 			log.info( result, 'erased personal data on request' ); // never the email itself
 			res.json( result );
 		} )

@@ -23,7 +23,12 @@ import {
 import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
+import { MysqlFailureStreaks } from './mysql-failure-streaks';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
+import { MysqlNoticeQueue } from './mysql-notices';
+import { MysqlPayloadRetention } from './mysql-payload-retention';
+import { MysqlPrivacyQueue } from './mysql-privacy';
+import { MysqlReplayQueue } from './mysql-replay';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
 const MIGRATION_LOCK = 'migrate';
@@ -47,6 +52,8 @@ export interface MysqlStoreOptions {
  */
 export class MysqlStore implements QueueStore {
 	readonly kind = 'mysql';
+	readonly replays: MysqlReplayQueue;
+	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
 
 	private constructor(
@@ -54,6 +61,8 @@ export class MysqlStore implements QueueStore {
 		database: string
 	) {
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
+		this.replays = new MysqlReplayQueue( pool );
+		this.privacy = new MysqlPrivacyQueue( pool );
 	}
 
 	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
@@ -482,8 +491,7 @@ export class MysqlStore implements QueueStore {
 
 	/**
 	 * Drops the notices not yet acknowledged about the endpoint and queues `notice` in their
-	 * place, in the caller's transaction; returns how many were dropped. (No instance sends
-	 * the shared store's notices to WordPress yet: docs/production.md.)
+	 * place, in the caller's transaction; returns how many were dropped.
 	 */
 	private async replaceNotices(
 		connection: PoolConnection,
@@ -721,6 +729,16 @@ export class MysqlStore implements QueueStore {
 
 	async close(): Promise< void > {
 		await this.pool.end();
+	}
+
+	get notices(): MysqlNoticeQueue {
+		return new MysqlNoticeQueue( this.pool );
+	}
+	get failureStreaks(): MysqlFailureStreaks {
+		return new MysqlFailureStreaks( this.pool );
+	}
+	get payloadRetention(): MysqlPayloadRetention {
+		return new MysqlPayloadRetention( this.pool );
 	}
 }
 

@@ -1,0 +1,115 @@
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { endpointDisabledNotice } from '../../outbound/endpoint-health';
+import { summariseHealth } from '../deliveries-store';
+import type { FailureStreaks } from '../failure-streaks';
+
+type Row = RowDataPacket & Record< string, unknown >;
+
+/**
+ * FailureStreaks on the shared tables. Several instances record outcomes of the same endpoint
+ * at once: a streak starts once (UPDATE … WHERE failing_since IS NULL), and the endpoint's row
+ * is locked while it is disabled, so one instance disables it and one notice is queued.
+ */
+export class MysqlFailureStreaks implements FailureStreaks {
+	constructor( private readonly pool: Pool ) {}
+
+	async markFailing( endpointId: string, now: number ): Promise< number | null > {
+		await this.pool.query( 'UPDATE endpoints SET failing_since = ? WHERE id = ? AND failing_since IS NULL', [
+			now,
+			endpointId,
+		] );
+		const [ rows ] = await this.pool.query< Row[] >( 'SELECT failing_since FROM endpoints WHERE id = ?', [
+			endpointId,
+		] );
+		const since = rows[ 0 ]?.failing_since;
+		return since === null || since === undefined ? null : Number( since );
+	}
+
+	async clearFailing( endpointId: string ): Promise< void > {
+		await this.pool.query( 'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [
+			endpointId,
+		] );
+	}
+
+	async failingSince( before: number ): Promise< string[] > {
+		const [ rows ] = await this.pool.query< Row[] >(
+			`SELECT id FROM endpoints WHERE status = 'active' AND failing_since IS NOT NULL AND failing_since <= ? ORDER BY failing_since`,
+			[ before ]
+		);
+		return rows.map( ( row ) => String( row.id ) );
+	}
+
+	async disableWithNotice(
+		endpointId: string,
+		now: number,
+		reasonFor: ( failingSince: number | null ) => string | null
+	): Promise< boolean > {
+		return this.transaction( async ( connection ) => {
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT id, url, status, failing_since FROM endpoints WHERE id = ? FOR UPDATE',
+				[ endpointId ]
+			);
+			const row = rows[ 0 ];
+			if ( ! row || row.status !== 'active' ) {
+				return false;
+			}
+			const failingSince =
+				row.failing_since === null || row.failing_since === undefined ? null : Number( row.failing_since );
+			const reason = reasonFor( failingSince );
+			if ( reason === null ) {
+				return false;
+			}
+			// As MysqlStore.disableEndpoint, by 'auto'; its queued work stops with it.
+			await connection.query< ResultSetHeader >(
+				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_by = 'auto', disabled_at = ?, updated_at = ?
+				 WHERE id = ?`,
+				[ reason, now, now, endpointId ]
+			);
+			await connection.query(
+				`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
+				 WHERE endpoint_id = ? AND status = 'pending'`,
+				[ `endpoint disabled: ${ reason }`, now, endpointId ]
+			);
+			const [ attempts ] = await connection.query< Row[] >(
+				'SELECT started_at, status_code, error_code, response_excerpt FROM attempts WHERE endpoint_id = ? ORDER BY started_at DESC LIMIT 1',
+				[ endpointId ]
+			);
+			const { lastError } = summariseHealth(
+				attempts.map( ( attempt ) => ( {
+					started_at: Number( attempt.started_at ),
+					status_code: attempt.status_code === null ? null : Number( attempt.status_code ),
+					error_code: ( attempt.error_code as string | null ) ?? null,
+					response_excerpt: ( attempt.response_excerpt as string | null ) ?? null,
+				} ) )
+			);
+			const notice = endpointDisabledNotice(
+				{ id: endpointId, url: String( row.url ), failingSince },
+				reason,
+				lastError
+			);
+			await connection.query( 'INSERT INTO notices (payload, created_at, next_attempt_at) VALUES (?, ?, ?)', [
+				JSON.stringify( notice ),
+				now,
+				now,
+			] );
+			return true;
+		} );
+	}
+
+	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
+		const connection = await this.pool.getConnection();
+		try {
+			await connection.beginTransaction();
+			try {
+				const result = await fn( connection );
+				await connection.commit();
+				return result;
+			} catch ( error ) {
+				await connection.rollback().catch( () => undefined );
+				throw error;
+			}
+		} finally {
+			connection.release();
+		}
+	}
+}

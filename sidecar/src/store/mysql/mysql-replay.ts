@@ -1,0 +1,222 @@
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { DeliveryStatus, RangeReplay, RangeReplayResult } from '../deliveries-store';
+import type { ReplayQueue } from '../replay-queue';
+
+type Row = RowDataPacket & Record< string, unknown >;
+
+// Requeueing restarts the retry schedule, marks the next attempt as manual and leaves no lease
+// behind: the delivery is pending and due now, for whichever instance claims next.
+const REQUEUE_SET = `d.status = 'pending', d.next_attempt_at = ?, d.cycle_attempts = 0, d.next_trigger = 'manual',
+	d.claimed_by = NULL, d.claimed_until = NULL, d.updated_at = ?`;
+// Past SIDECAR_PAYLOAD_RETENTION_DAYS an event's payload is empty: there is nothing left to send.
+const REQUEUE_FROM = `deliveries d JOIN endpoints p ON p.id = d.endpoint_id AND p.status = 'active'
+	JOIN events e ON e.id = d.event_id AND e.payload_cleared_at IS NULL`;
+const ATTEMPT_COLUMNS = `endpoint_id, instance_id, attempt_number, started_at, ended_at, duration_ms, status_code, error_code,
+	response_excerpt, next_attempt_at, \`trigger\``;
+const MOVED_DELIVERY_COLUMNS = `event_id, endpoint_id, ordering_key, status, attempt_count, cycle_attempts, next_attempt_at,
+	next_trigger, last_status_code, last_error, claimed_by, claimed_until, created_at, updated_at`;
+
+/**
+ * The shared store's replays (see ReplayQueue), with the embedded store's semantics. Every
+ * replay that may create deliveries for past events first locks the endpoint's row, so two
+ * replays (or a replay and an enable) to one endpoint through two instances run one after the
+ * other; the deliveries it changes are locked too, so a dispatcher claiming at that moment
+ * skips them (SKIP LOCKED) and finds them pending once the replay commits.
+ */
+export class MysqlReplayQueue implements ReplayQueue {
+	constructor( private readonly pool: Pool ) {}
+
+	async requeueEvent( eventId: string, endpointId: string | undefined, now: number ): Promise< number > {
+		if ( endpointId === undefined ) {
+			const [ result ] = await this.pool.query< ResultSetHeader >(
+				`UPDATE ${ REQUEUE_FROM } SET ${ REQUEUE_SET } WHERE d.event_id = ? AND d.status <> 'in_flight'`,
+				[ now, now, eventId ]
+			);
+			return result.affectedRows;
+		}
+		return this.transaction( async ( connection ) => {
+			if ( ! ( await lockActiveEndpoint( connection, endpointId ) ) ) {
+				return 0;
+			}
+			const [ inserted ] = await connection.query< ResultSetHeader >(
+				`INSERT IGNORE INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, next_trigger, created_at, updated_at)
+				 SELECT id, ?, ordering_key, 'pending', ?, 'manual', ?, ? FROM events WHERE id = ? AND payload_cleared_at IS NULL`,
+				[ endpointId, now, now, now, eventId ]
+			);
+			if ( inserted.affectedRows === 1 ) {
+				return 1;
+			}
+			const [ updated ] = await connection.query< ResultSetHeader >(
+				`UPDATE ${ REQUEUE_FROM } SET ${ REQUEUE_SET }
+				 WHERE d.event_id = ? AND d.endpoint_id = ? AND d.status <> 'in_flight'`,
+				[ now, now, eventId, endpointId ]
+			);
+			return updated.affectedRows;
+		} );
+	}
+
+	async requeueFailedSince( since: number, endpointId: string | undefined, now: number ): Promise< number > {
+		// updated_at is when the delivery failed (or was cancelled): "what failed since".
+		const [ result ] = await this.pool.query< ResultSetHeader >(
+			`UPDATE ${ REQUEUE_FROM } SET ${ REQUEUE_SET }
+			 WHERE d.status IN ('failed', 'cancelled') AND d.updated_at >= ? ${ endpointId === undefined ? '' : 'AND d.endpoint_id = ?' }`,
+			[ now, now, since, ...( endpointId === undefined ? [] : [ endpointId ] ) ]
+		);
+		return result.affectedRows;
+	}
+
+	/**
+	 * As DeliveriesStore.replayRange: events in arrival order (events.seq), each once, at most
+	 * `limit`; new deliveries for those the endpoint never got, finished ones queued again,
+	 * pending and in-flight ones left to go out once. So that the replayed deliveries' ids
+	 * follow arrival (the claim holds a delivery back behind a smaller unfinished id of its
+	 * ordering key), one whose id is below the previous replayed one's moves to a fresh
+	 * AUTO_INCREMENT id: the row is deleted and inserted again, its attempts with it (InnoDB
+	 * will not update a primary key that attempts refer to, and a fresh AUTO_INCREMENT value is
+	 * one no other instance can be handing out). In-flight deliveries stay where they are.
+	 */
+	async replayRange( replay: RangeReplay ): Promise< RangeReplayResult > {
+		const typeFilter = replay.types.length === 0 ? '' : 'AND e.type IN (?)';
+		const rangeSql = `SELECT e.id AS event_id, e.received_at, d.id AS delivery_id, d.status
+			FROM events e LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id = ?
+			WHERE e.received_at >= ? AND e.received_at < ? AND e.payload_cleared_at IS NULL ${ typeFilter }
+			ORDER BY e.seq
+			LIMIT ?`;
+		const rangeParams = [
+			replay.endpointId,
+			replay.from,
+			replay.to,
+			...( replay.types.length === 0 ? [] : [ replay.types ] ),
+			replay.limit + 1,
+		];
+		const run = async ( connection: Pool | PoolConnection ): Promise< RangeReplayResult > => {
+			const [ rows ] = await connection.query< Row[] >( rangeSql, rangeParams );
+			const more = rows.length > replay.limit;
+			const nextFrom = more ? Number( ( rows[ replay.limit ] as Row ).received_at ) : null;
+			const taken = rows.slice( 0, replay.limit ).map( ( row ) => ( {
+				eventId: String( row.event_id ),
+				deliveryId: row.delivery_id === null ? null : Number( row.delivery_id ),
+				status: ( row.status as DeliveryStatus | null ) ?? null,
+			} ) );
+			if ( ! replay.dryRun && taken.length > 0 ) {
+				// The statuses as they are under the lock (a dispatcher may have moved them since the read).
+				const ids = taken.flatMap( ( row ) => ( row.deliveryId === null ? [] : [ row.deliveryId ] ) );
+				if ( ids.length > 0 ) {
+					const [ locked ] = await connection.query< Row[] >(
+						'SELECT id, status FROM deliveries WHERE id IN (?) FOR UPDATE',
+						[ ids ]
+					);
+					const statuses = new Map(
+						locked.map( ( row ) => [ Number( row.id ), row.status as DeliveryStatus ] )
+					);
+					for ( const row of taken ) {
+						if ( row.deliveryId !== null ) {
+							row.status = statuses.get( row.deliveryId ) ?? null;
+						}
+					}
+				}
+			}
+			let queued = 0;
+			let alreadyQueued = 0;
+			let last = 0;
+			for ( const row of taken ) {
+				const open = row.status === 'pending' || row.status === 'in_flight';
+				if ( open ) {
+					alreadyQueued++;
+				} else {
+					queued++;
+				}
+				if ( replay.dryRun ) {
+					continue;
+				}
+				if ( row.deliveryId === null || row.status === null ) {
+					const [ inserted ] = await connection.query< ResultSetHeader >(
+						`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, next_trigger, created_at, updated_at)
+						 SELECT id, ?, ordering_key, 'pending', ?, 'manual', ?, ? FROM events WHERE id = ?`,
+						[ replay.endpointId, replay.now, replay.now, replay.now, row.eventId ]
+					);
+					last = inserted.insertId;
+					continue;
+				}
+				let id = row.deliveryId;
+				if ( row.status !== 'in_flight' && id < last ) {
+					id = await moveToFreshId( connection as PoolConnection, id );
+				}
+				if ( ! open ) {
+					await connection.query( `UPDATE deliveries d SET ${ REQUEUE_SET } WHERE d.id = ?`, [
+						replay.now,
+						replay.now,
+						id,
+					] );
+				}
+				last = Math.max( last, id );
+			}
+			return { matched: taken.length, queued, alreadyQueued, more, nextFrom };
+		};
+		if ( replay.dryRun ) {
+			return run( this.pool );
+		}
+		return this.transaction( async ( connection ) =>
+			( await lockActiveEndpoint( connection, replay.endpointId ) )
+				? run( connection )
+				: { matched: 0, queued: 0, alreadyQueued: 0, more: false, nextFrom: null }
+		);
+	}
+
+	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
+		const connection = await this.pool.getConnection();
+		try {
+			await connection.beginTransaction();
+			try {
+				const result = await fn( connection );
+				await connection.commit();
+				return result;
+			} catch ( error ) {
+				await connection.rollback().catch( () => undefined );
+				throw error;
+			}
+		} finally {
+			connection.release();
+		}
+	}
+}
+
+/**
+ * Locks the endpoint's row until the transaction ends; false if it is gone or no longer
+ * active (deleted or disabled through another instance since the route checked it).
+ */
+async function lockActiveEndpoint( connection: PoolConnection, endpointId: string ): Promise< boolean > {
+	const [ rows ] = await connection.query< Row[] >( 'SELECT status FROM endpoints WHERE id = ? FOR UPDATE', [
+		endpointId,
+	] );
+	return rows[ 0 ]?.status === 'active';
+}
+
+/** Deletes a (locked) delivery and inserts it again with a fresh id and its attempts; returns the new id. */
+async function moveToFreshId( connection: PoolConnection, id: number ): Promise< number > {
+	const [ attempts ] = await connection.query< Row[] >(
+		`SELECT ${ ATTEMPT_COLUMNS } FROM attempts WHERE delivery_id = ? ORDER BY attempt_number, id`,
+		[ id ]
+	);
+	const [ copied ] = await connection.query< Row[] >(
+		`SELECT ${ MOVED_DELIVERY_COLUMNS } FROM deliveries WHERE id = ?`,
+		[ id ]
+	);
+	const row = copied[ 0 ] as Row;
+	await connection.query( 'DELETE FROM deliveries WHERE id = ?', [ id ] );
+	const columns = MOVED_DELIVERY_COLUMNS.split( ',' ).map( ( column ) => column.trim() );
+	const [ inserted ] = await connection.query< ResultSetHeader >(
+		`INSERT INTO deliveries (${ MOVED_DELIVERY_COLUMNS }) VALUES (?)`,
+		[ columns.map( ( column ) => row[ column ] ) ]
+	);
+	if ( attempts.length > 0 ) {
+		const attemptColumns = ATTEMPT_COLUMNS.split( ',' ).map( ( column ) => column.trim().replace( /`/g, '' ) );
+		await connection.query( `INSERT INTO attempts (delivery_id, ${ ATTEMPT_COLUMNS }) VALUES ?`, [
+			attempts.map( ( attempt ) => [
+				inserted.insertId,
+				...attemptColumns.map( ( column ) => attempt[ column ] ),
+			] ),
+		] );
+	}
+	return inserted.insertId;
+}

@@ -1,0 +1,33 @@
+import type { DeliveriesStore, RangeReplay, RangeReplayResult } from './deliveries-store';
+
+/**
+ * Manual replays, on either store (QueueStore.replays): one event again, what failed since a
+ * time, and a range of past events to one endpoint. Every requeued or new delivery is pending
+ * and due now with a manual trigger, so whichever instance claims next sends it.
+ */
+export interface ReplayQueue {
+	/**
+	 * One event again, same id: every delivery to an active endpoint, or the one to endpointId
+	 * (created if the endpoint never had one). Deliveries in flight are left alone.
+	 */
+	requeueEvent: ( eventId: string, endpointId: string | undefined, now: number ) => Promise< number >;
+	/** Deliveries to active endpoints that failed (or were cancelled) since `since`, payload still held. */
+	requeueFailedSince: ( since: number, endpointId: string | undefined, now: number ) => Promise< number >;
+	/** See DeliveriesStore.replayRange: arrival order, each event once, ids renumbered to follow it. */
+	replayRange: ( replay: RangeReplay ) => Promise< RangeReplayResult >;
+}
+
+/** The embedded store's replays: its synchronous DeliveriesStore, wrapped. */
+export class SqliteReplayQueue implements ReplayQueue {
+	constructor( private readonly deliveries: DeliveriesStore ) {}
+
+	async requeueEvent( eventId: string, endpointId: string | undefined, now: number ): Promise< number > {
+		return this.deliveries.requeueEvent( eventId, endpointId, now );
+	}
+	async requeueFailedSince( since: number, endpointId: string | undefined, now: number ): Promise< number > {
+		return this.deliveries.requeueFailedSince( since, endpointId, now );
+	}
+	async replayRange( replay: RangeReplay ): Promise< RangeReplayResult > {
+		return this.deliveries.replayRange( replay );
+	}
+}

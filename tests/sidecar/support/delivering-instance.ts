@@ -1,0 +1,46 @@
+import type { Server } from 'http';
+import type { AddressInfo } from 'net';
+import { loadConfig } from '../../../sidecar/src/config';
+import { createSharedApp } from '../../../sidecar/src/http/shared-app';
+import { createLogger } from '../../../sidecar/src/logger';
+import { SharedDispatcher } from '../../../sidecar/src/outbound/shared-dispatcher';
+import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
+import { apiClient, type ApiCall } from './api-client';
+import { TEST_ENV, TEST_KEY } from './harness';
+
+const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
+const log = createLogger( process.env.TEST_LOG ?? 'silent' );
+
+export interface DeliveringInstance {
+	api: ApiCall;
+	dispatcher: SharedDispatcher;
+	close: () => Promise< void >;
+}
+
+/**
+ * One sidecar instance on the shared store, in this process: its own pool, app and
+ * dispatcher, the dispatcher exposed and polling every pollMs once the test starts it (so
+ * that a test can show which instance delivers what another queued).
+ */
+export async function startDeliveringInstance(
+	url: string,
+	name: string,
+	pollMs: number
+): Promise< DeliveringInstance > {
+	const store = await MysqlStore.open( { url } );
+	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs } );
+	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
+	const server: Server = await new Promise( ( resolve ) => {
+		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
+	} );
+	return {
+		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
+		dispatcher,
+		close: async () => {
+			await dispatcher.stop( 1000 );
+			server.closeAllConnections();
+			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await store.close();
+		},
+	};
+}
