@@ -62,9 +62,10 @@ type Recorded =
 /**
  * The in-process delivery worker. The database is the queue; this decides what goes
  * out when:
- *  - woken right after events commit (no polling on the hot path), after every
- *    finished attempt (a slot or an ordering key freed up), and by one timer set to
- *    the next due retry;
+ *  - events handed over by POST /v1/events are claimed in the transaction that stores
+ *    them (ingest()); the pump is woken after every finished attempt (a slot or an
+ *    ordering key freed up), by the API's changes, and by one timer set to the next
+ *    due retry (no polling on the hot path);
  *  - at most max_concurrency attempts per endpoint;
  *  - per (endpoint, ordering_key) one delivery at a time, in arrival order (the
  *    claim query skips anything behind an unfinished earlier one);
