@@ -94,14 +94,13 @@ export function eventsRouter( context: RouteContext ): Router {
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, BATCH_SCHEMA );
 			const { events, rejected } = checkBatch( body.events );
-			const now = Date.now();
+			// Stored, and the first attempts claimed, in one transaction.
 			const result =
 				events.length > 0
-					? stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+					? dispatcher.ingest( ( now ) =>
+							stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+						)
 					: { accepted: [], duplicates: [], endpointIds: [] };
-			if ( events.length > 0 ) {
-				dispatcher.wake( result.endpointIds );
-			}
 			const accepted = new Set( result.accepted );
 			for ( const event of events ) {
 				if ( accepted.delete( event.id ) ) {
