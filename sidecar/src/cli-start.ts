@@ -35,7 +35,11 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 	}
 	let db: Db;
 	try {
-		db = openDatabase( { dataDir: config.dataDir, synchronous: config.sqliteSynchronous } );
+		db = openDatabase( {
+			dataDir: config.dataDir,
+			synchronous: config.sqliteSynchronous,
+			cacheSizeMb: config.sqliteCacheMb,
+		} );
 	} catch ( error ) {
 		log.fatal( { err: error, dataDir: config.dataDir }, 'cannot open the database' );
 		process.exit( 1 );

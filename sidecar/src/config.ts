@@ -119,6 +119,9 @@ export const CONFIG_SCHEMA = z.object( {
 			z.enum( [ 'NORMAL', 'FULL', 'EXTRA' ] )
 		)
 		.default( 'NORMAL' ),
+	// SQLite's page cache. better-sqlite3 builds SQLite with a 16 MB default, which a busy queue
+	// fills and never gives back (a sixth of the process's RSS); the OS page cache holds the file anyway.
+	sqliteCacheMb: intIn( 1, 1024 ).default( 2 ),
 	// An endpoint that has failed without a single success for this long is disabled.
 	disableAfterHours: z.coerce
 		.number()
@@ -310,6 +313,11 @@ export const SETTINGS: Record<
 		env: 'SIDECAR_SQLITE_SYNCHRONOUS',
 		format: 'NORMAL, FULL or EXTRA',
 		help: 'SQLite durability: NORMAL survives a crash of the process, FULL also a power loss (an fsync a commit).',
+	},
+	sqliteCacheMb: {
+		env: 'SIDECAR_SQLITE_CACHE_MB',
+		format: 'MB, 1-1024',
+		help: "SQLite's page cache (memory kept by the process; the OS caches the file too).",
 	},
 	disableAfterHours: {
 		env: 'SIDECAR_DISABLE_AFTER_HOURS',

@@ -2,7 +2,11 @@ import Database from 'better-sqlite3';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { utf8Excerpt } from '../../sidecar/src/outbound/delivery-client';
+import { loadConfig } from '../../sidecar/src/config';
+import { createLogger } from '../../sidecar/src/logger';
+import { createMetrics } from '../../sidecar/src/metrics/registry';
+import { utf8Excerpt, type AttemptRequest } from '../../sidecar/src/outbound/delivery-client';
+import { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { DATABASE_FILE, migrate, openDatabase } from '../../sidecar/src/store/database';
 import { MIGRATIONS } from '../../sidecar/src/store/migrations';
 import { createStores } from '../../sidecar/src/store/stores';
@@ -14,7 +18,7 @@ import { sleep } from '../support/wait-until';
 describe( 'database', () => {
 	const tempDir = () => fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-db-' ) );
 
-	it( 'opens <dataDir>/sidecar.db in WAL mode, synchronous as configured, with every migration applied once', () => {
+	it( 'opens <dataDir>/sidecar.db in WAL mode, synchronous and page cache as configured, with every migration applied once', () => {
 		const root = tempDir();
 		const dir = path.join( root, 'nested', 'data' );
 		const db = openDatabase( { dataDir: dir } );
@@ -22,13 +26,15 @@ describe( 'database', () => {
 		expect( db.pragma( 'journal_mode', { simple: true } ) ).toBe( 'wal' );
 		expect( db.pragma( 'synchronous', { simple: true } ) ).toBe( 1 ); // NORMAL
 		expect( db.pragma( 'busy_timeout', { simple: true } ) ).toBe( 5000 );
+		expect( db.pragma( 'cache_size', { simple: true } ) ).toBe( -2048 ); // 2 MB, not better-sqlite3's 16 MB
 		expect( db.pragma( 'foreign_keys', { simple: true } ) ).toBe( 1 );
 		expect( db.pragma( 'user_version', { simple: true } ) ).toBe( MIGRATIONS.length );
 		expect( migrate( db ) ).toBe( MIGRATIONS.length ); // idempotent
 		db.close();
 
-		const full = openDatabase( { dataDir: dir, synchronous: 'FULL' } );
+		const full = openDatabase( { dataDir: dir, synchronous: 'FULL', cacheSizeMb: 16 } );
 		expect( full.pragma( 'synchronous', { simple: true } ) ).toBe( 2 );
+		expect( full.pragma( 'cache_size', { simple: true } ) ).toBe( -16384 );
 		full.close();
 		fs.rmSync( root, { recursive: true, force: true } );
 	} );
@@ -106,7 +112,97 @@ describe( 'database', () => {
 		);
 		expect( stores.deliveries.ofEvent( 'e1' ).map( ( d ) => d.endpointId ) ).toEqual( [ a.id ] );
 	} );
+
+	it( "stores a batch in the caller's transaction when there is one: rolled back with it", () => {
+		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
+		const now = Date.now();
+		createEndpoint( stores, now );
+		expect( () =>
+			stores.db
+				.transaction( () => {
+					stores.events.insertBatch( [ paidEvent( 'e1', now ) ], now, now );
+					throw new Error( 'the caller failed after the insert' );
+				} )
+				.immediate()
+		).toThrow( 'the caller failed' );
+		expect( stores.events.get( 'e1' ) ).toBeUndefined();
+		expect( stores.deliveries.ofEvent( 'e1' ) ).toEqual( [] );
+	} );
 } );
+
+describe( 'dispatcher ingest (in-process)', () => {
+	const dispatcherFor = ( stores: ReturnType< typeof createStores >, sent: AttemptRequest[] ) =>
+		new Dispatcher( {
+			config: loadConfig( { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) } ),
+			log: createLogger( 'silent' ),
+			stores,
+			metrics: createMetrics( { processMetrics: false } ),
+			client: {
+				send: ( request ) => {
+					sent.push( request );
+					return new Promise( () => undefined ); // never answers: the delivery stays in flight
+				},
+				close: () => undefined,
+			},
+		} );
+
+	it( 'stores the events and claims their first attempts before it returns', () => {
+		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
+		const now = Date.now();
+		const endpoint = createEndpoint( stores, now );
+		const sent: AttemptRequest[] = [];
+		const dispatcher = dispatcherFor( stores, sent );
+		dispatcher.start();
+		const result = dispatcher.ingest( ( at ) =>
+			stores.events.insertBatch( [ paidEvent( 'e1', at ), paidEvent( 'e2', at ) ], at, at )
+		);
+		expect( result ).toEqual( { accepted: [ 'e1', 'e2' ], duplicates: [], endpointIds: [ endpoint.id ] } );
+		expect( stores.deliveries.countByStatus().in_flight ).toBe( 2 );
+		expect( sent.map( ( request ) => request.eventId ) ).toEqual( [ 'e1', 'e2' ] );
+	} );
+
+	it( 'stores nothing and claims nothing when the store or a claim throws, and gives the error to the caller', () => {
+		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
+		const now = Date.now();
+		createEndpoint( stores, now );
+		const sent: AttemptRequest[] = [];
+		const dispatcher = dispatcherFor( stores, sent );
+		dispatcher.start();
+		expect( () =>
+			dispatcher.ingest( ( at ) => {
+				stores.events.insertBatch( [ paidEvent( 'e1', at ) ], at, at );
+				throw new Error( 'disk full' );
+			} )
+		).toThrow( 'disk full' );
+		expect( stores.events.get( 'e1' ) ).toBeUndefined();
+		expect( stores.deliveries.countByStatus().in_flight ).toBe( 0 );
+		expect( sent ).toEqual( [] );
+	} );
+} );
+
+function createEndpoint( stores: ReturnType< typeof createStores >, now: number ) {
+	return stores.endpoints.create(
+		{
+			url: 'https://a.example/',
+			description: '',
+			eventTypes: [],
+			maxConcurrency: 4,
+			wcCompatSignature: false,
+			secret: 'whsec_' + Buffer.alloc( 32, 1 ).toString( 'base64' ),
+		},
+		now
+	);
+}
+
+function paidEvent( id: string, now: number ) {
+	return {
+		id,
+		type: 'order.paid' as const,
+		timestamp: new Date( now ).toISOString(),
+		orderingKey: `order:${ id }`,
+		data: {},
+	};
+}
 
 describe( 'utf8Excerpt', () => {
 	it.each( [

@@ -22,7 +22,10 @@ export interface AppContext {
 	log: Logger;
 	startedAt: number;
 	stores: Stores;
-	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' | 'isRunning' >;
+	dispatcher: Pick<
+		Dispatcher,
+		'wake' | 'ingest' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' | 'isRunning'
+	>;
 	metrics: SidecarMetrics;
 }
 

@@ -1,7 +1,7 @@
 import type { ClaimedDelivery } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { AttemptOutcome } from './retry-policy';
-import { postOnce, ResponseTooLargeError } from './http-post';
+import { postOnce, ResponseTooLargeError, type Canceller } from './http-post';
 import { buildDeliveryHeaders } from './signing';
 import { createGuardedAgents } from './url-guard';
 
@@ -72,8 +72,8 @@ export function utf8Excerpt( text: string, maxBytes = RESPONSE_EXCERPT_BYTES ): 
 export function createDeliveryClient( options: DeliveryClientOptions ) {
 	const agents = createGuardedAgents( { allowCidrs: options.allowCidrs } );
 
-	// Deadlines of the attempts in flight, so close() can cut them short.
-	const inFlight = new Set< AbortController >();
+	// The attempts in flight, so close() can cut them short.
+	const inFlight = new Set< Canceller >();
 	let closed = false;
 
 	async function send( request: AttemptRequest ): Promise< AttemptResult > {
@@ -112,13 +112,13 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 
 		// The deadline bounds the whole exchange (not just socket idleness), so a receiver
 		// trickling bytes cannot hold a delivery slot forever.
-		const deadline = new AbortController();
+		const canceller: Canceller = {};
 		let timedOut = false;
 		const timer = setTimeout( () => {
 			timedOut = true;
-			deadline.abort();
+			canceller.cancel?.( cancelledError() );
 		}, options.timeoutMs );
-		inFlight.add( deadline );
+		inFlight.add( canceller );
 		try {
 			if ( closed ) {
 				throw Object.assign( new Error( 'the delivery client is closed' ), { code: 'ERR_CANCELED' } );
@@ -126,7 +126,7 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 			const response = await postOnce( request.url, Buffer.from( request.payload, 'utf8' ), {
 				headers,
 				agents,
-				signal: deadline.signal,
+				canceller,
 				maxResponseBytes: MAX_RESPONSE_BYTES,
 			} );
 			const retryAfter = response.headers[ 'retry-after' ];
@@ -156,15 +156,15 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 			} );
 		} finally {
 			clearTimeout( timer );
-			inFlight.delete( deadline );
+			inFlight.delete( canceller );
 		}
 	}
 
 	/** Aborts attempts in flight (they resolve as ERR_CANCELED) and drops the connections. */
 	function close(): void {
 		closed = true;
-		for ( const controller of inFlight ) {
-			controller.abort();
+		for ( const canceller of inFlight ) {
+			canceller.cancel?.( cancelledError() );
 		}
 		agents.httpAgent.destroy();
 		agents.httpsAgent.destroy();
@@ -174,3 +174,8 @@ export function createDeliveryClient( options: DeliveryClientOptions ) {
 }
 
 export type DeliveryClient = ReturnType< typeof createDeliveryClient >;
+
+/** What an attempt cut short (deadline or close()) fails with; a deadline is then told apart as ETIMEDOUT. */
+function cancelledError(): Error {
+	return Object.assign( new Error( 'the attempt was aborted' ), { code: 'ERR_CANCELED' } );
+}

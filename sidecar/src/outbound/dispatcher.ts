@@ -47,9 +47,10 @@ type Recorded = AttemptMetrics | { kind: 'disable'; reason: DisableReason };
 /**
  * The in-process delivery worker. The database is the queue; this decides what goes
  * out when:
- *  - woken right after events commit (no polling on the hot path), after every
- *    finished attempt (a slot or an ordering key freed up), and by one timer set to
- *    the next due retry;
+ *  - events handed over by POST /v1/events are claimed in the transaction that stores
+ *    them (ingest()); the pump is woken after every finished attempt (a slot or an
+ *    ordering key freed up), by the API's changes, and by one timer set to the next
+ *    due retry (no polling on the hot path);
  *  - at most max_concurrency attempts per endpoint;
  *  - per (endpoint, ordering_key) one delivery at a time, in arrival order (the
  *    claim query skips anything behind an unfinished earlier one);
@@ -251,53 +252,91 @@ export class Dispatcher {
 	}
 
 	/**
-	 * One transaction: record finished attempts (which may free slots and unblock
-	 * ordering keys), then claim what is due on the endpoints that may have work.
+	 * Stores what a POST hands over and claims the first attempts it made due in one
+	 * transaction: one commit instead of two for a single-event POST (bench/README.md,
+	 * "Outbound delivery"). Finished attempts are left to the next pump, so that a failure to
+	 * record them never refuses events. When `store` or a claim throws, nothing is stored nor
+	 * claimed and the error is the caller's.
 	 */
-	private pump(): void {
-		this.pumpQueued = false;
+	ingest< T extends { endpointIds: string[] } >( store: ( now: number ) => T ): T {
 		if ( this.state === 'new' || this.state === 'stopped' ) {
-			return;
+			const result = store( Date.now() );
+			this.wake( result.endpointIds );
+			return result;
+		}
+		return this.pump( store ) as T;
+	}
+
+	/**
+	 * One transaction: record finished attempts (which may free slots and unblock ordering
+	 * keys), or store what ingest() was given, then claim what is due on the endpoints that
+	 * may have work.
+	 */
+	private pump< T extends { endpointIds: string[] } >( ingest?: ( now: number ) => T ): T | undefined {
+		if ( ingest === undefined ) {
+			this.pumpQueued = false;
+		}
+		if ( this.state === 'new' || this.state === 'stopped' ) {
+			return undefined;
 		}
 		const now = Date.now();
-		const finished = this.finished;
-		this.finished = [];
+		const finished = ingest === undefined ? this.finished : [];
+		if ( ingest === undefined ) {
+			this.finished = [];
+		}
 		const ids = this.allDirty ? [ ...this.endpoints.keys() ] : [ ...this.dirty ];
 		this.allDirty = false;
 		this.dirty.clear();
+		// Recording an attempt may unblock its ordering key: claim on its endpoint in the same
+		// transaction even if an ingest() took the wake-up that the attempt's end gave.
+		for ( const item of finished ) {
+			if ( ! ids.includes( item.endpointId ) ) {
+				ids.push( item.endpointId );
+			}
+		}
 		const launches: [ Endpoint, ClaimedDelivery ][] = [];
-		try {
-			this.stores.db
-				.transaction( () => {
-					for ( const item of finished ) {
-						this.record( item, now );
-					}
-					if ( this.state !== 'running' ) {
-						return;
-					}
-					for ( const id of ids ) {
-						const endpoint = this.endpoints.get( id );
-						if ( endpoint?.status === 'active' ) {
-							const free = endpoint.maxConcurrency - this.inFlightCount( id );
-							for ( const claimed of this.stores.deliveries.claimDue( id, now, free ) ) {
-								launches.push( [ endpoint, claimed ] );
+		let ingested: T | undefined;
+		if ( ingest !== undefined || finished.length > 0 || ids.length > 0 ) {
+			try {
+				this.stores.db
+					.transaction( () => {
+						if ( ingest !== undefined ) {
+							ingested = ingest( now );
+							ids.push( ...ingested.endpointIds.filter( ( id ) => ! ids.includes( id ) ) );
+						}
+						for ( const item of finished ) {
+							this.record( item, now );
+						}
+						if ( this.state !== 'running' ) {
+							return;
+						}
+						for ( const id of ids ) {
+							const endpoint = this.endpoints.get( id );
+							if ( endpoint?.status === 'active' ) {
+								const free = endpoint.maxConcurrency - this.inFlightCount( id );
+								for ( const claimed of this.stores.deliveries.claimDue( id, now, free ) ) {
+									launches.push( [ endpoint, claimed ] );
+								}
 							}
 						}
-					}
-				} )
-				.immediate();
-		} catch ( error ) {
-			// Rolled back (e.g. SQLITE_BUSY from an outside writer): keep the results, reload
-			// the endpoint cache record() may have touched, and try again shortly.
-			this.finished = finished.concat( this.finished );
-			this.noticesQueued = false; // rolled back with the rest
-			this.recorded = [];
-			this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
-			this.endpoints = new Map(
-				this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
-			);
-			setTimeout( () => this.wake(), 1000 ).unref();
-			return;
+					} )
+					.immediate();
+			} catch ( error ) {
+				// Rolled back (e.g. SQLITE_BUSY from an outside writer): keep the results, reload
+				// the endpoint cache record() may have touched, and try again shortly.
+				this.finished = finished.concat( this.finished );
+				this.noticesQueued = false; // rolled back with the rest
+				this.recorded = [];
+				this.endpoints = new Map(
+					this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
+				);
+				setTimeout( () => this.wake(), 1000 ).unref();
+				if ( ingest !== undefined ) {
+					throw error; // the POST's answer says it: nothing was stored
+				}
+				this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
+				return undefined;
+			}
 		}
 		this.afterCommit();
 		// Sent only once the claims are committed.
@@ -307,6 +346,7 @@ export class Dispatcher {
 		if ( this.state === 'running' ) {
 			this.armTimer( now );
 		}
+		return ingested;
 	}
 
 	/** One timer, for the earliest retry in the future; earlier work arrives by wake(). */

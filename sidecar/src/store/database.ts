@@ -17,11 +17,17 @@ export interface OpenDatabaseOptions {
 	 * commit) is needed to survive those. SIDECAR_SQLITE_SYNCHRONOUS picks the mode.
 	 */
 	synchronous?: SynchronousMode;
+	/**
+	 * SQLite's page cache, in MB (default 2). better-sqlite3's own default is 16 MB, which a busy
+	 * queue fills and keeps: pages beyond the cache are read again from the OS page cache.
+	 */
+	cacheSizeMb?: number;
 	/** How long a writer waits for a lock held by another connection (e.g. a sqlite3 shell). */
 	busyTimeoutMs?: number;
 }
 
 export const DATABASE_FILE = 'sidecar.db';
+export const DEFAULT_CACHE_SIZE_MB = 2;
 
 export function openDatabase( options: OpenDatabaseOptions ): Db {
 	let file = ':memory:';
@@ -33,6 +39,8 @@ export function openDatabase( options: OpenDatabaseOptions ): Db {
 	try {
 		db.pragma( 'journal_mode = WAL' );
 		db.pragma( `synchronous = ${ options.synchronous ?? 'NORMAL' }` );
+		// Negative: a size in KiB rather than in pages.
+		db.pragma( `cache_size = -${ Math.floor( ( options.cacheSizeMb ?? DEFAULT_CACHE_SIZE_MB ) * 1024 ) }` );
 		db.pragma( `busy_timeout = ${ options.busyTimeoutMs ?? 5000 }` );
 		db.pragma( 'foreign_keys = ON' );
 		migrate( db );

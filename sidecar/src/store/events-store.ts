@@ -68,51 +68,52 @@ export class EventsStore {
 	 * Stores a batch and fans each new event out to every active endpoint subscribed to
 	 * its type, all in one transaction: when this returns the batch is committed, and an
 	 * event never exists without its deliveries. A known id is a no-op (WordPress's
-	 * outbox re-sends a batch it got no answer for).
+	 * outbox re-sends a batch it got no answer for). Inside the caller's transaction if there is
+	 * one (the dispatcher's ingest): a nested transaction would be a SAVEPOINT, which costs more
+	 * than the commit the ingest saves (bench/README.md, "Outbound delivery").
 	 */
 	insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): InsertResult {
-		return this.db
-			.transaction( () => {
-				const endpoints = (
-					this.statements.activeEndpoints.all() as { id: string; event_types: string }[]
-				 ).map( ( row ) => ( {
+		const insert = () => {
+			const endpoints = ( this.statements.activeEndpoints.all() as { id: string; event_types: string }[] ).map(
+				( row ) => ( {
 					id: row.id,
 					types: new Set( JSON.parse( row.event_types ) as string[] ),
-				} ) );
-				const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
-				const touched = new Set< string >();
-				for ( const event of events ) {
-					const inserted = this.statements.insert.run(
-						event.id,
-						event.type,
-						event.timestamp,
-						event.orderingKey,
-						eventPayload( event ),
-						now
-					).changes;
-					if ( inserted === 0 ) {
-						result.duplicates.push( event.id );
-						continue;
-					}
-					result.accepted.push( event.id );
-					for ( const endpoint of endpoints ) {
-						if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
-							this.statements.insertDelivery.run(
-								event.id,
-								endpoint.id,
-								event.orderingKey,
-								firstAttemptAt,
-								now,
-								now
-							);
-							touched.add( endpoint.id );
-						}
+				} )
+			);
+			const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
+			const touched = new Set< string >();
+			for ( const event of events ) {
+				const inserted = this.statements.insert.run(
+					event.id,
+					event.type,
+					event.timestamp,
+					event.orderingKey,
+					eventPayload( event ),
+					now
+				).changes;
+				if ( inserted === 0 ) {
+					result.duplicates.push( event.id );
+					continue;
+				}
+				result.accepted.push( event.id );
+				for ( const endpoint of endpoints ) {
+					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
+						this.statements.insertDelivery.run(
+							event.id,
+							endpoint.id,
+							event.orderingKey,
+							firstAttemptAt,
+							now,
+							now
+						);
+						touched.add( endpoint.id );
 					}
 				}
-				result.endpointIds = [ ...touched ];
-				return result;
-			} )
-			.immediate();
+			}
+			result.endpointIds = [ ...touched ];
+			return result;
+		};
+		return this.db.inTransaction ? insert() : this.db.transaction( insert ).immediate();
 	}
 
 	get( id: string ): StoredEvent | undefined {

@@ -68,7 +68,7 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 		},
 	} );
 	const log = createLogger( config.logLevel, sink );
-	const db = openDatabase( { dataDir, synchronous: config.sqliteSynchronous } );
+	const db = openDatabase( { dataDir, synchronous: config.sqliteSynchronous, cacheSizeMb: config.sqliteCacheMb } );
 	const stores = createStores( db );
 	// As cli-start.ts wires it; no process metrics (each registry would watch GC and the event loop again).
 	const metrics = createMetrics( {

@@ -27,6 +27,14 @@ describe( 'sidecar configuration', () => {
 		expect( () => loadConfig( { ...KEY, SIDECAR_WORDPRESS_URL: 'not a url' } ) ).toThrow( /SIDECAR_WORDPRESS_URL/ );
 	} );
 
+	it( "reads SQLite's page cache size in MB: 2 by default, 1 to 1024, whole numbers", () => {
+		expect( loadConfig( KEY ).sqliteCacheMb ).toBe( 2 );
+		expect( loadConfig( { ...KEY, SIDECAR_SQLITE_CACHE_MB: '16' } ).sqliteCacheMb ).toBe( 16 );
+		for ( const bad of [ '0', '1025', '1.5', 'big' ] ) {
+			expect( () => loadConfig( { ...KEY, SIDECAR_SQLITE_CACHE_MB: bad } ) ).toThrow( /SIDECAR_SQLITE_CACHE_MB/ );
+		}
+	} );
+
 	it( 'requires a shared key and refuses a short one', () => {
 		expect( () => loadConfig( {} ) ).toThrow( ConfigError );
 		expect( () => loadConfig( { SIDECAR_SHARED_KEY: 'short' } ) ).toThrow(

@@ -10,7 +10,7 @@ export interface RouteContext {
 	config: SidecarConfig;
 	log: Logger;
 	stores: Stores;
-	dispatcher: Pick< Dispatcher, 'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' >;
+	dispatcher: Pick< Dispatcher, 'wake' | 'ingest' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' >;
 	startedAt: number;
 	metrics: SidecarMetrics;
 }

@@ -113,14 +113,13 @@ export function eventsRouter( context: RouteContext ): Router {
 		.post( ( req, res ) => {
 			const body = parseJsonBody( req, BATCH_SCHEMA );
 			const { events, rejected } = checkBatch( body.events );
-			const now = Date.now();
+			// Stored, and the first attempts claimed, in one transaction.
 			const result =
 				events.length > 0
-					? stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+					? dispatcher.ingest( ( now ) =>
+							stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
+						)
 					: { accepted: [], duplicates: [], endpointIds: [] };
-			if ( events.length > 0 ) {
-				dispatcher.wake( result.endpointIds );
-			}
 			countBatch( metrics, events, result.accepted, rejected );
 			if ( rejected.length > 0 ) {
 				context.log.warn(
