@@ -1,9 +1,11 @@
 import type { Server } from 'http';
 import type { SidecarConfig } from './config';
 import { redactDatabaseUrl } from './config';
-import { createSharedApp } from './http/shared-app';
+import { checkSharedReadiness } from './http/probes';
+import { createSharedApp, sharedMetrics } from './http/shared-app';
 import { applyServerTimeouts } from './http/server-timeouts';
 import type { Logger } from './logger';
+import { startMetricsListener } from './metrics/listener';
 import { createSharedRuntime } from './outbound/shared-runtime';
 import { MysqlStore } from './store/mysql/mysql-store';
 import { SIDECAR_VERSION } from './version';
@@ -26,10 +28,12 @@ export async function startSharedSidecar(
 		log.fatal( { err: error, database }, 'cannot open the shared database' );
 		process.exit( 1 );
 	}
-	const outbound = createSharedRuntime( { config, log, store } );
+	// Counters are this instance's; the queue gauges are read from the shared store at each scrape.
+	const metrics = sharedMetrics( store, log );
+	const outbound = createSharedRuntime( { config, log, store, metrics } );
 	const { dispatcher } = outbound;
 	outbound.start();
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
+	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher, metrics } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
@@ -51,6 +55,12 @@ export async function startSharedSidecar(
 		process.exit( 1 );
 	} );
 
+	const metricsListener = startMetricsListener( config, {
+		log,
+		metrics,
+		readiness: () => checkSharedReadiness( { store, dispatcher, log } ),
+	} );
+
 	// Attempts in flight finish (or their leases expire for another instance to take), then the
 	// notices being sent, then the server closes, then the pool. Unsent notices stay in the table.
 	let stopping = false;
@@ -62,6 +72,7 @@ export async function startSharedSidecar(
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
 		await outbound.stop( config.shutdownGraceMs );
+		metricsListener.close();
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();

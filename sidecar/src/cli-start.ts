@@ -5,7 +5,7 @@ import { createApp } from './http/app';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { startSharedSidecar } from './cli-start-shared';
 import { createLogger, type Logger } from './logger';
-import { createMetricsApp, listenMetrics } from './metrics/http';
+import { startMetricsListener } from './metrics/listener';
 import { createMetrics } from './metrics/registry';
 import { createOutboundRuntime } from './outbound/runtime';
 import { openDatabase, type Db } from './store/database';
@@ -71,32 +71,7 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		log.fatal( { err: error }, 'cannot listen' );
 		process.exit( 1 );
 	} );
-	let metricsServer: Server | undefined;
-	if ( config.metricsPort !== undefined ) {
-		const metricsApp = createMetricsApp( {
-			db,
-			dispatcher: outbound.dispatcher,
-			log,
-			metrics,
-			token: config.metricsToken,
-		} );
-		listenMetrics( metricsApp, config.metricsHost, config.metricsPort ).then(
-			( listening ) => {
-				metricsServer = listening.server;
-				log.info(
-					{ host: config.metricsHost, port: listening.port, token: config.metricsToken !== undefined },
-					'metrics listening'
-				);
-			},
-			( error: unknown ) => {
-				log.fatal(
-					{ err: error, host: config.metricsHost, port: config.metricsPort },
-					'cannot listen for metrics'
-				);
-				process.exit( 1 );
-			}
-		);
-	}
+	const metricsListener = startMetricsListener( config, { db, dispatcher: outbound.dispatcher, log, metrics } );
 
 	// Order: finish (or abandon, past the grace period) attempts in flight and notices being
 	// sent while the API still answers, then close the server, then the database nothing
@@ -110,8 +85,7 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		log.info( { signal }, 'shutting down' );
 		setTimeout( () => process.exit( 1 ), config.shutdownGraceMs + 5000 ).unref();
 		await outbound.stop( config.shutdownGraceMs );
-		metricsServer?.closeAllConnections();
-		metricsServer?.close();
+		metricsListener.close();
 		await new Promise< void >( ( resolve ) => {
 			server.close( () => resolve() );
 			server.closeIdleConnections();

@@ -2,6 +2,8 @@ import express, { Router } from 'express';
 import { channelAuth } from '../channel/channel-auth';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import { mainPortMetricsRouter } from '../metrics/http';
+import { createMetrics, type SidecarMetrics } from '../metrics/registry';
 import type { SharedDispatcher } from '../outbound/shared-dispatcher';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
@@ -10,7 +12,7 @@ import { parseJsonBody } from './json-body';
 import { checkSharedReadiness, probeRoutes } from './probes';
 import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
-import { BATCH_SCHEMA, checkBatch } from './routes/events';
+import { BATCH_SCHEMA, checkBatch, countBatch } from './routes/events';
 import { methodNotAllowed } from './routes/helpers';
 import { inboundRouter } from './routes/inbound';
 import { privacyRouter } from './routes/privacy';
@@ -26,6 +28,19 @@ export interface SharedAppContext {
 		SharedDispatcher,
 		'wake' | 'endpointsChanged' | 'firstAttemptAt' | 'isRunning' | 'instanceId' | 'noticesCommitted'
 	>;
+	/**
+	 * This instance's registry, the one its dispatcher records into (see sharedMetrics). Without
+	 * it (tests that count nothing), one of the app's own: events and inbound verifications only.
+	 */
+	metrics?: SidecarMetrics;
+}
+
+/** The registry of an instance on the shared store: its own counters, the queue gauges read from the shared store. */
+export function sharedMetrics( store: Pick< QueueStore, 'queueByEndpoint' >, log: Logger ): SidecarMetrics {
+	return createMetrics( {
+		queue: () => store.queueByEndpoint(),
+		onQueueError: ( error ) => log.warn( { err: error }, 'metrics: cannot read the queue' ),
+	} );
 }
 
 /**
@@ -38,6 +53,7 @@ export interface SharedAppContext {
  */
 export function createSharedApp( context: SharedAppContext ): express.Express {
 	const { config, log, store, dispatcher } = context;
+	const metrics = context.metrics ?? sharedMetrics( store, log );
 	const app = createAppShell( log );
 	app.use(
 		probeRoutes( {
@@ -45,6 +61,8 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 			health: { instance: dispatcher.instanceId },
 		} )
 	);
+	// As on the embedded store: behind SIDECAR_METRICS_TOKEN, else a 404 naming the settings.
+	app.use( mainPortMetricsRouter( metrics, config.metricsToken ) );
 
 	const api = Router();
 	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
@@ -76,6 +94,7 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 			// This instance tries the first delivery at once; the others find it at their next poll.
 			dispatcher.wake( result.endpointIds );
 		}
+		countBatch( metrics, events, result.accepted, rejected );
 		if ( rejected.length > 0 ) {
 			log.warn(
 				{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },
@@ -95,12 +114,12 @@ export function createSharedApp( context: SharedAppContext ): express.Express {
 	} );
 
 	// Endpoint management, the delivery log, replays and privacy: the embedded store's routes, on the shared store.
-	api.use( endpointsRouter( { config, log, store, dispatcher } ) );
+	api.use( endpointsRouter( { config, log, store, dispatcher, metrics } ) );
 	api.use( deliveriesRouter( { config, log, store, dispatcher } ) );
 	api.use( replaysRouter( { config, log, store, dispatcher } ) );
 	api.use( privacyRouter( { config, log, store, dispatcher } ) );
 	// Inbound sources, their verification and its log: every instance reads the same rows.
-	api.use( inboundRouter( { config, log, store } ) );
+	api.use( inboundRouter( { config, log, store, metrics } ) );
 
 	app.use( '/v1', api );
 

@@ -3,9 +3,10 @@ import type { Server } from 'http';
 import type { AddressInfo } from 'net';
 import { constantTimeEqual } from '../inbound/constant-time';
 import { sendError } from '../http/errors';
-import { probesRouter, type ProbeContext } from '../http/probes';
+import { probeRoutes, probesRouter, type ProbeContext, type ProbeRoutes } from '../http/probes';
 import { methodNotAllowed } from '../http/routes/helpers';
 import { applyServerTimeouts } from '../http/server-timeouts';
+import type { Logger } from '../logger';
 import type { SidecarMetrics } from './registry';
 
 export const METRICS_TOKEN_SETTING = 'SIDECAR_METRICS_TOKEN';
@@ -62,14 +63,20 @@ export function mainPortMetricsRouter( metrics: SidecarMetrics, token: string | 
 	return router;
 }
 
+/**
+ * What the metrics listener needs: its probes are the embedded store's (db and dispatcher) or,
+ * on the shared store, the instance's own readiness check.
+ */
+export type MetricsProbes = ProbeContext | { log: Logger; readiness: ProbeRoutes[ 'readiness' ] };
+
+export type MetricsAppContext = MetricsProbes & { metrics: SidecarMetrics; token: string | undefined };
+
 /** The app of the SIDECAR_METRICS_PORT listener: /metrics (behind the token when one is set), /health, /ready. */
-export function createMetricsApp(
-	context: ProbeContext & { metrics: SidecarMetrics; token: string | undefined }
-): express.Express {
+export function createMetricsApp( context: MetricsAppContext ): express.Express {
 	const app = express();
 	app.disable( 'x-powered-by' );
 	app.set( 'trust proxy', false );
-	app.use( probesRouter( context ) );
+	app.use( 'readiness' in context ? probeRoutes( { readiness: context.readiness } ) : probesRouter( context ) );
 	app.route( '/metrics' ).get( metricsHandler( context.metrics, context.token ) ).all( methodNotAllowed( 'GET' ) );
 	app.use( ( _req: Request, res: Response ) => {
 		sendError( res, 404, 'not_found', 'This listener serves /metrics, /health and /ready only.' );

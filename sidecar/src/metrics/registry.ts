@@ -18,8 +18,11 @@ export interface QueueSnapshot {
 }
 
 export interface MetricsOptions {
-	/** Read at each scrape (one query); the queue gauges are absent without it. */
-	queue?: ( now: number ) => QueueSnapshot[];
+	/**
+	 * Read at each scrape (one query; a promise on the shared store); the queue gauges are
+	 * absent without it.
+	 */
+	queue?: ( now: number ) => QueueSnapshot[] | Promise< QueueSnapshot[] >;
 	/** collectDefaultMetrics: process CPU, memory, event loop lag, GC, handles. Default true. */
 	processMetrics?: boolean;
 	/** Told when the queue query fails; the scrape then goes on without the queue gauges. */
@@ -189,23 +192,26 @@ export class SidecarMetrics {
 
 	/** The text exposition, with the queue gauges read now. */
 	async render(): Promise< string > {
-		this.refreshQueue();
+		await this.refreshQueue();
 		return this.registry.metrics();
 	}
 
-	private refreshQueue(): void {
+	private async refreshQueue(): Promise< void > {
 		const read = this.options.queue;
 		if ( ! read ) {
 			return;
 		}
-		this.queueDepth.reset();
-		this.oldestDueAge.reset();
 		const now = ( this.options.now ?? Date.now )();
-		let rows: QueueSnapshot[];
+		let rows: QueueSnapshot[] | undefined;
 		try {
-			rows = read( now );
+			rows = await read( now );
 		} catch ( error ) {
 			this.options.onQueueError?.( error );
+		}
+		// Reset after the read, not before: a scrape that overlaps this one must not see half the endpoints.
+		this.queueDepth.reset();
+		this.oldestDueAge.reset();
+		if ( rows === undefined ) {
 			return;
 		}
 		for ( const row of rows ) {

@@ -1,12 +1,7 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
-import {
-	classifyAttempt,
-	giveUpReason,
-	type DeliveryOutcome,
-	type DisableReason,
-	type GiveUpReason,
-} from '../metrics/outcomes';
+import { attemptMetrics, type AttemptMetrics } from '../metrics/attempt-metrics';
+import type { DisableReason } from '../metrics/outcomes';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
@@ -47,17 +42,7 @@ interface Finished {
 }
 
 /** What a committed transaction adds to the metrics. */
-type Recorded =
-	| {
-			kind: 'attempt';
-			endpointId: string;
-			outcome: DeliveryOutcome;
-			durationSeconds: number;
-			firstAttemptDelaySeconds: number | null;
-			/** Set when the delivery reached a final state (succeeded, or failed for good). */
-			finished: { giveUp: GiveUpReason | null } | null;
-	  }
-	| { kind: 'disable'; reason: DisableReason };
+type Recorded = AttemptMetrics | { kind: 'disable'; reason: DisableReason };
 
 /**
  * The in-process delivery worker. The database is the queue; this decides what goes
@@ -441,23 +426,7 @@ export class Dispatcher {
 		if ( ! this.stores.deliveries.complete( completion ) ) {
 			return; // the endpoint was deleted meanwhile
 		}
-		const outcome = classifyAttempt( result.outcome );
-		this.recorded.push( {
-			kind: 'attempt',
-			endpointId,
-			outcome,
-			durationSeconds: result.durationMs / 1000,
-			// A delivery's first attempt, when the delivery was made as the event arrived (not later,
-			// by a replay to another endpoint or by re-enabling one).
-			firstAttemptDelaySeconds:
-				claimed.attemptCount === 0 && claimed.createdAt === claimed.receivedAt
-					? ( result.startedAt - claimed.receivedAt ) / 1000
-					: null,
-			finished:
-				completion.status === 'succeeded' || completion.status === 'failed'
-					? { giveUp: giveUpReason( decision, outcome ) }
-					: null,
-		} );
+		this.recorded.push( attemptMetrics( endpointId, claimed, result, decision, completion.status ) );
 
 		const context = {
 			delivery_id: claimed.id,

@@ -2,6 +2,9 @@ import { randomBytes } from 'crypto';
 import os from 'os';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import { attemptMetrics, countAttempt } from '../metrics/attempt-metrics';
+import type { DisableReason } from '../metrics/outcomes';
+import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Lease, QueueStore } from '../store/queue-store';
@@ -31,7 +34,14 @@ export interface SharedDispatcherOptions {
 	pollMs?: number;
 	/** Called after a commit that queued a notice for WordPress (an endpoint disabled): the notice sender's kick. */
 	onNoticesQueued?: () => void;
+	/** This instance's counters: attempts, final outcomes and disables it recorded (after their commit). */
+	metrics?: SharedDispatcherMetrics;
 }
+
+export type SharedDispatcherMetrics = Pick<
+	SidecarMetrics,
+	'recordAttempt' | 'recordDeliveryFinished' | 'recordEndpointDisabled'
+>;
 
 export function newInstanceId(): string {
 	return `${ os.hostname().slice( 0, 32 ) }:${ process.pid }:${ randomBytes( 3 ).toString( 'hex' ) }`;
@@ -63,6 +73,7 @@ export class SharedDispatcher {
 	private readonly pollMs: number;
 	private readonly disableAfterMs: number;
 	private readonly onNoticesQueued: () => void;
+	private readonly metrics: SharedDispatcherMetrics | undefined;
 	private endpoints = new Map< string, Endpoint >();
 	private readonly inFlight = new Map< string, number >();
 	private readonly running = new Set< Promise< void > >();
@@ -84,6 +95,7 @@ export class SharedDispatcher {
 		this.pollMs = options.pollMs ?? SHARED_POLL_MS;
 		this.disableAfterMs = options.config.disableAfterHours * 3_600_000;
 		this.onNoticesQueued = options.onNoticesQueued ?? ( () => undefined );
+		this.metrics = options.metrics;
 		this.client =
 			options.client ??
 			createDeliveryClient( {
@@ -260,6 +272,9 @@ export class SharedDispatcher {
 			);
 			return;
 		}
+		if ( this.metrics ) {
+			countAttempt( this.metrics, attemptMetrics( endpoint.id, claimed, result, decision, completion.status ) );
+		}
 		const context = {
 			delivery_id: claimed.id,
 			event_id: claimed.eventId,
@@ -317,13 +332,17 @@ export class SharedDispatcher {
 			return;
 		}
 		let reason: string | null = null;
+		let kind: DisableReason = 'failing';
 		const disabled = await streaks.disableWithNotice( endpointId, now, ( failingSince ) => {
-			reason = failingDisableReason( failingSince, now, this.disableAfterMs ) ?? gone;
+			const failing = failingDisableReason( failingSince, now, this.disableAfterMs );
+			kind = failing === null ? 'gone' : 'failing';
+			reason = failing ?? gone;
 			return reason;
 		} );
 		if ( disabled ) {
 			endpoint.status = 'disabled';
 			this.reloadEndpoints = true;
+			this.metrics?.recordEndpointDisabled( kind );
 			this.log.warn( { endpoint_id: endpointId, reason }, 'endpoint disabled' );
 			this.onNoticesQueued();
 		}

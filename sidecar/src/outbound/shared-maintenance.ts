@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { SidecarMetrics } from '../metrics/registry';
 import type { QueueStore } from '../store/queue-store';
 import { failingDisableReason } from './endpoint-health';
 
@@ -17,6 +18,8 @@ export interface SharedMaintenanceOptions {
 	kickNotices: () => void;
 	/** After the health sweep disabled endpoints: the dispatcher reads them again. */
 	endpointsChanged?: () => void;
+	/** This instance's counters: the disables its health sweep made. */
+	metrics?: Pick< SidecarMetrics, 'recordEndpointDisabled' >;
 	pruneBatch?: number;
 	pruneBatchesPerTick?: number;
 }
@@ -76,6 +79,7 @@ export class SharedMaintenance {
 					)
 				) {
 					disabled++;
+					this.options.metrics?.recordEndpointDisabled( 'failing' );
 					log.warn( { endpoint_id: id }, 'endpoint disabled' );
 				}
 			}

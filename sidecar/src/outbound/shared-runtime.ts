@@ -1,5 +1,6 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
+import type { SidecarMetrics } from '../metrics/registry';
 import type { QueueStore } from '../store/queue-store';
 import type { DeliveryClient } from './delivery-client';
 import type { NoticeSender } from './notice-sender';
@@ -33,6 +34,8 @@ export function createSharedRuntime( options: {
 	pollMs?: number;
 	/** How soon a notice sender looks again when another instance was sending. */
 	busyRetryMs?: number;
+	/** This instance's counters (attempts, deliveries, give-ups, disables); none when absent. */
+	metrics?: SidecarMetrics;
 } ): SharedRuntime {
 	const { config, log, store } = options;
 	const notices = createSharedNoticeSender( {
@@ -50,6 +53,7 @@ export function createSharedRuntime( options: {
 		instanceId: options.instanceId,
 		pollMs: options.pollMs,
 		onNoticesQueued: () => notices.kick(),
+		metrics: options.metrics,
 	} );
 	const maintenance = new SharedMaintenance( {
 		store,
@@ -60,6 +64,7 @@ export function createSharedRuntime( options: {
 		disableAfterMs: config.disableAfterHours * 3_600_000,
 		kickNotices: () => notices.kick(),
 		endpointsChanged: () => dispatcher.endpointsChanged(),
+		metrics: options.metrics,
 	} );
 	return {
 		dispatcher,

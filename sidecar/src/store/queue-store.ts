@@ -16,6 +16,7 @@ import { SqlitePayloadRetention, type PayloadRetention } from './payload-retenti
 import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
 import { SqliteReplayQueue, type ReplayQueue } from './replay-queue';
 import type { Stores } from './stores';
+import type { QueueSnapshot } from '../metrics/registry';
 
 /** A claimed delivery with the instance lease it was taken under. */
 export interface Lease {
@@ -94,6 +95,8 @@ export interface QueueStore {
 	countByStatus: () => Promise<
 		Record< Extract< DeliveryStatus, 'pending' | 'in_flight' | 'failed' | 'cancelled' >, number >
 	>;
+	/** Every endpoint's pending deliveries and their earliest due time: the queue gauges of /metrics. */
+	queueByEndpoint: () => Promise< QueueSnapshot[] >;
 	/** Deletes finished deliveries and unreferenced events older than `before` (retention). */
 	prune: ( before: number, limit: number ) => Promise< { deliveries: number; events: number } >;
 	/**
@@ -205,6 +208,9 @@ export class SqliteQueueStore implements QueueStore {
 	}
 	async countByStatus() {
 		return this.stores.deliveries.countByStatus();
+	}
+	async queueByEndpoint(): Promise< QueueSnapshot[] > {
+		return this.stores.deliveries.queueByEndpoint();
 	}
 	async prune( before: number, limit: number ) {
 		return this.stores.deliveries.prune( before, limit );

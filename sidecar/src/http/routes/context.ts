@@ -25,6 +25,6 @@ export interface QueueRouteContext {
 	store: QueueStore;
 	/** noticesCommitted is absent on the shared store, which has no notice sender yet. */
 	dispatcher: Pick< Dispatcher, 'endpointsChanged' > & Partial< Pick< Dispatcher, 'noticesCommitted' > >;
-	/** Absent on the shared store, which serves no /metrics yet. */
+	/** Where the route counts; nothing is counted without it. */
 	metrics?: Pick< SidecarMetrics, 'recordEndpointDisabled' >;
 }

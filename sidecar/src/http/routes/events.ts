@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../contracts/constants';
+import type { SidecarMetrics } from '../../metrics/registry';
 import type { NewEvent } from '../../store/events-store';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
@@ -76,6 +77,24 @@ function checkEvent( raw: unknown, index: number ): NewEvent | RejectedEvent {
 	};
 }
 
+/** Counts a batch's stored events by type (once per id, even if the batch repeats it) and its rejections. */
+export function countBatch(
+	metrics: Pick< SidecarMetrics, 'recordEventIngested' | 'recordEventRejected' >,
+	events: readonly { id: string; type: string }[],
+	acceptedIds: readonly string[],
+	rejected: readonly { code: 'invalid_body' | 'invalid_event_type' }[]
+): void {
+	const accepted = new Set( acceptedIds );
+	for ( const event of events ) {
+		if ( accepted.delete( event.id ) ) {
+			metrics.recordEventIngested( event.type );
+		}
+	}
+	for ( const rejection of rejected ) {
+		metrics.recordEventRejected( rejection.code );
+	}
+}
+
 /** Hand-over of events from WordPress, and their history (replays: routes/replays.ts). */
 export function eventsRouter( context: RouteContext ): Router {
 	const { stores, dispatcher, metrics } = context;
@@ -101,15 +120,7 @@ export function eventsRouter( context: RouteContext ): Router {
 							stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
 						)
 					: { accepted: [], duplicates: [], endpointIds: [] };
-			const accepted = new Set( result.accepted );
-			for ( const event of events ) {
-				if ( accepted.delete( event.id ) ) {
-					metrics.recordEventIngested( event.type ); // once per id, even if the batch repeats it
-				}
-			}
-			for ( const rejection of rejected ) {
-				metrics.recordEventRejected( rejection.code );
-			}
+			countBatch( metrics, events, result.accepted, rejected );
 			if ( rejected.length > 0 ) {
 				context.log.warn(
 					{ rejected: rejected.map( ( r ) => ( { index: r.index, id: r.id, code: r.code } ) ) },

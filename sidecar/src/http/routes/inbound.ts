@@ -89,7 +89,7 @@ const LOG_QUERY_SCHEMA = z.strictObject( {
 } );
 
 export interface InboundRouteContext extends Pick< QueueRouteContext, 'config' | 'log' | 'store' > {
-	/** Absent on the shared store, which serves no /metrics yet. */
+	/** Where the route counts; nothing is counted without it. */
 	metrics?: Pick< SidecarMetrics, 'recordInboundVerification' >;
 }
 

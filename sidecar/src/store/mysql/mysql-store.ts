@@ -20,6 +20,7 @@ import {
 	type EndpointStatus,
 	type NewEndpoint,
 } from '../endpoints-store';
+import type { QueueSnapshot } from '../../metrics/registry';
 import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
 import type { Lease, QueueStore } from '../queue-store';
@@ -29,6 +30,7 @@ import { MYSQL_MIGRATIONS } from './mysql-migrations';
 import { MysqlNoticeQueue } from './mysql-notices';
 import { MysqlPayloadRetention } from './mysql-payload-retention';
 import { MysqlPrivacyQueue } from './mysql-privacy';
+import { readQueueByEndpoint } from './mysql-queue-metrics';
 import { MysqlReplayQueue } from './mysql-replay';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
@@ -684,6 +686,10 @@ export class MysqlStore implements QueueStore {
 			counts[ row.status as keyof typeof counts ] = Number( row.n );
 		}
 		return counts;
+	}
+
+	async queueByEndpoint(): Promise< QueueSnapshot[] > {
+		return readQueueByEndpoint( this.pool );
 	}
 
 	async prune( before: number, limit: number ): Promise< { deliveries: number; events: number } > {
