@@ -71,6 +71,9 @@ export class SharedDispatcher {
 	private again = false;
 	private reloadEndpoints = true;
 	private poller: NodeJS.Timeout | undefined;
+	/** One timer, for the earliest retry of this instance's own attempts (others' retries come by the poll). */
+	private retryTimer: NodeJS.Timeout | undefined;
+	private retryTimerAt = Infinity;
 	/** Set while the store does not answer; /ready reports it. */
 	private storeError: unknown;
 
@@ -161,6 +164,7 @@ export class SharedDispatcher {
 		}
 		this.state = 'stopping';
 		clearInterval( this.poller );
+		clearTimeout( this.retryTimer );
 		let timer: NodeJS.Timeout | undefined;
 		await Promise.race( [
 			Promise.allSettled( [ ...this.running, ...( this.pumping ? [ this.pumping ] : [] ) ] ),
@@ -273,6 +277,7 @@ export class SharedDispatcher {
 				{ ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds },
 				'delivery failed, will retry'
 			);
+			this.wakeAt( completion.nextAttemptAt ?? now );
 		} else {
 			this.log.warn(
 				{ ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason },
@@ -288,6 +293,27 @@ export class SharedDispatcher {
 				'could not record the endpoint’s failure streak'
 			);
 		}
+	}
+
+	/**
+	 * A retry sooner than the next poll goes out when due, as on the embedded store, not up to
+	 * pollMs late: this instance claims it then (or another instance did at its own poll).
+	 */
+	private wakeAt( at: number ): void {
+		// A later retry is the poll's to find.
+		if ( at >= this.retryTimerAt || at - Date.now() >= this.pollMs || this.state !== 'running' ) {
+			return;
+		}
+		clearTimeout( this.retryTimer );
+		this.retryTimerAt = at;
+		this.retryTimer = setTimeout(
+			() => {
+				this.retryTimerAt = Infinity;
+				this.wake();
+			},
+			Math.max( 0, at - Date.now() )
+		);
+		this.retryTimer.unref();
 	}
 
 	/**
