@@ -106,6 +106,36 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		expect( delivery?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500, 200 ] );
 	} );
 
+	it( 'sends a retry when it is due, not at the next poll', async () => {
+		let calls = 0;
+		receiver = await startReceiver( ( _request, res ) => void res.writeHead( ++calls === 1 ? 500 : 200 ).end() );
+		const store = await backend.open();
+		await store.createEndpoint(
+			{
+				url: receiver.url + '/hook',
+				description: '',
+				eventTypes: [],
+				maxConcurrency: 1,
+				wcCompatSignature: false,
+				secret: generateSecret(),
+			},
+			Date.now()
+		);
+		// The schedule retries after 50 ms; the next poll would come a minute later.
+		const dispatcher = dispatcherOn( store, 60_000 );
+		const now = Date.now();
+		const stored = await store.insertBatch( events( 'retry', 1 ), now, dispatcher.firstAttemptAt( now ) );
+		dispatcher.wake( stored.endpointIds );
+		await receiver.waitFor( ( requests ) => requests.length === 2, 10_000 );
+		await waitUntil(
+			async () => ( await store.deliveriesOfEvent( 'retry_0' ) )[ 0 ]?.status === 'succeeded',
+			10_000,
+			'the retry recorded'
+		);
+		const [ delivery ] = await store.deliveriesOfEvent( 'retry_0' );
+		expect( delivery?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500, 200 ] );
+	} );
+
 	if ( kind === 'mysql' ) {
 		it( 'shares the queue between instances: events stored through one are sent by the other, each once', async () => {
 			receiver = await startReceiver();

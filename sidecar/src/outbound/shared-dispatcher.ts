@@ -42,6 +42,7 @@ export function newInstanceId(): string {
  * database coordinates them (SKIP LOCKED claims under a lease, see MysqlStore.claimDue);
  * this process only decides when to ask:
  *  - at once when this instance stored events (wake), and when one of its attempts ended;
+ *  - when a retry of one of its own attempts comes due before the next poll (one timer);
  *  - every pollMs otherwise: one endpoint reload plus one claim query per active endpoint
  *    (with 2 endpoints, 3 queries a second when idle), which picks up events stored by other
  *    instances, retries that came due and leases left by an instance that died.
