@@ -1,16 +1,25 @@
 import { Webhook } from 'standardwebhooks';
 import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/channel-signature';
 import { orderEvent } from './support/api-client';
-import { startHarness, TEST_KEY, type Harness } from './support/harness';
+import {
+	deliverySidecars,
+	DELIVERY_STORES,
+	type DeliverySidecar,
+	type DeliverySidecars,
+} from './support/delivery-sidecar';
+import { TEST_KEY } from './support/harness';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver';
 import { sleep, waitUntil } from '../support/wait-until';
 
 /**
- * Delivery behaviour of the real sidecar (app + dispatcher + SQLite in-process) against
- * real HTTP receivers on 127.0.0.1. The standardwebhooks library is the signature oracle.
+ * Delivery behaviour of the real sidecar (app + dispatcher + store, in-process) against real
+ * HTTP receivers on 127.0.0.1, on the embedded SQLite store and on the shared MariaDB store
+ * (one instance, wired as cli-start-shared.ts wires it). The same API calls, the same answers.
+ * The standardwebhooks library is the signature oracle.
  */
-describe( 'outbound delivery', () => {
-	let sidecar: Harness;
+describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
+	let sidecars: DeliverySidecars;
+	let sidecar: DeliverySidecar;
 	let receiver: Receiver;
 	let wordpress: Receiver;
 	const secrets: string[] = [];
@@ -19,11 +28,13 @@ describe( 'outbound delivery', () => {
 
 	beforeAll( async () => {
 		wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end( '{"received":true}' ) );
-		sidecar = await startHarness( { SIDECAR_WORDPRESS_URL: wordpress.url } );
+		sidecars = await deliverySidecars( store );
+		sidecar = await sidecars.start( { SIDECAR_WORDPRESS_URL: wordpress.url } );
 	} );
 
 	afterAll( async () => {
-		await sidecar.close();
+		await sidecar?.close();
+		await sidecars?.stop();
 		await wordpress.close();
 	} );
 
@@ -221,7 +232,7 @@ describe( 'outbound delivery', () => {
 	} );
 
 	it( 'counts a timeout as a failure and retries', async () => {
-		const slow = await startHarness( { SIDECAR_DELIVERY_TIMEOUT_MS: '1000', SIDECAR_RETRY_SCHEDULE: '0,0.05' } );
+		const slow = await sidecars.start( { SIDECAR_DELIVERY_TIMEOUT_MS: '1000', SIDECAR_RETRY_SCHEDULE: '0,0.05' } );
 		try {
 			let calls = 0;
 			receiver.setHandler( async ( _req, res ) => {
@@ -462,7 +473,7 @@ describe( 'outbound delivery', () => {
 	} );
 
 	it( 'refuses at connect time a hostname that resolves to loopback (no allow-list): EBLOCKED, given up at once', async () => {
-		const strict = await startHarness( { SIDECAR_ALLOW_PRIVATE_CIDRS: '' } );
+		const strict = await sidecars.start( { SIDECAR_ALLOW_PRIVATE_CIDRS: '' } );
 		try {
 			const port = new URL( receiver.url ).port;
 			const created = await strict.api( 'POST', '/v1/endpoints', { url: `http://localhost:${ port }/hook` } );
@@ -518,13 +529,23 @@ describe( 'outbound delivery', () => {
 	} );
 } );
 
-describe( 'endpoint health', () => {
+describe.each( DELIVERY_STORES )( 'endpoint health (%s store)', ( store ) => {
+	let sidecars: DeliverySidecars;
+
+	beforeAll( async () => {
+		sidecars = await deliverySidecars( store );
+	} );
+
+	afterAll( async () => {
+		await sidecars?.stop();
+	} );
+
 	it( 'disables an endpoint that has failed without a success for longer than SIDECAR_DISABLE_AFTER_HOURS, and a success resets the streak', async () => {
 		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		let healthy = false;
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( healthy ? 200 : 500 ).end() );
 		// 0.0005 h = 1.8 s; a long schedule of 0.1 s retries keeps failing past it.
-		const sidecar = await startHarness( {
+		const sidecar = await sidecars.start( {
 			SIDECAR_WORDPRESS_URL: wordpress.url,
 			SIDECAR_DISABLE_AFTER_HOURS: '0.0005',
 			SIDECAR_RETRY_SCHEDULE: [ 0, ...Array( 60 ).fill( 0.1 ) ].join( ',' ),
