@@ -6,7 +6,7 @@ import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { TEST_ENV } from './support/harness';
 import { startReceiver, type Receiver } from './support/receiver';
-import { waitUntil } from '../support/wait-until';
+import { sleep, waitUntil } from '../support/wait-until';
 import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
@@ -166,6 +166,30 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 				'SELECT instance_id, COUNT(*) AS n FROM attempts GROUP BY instance_id'
 			);
 			expect( rows ).toEqual( [ { instance_id: dispatcher.instanceId, n: 60 } ] );
+		} );
+
+		it( 'sends at once an event stored through it for an endpoint created through another instance since its last poll', async () => {
+			receiver = await startReceiver();
+			const [ creator, storer ] = await Promise.all( [ backend.open(), backend.open() ] );
+			// The storing instance has read the endpoints (none yet); its next poll is a minute away.
+			const dispatcher = dispatcherOn( storer!, 60_000 );
+			await sleep( 300 );
+			await creator!.createEndpoint(
+				{
+					url: receiver.url + '/hook',
+					description: '',
+					eventTypes: [],
+					maxConcurrency: 1,
+					wcCompatSignature: false,
+					secret: generateSecret(),
+				},
+				Date.now()
+			);
+			const now = Date.now();
+			const stored = await storer!.insertBatch( events( 'fresh', 1 ), now, dispatcher.firstAttemptAt( now ) );
+			dispatcher.wake( stored.endpointIds );
+			await receiver.waitFor( ( requests ) => requests.length === 1, 10_000 );
+			expect( receiver.requests[ 0 ]?.headers[ 'webhook-id' ] ).toBe( 'fresh_0' );
 		} );
 
 		it( 'splits the work of two running instances without sending anything twice', async () => {

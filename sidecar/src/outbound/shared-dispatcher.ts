@@ -41,7 +41,8 @@ export function newInstanceId(): string {
  * The delivery worker for the shared store, one per instance, all on the same rows. The
  * database coordinates them (SKIP LOCKED claims under a lease, see MysqlStore.claimDue);
  * this process only decides when to ask:
- *  - at once when this instance stored events (wake), and when one of its attempts ended;
+ *  - at once when this instance stored events (wake; endpoints it has not read yet are read
+ *    first), and when one of its attempts ended;
  *  - when a retry of one of its own attempts comes due before the next poll (one timer);
  *  - every pollMs otherwise: one endpoint reload plus one claim query per active endpoint
  *    (with 2 endpoints, 3 queries a second when idle), which picks up events stored by other
@@ -110,9 +111,16 @@ export class SharedDispatcher {
 	}
 
 	/** Something was stored (or an attempt ended): claim what is due now. */
-	wake( _endpointIds?: Iterable< string > ): void {
+	wake( endpointIds?: Iterable< string > ): void {
 		if ( this.state !== 'running' ) {
 			return;
+		}
+		// An endpoint created through another instance since the last poll: read the endpoints
+		// now, so that the instance that stored the event tries it at once here too.
+		for ( const id of endpointIds ?? [] ) {
+			if ( ! this.endpoints.has( id ) ) {
+				this.reloadEndpoints = true;
+			}
 		}
 		if ( this.pumping ) {
 			this.again = true;
