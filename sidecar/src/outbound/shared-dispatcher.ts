@@ -318,6 +318,12 @@ export class SharedDispatcher {
 		this.retryTimer = setTimeout(
 			() => {
 				this.retryTimerAt = Infinity;
+				// A timer may fire a millisecond before Date.now() reaches `at` (it runs on the
+				// monotonic clock): a claim then would find nothing due, and nothing would wake again.
+				if ( Date.now() < at ) {
+					this.wakeAt( at );
+					return;
+				}
 				this.wake();
 			},
 			Math.max( 0, at - Date.now() )
