@@ -1,29 +1,47 @@
 import { Webhook } from 'standardwebhooks';
 import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/channel-signature';
 import { orderEvent } from './support/api-client';
-import { startHarness, TEST_KEY, type Harness } from './support/harness';
+import {
+	deliverySidecars,
+	DELIVERY_STORES,
+	type DeliverySidecar,
+	type DeliverySidecars,
+} from './support/delivery-sidecar';
+import { TEST_KEY } from './support/harness';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver';
 import { sleep, waitUntil } from '../support/wait-until';
 
 /**
- * Delivery behaviour of the real sidecar (app + dispatcher + SQLite in-process) against
- * real HTTP receivers on 127.0.0.1. The standardwebhooks library is the signature oracle.
+ * Delivery behaviour of the real sidecar (app + dispatcher + store, in-process) against real
+ * HTTP receivers on 127.0.0.1, on the embedded SQLite store and on the shared MariaDB store
+ * (one instance, wired as cli-start-shared.ts wires it). The same API calls, the same answers.
+ * The standardwebhooks library is the signature oracle.
  */
-describe( 'outbound delivery', () => {
-	let sidecar: Harness;
+describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
+	let sidecars: DeliverySidecars;
+	let sidecar: DeliverySidecar;
 	let receiver: Receiver;
 	let wordpress: Receiver;
 	const secrets: string[] = [];
 	let seq = 0;
+	/**
+	 * On the shared store an endpoint's max_concurrency limits each instance, not all of them
+	 * together (each dispatcher counts its own attempts in flight): behind two instances an
+	 * endpoint may have up to twice as many. The cases that count requests at once, or count that
+	 * nothing more went out after a 410 with max_concurrency 1, run on one instance only.
+	 */
+	const twoInstances = store === 'shared, two instances';
 	const nextId = ( prefix = 'evt' ) => `${ prefix }_${ Date.now().toString( 36 ) }_${ ++seq }`;
 
 	beforeAll( async () => {
 		wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end( '{"received":true}' ) );
-		sidecar = await startHarness( { SIDECAR_WORDPRESS_URL: wordpress.url } );
+		sidecars = await deliverySidecars( store );
+		sidecar = await sidecars.start( { SIDECAR_WORDPRESS_URL: wordpress.url } );
 	} );
 
 	afterAll( async () => {
-		await sidecar.close();
+		await sidecar?.close();
+		await sidecars?.stop();
 		await wordpress.close();
 	} );
 
@@ -221,7 +239,7 @@ describe( 'outbound delivery', () => {
 	} );
 
 	it( 'counts a timeout as a failure and retries', async () => {
-		const slow = await startHarness( { SIDECAR_DELIVERY_TIMEOUT_MS: '1000', SIDECAR_RETRY_SCHEDULE: '0,0.05' } );
+		const slow = await sidecars.start( { SIDECAR_DELIVERY_TIMEOUT_MS: '1000', SIDECAR_RETRY_SCHEDULE: '0,0.05' } );
 		try {
 			let calls = 0;
 			receiver.setHandler( async ( _req, res ) => {
@@ -305,42 +323,46 @@ describe( 'outbound delivery', () => {
 			expect( new Set( sequence ) ).toEqual( new Set( [ 0, 1, 2 ] ) );
 		}
 		expect( receiver.maxActive() ).toBeGreaterThan( 1 ); // the orders did run concurrently
-		expect( receiver.maxActive() ).toBeLessThanOrEqual( 8 );
+		if ( ! twoInstances ) {
+			expect( receiver.maxActive() ).toBeLessThanOrEqual( 8 );
+		}
 		await deleteEndpoint( endpoint.id );
 	} );
 
-	it( "respects each endpoint's concurrency limit", async () => {
-		const other = await startReceiver();
-		try {
-			const hold = async ( _req: ReceivedRequest, res: import( 'http' ).ServerResponse ) => {
-				await sleep( 40 );
-				res.writeHead( 200 ).end();
-			};
-			receiver.setHandler( hold );
-			other.setHandler( hold );
-			const three = await createEndpoint( { max_concurrency: 3 } );
-			const created = await sidecar.api( 'POST', '/v1/endpoints', {
-				url: other.url + '/hook',
-				max_concurrency: 1,
-			} );
-			secrets.push( created.body.secret );
-			const events = Array.from( { length: 24 }, () => ( {
-				id: nextId( 'conc' ),
-				type: 'order.created',
-				timestamp: new Date().toISOString(),
-				data: {},
-			} ) );
-			await postEvents( events );
-			await receiver.waitFor( ( r ) => r.length === 24 );
-			await other.waitFor( ( r ) => r.length === 24 );
-			expect( receiver.maxActive() ).toBe( 3 );
-			expect( other.maxActive() ).toBe( 1 );
-			await deleteEndpoint( three.id );
-			await deleteEndpoint( created.body.id );
-		} finally {
-			await other.close();
-		}
-	} );
+	if ( ! twoInstances ) {
+		it( "respects each endpoint's concurrency limit", async () => {
+			const other = await startReceiver();
+			try {
+				const hold = async ( _req: ReceivedRequest, res: import( 'http' ).ServerResponse ) => {
+					await sleep( 40 );
+					res.writeHead( 200 ).end();
+				};
+				receiver.setHandler( hold );
+				other.setHandler( hold );
+				const three = await createEndpoint( { max_concurrency: 3 } );
+				const created = await sidecar.api( 'POST', '/v1/endpoints', {
+					url: other.url + '/hook',
+					max_concurrency: 1,
+				} );
+				secrets.push( created.body.secret );
+				const events = Array.from( { length: 24 }, () => ( {
+					id: nextId( 'conc' ),
+					type: 'order.created',
+					timestamp: new Date().toISOString(),
+					data: {},
+				} ) );
+				await postEvents( events );
+				await receiver.waitFor( ( r ) => r.length === 24 );
+				await other.waitFor( ( r ) => r.length === 24 );
+				expect( receiver.maxActive() ).toBe( 3 );
+				expect( other.maxActive() ).toBe( 1 );
+				await deleteEndpoint( three.id );
+				await deleteEndpoint( created.body.id );
+			} finally {
+				await other.close();
+			}
+		} );
+	}
 
 	it( 'signs with old and new secret during a rotation; each secret alone verifies', async () => {
 		const endpoint = await createEndpoint();
@@ -392,97 +414,104 @@ describe( 'outbound delivery', () => {
 		await deleteEndpoint( endpoint.id );
 	} );
 
-	it( 'disables the endpoint on 410, tells WordPress (signed), and re-enabling sends what was held back and what arrived meanwhile', async () => {
-		let gone = true;
-		receiver.setHandler( ( _req, res ) => void res.writeHead( gone ? 410 : 200 ).end() );
-		const endpoint = await createEndpoint( { max_concurrency: 1 } );
-		const noticesBefore = wordpress.requests.length;
-		const events = [
-			orderEvent( nextId(), 'order.created', 110 ),
-			orderEvent( nextId(), 'order.paid', 110 ),
-			orderEvent( nextId(), 'order.paid', 111 ),
-		];
-		await postEvents( events );
-		await wordpress.waitFor( ( r ) => r.length === noticesBefore + 1 );
-		expect( receiver.requests ).toHaveLength( 1 ); // nothing more after the 410
+	if ( ! twoInstances ) {
+		it( 'disables the endpoint on 410, tells WordPress (signed), and re-enabling sends what was held back and what arrived meanwhile', async () => {
+			let gone = true;
+			receiver.setHandler( ( _req, res ) => void res.writeHead( gone ? 410 : 200 ).end() );
+			const endpoint = await createEndpoint( { max_concurrency: 1 } );
+			const noticesBefore = wordpress.requests.length;
+			const events = [
+				orderEvent( nextId(), 'order.created', 110 ),
+				orderEvent( nextId(), 'order.paid', 110 ),
+				orderEvent( nextId(), 'order.paid', 111 ),
+			];
+			await postEvents( events );
+			await wordpress.waitFor( ( r ) => r.length === noticesBefore + 1 );
+			expect( receiver.requests ).toHaveLength( 1 ); // nothing more after the 410
 
-		const notice = wordpress.requests[ noticesBefore ] as ReceivedRequest;
-		expect( notice.path ).toBe( '/wp-json/service-integration/v1/sidecar/callback' );
-		expect( JSON.parse( notice.body ) ).toEqual( {
-			type: 'endpoint.disabled',
-			endpoint_id: endpoint.id,
-			url: receiver.url + '/hook',
-			reason: expect.stringMatching( /410/ ),
-			// The 410 began and ended the failure streak.
-			failing_since: expect.any( String ),
-			last_error: { at: expect.any( String ), status: 410, message: expect.stringMatching( /^HTTP 410/ ) },
-		} );
-		const timestamp = Number( notice.headers[ CHANNEL_HEADERS.timestamp ] );
-		expect( Math.abs( timestamp - Date.now() / 1000 ) ).toBeLessThan( 5 );
-		expect( notice.headers[ CHANNEL_HEADERS.signature ] ).toBe(
-			signChannelRequest(
-				TEST_KEY,
-				timestamp,
-				notice.headers[ CHANNEL_HEADERS.requestId ] as string,
-				'POST',
-				'/service-integration/v1/sidecar/callback',
-				Buffer.from( notice.body )
-			)
-		);
-
-		const state = await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` );
-		expect( state.body ).toMatchObject( { status: 'disabled', disabled_reason: expect.stringMatching( /410/ ) } );
-		const held = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` );
-		expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [
-			'cancelled',
-			'cancelled',
-			'failed',
-		] );
-
-		// New events get no delivery while the endpoint is disabled...
-		const meanwhile = orderEvent( nextId(), 'order.paid', 112 );
-		await postEvents( [ meanwhile ] );
-		expect( ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` ) ).body.total ).toBe( 3 );
-
-		// ...and are sent on enable, after what was held back (a 410 is an automatic disable).
-		gone = false;
-		const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
-		expect( enabled.body ).toMatchObject( {
-			status: 'active',
-			requeued: 4,
-			redelivered: true,
-			disabled_reason: null,
-		} );
-		await receiver.waitFor( ( r ) => r.length === 5 );
-		// Same ids, and order 110's events still in order.
-		expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual(
-			[ ...events, meanwhile ].map( ( e ) => e.id )
-		);
-		await deleteEndpoint( endpoint.id );
-	} );
-
-	it( 'refuses at connect time a hostname that resolves to loopback (no allow-list): EBLOCKED, given up at once', async () => {
-		const strict = await startHarness( { SIDECAR_ALLOW_PRIVATE_CIDRS: '' } );
-		try {
-			const port = new URL( receiver.url ).port;
-			const created = await strict.api( 'POST', '/v1/endpoints', { url: `http://localhost:${ port }/hook` } );
-			expect( created.status ).toBe( 201 ); // a hostname passes the save-time check...
-			secrets.push( created.body.secret );
-			await strict.api( 'POST', '/v1/events', { events: [ orderEvent( 'blocked_1', 'order.paid', 1 ) ] } );
-			await waitUntil(
-				async () =>
-					( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ]?.status === 'failed'
+			const notice = wordpress.requests[ noticesBefore ] as ReceivedRequest;
+			expect( notice.path ).toBe( '/wp-json/service-integration/v1/sidecar/callback' );
+			expect( JSON.parse( notice.body ) ).toEqual( {
+				type: 'endpoint.disabled',
+				endpoint_id: endpoint.id,
+				url: receiver.url + '/hook',
+				reason: expect.stringMatching( /410/ ),
+				// The 410 began and ended the failure streak.
+				failing_since: expect.any( String ),
+				last_error: { at: expect.any( String ), status: 410, message: expect.stringMatching( /^HTTP 410/ ) },
+			} );
+			const timestamp = Number( notice.headers[ CHANNEL_HEADERS.timestamp ] );
+			expect( Math.abs( timestamp - Date.now() / 1000 ) ).toBeLessThan( 5 );
+			expect( notice.headers[ CHANNEL_HEADERS.signature ] ).toBe(
+				signChannelRequest(
+					TEST_KEY,
+					timestamp,
+					notice.headers[ CHANNEL_HEADERS.requestId ] as string,
+					'POST',
+					'/service-integration/v1/sidecar/callback',
+					Buffer.from( notice.body )
+				)
 			);
-			const delivery = ( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ];
-			expect( delivery.attempts ).toEqual( [
-				expect.objectContaining( { error_code: 'EBLOCKED', status_code: null } ),
+
+			const state = await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` );
+			expect( state.body ).toMatchObject( {
+				status: 'disabled',
+				disabled_reason: expect.stringMatching( /410/ ),
+			} );
+			const held = await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` );
+			expect( held.body.deliveries.map( ( d: { status: string } ) => d.status ).sort() ).toEqual( [
+				'cancelled',
+				'cancelled',
+				'failed',
 			] );
-			expect( delivery.last_error ).toMatch( /blocked by URL guard/ );
-			expect( receiver.requests ).toHaveLength( 0 ); // ...but never reaches the address
-		} finally {
-			await strict.close();
-		}
-	} );
+
+			// New events get no delivery while the endpoint is disabled...
+			const meanwhile = orderEvent( nextId(), 'order.paid', 112 );
+			await postEvents( [ meanwhile ] );
+			expect( ( await sidecar.api( 'GET', `/v1/deliveries?endpoint_id=${ endpoint.id }` ) ).body.total ).toBe(
+				3
+			);
+
+			// ...and are sent on enable, after what was held back (a 410 is an automatic disable).
+			gone = false;
+			const enabled = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` );
+			expect( enabled.body ).toMatchObject( {
+				status: 'active',
+				requeued: 4,
+				redelivered: true,
+				disabled_reason: null,
+			} );
+			await receiver.waitFor( ( r ) => r.length === 5 );
+			// Same ids, and order 110's events still in order.
+			expect( receiver.requests.slice( 1 ).map( ( r ) => r.headers[ 'webhook-id' ] ) ).toEqual(
+				[ ...events, meanwhile ].map( ( e ) => e.id )
+			);
+			await deleteEndpoint( endpoint.id );
+		} );
+
+		it( 'refuses at connect time a hostname that resolves to loopback (no allow-list): EBLOCKED, given up at once', async () => {
+			const strict = await sidecars.start( { SIDECAR_ALLOW_PRIVATE_CIDRS: '' } );
+			try {
+				const port = new URL( receiver.url ).port;
+				const created = await strict.api( 'POST', '/v1/endpoints', { url: `http://localhost:${ port }/hook` } );
+				expect( created.status ).toBe( 201 ); // a hostname passes the save-time check...
+				secrets.push( created.body.secret );
+				await strict.api( 'POST', '/v1/events', { events: [ orderEvent( 'blocked_1', 'order.paid', 1 ) ] } );
+				await waitUntil(
+					async () =>
+						( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ]?.status === 'failed'
+				);
+				const delivery = ( await strict.api( 'GET', '/v1/events/blocked_1' ) ).body.deliveries[ 0 ];
+				expect( delivery.attempts ).toEqual( [
+					expect.objectContaining( { error_code: 'EBLOCKED', status_code: null } ),
+				] );
+				expect( delivery.last_error ).toMatch( /blocked by URL guard/ );
+				expect( receiver.requests ).toHaveLength( 0 ); // ...but never reaches the address
+			} finally {
+				await strict.close();
+			}
+		} );
+	}
 
 	it( 'never writes a secret (endpoint secrets, the shared key) to the log', async () => {
 		// Traffic of its own, logged at debug level: two secrets (a rotation), a delivery, a failure
@@ -518,13 +547,23 @@ describe( 'outbound delivery', () => {
 	} );
 } );
 
-describe( 'endpoint health', () => {
+describe.each( DELIVERY_STORES )( 'endpoint health (%s store)', ( store ) => {
+	let sidecars: DeliverySidecars;
+
+	beforeAll( async () => {
+		sidecars = await deliverySidecars( store );
+	} );
+
+	afterAll( async () => {
+		await sidecars?.stop();
+	} );
+
 	it( 'disables an endpoint that has failed without a success for longer than SIDECAR_DISABLE_AFTER_HOURS, and a success resets the streak', async () => {
 		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		let healthy = false;
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( healthy ? 200 : 500 ).end() );
 		// 0.0005 h = 1.8 s; a long schedule of 0.1 s retries keeps failing past it.
-		const sidecar = await startHarness( {
+		const sidecar = await sidecars.start( {
 			SIDECAR_WORDPRESS_URL: wordpress.url,
 			SIDECAR_DISABLE_AFTER_HOURS: '0.0005',
 			SIDECAR_RETRY_SCHEDULE: [ 0, ...Array( 60 ).fill( 0.1 ) ].join( ',' ),

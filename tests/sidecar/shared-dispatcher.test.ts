@@ -6,7 +6,7 @@ import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { TEST_ENV } from './support/harness';
 import { startReceiver, type Receiver } from './support/receiver';
-import { waitUntil } from '../support/wait-until';
+import { sleep, waitUntil } from '../support/wait-until';
 import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
@@ -106,6 +106,36 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		expect( delivery?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500, 200 ] );
 	} );
 
+	it( 'sends a retry when it is due, not at the next poll', async () => {
+		let calls = 0;
+		receiver = await startReceiver( ( _request, res ) => void res.writeHead( ++calls === 1 ? 500 : 200 ).end() );
+		const store = await backend.open();
+		await store.createEndpoint(
+			{
+				url: receiver.url + '/hook',
+				description: '',
+				eventTypes: [],
+				maxConcurrency: 1,
+				wcCompatSignature: false,
+				secret: generateSecret(),
+			},
+			Date.now()
+		);
+		// The schedule retries after 50 ms; the next poll would come a minute later.
+		const dispatcher = dispatcherOn( store, 60_000 );
+		const now = Date.now();
+		const stored = await store.insertBatch( events( 'retry', 1 ), now, dispatcher.firstAttemptAt( now ) );
+		dispatcher.wake( stored.endpointIds );
+		await receiver.waitFor( ( requests ) => requests.length === 2, 10_000 );
+		await waitUntil(
+			async () => ( await store.deliveriesOfEvent( 'retry_0' ) )[ 0 ]?.status === 'succeeded',
+			10_000,
+			'the retry recorded'
+		);
+		const [ delivery ] = await store.deliveriesOfEvent( 'retry_0' );
+		expect( delivery?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500, 200 ] );
+	} );
+
 	if ( kind === 'mysql' ) {
 		it( 'shares the queue between instances: events stored through one are sent by the other, each once', async () => {
 			receiver = await startReceiver();
@@ -136,6 +166,30 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 				'SELECT instance_id, COUNT(*) AS n FROM attempts GROUP BY instance_id'
 			);
 			expect( rows ).toEqual( [ { instance_id: dispatcher.instanceId, n: 60 } ] );
+		} );
+
+		it( 'sends at once an event stored through it for an endpoint created through another instance since its last poll', async () => {
+			receiver = await startReceiver();
+			const [ creator, storer ] = await Promise.all( [ backend.open(), backend.open() ] );
+			// The storing instance has read the endpoints (none yet); its next poll is a minute away.
+			const dispatcher = dispatcherOn( storer!, 60_000 );
+			await sleep( 300 );
+			await creator!.createEndpoint(
+				{
+					url: receiver.url + '/hook',
+					description: '',
+					eventTypes: [],
+					maxConcurrency: 1,
+					wcCompatSignature: false,
+					secret: generateSecret(),
+				},
+				Date.now()
+			);
+			const now = Date.now();
+			const stored = await storer!.insertBatch( events( 'fresh', 1 ), now, dispatcher.firstAttemptAt( now ) );
+			dispatcher.wake( stored.endpointIds );
+			await receiver.waitFor( ( requests ) => requests.length === 1, 10_000 );
+			expect( receiver.requests[ 0 ]?.headers[ 'webhook-id' ] ).toBe( 'fresh_0' );
 		} );
 
 		it( 'splits the work of two running instances without sending anything twice', async () => {

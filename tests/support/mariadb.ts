@@ -11,7 +11,8 @@ import { waitUntil } from './wait-until';
  * A throwaway MariaDB server for tests and benchmarks: Debian's `mariadbd` (package
  * `mariadb-server`) on a datadir in a temporary folder, on a free loopback port, running as
  * the current user. One database and one user with a random password are created; `url` is
- * what SIDECAR_DATABASE_URL takes. `stop()` kills the server and removes the folder.
+ * what SIDECAR_DATABASE_URL takes. The user may also create databases whose names begin with
+ * that name (several independent shared stores on one server). `stop()` kills the server and removes the folder.
  */
 export interface RunningMariaDb {
 	url: string;
@@ -146,7 +147,7 @@ export async function startMariaDb( options: { name?: string } = {} ): Promise< 
 				[
 					`CREATE DATABASE \`${ name }\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
 					`CREATE USER '${ user }'@'127.0.0.1' IDENTIFIED BY '${ password }'`,
-					`GRANT ALL PRIVILEGES ON \`${ name }\`.* TO '${ user }'@'127.0.0.1'`,
+					`GRANT ALL PRIVILEGES ON \`${ name }%\`.* TO '${ user }'@'127.0.0.1'`,
 				].join( '; ' )
 			);
 		} finally {

@@ -51,7 +51,9 @@ export function newInstanceId(): string {
  * The delivery worker for the shared store, one per instance, all on the same rows. The
  * database coordinates them (SKIP LOCKED claims under a lease, see MysqlStore.claimDue);
  * this process only decides when to ask:
- *  - at once when this instance stored events (wake), and when one of its attempts ended;
+ *  - at once when this instance stored events (wake; endpoints it has not read yet are read
+ *    first), and when one of its attempts ended;
+ *  - when a retry of one of its own attempts comes due before the next poll (one timer);
  *  - every pollMs otherwise: one endpoint reload plus one claim query per active endpoint
  *    (with 2 endpoints, 3 queries a second when idle), which picks up events stored by other
  *    instances, retries that came due and leases left by an instance that died.
@@ -82,6 +84,9 @@ export class SharedDispatcher {
 	private again = false;
 	private reloadEndpoints = true;
 	private poller: NodeJS.Timeout | undefined;
+	/** One timer, for the earliest retry of this instance's own attempts (others' retries come by the poll). */
+	private retryTimer: NodeJS.Timeout | undefined;
+	private retryTimerAt = Infinity;
 	/** Set while the store does not answer; /ready reports it. */
 	private storeError: unknown;
 
@@ -118,9 +123,16 @@ export class SharedDispatcher {
 	}
 
 	/** Something was stored (or an attempt ended): claim what is due now. */
-	wake( _endpointIds?: Iterable< string > ): void {
+	wake( endpointIds?: Iterable< string > ): void {
 		if ( this.state !== 'running' ) {
 			return;
+		}
+		// An endpoint created through another instance since the last poll: read the endpoints
+		// now, so that the instance that stored the event tries it at once here too.
+		for ( const id of endpointIds ?? [] ) {
+			if ( ! this.endpoints.has( id ) ) {
+				this.reloadEndpoints = true;
+			}
 		}
 		if ( this.pumping ) {
 			this.again = true;
@@ -173,6 +185,7 @@ export class SharedDispatcher {
 		}
 		this.state = 'stopping';
 		clearInterval( this.poller );
+		clearTimeout( this.retryTimer );
 		let timer: NodeJS.Timeout | undefined;
 		await Promise.race( [
 			Promise.allSettled( [ ...this.running, ...( this.pumping ? [ this.pumping ] : [] ) ] ),
@@ -288,6 +301,7 @@ export class SharedDispatcher {
 				{ ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds },
 				'delivery failed, will retry'
 			);
+			this.wakeAt( completion.nextAttemptAt ?? now );
 		} else {
 			this.log.warn(
 				{ ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason },
@@ -303,6 +317,33 @@ export class SharedDispatcher {
 				'could not record the endpoint’s failure streak'
 			);
 		}
+	}
+
+	/**
+	 * A retry sooner than the next poll goes out when due, as on the embedded store, not up to
+	 * pollMs late: this instance claims it then (or another instance did at its own poll).
+	 */
+	private wakeAt( at: number ): void {
+		// A later retry is the poll's to find.
+		if ( at >= this.retryTimerAt || at - Date.now() >= this.pollMs || this.state !== 'running' ) {
+			return;
+		}
+		clearTimeout( this.retryTimer );
+		this.retryTimerAt = at;
+		this.retryTimer = setTimeout(
+			() => {
+				this.retryTimerAt = Infinity;
+				// A timer may fire a millisecond before Date.now() reaches `at` (it runs on the
+				// monotonic clock): a claim then would find nothing due, and nothing would wake again.
+				if ( Date.now() < at ) {
+					this.wakeAt( at );
+					return;
+				}
+				this.wake();
+			},
+			Math.max( 0, at - Date.now() )
+		);
+		this.retryTimer.unref();
 	}
 
 	/**

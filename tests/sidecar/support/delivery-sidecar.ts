@@ -1,0 +1,124 @@
+import type { Server } from 'http';
+import type { AddressInfo } from 'net';
+import { Writable } from 'stream';
+import mysql from 'mysql2/promise';
+import { loadConfig } from '../../../sidecar/src/config';
+import { createSharedApp } from '../../../sidecar/src/http/shared-app';
+import { applyServerTimeouts } from '../../../sidecar/src/http/server-timeouts';
+import { createLogger } from '../../../sidecar/src/logger';
+import { createSharedRuntime } from '../../../sidecar/src/outbound/shared-runtime';
+import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
+import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
+import { apiClient, type ApiCall } from './api-client';
+import { startHarness, TEST_ENV, TEST_KEY } from './harness';
+
+export type DeliveryStore = 'embedded' | 'shared' | 'shared, two instances';
+export const DELIVERY_STORES: DeliveryStore[] = [ 'embedded', 'shared', 'shared, two instances' ];
+
+/** What the delivery tests see of a sidecar: its API and its log, whichever store it runs on. */
+export interface DeliverySidecar {
+	api: ApiCall;
+	/** Everything logged so far (JSON lines, debug level). */
+	logText: () => string;
+	close: () => Promise< void >;
+}
+
+export interface DeliverySidecars {
+	/** A sidecar with TEST_ENV plus `env`, on a store of its own (its endpoints and queue are its alone). */
+	start: ( env?: NodeJS.ProcessEnv ) => Promise< DeliverySidecar >;
+	/** Stops what `start` needs beyond the sidecars (the MariaDB server). */
+	stop: () => Promise< void >;
+}
+
+/**
+ * The sidecars of a delivery test: the embedded one (app + dispatcher + SQLite, the harness),
+ * one instance on the shared MariaDB store wired as cli-start-shared.ts wires it (pool,
+ * dispatcher, notice sender, maintenance, app), or two such instances on one database behind a
+ * round-robin "load balancer": each API call goes to the other instance than the one before, and
+ * both dispatchers deliver. Each sidecar gets a database of its own on one MariaDB server, so
+ * that a second sidecar with other settings does not deliver the first one's queue.
+ */
+export async function deliverySidecars( kind: DeliveryStore ): Promise< DeliverySidecars > {
+	if ( kind === 'embedded' ) {
+		return { start: ( env = {} ) => startHarness( env ), stop: async () => undefined };
+	}
+	const name = 'delivery_test';
+	let server: RunningMariaDb | undefined;
+	let databases = 0;
+	return {
+		start: async ( env = {} ) => {
+			server ??= await startMariaDb( { name } );
+			const url = new URL( server.url );
+			const database = `${ name }_${ ++databases }`;
+			const admin = await mysql.createConnection( server.url );
+			try {
+				await admin.query( `CREATE DATABASE \`${ database }\`` );
+			} finally {
+				await admin.end();
+			}
+			url.pathname = `/${ database }`;
+			if ( kind === 'shared' ) {
+				return startSharedDeliverySidecar( url.toString(), `instance-${ databases }`, env );
+			}
+			const a = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-a`, env );
+			const b = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-b`, env );
+			return behindRoundRobin( [ a, b ] );
+		},
+		stop: async () => {
+			await server?.stop();
+		},
+	};
+}
+
+function behindRoundRobin( instances: DeliverySidecar[] ): DeliverySidecar {
+	let turn = 0;
+	const api = ( ( ...args: Parameters< ApiCall > ) =>
+		( instances[ turn++ % instances.length ] as DeliverySidecar ).api( ...args ) ) as ApiCall;
+	return {
+		api,
+		logText: () => instances.map( ( instance ) => instance.logText() ).join( '' ),
+		close: async () => {
+			await Promise.all( instances.map( ( instance ) => instance.close() ) );
+		},
+	};
+}
+
+async function startSharedDeliverySidecar(
+	databaseUrl: string,
+	instanceId: string,
+	env: NodeJS.ProcessEnv
+): Promise< DeliverySidecar > {
+	const config = loadConfig( { ...TEST_ENV, SIDECAR_PORT: '0', ...env } );
+	const lines: string[] = [];
+	const log = createLogger(
+		config.logLevel,
+		new Writable( {
+			write( chunk: Buffer, _encoding, callback ) {
+				lines.push( chunk.toString( 'utf8' ) );
+				callback();
+			},
+		} )
+	);
+	const store = await MysqlStore.open( { url: databaseUrl } );
+	const outbound = createSharedRuntime( { config, log, store, instanceId } );
+	outbound.start();
+	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher: outbound.dispatcher } );
+	const server: Server = await new Promise( ( resolve ) => {
+		const s = applyServerTimeouts( app.listen( 0, '127.0.0.1', () => resolve( s ) ) );
+	} );
+	let closed = false;
+	return {
+		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
+		logText: () => lines.join( '' ),
+		close: async () => {
+			if ( closed ) {
+				return;
+			}
+			closed = true;
+			await outbound.stop( 2000 );
+			server.closeAllConnections();
+			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await store.close();
+		},
+	};
+}
