@@ -1,7 +1,8 @@
-import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { endpointDisabledNotice } from '../../outbound/endpoint-health';
 import { summariseHealth } from '../deliveries-store';
 import type { FailureStreaks } from '../failure-streaks';
+import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
 
@@ -44,7 +45,7 @@ export class MysqlFailureStreaks implements FailureStreaks {
 		now: number,
 		reasonFor: ( failingSince: number | null ) => string | null
 	): Promise< boolean > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ rows ] = await connection.query< Row[] >(
 				'SELECT id, url, status, failing_since FROM endpoints WHERE id = ? FOR UPDATE',
 				[ endpointId ]
@@ -94,22 +95,5 @@ export class MysqlFailureStreaks implements FailureStreaks {
 			] );
 			return true;
 		} );
-	}
-
-	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
-		const connection = await this.pool.getConnection();
-		try {
-			await connection.beginTransaction();
-			try {
-				const result = await fn( connection );
-				await connection.commit();
-				return result;
-			} catch ( error ) {
-				await connection.rollback().catch( () => undefined );
-				throw error;
-			}
-		} finally {
-			connection.release();
-		}
 	}
 }

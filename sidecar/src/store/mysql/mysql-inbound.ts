@@ -8,6 +8,7 @@ import {
 } from '../../inbound/inbound-log-store';
 import type { InboundSource, NewSource, SecretOrigin, SourcePatch, SourceStatus } from '../../inbound/sources-store';
 import type { InboundStore, NewInboundLogEntry } from '../inbound-store';
+import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
 type Queryable = Pick< Pool, 'query' > | Pick< PoolConnection, 'query' >;
@@ -52,7 +53,7 @@ export class MysqlInboundStore implements InboundStore {
 
 	async createSource( input: NewSource, now: number ): Promise< InboundSource | undefined > {
 		try {
-			return await this.transaction( async ( connection ) => {
+			return await inTransaction( this.pool, async ( connection ) => {
 				await connection.query(
 					`INSERT INTO inbound_sources (id, scheme, status, description, tolerance_seconds, created_at, updated_at)
 					 VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -74,7 +75,7 @@ export class MysqlInboundStore implements InboundStore {
 	}
 
 	async updateSource( id: string, patch: SourcePatch, now: number ): Promise< InboundSource | undefined > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			// Locked: two instances patching different fields at once both keep their change.
 			const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM inbound_sources WHERE id = ? FOR UPDATE', [
 				id,
@@ -115,7 +116,7 @@ export class MysqlInboundStore implements InboundStore {
 		graceMs: number,
 		now: number
 	): Promise< InboundSource | undefined > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ rows ] = await connection.query< Row[] >(
 				'SELECT id FROM inbound_sources WHERE id = ? FOR UPDATE',
 				[ id ]
@@ -193,23 +194,6 @@ export class MysqlInboundStore implements InboundStore {
 		const newestId = Number( newest[ 0 ]?.id ?? 0 );
 		if ( newestId > this.keep ) {
 			await this.pool.query( 'DELETE FROM inbound_log WHERE id <= ?', [ newestId - this.keep ] );
-		}
-	}
-
-	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
-		const connection = await this.pool.getConnection();
-		try {
-			await connection.beginTransaction();
-			try {
-				const result = await fn( connection );
-				await connection.commit();
-				return result;
-			} catch ( error ) {
-				await connection.rollback().catch( () => undefined );
-				throw error;
-			}
-		} finally {
-			connection.release();
 		}
 	}
 }

@@ -8,6 +8,7 @@ import {
 } from '../../privacy/personal-data';
 import type { PrivacyQueue } from '../../privacy/privacy-queue';
 import type { EraseResult, PrivacyRecord } from '../../privacy/privacy-store';
+import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
 
@@ -64,20 +65,7 @@ export class MysqlPrivacyQueue implements PrivacyQueue {
 	 * payload), and every other excerpt or last error holding the email.
 	 */
 	async erase( email: string, now: number ): Promise< EraseResult > {
-		const connection = await this.pool.getConnection();
-		try {
-			await connection.beginTransaction();
-			try {
-				const result = await eraseIn( connection, email, now );
-				await connection.commit();
-				return result;
-			} catch ( error ) {
-				await connection.rollback().catch( () => undefined );
-				throw error;
-			}
-		} finally {
-			connection.release();
-		}
+		return inTransaction( this.pool, ( connection ) => eraseIn( connection, email, now ) );
 	}
 }
 

@@ -1,6 +1,7 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { DeliveryStatus, RangeReplay, RangeReplayResult } from '../deliveries-store';
 import type { ReplayQueue } from '../replay-queue';
+import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
 
@@ -34,7 +35,7 @@ export class MysqlReplayQueue implements ReplayQueue {
 			);
 			return result.affectedRows;
 		}
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			if ( ! ( await lockActiveEndpoint( connection, endpointId ) ) ) {
 				return 0;
 			}
@@ -156,28 +157,11 @@ export class MysqlReplayQueue implements ReplayQueue {
 		if ( replay.dryRun ) {
 			return run( this.pool );
 		}
-		return this.transaction( async ( connection ) =>
+		return inTransaction( this.pool, async ( connection ) =>
 			( await lockActiveEndpoint( connection, replay.endpointId ) )
 				? run( connection )
 				: { matched: 0, queued: 0, alreadyQueued: 0, more: false, nextFrom: null }
 		);
-	}
-
-	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
-		const connection = await this.pool.getConnection();
-		try {
-			await connection.beginTransaction();
-			try {
-				const result = await fn( connection );
-				await connection.commit();
-				return result;
-			} catch ( error ) {
-				await connection.rollback().catch( () => undefined );
-				throw error;
-			}
-		} finally {
-			connection.release();
-		}
 	}
 }
 

@@ -32,6 +32,7 @@ import { MysqlPayloadRetention } from './mysql-payload-retention';
 import { MysqlPrivacyQueue } from './mysql-privacy';
 import { readQueueByEndpoint } from './mysql-queue-metrics';
 import { MysqlReplayQueue } from './mysql-replay';
+import { inTransaction } from './mysql-transaction';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
 const MIGRATION_LOCK = 'migrate';
@@ -147,25 +148,8 @@ export class MysqlStore implements QueueStore {
 		}
 	}
 
-	private async transaction< T >( fn: ( connection: PoolConnection ) => Promise< T > ): Promise< T > {
-		const connection = await this.pool.getConnection();
-		try {
-			await connection.beginTransaction();
-			try {
-				const result = await fn( connection );
-				await connection.commit();
-				return result;
-			} catch ( error ) {
-				await connection.rollback().catch( () => undefined );
-				throw error;
-			}
-		} finally {
-			connection.release();
-		}
-	}
-
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ endpointRows ] = await connection.query< Row[] >(
 				`SELECT id, event_types FROM endpoints WHERE status = 'active' ORDER BY id`
 			);
@@ -304,7 +288,7 @@ export class MysqlStore implements QueueStore {
 
 	async createEndpoint( input: NewEndpoint, now: number ): Promise< Endpoint > {
 		const id = newEndpointId();
-		await this.transaction( async ( connection ) => {
+		await inTransaction( this.pool, async ( connection ) => {
 			await connection.query(
 				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
 				 VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
@@ -328,7 +312,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	async updateEndpoint( id: string, patch: EndpointPatch, now: number ): Promise< Endpoint | undefined > {
-		const found = await this.transaction( async ( connection ) => {
+		const found = await inTransaction( this.pool, async ( connection ) => {
 			// Locked: two instances patching different fields at once both keep their change.
 			const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ? FOR UPDATE', [
 				id,
@@ -362,7 +346,7 @@ export class MysqlStore implements QueueStore {
 		graceMs: number,
 		now: number
 	): Promise< Endpoint | undefined > {
-		const found = await this.transaction( async ( connection ) => {
+		const found = await inTransaction( this.pool, async ( connection ) => {
 			const [ rows ] = await connection.query< Row[] >( 'SELECT id FROM endpoints WHERE id = ? FOR UPDATE', [
 				id,
 			] );
@@ -388,7 +372,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	async disableEndpoint( id: string, reason: string, by: DisabledBy, now: number ): Promise< boolean > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ disabled ] = await connection.query< ResultSetHeader >(
 				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_by = ?, disabled_at = ?, updated_at = ?
 				 WHERE id = ? AND status = 'active'`,
@@ -409,7 +393,7 @@ export class MysqlStore implements QueueStore {
 
 	/** As EndpointsStore.enable, on the shared tables; the notice is queued in the same transaction. */
 	async enableEndpoint( id: string, now: number, redeliver?: boolean ): Promise< EnableResult > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const result = await this.enableIn( connection, id, now, redeliver );
 			await this.replaceNotices( connection, id, { type: 'endpoint.enabled', endpoint_id: id }, now );
 			return result;
@@ -477,7 +461,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	async deleteEndpoint( id: string, now: number ): Promise< { deleted: boolean; droppedNotices: number } > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ result ] = await connection.query< ResultSetHeader >( 'DELETE FROM endpoints WHERE id = ?', [
 				id,
 			] );
@@ -577,7 +561,7 @@ export class MysqlStore implements QueueStore {
 			return [];
 		}
 		const ids = candidates.map( ( row ) => Number( row.id ) );
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ rows ] = await connection.query< Row[] >(
 				`SELECT d.id, d.event_id, d.endpoint_id, d.attempt_count, d.cycle_attempts, d.next_trigger, d.created_at, d.status, d.claimed_by
 				 FROM deliveries d
@@ -624,7 +608,7 @@ export class MysqlStore implements QueueStore {
 	 * the instance and its start and end, since it did happen.
 	 */
 	async complete( completion: Completion, lease: Lease ): Promise< boolean > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ updated ] = await connection.query< ResultSetHeader >(
 				`UPDATE deliveries SET status = ?, attempt_count = ?, cycle_attempts = ?, next_attempt_at = ?, next_trigger = 'scheduled',
 				 last_status_code = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
@@ -693,7 +677,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	async prune( before: number, limit: number ): Promise< { deliveries: number; events: number } > {
-		return this.transaction( async ( connection ) => {
+		return inTransaction( this.pool, async ( connection ) => {
 			const [ deliveries ] = await connection.query< ResultSetHeader >(
 				`DELETE FROM deliveries WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? ORDER BY id LIMIT ?`,
 				[ before, limit ]
