@@ -92,6 +92,37 @@ function readLog( file: string ): string {
 	}
 }
 
+/**
+ * Creates the system tables in dir's data folder. On a loaded machine mariadb-install-db's
+ * bootstrap server has been seen to fail now and then (several suites start servers at once):
+ * it is tried up to three times on an emptied data folder before the set-up fails with every
+ * attempt's output.
+ */
+function installDataDir( dir: string, config: string ): void {
+	const failures: string[] = [];
+	for ( let attempt = 1; attempt <= 3; attempt++ ) {
+		const init = spawnSync(
+			INSTALL_DB,
+			[
+				`--defaults-file=${ config }`,
+				'--auth-root-authentication-method=normal',
+				'--skip-test-db',
+				`--user=${ currentUser() }`,
+			],
+			{ encoding: 'utf8' }
+		);
+		if ( init.status === 0 ) {
+			return;
+		}
+		failures.push(
+			`attempt ${ attempt } (exit ${ init.status }):\n${ init.stdout }${ init.stderr }\nlog: ${ readLog( path.join( dir, 'mariadb.log' ) ) }`
+		);
+		fs.rmSync( path.join( dir, 'data' ), { recursive: true, force: true } );
+	}
+	fs.rmSync( dir, { recursive: true, force: true } );
+	throw new Error( `mariadb-install-db failed:\n${ failures.join( '\n' ) }` );
+}
+
 export async function startMariaDb( options: { name?: string } = {} ): Promise< RunningMariaDb > {
 	if ( ! fs.existsSync( MARIADBD ) || ! fs.existsSync( INSTALL_DB ) ) {
 		throw new Error( `MariaDB is not installed (${ MARIADBD }); apt-get install mariadb-server` );
@@ -103,20 +134,7 @@ export async function startMariaDb( options: { name?: string } = {} ): Promise< 
 	const socketPath = path.join( dir, 'mariadb.sock' );
 	const logFile = path.join( dir, 'mariadb.log' );
 
-	const init = spawnSync(
-		INSTALL_DB,
-		[
-			`--defaults-file=${ config }`,
-			'--auth-root-authentication-method=normal',
-			'--skip-test-db',
-			`--user=${ currentUser() }`,
-		],
-		{ encoding: 'utf8' }
-	);
-	if ( init.status !== 0 ) {
-		fs.rmSync( dir, { recursive: true, force: true } );
-		throw new Error( `mariadb-install-db failed (exit ${ init.status }):\n${ init.stdout }${ init.stderr }` );
-	}
+	installDataDir( dir, config );
 
 	const args = [ `--defaults-file=${ config }` ];
 	if ( process.getuid?.() === 0 ) {
