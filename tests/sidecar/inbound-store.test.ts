@@ -4,7 +4,7 @@ import type { NewSource } from '../../sidecar/src/inbound/sources-store';
 import { openDatabase } from '../../sidecar/src/store/database';
 import { SqliteInboundStore, type InboundStore } from '../../sidecar/src/store/inbound-store';
 import { MysqlInboundStore } from '../../sidecar/src/store/mysql/mysql-inbound';
-import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+import { STORE_KINDS, useBackend } from './support/stores-under-test';
 
 const HOUR = 3_600_000;
 
@@ -31,16 +31,7 @@ const verification = ( sourceId: string, outcome: 'verified' | 'refused', at: nu
 
 /** The inbound store's semantics, the same on the embedded store and on MariaDB. */
 describe.each( STORE_KINDS )( 'the inbound store on %s', ( kind ) => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( kind );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
-	beforeEach( async () => {
-		await backend.reset();
-	} );
+	const backend = useBackend( kind );
 
 	it( 'creates a source with its first secret once; a taken id writes nothing', async () => {
 		const { inbound } = await backend.open();

@@ -1,7 +1,7 @@
 import { redactionMarker } from '../../sidecar/src/privacy/personal-data';
 import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
-import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+import { STORE_KINDS, useBackend } from './support/stores-under-test';
 
 const LEASE = { instanceId: 'instance-a', leaseMs: 60_000 };
 const EMAIL = 'Grace.Hopper@Example.com';
@@ -57,16 +57,7 @@ async function deliver( store: QueueStore, orders: NewEvent[], status: 'succeede
 
 /** The privacy requests of both stores (QueueStore.privacy): the same records, the same markers. */
 describe.each( STORE_KINDS )( 'privacy export and erasure on the %s store', ( kind ) => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( kind );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
-	beforeEach( async () => {
-		await backend.reset();
-	} );
+	const backend = useBackend( kind );
 
 	it( 'finds the events and attempts holding the email, case-insensitively, and no longer address', async () => {
 		const store = await backend.open();

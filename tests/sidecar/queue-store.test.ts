@@ -2,7 +2,7 @@ import type { Completion } from '../../sidecar/src/store/deliveries-store';
 import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { MYSQL_MIGRATIONS } from '../../sidecar/src/store/mysql/mysql-migrations';
-import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+import { STORE_KINDS, useBackend, createTestEndpoint } from './support/stores-under-test';
 
 const LEASE = { instanceId: 'instance-a', leaseMs: 60_000 };
 
@@ -29,31 +29,12 @@ function success( deliveryId: number, endpointId: string, now: number ): Complet
 	};
 }
 
-async function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
-	return store.createEndpoint(
-		{
-			url: 'https://hooks.example/x',
-			description: '',
-			eventTypes: types,
-			maxConcurrency: 4,
-			wcCompatSignature: false,
-			secret: 'whsec_test',
-		},
-		1000
-	);
+function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
+	return createTestEndpoint( store, types, 1000 );
 }
 
 describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( kind );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
-	beforeEach( async () => {
-		await backend.reset();
-	} );
+	const backend = useBackend( kind );
 
 	it( 'stores a batch with one delivery per subscribed active endpoint, and a repeated id is a no-op', async () => {
 		const store = await backend.open();
@@ -220,16 +201,7 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 } );
 
 describe( 'several instances on one MariaDB', () => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( 'mysql' );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
-	beforeEach( async () => {
-		await backend.reset();
-	} );
+	const backend = useBackend( 'mysql' );
 
 	it( 'migrates once when three instances start together, and refuses a newer schema', async () => {
 		const stores = await Promise.all( [ backend.open(), backend.open(), backend.open() ] );

@@ -1,7 +1,7 @@
 import type { Completion } from '../../sidecar/src/store/deliveries-store';
 import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
-import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+import { STORE_KINDS, useBackend, createTestEndpoint } from './support/stores-under-test';
 
 const LEASE = { instanceId: 'instance-a', leaseMs: 60_000 };
 
@@ -28,18 +28,8 @@ function finished( deliveryId: number, endpointId: string, now: number, status: 
 	};
 }
 
-async function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
-	return store.createEndpoint(
-		{
-			url: 'https://hooks.example/x',
-			description: '',
-			eventTypes: types,
-			maxConcurrency: 4,
-			wcCompatSignature: false,
-			secret: 'whsec_test',
-		},
-		500
-	);
+function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
+	return createTestEndpoint( store, types, 500 );
 }
 
 /** Each event in its own batch, received at its own time (ms). */
@@ -59,16 +49,7 @@ const CREATED_PAID_REFUNDED: NewEvent[ 'type' ][] = [ 'order.created', 'order.pa
 
 /** The replays of both stores (QueueStore.replays): the same cases, the same answers. */
 describe.each( STORE_KINDS )( 'replays on the %s store', ( kind ) => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( kind );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
-	beforeEach( async () => {
-		await backend.reset();
-	} );
+	const backend = useBackend( kind );
 
 	it( 'replays a range in arrival order: new deliveries around a finished one, ids renumbered, attempts kept', async () => {
 		const store = await backend.open();
@@ -232,13 +213,7 @@ describe.each( STORE_KINDS )( 'replays on the %s store', ( kind ) => {
 } );
 
 describe( 'range replays through two instances at once on one MariaDB', () => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( 'mysql' );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
+	const backend = useBackend( 'mysql', { reset: false } );
 
 	it( 'queues each event once between them, and the ids still follow arrival', async () => {
 		const a = await backend.open();

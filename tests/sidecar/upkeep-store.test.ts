@@ -1,7 +1,7 @@
 import type { Completion } from '../../sidecar/src/store/deliveries-store';
 import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
-import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
+import { STORE_KINDS, useBackend, createTestEndpoint } from './support/stores-under-test';
 
 const LEASE = { instanceId: 'instance-a', leaseMs: 60_000 };
 
@@ -28,32 +28,13 @@ function failure( deliveryId: number, endpointId: string, now: number ): Complet
 	};
 }
 
-async function endpoint( store: QueueStore ) {
-	return store.createEndpoint(
-		{
-			url: 'https://hooks.example/x',
-			description: '',
-			eventTypes: [],
-			maxConcurrency: 4,
-			wcCompatSignature: false,
-			secret: 'whsec_test',
-		},
-		1000
-	);
+function endpoint( store: QueueStore ) {
+	return createTestEndpoint( store, [], 1000 );
 }
 
 /** The upkeep's store calls (notices, failure streaks, payload retention): the same answers on both stores. */
 describe.each( STORE_KINDS )( 'the upkeep store calls on %s', ( kind ) => {
-	let backend: Backend;
-	beforeAll( async () => {
-		backend = await startBackend( kind );
-	} );
-	afterAll( async () => {
-		await backend?.stop();
-	} );
-	beforeEach( async () => {
-		await backend.reset();
-	} );
+	const backend = useBackend( kind );
 
 	it( 'keeps one failure streak, and disables with its notice once, only when the rule gives a reason', async () => {
 		const store = await backend.open();

@@ -1,6 +1,7 @@
 import mysql from 'mysql2/promise';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { openDatabase, type Db } from '../../../sidecar/src/store/database';
+import type { Endpoint } from '../../../sidecar/src/store/endpoints-store';
 import { SqliteQueueStore, type QueueStore } from '../../../sidecar/src/store/queue-store';
 import { createStores } from '../../../sidecar/src/store/stores';
 import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
@@ -78,4 +79,53 @@ export async function startBackend( kind: StoreKind ): Promise< Backend > {
 			await server.stop();
 		},
 	};
+}
+
+/**
+ * The backend of a describe block: started before its tests, stopped after them, and (unless
+ * `reset: false`) emptied before each test. Call it in the block's body; use the returned
+ * backend inside the tests.
+ */
+export function useBackend( kind: StoreKind, options: { reset?: boolean } = {} ): Backend {
+	let current: Backend | undefined;
+	const started = (): Backend => {
+		if ( ! current ) {
+			throw new Error( 'the backend starts in beforeAll: use it inside a test' );
+		}
+		return current;
+	};
+	beforeAll( async () => {
+		current = await startBackend( kind );
+	} );
+	afterAll( async () => {
+		await current?.stop();
+	} );
+	if ( options.reset !== false ) {
+		beforeEach( () => started().reset() );
+	}
+	return {
+		open: () => started().open(),
+		reset: () => started().reset(),
+		sql: < T = Record< string, unknown > >( query: string, params?: unknown[] ) =>
+			started().sql< T >( query, params ),
+		get url() {
+			return started().url;
+		},
+		stop: () => started().stop(),
+	};
+}
+
+/** An endpoint as the store tests create it: subscribed to `types` (all when empty), created at `now`. */
+export function createTestEndpoint( store: QueueStore, types: Endpoint[ 'eventTypes' ] = [], now = 1000 ) {
+	return store.createEndpoint(
+		{
+			url: 'https://hooks.example/x',
+			description: '',
+			eventTypes: types,
+			maxConcurrency: 4,
+			wcCompatSignature: false,
+			secret: 'whsec_test',
+		},
+		now
+	);
 }
