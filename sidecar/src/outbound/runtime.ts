@@ -8,6 +8,7 @@ import { Dispatcher } from './dispatcher';
 import { Maintenance } from './maintenance';
 import { NoticeSender } from './notice-sender';
 import { notifierFromConfig, type Notifier } from './wordpress-notice';
+import { workerLifecycle } from './worker-lifecycle';
 
 export interface OutboundRuntime {
 	dispatcher: Dispatcher;
@@ -54,20 +55,5 @@ export function createOutboundRuntime( options: {
 		sweepHealth: ( now ) => dispatcher.sweepHealth( now ),
 		kickNotices: () => notices.kick(),
 	} );
-	return {
-		dispatcher,
-		notices,
-		maintenance,
-		start() {
-			dispatcher.start(); // re-queues what a crash left in flight before anything is sent
-			notices.start(); // notices a crash left unsent go out now
-			maintenance.start();
-		},
-		async stop( graceMs ) {
-			const deadline = Date.now() + graceMs;
-			await maintenance.stop();
-			await dispatcher.stop( Math.max( 0, deadline - Date.now() ) );
-			await notices.stop( Math.max( 0, deadline - Date.now() ) );
-		},
-	};
+	return { dispatcher, notices, maintenance, ...workerLifecycle( { dispatcher, notices, maintenance } ) };
 }

@@ -8,6 +8,7 @@ import { SharedDispatcher } from './shared-dispatcher';
 import { SharedMaintenance } from './shared-maintenance';
 import { createSharedNoticeSender } from './shared-notice-sender';
 import type { Notifier } from './wordpress-notice';
+import { workerLifecycle } from './worker-lifecycle';
 
 export interface SharedRuntime {
 	dispatcher: SharedDispatcher;
@@ -66,20 +67,5 @@ export function createSharedRuntime( options: {
 		endpointsChanged: () => dispatcher.endpointsChanged(),
 		metrics: options.metrics,
 	} );
-	return {
-		dispatcher,
-		notices,
-		maintenance,
-		start() {
-			dispatcher.start();
-			notices.start(); // notices left unsent (by any instance) go out now
-			maintenance.start();
-		},
-		async stop( graceMs ) {
-			const deadline = Date.now() + graceMs;
-			await maintenance.stop();
-			await dispatcher.stop( Math.max( 0, deadline - Date.now() ) );
-			await notices.stop( Math.max( 0, deadline - Date.now() ) );
-		},
-	};
+	return { dispatcher, notices, maintenance, ...workerLifecycle( { dispatcher, notices, maintenance } ) };
 }
