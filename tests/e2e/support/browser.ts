@@ -1,6 +1,6 @@
 import fs from 'fs';
 import path from 'path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
 import { ensureDebianPackages } from '../../../scripts/lib/debian-packages';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 
@@ -76,10 +76,20 @@ export async function newSiteContext(
 	return context;
 }
 
+/** How long the log-in POST may wait for Playground's single PHP worker (see logIn). */
+const LOGIN_ANSWER_TIMEOUT_MS = 300_000;
+
 /**
  * Logs in through wp-login.php like a person: types the user name and password, submits,
  * and lands on `redirectTo` (a wp-admin URL; the dashboard is slow offline, so tests
  * go straight to the page they need).
+ *
+ * Each step is awaited on what the server did, not on the URL alone, so a failure says
+ * which step failed: the form not submitted (the click is repeated once), the POST not
+ * answered (Playground serves one request at a time, and an admin request's shutdown may
+ * have started Action Scheduler's async queue runner, up to 30 s a run, which the log-in
+ * waits behind), or wp-login.php answering with its own error (tried once more, then
+ * reported with WordPress's message).
  */
 export async function logIn(
 	page: Page,
@@ -88,27 +98,65 @@ export async function logIn(
 	password: string,
 	redirectTo = `${ siteUrl }/wp-admin/profile.php`
 ): Promise< void > {
-	await page.goto( `${ siteUrl }/wp-login.php?redirect_to=${ encodeURIComponent( redirectTo ) }`, {
-		waitUntil: 'domcontentloaded',
-	} );
-	await page.fill( '#user_login', username );
-	await page.fill( '#user_pass', password );
-	await Promise.all( [
-		// Long: Playground serves one request at a time, and an admin request's shutdown may have
-		// started Action Scheduler's async queue runner (up to 30 s a run, then a 5 s sleep and
-		// maybe another run), which the log-in then waits behind.
-		page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), {
-			timeout: 300_000,
-			waitUntil: 'domcontentloaded',
-		} ),
-		page.click( '#wp-submit', { noWaitAfter: true } ),
-	] );
-	const cookies = await page.context().cookies( siteUrl );
-	if ( ! cookies.some( ( cookie ) => cookie.name.startsWith( 'wordpress_logged_in_' ) ) ) {
-		throw new Error(
-			`Logging in as ${ username } through wp-login.php did not set a login cookie (now at ${ page.url() })`
+	const loginUrl = `${ siteUrl }/wp-login.php?redirect_to=${ encodeURIComponent( redirectTo ) }`;
+	let refusal = '';
+	for ( let attempt = 1; attempt <= 2; attempt++ ) {
+		await page.goto( loginUrl, { waitUntil: 'domcontentloaded' } );
+		await page.fill( '#user_login', username );
+		await page.fill( '#user_pass', password );
+		const response = await submitLogIn( page );
+		if ( response.status() >= 300 && response.status() < 400 ) {
+			await page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), {
+				timeout: LOGIN_ANSWER_TIMEOUT_MS,
+				waitUntil: 'domcontentloaded',
+			} );
+			const cookies = await page.context().cookies( siteUrl );
+			if ( cookies.some( ( cookie ) => cookie.name.startsWith( 'wordpress_logged_in_' ) ) ) {
+				return;
+			}
+			refusal = `redirected to ${ page.url() } without a login cookie`;
+			continue;
+		}
+		await page.waitForLoadState( 'domcontentloaded' );
+		const error = page.locator( '#login_error' );
+		refusal = `HTTP ${ response.status() }: ${
+			( await error.count() ) > 0 ? ( await error.innerText() ).trim() : 'no #login_error on the page'
+		}`;
+	}
+	throw new Error( `Logging in as ${ username } through wp-login.php failed twice; the last answer: ${ refusal }` );
+}
+
+/** Clicks "Log In" (twice if the first click sent nothing) and returns the answer to the form's POST. */
+async function submitLogIn( page: Page ): Promise< Response > {
+	const isLogInPost = ( request: Request ) =>
+		request.method() === 'POST' && new URL( request.url() ).pathname.endsWith( '/wp-login.php' );
+	let request: Request | undefined;
+	for ( let click = 1; request === undefined; click++ ) {
+		const sent = page.waitForRequest( isLogInPost, { timeout: 30_000 } );
+		await page.click( '#wp-submit', { noWaitAfter: true } );
+		try {
+			request = await sent;
+		} catch ( error ) {
+			if ( click === 2 ) {
+				throw new Error( `Clicking "Log In" twice sent no POST to wp-login.php: ${ String( error ) }` );
+			}
+		}
+	}
+	const started = Date.now();
+	const response = await page
+		.waitForResponse( ( candidate ) => candidate.request() === request, { timeout: LOGIN_ANSWER_TIMEOUT_MS } )
+		.catch( ( error: unknown ) => {
+			throw new Error(
+				`wp-login.php did not answer the log-in POST within ${ LOGIN_ANSWER_TIMEOUT_MS / 1000 } s (${ String( error ) })`
+			);
+		} );
+	if ( Date.now() - started > 60_000 ) {
+		// Worth seeing in the log: a slow answer here is the single worker busy with something else.
+		console.warn(
+			`wp-login.php answered the log-in POST after ${ Math.round( ( Date.now() - started ) / 1000 ) } s`
 		);
 	}
+	return response;
 }
 
 /** Saves a full-page screenshot under test-artifacts/screenshots/ and returns its path. */
