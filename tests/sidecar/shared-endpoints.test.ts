@@ -260,6 +260,55 @@ describe( 'endpoint management through two instances on one MariaDB', () => {
 		expect( wrongMethod.headers.get( 'allow' ) ).toBe( 'GET, PATCH, DELETE' );
 	} );
 
+	it( 'parks as cancelled a retry of A’s attempt in flight when B disabled the endpoint; enabling sends it again', async () => {
+		let release: () => void = () => undefined;
+		const released = new Promise< void >( ( resolve ) => ( release = resolve ) );
+		let holding = true;
+		receiver.setHandler( async ( request, res ) => {
+			if ( request.headers[ 'webhook-id' ] === 'held_1' && holding ) {
+				holding = false; // the first attempt only
+				await released;
+				res.writeHead( 503 ).end( 'busy' );
+				return;
+			}
+			res.writeHead( 200 ).end( 'ok' );
+		} );
+		try {
+			const held = orderEvent( 'held_1', 'order.paid', 4 );
+			expect( ( await a.api( 'POST', '/v1/events', { events: [ held ] } ) ).status ).toBe( 202 );
+			await receiver.waitFor( ( requests ) => requests.some( ( r ) => r.headers[ 'webhook-id' ] === 'held_1' ) );
+			expect(
+				( await b.api( 'POST', `/v1/endpoints/${ endpointId }/disable`, { reason: 'maintenance' } ) ).status
+			).toBe( 200 );
+			release();
+			await waitUntil(
+				async () => ( await b.api( 'GET', '/v1/events/held_1' ) ).body.deliveries[ 0 ]?.status === 'cancelled',
+				10_000,
+				() => 'the retry of the attempt A had in flight was not parked with the disabled endpoint’s queue'
+			);
+			const parked = ( await b.api( 'GET', '/v1/events/held_1' ) ).body.deliveries[ 0 ];
+			expect( parked ).toMatchObject( {
+				attempt_count: 1,
+				next_attempt_at: null,
+				last_error: 'endpoint disabled: maintenance',
+			} );
+			expect( parked.attempts.map( ( attempt: { status_code: number } ) => attempt.status_code ) ).toEqual( [
+				503,
+			] );
+
+			const enabled = await b.api( 'POST', `/v1/endpoints/${ endpointId }/enable`, { redeliver: true } );
+			expect( enabled.body ).toMatchObject( { status: 'active', redelivered: true, requeued: 1 } );
+			await waitUntil(
+				async () => ( await a.api( 'GET', '/v1/events/held_1' ) ).body.deliveries[ 0 ]?.status === 'succeeded',
+				10_000,
+				() => 'the parked delivery was not sent again after the endpoint was enabled'
+			);
+		} finally {
+			release();
+			receiver.setHandler( ( _request, res ) => void res.writeHead( 200 ).end( 'ok' ) );
+		}
+	} );
+
 	it( 'deletes through B what A then no longer has, with one endpoint.deleted notice queued in its place', async () => {
 		expect( ( await b.api( 'DELETE', `/v1/endpoints/${ endpointId }` ) ).body ).toEqual( {
 			deleted: true,

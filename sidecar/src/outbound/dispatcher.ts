@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import { attemptMetrics, type AttemptMetrics } from '../metrics/attempt-metrics';
 import type { DisableReason } from '../metrics/outcomes';
 import type { SidecarMetrics } from '../metrics/registry';
-import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
+import { parkedIfEndpointStopped, type ClaimedDelivery, type Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { Stores } from '../store/stores';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
@@ -394,7 +394,7 @@ export class Dispatcher {
 	private record( { endpointId, claimed, result }: Finished, now: number ): void {
 		const cycleAttempts = claimed.cycleAttempts + 1;
 		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
-		const completion: Completion = {
+		let completion: Completion = {
 			deliveryId: claimed.id,
 			endpointId,
 			status: 'failed',
@@ -416,13 +416,9 @@ export class Dispatcher {
 			completion.status = 'pending';
 			completion.nextAttemptAt = now + Math.round( decision.delaySeconds * 1000 );
 		}
+		// This process is the only writer: its cached endpoint is what the store holds.
 		const endpoint = this.endpoints.get( endpointId );
-		if ( completion.status === 'pending' && endpoint?.status !== 'active' ) {
-			// Disabled (or deleted) while this attempt ran: park it with the rest of its queue.
-			completion.status = 'cancelled';
-			completion.nextAttemptAt = null;
-			completion.lastError = `endpoint disabled: ${ endpoint?.disabledReason ?? 'deleted' }`;
-		}
+		completion = parkedIfEndpointStopped( completion, endpoint );
 		if ( ! this.stores.deliveries.complete( completion ) ) {
 			return; // the endpoint was deleted meanwhile
 		}

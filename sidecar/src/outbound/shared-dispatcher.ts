@@ -127,10 +127,11 @@ export class SharedDispatcher {
 		if ( this.state !== 'running' ) {
 			return;
 		}
-		// An endpoint created through another instance since the last poll: read the endpoints
-		// now, so that the instance that stored the event tries it at once here too.
+		// Deliveries were just made for these endpoints, so each is active in the store. One this
+		// instance does not know, or knows as disabled, was created or enabled through another
+		// instance since the last poll: read the endpoints now, so that the event goes out at once.
 		for ( const id of endpointIds ?? [] ) {
-			if ( ! this.endpoints.has( id ) ) {
+			if ( this.endpoints.get( id )?.status !== 'active' ) {
 				this.reloadEndpoints = true;
 			}
 		}

@@ -63,6 +63,27 @@ export interface Completion {
 	now: number;
 }
 
+/**
+ * A retry of a delivery whose endpoint was disabled (or deleted) while the attempt ran is
+ * parked with the rest of its queue, which the disabling cancelled: cancelled, not pending,
+ * so that enabling the endpoint brings it back with the others and nothing claims it before.
+ * One rule for both stores, given the endpoint as the completing transaction sees it.
+ */
+export function parkedIfEndpointStopped(
+	completion: Completion,
+	endpoint: { status: string; disabledReason: string | null } | undefined
+): Completion {
+	if ( completion.status !== 'pending' || endpoint?.status === 'active' ) {
+		return completion;
+	}
+	return {
+		...completion,
+		status: 'cancelled',
+		nextAttemptAt: null,
+		lastError: `endpoint disabled: ${ endpoint?.disabledReason ?? 'deleted' }`,
+	};
+}
+
 export interface DeliveryFilter {
 	endpointId?: string;
 	type?: EventType;

@@ -1,11 +1,12 @@
-import type {
-	Attempt,
-	ClaimedDelivery,
-	Completion,
-	Delivery,
-	DeliveryFilter,
-	DeliveryStatus,
-	EndpointHealth,
+import {
+	parkedIfEndpointStopped,
+	type Attempt,
+	type ClaimedDelivery,
+	type Completion,
+	type Delivery,
+	type DeliveryFilter,
+	type DeliveryStatus,
+	type EndpointHealth,
 } from './deliveries-store';
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
@@ -201,7 +202,16 @@ export class SqliteQueueStore implements QueueStore {
 		return this.stores.deliveries.claimDue( endpointId, now, limit );
 	}
 	async complete( completion: Completion ): Promise< boolean > {
-		return this.stores.deliveries.complete( completion );
+		return this.stores.db
+			.transaction( () =>
+				this.stores.deliveries.complete(
+					parkedIfEndpointStopped(
+						completion,
+						this.stores.endpoints.get( completion.endpointId, completion.now )
+					)
+				)
+			)
+			.immediate();
 	}
 	async nextDueAfter( now: number ): Promise< number | undefined > {
 		return this.stores.deliveries.nextDueAfter( now );

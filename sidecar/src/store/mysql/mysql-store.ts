@@ -1,6 +1,7 @@
 import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import type { EventType } from '../../contracts/constants';
 import {
+	parkedIfEndpointStopped,
 	summariseHealth,
 	type Attempt,
 	type AttemptTrigger,
@@ -609,6 +610,24 @@ export class MysqlStore implements QueueStore {
 	 */
 	async complete( completion: Completion, lease: Lease ): Promise< boolean > {
 		return inTransaction( this.pool, async ( connection ) => {
+			if ( completion.status === 'pending' ) {
+				// A retry: park it if the endpoint was disabled (through any instance) while the
+				// attempt ran. The shared lock waits for a disabling in progress (it holds the row
+				// exclusively while it cancels the queue), and is taken before the delivery's row, in
+				// the disabling's own order, so the two cannot deadlock.
+				const [ endpoints ] = await connection.query< Row[] >(
+					'SELECT status, disabled_reason FROM endpoints WHERE id = ? LOCK IN SHARE MODE',
+					[ completion.endpointId ]
+				);
+				const endpoint = endpoints[ 0 ];
+				completion = parkedIfEndpointStopped(
+					completion,
+					endpoint && {
+						status: String( endpoint.status ),
+						disabledReason: ( endpoint.disabled_reason as string | null ) ?? null,
+					}
+				);
+			}
 			const [ updated ] = await connection.query< ResultSetHeader >(
 				`UPDATE deliveries SET status = ?, attempt_count = ?, cycle_attempts = ?, next_attempt_at = ?, next_trigger = 'scheduled',
 				 last_status_code = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
