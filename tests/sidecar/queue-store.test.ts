@@ -174,6 +174,41 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 		expect( deliveries.map( ( d ) => [ d.eventId, d.eventType ] ) ).toEqual( [ [ 'later', 'order.paid' ] ] );
 	} );
 
+	it( 'parks a retry whose endpoint was disabled while the attempt ran as cancelled, and enabling brings it back', async () => {
+		const store = await backend.open();
+		const target = await endpoint( store );
+		await store.insertBatch( [ event( 'in-flight' ), event( 'queued' ) ], 1000, 1000 );
+		const [ claimed ] = await store.claimDue( target.id, 1000, 1, LEASE );
+		// Another instance (or the owner through any instance) disables it meanwhile.
+		expect( await store.disableEndpoint( target.id, 'maintenance', 'owner', 1500 ) ).toBe( true );
+		const retry: Completion = {
+			...success( claimed!.id, target.id, 2000 ),
+			status: 'pending',
+			statusCode: 500,
+			responseExcerpt: 'busy',
+			nextAttemptAt: 7000,
+			lastError: 'HTTP 500',
+		};
+		expect( await store.complete( retry, LEASE ) ).toBe( true );
+		const [ parked ] = await store.deliveriesOfEvent( claimed!.eventId );
+		expect( parked ).toMatchObject( {
+			status: 'cancelled',
+			nextAttemptAt: null,
+			lastError: 'endpoint disabled: maintenance',
+			attemptCount: 1,
+		} );
+		expect( parked?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500 ] );
+		expect( await store.nextDueAfter( 2000 ) ).toBeUndefined();
+
+		// A success or a final failure stays what it was: only a retry waits on the endpoint.
+		expect( await store.enableEndpoint( target.id, 3000, true ) ).toMatchObject( { enabled: true, requeued: 2 } );
+		const [ again ] = await store.claimDue( target.id, 3000, 1, LEASE );
+		expect( again?.eventId ).toBe( claimed!.eventId );
+		await store.disableEndpoint( target.id, 'maintenance', 'owner', 3500 );
+		expect( await store.complete( success( again!.id, target.id, 4000 ), LEASE ) ).toBe( true );
+		expect( ( await store.deliveriesOfEvent( claimed!.eventId ) )[ 0 ] ).toMatchObject( { status: 'succeeded' } );
+	} );
+
 	it( 'lists deliveries newest first, filtered and paged', async () => {
 		const store = await backend.open();
 		const paid = await endpoint( store, [ 'order.paid' ] );
@@ -216,6 +251,27 @@ describe( 'several instances on one MariaDB', () => {
 		}
 		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length + 1 ] );
 		await expect( backend.open() ).rejects.toThrow( /newer than this sidecar knows/ );
+	} );
+
+	it( 'runs a migration cut short again: what it had already added is taken as done, anything else still fails', async () => {
+		await backend.open();
+		// As if the last migration's statements had run but the version had not moved yet.
+		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length - 1 ] );
+		await backend.open();
+		expect( await backend.sql( 'SELECT version FROM sidecar_schema' ) ).toEqual( [
+			{ version: MYSQL_MIGRATIONS.length },
+		] );
+		expect(
+			await backend.sql(
+				`SELECT index_name FROM information_schema.statistics
+				 WHERE table_schema = DATABASE() AND index_name IN ('events_payload_held', 'attempts_excerpt_held')
+				 GROUP BY index_name ORDER BY index_name`
+			)
+		).toEqual( [ { index_name: 'attempts_excerpt_held' }, { index_name: 'events_payload_held' } ] );
+		// A real error is not swallowed: a table the migration needs is gone.
+		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length - 1 ] );
+		await backend.sql( 'DROP TABLE attempts' );
+		await expect( backend.open() ).rejects.toThrow( /attempts/ );
 	} );
 
 	it( 'gives each due delivery to one instance when several claim at once (SKIP LOCKED)', async () => {

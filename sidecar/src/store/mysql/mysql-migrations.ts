@@ -4,8 +4,9 @@
  * (claimed_by, claimed_until) and, on each attempt, the instance that made it and when it
  * ended. sidecar_schema holds how many migrations have run. Never edit a released
  * migration: append one. Each migration is a list of statements (DDL commits on its own in
- * MySQL, so the version moves after the last statement; every statement is idempotent where
- * MySQL allows it, so a migration cut short is simply run again).
+ * MySQL, so the version moves after the last statement). A migration cut short is simply run
+ * again: tables are created IF NOT EXISTS, and the runner takes a column or key that is
+ * already there (MySQL has no ADD COLUMN IF NOT EXISTS) as a statement that already ran.
  *
  * Times are Unix milliseconds (BIGINT), as on SQLite.
  */
@@ -136,5 +137,12 @@ export const MYSQL_MIGRATIONS: readonly ( readonly string[] )[] = [
 			acknowledged_at BIGINT NULL,
 			KEY notices_due (acknowledged_at, next_attempt_at)
 		) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+	],
+	/* 2: payload retention finds what it still has to clear without rescanning what it cleared */ [
+		// payload_cleared_at IS NULL is an index lookup in MySQL, and received_at then gives the order.
+		'ALTER TABLE events ADD KEY events_payload_held (payload_cleared_at, received_at)',
+		// A TEXT column cannot be indexed whole: a virtual column says whether the excerpt is still held.
+		`ALTER TABLE attempts ADD COLUMN excerpt_held TINYINT AS (response_excerpt IS NOT NULL) VIRTUAL`,
+		'ALTER TABLE attempts ADD KEY attempts_excerpt_held (excerpt_held, started_at)',
 	],
 ];

@@ -57,7 +57,7 @@ export class MysqlPayloadRetention implements PayloadRetention {
 			connection.release();
 		}
 		const [ excerpts ] = await this.pool.query< ResultSetHeader >(
-			'UPDATE attempts SET response_excerpt = NULL WHERE response_excerpt IS NOT NULL AND started_at < ? ORDER BY started_at LIMIT ?',
+			'UPDATE attempts SET response_excerpt = NULL WHERE excerpt_held = 1 AND started_at < ? ORDER BY started_at LIMIT ?',
 			[ before, limit ]
 		);
 		return { payloads, excerpts: excerpts.affectedRows };

@@ -38,6 +38,8 @@ import { inTransaction } from './mysql-transaction';
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
 const MIGRATION_LOCK = 'migrate';
 const MIGRATION_LOCK_WAIT_SECONDS = 120;
+/** ER_DUP_FIELDNAME, ER_DUP_KEYNAME: a migration cut short after this statement, run again. */
+const ALREADY_APPLIED = new Set( [ 1060, 1061 ] );
 
 type Row = RowDataPacket & Record< string, unknown >;
 
@@ -136,7 +138,11 @@ export class MysqlStore implements QueueStore {
 				}
 				for ( ; current < MYSQL_MIGRATIONS.length; current++ ) {
 					for ( const statement of MYSQL_MIGRATIONS[ current ] as readonly string[] ) {
-						await connection.query( statement );
+						await connection.query( statement ).catch( ( error: { errno?: number } ) => {
+							if ( ! ALREADY_APPLIED.has( error.errno ?? 0 ) ) {
+								throw error;
+							}
+						} );
 					}
 					await connection.query( 'UPDATE sidecar_schema SET version = ?', [ current + 1 ] );
 				}
