@@ -77,7 +77,7 @@ export async function newSiteContext(
 }
 
 /** How long the log-in POST may wait for Playground's single PHP worker (see logIn). */
-const LOGIN_ANSWER_TIMEOUT_MS = 300_000;
+const LOGIN_ANSWER_TIMEOUT_MS = 240_000;
 
 /**
  * Logs in through wp-login.php like a person: types the user name and password, submits,
@@ -85,11 +85,12 @@ const LOGIN_ANSWER_TIMEOUT_MS = 300_000;
  * go straight to the page they need).
  *
  * Each step is awaited on what the server did, not on the URL alone, so a failure says
- * which step failed: the form not submitted (the click is repeated once), the POST not
- * answered (Playground serves one request at a time, and an admin request's shutdown may
- * have started Action Scheduler's async queue runner, up to 30 s a run, which the log-in
- * waits behind), or wp-login.php answering with its own error (tried once more, then
- * reported with WordPress's message).
+ * which step failed: the form not submitted (the click is repeated once), the POST or the
+ * page it redirects to not answered (Playground serves one request at a time, and an admin
+ * request's shutdown may have started Action Scheduler's async queue runner, up to 30 s a
+ * run, which the log-in waits behind; past the wait, a fresh request tells a lost request
+ * from a stuck site, and the log-in is tried once more), or wp-login.php answering with its
+ * own error (tried once more, then reported with WordPress's message).
  */
 export async function logIn(
 	page: Page,
@@ -101,33 +102,64 @@ export async function logIn(
 	const loginUrl = `${ siteUrl }/wp-login.php?redirect_to=${ encodeURIComponent( redirectTo ) }`;
 	let refusal = '';
 	for ( let attempt = 1; attempt <= 2; attempt++ ) {
-		await page.goto( loginUrl, { waitUntil: 'domcontentloaded' } );
-		await page.fill( '#user_login', username );
-		await page.fill( '#user_pass', password );
-		const response = await submitLogIn( page );
-		if ( response.status() >= 300 && response.status() < 400 ) {
-			await page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), {
-				timeout: LOGIN_ANSWER_TIMEOUT_MS,
-				waitUntil: 'domcontentloaded',
-			} );
-			const cookies = await page.context().cookies( siteUrl );
-			if ( cookies.some( ( cookie ) => cookie.name.startsWith( 'wordpress_logged_in_' ) ) ) {
-				return;
+		try {
+			await page.goto( loginUrl, { waitUntil: 'domcontentloaded' } );
+			await page.fill( '#user_login', username );
+			await page.fill( '#user_pass', password );
+			const { response, answerLoaded } = await submitLogIn( page );
+			if ( response.status() >= 300 && response.status() < 400 ) {
+				await page.waitForURL( ( url ) => ! url.pathname.endsWith( '/wp-login.php' ), {
+					timeout: LOGIN_ANSWER_TIMEOUT_MS,
+					waitUntil: 'domcontentloaded',
+				} );
+				const cookies = await page.context().cookies( siteUrl );
+				if ( cookies.some( ( cookie ) => cookie.name.startsWith( 'wordpress_logged_in_' ) ) ) {
+					return;
+				}
+				refusal = `redirected to ${ page.url() } without a login cookie`;
+				continue;
 			}
-			refusal = `redirected to ${ page.url() } without a login cookie`;
-			continue;
+			// The answer's own document: the log-in form's is loaded already, and a navigation away
+			// before this one has committed waits for it.
+			await answerLoaded;
+			const error = page.locator( '#login_error' );
+			refusal = `HTTP ${ response.status() }: ${
+				( await error.count() ) > 0 ? ( await error.innerText() ).trim() : 'no #login_error on the page'
+			}`;
+		} catch ( error ) {
+			if ( ! ( error instanceof Error ) || ! /timeout|did not answer/i.test( error.message ) ) {
+				throw error;
+			}
+			// Lost, or stuck behind something? A fresh request tells which; a lost one is tried again.
+			refusal = `${ error.message.split( '\n' )[ 0 ] }; a fresh GET /wp-json/ then ${ await probeSite( siteUrl ) }`;
 		}
-		await page.waitForLoadState( 'domcontentloaded' );
-		const error = page.locator( '#login_error' );
-		refusal = `HTTP ${ response.status() }: ${
-			( await error.count() ) > 0 ? ( await error.innerText() ).trim() : 'no #login_error on the page'
-		}`;
 	}
-	throw new Error( `Logging in as ${ username } through wp-login.php failed twice; the last answer: ${ refusal }` );
+	throw new Error( `Logging in as ${ username } through wp-login.php failed twice; the last time: ${ refusal }` );
 }
 
-/** Clicks "Log In" (twice if the first click sent nothing) and returns the answer to the form's POST. */
-async function submitLogIn( page: Page ): Promise< Response > {
+/** Whether the site answers a plain request now (without Playground's auto-login), and how fast. */
+async function probeSite( siteUrl: string ): Promise< string > {
+	const started = Date.now();
+	try {
+		const response = await fetch( `${ siteUrl }/wp-json/`, {
+			headers: { cookie: PLAYGROUND_COOKIE },
+			redirect: 'manual',
+			signal: AbortSignal.timeout( 60_000 ),
+		} );
+		await response.arrayBuffer();
+		return `answered HTTP ${ response.status } in ${ Date.now() - started } ms`;
+	} catch ( error ) {
+		return `got no answer in ${ Date.now() - started } ms (${ String( error ) })`;
+	}
+}
+
+/**
+ * Clicks "Log In" (twice if the first click sent nothing) and returns the answer to the form's
+ * POST, and when the document it navigated to has loaded.
+ */
+async function submitLogIn( page: Page ): Promise< { response: Response; answerLoaded: Promise< unknown > } > {
+	const answerLoaded = page.waitForEvent( 'domcontentloaded', { timeout: LOGIN_ANSWER_TIMEOUT_MS } );
+	answerLoaded.catch( () => undefined ); // awaited only when the answer is not a redirect
 	const isLogInPost = ( request: Request ) =>
 		request.method() === 'POST' && new URL( request.url() ).pathname.endsWith( '/wp-login.php' );
 	let request: Request | undefined;
@@ -156,7 +188,7 @@ async function submitLogIn( page: Page ): Promise< Response > {
 			`wp-login.php answered the log-in POST after ${ Math.round( ( Date.now() - started ) / 1000 ) } s`
 		);
 	}
-	return response;
+	return { response, answerLoaded };
 }
 
 /** Saves a full-page screenshot under test-artifacts/screenshots/ and returns its path. */
