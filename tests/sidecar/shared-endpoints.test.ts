@@ -1,5 +1,3 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../sidecar/src/config';
 import { createSharedApp } from '../../sidecar/src/http/shared-app';
@@ -12,6 +10,7 @@ import { waitUntil } from '../support/wait-until';
 import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
 import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
+import { serveOnLoopback } from './support/loopback-server';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
@@ -33,10 +32,8 @@ async function startInstance( url: string, name: string ): Promise< Instance > {
 	const store = await MysqlStore.open( { url } );
 	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
-	const base = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	const server = await serveOnLoopback( app );
+	const base = server.url;
 	return {
 		url: base,
 		api: apiClient( base, TEST_KEY ),
@@ -44,8 +41,7 @@ async function startInstance( url: string, name: string ): Promise< Instance > {
 		dispatcher,
 		close: async () => {
 			await dispatcher.stop( 1000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			await store.close();
 		},
 	};

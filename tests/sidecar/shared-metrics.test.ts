@@ -1,5 +1,4 @@
 import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/contracts/constants';
 import { loadConfig } from '../../sidecar/src/config';
 import { checkSharedReadiness } from '../../sidecar/src/http/probes';
@@ -16,6 +15,7 @@ import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
 import { Scrape, scrape } from './support/prometheus';
 import { startReceiver, type Receiver } from './support/receiver';
+import { serveOnLoopback } from './support/loopback-server';
 
 const TOKEN = 'shared-metrics-token-0123456789';
 const M = ( suffix: string ) => `service_integration_${ suffix }`;
@@ -49,10 +49,8 @@ async function startInstance( databaseUrl: string, name: string, env: NodeJS.Pro
 		dispatcher: outbound.dispatcher,
 		metrics,
 	} );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
-	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	const server = await serveOnLoopback( app );
+	const { url } = server;
 	return {
 		url,
 		api: apiClient( url, TEST_KEY ),
@@ -61,8 +59,7 @@ async function startInstance( databaseUrl: string, name: string, env: NodeJS.Pro
 		metrics,
 		close: async () => {
 			await outbound.stop( 1000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			await store.close().catch( () => undefined );
 		},
 	};

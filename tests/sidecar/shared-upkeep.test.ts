@@ -1,5 +1,3 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../sidecar/src/config';
 import { createSharedApp } from '../../sidecar/src/http/shared-app';
@@ -12,6 +10,7 @@ import { sleep, waitUntil } from '../support/wait-until';
 import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
 import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
+import { serveOnLoopback } from './support/loopback-server';
 
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
 
@@ -33,17 +32,14 @@ async function startInstance( url: string, name: string, env: NodeJS.ProcessEnv 
 	const outbound = createSharedRuntime( { config, log, store, instanceId: name, pollMs: 60_000, busyRetryMs: 50 } );
 	outbound.start();
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher: outbound.dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
+	const server = await serveOnLoopback( app );
 	return {
-		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
+		api: apiClient( server.url, TEST_KEY ),
 		store,
 		outbound,
 		close: async () => {
 			await outbound.stop( 1000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			await store.close();
 		},
 	};

@@ -1,5 +1,3 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import { loadConfig } from '../../../sidecar/src/config';
 import { createSharedApp } from '../../../sidecar/src/http/shared-app';
 import { createLogger } from '../../../sidecar/src/logger';
@@ -7,6 +5,7 @@ import { SharedDispatcher } from '../../../sidecar/src/outbound/shared-dispatche
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { apiClient, type ApiCall } from './api-client';
 import { TEST_ENV, TEST_KEY } from './harness';
+import { serveOnLoopback } from './loopback-server';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
@@ -30,16 +29,13 @@ export async function startDeliveringInstance(
 	const store = await MysqlStore.open( { url } );
 	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs } );
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
+	const server = await serveOnLoopback( app );
 	return {
-		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
+		api: apiClient( server.url, TEST_KEY ),
 		dispatcher,
 		close: async () => {
 			await dispatcher.stop( 1000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			await store.close();
 		},
 	};

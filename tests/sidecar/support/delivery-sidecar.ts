@@ -1,16 +1,14 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import { Writable } from 'stream';
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../../sidecar/src/config';
 import { createSharedApp } from '../../../sidecar/src/http/shared-app';
-import { applyServerTimeouts } from '../../../sidecar/src/http/server-timeouts';
 import { createLogger } from '../../../sidecar/src/logger';
 import { createSharedRuntime } from '../../../sidecar/src/outbound/shared-runtime';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
 import { apiClient, type ApiCall } from './api-client';
 import { startHarness, TEST_ENV, TEST_KEY } from './harness';
+import { serveOnLoopback } from './loopback-server';
 
 export type DeliveryStore = 'embedded' | 'shared' | 'shared, two instances';
 export const DELIVERY_STORES: DeliveryStore[] = [ 'embedded', 'shared', 'shared, two instances' ];
@@ -103,12 +101,10 @@ async function startSharedDeliverySidecar(
 	const outbound = createSharedRuntime( { config, log, store, instanceId } );
 	outbound.start();
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher: outbound.dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = applyServerTimeouts( app.listen( 0, '127.0.0.1', () => resolve( s ) ) );
-	} );
+	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	let closed = false;
 	return {
-		api: apiClient( `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`, TEST_KEY ),
+		api: apiClient( server.url, TEST_KEY ),
 		logText: () => lines.join( '' ),
 		close: async () => {
 			if ( closed ) {
@@ -116,8 +112,7 @@ async function startSharedDeliverySidecar(
 			}
 			closed = true;
 			await outbound.stop( 2000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			await store.close();
 		},
 	};

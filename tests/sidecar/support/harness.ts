@@ -1,12 +1,9 @@
 import fs from 'fs';
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import os from 'os';
 import path from 'path';
 import { Writable } from 'stream';
 import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
 import { createApp } from '../../../sidecar/src/http/app';
-import { applyServerTimeouts } from '../../../sidecar/src/http/server-timeouts';
 import { createLogger } from '../../../sidecar/src/logger';
 import { createMetricsApp, listenMetrics } from '../../../sidecar/src/metrics/http';
 import { createMetrics, type SidecarMetrics } from '../../../sidecar/src/metrics/registry';
@@ -16,6 +13,7 @@ import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
 import { openDatabase } from '../../../sidecar/src/store/database';
 import { createStores, type Stores } from '../../../sidecar/src/store/stores';
 import { apiClient, type ApiCall } from './api-client';
+import { serveOnLoopback } from './loopback-server';
 
 export const TEST_KEY = 'test-shared-key-0123456789abcdef';
 
@@ -81,10 +79,8 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 	}
 	const { dispatcher } = outbound;
 	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher, metrics } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = applyServerTimeouts( app.listen( 0, '127.0.0.1', () => resolve( s ) ) );
-	} );
-	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	const server = await serveOnLoopback( app, { serverTimeouts: true } );
+	const { url } = server;
 	const metricsListener =
 		config.metricsPort === undefined
 			? undefined
@@ -111,8 +107,7 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 			}
 			closed = true;
 			await outbound.stop( closeOptions.graceMs ?? 2000 );
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			if ( metricsListener ) {
 				metricsListener.server.closeAllConnections();
 				await new Promise< void >( ( resolve ) => metricsListener.server.close( () => resolve() ) );

@@ -1,5 +1,3 @@
-import type { Server } from 'http';
-import type { AddressInfo } from 'net';
 import { Writable } from 'stream';
 import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
 import { createSharedApp } from '../../../sidecar/src/http/shared-app';
@@ -8,6 +6,7 @@ import { SharedDispatcher } from '../../../sidecar/src/outbound/shared-dispatche
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { apiClient, type ApiCall } from './api-client';
 import { TEST_ENV, TEST_KEY } from './harness';
+import { serveOnLoopback } from './loopback-server';
 
 export interface SharedInstance {
 	url: string;
@@ -42,10 +41,8 @@ export async function startSharedInstance(
 	const store = await MysqlStore.open( { url: databaseUrl } );
 	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server: Server = await new Promise( ( resolve ) => {
-		const s = app.listen( 0, '127.0.0.1', () => resolve( s ) );
-	} );
-	const url = `http://127.0.0.1:${ ( server.address() as AddressInfo ).port }`;
+	const server = await serveOnLoopback( app );
+	const { url } = server;
 	return {
 		url,
 		config,
@@ -53,8 +50,7 @@ export async function startSharedInstance(
 		store,
 		logText: () => lines.join( '' ),
 		close: async () => {
-			server.closeAllConnections();
-			await new Promise< void >( ( resolve ) => server.close( () => resolve() ) );
+			await server.close();
 			await store.close();
 		},
 	};
