@@ -2,11 +2,13 @@
  * npm test's jest step: two lanes side by side, because the Playground end-to-end suite keeps one
  * core busy (PHP as WebAssembly on one thread, its files one at a time) while the other would sit
  * idle.
- * - Lane 1, streamed here as it runs: the `e2e` project on Playground (SQLite).
+ * - Lane 1, streamed here as it runs: the `e2e` project on Playground (SQLite), less the browser
+ *   tests of the admin page (see BROWSER_E2E).
  * - Lane 2, into logs printed as each part ends: `unit`, `sidecar` and `release` (the release
  *   artifacts and the upgrade on the production runtime, on ports of their own), then the e2e
  *   folders that matter on a real server (service account, paid orders, outbound, inbound,
- *   operations, production) on the production runtime (nginx, PHP-FPM, MariaDB), as its own environment.
+ *   operations, production) and the admin page's browser tests on the production runtime (nginx,
+ *   PHP-FPM, MariaDB), as its own environment.
  * The last line adds everything up in the "Tests: N passed, N failed, N skipped" form CI reads.
  */
 import { spawn, spawnSync } from 'child_process';
@@ -15,12 +17,22 @@ import path from 'path';
 import { ROOT } from './lib/paths';
 
 /**
- * The e2e folders that matter on a real server, on the production runtime, as an environment of
- * their own (ports apart from the Playground run's 8889/8788 and the release tests' 8951-8956).
+ * The admin page's browser tests run on the production runtime only. A browser logs in through
+ * wp-login.php and loads wp-admin pages with dozens of assets; Playground serves them with one PHP
+ * worker on this 2-core machine, behind whatever else is queued there (WP-Cron runs, Action
+ * Scheduler's async runner), where a log-in can wait for minutes (over 5 in one CI run). PHP-FPM's
+ * pool serves them as a site's server does, in about a tenth of the time.
+ */
+const BROWSER_E2E = 'tests/e2e/admin/';
+
+/**
+ * The e2e folders that matter on a real server, and the browser tests, on the production runtime,
+ * as an environment of their own (ports apart from the Playground run's 8889/8788 and the release
+ * tests' 8951-8956).
  */
 const PRODUCTION_E2E = {
 	env: { E2E_RUNTIME: 'production', E2E_ENV_NAME: 'e2e-production', E2E_WP_PORT: '8901', E2E_SIDECAR_PORT: '8902' },
-	pattern: 'tests/e2e/(service-account|paid-orders|outbound|inbound|operations|production)/',
+	pattern: `tests/e2e/(service-account|paid-orders|outbound|inbound|operations|production)/|${ BROWSER_E2E }`,
 };
 
 const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
@@ -28,14 +40,15 @@ const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
 Builds the admin page and the sidecar, type-checks, runs ESLint (npm run lint:js), checks the
 layout (npm run format:check), runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two
 lanes side by side:
-  1. e2e on Playground       the end-to-end suite, one file at a time (output below, live)
+  1. e2e on Playground       the end-to-end suite but the admin page's browser tests (${ BROWSER_E2E }),
+                             one file at a time (output below, live)
   2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
-     then e2e on the         outbound, inbound, operations and production on the production runtime (nginx,
+     then e2e on the         outbound, inbound, operations, production and admin on the production runtime (nginx,
      production runtime      PHP-FPM, MariaDB from Debian's packages; environment ${ PRODUCTION_E2E.env.E2E_ENV_NAME },
                              WordPress on port ${ PRODUCTION_E2E.env.E2E_WP_PORT })
                              (output in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
 and prints the sum: "Tests: N passed, N failed, N skipped".
-  --skip-production  leave out the production-runtime e2e run
+  --skip-production  leave out the production-runtime e2e run (and so the browser tests)
 Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
 replaces the production run's own folder list. One project on its own: npx jest --selectProjects <name>.
 `;
@@ -50,7 +63,7 @@ interface Lane {
 	log: string | null;
 	/** Environment variables of this run (on top of this process's). */
 	env?: NodeJS.ProcessEnv;
-	/** Jest arguments of this run's own, before the caller's. */
+	/** Jest arguments of this run's own, after the caller's. */
 	args?: string[];
 }
 
@@ -78,8 +91,10 @@ function runLane( lane: Lane, extraArgs: string[] ): Promise< LaneResult > {
 		'--passWithNoTests',
 		'--json',
 		`--outputFile=${ resultsFile }`,
-		...( lane.args ?? [] ),
 		...extraArgs,
+		// After the caller's: jest's list options (--testPathIgnorePatterns) take every plain word that
+		// follows them, so a caller's path pattern must come first.
+		...( lane.args ?? [] ),
 	];
 	const output = lane.log ? fs.openSync( lane.log, 'w' ) : 'inherit';
 	const child = spawn( process.execPath, args, {
@@ -214,7 +229,12 @@ async function main(): Promise< void > {
 		env: PRODUCTION_E2E.env,
 		args: ownPattern ? [] : [ '--testPathPatterns', PRODUCTION_E2E.pattern ],
 	};
-	const e2e: Lane = { name: 'e2e', projects: [ 'e2e' ], log: null };
+	const e2e: Lane = {
+		name: 'e2e',
+		projects: [ 'e2e' ],
+		log: null,
+		args: [ `--testPathIgnorePatterns=${ BROWSER_E2E }` ],
+	};
 	process.stderr.write(
 		`▸ Beside the e2e suite: unit, sidecar and release${ skipProduction ? '' : ', then e2e on the production runtime' }; their output goes to ${ path.relative( ROOT, LOG_DIR ) }/ and is printed as each part ends.\n`
 	);
