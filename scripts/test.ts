@@ -14,7 +14,9 @@
 import { spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
+import { ensureDebianPackages } from './lib/debian-packages';
 import { ROOT } from './lib/paths';
+import { ensureProductionPackages } from './production/services';
 
 /**
  * The admin page's browser tests run on the production runtime only. A browser logs in through
@@ -37,9 +39,11 @@ const PRODUCTION_E2E = {
 
 const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
 
-Builds the admin page and the sidecar, type-checks, runs ESLint (npm run lint:js), checks the
-layout (npm run format:check), runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two
-lanes side by side:
+Installs the Debian packages the tests use when they are missing and this run is root (phpunit,
+php-codesniffer, systemd, and the production runtime's nginx, PHP-FPM and MariaDB; Chromium when
+the browser tests start), else names the apt-get command. Then builds the admin page and the
+sidecar, type-checks, runs ESLint (npm run lint:js), checks the layout (npm run format:check),
+runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two lanes side by side:
   1. e2e on Playground       the end-to-end suite but the admin page's browser tests (${ BROWSER_E2E }),
                              one file at a time (output below, live)
   2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
@@ -52,6 +56,34 @@ and prints the sum: "Tests: N passed, N failed, N skipped".
 Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
 replaces the production run's own folder list. One project on its own: npx jest --selectProjects <name>.
 `;
+
+/** The commands npm test's own steps run, and the Debian packages that bring them. */
+const TEST_COMMANDS = { phpunit: 'phpunit', phpcs: 'php-codesniffer', 'systemd-analyze': 'systemd' };
+
+function onPath( command: string ): boolean {
+	return ( process.env.PATH ?? '' )
+		.split( path.delimiter )
+		.some( ( dir ) => dir !== '' && fs.existsSync( path.join( dir, command ) ) );
+}
+
+/**
+ * What the tests run besides Node, installed on a fresh Debian machine when this run is root (as
+ * the browser tests do for Chromium), else named with the command that installs it: PHPUnit and
+ * phpcs for the PHP checks, systemd-analyze for the sidecar's unit, and the production runtime's
+ * nginx, PHP-FPM and MariaDB (the release lane, the production e2e run, and the sidecar's
+ * shared-store tests, which start their own mariadbd).
+ */
+function ensureTestPackages(): void {
+	const missing = () => Object.keys( TEST_COMMANDS ).filter( ( command ) => ! onPath( command ) );
+	const packages = [ ...new Set( Object.values( TEST_COMMANDS ) ) ];
+	ensureDebianPackages( {
+		need: `npm test needs ${ missing().join( ', ' ) }`,
+		packages,
+		present: () => missing().length === 0,
+		howToInstall: `Install them with \`sudo apt-get install -y ${ packages.join( ' ' ) }\`.`,
+	} );
+	ensureProductionPackages();
+}
 
 /** ESLint on the code, then Prettier on its layout; either one's error fails `npm test` before any jest run. */
 const STYLE_CHECKS = [ 'lint:js', 'format:check' ];
@@ -190,6 +222,7 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
+	ensureTestPackages();
 	// After --help: building, type-checking and the style checks take most of a minute.
 	for ( const script of [ 'build', 'typecheck', ...STYLE_CHECKS ] ) {
 		const result = spawnSync( process.platform === 'win32' ? 'npm.cmd' : 'npm', [ 'run', script, '--silent' ], {
