@@ -47,13 +47,13 @@ export function ensureDebianPackages( wanted: DebianPackages ): void {
 	const root = isRoot();
 	if ( wanted.installable === false || ! root || ! hasAptGet() ) {
 		throw new Error(
-			`${ wanted.need }, which is missing` +
-				( root || wanted.installable === false ? '' : ' (and this run is not root, so it cannot install it)' ) +
-				`. ${ wanted.howToInstall }`
+			`${ wanted.need } (missing` +
+				( root || wanted.installable === false ? '' : ', and this run is not root, so it cannot install it' ) +
+				`). ${ wanted.howToInstall }`
 		);
 	}
 	process.stdout.write(
-		`\n${ wanted.need }, which is missing: installing Debian's ${ wanted.packages.join( ' ' ) } (one time, a few minutes).\n`
+		`\n${ wanted.need } (missing): installing Debian's ${ wanted.packages.join( ' ' ) } (one time, a few minutes).\n`
 	);
 	run( 'apt-get', [ 'update' ], wanted.howToInstall );
 	run( 'apt-get', [ 'install', '-y', '--no-install-recommends', ...wanted.packages ], wanted.howToInstall );
