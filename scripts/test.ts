@@ -69,7 +69,7 @@ function onPath( command: string ): boolean {
 /**
  * What the tests run besides Node, installed on a fresh Debian machine when this run is root (as
  * the browser tests do for Chromium), else named with the command that installs it: PHPUnit and
- * phpcs for the PHP checks, systemd-analyze for the sidecar's unit, and the production runtime's
+ * phpcs for the PHP checks, systemd-analyze for the sidecar's systemd unit, and the production runtime's
  * nginx, PHP-FPM and MariaDB (the release lane, the production e2e run, and the sidecar's
  * shared-store tests, which start their own mariadbd).
  */
