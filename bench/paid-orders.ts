@@ -30,6 +30,7 @@ import {
 } from './support/bench-stack';
 import { releaseAtCommit } from './support/release-at';
 import {
+	defaultSeedCache,
 	findSeedDump,
 	relaxedDurability,
 	restoreSeedDump,
@@ -78,8 +79,10 @@ ${ RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000
   --seed-concurrency=<n>  fixture: seeding requests at once (default 1)
   --max-seed-minutes=<n>  fixture: stop seeding larger scales after this long (default 20)
   --seed-cache=<dir>   real WooCommerce: where seeded databases are dumped and restored from
-                       (default .cache/bench/wc-seed; one gzipped mariadb-dump per WooCommerce
-                       version, order storage, scale, seed version and spread)
+                       (default $XDG_CACHE_HOME or ~/.cache, then service-integration/wc-seed:
+                       outside the checkout, so a fresh clone on the same machine reuses it; one
+                       gzipped mariadb-dump per WooCommerce version, order storage, scale, seed
+                       version and spread)
   --no-seed-cache      real WooCommerce: seed every scale, dump nothing
   --seed-checkpoint=<n>  real WooCommerce: also dump every n orders seeded (default 10000), so
                        a seeding stopped on the way resumes from the last checkpoint
@@ -195,9 +198,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		queryCount: flags[ 'no-query-count' ] !== true,
 		seedCheckpoint: int( 'seed-checkpoint', 10_000, 100, 200_000 ),
 		seedCache:
-			flags[ 'no-seed-cache' ] === true
-				? undefined
-				: path.resolve( text( 'seed-cache' ) ?? path.join( ROOT, '.cache', 'bench', 'wc-seed' ) ),
+			flags[ 'no-seed-cache' ] === true ? undefined : path.resolve( text( 'seed-cache' ) ?? defaultSeedCache() ),
 		name: typeof flags.name === 'string' ? flags.name : 'bench-orders',
 		wpPort: portFlag( flags[ 'wp-port' ], 8921, 'wp-port' ),
 		sidecarPort: portFlag( flags[ 'sidecar-port' ], 8821, 'sidecar-port' ),

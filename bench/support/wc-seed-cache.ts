@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import fs from 'fs';
+import os from 'os';
 import path from 'path';
 import { productionLayout } from '../../scripts/production/layout';
 import { mariadbSql } from '../../scripts/production/services';
@@ -12,6 +13,16 @@ import { mariadbSql } from '../../scripts/production/services';
  *     (WooCommerce version, order storage, scale, seed version, spread), and restored from
  *     there by later runs, so a scale is seeded once per machine.
  */
+
+/**
+ * Where the dumps go by default: the user's cache folder ($XDG_CACHE_HOME, else ~/.cache), not the
+ * checkout's .cache/, so that a fresh clone on the same machine restores a 50,000-order site
+ * (hours of seeding) instead of seeding it again.
+ */
+export function defaultSeedCache(): string {
+	const cacheHome = process.env.XDG_CACHE_HOME || path.join( os.homedir(), '.cache' );
+	return path.join( cacheHome, 'service-integration', 'wc-seed' );
+}
 
 /** Bump when the seeded orders change shape (bench/paid-orders.ts seedOrder, the seeding plugin). */
 export const SEED_VERSION = 2;
