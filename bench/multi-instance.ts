@@ -269,7 +269,7 @@ async function main(): Promise< void > {
 		}
 		for ( const row of rows ) {
 			if ( row.deliveries_per_s !== null && rawRow.deliveries_per_s ) {
-				row.ratio_to_raw = round( row.deliveries_per_s / rawRow.deliveries_per_s );
+				row.ratio_to_raw = Math.round( ( 100 * row.deliveries_per_s ) / rawRow.deliveries_per_s ) / 100;
 			}
 		}
 		print( options, rows );
