@@ -16,6 +16,7 @@ import fs from 'fs';
 import path from 'path';
 import { ensureDebianPackages } from './lib/debian-packages';
 import { ROOT } from './lib/paths';
+import { TEST_COMMANDS, TEST_PACKAGES } from './lib/test-packages';
 import { ensureProductionPackages } from './production/services';
 
 /**
@@ -53,12 +54,10 @@ runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two lanes side by
                              (output in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
 and prints the sum: "Tests: N passed, N failed, N skipped".
   --skip-production  leave out the production-runtime e2e run (and so the browser tests)
+  --debian-packages  print every Debian package the tests use (what .ci/run installs) and exit
 Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
 replaces the production run's own folder list. One project on its own: npx jest --selectProjects <name>.
 `;
-
-/** The commands npm test's own steps run, and the Debian packages that bring them. */
-const TEST_COMMANDS = { phpunit: 'phpunit', phpcs: 'php-codesniffer', 'systemd-analyze': 'systemd' };
 
 function onPath( command: string ): boolean {
 	return ( process.env.PATH ?? '' )
@@ -220,6 +219,10 @@ async function main(): Promise< void > {
 	const args = process.argv.slice( 2 );
 	if ( args.includes( '--help' ) || args.includes( '-h' ) ) {
 		process.stdout.write( HELP );
+		return;
+	}
+	if ( args.includes( '--debian-packages' ) ) {
+		process.stdout.write( `${ TEST_PACKAGES.join( ' ' ) }\n` );
 		return;
 	}
 	ensureTestPackages();

@@ -1,6 +1,7 @@
 import { parseFlags, portFlag } from '../lib/cli-args';
 import { fail, step, done } from '../lib/progress';
 import { productionLayout } from './layout';
+import { PRODUCTION_PACKAGES } from './services';
 
 const HELP = `Usage: npm run production -- <start|stop|status> [options]
 
@@ -8,8 +9,9 @@ The plugin and the sidecar as a site owner runs them, on a LEMP stack from Debia
 nginx + PHP-FPM 8.2 + MariaDB, each started without systemd from a folder of its own
 (.cache/environments/<env>/production/), on loopback ports, and stopped by pid.
 
-start   Installs what is missing with apt-get (as root): ${ 'nginx php8.2-fpm php8.2-mysql php8.2-curl' }
-        php8.2-mbstring php8.2-xml php8.2-intl php8.2-zip mariadb-server (and php8.2-cli).
+start   Installs what is missing with apt-get (as root):
+        ${ PRODUCTION_PACKAGES.slice( 0, 5 ).join( ' ' ) }
+        ${ PRODUCTION_PACKAGES.slice( 5 ).join( ' ' ) }.
         Builds the release (npm run release: plugin zip, sidecar tarball, SHA256SUMS) unless
         --release-dir names one. Starts MariaDB, installs the sidecar from the tarball with
         \`npm install -g --prefix\`, runs its \`init\` (config.json, shared key, the wp-config.php

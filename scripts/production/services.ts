@@ -24,6 +24,8 @@ export const PRODUCTION_PACKAGES = [
 	'php8.2-intl',
 	'php8.2-zip',
 	'mariadb-server',
+	// The CLI runs wp_install() (WP-CLI is in no registry reachable here).
+	'php8.2-cli',
 ];
 
 const BINARIES = {
@@ -36,7 +38,7 @@ const BINARIES = {
 	php: '/usr/bin/php8.2',
 };
 const PHP_EXTENSIONS = [ 'mysqli', 'curl', 'mbstring', 'dom', 'xml', 'intl' ];
-const HOW_TO_INSTALL = `Install them with \`sudo apt-get install -y ${ PRODUCTION_PACKAGES.join( ' ' ) } php8.2-cli\`.`;
+const HOW_TO_INSTALL = `Install them with \`sudo apt-get install -y ${ PRODUCTION_PACKAGES.join( ' ' ) }\`.`;
 
 function missingPieces(): string[] {
 	const missing = Object.entries( BINARIES )
@@ -61,7 +63,7 @@ export function ensureProductionPackages(): void {
 	const missing = missingPieces();
 	ensureDebianPackages( {
 		need: `The production runtime needs ${ missing.join( ', ' ) || 'nginx, PHP-FPM and MariaDB' }`,
-		packages: [ ...PRODUCTION_PACKAGES, 'php8.2-cli' ],
+		packages: [ ...PRODUCTION_PACKAGES ],
 		present: () => missingPieces().length === 0,
 		howToInstall: HOW_TO_INSTALL,
 	} );

@@ -2,6 +2,7 @@ import fs from 'fs';
 import path from 'path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
 import { ensureDebianPackages } from '../../../scripts/lib/debian-packages';
+import { BROWSER_PACKAGE } from '../../../scripts/lib/test-packages';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 
 /**
@@ -23,14 +24,13 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 
-const HOW_TO_INSTALL =
-	'Install it with `sudo apt-get update && sudo apt-get install -y chromium` (Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.';
+const HOW_TO_INSTALL = `Install it with \`sudo apt-get update && sudo apt-get install -y ${ BROWSER_PACKAGE }\` (Debian/Ubuntu), or point CHROMIUM_PATH at a Chromium or Chrome binary.`;
 
 /** Returns the browser binary, installing Debian's chromium first when that is possible. */
 export function ensureChromium(): string {
 	ensureDebianPackages( {
 		need: `The admin page's browser tests need Chromium at ${ CHROMIUM_PATH }`,
-		packages: [ 'chromium' ],
+		packages: [ BROWSER_PACKAGE ],
 		present: () => fs.existsSync( CHROMIUM_PATH ),
 		howToInstall: HOW_TO_INSTALL,
 		// Installing Debian's package does not help when CHROMIUM_PATH points elsewhere.

@@ -1,0 +1,22 @@
+import { PRODUCTION_PACKAGES } from '../production/services';
+
+/**
+ * The Debian packages the tests use, in one place: `npm test` installs each group when it needs it
+ * (as root; otherwise it names the apt-get command), and `.ci/run` installs them all up front from
+ * `npm test -- --debian-packages`.
+ */
+
+/** Debian's Chromium, for the admin page's browser tests (tests/e2e/support/browser.ts). */
+export const BROWSER_PACKAGE = 'chromium';
+
+/** The commands npm test's own steps run, and the Debian packages that bring them. */
+export const TEST_COMMANDS: Readonly< Record< string, string > > = {
+	phpunit: 'phpunit',
+	phpcs: 'php-codesniffer',
+	'systemd-analyze': 'systemd',
+};
+
+/** Every package above and the production runtime's stack (nginx, PHP-FPM, MariaDB, PHP's CLI). */
+export const TEST_PACKAGES: readonly string[] = [
+	...new Set( [ BROWSER_PACKAGE, ...Object.values( TEST_COMMANDS ), ...PRODUCTION_PACKAGES ] ),
+];
