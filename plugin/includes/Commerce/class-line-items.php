@@ -12,7 +12,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Reads an order's product lines: product, variation, SKU, name, quantity.
+ * Reads an order's product lines (product, variation, name, quantity) and their products' SKUs.
  *
  * One order at a time, through WooCommerce's objects: `$order->get_items()` builds each line
  * (WC_Order_Item_Product), and building a line reads its meta with one query
@@ -21,8 +21,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  *
  * A page of orders: prime() loads the items and their meta in one query each through
  * WooCommerce's own WC_Order_Data_Store_CPT::prime_caches_for_orders() (public, "call this if you
- * are going to be fetching orders in a loop"; its legacy store calls it itself, HPOS does not), and
- * the products' SKUs in one more. of() then reads those orders' lines from what was primed: the
+ * are going to be fetching orders in a loop"; its legacy store calls it itself, HPOS does not).
+ * lines() then reads those orders' lines from what was primed: the
  * item rows WooCommerce cached under 'order-items-<id>' (the key its read_items() reads) and the
  * item meta through wc_get_order_item_meta(), without building the objects, so a page costs the
  * same few queries whatever its number of lines. The objects are still built when anything could
@@ -31,6 +31,9 @@ if ( ! defined( 'ABSPATH' ) ) {
  * - a site that filters items or their classes (woocommerce_order_get_items,
  *   woocommerce_get_order_item_classname, the item getters' filters);
  * - rows missing from the cache, or not shaped as WooCommerce stores them.
+ *
+ * SKUs belong to the products, not to the order, so they are read when lines are shown
+ * (read_skus() for a whole page in one query, then with_skus()), never kept with the lines.
  */
 final class Line_Items {
 
@@ -61,8 +64,7 @@ final class Line_Items {
 	);
 
 	/**
-	 * Loads what these orders' lines need in a few queries instead of a few per line: the items
-	 * and their meta, then the products' SKUs (read fresh on every call).
+	 * Loads these orders' items and their meta in one query each, instead of a few per line.
 	 *
 	 * @param \WC_Order[] $orders Orders, as just loaded from the store.
 	 */
@@ -76,47 +78,63 @@ final class Line_Items {
 		foreach ( $ids as $id ) {
 			self::$primed[ $id ] = true;
 		}
+	}
+
+	/**
+	 * Reads the SKUs of these lines' products (variations) in one query, so with_skus() reads
+	 * nothing more.
+	 *
+	 * @param array<int, array{product_id: int, variation_id: int}> $lines Lines, of any orders.
+	 */
+	public static function read_skus( array $lines ): void {
 		$products = array();
-		foreach ( $orders as $order ) {
-			foreach ( self::lines( $order ) as $line ) {
-				$key = $line['variation_id'] ? $line['variation_id'] : $line['product_id'];
-				if ( $key ) {
-					$products[ $key ] = $key;
-				}
+		foreach ( $lines as $line ) {
+			$key = self::product_key( $line );
+			if ( $key && ! array_key_exists( $key, self::$skus ) ) {
+				$products[ $key ] = $key;
 			}
 		}
 		self::prime_skus( array_values( $products ) );
 	}
 
 	/**
-	 * The order's product lines, in WooCommerce's order (by item id).
+	 * The lines as the minimal representation shows them: each with its product's SKU.
 	 *
-	 * @param \WC_Order $order Order.
+	 * @param array<int, array{product_id: int, variation_id: int, name: string, quantity: int}> $lines Lines.
 	 * @return array<int, array{product_id: int, variation_id: int, sku: string|null, name: string, quantity: int}>
 	 */
-	public static function of( \WC_Order $order ): array {
-		$lines = array();
-		foreach ( self::lines( $order ) as $line ) {
-			$key     = $line['variation_id'] ? $line['variation_id'] : $line['product_id'];
-			$lines[] = array(
-				'product_id'   => $line['product_id'],
-				'variation_id' => $line['variation_id'],
-				'sku'          => self::sku( $key ),
-				'name'         => $line['name'],
-				'quantity'     => $line['quantity'],
+	public static function with_skus( array $lines ): array {
+		$shown = array();
+		foreach ( $lines as $line ) {
+			$shown[] = array(
+				'product_id'   => (int) $line['product_id'],
+				'variation_id' => (int) $line['variation_id'],
+				'sku'          => self::sku( self::product_key( $line ) ),
+				'name'         => (string) $line['name'],
+				'quantity'     => (int) $line['quantity'],
 			);
 		}
-		return $lines;
+		return $shown;
 	}
 
 	/**
-	 * Product, variation, name and quantity of each line: from the primed rows when they stand
-	 * for the objects, else from the objects.
+	 * The product whose SKU a line shows: its variation's when there is one.
+	 *
+	 * @param array{product_id: int, variation_id: int} $line Line.
+	 */
+	private static function product_key( array $line ): int {
+		return (int) ( $line['variation_id'] ? $line['variation_id'] : $line['product_id'] );
+	}
+
+	/**
+	 * Product, variation, name and quantity of each of the order's product lines, in
+	 * WooCommerce's order (by item id): from the primed rows when they stand for the objects,
+	 * else from the objects.
 	 *
 	 * @param \WC_Order $order Order.
 	 * @return array<int, array{product_id: int, variation_id: int, name: string, quantity: int}>
 	 */
-	private static function lines( \WC_Order $order ): array {
+	public static function lines( \WC_Order $order ): array {
 		$rows = self::primed_rows( $order );
 		if ( null !== $rows ) {
 			return $rows;

@@ -21,11 +21,15 @@ if ( ! defined( 'ABSPATH' ) ) {
  * and restoring from the trash fires `woocommerce_untrash_order` on HPOS and only core's
  * `untrashed_post` on legacy storage.
  *
+ * The row is written from the order as WooCommerce loads it after the save, not from the object
+ * just saved: the legacy store writes post_modified = now without updating the object's
+ * modification date (Abstract_WC_Order_Data_Store_CPT::update()), so the object can say another
+ * time than the store will.
+ *
  * A write this misses (an import that writes WooCommerce's tables directly, a failed query) is
- * caught on read: Paid_Orders::by_date_paid() checks every row it serves against the order
- * WooCommerce loads and corrects the row; and the daily walk (Paid_Order_Index_Walk) adds orders
- * that never reached it. Nothing here may break an order's save: failures are logged, and the
- * index stops serving until a walk has run.
+ * caught by the daily walk (Paid_Order_Index_Walk), which writes every paid order's row again and
+ * removes the others. Nothing here may break an order's save: failures are logged, and the index
+ * stops serving until a walk has run.
  */
 final class Paid_Order_Index_Hooks {
 
@@ -46,14 +50,8 @@ final class Paid_Order_Index_Hooks {
 	 * @param mixed $order The order (WC_Order for shop orders; refunds are WC_Order_Refund).
 	 */
 	public static function on_saved( $order ): void {
-		if ( $order instanceof \WC_Order ) {
-			// The save's own time, not $order->get_date_modified(): the legacy store writes
-			// post_modified = now without updating the object's prop
-			// (Abstract_WC_Order_Data_Store_CPT::update()), so the object can hold an older time
-			// than the stored one, and a row too old would keep the order out of a
-			// modified_after read that should see it. Too new is safe: the read checks the
-			// order WooCommerce loads and corrects the row.
-			self::guarded( static fn() => self::sync( $order, time() ) );
+		if ( $order instanceof \WC_Order && $order->get_id() ) {
+			self::guarded( static fn() => self::sync_stored( $order->get_id() ) );
 		}
 	}
 
@@ -72,34 +70,47 @@ final class Paid_Order_Index_Hooks {
 	 * @param mixed $id Order or post id.
 	 */
 	public static function on_restored( $id ): void {
-		if ( ! Paid_Orders::is_available() ) {
-			return;
+		if ( Paid_Orders::is_available() ) {
+			self::guarded( static fn() => self::sync_stored( (int) $id ) );
 		}
-		self::guarded(
-			static function () use ( $id ): void {
-				$order = wc_get_order( (int) $id );
-				if ( $order instanceof \WC_Order ) {
-					self::sync( $order );
-				}
-			}
-		);
 	}
 
 	/**
-	 * Writes or removes the order's row from what the order says now.
+	 * Writes or removes the row of an order from what WooCommerce loads for it now.
 	 *
-	 * @param \WC_Order $order       Order.
-	 * @param int|null  $modified_at Its last modification (UTC timestamp); by default the order's
-	 *                               own, right for an order just loaded from the database.
+	 * @param int $id Order (or any post) id.
 	 * @throws Order_Query_Error When the database refuses the write.
 	 */
-	public static function sync( \WC_Order $order, ?int $modified_at = null ): void {
+	private static function sync_stored( int $id ): void {
+		$order = wc_get_order( $id );
+		if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
+			self::sync( $order );
+		} elseif ( ! $order ) {
+			Paid_Order_Index::remove( $id );
+		}
+	}
+
+	/**
+	 * Writes or removes the order's row from what the order says: a row for an order in a paid
+	 * status, with or without a payment date (the plain listing shows both; the sync order only
+	 * those paid).
+	 *
+	 * @param \WC_Order $order Order, as loaded from the store.
+	 * @throws Order_Query_Error When the database refuses the write.
+	 */
+	public static function sync( \WC_Order $order ): void {
 		if ( ! $order->get_id() ) {
 			return;
 		}
-		$paid_at = Paid_Orders::paid_timestamp( $order );
-		if ( Paid_Orders::ORDER_TYPE === $order->get_type() && $paid_at > 0 && $order->has_status( Paid_Orders::paid_statuses() ) ) {
-			Paid_Order_Index::put( $order->get_id(), $paid_at, $modified_at ?? Paid_Orders::modified_timestamp( $order ) );
+		if ( Paid_Orders::ORDER_TYPE === $order->get_type() && $order->has_status( Paid_Orders::paid_statuses() ) ) {
+			$created = $order->get_date_created();
+			Paid_Order_Index::put(
+				$order->get_id(),
+				Paid_Orders::paid_timestamp( $order ),
+				$created ? (int) $created->getTimestamp() : 0,
+				Paid_Orders::modified_timestamp( $order ),
+				Paid_Order_Snapshot::of( $order )
+			);
 		} else {
 			Paid_Order_Index::remove( $order->get_id() );
 		}

@@ -19,10 +19,11 @@ if ( ! defined( 'ABSPATH' ) ) {
  *
  * - After install (a new table) or activation: the index is not ready, and the paid-orders route
  *   reads the sync order from WooCommerce's own queries until the walk has finished.
- * - Daily, the consistency check: the same walk while the index serves. It adds orders that
- *   reached WooCommerce without its save hooks (an import writing its tables directly) and
- *   corrects payment and modification dates. Rows for orders that are no longer paid are
- *   removed when a read meets them (Paid_Orders::by_date_paid()).
+ * - Daily, the consistency check: the same walk while the index serves. It writes every paid
+ *   order's row again, so orders that changed without WooCommerce's save hooks (an import
+ *   writing its tables directly) are served as the store has them from then on. Then it sweeps
+ *   the rows the walk did not write: each such order is loaded again and its row written or
+ *   removed, so a row is never dropped for an order the walk merely missed.
  *
  * Offsets, not ids, mark its progress (wc_get_orders() cannot ask for ids above a value on both
  * storages): each batch starts OVERLAP orders before the previous one ended, so orders deleted
@@ -36,6 +37,12 @@ final class Paid_Order_Index_Walk {
 	const BATCH       = 200;
 	const OVERLAP     = 20;
 	const RUN_SECONDS = 20;
+
+	/**
+	 * The walk's position once every paid order has been walked: the sweep of the rows it did
+	 * not write.
+	 */
+	const SWEEPING = -1;
 
 	/**
 	 * Registers the actions' handlers.
@@ -52,11 +59,16 @@ final class Paid_Order_Index_Walk {
 	 *                    or there are none).
 	 */
 	public static function start( bool $ready ): void {
+		$statuses = Paid_Orders::is_available() ? Paid_Orders::paid_statuses() : array();
+		sort( $statuses );
+		$state = Paid_Order_Index::state();
 		Paid_Order_Index::save_state(
 			array(
-				'ready'     => $ready,
-				'walk'      => 0,
-				'walked_at' => Paid_Order_Index::state()['walked_at'],
+				'ready'      => $ready,
+				'walk'       => 0,
+				'generation' => $state['generation'] + 1,
+				'walked_at'  => $state['walked_at'],
+				'statuses'   => $statuses,
 			)
 		);
 		self::schedule();
@@ -67,11 +79,14 @@ final class Paid_Order_Index_Walk {
 	 * yet (WooCommerce may have been activated after the plugin).
 	 */
 	public static function finish(): void {
+		$state = Paid_Order_Index::state();
 		Paid_Order_Index::save_state(
 			array(
-				'ready'     => true,
-				'walk'      => null,
-				'walked_at' => time(),
+				'ready'      => true,
+				'walk'       => null,
+				'generation' => $state['generation'],
+				'walked_at'  => time(),
+				'statuses'   => $state['statuses'],
 			)
 		);
 		self::schedule();
@@ -105,7 +120,8 @@ final class Paid_Order_Index_Walk {
 	}
 
 	/**
-	 * Walks batches for up to RUN_SECONDS, then queues the next run, or marks the index ready.
+	 * Walks batches, then sweeps, for up to RUN_SECONDS, then queues the next run, or marks the
+	 * index ready.
 	 */
 	public static function run(): void {
 		if ( ! Paid_Orders::is_available() ) {
@@ -117,12 +133,14 @@ final class Paid_Order_Index_Walk {
 			if ( null === $state['walk'] ) {
 				return;
 			}
-			$done = self::batch( $state['walk'] );
-			if ( null === $done ) {
-				self::finish();
-				return;
+			if ( self::SWEEPING === $state['walk'] ) {
+				if ( self::sweep( $state['generation'] ) ) {
+					self::finish();
+					return;
+				}
+				continue;
 			}
-			$state['walk'] = $done;
+			$state['walk'] = self::batch( $state['walk'] ) ?? self::SWEEPING;
 			Paid_Order_Index::save_state( $state );
 		} while ( microtime( true ) - $started < self::RUN_SECONDS );
 		as_enqueue_async_action( self::HOOK, array(), self::GROUP );
@@ -140,10 +158,39 @@ final class Paid_Order_Index_Walk {
 		$from   = max( 0, $offset - self::OVERLAP );
 		$limit  = self::BATCH + ( $offset - $from );
 		$orders = Paid_Orders::batch_in_id_order( $from, $limit );
+		Line_Items::prime( $orders );
 		foreach ( $orders as $order ) {
 			Paid_Order_Index_Hooks::sync( $order );
 		}
 		return count( $orders ) < $limit ? null : $from + count( $orders );
+	}
+
+	/**
+	 * Brings one batch of the rows neither the walk nor the hooks wrote since it started in step
+	 * with the store: rewritten for orders still paid, removed for the others. Each is written
+	 * with this generation or removed, so the sweep ends.
+	 *
+	 * @param int $generation The walk's generation.
+	 * @return bool Whether no such row is left.
+	 * @throws Order_Query_Error On a database error.
+	 */
+	private static function sweep( int $generation ): bool {
+		$ids = Paid_Order_Index::written_before( $generation, self::BATCH );
+		if ( ! $ids ) {
+			return true;
+		}
+		$paid = array();
+		foreach ( Paid_Orders::paid_among( $ids ) as $order ) {
+			$paid[ $order->get_id() ] = $order;
+		}
+		foreach ( $ids as $id ) {
+			if ( isset( $paid[ $id ] ) ) {
+				Paid_Order_Index_Hooks::sync( $paid[ $id ] );
+			} else {
+				Paid_Order_Index::remove( $id );
+			}
+		}
+		return count( $ids ) < self::BATCH;
 	}
 
 	/**

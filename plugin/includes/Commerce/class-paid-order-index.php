@@ -1,6 +1,6 @@
 <?php
 /**
- * The plugin's own index of paid orders: (order id, payment second, last modification second).
+ * The plugin's own index of paid orders: each paid order's sort keys and its snapshot.
  *
  * @package ServiceIntegration
  */
@@ -12,28 +12,36 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * One row per order in a paid status with a payment date, in a table of the plugin's own.
+ * One row per order in a paid status, in a table of the plugin's own: its payment, creation and
+ * last modification seconds, and its snapshot (Paid_Order_Snapshot) as JSON, the fields the
+ * paid-orders endpoint serves.
  *
  * WooCommerce cannot sort orders by payment date on either storage, and its date_paid column
  * (HPOS: wc_order_operational_data.date_paid_gmt; legacy: the _date_paid meta) has no index, so
- * the incremental sync order (date_paid, id) is read here instead, with an index on exactly that.
+ * the incremental sync order (date_paid, id) is read here, with an index on exactly that. And a
+ * page served from here costs two queries on this table, where loading its orders through
+ * WooCommerce costs about as much as the rest of the request (see bench/README.md): the same
+ * shape as WooCommerce's own wc_order_stats, a table its analytics keep from the order hooks.
+ *
  * Rows are written by Paid_Order_Index_Hooks from WooCommerce's save, trash and delete hooks,
- * filled for existing orders by Paid_Order_Index_Walk, and checked against WooCommerce on every
- * read (Paid_Orders::by_date_paid()): the orders themselves are always loaded through
- * wc_get_orders(), never from this table. Nothing here reads WooCommerce's tables.
+ * each from the order as WooCommerce then loads it, filled for existing orders by
+ * Paid_Order_Index_Walk, and checked daily by the same walk, which rewrites every paid order's
+ * row and removes the rows it did not meet. Nothing here reads WooCommerce's tables.
  *
  * Works on MySQL/MariaDB and on SQLite (the SQLite Database Integration): plain comparisons,
  * no row values, REPLACE for the upsert.
  */
 final class Paid_Order_Index {
 
-	const DB_VERSION        = '1';
+	const DB_VERSION        = '2';
 	const DB_VERSION_OPTION = 'service_integration_paid_index_db';
 
 	/**
-	 * State of the index: {ready: bool, walk: int|null (the walk's next offset while one runs),
-	 * walked_at: int (when the last walk finished)}. Read only by the paid-orders route and the
-	 * walk, so stored with autoload off.
+	 * State of the index: {ready: bool, walk: int|null (the walk's next offset while one runs, Paid_Order_Index_Walk::SWEEPING once it sweeps),
+	 * generation: int (counts the walks; each row records the one it was written during),
+	 * walked_at: int (when the last walk finished), statuses: string[] (the paid statuses the
+	 * last walk indexed)}. Read only by the
+	 * paid-orders route and the walk, so stored with autoload off.
 	 */
 	const STATE_OPTION = 'service_integration_paid_index_state';
 
@@ -57,13 +65,24 @@ final class Paid_Order_Index {
 		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 		$changed = get_option( self::DB_VERSION_OPTION ) !== self::DB_VERSION;
 		$table   = self::table();
+		if ( $changed ) {
+			// The rows of another layout lack what this one stores; the walk writes them all
+			// again anyway. And SQLite cannot add a NOT NULL column to a table that has rows.
+			$wpdb->query( "DROP TABLE IF EXISTS {$table}" ); // The plugin's own table.
+		}
 		dbDelta(
 			"CREATE TABLE {$table} (
 				order_id bigint(20) unsigned NOT NULL,
 				paid_at bigint(20) NOT NULL,
-				modified_at bigint(20) NOT NULL DEFAULT 0,
+				created_at bigint(20) NOT NULL,
+				modified_at bigint(20) NOT NULL,
+				generation bigint(20) NOT NULL,
+				snapshot longtext NOT NULL,
 				PRIMARY KEY  (order_id),
-				KEY sync (paid_at, order_id)
+				KEY sync (paid_at, order_id),
+				KEY created (created_at, order_id),
+				KEY modified (modified_at, order_id),
+				KEY generation (generation)
 			) {$wpdb->get_charset_collate()};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
@@ -88,54 +107,74 @@ final class Paid_Order_Index {
 	/**
 	 * The stored state, with defaults.
 	 *
-	 * @return array{ready: bool, walk: int|null, walked_at: int}
+	 * @return array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[]}
 	 */
 	public static function state(): array {
 		$state = get_option( self::STATE_OPTION );
 		$state = is_array( $state ) ? $state : array();
 		return array(
-			'ready'     => ! empty( $state['ready'] ),
-			'walk'      => isset( $state['walk'] ) ? (int) $state['walk'] : null,
-			'walked_at' => (int) ( $state['walked_at'] ?? 0 ),
+			'ready'        => ! empty( $state['ready'] ),
+			'walk'         => isset( $state['walk'] ) ? (int) $state['walk'] : null,
+			'generation'   => (int) ( $state['generation'] ?? 0 ),
+			'walked_at'    => (int) ( $state['walked_at'] ?? 0 ),
+			'statuses'     => array_values( array_map( 'strval', (array) ( $state['statuses'] ?? array() ) ) ),
 		);
 	}
 
 	/**
 	 * Saves the state.
 	 *
-	 * @param array{ready: bool, walk: int|null, walked_at: int} $state State.
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[]} $state State.
 	 */
 	public static function save_state( array $state ): void {
 		update_option( self::STATE_OPTION, $state, false );
 	}
 
 	/**
-	 * Whether every paid order is in the table (the walk has finished since it was created).
+	 * Whether the table holds every paid order: a walk has finished since it was created, for
+	 * the statuses WooCommerce counts as paid now. When a site changes those (the filter
+	 * woocommerce_order_is_paid_statuses), the orders of a status just added have no row yet:
+	 * a new walk starts, and the index does not serve until it has finished.
 	 */
 	public static function is_ready(): bool {
-		return self::state()['ready'];
+		$state = self::state();
+		if ( ! $state['ready'] ) {
+			return false;
+		}
+		$statuses = Paid_Orders::paid_statuses();
+		sort( $statuses );
+		if ( $statuses === $state['statuses'] ) {
+			return true;
+		}
+		Paid_Order_Index_Walk::start( false );
+		return false;
 	}
 
 	/**
 	 * Adds or updates an order's row.
 	 *
-	 * @param int $order_id    Order id.
-	 * @param int $paid_at     Payment time (UTC timestamp).
-	 * @param int $modified_at Last modification (UTC timestamp).
+	 * @param int                  $order_id    Order id.
+	 * @param int                  $paid_at     Payment time (UTC timestamp; 0 for none).
+	 * @param int                  $created_at  Creation time (UTC timestamp).
+	 * @param int                  $modified_at Last modification (UTC timestamp).
+	 * @param array<string, mixed> $snapshot    Paid_Order_Snapshot::of() the order.
 	 * @throws Order_Query_Error When the database refuses the write.
 	 */
-	public static function put( int $order_id, int $paid_at, int $modified_at ): void {
+	public static function put( int $order_id, int $paid_at, int $created_at, int $modified_at, array $snapshot ): void {
 		global $wpdb;
 		$wpdb->last_error = '';
-		// REPLACE: one statement MySQL and SQLite both know; the row has no other columns to keep.
+		// REPLACE: one statement MySQL and SQLite both know; every column is written.
 		$written = $wpdb->replace(
 			self::table(),
 			array(
 				'order_id'    => $order_id,
 				'paid_at'     => $paid_at,
+				'created_at'  => $created_at,
 				'modified_at' => $modified_at,
+				'generation'  => self::state()['generation'],
+				'snapshot'    => (string) wp_json_encode( $snapshot, JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES ),
 			),
-			array( '%d', '%d', '%d' )
+			array( '%d', '%d', '%d', '%d', '%d', '%s' )
 		);
 		self::check( false === $written );
 	}
@@ -154,43 +193,64 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * Rows in the sync order (paid_at ASC, order_id ASC), strictly after the cursor
-	 * (after_ts, after_id), paid before $before_ts, from rank $offset, at most $limit.
+	 * Snapshots of the orders in the set, in its order, from rank $offset, at most $limit.
 	 *
-	 * @param Paid_Order_Range $range  The set.
-	 * @param int              $offset Rank of the first row.
-	 * @param int              $limit  Rows.
-	 * @return array<int, int> Payment time by order id, in the sync order.
-	 * @throws Order_Query_Error On a database error.
+	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set (its where() and order_by()).
+	 * @param int                                 $offset Rank of the first row.
+	 * @param int                                 $limit  Rows.
+	 * @return array<int, array<string, mixed>>
+	 * @throws Order_Query_Error On a database error, or a row that is not a snapshot.
 	 */
-	public function rows( Paid_Order_Range $range, int $offset, int $limit ): array {
+	public function snapshots( $set, int $offset, int $limit ): array {
 		global $wpdb;
 		$wpdb->last_error = '';
 		$table            = self::table();
-		// The table name and the range's own prepared SQL.
-		$found = $wpdb->get_results( $wpdb->prepare( "SELECT order_id, paid_at FROM {$table} WHERE {$range->where()} ORDER BY paid_at ASC, order_id ASC LIMIT %d, %d", $offset, $limit ), ARRAY_A );
+		// The table name and the set's own SQL (integers and fixed column names only).
+		$found = $wpdb->get_col( $wpdb->prepare( "SELECT snapshot FROM {$table} WHERE {$set->where()} ORDER BY {$set->order_by()} LIMIT %d, %d", $offset, $limit ) );
 		self::check( ! is_array( $found ) );
-		$rows = array();
-		foreach ( $found as $row ) {
-			$rows[ (int) $row['order_id'] ] = (int) $row['paid_at'];
+		$snapshots = array();
+		foreach ( $found as $json ) {
+			$snapshot = json_decode( (string) $json, true );
+			if ( ! is_array( $snapshot ) || ! isset( $snapshot['id'] ) ) {
+				throw new Order_Query_Error( 'a row of the paid-orders index holds no snapshot' );
+			}
+			$snapshots[] = $snapshot;
 		}
-		return $rows;
+		return $snapshots;
 	}
 
 	/**
 	 * How many rows the set has.
 	 *
-	 * @param Paid_Order_Range $range The set.
+	 * @param Paid_Order_Range|Paid_Order_Listing $set The set.
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public function count( Paid_Order_Range $range ): int {
+	public function count( $set ): int {
 		global $wpdb;
 		$wpdb->last_error = '';
 		$table            = self::table();
-		// The table name and the range's own prepared SQL.
-		$count = $wpdb->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$range->where()}" );
+		// The table name and the set's own SQL.
+		$count = $wpdb->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$set->where()}" );
 		self::check( null === $count );
 		return (int) $count;
+	}
+
+	/**
+	 * Ids of rows last written before the walk $generation began (a walk's leftovers), lowest
+	 * first.
+	 *
+	 * @param int $generation The walk's generation.
+	 * @param int $limit      At most this many.
+	 * @return int[]
+	 * @throws Order_Query_Error On a database error.
+	 */
+	public static function written_before( int $generation, int $limit ): array {
+		global $wpdb;
+		$wpdb->last_error = '';
+		$table            = self::table();
+		$ids              = $wpdb->get_col( $wpdb->prepare( "SELECT order_id FROM {$table} WHERE generation < %d ORDER BY order_id ASC LIMIT %d", $generation, $limit ) ); // The table name.
+		self::check( ! is_array( $ids ) );
+		return array_map( 'intval', $ids );
 	}
 
 	/**

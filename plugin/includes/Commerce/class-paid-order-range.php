@@ -79,28 +79,25 @@ final class Paid_Order_Range {
 	 * @param string|null $modified  date_modified argument.
 	 */
 	public static function from_filter( int $after_ts, int $after_id, int $before_ts, ?string $modified ): self {
-		$from = null;
-		$to   = null;
-		if ( null !== $modified && preg_match( '/^(?:>=(\d+)|(\d+)\.\.\.(\d+))$/', $modified, $m ) ) {
-			$from = (int) ( '' !== $m[1] ? $m[1] : $m[2] );
-			$to   = isset( $m[3] ) && '' !== $m[3] ? (int) $m[3] : null;
-		}
+		list( $from, $to ) = self::bounds( $modified );
 		return new self( $after_ts, $after_id, $before_ts, $from, $to );
 	}
 
 	/**
-	 * Whether an order paid at $paid_at (its id $id), modified at $modified_at, is in the range.
+	 * The inclusive bounds of a wc_get_orders date argument as the controller builds it ('>=A'
+	 * or 'A...B', UTC timestamps): [A, null] or [A, B]; [null, null] without one.
 	 *
-	 * @param int $id          Order id.
-	 * @param int $paid_at     Payment second.
-	 * @param int $modified_at Modification second.
+	 * @param string|null $filter Date argument.
+	 * @return array{0: int|null, 1: int|null}
 	 */
-	public function contains( int $id, int $paid_at, int $modified_at ): bool {
-		return $paid_at >= Paid_Orders::FIRST_SECOND
-			&& $paid_at < $this->before_ts
-			&& ( $paid_at > $this->after_ts || ( $paid_at === $this->after_ts && $id > $this->after_id ) )
-			&& ( null === $this->modified_from || $modified_at >= $this->modified_from )
-			&& ( null === $this->modified_to || $modified_at <= $this->modified_to );
+	public static function bounds( ?string $filter ): array {
+		if ( null === $filter || ! preg_match( '/^(?:>=(\d+)|(\d+)\.\.\.(\d+))$/', $filter, $m ) ) {
+			return array( null, null );
+		}
+		return array(
+			(int) ( '' !== $m[1] ? $m[1] : $m[2] ),
+			isset( $m[3] ) && '' !== $m[3] ? (int) $m[3] : null,
+		);
 	}
 
 	/**
@@ -123,5 +120,12 @@ final class Paid_Order_Range {
 			$where .= sprintf( ' AND modified_at <= %d', $this->modified_to );
 		}
 		return $where;
+	}
+
+	/**
+	 * The sync order, on the index table's columns.
+	 */
+	public function order_by(): string {
+		return 'paid_at ASC, order_id ASC';
 	}
 }

@@ -7,7 +7,8 @@
  * with timestamps and the >=, <, A...B forms), wc_get_is_paid_statuses() and WC_Order
  * getters; an order's product lines come from Line_Items.
  * No SQL, no post meta, no WP_Query on orders: the same code runs on HPOS and on legacy
- * post storage.
+ * post storage. Once the plugin's own index holds every paid order (Paid_Order_Index), pages are
+ * read from it instead, orders and all.
  *
  * Every query has a finite limit: HPOS turns 'limit' => -1 into
  * 'LIMIT 0, 18446744073709551615' (OrdersTableQuery::build_query(), MYSQL_MAX_UNSIGNED_BIGINT),
@@ -26,14 +27,18 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * Queries paid orders and maps one order to the few fields a manufacturing automation needs.
  *
- * Two ways to read:
+ * Two ways to read, each answering snapshots (Paid_Order_Snapshot) and a total:
  * - page(): offset paging in a plain order (date created, id or last modification);
  * - by_date_paid(): the incremental-sync order, (date_paid ASC, id ASC), after a cursor
- *   (paid_after, after_id), up to a bound in the past. WooCommerce cannot sort by date_paid
- *   (neither storage offers it, nor indexes it), so the order comes from the plugin's own
- *   index (Paid_Order_Index) once it holds every paid order; until then it is built from
- *   date_paid range filters: counts locate the seconds where a page starts and ends, and only
- *   orders paid within the same second are ordered by id.
+ *   (paid_after, after_id), up to a bound in the past.
+ *
+ * Both read the plugin's own index (Paid_Order_Index) once it holds every paid order and the
+ * site filters none of the getters a snapshot records (Paid_Order_Snapshot::stored_ones_hold()):
+ * two queries on one table, whatever the store's size. Otherwise they read WooCommerce: page()
+ * with wc_get_orders() in that order; by_date_paid(), since WooCommerce cannot sort by date_paid
+ * (neither storage offers it, nor indexes it), from date_paid range filters: counts locate the
+ * seconds where a page starts and ends, and only orders paid within the same second are ordered
+ * by id.
  */
 final class Paid_Orders {
 
@@ -117,17 +122,25 @@ final class Paid_Orders {
 	/**
 	 * A page of paid orders in a plain order.
 	 *
-	 * @param int                   $page     Page, from 1.
-	 * @param int                   $per_page Page size.
-	 * @param string                $orderby  date|id|modified.
-	 * @param string                $order    asc|desc.
-	 * @param array<string, string> $filters  wc_get_orders date args (date_paid, date_modified).
-	 * @return array{orders: \WC_Order[], total: int}
+	 * @param int                      $page     Page, from 1.
+	 * @param int                      $per_page Page size.
+	 * @param string                   $orderby  date|id|modified.
+	 * @param string                   $order    asc|desc.
+	 * @param array<string, string>    $filters  wc_get_orders date args (date_paid, date_modified).
+	 * @param array<string, bool>|null $include  Fields wanted (Paid_Order_Snapshot::of()).
+	 * @return array{orders: array<int, array<string, mixed>>, total: int}
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public function page( int $page, int $per_page, string $orderby, string $order, array $filters ): array {
+	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ): array {
 		if ( ! self::paid_statuses() ) {
 			return array( 'orders' => array(), 'total' => 0 );
+		}
+		if ( $this->index_serves() ) {
+			$listing = new Paid_Order_Listing( $orderby, $order, $filters );
+			return array(
+				'orders' => $this->index->snapshots( $listing, ( $page - 1 ) * $per_page, $per_page ),
+				'total'  => $this->index->count( $listing ),
+			);
 		}
 		$direction = 'asc' === $order ? 'ASC' : 'DESC';
 		$key       = array(
@@ -158,103 +171,91 @@ final class Paid_Orders {
 			$total = $this->count( $filters );
 		}
 		return array(
-			'orders' => $orders,
+			'orders' => self::snapshots_of( $orders, $include ),
 			'total'  => $total,
 		);
 	}
 
 	/**
-	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
-	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit:
-	 * from the index when it holds every paid order, else from WooCommerce's queries alone.
-	 *
-	 * @param int                   $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
-	 * @param int                   $after_id  Cursor id (0: the whole second $after_ts).
-	 * @param int                   $before_ts Exclusive upper bound (UTC timestamp).
-	 * @param int                   $offset    Rank of the first order returned.
-	 * @param int                   $limit     Page size.
-	 * @param array<string, string> $filters   Extra wc_get_orders filters (date_modified).
-	 * @return array{orders: \WC_Order[], total: int}
-	 * @throws Order_Query_Error On a database error.
+	 * Whether pages are read from the index: it holds every paid order, and its snapshots say
+	 * what WooCommerce's getters would say on this request.
 	 */
-	public function by_date_paid( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters ): array {
-		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
-			return array( 'orders' => array(), 'total' => 0 );
-		}
+	private function index_serves(): bool {
 		if ( ! Paid_Order_Index::is_ready() && Paid_Order_Index::nothing_to_walk() ) {
 			// Every paid order from now on goes through the save hooks.
 			Paid_Order_Index_Walk::finish();
 		}
-		if ( Paid_Order_Index::is_ready() ) {
-			$range = Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null );
-			return $this->from_index( $range, $offset, $limit );
+		if ( ! Paid_Order_Index::is_ready() ) {
+			Paid_Order_Index_Walk::schedule();
+			return false;
 		}
-		Paid_Order_Index_Walk::schedule();
-		return $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
+		return Paid_Order_Snapshot::stored_ones_hold();
 	}
 
 	/**
-	 * Reads a page of the sync order from the index, and checks each row against the order as
-	 * WooCommerce loads it: a row whose order is gone, no longer paid, or paid or modified at
-	 * another time than the row says (a write the hooks missed) is corrected, and the page is
-	 * read again. Only orders WooCommerce returns are served, so the index decides the order of
-	 * the orders, never their content or whether they are paid.
+	 * Snapshots of orders just loaded: their items primed first when lines are wanted.
 	 *
-	 * @param Paid_Order_Range $range  The set.
-	 * @param int              $offset Rank of the first order returned.
-	 * @param int              $limit  Page size.
-	 * @return array{orders: \WC_Order[], total: int}
+	 * @param \WC_Order[]              $orders  Orders.
+	 * @param array<string, bool>|null $include Fields wanted.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private static function snapshots_of( array $orders, ?array $include ): array {
+		if ( null === $include || ! empty( $include['line_items'] ) ) {
+			Line_Items::prime( $orders );
+		}
+		return array_map( static fn( \WC_Order $order ): array => Paid_Order_Snapshot::of( $order, $include ), $orders );
+	}
+
+	/**
+	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
+	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit:
+	 * from the index when it serves, else from WooCommerce's queries alone.
+	 *
+	 * @param int                      $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
+	 * @param int                      $after_id  Cursor id (0: the whole second $after_ts).
+	 * @param int                      $before_ts Exclusive upper bound (UTC timestamp).
+	 * @param int                      $offset    Rank of the first order returned.
+	 * @param int                      $limit     Page size.
+	 * @param array<string, string>    $filters   Extra wc_get_orders filters (date_modified).
+	 * @param array<string, bool>|null $include   Fields wanted (Paid_Order_Snapshot::of()).
+	 * @return array{orders: array<int, array<string, mixed>>, total: int}
 	 * @throws Order_Query_Error On a database error.
 	 */
-	private function from_index( Paid_Order_Range $range, int $offset, int $limit ): array {
-		for ( $attempt = 1; ; ++$attempt ) {
-			$rows   = $this->index->rows( $range, $offset, $limit );
-			$loaded = array();
-			if ( $rows ) {
-				foreach ( $this->load_by_ids( array_keys( $rows ) ) as $order ) {
-					$loaded[ $order->get_id() ] = $order;
-				}
-			}
-			$orders = array();
-			$stale  = array();
-			foreach ( $rows as $id => $paid_at ) {
-				$order = $loaded[ $id ] ?? null;
-				if ( $order && self::paid_timestamp( $order ) === $paid_at && $range->contains( $id, $paid_at, self::modified_timestamp( $order ) ) ) {
-					$orders[] = $order;
-				} else {
-					$stale[] = $id;
-				}
-			}
-			if ( ! $stale || $attempt >= 3 ) {
-				return array(
-					'orders' => $orders,
-					'total'  => $this->index->count( $range ) - count( $stale ),
-				);
-			}
-			foreach ( $stale as $id ) {
-				$order = $loaded[ $id ] ?? wc_get_order( $id );
-				if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
-					Paid_Order_Index_Hooks::sync( $order );
-				} else {
-					Paid_Order_Index::remove( $id );
-				}
-			}
+	public function by_date_paid( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ): array {
+		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
+			return array( 'orders' => array(), 'total' => 0 );
 		}
+		if ( $this->index_serves() ) {
+			$range = Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null );
+			return array(
+				'orders' => $this->index->snapshots( $range, $offset, $limit ),
+				'total'  => $this->index->count( $range ),
+			);
+		}
+		$found = $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
+		return array(
+			'orders' => self::snapshots_of( $found['orders'], $include ),
+			'total'  => $found['total'],
+		);
 	}
 
 	/**
-	 * The paid orders among these ids, loaded in one query.
+	 * The paid orders among these ids, loaded in one query, in id order.
 	 *
-	 * @param int[] $ids Order ids.
+	 * @param int[] $ids Order ids (not empty).
 	 * @return \WC_Order[]
 	 * @throws Order_Query_Error On a database error.
 	 */
-	private function load_by_ids( array $ids ): array {
+	public static function paid_among( array $ids ): array {
+		$self = new self();
+		if ( ! $ids || ! self::paid_statuses() ) {
+			return array();
+		}
 		// post__in: WP_Query's own argument on legacy storage, mapped to HPOS's id
 		// (OrdersTableQuery::maybe_remap_args()). Never empty: an empty array is no filter there.
 		return self::only_orders(
-			$this->query(
-				$this->args(
+			$self->query(
+				$self->args(
 					array(),
 					array(
 						'post__in' => array_values( $ids ),
@@ -602,83 +603,12 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Fields of the minimal representation.
-	 */
-	const FIELDS = array( 'id', 'number', 'status', 'date_paid', 'date_modified', 'currency', 'total', 'customer', 'line_items' );
-
-	/**
-	 * The minimal representation of an order (the endpoint's items, and the order in outbound
-	 * event payloads); computes only the fields asked for.
+	 * The minimal representation of one order (an outbound event's payload).
 	 *
-	 * @param \WC_Order                          $order   Order.
-	 * @param callable|array<string, bool>|null $include Field => whether to include it, as a
-	 *                                                   callable or a map; null for all fields.
+	 * @param \WC_Order $order Order.
 	 * @return array<string, mixed>
 	 */
-	public static function to_array( \WC_Order $order, $include = null ): array {
-		if ( is_callable( $include ) ) {
-			$wants = static fn( string $field ): bool => (bool) $include( $field );
-		} else {
-			$wants = static fn( string $field ): bool => ! $include || ! empty( $include[ $field ] );
-		}
-		$data = array();
-		if ( $wants( 'id' ) ) {
-			$data['id'] = $order->get_id();
-		}
-		if ( $wants( 'number' ) ) {
-			$data['number'] = (string) $order->get_order_number();
-		}
-		if ( $wants( 'status' ) ) {
-			$data['status'] = $order->get_status();
-		}
-		if ( $wants( 'date_paid' ) ) {
-			$data['date_paid'] = self::iso8601( $order->get_date_paid() );
-		}
-		if ( $wants( 'date_modified' ) ) {
-			$data['date_modified'] = self::iso8601( $order->get_date_modified() );
-		}
-		if ( $wants( 'currency' ) ) {
-			$data['currency'] = $order->get_currency();
-		}
-		if ( $wants( 'total' ) ) {
-			$data['total'] = function_exists( 'wc_format_decimal' ) ? wc_format_decimal( $order->get_total(), self::decimals() ) : (string) $order->get_total();
-		}
-		if ( $wants( 'customer' ) ) {
-			$data['customer'] = array(
-				'first_name' => $order->get_billing_first_name(),
-				'last_name'  => $order->get_billing_last_name(),
-				'email'      => $order->get_billing_email(),
-			);
-		}
-		if ( $wants( 'line_items' ) ) {
-			$data['line_items'] = Line_Items::of( $order );
-		}
-		return $data;
-	}
-
-	/**
-	 * Price decimals, read once per request.
-	 *
-	 * @var int|null
-	 */
-	private static $decimals = null;
-
-	/**
-	 * Price decimals of the store.
-	 */
-	private static function decimals(): int {
-		if ( null === self::$decimals ) {
-			self::$decimals = function_exists( 'wc_get_price_decimals' ) ? (int) wc_get_price_decimals() : 2;
-		}
-		return self::$decimals;
-	}
-
-	/**
-	 * ISO 8601 in UTC (Z), or null.
-	 *
-	 * @param \DateTimeInterface|null $date Date (WC_DateTime).
-	 */
-	public static function iso8601( $date ): ?string {
-		return $date instanceof \DateTimeInterface ? gmdate( 'Y-m-d\TH:i:s\Z', $date->getTimestamp() ) : null;
+	public static function to_array( \WC_Order $order ): array {
+		return Paid_Order_Snapshot::present( array( Paid_Order_Snapshot::of( $order ) ) )[0];
 	}
 }

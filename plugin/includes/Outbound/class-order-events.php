@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Outbound;
 
+use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -96,7 +97,7 @@ final class Order_Events {
 				// What the created event keeps from the moment of creation.
 				'at_creation' => array(
 					'status'    => $order->get_status(),
-					'date_paid' => Paid_Orders::iso8601( $order->get_date_paid() ),
+					'date_paid' => Paid_Order_Snapshot::iso8601( $order->get_date_paid() ),
 				),
 			);
 		} catch ( \Throwable $error ) {
@@ -170,7 +171,7 @@ final class Order_Events {
 				'order_id'   => $order_id,
 				'occurrence' => 'refund-' . $refund_id,
 				'order'      => $order,
-				'data'       => Paid_Orders::to_array( $order, '__return_true' ),
+				'data'       => Paid_Orders::to_array( $order ),
 				'extra'      => array(
 					'refund' => array(
 						'id'     => $refund_id,
@@ -204,7 +205,7 @@ final class Order_Events {
 				'order_id'   => $order_id,
 				'occurrence' => 'paid-' . ( $paid_at ? $paid_at->getTimestamp() : 'unknown' ),
 				'order'      => $order,
-				'data'       => Paid_Orders::to_array( $order, '__return_true' ),
+				'data'       => Paid_Orders::to_array( $order ),
 			);
 		} catch ( \Throwable $error ) {
 			$this->log_failure( 'order.paid', $order_id, $error );
@@ -240,7 +241,7 @@ final class Order_Events {
 	private function complete_created( array $event ): array {
 		$current        = wc_get_order( $event['order_id'] );
 		$event['order'] = $current instanceof \WC_Order ? $current : $event['order'];
-		$event['data']  = array_merge( Paid_Orders::to_array( $event['order'], '__return_true' ), $event['at_creation'] );
+		$event['data']  = array_merge( Paid_Orders::to_array( $event['order'] ), $event['at_creation'] );
 		return $event;
 	}
 

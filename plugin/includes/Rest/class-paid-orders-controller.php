@@ -7,8 +7,8 @@
 
 namespace ServiceIntegration\Rest;
 
-use ServiceIntegration\Commerce\Line_Items;
 use ServiceIntegration\Commerce\Order_Query_Error;
+use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
 use WP_REST_Controller;
@@ -161,7 +161,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			// (the SQLite integration's last_error is an HTML block).
 			$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $e->getMessage() ) ) );
 			error_log( // An operator must see why the route failed.
-				sprintf( 'Service Integration: paid orders could not be read, a database error during wc_get_orders() (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
+				sprintf( 'Service Integration: paid orders could not be read: a database error (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
 			);
 			return new WP_Error(
 				'rest_paid_orders_database_error',
@@ -193,7 +193,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			}
 			// paid_after alone is inclusive: the cursor (paid_after, 0) keeps its whole second.
 			$after  = null !== $request['paid_after'] ? self::seconds( (string) $request['paid_after'] ) : 0;
-			$result = $this->orders->by_date_paid( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters );
+			$result = $this->orders->by_date_paid( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters, $this->included_fields( $request ) );
 		} else {
 			$paid = self::range( $request['paid_after'], $request['paid_before'] );
 			if ( false === $paid ) {
@@ -202,7 +202,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			if ( null !== $paid ) {
 				$filters['date_paid'] = $paid;
 			}
-			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters );
+			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters, $this->included_fields( $request ) );
 		}
 
 		$max_pages = (int) ceil( $result['total'] / $per_page );
@@ -216,10 +216,10 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 
 		$items = array();
 		if ( ! empty( $this->included_fields( $request )['line_items'] ) ) {
-			Line_Items::prime( $result['orders'] );
+			Paid_Order_Snapshot::read_skus( $result['orders'] );
 		}
-		foreach ( $result['orders'] as $wc_order ) {
-			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $wc_order, $request ) );
+		foreach ( $result['orders'] as $snapshot ) {
+			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $snapshot, $request ) );
 		}
 		return $this->respond( $items, $result['total'], $request, $paid_before, $result['orders'] );
 	}
@@ -231,7 +231,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	 * @param int               $total       Matching orders.
 	 * @param WP_REST_Request   $request     Request.
 	 * @param int|null          $paid_before Bound used in the date_paid order.
-	 * @param \WC_Order[]       $orders      The orders returned (for the cursor).
+	 * @param array<int, array<string, mixed>> $orders The snapshots returned (for the cursor).
 	 */
 	private function respond( array $items, int $total, WP_REST_Request $request, ?int $paid_before, array $orders = array() ): WP_REST_Response {
 		$page      = (int) $request['page'];
@@ -250,8 +250,8 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			$last = end( $orders );
 			if ( $last && $total > ( $page - 1 ) * $per_page + count( $orders ) ) {
 				$cursor = array(
-					'paid_after' => Paid_Orders::iso8601( $last->get_date_paid() ),
-					'after_id'   => $last->get_id(),
+					'paid_after' => $last['date_paid'],
+					'after_id'   => $last['id'],
 				);
 				$response->link_header( 'next', add_query_arg( urlencode_deep( $cursor ), remove_query_arg( 'page', $base ) ) );
 			}
@@ -264,28 +264,31 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	/**
 	 * One order, minimal.
 	 *
-	 * @param \WC_Order       $item    Order.
-	 * @param WP_REST_Request $request Request.
+	 * @param array<string, mixed> $item    The order's snapshot (Paid_Order_Snapshot).
+	 * @param WP_REST_Request      $request Request.
 	 * @return WP_REST_Response
 	 */
 	public function prepare_item_for_response( $item, $request ) {
-		$include = $this->included_fields( $request );
-		$data    = Paid_Orders::to_array( $item, $include );
+		$data = Paid_Order_Snapshot::present( array( $item ), $this->included_fields( $request ) )[0];
 		if ( $this->get_additional_fields() ) {
 			// Fields other plugins registered (register_rest_field) may carry their own contexts.
 			$data = $this->add_additional_fields_to_object( $data, $request );
 			$data = $this->filter_response_by_context( $data, $request['context'] ? $request['context'] : 'view' );
 		}
 		$response = rest_ensure_response( $data );
+		if ( ! has_filter( 'service_integration_rest_prepare_paid_order' ) ) {
+			return $response;
+		}
 
 		/**
 		 * Filters one paid order of the paid-orders endpoint.
 		 *
 		 * @param WP_REST_Response $response Response.
-		 * @param \WC_Order        $item     Order.
+		 * @param \WC_Order|false  $order    The order, as WooCommerce loads it (loaded only when
+		 *                                   this filter is used).
 		 * @param WP_REST_Request  $request  Request.
 		 */
-		return apply_filters( 'service_integration_rest_prepare_paid_order', $response, $item, $request );
+		return apply_filters( 'service_integration_rest_prepare_paid_order', $response, wc_get_order( (int) $item['id'] ), $request );
 	}
 
 	/**
@@ -300,7 +303,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			$fields             = $this->get_fields_for_response( $request );
 			$this->included     = array();
 			$this->included_for = $request;
-			foreach ( Paid_Orders::FIELDS as $field ) {
+			foreach ( Paid_Order_Snapshot::FIELDS as $field ) {
 				$this->included[ $field ] = rest_is_field_included( $field, $fields );
 			}
 		}

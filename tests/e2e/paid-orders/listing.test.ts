@@ -268,7 +268,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 					/\bselect\b|\bfrom wp|sqlite|mysql|sqlstate|missing_table|wp_|syntax|no such|datatype/i
 				);
 				expect( debugLogSince( mark ) ).toMatch(
-					/Service Integration: paid orders could not be read, a database error during wc_get_orders\(\) \(answered 500 rest_paid_orders_database_error\): .*order_query_fault_missing_table/
+					/Service Integration: paid orders could not be read: a database error \(answered 500 rest_paid_orders_database_error\): .*order_query_fault_missing_table/
 				);
 			}
 			// The same requests without the fault are served.

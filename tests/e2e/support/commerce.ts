@@ -62,6 +62,10 @@ export interface CommerceDriver {
 	/** payment_complete() on each order; `paidAt` (fixture only) is the payment time to record. */
 	pay: ( ids: number[], paidAt?: Date ) => Promise< void >;
 	setStatus: ( id: number, status: OrderStatus ) => Promise< void >;
+	/** Changes an order's billing address and saves the order. */
+	setBilling: ( id: number, billing: Address ) => Promise< void >;
+	/** Changes a product's SKU. */
+	setSku: ( productId: number, sku: string ) => Promise< void >;
 	refund: ( id: number, amount: string ) => Promise< void >;
 	getOrder: ( id: number ) => Promise< CommerceOrder >;
 	/** One refund as the store's REST API shows it (/wc/v3/orders/<id>/refunds/<refund id>). */
@@ -122,6 +126,17 @@ class FixtureDriver implements CommerceDriver {
 
 	async setStatus( id: number, status: OrderStatus ): Promise< void > {
 		ensure( await adminClient().post( `/wc-fixture/v1/orders/${ id }/status`, { status } ), 'Changing a status' );
+	}
+
+	async setBilling( id: number, billing: Address ): Promise< void > {
+		ensure(
+			await adminClient().post( `/wc-fixture/v1/orders/${ id }/billing`, { billing } ),
+			'Changing a billing address'
+		);
+	}
+
+	async setSku( productId: number, sku: string ): Promise< void > {
+		ensure( await adminClient().post( `/wc-fixture/v1/products/${ productId }/sku`, { sku } ), 'Changing a SKU' );
 	}
 
 	async refund( id: number, amount: string ): Promise< void > {
@@ -232,6 +247,20 @@ class WooCommerceDriver implements CommerceDriver {
 		ensure(
 			await adminClient().request( { method: 'PUT', path: `/wc/v3/orders/${ id }`, data: { status } } ),
 			'Changing a status'
+		);
+	}
+
+	async setBilling( id: number, billing: Address ): Promise< void > {
+		ensure(
+			await adminClient().request( { method: 'PUT', path: `/wc/v3/orders/${ id }`, data: { billing } } ),
+			'Changing a billing address'
+		);
+	}
+
+	async setSku( productId: number, sku: string ): Promise< void > {
+		ensure(
+			await adminClient().request( { method: 'PUT', path: `/wc/v3/products/${ productId }`, data: { sku } } ),
+			'Changing a SKU'
 		);
 	}
 

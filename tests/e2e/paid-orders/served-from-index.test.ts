@@ -1,0 +1,120 @@
+import { adminClient } from '../support/clients';
+import { commerce, iso, nextSecond, type Product } from '../support/commerce';
+import { expectedFromStore, listPaid, type PaidOrder } from '../support/paid-orders';
+import { withPluginActive } from '../support/plugins';
+import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
+
+/**
+ * Pages are served from the plugin's index of paid orders, which the order hooks keep: every
+ * change made through the store shows on the next read, as the store's own REST API shows it.
+ * What belongs to the products (a line's SKU) is read when the page is, not when the order was
+ * saved. A site that changes which statuses count as paid is served from WooCommerce until the
+ * index has been walked again for the new ones.
+ */
+describe( 'paid-orders endpoint: served from the index, in step with the store', () => {
+	const driver = commerce();
+	const run = Date.now().toString( 36 );
+	const PAID_STATUSES = 'paid-statuses-on-hold/paid-statuses-on-hold';
+	const PROBE = 'paid-index-probe/paid-index-probe';
+	let account: ServiceAccount;
+	let product: Product;
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'paid-orders-index' );
+		[ product ] = ( await driver.createProducts( [
+			{ name: 'Index stool', sku: `STOOL-${ run }`, price: '35.00' },
+		] ) ) as [ Product ];
+	} );
+
+	/** The endpoint's view of these orders (and only these), in id order. */
+	async function served( ids: number[], since: string ): Promise< PaidOrder[] > {
+		const result = await listPaid( account.client, {
+			orderby: 'id',
+			order: 'asc',
+			per_page: 100,
+			modified_after: since,
+		} );
+		expect( result.status ).toBe( 200 );
+		return result.body.filter( ( order ) => ids.includes( order.id ) );
+	}
+
+	/** What the store says of them. */
+	async function store( ids: number[] ): Promise< PaidOrder[] > {
+		return Promise.all( ids.map( async ( id ) => expectedFromStore( await driver.getOrder( id ) ) ) );
+	}
+
+	it( 'shows each change made through the store on the next read: billing, status, a product’s SKU, leaving the paid statuses', async () => {
+		const since = iso( await nextSecond() );
+		const ids = await driver.createOrders(
+			[ 1, 2 ].map( ( quantity ) => ( {
+				status: 'processing' as const,
+				billing: { first_name: 'Ada', last_name: 'Byron', email: `ada-${ run }-${ quantity }@example.com` },
+				line_items: [ { product_id: product.id, quantity } ],
+			} ) )
+		);
+		const [ first, second ] = ids as [ number, number ];
+		expect( await served( ids, since ) ).toEqual( await store( ids ) );
+
+		await driver.setBilling( first, {
+			first_name: 'Augusta',
+			last_name: 'King',
+			email: `augusta-${ run }@example.com`,
+		} );
+		await driver.setStatus( second, 'completed' );
+		await driver.setSku( product.id, `STOOL-${ run }-B` );
+		const after = await served( ids, since );
+		expect( after ).toEqual( await store( ids ) );
+		expect( after.map( ( order ) => [ order.customer.email, order.status, order.line_items[ 0 ]?.sku ] ) ).toEqual(
+			[
+				[ `augusta-${ run }@example.com`, 'processing', `STOOL-${ run }-B` ],
+				[ `ada-${ run }-2@example.com`, 'completed', `STOOL-${ run }-B` ],
+			]
+		);
+
+		await driver.setStatus( first, 'cancelled' );
+		expect( ( await served( ids, since ) ).map( ( order ) => order.id ) ).toEqual( [ second ] );
+	} );
+
+	it( 'serves the orders of a status a site adds to the paid ones, from WooCommerce until the index holds them', async () => {
+		const since = iso( await nextSecond() );
+		const [ held, paid ] = ( await driver.createOrders( [
+			{ status: 'on-hold', line_items: [ { product_id: product.id, quantity: 1 } ] },
+			{ status: 'processing', line_items: [ { product_id: product.id, quantity: 1 } ] },
+		] ) ) as [ number, number ];
+		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
+
+		await withPluginActive( PAID_STATUSES, async () => {
+			// The index has no row for the on-hold order: this read is WooCommerce's.
+			expect( await served( [ held, paid ], since ) ).toEqual( await store( [ held, paid ] ) );
+			await withPluginActive( PROBE, async () => {
+				const admin = adminClient();
+				const before = await admin.get< { state: { ready: boolean } } >( '/paid-index-probe/v1/state' );
+				expect( before.body.state.ready ).toBe( false );
+				const walked = await admin.post< { state: { ready: boolean; walk: number | null } } >(
+					'/paid-index-probe/v1/walk',
+					{}
+				);
+				expect( walked.body.state ).toEqual( expect.objectContaining( { ready: true, walk: null } ) );
+				const rows = await admin.get< Array< { order_id: number } > >(
+					`/paid-index-probe/v1/rows?ids[]=${ held }&ids[]=${ paid }`
+				);
+				expect( rows.body.map( ( row ) => row.order_id ) ).toEqual( [ held, paid ] );
+			} );
+			// From the index now, the same answer.
+			expect( await served( [ held, paid ], since ) ).toEqual( await store( [ held, paid ] ) );
+		} );
+
+		// Back to processing and completed: WooCommerce again until walked, and never the on-hold
+		// order, whose row the walk's sweep then removes.
+		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
+		await withPluginActive( PROBE, async () => {
+			const walked = await adminClient().post< { state: { ready: boolean } } >( '/paid-index-probe/v1/walk', {} );
+			expect( walked.body.state.ready ).toBe( true );
+			const rows = await adminClient().get< Array< { order_id: number } > >(
+				`/paid-index-probe/v1/rows?ids[]=${ held }&ids[]=${ paid }`
+			);
+			expect( rows.body.map( ( row ) => row.order_id ) ).toEqual( [ paid ] );
+		} );
+		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
+	} );
+} );
