@@ -34,8 +34,9 @@ final class Paid_Order_Snapshot {
 	 * Filters through which a site can make WooCommerce's getters answer differently than they
 	 * did when a snapshot was taken (WC_Data::get_prop() applies 'woocommerce_order_get_<prop>';
 	 * WC_Order::get_order_number() 'woocommerce_order_number'), with the lines' own
-	 * (Line_Items::FILTERS). WooCommerce itself hooks none of them (9.4.3, 10.0.2). While any is
-	 * hooked, stored snapshots are not served: orders are loaded and mapped instead.
+	 * (Line_Items::FILTERS). While any is hooked, stored snapshots are not served: orders are
+	 * loaded and mapped instead. WooCommerce's own callback on two of them is no filter of the
+	 * value (see is_filtered()).
 	 */
 	const ORDER_FILTERS = array(
 		'woocommerce_order_number',
@@ -56,11 +57,42 @@ final class Paid_Order_Snapshot {
 	 */
 	public static function stored_ones_hold(): bool {
 		foreach ( array_merge( self::ORDER_FILTERS, Line_Items::FILTERS ) as $filter ) {
-			if ( has_filter( $filter ) ) {
+			if ( self::is_filtered( $filter ) ) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Whether anything filters this hook's value. WooCommerce hooks
+	 * WC_Deprecated_Hooks::maybe_handle_deprecated_hook() on every request on
+	 * woocommerce_order_get_currency and woocommerce_order_get_total (the constructor of
+	 * WC_Deprecated_Filter_Hooks, built by WooCommerce::includes()), to run the filters of their
+	 * pre-3.0 names; it returns the value unchanged unless an old name is hooked.
+	 *
+	 * @param string $filter Hook name.
+	 */
+	private static function is_filtered( string $filter ): bool {
+		global $wp_filter;
+		if ( ! has_filter( $filter ) || ! isset( $wp_filter[ $filter ] ) || ! $wp_filter[ $filter ] instanceof \WP_Hook ) {
+			return (bool) has_filter( $filter );
+		}
+		foreach ( $wp_filter[ $filter ]->callbacks as $callbacks ) {
+			foreach ( $callbacks as $callback ) {
+				$function = $callback['function'] ?? null;
+				$bridge   = is_array( $function ) && isset( $function[0], $function[1] ) && $function[0] instanceof \WC_Deprecated_Hooks && 'maybe_handle_deprecated_hook' === $function[1];
+				if ( ! $bridge ) {
+					return true;
+				}
+				foreach ( $function[0]->get_old_hooks( $filter ) as $old ) {
+					if ( has_filter( $old ) ) {
+						return true;
+					}
+				}
+			}
+		}
+		return false;
 	}
 
 	/**
