@@ -255,6 +255,35 @@ async function request(
 	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
 }
 
+/**
+ * Brings the plugin's paid-orders index in step with the orders seeded or restored (the fixture
+ * seeds without hooks; a restored dump may hold another index layout): the daily check's walk,
+ * run to its end through the paid-index-probe test plugin, a few Action Scheduler runs per
+ * request.
+ */
+async function walkPaidIndex( siteUrl: string, admin: Identity ): Promise< void > {
+	type Walked = { runs: number; rows: number; state: { ready: boolean; walk: number | null } };
+	log( 'Bringing the paid-orders index in step: the daily check’s walk, run to its end' );
+	const started = performance.now();
+	let walked = await json< Walked >( siteUrl, admin, '/paid-index-probe/v1/walk', {
+		method: 'POST',
+		body: { check: true, runs: 3 },
+	} );
+	while ( walked.state.walk !== null ) {
+		log( `  ${ walked.rows.toLocaleString( 'en' ) } rows so far` );
+		walked = await json< Walked >( siteUrl, admin, '/paid-index-probe/v1/walk', {
+			method: 'POST',
+			body: { runs: 3 },
+		} );
+	}
+	if ( ! walked.state.ready ) {
+		throw new Error( 'The paid-orders index walk ended but the index is not ready' );
+	}
+	log(
+		`  ${ walked.rows.toLocaleString( 'en' ) } rows, walked in ${ ( ( performance.now() - started ) / 1000 ).toFixed( 0 ) } s`
+	);
+}
+
 async function json< T >(
 	siteUrl: string,
 	who: Identity,
@@ -587,8 +616,12 @@ async function main(): Promise< void > {
 	} else if ( releaseDir ) {
 		plugin = `release artifacts from ${ releaseDir }`;
 	} else {
-		const dirty = git( [ 'status', '--porcelain', '--', 'plugin', 'sidecar' ] ).split( '\n' ).filter( Boolean );
-		plugin = `working tree at ${ git( [ 'rev-parse', '--short', 'HEAD' ] ) || 'unknown commit' }${ dirty.length ? ` plus uncommitted changes (${ dirty.map( ( line ) => line.slice( 3 ) ).join( ', ' ) })` : ' (clean)' }`;
+		// Changed and new files by name (porcelain's status columns would lose their first space to git()'s trim).
+		const dirty = [
+			...git( [ 'diff', '--name-only', 'HEAD', '--', 'plugin', 'sidecar' ] ).split( '\n' ),
+			...git( [ 'ls-files', '--others', '--exclude-standard', '--', 'plugin', 'sidecar' ] ).split( '\n' ),
+		].filter( Boolean );
+		plugin = `working tree at ${ git( [ 'rev-parse', '--short', 'HEAD' ] ) || 'unknown commit' }${ dirty.length ? ` plus uncommitted changes (${ dirty.join( ', ' ) })` : ' (clean)' }`;
 	}
 
 	let stack: BenchStack | undefined;
@@ -621,6 +654,7 @@ async function main(): Promise< void > {
 			releaseDir,
 			extraPlugins: {
 				'query-counter': path.join( fixtures, 'query-counter' ),
+				'paid-index-probe': path.join( fixtures, 'paid-index-probe' ),
 				...( real ? { 'si-bench-wc-seed': path.join( __dirname, 'support', 'wc-seed' ) } : {} ),
 			},
 		} );
@@ -652,6 +686,7 @@ async function main(): Promise< void > {
 			};
 			for ( const id of [
 				'query-counter/query-counter',
+				'paid-index-probe/paid-index-probe',
 				...( real ? [ 'si-bench-wc-seed/si-bench-wc-seed' ] : [] ),
 			] ) {
 				await json( site, adminIdentity, `/wp/v2/plugins/${ id }`, {
@@ -823,6 +858,7 @@ async function main(): Promise< void > {
 				);
 				continue;
 			}
+			await walkPaidIndex( site, admin );
 			log(
 				`Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds`
 			);

@@ -138,12 +138,27 @@ final class Paid_Order_Index_Walk {
 					self::finish();
 					return;
 				}
-				continue;
+				continue; // To the time and memory checks.
 			}
 			$state['walk'] = self::batch( $state['walk'] ) ?? self::SWEEPING;
 			Paid_Order_Index::save_state( $state );
-		} while ( microtime( true ) - $started < self::RUN_SECONDS );
+		} while ( microtime( true ) - $started < self::RUN_SECONDS && self::memory_left() );
 		as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+	}
+
+	/**
+	 * Whether the run may take another batch. Each batch leaves its orders, items and meta in
+	 * WordPress's in-memory cache, so the caches are emptied between batches, as Action
+	 * Scheduler does between actions (ActionScheduler_Abstract_QueueRunner::clear_caches()); and
+	 * where that cannot empty them (an object cache without runtime flushes), the run hands over
+	 * to the next one once half the memory limit is used.
+	 */
+	private static function memory_left(): bool {
+		if ( function_exists( 'wp_cache_flush_runtime' ) ) {
+			wp_cache_flush_runtime();
+		}
+		$limit = function_exists( 'wp_convert_hr_to_bytes' ) ? wp_convert_hr_to_bytes( (string) ini_get( 'memory_limit' ) ) : -1;
+		return $limit <= 0 || memory_get_usage() < $limit / 2;
 	}
 
 	/**
