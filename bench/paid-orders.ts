@@ -16,6 +16,7 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { performance } from 'perf_hooks';
+import { isDeepStrictEqual } from 'util';
 import { intFlag, intListFlag, parseFlags, portFlag, textFlag } from '../scripts/lib/cli-args';
 import { environmentDir, ROOT } from '../scripts/lib/paths';
 import { orderStorageFromEnv, PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
@@ -29,6 +30,7 @@ import {
 	type BenchStack,
 } from './support/bench-stack';
 import { releaseAtCommit } from './support/release-at';
+import { expectedFromStore, type StoreOrder } from '../tests/support/paid-order-shape';
 import {
 	defaultSeedCache,
 	findSeedDump,
@@ -253,6 +255,20 @@ async function request(
 	const buffer = Buffer.from( await response.arrayBuffer() );
 	const ms = performance.now() - started;
 	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
+}
+
+/**
+ * Whether page (a) says of each order what page (b), the store's own REST API, says of it, field
+ * by field (the endpoint's fields worked out from the store's, as the e2e tests do).
+ */
+function sameFields( aBody: string, bBody: string ): boolean {
+	try {
+		const served = JSON.parse( aBody ) as unknown;
+		const store = JSON.parse( bBody ) as StoreOrder[];
+		return Array.isArray( store ) && isDeepStrictEqual( served, store.map( expectedFromStore ) );
+	} catch {
+		return false;
+	}
 }
 
 /**
@@ -541,6 +557,8 @@ interface ScaleResult {
 	adminBaseline: number[];
 	/** (a) and (b) returned the same orders on every page. */
 	samePages: boolean;
+	/** (a) said of every order what (b), the store's own API, said of it (tests/support/paid-order-shape). */
+	sameFields: boolean;
 	/** (c) returned, at every cursor, the page the walk had found there. */
 	sameSyncPages: boolean;
 	depths: DepthResult[];
@@ -883,6 +901,15 @@ async function main(): Promise< void > {
 			{ seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency },
 			run
 		);
+		const failed = results.filter(
+			( r ) => ! r.samePages || ! r.sameFields || ! r.sameSyncPages || r.walk.distinct !== r.paid
+		);
+		if ( failed.length ) {
+			process.stderr.write(
+				`\n✗ A check failed at ${ failed.map( ( r ) => r.orders.toLocaleString( 'en' ) ).join( ', ' ) } orders (see "same orders" and "sync walk" above): the timings measure a wrong answer.\n`
+			);
+			process.exitCode = 1;
+		}
 		if ( options.keep && stack ) {
 			log(
 				`Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecarPid }`
@@ -1009,6 +1036,7 @@ async function measure(
 		serviceBaseline: [],
 		adminBaseline: [],
 		samePages: true,
+		sameFields: true,
 		sameSyncPages: true,
 		depths,
 		walk,
@@ -1057,6 +1085,9 @@ async function measure(
 		}
 		if ( ids( aBody ) !== ids( bBody ) ) {
 			result.samePages = false;
+		}
+		if ( ! sameFields( aBody, bBody ) ) {
+			result.sameFields = false;
 		}
 		if ( ids( cBody ) !== walkPages[ walkIndex ] ) {
 			result.sameSyncPages = false;
@@ -1185,7 +1216,7 @@ function report(
 			);
 		}
 		lines.push(
-			`${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }`
+			`${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }, with the same fields: ${ r.sameFields ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }`
 		);
 		lines.push(
 			`${ pad }  sync walk: ${ r.walk.pages } pages, ${ r.walk.orders } orders (${ r.walk.distinct } distinct; ${ r.walk.distinct === r.paid ? 'all' : `NOT the ${ r.paid }` } paid orders), ${ r.walk.tiedPairs } pairs paid in the same second; median ${ ms( median( r.walk.ms ) ) } a page`
@@ -1239,6 +1270,7 @@ function report(
 						baselineService: median( r.serviceBaseline ),
 						baselineAdmin: median( r.adminBaseline ),
 						samePages: r.samePages,
+						sameFields: r.sameFields,
 						sameSyncPages: r.sameSyncPages,
 						walk: {
 							pages: r.walk.pages,

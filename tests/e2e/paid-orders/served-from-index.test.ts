@@ -1,6 +1,7 @@
 import { adminClient } from '../support/clients';
 import { commerce, iso, nextSecond, type Product } from '../support/commerce';
-import { expectedFromStore, listPaid, type PaidOrder } from '../support/paid-orders';
+import { listPaid, type PaidOrder } from '../support/paid-orders';
+import { expectedFromStore } from '../../support/paid-order-shape';
 import { withPluginActive } from '../support/plugins';
 import { provisionServiceAccount, type ServiceAccount } from '../support/service-account';
 

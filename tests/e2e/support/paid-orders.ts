@@ -2,27 +2,11 @@ import { adminClient } from './clients';
 import { readState } from './environment';
 import { RestClient, type RestResult } from '../../../scripts/lib/rest-client';
 import { sleep } from '../../support/wait-until';
-import type { CommerceOrder } from './commerce';
+import type { PaidOrder } from '../../support/paid-order-shape';
 
 export const PAID_ORDERS = '/service-integration/v1/commandes-payees';
 
-export interface PaidOrder {
-	id: number;
-	number: string;
-	status: string;
-	date_paid: string | null;
-	date_modified: string | null;
-	currency: string;
-	total: string;
-	customer: { first_name: string; last_name: string; email: string };
-	line_items: Array< {
-		product_id: number;
-		variation_id: number;
-		sku: string | null;
-		name: string;
-		quantity: number;
-	} >;
-}
+export type { PaidOrder } from '../../support/paid-order-shape';
 
 export function query( params: Record< string, string | number | undefined > ): string {
 	const entries = Object.entries( params ).filter( ( [ , value ] ) => value !== undefined ) as Array<
@@ -103,35 +87,4 @@ export async function userWithRole( role: string ): Promise< RestClient > {
 		username: `e2e-${ role }-${ suffix }`,
 		password: password.body.password,
 	} );
-}
-
-/**
- * What the paid-orders endpoint should say of an order, worked out from the store's own REST
- * view of it (the /wc/v3 shape): the same fields, named and typed as the endpoint names them.
- */
-export function expectedFromStore( order: CommerceOrder ): PaidOrder {
-	const utc = ( value: unknown ): string | null =>
-		typeof value === 'string' && value !== '' ? `${ value.replace( /Z$/, '' ) }Z` : null;
-	const billing = ( order.billing ?? {} ) as Record< string, string >;
-	return {
-		id: order.id,
-		number: String( order.number ),
-		status: order.status,
-		date_paid: utc( order.date_paid_gmt ),
-		date_modified: utc( order.date_modified_gmt ),
-		currency: String( order.currency ),
-		total: String( order.total ),
-		customer: {
-			first_name: billing.first_name ?? '',
-			last_name: billing.last_name ?? '',
-			email: billing.email ?? '',
-		},
-		line_items: ( ( order.line_items ?? [] ) as Array< Record< string, unknown > > ).map( ( line ) => ( {
-			product_id: Number( line.product_id ),
-			variation_id: Number( line.variation_id ?? 0 ),
-			sku: typeof line.sku === 'string' ? line.sku : null,
-			name: String( line.name ),
-			quantity: Number( line.quantity ),
-		} ) ),
-	};
 }
