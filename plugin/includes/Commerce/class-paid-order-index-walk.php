@@ -127,6 +127,14 @@ final class Paid_Order_Index_Walk {
 		if ( ! Paid_Orders::is_available() ) {
 			return;
 		}
+		$state = Paid_Order_Index::state();
+		if ( null !== $state['walk'] && ! $state['statuses'] ) {
+			// Started while WooCommerce was not loaded (activated before it): no batch has run
+			// since, so this walk is the one for today's statuses.
+			$state['statuses'] = Paid_Orders::paid_statuses();
+			sort( $state['statuses'] );
+			Paid_Order_Index::save_state( $state );
+		}
 		$started = microtime( true );
 		do {
 			$state = Paid_Order_Index::state();
