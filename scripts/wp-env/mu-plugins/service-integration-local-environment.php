@@ -86,14 +86,26 @@ add_action(
 /*
  * This machine is offline: WordPress's update checks (from WP-Cron, on the single PHP worker
  * Playground runs) would otherwise wait up to 30 s each for api.wordpress.org and hold up
- * every request queued behind them.
+ * every request queued behind them. They are answered at once with a 503, which core's checks
+ * take quietly; a WP_Error would make each of them log a PHP warning (wp_version_check(),
+ * wp_update_plugins() and wp_update_themes() trigger_error() when the HTTPS request fails), at
+ * whatever moment cron runs them, into the debug.log that tests read for PHP problems.
  */
 add_filter(
 	'pre_http_request',
 	static function ( $preempt, $args, $url ) {
 		$host = strtolower( (string) wp_parse_url( (string) $url, PHP_URL_HOST ) );
 		if ( 'wordpress.org' === $host || str_ends_with( $host, '.wordpress.org' ) || str_ends_with( $host, '.w.org' ) ) {
-			return new WP_Error( 'http_request_blocked', 'The local environment does not call wordpress.org.' );
+			return array(
+				'headers'  => array(),
+				'body'     => '',
+				'response' => array(
+					'code'    => 503,
+					'message' => 'The local environment does not call wordpress.org.',
+				),
+				'cookies'  => array(),
+				'filename' => null,
+			);
 		}
 		return $preempt;
 	},
