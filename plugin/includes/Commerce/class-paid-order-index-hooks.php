@@ -76,7 +76,8 @@ final class Paid_Order_Index_Hooks {
 	}
 
 	/**
-	 * Writes or removes the row of an order from what WooCommerce loads for it now.
+	 * Writes or removes the row of an order (nothing for any other post) from what WooCommerce
+	 * loads for it now.
 	 *
 	 * @param int $id Order (or any post) id.
 	 * @throws Order_Query_Error When the database refuses the write.
@@ -85,8 +86,6 @@ final class Paid_Order_Index_Hooks {
 		$order = wc_get_order( $id );
 		if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
 			self::sync( $order );
-		} elseif ( ! $order ) {
-			Paid_Order_Index::remove( $id );
 		}
 	}
 

@@ -60,8 +60,7 @@ final class Paid_Order_Index_Walk {
 	 */
 	public static function start( bool $ready ): void {
 		$statuses = Paid_Orders::is_available() ? Paid_Orders::paid_statuses() : array();
-		sort( $statuses );
-		$state = Paid_Order_Index::state();
+		$state    = Paid_Order_Index::state();
 		Paid_Order_Index::save_state(
 			array(
 				'ready'      => $ready,
@@ -132,7 +131,6 @@ final class Paid_Order_Index_Walk {
 			// Started while WooCommerce was not loaded (activated before it): no batch has run
 			// since, so this walk is the one for today's statuses.
 			$state['statuses'] = Paid_Orders::paid_statuses();
-			sort( $state['statuses'] );
 			Paid_Order_Index::save_state( $state );
 		}
 		$started = microtime( true );

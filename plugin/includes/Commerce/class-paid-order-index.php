@@ -37,11 +37,11 @@ final class Paid_Order_Index {
 	const DB_VERSION_OPTION = 'service_integration_paid_index_db';
 
 	/**
-	 * State of the index: {ready: bool, walk: int|null (the walk's next offset while one runs, Paid_Order_Index_Walk::SWEEPING once it sweeps),
-	 * generation: int (counts the walks; each row records the one it was written during),
-	 * walked_at: int (when the last walk finished), statuses: string[] (the paid statuses the
-	 * last walk indexed)}. Read only by the
-	 * paid-orders route and the walk, so stored with autoload off.
+	 * State of the index: {ready: bool, walk: int|null (the walk's next offset while one runs,
+	 * Paid_Order_Index_Walk::SWEEPING once it sweeps), generation: int (counts the walks; each
+	 * row records the one it was written during), walked_at: int (when the last walk finished),
+	 * statuses: string[] (the paid statuses the last walk indexed)}. Read only by the paid-orders
+	 * route and the walk, so stored with autoload off.
 	 */
 	const STATE_OPTION = 'service_integration_paid_index_state';
 
@@ -113,11 +113,11 @@ final class Paid_Order_Index {
 		$state = get_option( self::STATE_OPTION );
 		$state = is_array( $state ) ? $state : array();
 		return array(
-			'ready'        => ! empty( $state['ready'] ),
-			'walk'         => isset( $state['walk'] ) ? (int) $state['walk'] : null,
-			'generation'   => (int) ( $state['generation'] ?? 0 ),
-			'walked_at'    => (int) ( $state['walked_at'] ?? 0 ),
-			'statuses'     => array_values( array_map( 'strval', (array) ( $state['statuses'] ?? array() ) ) ),
+			'ready'      => ! empty( $state['ready'] ),
+			'walk'       => isset( $state['walk'] ) ? (int) $state['walk'] : null,
+			'generation' => (int) ( $state['generation'] ?? 0 ),
+			'walked_at'  => (int) ( $state['walked_at'] ?? 0 ),
+			'statuses'   => array_values( array_map( 'strval', (array) ( $state['statuses'] ?? array() ) ) ),
 		);
 	}
 
@@ -141,9 +141,7 @@ final class Paid_Order_Index {
 		if ( ! $state['ready'] ) {
 			return false;
 		}
-		$statuses = Paid_Orders::paid_statuses();
-		sort( $statuses );
-		if ( $statuses === $state['statuses'] ) {
+		if ( Paid_Orders::paid_statuses() === $state['statuses'] ) {
 			return true;
 		}
 		Paid_Order_Index_Walk::start( false );

@@ -75,8 +75,11 @@ final class Paid_Order_Snapshot {
 	 */
 	private static function is_filtered( string $filter ): bool {
 		global $wp_filter;
-		if ( ! has_filter( $filter ) || ! isset( $wp_filter[ $filter ] ) || ! $wp_filter[ $filter ] instanceof \WP_Hook ) {
-			return (bool) has_filter( $filter );
+		if ( ! has_filter( $filter ) ) {
+			return false;
+		}
+		if ( ! ( $wp_filter[ $filter ] ?? null ) instanceof \WP_Hook ) {
+			return true;
 		}
 		foreach ( $wp_filter[ $filter ]->callbacks as $callbacks ) {
 			foreach ( $callbacks as $callback ) {

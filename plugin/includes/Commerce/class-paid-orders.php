@@ -106,7 +106,8 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Statuses WooCommerce counts as paid (filter woocommerce_order_is_paid_statuses), without wc-.
+	 * Statuses WooCommerce counts as paid (filter woocommerce_order_is_paid_statuses), without wc-,
+	 * sorted (the index records the set it was walked for and compares it).
 	 *
 	 * @return string[]
 	 */
@@ -116,7 +117,9 @@ final class Paid_Orders {
 			$status     = (string) $status;
 			$statuses[] = 0 === strpos( $status, 'wc-' ) ? substr( $status, 3 ) : $status;
 		}
-		return array_values( array_unique( array_filter( $statuses ) ) );
+		$statuses = array_values( array_unique( array_filter( $statuses ) ) );
+		sort( $statuses );
+		return $statuses;
 	}
 
 	/**
@@ -181,11 +184,13 @@ final class Paid_Orders {
 	 * what WooCommerce's getters would say on this request.
 	 */
 	private function index_serves(): bool {
-		if ( ! Paid_Order_Index::is_ready() && Paid_Order_Index::nothing_to_walk() ) {
-			// Every paid order from now on goes through the save hooks.
+		$ready = Paid_Order_Index::is_ready();
+		if ( ! $ready && Paid_Order_Index::nothing_to_walk() ) {
+			// No paid order to walk: every one from now on goes through the save hooks.
 			Paid_Order_Index_Walk::finish();
+			$ready = true;
 		}
-		if ( ! Paid_Order_Index::is_ready() ) {
+		if ( ! $ready ) {
 			Paid_Order_Index_Walk::schedule();
 			return false;
 		}
