@@ -19,7 +19,8 @@ import { performance } from 'perf_hooks';
 import { isDeepStrictEqual } from 'util';
 import { intFlag, intListFlag, parseFlags, portFlag, textFlag } from '../scripts/lib/cli-args';
 import { environmentDir, ROOT } from '../scripts/lib/paths';
-import { orderStorageFromEnv, PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
+import { orderStorageFromEnv } from '../scripts/lib/site-choice';
+import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
 import {
 	RUNTIME_HELP,

@@ -8,8 +8,8 @@ import { buildStale } from './lib/build-freshness';
 import { parseFlags, portFlag } from './lib/cli-args';
 import { environmentDir, ROOT } from './lib/paths';
 import { done, fail, step } from './lib/progress';
+import { chooseSite, SITE_CHOICE_HELP, type SiteChoice } from './lib/site-choice';
 import type { Stack } from './lib/stack';
-import type { OrderStorage } from './lib/wp-env';
 
 /** Loopback: what a local environment's outbound webhooks may reach besides the internet. */
 const LOCAL_RECEIVERS = '127.0.0.0/8,::1/128';
@@ -20,20 +20,13 @@ Builds the admin page and the sidecar when their sources changed since the last 
 and the sidecar beside it, then prints the URLs and logins. Stays in the foreground:
 Ctrl-C, or \`npm stop\` in another terminal, stops both.
 
+By default the site runs WordPress 7.1 with WooCommerce 10.0.2 (HPOS) from the builds in
+../shared/builds, unpacked once under .cache/builds; where they are missing, WordPress 6.5.5 from
+the npm registry without a shop. The core tree is copied into .cache/environments/dev/wordpress,
+where the site's SQLite database lives.
+
 Environment:
-  WOOCOMMERCE_DIR    path of a real WooCommerce plugin folder to mount; without it the
-                     WooCommerce-compatible test fixture is mounted instead. WooCommerce 10
-                     needs WordPress 6.7+ (see WORDPRESS_DIR). A copy extracted from the
-                     WP-a2z/woocommerce mirror has src/Caching/WpCacheEngine.php: copy it to
-                     WPCacheEngine.php too, or the first admin request after activation dies
-                     on a case-sensitive filesystem
-  WOOCOMMERCE_HPOS   on (default: HPOS, custom order tables) or off (legacy post storage)
-                     for real WooCommerce; the fixture has one storage of its own
-  WORDPRESS_DIR      path of a WordPress core tree to run (e.g. a release's files); used
-                     read-only: it is copied into .cache/environments/dev/wordpress, where
-                     the site's SQLite database lives. Default: WordPress 6.5.5 from the npm
-                     package @wp-playground/wordpress-builds
-  WP_ENV_RUNTIME     playground (default, no Docker needed) or docker
+${ SITE_CHOICE_HELP }  WP_ENV_RUNTIME     playground (default, no Docker needed) or docker
   SERVICE_INTEGRATION_SIDECAR_KEY
                      the PHP <-> sidecar shared key; generated and kept in
                      .cache/environments/dev/shared-key when not set
@@ -79,7 +72,7 @@ async function main(): Promise< void > {
 		{ chooseRuntime },
 		{ stopChild },
 		{ describeCommerce, describeWordPress, startStack },
-		{ orderStorageFromEnv, stopWordPress },
+		{ stopWordPress },
 	] = await Promise.all( [
 		import( './lib/admin-application-password' ),
 		import( './lib/runtime' ),
@@ -89,12 +82,15 @@ async function main(): Promise< void > {
 	] );
 
 	let runtime: ReturnType< typeof chooseRuntime >;
-	let orderStorage: OrderStorage;
+	let site: SiteChoice;
 	try {
 		runtime = chooseRuntime( typeof flags.runtime === 'string' ? flags.runtime : undefined );
-		orderStorage = orderStorageFromEnv();
+		site = chooseSite();
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
+	}
+	if ( site.note ) {
+		done( site.note );
 	}
 	const logFile = path.join( environmentDir( ENV_NAME ), 'sidecar.log' );
 	fs.mkdirSync( path.dirname( logFile ), { recursive: true } );
@@ -106,9 +102,9 @@ async function main(): Promise< void > {
 			runtime,
 			wpPort: portFlag( flags.port, 8888, 'port' ),
 			sidecarPort: portFlag( flags[ 'sidecar-port' ], 8787, 'sidecar-port' ),
-			woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
-			wordpressDir: process.env.WORDPRESS_DIR || undefined,
-			orderStorage,
+			woocommerceDir: site.woocommerceDir,
+			wordpressDir: site.wordpressDir,
+			orderStorage: site.orderStorage,
 			sidecarLogFile: logFile,
 			sidecarEnv: { SIDECAR_ALLOW_PRIVATE_CIDRS: process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS },
 		} );

@@ -4,7 +4,6 @@ import path from 'path';
 export const ROOT = path.resolve( __dirname, '..', '..' );
 export const CACHE_DIR = path.join( ROOT, '.cache' );
 export const PLUGIN_DIR = path.join( ROOT, 'plugin' );
-export const WOOCOMMERCE_FIXTURE_DIR = path.join( ROOT, 'tests', 'fixtures', 'woocommerce-fixture' );
 export const WP_ENV_BIN = path.join( ROOT, 'node_modules', '@wordpress', 'env', 'bin', 'wp-env' );
 
 /** Where one named environment (dev, e2e) keeps its generated config, wp-env home and sidecar data. */

@@ -169,11 +169,11 @@ export function describeWordPress( stack: Stack ): string {
 	return `WordPress ${ stack.site.wordpress_version } (${ from })${ dir ? ` in ${ dir }` : '' }`;
 }
 
-/** The commerce plugin the site runs, as it reports itself, with its order storage. */
+/** The shop the site runs, as it reports itself, with its order storage. */
 export function describeCommerce( stack: Stack ): string {
 	const { plugin, version, order_storage: storage } = stack.site.commerce;
 	if ( plugin === 'woocommerce' ) {
 		return `WooCommerce ${ version } from ${ stack.env.woocommerceDir }, orders in ${ storage === 'hpos' ? 'HPOS tables' : 'posts (legacy storage)' }`;
 	}
-	return `WooCommerce-compatible test fixture ${ version ?? '' } (set WOOCOMMERCE_DIR to use real WooCommerce)`;
+	return 'no shop (WooCommerce is not installed; the paid-orders routes answer 503 commerce_unavailable)';
 }

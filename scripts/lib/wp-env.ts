@@ -2,10 +2,13 @@ import crypto from 'crypto';
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { environmentDir, ROOT, WOOCOMMERCE_FIXTURE_DIR, WP_ENV_BIN } from './paths';
+import { environmentDir, ROOT, WP_ENV_BIN } from './paths';
 import { forgetPid, readPid, recordPid, stopRecordedProcess, terminate, type ProcessIdentity } from './processes';
 import { coreTreeVersion, ensureWordPressCore, wordpressVersion } from './wordpress-core';
 import { readFileFrom } from './file-tail';
+import type { OrderStorage } from './site-choice';
+
+export type { OrderStorage };
 
 export type Runtime = 'playground' | 'docker';
 
@@ -16,7 +19,7 @@ export interface WordPressEnvironment {
 	port: number;
 	sidecarUrl: string;
 	sharedKey: string;
-	/** A real WooCommerce plugin folder; the WooCommerce-compatible fixture is mounted when absent. */
+	/** A WooCommerce plugin folder to mount (site-choice.ts); a site without a shop when absent. */
 	woocommerceDir?: string;
 	/** Extra plugin folders to mount (test-only plugins), keyed by slug. */
 	extraPlugins?: Record< string, string >;
@@ -29,20 +32,6 @@ export interface WordPressEnvironment {
 	wordpressDir?: string;
 	/** WooCommerce's order storage (WOOCOMMERCE_HPOS): HPOS ('hpos', WooCommerce's default for new shops) or posts ('legacy'). */
 	orderStorage?: OrderStorage;
-}
-
-export type OrderStorage = 'hpos' | 'legacy';
-
-/** Reads WOOCOMMERCE_HPOS (on/off, yes/no, true/false, 1/0, hpos/legacy); unset means HPOS. */
-export function orderStorageFromEnv( value = process.env.WOOCOMMERCE_HPOS ): OrderStorage {
-	const wanted = ( value ?? '' ).trim().toLowerCase();
-	if ( [ '', 'on', 'yes', 'true', '1', 'hpos' ].includes( wanted ) ) {
-		return 'hpos';
-	}
-	if ( [ 'off', 'no', 'false', '0', 'legacy', 'posts' ].includes( wanted ) ) {
-		return 'legacy';
-	}
-	throw new Error( `WOOCOMMERCE_HPOS must be on (HPOS, the default) or off (legacy post storage), got "${ value }"` );
 }
 
 interface RawConfig {
@@ -82,8 +71,8 @@ export function environmentConstants(
 
 /**
  * The folders mounted into WordPress (path inside WordPress -> absolute source):
- * .wp-env.json's mappings (the plugin, the local-environment must-use plugin), the commerce
- * plugin (a real WooCommerce folder, else the fixture) and any extra plugins.
+ * .wp-env.json's mappings (the plugin, the local-environment must-use plugins), WooCommerce
+ * (when the site has a shop) and any extra plugins.
  */
 export function environmentMappings(
 	env: Pick< WordPressEnvironment, 'woocommerceDir' | 'extraPlugins' >
@@ -94,8 +83,6 @@ export function environmentMappings(
 	}
 	if ( env.woocommerceDir ) {
 		mappings[ 'wp-content/plugins/woocommerce' ] = path.resolve( env.woocommerceDir );
-	} else {
-		mappings[ 'wp-content/plugins/woocommerce-fixture' ] = WOOCOMMERCE_FIXTURE_DIR;
 	}
 	for ( const [ slug, dir ] of Object.entries( env.extraPlugins ?? {} ) ) {
 		mappings[ `wp-content/plugins/${ slug }` ] = dir;
@@ -106,7 +93,7 @@ export function environmentMappings(
 /**
  * Derives this environment's config from the project's .wp-env.json (which stays the
  * one Docker users run directly): absolute paths, its own port, the sidecar's URL and
- * key as wp-config constants, and the commerce plugin to mount.
+ * key as wp-config constants, and WooCommerce when the site has a shop.
  */
 export function writeEnvironmentConfig( env: WordPressEnvironment ): string {
 	const config = {
@@ -418,9 +405,9 @@ export const PLAYGROUND_COOKIE = 'playground_auto_login_already_happened=1';
 export interface SiteReport {
 	wordpress_version: string;
 	commerce: {
-		plugin: 'woocommerce' | 'woocommerce-fixture' | null;
+		plugin: 'woocommerce' | null;
 		version: string | null;
-		order_storage: 'hpos' | 'legacy' | 'fixture' | null;
+		order_storage: OrderStorage | null;
 	};
 }
 
@@ -433,8 +420,8 @@ export async function readSiteReport( url: string ): Promise< SiteReport > {
 }
 
 /**
- * Polls until WordPress answers /wp-json/ with the plugin's and the commerce plugin's
- * namespaces and (real WooCommerce) runs the order storage asked for. Fails early, with the
+ * Polls until WordPress answers /wp-json/ with the plugin's namespace and, on a site with a
+ * shop, WooCommerce's, running the order storage asked for. Fails early, with the
  * reason, when a PHP fatal error is logged while the site answers 500, or when the local
  * environment logs that it cannot activate a plugin; on a timeout the message includes the
  * last fatal error logged, if any.
@@ -442,7 +429,7 @@ export async function readSiteReport( url: string ): Promise< SiteReport > {
 export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 180_000 ): Promise< SiteReport > {
 	const url = siteUrl( env );
 	const mark = startMarks.get( env.name ) ?? debugLogSize( env );
-	const commerceNamespace = env.woocommerceDir ? 'wc/v3' : 'wc-fixture/v1';
+	const namespaces = [ 'service-integration/v1', ...( env.woocommerceDir ? [ 'wc/v3' ] : [] ) ];
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {
@@ -451,9 +438,7 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 			const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
 			status = response.status;
 			const text = await response.text();
-			const missing = [ 'service-integration/v1', commerceNamespace ].filter(
-				( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` )
-			);
+			const missing = namespaces.filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
 			if ( status === 200 && missing.length === 0 ) {
 				const report = await readSiteReport( url );
 				const wanted = env.orderStorage ?? 'hpos';

@@ -2,6 +2,7 @@ import { parseFlags, portFlag } from '../lib/cli-args';
 import { fail, step, done } from '../lib/progress';
 import { productionLayout } from './layout';
 import { PRODUCTION_PACKAGES } from './services';
+import { chooseSite, SITE_CHOICE_HELP } from '../lib/site-choice';
 
 const HELP = `Usage: npm run production -- <start|stop|status> [options]
 
@@ -15,10 +16,10 @@ start   Installs what is missing with apt-get (as root):
         Builds the release (npm run release: plugin zip, sidecar tarball, SHA256SUMS) unless
         --release-dir names one. Starts MariaDB, installs the sidecar from the tarball with
         \`npm install -g --prefix\`, runs its \`init\` (config.json, shared key, the wp-config.php
-        lines) and \`start --config\`, copies WordPress 6.5.5 (or WORDPRESS_DIR) and
+        lines) and \`start --config\`, copies WordPress (see Environment) and
         runs wp_install() on MariaDB, starts PHP-FPM and nginx, starts a cron loop calling
         wp-cron.php (DISABLE_WP_CRON is set), then as the administrator in wp-admin activates
-        the commerce plugin, uploads the plugin zip (Plugins > Add New > Upload Plugin) and
+        WooCommerce (on a site with a shop), uploads the plugin zip (Plugins > Add New > Upload Plugin) and
         activates it. Prints the URLs and the admin login.
 stop    Stops the environment's processes by their recorded pids (each checked in
         /proc/<pid>/cmdline first). Data stays; the next start without --fresh keeps it.
@@ -37,11 +38,8 @@ Options:
   --fresh-sidecar-install  a new npm prefix even when this exact tarball was installed before
   --help                 this text
 
-Environment:
-  WOOCOMMERCE_DIR=<dir>  a real WooCommerce plugin folder instead of the WooCommerce-compatible fixture
-  WOOCOMMERCE_HPOS=off   real WooCommerce on legacy post storage (default HPOS)
-  WORDPRESS_DIR=<dir>    another WordPress core tree (copied; never written to)
-
+Environment (what the site runs):
+${ SITE_CHOICE_HELP }
 TEST-ONLY settings of this runtime (never for a real site; docs/production.md has the real steps):
 WP_ENVIRONMENT_TYPE=local (Application Passwords over plain HTTP on loopback), the local
 environment's must-use plugins (site report, no calls to wordpress.org, WooCommerce's order
@@ -55,8 +53,7 @@ async function main(): Promise< void > {
 		return;
 	}
 	// Loaded once --help is answered: they take a second or two to load.
-	const [ { orderStorageFromEnv }, { describeProduction, readRunning, startProduction, stopProduction } ] =
-		await Promise.all( [ import( '../lib/wp-env' ), import( './stack' ) ] );
+	const { describeProduction, readRunning, startProduction, stopProduction } = await import( './stack' );
 	const flags = parseFlags( rest, [
 		'env',
 		'wp-port',
@@ -105,9 +102,7 @@ async function main(): Promise< void > {
 		dbPort: portFlag( flags[ 'db-port' ], wpPort + 3, 'db-port' ),
 		fresh: flags.fresh === true,
 		releaseDir: typeof flags[ 'release-dir' ] === 'string' ? flags[ 'release-dir' ] : undefined,
-		wordpressDir: process.env.WORDPRESS_DIR || undefined,
-		woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
-		orderStorage: orderStorageFromEnv(),
+		...chooseSite(),
 		cronSeconds: positive( flags[ 'cron-seconds' ], 60, 'cron-seconds' ),
 		phpWorkers: Math.round( positive( flags[ 'php-workers' ], 4, 'php-workers' ) ),
 		freshSidecarInstall: flags[ 'fresh-sidecar-install' ] === true,

@@ -49,7 +49,6 @@ update_option(
 	'service_integration_local_activated',
 	array(
 		'woocommerce/woocommerce.php'                 => true,
-		'woocommerce-fixture/woocommerce-fixture.php' => true,
 		'service-integration/service-integration.php' => true,
 	),
 	true

@@ -40,9 +40,9 @@ import {
 } from './wordpress';
 
 /**
- * The production runtime: nginx + PHP-FPM + MariaDB from Debian's packages, WordPress 6.5.5
- * on MariaDB, the plugin from the release zip (through wp-admin's upload form), the commerce
- * plugin, the sidecar from the release tarball, and a system-cron-like loop. All of it under
+ * The production runtime: nginx + PHP-FPM + MariaDB from Debian's packages, WordPress on
+ * MariaDB, the plugin from the release zip (through wp-admin's upload form), WooCommerce (when
+ * the site has a shop), the sidecar from the release tarball, and a system-cron-like loop. All of it under
  * .cache/environments/<name>/production/, on loopback ports, stopped by pid.
  */
 export interface ProductionOptions {
@@ -243,17 +243,18 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 
 		step( 'As the administrator in wp-admin: activate the commerce plugin, upload the plugin zip, activate it' );
 		const cookie = await adminCookie( siteUrl );
-		const commerceFile = options.woocommerceDir
-			? 'woocommerce/woocommerce.php'
-			: 'woocommerce-fixture/woocommerce-fixture.php';
-		await timed( `${ commerceFile } active`, () => activatePlugin( siteUrl, cookie, commerceFile ) );
+		if ( options.woocommerceDir ) {
+			await timed( 'woocommerce/woocommerce.php active', () =>
+				activatePlugin( siteUrl, cookie, 'woocommerce/woocommerce.php' )
+			);
+		}
 		const plugin = await timed(
 			`${ path.basename( release.pluginZip ) } uploaded through Plugins > Add New > Upload Plugin`,
 			() => uploadPluginZip( siteUrl, cookie, release.pluginZip )
 		);
 		await timed( `${ PLUGIN_FILE } active`, () => activatePlugin( siteUrl, cookie, PLUGIN_FILE ) );
 		const debugLog = path.join( layout.wordpress, 'wp-content', 'debug.log' );
-		const site = await timed( 'WordPress answers /wp-json/ with the plugin and the commerce plugin', () =>
+		const site = await timed( 'WordPress answers /wp-json/ with the plugin (and WooCommerce, on a shop)', () =>
 			waitForSite(
 				siteUrl,
 				{ woocommerceDir: options.woocommerceDir, orderStorage: options.orderStorage },
@@ -314,7 +315,7 @@ export function describeProduction( stack: ProductionStack ): string {
 	const commerceLine =
 		commerce.plugin === 'woocommerce'
 			? `WooCommerce ${ commerce.version }, orders in ${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'posts (legacy)' }`
-			: `WooCommerce-compatible test fixture ${ commerce.version ?? '' }`;
+			: 'no shop (WooCommerce not installed)';
 	return [
 		`WordPress ${ stack.site.wordpress_version } on nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }: ${ stack.siteUrl }`,
 		`plugin ${ stack.release.version } ${ stack.plugin } from ${ path.basename( stack.release.pluginZip ) }; ${ commerceLine }`,

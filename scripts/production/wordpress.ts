@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import crypto from 'crypto';
 import fs from 'fs';
 import path from 'path';
-import { ROOT, WOOCOMMERCE_FIXTURE_DIR } from '../lib/paths';
+import { ROOT } from '../lib/paths';
 import { ensureWordPressCore } from '../lib/wordpress-core';
 import { loginCookies } from '../lib/wp-login';
 import { readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
@@ -24,7 +24,7 @@ export interface ProductionSiteOptions {
 	sidecarWpConfig: string[];
 	/** A WordPress core tree to copy (WORDPRESS_DIR); default the same 6.5.5 the Playground runtime runs. */
 	wordpressDir?: string;
-	/** A real WooCommerce folder (WOOCOMMERCE_DIR); default the WooCommerce-compatible fixture. */
+	/** A WooCommerce plugin folder (site-choice.ts); a site without a shop when absent. */
 	woocommerceDir?: string;
 	orderStorage: OrderStorage;
 	/** Test-only plugins put in wp-content/plugins, inactive (the e2e suite switches them). */
@@ -119,15 +119,13 @@ function link( target: string, linkPath: string ): void {
 }
 
 /**
- * The commerce plugin and test plugins: NOT the product under test, so linked rather than
+ * WooCommerce and test plugins: NOT the product under test, so linked rather than
  * installed from a zip. (The local environment's must-use plugins follow after wp_install().)
  */
 function linkTestPlugins( docroot: string, options: ProductionSiteOptions ): void {
 	const plugins = path.join( docroot, 'wp-content', 'plugins' );
 	if ( options.woocommerceDir ) {
 		link( options.woocommerceDir, path.join( plugins, 'woocommerce' ) );
-	} else {
-		link( WOOCOMMERCE_FIXTURE_DIR, path.join( plugins, 'woocommerce-fixture' ) );
 	}
 	for ( const [ slug, dir ] of Object.entries( options.extraPlugins ?? {} ) ) {
 		link( dir, path.join( plugins, slug ) );
@@ -326,8 +324,8 @@ export async function adminCookie( siteUrl: string ): Promise< string > {
 }
 
 /**
- * Waits until the site answers /wp-json/ with the plugin's and the commerce plugin's
- * namespaces, and (real WooCommerce) runs the order storage asked for.
+ * Waits until the site answers /wp-json/ with the plugin's namespace and, on a site with a shop,
+ * WooCommerce's, running the order storage asked for.
  */
 export async function waitForSite(
 	siteUrl: string,
@@ -335,16 +333,14 @@ export async function waitForSite(
 	debugLog: string,
 	timeoutMs = 120_000
 ): Promise< SiteReport > {
-	const commerceNamespace = options.woocommerceDir ? 'wc/v3' : 'wc-fixture/v1';
+	const namespaces = [ 'service-integration/v1', ...( options.woocommerceDir ? [ 'wc/v3' ] : [] ) ];
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {
 		try {
 			const response = await fetch( `${ siteUrl }/wp-json/`, { redirect: 'manual' } );
 			const text = await response.text();
-			const missing = [ 'service-integration/v1', commerceNamespace ].filter(
-				( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` )
-			);
+			const missing = namespaces.filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
 			if ( response.status === 200 && missing.length === 0 ) {
 				const report = await readSiteReport( siteUrl );
 				if (

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { RestClient } from '../../scripts/lib/rest-client';
 import { createApplicationPassword } from '../../scripts/lib/wp-login';
-import { orderStorageFromEnv } from '../../scripts/lib/wp-env';
+import { chooseSite } from '../../scripts/lib/site-choice';
 import { productionLayout } from '../../scripts/production/layout';
 import { stopSidecarProcess } from '../../scripts/production/sidecar';
 import { startProduction, stopProduction, type ProductionStack } from '../../scripts/production/stack';
@@ -61,6 +61,17 @@ interface Delivered {
 	data: { order: { id: number } };
 }
 
+/** What the site runs (scripts/lib/site-choice.ts); the upgrade places orders, so it needs a shop. */
+function shop(): ReturnType< typeof chooseSite > {
+	const site = chooseSite();
+	if ( ! site.woocommerceDir ) {
+		throw new Error(
+			'The upgrade test places orders: it needs WooCommerce (WOOCOMMERCE_VERSION or WOOCOMMERCE_DIR).'
+		);
+	}
+	return site;
+}
+
 function startOptions( releaseDir: string, fresh: boolean ) {
 	return {
 		name: NAME,
@@ -70,9 +81,7 @@ function startOptions( releaseDir: string, fresh: boolean ) {
 		dbPort: RELEASE_PORT_BASE + 3,
 		fresh,
 		releaseDir,
-		wordpressDir: process.env.WORDPRESS_DIR || undefined,
-		woocommerceDir: process.env.WOOCOMMERCE_DIR || undefined,
-		orderStorage: orderStorageFromEnv(),
+		...shop(),
 		extraPlugins: { 'upgrade-probe': path.join( __dirname, 'fixtures', 'upgrade-probe' ) },
 		// Receivers on loopback, and retries within seconds.
 		sidecarEnv: {
@@ -93,47 +102,28 @@ function ok< T >( result: { status: number; body: T }, what: string, expected = 
 	return result.body;
 }
 
-/** The commerce side through its own REST API: the WooCommerce-compatible fixture's driver routes, or real WooCommerce's /wc/v3. */
-async function newPaidOrder( admin: RestClient, woocommerce: boolean, label: string ): Promise< number > {
-	const sku = `UPG-${ label }-${ Date.now() }`;
-	if ( woocommerce ) {
-		const product = ok(
-			await admin.post< { id: number } >( '/wc/v3/products', {
-				name: `Upgrade ${ label }`,
-				sku,
-				regular_price: '30.00',
-			} ),
-			'Creating a product'
-		);
-		const order = ok(
-			await admin.post< { id: number } >( '/wc/v3/orders', {
-				status: 'pending',
-				line_items: [ { product_id: product.id, quantity: 1 } ],
-			} ),
-			'Creating an order'
-		);
-		ok(
-			await admin.request( { method: 'PUT', path: `/wc/v3/orders/${ order.id }`, data: { set_paid: true } } ),
-			'Paying'
-		);
-		return order.id;
-	}
-	const [ product ] = ok(
-		await admin.post< { products: Array< { id: number } > } >( '/wc-fixture/v1/products', {
-			products: [ { name: `Upgrade ${ label }`, sku, price: '30.00' } ],
+/** A paid order placed through WooCommerce's REST API, as the shop's administrator places one. */
+async function newPaidOrder( admin: RestClient, label: string ): Promise< number > {
+	const product = ok(
+		await admin.post< { id: number } >( '/wc/v3/products', {
+			name: `Upgrade ${ label }`,
+			sku: `UPG-${ label }-${ Date.now() }`,
+			regular_price: '30.00',
 		} ),
 		'Creating a product'
-	).products;
-	const [ id ] = ok(
-		await admin.post< { ids: number[] } >( '/wc-fixture/v1/orders', {
-			orders: [
-				{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
-			],
+	);
+	const order = ok(
+		await admin.post< { id: number } >( '/wc/v3/orders', {
+			status: 'pending',
+			line_items: [ { product_id: product.id, quantity: 1 } ],
 		} ),
 		'Creating an order'
-	).ids;
-	ok( await admin.post( '/wc-fixture/v1/orders/pay', { ids: [ id ] } ), 'Paying' );
-	return id as number;
+	);
+	ok(
+		await admin.request( { method: 'PUT', path: `/wc/v3/orders/${ order.id }`, data: { set_paid: true } } ),
+		'Paying'
+	);
+	return order.id;
 }
 
 function sidecarSchemaVersion(): number {
@@ -154,7 +144,6 @@ async function health( stack: ProductionStack ): Promise< { version: string; pid
 
 describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production runtime`, () => {
 	const current = currentRelease();
-	const woocommerce = Boolean( process.env.WOOCOMMERCE_DIR );
 	let earlier: Awaited< ReturnType< typeof buildEarlierRelease > >;
 	let receiver: Receiver;
 	let before: ProductionStack;
@@ -222,7 +211,7 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 			} ),
 			'Creating an endpoint'
 		);
-		orders.delivered = await newPaidOrder( admin, woocommerce, 'delivered' );
+		orders.delivered = await newPaidOrder( admin, 'delivered' );
 		await waitUntil(
 			() => delivered( orders.delivered ).length >= 2,
 			60_000,
@@ -257,7 +246,7 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 
 		// The sidecar goes down: the next order's events wait in the plugin's outbox.
 		await stopSidecarProcess( productionLayout( NAME ) );
-		orders.pending = await newPaidOrder( admin, woocommerce, 'pending' );
+		orders.pending = await newPaidOrder( admin, 'pending' );
 		snapshot = { probe: await probe(), sidecarSchema: sidecarSchemaVersion(), sidecarVersion };
 
 		// The upgrade.
@@ -417,7 +406,7 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 		] );
 		expect( ( await probe() ).outbox.filter( ( row ) => row.pending ) ).toEqual( [] );
 
-		orders.afterUpgrade = await newPaidOrder( admin, woocommerce, 'after' );
+		orders.afterUpgrade = await newPaidOrder( admin, 'after' );
 		await waitUntil(
 			() => delivered( orders.afterUpgrade ).length >= 2,
 			60_000,

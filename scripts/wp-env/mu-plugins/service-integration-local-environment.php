@@ -38,7 +38,6 @@ add_action(
 		require_once ABSPATH . 'wp-admin/includes/plugin.php';
 		$wanted = array(
 			'woocommerce/woocommerce.php',
-			'woocommerce-fixture/woocommerce-fixture.php',
 			'service-integration/service-integration.php',
 		);
 		$done      = (array) get_option( 'service_integration_local_activated', array() );
@@ -135,13 +134,7 @@ add_action(
 						'version'       => null,
 						'order_storage' => null,
 					);
-					if ( defined( 'WC_FIXTURE_FILE' ) ) {
-						$commerce = array(
-							'plugin'        => 'woocommerce-fixture',
-							'version'       => get_file_data( WC_FIXTURE_FILE, array( 'version' => 'Version' ) )['version'],
-							'order_storage' => 'fixture',
-						);
-					} elseif ( function_exists( 'WC' ) && class_exists( 'Automattic\WooCommerce\Utilities\OrderUtil' ) ) {
+					if ( function_exists( 'WC' ) && class_exists( 'Automattic\WooCommerce\Utilities\OrderUtil' ) ) {
 						$commerce = array(
 							'plugin'        => 'woocommerce',
 							'version'       => WC()->version,
@@ -164,10 +157,13 @@ add_action(
 						};
 						$report['order_rows'] = array(
 							'hpos_table'        => $count_table( $wpdb->prefix . 'wc_orders' ),
-							'fixture_table'     => $count_table( $wpdb->prefix . 'wcfx_orders' ),
 							'posts'             => $count_posts( 'shop_order' ),
 							'placeholder_posts' => $count_posts( 'shop_order_placehold' ),
 						);
+						if ( null !== $commerce['plugin'] ) {
+							$features = wc_get_container()->get( 'Automattic\WooCommerce\Internal\Features\FeaturesController' );
+							$report['hpos_compatible_plugins'] = array_values( $features->get_compatible_plugins_for_feature( 'custom_order_tables', true )['compatible'] );
+						}
 					}
 					return $report;
 				},

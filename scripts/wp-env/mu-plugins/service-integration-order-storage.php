@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name: Service Integration – local environment order storage
- * Description: Mounted only by `npm start` and the end-to-end suite (never shipped): runs real WooCommerce on the order storage the environment asks for (WOOCOMMERCE_HPOS, passed as the constant SERVICE_INTEGRATION_LOCAL_ORDER_STORAGE): 'hpos' (custom order tables) or 'legacy' (posts). The WooCommerce-compatible fixture ignores it.
+ * Description: Mounted only by `npm start` and the end-to-end suite (never shipped): runs real WooCommerce on the order storage the environment asks for (WOOCOMMERCE_HPOS, passed as the constant SERVICE_INTEGRATION_LOCAL_ORDER_STORAGE): 'hpos' (custom order tables) or 'legacy' (posts).
  *
  * @package ServiceIntegration
  */

@@ -1,3 +1,6 @@
+import fs from 'fs';
+import path from 'path';
+import { chooseSite } from '../../../scripts/lib/site-choice';
 import { coreTreeVersion, wordpressVersion } from '../../../scripts/lib/wordpress-core';
 import { adminClient, anonymousClient } from '../support/clients';
 import { commerce } from '../support/commerce';
@@ -7,7 +10,7 @@ import { readState } from '../support/environment';
 interface SiteReport {
 	wordpress_version: string;
 	commerce: { plugin: string | null; version: string | null; order_storage: string | null };
-	order_rows?: { hpos_table: number | null; fixture_table: number | null; posts: number; placeholder_posts: number };
+	order_rows?: { hpos_table: number | null; posts: number; placeholder_posts: number };
 }
 
 describe( 'the running WordPress', () => {
@@ -48,9 +51,10 @@ describe( 'the running WordPress', () => {
 		expect( response.headers.get( 'x-wp-doingitwrong' ) ).toBeNull();
 	} );
 
-	it( 'runs the WordPress the run asked for (WORDPRESS_DIR, else the npm registry build) and reads its debug.log from there', async () => {
+	it( 'runs the WordPress the run asked for (scripts/lib/site-choice.ts) and reads its debug.log from there', async () => {
 		const state = readState();
-		const expected = process.env.WORDPRESS_DIR ? coreTreeVersion( process.env.WORDPRESS_DIR ) : wordpressVersion();
+		const { wordpressDir } = chooseSite();
+		const expected = wordpressDir ? coreTreeVersion( wordpressDir ) : wordpressVersion();
 		const report = await adminClient().get< SiteReport >( '/service-integration-local/v1/environment' );
 		expect( report.status ).toBe( 200 );
 		expect( report.body.wordpress_version ).toBe( expected );
@@ -58,66 +62,69 @@ describe( 'the running WordPress', () => {
 		// The site's own files, not the pristine tree it was copied from.
 		expect( coreTreeVersion( state.wordpressDir ) ).toBe( expected );
 		expect( DEBUG_LOG.startsWith( state.wordpressDir ) ).toBe( true );
-		if ( process.env.WORDPRESS_DIR ) {
-			expect( state.wordpressDir.startsWith( process.env.WORDPRESS_DIR ) ).toBe( false );
+		if ( wordpressDir ) {
+			expect( state.wordpressDir.startsWith( wordpressDir ) ).toBe( false );
 		}
 	} );
 
-	it( 'has the commerce plugin active with its REST API answering, on the order storage the state records', async () => {
+	it( 'runs the shop the run asked for, active with its REST API answering, on the order storage asked for', async () => {
 		const state = readState();
-		const driver = commerce();
+		const site = chooseSite();
+		const report = await adminClient().get< SiteReport >( '/service-integration-local/v1/environment' );
+		const index = await adminClient().get< { namespaces: string[] } >( '/' );
+		if ( ! site.woocommerceDir ) {
+			expect( state.commerce ).toBe( 'none' );
+			expect( report.body.commerce ).toEqual( { plugin: null, version: null, order_storage: null } );
+			expect( index.body.namespaces ).not.toContain( 'wc/v3' );
+			return;
+		}
 		const plugins = await adminClient().get< Array< { plugin: string; status: string } > >( '/wp/v2/plugins' );
-		expect( plugins.body.find( ( plugin ) => plugin.plugin === driver.plugin ) ).toMatchObject( {
+		expect( plugins.body.find( ( plugin ) => plugin.plugin === commerce().plugin ) ).toMatchObject( {
 			status: 'active',
 		} );
-		const namespace = state.commerce === 'woocommerce' ? 'wc/v3' : 'wc-fixture/v1';
-		const index = await adminClient().get< { namespace: string } >( `/${ namespace }` );
-		expect( index.status ).toBe( 200 );
-		expect( index.body.namespace ).toBe( namespace );
-
-		const report = await adminClient().get< SiteReport >( '/service-integration-local/v1/environment' );
+		expect( index.body.namespaces ).toContain( 'wc/v3' );
 		expect( report.body.commerce ).toEqual( {
-			plugin: state.commerce === 'woocommerce' ? 'woocommerce' : 'woocommerce-fixture',
+			plugin: 'woocommerce',
 			version: state.commerceVersion,
-			order_storage: state.orderStorage,
+			order_storage: site.orderStorage,
 		} );
-		if ( state.commerce === 'woocommerce' ) {
-			// WOOCOMMERCE_HPOS=off asks for posts; anything else (unset included) for HPOS.
-			const off = [ 'off', 'no', 'false', '0', 'legacy', 'posts' ].includes(
-				( process.env.WOOCOMMERCE_HPOS ?? '' ).toLowerCase()
-			);
-			expect( state.orderStorage ).toBe( off ? 'legacy' : 'hpos' );
-		} else {
-			expect( state.orderStorage ).toBe( 'fixture' );
-		}
+		expect( state.orderStorage ).toBe( site.orderStorage );
+		// The build asked for, as its main file's header says.
+		const header = fs.readFileSync( path.join( site.woocommerceDir, 'woocommerce.php' ), 'utf8' );
+		expect( /^\s*\*\s*Version:\s*(\S+)/m.exec( header )?.[ 1 ] ).toBe( state.commerceVersion );
 	} );
 
-	it( 'stores a new order where the recorded order storage says', async () => {
-		const { orderStorage } = readState();
+	it( 'stores a new order where the recorded order storage says (on a site without a shop, has no order route)', async () => {
+		if ( readState().commerce === 'none' ) {
+			const refused = await adminClient().post< { code: string } >( '/wc/v3/orders', { status: 'pending' } );
+			expect( refused.status ).toBe( 404 );
+			expect( refused.body.code ).toBe( 'rest_no_route' );
+			return;
+		}
+		const driver = commerce();
+		const orderStorage = readState().orderStorage as 'hpos' | 'legacy';
 		const rows = async () => {
 			const report = await adminClient().get< SiteReport >( '/service-integration-local/v1/environment' );
 			return report.body.order_rows as NonNullable< SiteReport[ 'order_rows' ] >;
 		};
 		const before = await rows();
-		const [ product ] = await commerce().createProducts( [
+		const [ product ] = await driver.createProducts( [
 			{ name: 'Storage probe', sku: `storage-probe-${ Date.now() }`, price: '3.00' },
 		] );
-		await commerce().createOrders( [
+		await driver.createOrders( [
 			{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
 		] );
 		const after = await rows();
 		const grew = ( key: keyof typeof before ) => ( after[ key ] ?? 0 ) - ( before[ key ] ?? 0 );
 		const expected = {
 			// HPOS: the order row in wc_orders, and a placeholder post reserving its id.
-			hpos: { hpos_table: 1, placeholder_posts: 1, posts: 0, fixture_table: 0 },
-			legacy: { hpos_table: 0, placeholder_posts: 0, posts: 1, fixture_table: 0 },
-			fixture: { hpos_table: 0, placeholder_posts: 0, posts: 0, fixture_table: 1 },
+			hpos: { hpos_table: 1, placeholder_posts: 1, posts: 0 },
+			legacy: { hpos_table: 0, placeholder_posts: 0, posts: 1 },
 		}[ orderStorage ];
 		expect( {
 			hpos_table: grew( 'hpos_table' ),
 			placeholder_posts: grew( 'placeholder_posts' ),
 			posts: grew( 'posts' ),
-			fixture_table: grew( 'fixture_table' ),
 		} ).toEqual( expected );
 		if ( orderStorage === 'hpos' ) {
 			expect( after.hpos_table ).not.toBeNull();

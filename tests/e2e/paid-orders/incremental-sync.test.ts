@@ -11,9 +11,9 @@ import { sleep } from '../../support/wait-until';
  * so a page boundary inside that second loses nothing. Only orders paid at least the settle
  * delay (5 s) ago are served, so a payment still being saved cannot land behind the cursor.
  *
- * With the fixture, payments are stamped with a fixed second (as a gateway can), so the
- * same-second case is certain; with real WooCommerce the orders are paid in one batch and
- * the test waits for the settle delay.
+ * Orders are paid in one batch through WooCommerce's REST API, which stamps them within a second
+ * or two, so pages of three cut through seconds shared by several orders; the test then waits
+ * for the settle delay.
  *
  * Each test is one automation with its own cursor over its own orders: it opens a window at a
  * fresh second (`modified_after`), so orders written by the tests before it, in any order, are
@@ -96,33 +96,16 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		);
 	}
 
-	/** Pays orders in one go; with the fixture, all in the given second. */
-	async function payTogether( ids: number[], second: Date ): Promise< void > {
-		await driver.pay( ids, driver.canSetPaymentTime ? second : undefined );
-		if ( ! driver.canSetPaymentTime ) {
-			await sleep( SETTLE_MS );
-		}
+	/** Pays orders in one batch (WooCommerce stamps them within a second or two), then waits out the settle delay. */
+	async function payTogether( ids: number[] ): Promise< void > {
+		await driver.pay( ids );
+		await sleep( SETTLE_MS );
 	}
 
-	/** `minutes` before the window: a payment time already past the settle delay. */
-	function minutesBefore( since: string, minutes: number ): Date {
-		return new Date( Date.parse( since ) - minutes * 60_000 );
-	}
-
-	/**
-	 * Twelve settled paid orders in the window, in three payment seconds (7, 4 and 1 orders;
-	 * with real WooCommerce, paid in one batch), for the tests that walk a whole set.
-	 */
-	async function twelvePaid( since: string ): Promise< number[] > {
+	/** Twelve settled paid orders in the window, paid in one batch, for the tests that walk a whole set. */
+	async function twelvePaid(): Promise< number[] > {
 		const ids = await createPending( 12 );
-		if ( ! driver.canSetPaymentTime ) {
-			await driver.pay( ids );
-			await sleep( SETTLE_MS );
-			return ids;
-		}
-		await driver.pay( ids.slice( 0, 7 ), minutesBefore( since, 5 ) );
-		await driver.pay( ids.slice( 7, 11 ), minutesBefore( since, 4 ) );
-		await driver.pay( ids.slice( 11 ), minutesBefore( since, 3 ) );
+		await payTogether( ids );
 		return ids;
 	}
 
@@ -130,13 +113,10 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const since = await ownWindow();
 		const { poll } = automation( since );
 		const batch = await createPending( 7 );
-		await payTogether( batch, minutesBefore( since, 5 ) );
+		await payTogether( batch );
 
 		const received = await poll();
 		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...batch ].sort( ( a, b ) => a - b ) );
-		if ( driver.canSetPaymentTime ) {
-			expect( new Set( received.map( ( o ) => o.date_paid ) ).size ).toBe( 1 );
-		}
 		const keys = received.map( ( o ) => `${ o.date_paid }#${ String( o.id ).padStart( 10, '0' ) }` );
 		expect( keys ).toEqual( [ ...keys ].sort() );
 	} );
@@ -146,11 +126,11 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const { poll } = automation( since );
 		// A first poll receives the orders paid so far and saves its cursor after them.
 		const firstBatch = await createPending( 7 );
-		await payTogether( firstBatch, minutesBefore( since, 5 ) );
+		await payTogether( firstBatch );
 		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ ...firstBatch ].sort( ( a, b ) => a - b ) );
 
 		const secondBatch = await createPending( 4 );
-		await payTogether( secondBatch, minutesBefore( since, 4 ) );
+		await payTogether( secondBatch );
 
 		const received = await poll();
 		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...secondBatch ].sort( ( a, b ) => a - b ) );
@@ -161,22 +141,21 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const since = await ownWindow();
 		const { poll } = automation( since );
 		const batch = await createPending( 2 );
-		await payTogether( batch, minutesBefore( since, 5 ) );
+		await payTogether( batch );
 		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ ...batch ].sort( ( a, b ) => a - b ) );
 
 		await driver.setStatus( batch[ 0 ] as number, 'completed' );
 		expect( await poll() ).toEqual( [] );
 	} );
 
-	// With real WooCommerce under a busy Playground, a REST call can take longer than the 5 s
-	// default, so "just paid" cannot be arranged by timing: a test plugin sets a longer settle
+	// Under a busy Playground a REST call can take longer than the 5 s default, so "just paid" cannot be arranged by timing: a test plugin sets a longer settle
 	// delay for one request (X-Test-Settle-Seconds), and the default one is checked by its bound.
 	it( 'holds back a payment younger than the settle delay, then delivers it', async () => {
 		const since = await ownWindow();
 		const { poll, cursor } = automation( since );
 		// The automation is up to date: its cursor is past the orders paid earlier.
 		const earlier = await createPending( 2 );
-		await payTogether( earlier, minutesBefore( since, 5 ) );
+		await payTogether( earlier );
 		expect( ( await poll() ).map( ( o ) => o.id ) ).toEqual( [ ...earlier ].sort( ( a, b ) => a - b ) );
 
 		const [ late ] = ( await createPending( 1 ) ) as [ number ];
@@ -221,7 +200,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 
 	it( 'puts the cursor in the next Link, so following links walks the same order', async () => {
 		const since = await ownWindow();
-		const created = await twelvePaid( since );
+		const created = await twelvePaid();
 		let page = await listPaid( account.client, {
 			orderby: 'date_paid',
 			per_page: 4,
@@ -246,7 +225,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 
 	it( 'pages the date_paid order by page number too, with the same totals', async () => {
 		const since = await ownWindow();
-		await twelvePaid( since );
+		await twelvePaid();
 		const params = {
 			orderby: 'date_paid',
 			per_page: 5,
@@ -266,7 +245,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 
 	it( 'starts at the beginning when the automation has no cursor yet (no paid_after)', async () => {
 		const since = await ownWindow();
-		await twelvePaid( since );
+		await twelvePaid();
 		const plain = await listPaid( account.client, {
 			per_page: 100,
 			orderby: 'id',

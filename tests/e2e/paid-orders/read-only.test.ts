@@ -81,11 +81,10 @@ describe( 'paid-orders endpoint: read-only', () => {
 	it( 'gives the service account no way to change the order through the commerce routes', async () => {
 		const orderId = await paidOrder();
 		const before = await driver.getOrder( orderId );
-		// rest_forbidden with either implementation: the plugin's route allow-list for service
-		// accounts (Capability_Clamp::restrict_routes, on rest_pre_dispatch) refuses any commerce
-		// route before WordPress runs the route's own permission check, so real WooCommerce's
-		// woocommerce_rest_cannot_edit (PUT /wc/v3/orders/<id>) is never reached, nor the
-		// fixture's administrator-only check on its driver route.
+		// rest_forbidden: the plugin's route allow-list for service accounts
+		// (Capability_Clamp::restrict_routes, on rest_pre_dispatch) refuses any commerce route
+		// before WordPress runs the route's own permission check, so WooCommerce's
+		// woocommerce_rest_cannot_edit (PUT /wc/v3/orders/<id>) is never reached.
 		expectRefused( await driver.attemptStatusChange( account.client, orderId, 'cancelled' ), 'rest_forbidden' );
 		expect( await driver.getOrder( orderId ) ).toEqual( before );
 	} );

@@ -5,8 +5,7 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
 
 /**
  * WooCommerce 9.6+ calls current_user_can() during plugins_loaded on every front-end page and
- * Store API call (Features::should_load_features()); the WooCommerce-compatible fixture does the
- * same. That resolves an Authorization: Basic header before WordPress has $wp_rewrite, and runs
+ * Store API call (Features::should_load_features()). That resolves an Authorization: Basic header before WordPress has $wp_rewrite, and runs
  * the plugin's application_password_is_api_request filter there. It must neither crash (it used
  * to call rest_url(): "Call to a member function using_index_permalinks() on null", HTTP 500 on
  * every page of a staging site behind HTTP Basic auth) nor lose what it is for: REST requests
@@ -88,7 +87,7 @@ describe( 'an Authorization: Basic header where WooCommerce resolves the user du
 		],
 	];
 	if ( commerce === 'woocommerce' ) {
-		// WooCommerce's Store API (the fixture does not stand in for it). The service account is
+		// WooCommerce's Store API (on a site with a shop). The service account is
 		// authenticated there, so the plugin's route allow-list refuses it: proof that the
 		// application password was resolved as an API request during plugins_loaded.
 		// Credentials that fail are served as a guest: WooCommerce's Store API turns an empty

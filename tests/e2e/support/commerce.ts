@@ -4,11 +4,9 @@ import type { RestClient, RestResult } from '../../../scripts/lib/rest-client';
 import { sleep } from '../../support/wait-until';
 
 /**
- * The commerce side of the tests, written once against two implementations:
- * - `fixture`: the WooCommerce-compatible TEST FIXTURE's driver routes (`wc-fixture/v1`);
- * - `woocommerce`: a real WooCommerce (`WOOCOMMERCE_DIR`), through its own `/wc/v3` REST API
- *   with the administrator's application password.
- * The suite picks the one global setup mounted (`readState().commerce`).
+ * The shop side of the tests: real WooCommerce (from ../shared/builds, or WOOCOMMERCE_DIR), driven
+ * the way a shop is, through WooCommerce's own `/wc/v3` REST API with the administrator's
+ * application password.
  */
 export type OrderStatus = 'pending' | 'processing' | 'on-hold' | 'completed' | 'cancelled' | 'refunded' | 'failed';
 
@@ -46,21 +44,13 @@ export interface OrderInput {
 export type CommerceOrder = Record< string, unknown > & { id: number; status: string; date_modified_gmt: string };
 
 export interface CommerceDriver {
-	readonly kind: 'fixture' | 'woocommerce';
 	/** The plugin as the /wp/v2/plugins route names it. */
 	readonly plugin: string;
-	/** Whether pay() can fix the payment time (the fixture can; WooCommerce's REST API cannot). */
-	readonly canSetPaymentTime: boolean;
 	createProducts: ( products: ProductInput[] ) => Promise< Product[] >;
-	/** Creates orders (processing/completed ones are paid at creation, as WooCommerce does). */
+	/** Creates orders through WooCommerce's batch route, 100 a request (`set_paid` pays them as the REST API does). */
 	createOrders: ( orders: OrderInput[] ) => Promise< number[] >;
-	/**
-	 * Creates many orders fast: the fixture writes them in bulk without hooks, as an import that
-	 * writes the store's tables does; WooCommerce creates them through its REST batch route.
-	 */
-	importOrders: ( orders: OrderInput[] ) => Promise< number[] >;
-	/** payment_complete() on each order; `paidAt` (fixture only) is the payment time to record. */
-	pay: ( ids: number[], paidAt?: Date ) => Promise< void >;
+	/** payment_complete() on each order, through the REST API's `set_paid`. */
+	pay: ( ids: number[] ) => Promise< void >;
 	setStatus: ( id: number, status: OrderStatus ) => Promise< void >;
 	/** Changes an order's billing address and saves the order. */
 	setBilling: ( id: number, billing: Address ) => Promise< void >;
@@ -72,8 +62,8 @@ export interface CommerceDriver {
 	getRefund: ( orderId: number, refundId: number ) => Promise< { id: number; amount: string; reason: string } >;
 	/** Another identity's attempt to change an order through the commerce system's own routes. */
 	attemptStatusChange: ( client: RestClient, id: number, status: OrderStatus ) => Promise< RestResult >;
-	/** Plugins that declared compatibility with custom order tables, or null when not observable. */
-	hposCompatiblePlugins: () => Promise< string[] | null >;
+	/** Plugins that declared compatibility with custom order tables (WooCommerce's FeaturesController). */
+	hposCompatiblePlugins: () => Promise< string[] >;
 }
 
 function ensure< T >( result: RestResult< T >, what: string, statuses = [ 200, 201 ] ): T {
@@ -93,94 +83,8 @@ function chunks< T >( items: T[], size: number ): T[][] {
 	return out;
 }
 
-class FixtureDriver implements CommerceDriver {
-	readonly kind = 'fixture' as const;
-	readonly plugin = 'woocommerce-fixture/woocommerce-fixture';
-	readonly canSetPaymentTime = true;
-
-	async createProducts( products: ProductInput[] ): Promise< Product[] > {
-		return ensure(
-			await adminClient().post< { products: Product[] } >( '/wc-fixture/v1/products', { products } ),
-			'Creating products'
-		).products;
-	}
-
-	async createOrders( orders: OrderInput[] ): Promise< number[] > {
-		return ensure(
-			await adminClient().post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders } ),
-			'Creating orders'
-		).ids;
-	}
-
-	async importOrders( orders: OrderInput[] ): Promise< number[] > {
-		return ensure(
-			await adminClient().post< { ids: number[] } >( '/wc-fixture/v1/orders', { orders, hooks: false } ),
-			'Importing orders'
-		).ids;
-	}
-
-	async pay( ids: number[], paidAt?: Date ): Promise< void > {
-		const body = paidAt ? { ids, date_paid: paidAt.toISOString().replace( /\.\d{3}Z$/, 'Z' ) } : { ids };
-		ensure( await adminClient().post( '/wc-fixture/v1/orders/pay', body ), 'Paying orders' );
-	}
-
-	async setStatus( id: number, status: OrderStatus ): Promise< void > {
-		ensure( await adminClient().post( `/wc-fixture/v1/orders/${ id }/status`, { status } ), 'Changing a status' );
-	}
-
-	async setBilling( id: number, billing: Address ): Promise< void > {
-		ensure(
-			await adminClient().post( `/wc-fixture/v1/orders/${ id }/billing`, { billing } ),
-			'Changing a billing address'
-		);
-	}
-
-	async setSku( productId: number, sku: string ): Promise< void > {
-		ensure( await adminClient().post( `/wc-fixture/v1/products/${ productId }/sku`, { sku } ), 'Changing a SKU' );
-	}
-
-	async refund( id: number, amount: string ): Promise< void > {
-		ensure(
-			await adminClient().post( `/wc-fixture/v1/orders/${ id }/refund`, { amount: Number( amount ) } ),
-			'Refunding'
-		);
-	}
-
-	async getOrder( id: number ): Promise< CommerceOrder > {
-		return ensure(
-			await adminClient().get< CommerceOrder >( `/wc-fixture/v1/orders/${ id }` ),
-			'Reading an order'
-		);
-	}
-
-	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
-		return ensure(
-			await adminClient().get< { id: number; amount: string; reason: string } >(
-				`/wc-fixture/v1/orders/${ orderId }/refunds/${ refundId }`
-			),
-			'Reading a refund'
-		);
-	}
-
-	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult > {
-		return client.post( `/wc-fixture/v1/orders/${ id }/status`, { status } );
-	}
-
-	async hposCompatiblePlugins(): Promise< string[] > {
-		const declared = ensure(
-			await adminClient().get< Record< string, Record< string, boolean > > >( '/wc-fixture/v1/features' ),
-			'Reading features'
-		);
-		return Object.entries( declared.custom_order_tables ?? {} )
-			.filter( ( [ , compatible ] ) => compatible )
-			.map( ( [ plugin ] ) => plugin );
-	}
-}
-
 class WooCommerceDriver implements CommerceDriver {
-	readonly kind = 'woocommerce' as const;
 	readonly plugin = 'woocommerce/woocommerce';
-	readonly canSetPaymentTime = false;
 
 	async createProducts( products: ProductInput[] ): Promise< Product[] > {
 		const created: Product[] = [];
@@ -226,10 +130,6 @@ class WooCommerceDriver implements CommerceDriver {
 			}
 		}
 		return ids;
-	}
-
-	importOrders( orders: OrderInput[] ): Promise< number[] > {
-		return this.createOrders( orders );
 	}
 
 	async pay( ids: number[] ): Promise< void > {
@@ -288,13 +188,26 @@ class WooCommerceDriver implements CommerceDriver {
 		return client.request( { method: 'PUT', path: `/wc/v3/orders/${ id }`, data: { status } } );
 	}
 
-	async hposCompatiblePlugins(): Promise< null > {
-		return null;
+	async hposCompatiblePlugins(): Promise< string[] > {
+		// The local environment's site report asks WooCommerce's FeaturesController (administrators only).
+		const report = ensure(
+			await adminClient().get< { hpos_compatible_plugins?: string[] } >(
+				'/service-integration-local/v1/environment'
+			),
+			'Reading the site report'
+		);
+		return report.hpos_compatible_plugins ?? [];
 	}
 }
 
+/** The site's shop; a test that needs one on a site without (WOOCOMMERCE_VERSION=none) fails saying so. */
 export function commerce(): CommerceDriver {
-	return readState().commerce === 'woocommerce' ? new WooCommerceDriver() : new FixtureDriver();
+	if ( readState().commerce !== 'woocommerce' ) {
+		throw new Error(
+			'This test needs a shop, and the e2e site runs without WooCommerce (WOOCOMMERCE_VERSION=none): run it with WooCommerce.'
+		);
+	}
+	return new WooCommerceDriver();
 }
 
 /** Resolves once the wall clock has entered a new second, and returns that second. */

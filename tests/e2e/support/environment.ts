@@ -66,11 +66,12 @@ export interface E2EState {
 	sidecarLogFile: string;
 	sidecarPid: number;
 	admin: { username: string; applicationPassword: string };
-	commerce: 'fixture' | 'woocommerce';
-	/** The commerce plugin's version as the site reports it (the fixture's own version for the fixture). */
+	/** The shop: real WooCommerce (scripts/lib/site-choice.ts), or none (WOOCOMMERCE_VERSION=none). */
+	commerce: 'woocommerce' | 'none';
+	/** WooCommerce's version as the site reports it; null without a shop. */
 	commerceVersion: string | null;
-	/** Where orders are stored: WooCommerce's HPOS tables, posts (WOOCOMMERCE_HPOS=off), or the fixture's own tables. */
-	orderStorage: 'hpos' | 'legacy' | 'fixture';
+	/** Where WooCommerce stores orders: HPOS tables, or posts (WOOCOMMERCE_HPOS=off); null without a shop. */
+	orderStorage: 'hpos' | 'legacy' | null;
 	/** The WordPress version the site runs ($wp_version). */
 	wordpressVersion: string;
 	/** The folder the site's WordPress lives in on this machine (its wp-content holds debug.log). */

@@ -4,7 +4,8 @@ import { environmentDir } from '../../../scripts/lib/paths';
 import { describeProduction, startProduction, stopProduction } from '../../../scripts/production/stack';
 import { stopChild } from '../../../scripts/lib/sidecar-process';
 import { describeCommerce, describeWordPress, startStack, type Stack } from '../../../scripts/lib/stack';
-import { orderStorageFromEnv, siteDir, stopWordPress } from '../../../scripts/lib/wp-env';
+import { chooseSite } from '../../../scripts/lib/site-choice';
+import { siteDir, stopWordPress } from '../../../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies } from '../../../scripts/lib/wp-login';
 import {
 	E2E_CRON_SECONDS,
@@ -34,7 +35,7 @@ export default async function globalSetup(): Promise< void > {
 	fs.rmSync( sidecarLogFile, { force: true } );
 	fs.rmSync( path.join( environmentDir( E2E_ENV_NAME ), 'sidecar-data' ), { recursive: true, force: true } );
 
-	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
+	const site = chooseSite();
 	let stack: Stack | undefined;
 	try {
 		stack = await startStack( {
@@ -42,9 +43,9 @@ export default async function globalSetup(): Promise< void > {
 			runtime: 'playground',
 			wpPort: E2E_WP_PORT,
 			sidecarPort: E2E_SIDECAR_PORT,
-			woocommerceDir,
-			wordpressDir: process.env.WORDPRESS_DIR || undefined,
-			orderStorage: orderStorageFromEnv(),
+			woocommerceDir: site.woocommerceDir,
+			wordpressDir: site.wordpressDir,
+			orderStorage: site.orderStorage,
 			freshSite: true,
 			sidecarLogFile,
 			sidecarEnv: E2E_SIDECAR_ENV,
@@ -63,9 +64,9 @@ export default async function globalSetup(): Promise< void > {
 			sidecarLogFile,
 			sidecarPid: stack.sidecar.pid as number,
 			admin: { username: 'admin', applicationPassword },
-			commerce: woocommerceDir ? 'woocommerce' : 'fixture',
+			commerce: commerce.plugin ?? 'none',
 			commerceVersion: commerce.version,
-			orderStorage: commerce.order_storage ?? 'fixture',
+			orderStorage: commerce.order_storage,
 			wordpressVersion: stack.site.wordpress_version,
 			wordpressDir: siteDir( stack.env ) as string,
 		} );
@@ -90,7 +91,7 @@ export default async function globalSetup(): Promise< void > {
  * this checkout with npm run release unless E2E_RELEASE_DIR names one.
  */
 async function productionSetup(): Promise< void > {
-	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
+	const site = chooseSite();
 	try {
 		const stack = await startProduction( {
 			name: E2E_ENV_NAME,
@@ -100,9 +101,9 @@ async function productionSetup(): Promise< void > {
 			dbPort: E2E_DB_PORT,
 			fresh: true,
 			releaseDir: E2E_RELEASE_DIR,
-			wordpressDir: process.env.WORDPRESS_DIR || undefined,
-			woocommerceDir,
-			orderStorage: orderStorageFromEnv(),
+			wordpressDir: site.wordpressDir,
+			woocommerceDir: site.woocommerceDir,
+			orderStorage: site.orderStorage,
 			extraPlugins: testPlugins(),
 			sidecarEnv: E2E_SIDECAR_ENV,
 			cronSeconds: E2E_CRON_SECONDS,
@@ -122,9 +123,9 @@ async function productionSetup(): Promise< void > {
 			sidecarPid: stack.sidecar.pid,
 			sidecarCommand: { command: stack.sidecar.command, args: stack.sidecar.args, env: stack.sidecar.env },
 			admin: { username: 'admin', applicationPassword },
-			commerce: woocommerceDir ? 'woocommerce' : 'fixture',
+			commerce: commerce.plugin ?? 'none',
 			commerceVersion: commerce.version,
-			orderStorage: commerce.order_storage ?? 'fixture',
+			orderStorage: commerce.order_storage,
 			wordpressVersion: stack.site.wordpress_version,
 			wordpressDir: stack.layout.wordpress,
 			server: `nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }`,

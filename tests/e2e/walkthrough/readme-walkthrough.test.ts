@@ -61,16 +61,20 @@ function runBash( script: string, env: NodeJS.ProcessEnv, timeoutMs: number ): P
 	} );
 }
 
-/** The walkthrough's shop is the fixture's (its `wc-fixture/v1` routes); real WooCommerce has none. */
-const withTheFixture = readState().commerce === 'fixture' ? it : it.skip;
-
-/** What the walkthrough registers stays on the suite's site: later files must not deliver to it. */
-async function removeWhatItRegistered( receiverPort: number ): Promise< void > {
-	const admin = adminClient();
-	const list = await admin.get< { endpoints: Array< { id: string; url: string } > } >(
+/** The endpoints registered for the walkthrough's receiver. */
+async function receiverEndpoints( receiverPort: number ): Promise< Array< { id: string; url: string } > > {
+	const list = await adminClient().get< { endpoints: Array< { id: string; url: string } > } >(
 		'/service-integration/v1/webhooks/endpoints'
 	);
-	for ( const endpoint of list.body.endpoints ?? [] ) {
+	return ( list.body.endpoints ?? [] ).filter( ( endpoint ) =>
+		endpoint.url.startsWith( `http://127.0.0.1:${ receiverPort }/` )
+	);
+}
+
+/** When the walkthrough fails before its tidy-up, what it registered must not stay: later files must not deliver to it. */
+async function removeWhatItRegistered( receiverPort: number ): Promise< void > {
+	const admin = adminClient();
+	for ( const endpoint of await receiverEndpoints( receiverPort ) ) {
 		if ( endpoint.url.startsWith( `http://127.0.0.1:${ receiverPort }/` ) ) {
 			await admin.request( {
 				method: 'DELETE',
@@ -90,80 +94,81 @@ describe( 'the README walkthrough', () => {
 		}
 	} );
 
-	withTheFixture(
-		'runs as written: service account, the refusals, a manufacturing order, a verified outbound webhook, the paid order, an inbound webhook and its duplicate',
-		async () => {
-			const state = readState();
-			const passwordFile = path.join(
-				fs.mkdtempSync( path.join( os.tmpdir(), 'walkthrough-' ) ),
-				'admin-application-password'
-			);
-			fs.writeFileSync( passwordFile, state.admin.applicationPassword + '\n', { mode: 0o600 } );
-			receiverPort = await freePort();
-			const swaps: Array< [ string, string ] > = [
-				[ 'SITE=http://localhost:8888', `SITE=${ state.siteUrl }` ],
-				[ '.cache/environments/dev/admin-application-password', passwordFile ],
-				[ 'RECEIVER_PORT=9000', `RECEIVER_PORT=${ receiverPort }` ],
-			];
-			let script = walkthroughBlocks().join( '\n' );
-			for ( const [ local, suite ] of swaps ) {
-				expect( script ).toContain( local );
-				script = script.split( local ).join( suite );
-			}
-
-			const run = await runBash(
-				script,
-				// npm run service-account talks to SI_SITE_URL (default: the npm start site).
-				{
-					...process.env,
-					SI_SITE_URL: state.siteUrl,
-					SI_ADMIN_USER: state.admin.username,
-					SI_ADMIN_PASSWORD: state.admin.applicationPassword,
-				},
-				240_000
-			);
-			const context = `exit ${ run.code }\n--- stdout\n${ run.out }\n--- stderr\n${ run.err }`;
-			expect( { code: run.code, context } ).toEqual( { code: 0, context } );
-
-			const lines = run.out.split( '\n' );
-			// 1. The account is the integration role, and nothing more.
-			expect( lines ).toContain( '["service_integration"]' );
-			// 2. Both calls of the verification procedure refused, and the whole sweep passed.
-			expect( lines.filter( ( line ) => line === 'rest_forbidden' ) ).toHaveLength( 2 );
-			expect( lines ).toContain( 'PASSED' );
-			// 3. The manufacturing order was published.
-			expect( lines ).toContain( 'publish' );
-			// 4. The receiver verified both events, and they carry the order the shop created.
-			const idsLine = lines.find( ( line ) => /^\[\d+\]$/.test( line ) ) as string;
-			const [ orderId ] = JSON.parse( idsLine ) as number[];
-			const verified = lines.flatMap( ( line, index ) => {
-				const match = /^verified (order\.\w+) \S+$/.exec( line );
-				return match
-					? [
-							{
-								type: match[ 1 ],
-								data: JSON.parse( lines[ index + 1 ] as string ) as {
-									order: { id: number; total: string; status: string };
-								},
-							},
-						]
-					: [];
-			} );
-			expect( verified.map( ( event ) => event.type ).sort() ).toEqual( [ 'order.created', 'order.paid' ] );
-			const store = await commerce().getOrder( orderId as number );
-			for ( const event of verified ) {
-				expect( event.data.order.id ).toBe( orderId );
-				expect( event.data.order.total ).toBe( store.total );
-			}
-			expect( lines ).not.toContain( expect.stringMatching( /^REFUSED/ ) );
-			// 5. The endpoint serves that paid order's customer.
-			expect( lines ).toContain( '{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}' );
-			// 6. 202 for the event, 200 for its duplicate, one event kept.
-			const answers = lines
-				.filter( ( line ) => /^\d{3} /.test( line ) )
-				.map( ( line ) => Number( line.slice( 0, 3 ) ) );
-			expect( answers ).toEqual( [ 202, 200 ] );
-			expect( lines.filter( Boolean ).pop() ).toBe( '1' );
+	it( 'runs as written: service account, the refusals, a manufacturing order, a verified outbound webhook for an order placed in WooCommerce, the paid order, an inbound webhook and its duplicate, the tidy-up', async () => {
+		const state = readState();
+		const passwordFile = path.join(
+			fs.mkdtempSync( path.join( os.tmpdir(), 'walkthrough-' ) ),
+			'admin-application-password'
+		);
+		fs.writeFileSync( passwordFile, state.admin.applicationPassword + '\n', { mode: 0o600 } );
+		receiverPort = await freePort();
+		const swaps: Array< [ string, string ] > = [
+			[ 'SITE=http://localhost:8888', `SITE=${ state.siteUrl }` ],
+			[ '.cache/environments/dev/admin-application-password', passwordFile ],
+			[ 'RECEIVER_PORT=9000', `RECEIVER_PORT=${ receiverPort }` ],
+		];
+		let script = walkthroughBlocks().join( '\n' );
+		for ( const [ local, suite ] of swaps ) {
+			expect( script ).toContain( local );
+			script = script.split( local ).join( suite );
 		}
-	);
+
+		const run = await runBash(
+			script,
+			// npm run service-account talks to SI_SITE_URL (default: the npm start site).
+			{
+				...process.env,
+				SI_SITE_URL: state.siteUrl,
+				SI_ADMIN_USER: state.admin.username,
+				SI_ADMIN_PASSWORD: state.admin.applicationPassword,
+			},
+			240_000
+		);
+		const context = `exit ${ run.code }\n--- stdout\n${ run.out }\n--- stderr\n${ run.err }`;
+		expect( { code: run.code, context } ).toEqual( { code: 0, context } );
+
+		const lines = run.out.split( '\n' );
+		// 1. The account is the integration role, and nothing more.
+		expect( lines ).toContain( '["service_integration"]' );
+		// 2. Both calls of the verification procedure refused, and the whole sweep passed.
+		expect( lines.filter( ( line ) => line === 'rest_forbidden' ) ).toHaveLength( 2 );
+		expect( lines ).toContain( 'PASSED' );
+		// 3. The manufacturing order was published.
+		expect( lines ).toContain( 'publish' );
+		// 4. The receiver verified both events, and they carry the order the shop created.
+		// The order's id is the first line that is only a number (the inbound total comes later).
+		const orderId = Number( lines.find( ( line ) => /^\d+$/.test( line ) ) );
+		expect( orderId ).toBeGreaterThan( 0 );
+		const verified = lines.flatMap( ( line, index ) => {
+			const match = /^verified (order\.\w+) \S+$/.exec( line );
+			return match
+				? [
+						{
+							type: match[ 1 ],
+							data: JSON.parse( lines[ index + 1 ] as string ) as {
+								order: { id: number; total: string; status: string };
+							},
+						},
+					]
+				: [];
+		} );
+		expect( verified.map( ( event ) => event.type ).sort() ).toEqual( [ 'order.created', 'order.paid' ] );
+		const store = await commerce().getOrder( orderId as number );
+		for ( const event of verified ) {
+			expect( event.data.order.id ).toBe( orderId );
+			expect( event.data.order.total ).toBe( store.total );
+		}
+		expect( lines ).not.toContain( expect.stringMatching( /^REFUSED/ ) );
+		// 5. The endpoint serves that paid order's customer.
+		expect( lines ).toContain( '{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}' );
+		// 6. 202 for the event, 200 for its duplicate, one event kept.
+		const answers = lines
+			.filter( ( line ) => /^\d{3} /.test( line ) )
+			.map( ( line ) => Number( line.slice( 0, 3 ) ) );
+		expect( answers ).toEqual( [ 202, 200 ] );
+		// 6, then 7: one event kept; the endpoint and the source deleted, and none of the endpoint left.
+		expect( lines.filter( Boolean ).slice( -3 ) ).toEqual( [ '1', 'true', 'true' ] );
+		expect( await receiverEndpoints( receiverPort ) ).toEqual( [] );
+		expect( ( await commerce().getOrder( orderId ) ).status ).toBe( 'processing' );
+	} );
 } );

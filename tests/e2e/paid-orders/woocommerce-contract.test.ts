@@ -1,16 +1,15 @@
 import { adminClient, anonymousClient } from '../support/clients';
-import { commerce, iso, nextSecond, type Product } from '../support/commerce';
+import { commerce, type Product } from '../support/commerce';
 import { readState } from '../support/environment';
 import { setPluginActive } from '../support/plugins';
 import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 
 /**
- * The parity cases: what the Service Integration plugin relies on from WooCommerce, observed
- * the same way on both commerce implementations, so the WooCommerce-compatible TEST FIXTURE
- * (CI) is held to what real WooCommerce (WOOCOMMERCE_DIR) does. Each expectation comes from
- * WooCommerce's source, named beside it, and passes on real WooCommerce 9.4.3 and 10.0.2.
+ * What the Service Integration plugin relies on from WooCommerce, observed on the real thing, so
+ * a WooCommerce release that changes it fails here first, by name. Each expectation comes from
+ * WooCommerce's source, named beside it, and holds on WooCommerce 9.4.3 and 10.0.2.
  *
- * The probe plugin (tests/fixtures/plugins/commerce-parity-probe) records the hooks the plugin
+ * The probe plugin (tests/fixtures/plugins/woocommerce-contract-probe) records the hooks the plugin
  * listens to, with the order a listener sees at each: status, total, whether it is paid, and
  * its line items' quantities.
  */
@@ -35,21 +34,21 @@ interface QueryReport {
 	version: string;
 }
 
-const PROBE = 'commerce-parity-probe/commerce-parity-probe';
+const PROBE = 'woocommerce-contract-probe/woocommerce-contract-probe';
 
 async function observed( orderId: number ): Promise< Observed[] > {
-	const response = await adminClient().get< Observed[] >( `/commerce-parity/v1/hooks/${ orderId }` );
+	const response = await adminClient().get< Observed[] >( `/woocommerce-contract/v1/hooks/${ orderId }` );
 	expect( response.status ).toBe( 200 );
 	return response.body;
 }
 
 async function query( name: string ): Promise< QueryReport > {
-	const response = await adminClient().get< QueryReport >( `/commerce-parity/v1/query/${ name }` );
+	const response = await adminClient().get< QueryReport >( `/woocommerce-contract/v1/query/${ name }` );
 	expect( response.status ).toBe( 200 );
 	return response.body;
 }
 
-describe( `commerce parity (${ readState().commerce })`, () => {
+describe( `what the plugin relies on from WooCommerce ${ readState().commerceVersion } (${ readState().orderStorage })`, () => {
 	const shop = commerce();
 	let chair: Product;
 
@@ -178,7 +177,7 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 	it( 'wc_get_orders( limit -1 ) on HPOS becomes LIMIT 0, 18446744073709551615, which SQLite refuses', async () => {
 		// OrdersTableQuery::build_query() (src/Internal/DataStores/Orders/OrdersTableQuery.php)
 		// writes limit -1 as MYSQL_MAX_UNSIGNED_BIGINT; legacy storage leaves LIMIT out
-		// (WP_Query with posts_per_page -1). The fixture stores orders as HPOS does.
+		// (WP_Query with posts_per_page -1).
 		// An order of its own, so the shop has orders whatever ran before.
 		await shop.createOrders( [ { status: 'pending', line_items: [ { product_id: chair.id, quantity: 1 } ] } ] );
 		const report = await query( 'limit-all' );
@@ -214,70 +213,9 @@ describe( `commerce parity (${ readState().commerce })`, () => {
 			headers: { cookie: PLAYGROUND_COOKIE },
 		} );
 		expect( response.status ).toBe( 200 );
-		const early = ( response.headers.get( 'x-commerce-parity-early-caps' ) ?? '' ).split( ',' );
-		const since96 = version.endsWith( '-fixture' ) || versionAtLeast( version, '9.6' );
+		const early = ( response.headers.get( 'x-woocommerce-contract-early-caps' ) ?? '' ).split( ',' );
+		const since96 = versionAtLeast( version, '9.6' );
 		expect( early.includes( 'manage_woocommerce' ) ).toBe( since96 );
-	} );
-} );
-
-/** Only the fixture has a stand-in for /wc/v3/orders (the benchmark compares with it); real WooCommerce serves the real one. */
-const describeFixtureOnly = readState().commerce === 'fixture' ? describe : describe.skip;
-
-describeFixtureOnly( 'commerce fixture only: the /wc/v3/orders stand-in', () => {
-	it( 'shows orders the way /wc/v3/orders does', async () => {
-		const shop = commerce();
-		const [ table ] = ( await shop.createProducts( [
-			{ name: 'Stand-in table', sku: `STAND-IN-${ Date.now() }`, price: '90.00' },
-		] ) ) as [ Product ];
-		// The stand-in's modified_after is exclusive: a second before the order's own.
-		const before = iso( new Date( ( await nextSecond() ).getTime() - 1000 ) );
-		const [ id ] = await shop.createOrders( [
-			{ status: 'processing', line_items: [ { product_id: table.id, quantity: 1 } ] },
-		] );
-		const list = await adminClient().get< Array< Record< string, unknown > > >(
-			`/wc-fixture/v1/wc-v3-orders?status=processing,completed&per_page=1&modified_after=${ encodeURIComponent( before ) }`
-		);
-		expect( list.status ).toBe( 200 );
-		expect( list.headers.get( 'x-wp-total' ) ).toBe( '1' );
-		const order = list.body[ 0 ] as Record< string, unknown >;
-		expect( order.id ).toBe( id );
-		for ( const key of [
-			'id',
-			'parent_id',
-			'number',
-			'order_key',
-			'status',
-			'currency',
-			'date_created_gmt',
-			'total',
-			'billing',
-			'shipping',
-			'payment_method',
-			'date_paid_gmt',
-			'meta_data',
-			'line_items',
-			'tax_lines',
-			'shipping_lines',
-			'fee_lines',
-			'coupon_lines',
-			'refunds',
-			'payment_url',
-			'is_editable',
-			'needs_payment',
-			'needs_processing',
-			'_links',
-		] ) {
-			expect( order ).toHaveProperty( key );
-		}
-		expect( ( order.line_items as Array< Record< string, unknown > > )[ 0 ] ).toEqual(
-			expect.objectContaining( {
-				product_id: expect.any( Number ),
-				sku: expect.any( String ),
-				taxes: expect.any( Array ),
-				meta_data: expect.any( Array ),
-				image: expect.any( Object ),
-			} )
-		);
 	} );
 } );
 
