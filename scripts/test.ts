@@ -1,14 +1,11 @@
 /**
- * npm test's jest step: two lanes side by side, because the Playground end-to-end suite keeps one
- * core busy (PHP as WebAssembly on one thread, its files one at a time) while the other would sit
- * idle.
- * - Lane 1, streamed here as it runs: the `e2e` project on Playground (SQLite), less the browser
- *   tests of the admin page (see BROWSER_E2E).
- * - Lane 2, into logs printed as each part ends: `unit`, `sidecar` and `release` (the release
- *   artifacts and the upgrade on the production runtime, on ports of their own), then the e2e
- *   folders that matter on a real server (service account, paid orders, outbound, inbound,
- *   operations, production) and the admin page's browser tests on the production runtime (nginx,
- *   PHP-FPM, MariaDB), as its own environment.
+ * npm test's jest step: the unit, sidecar and release projects and the end-to-end matrix, in two
+ * lanes side by side, because the Playground run keeps one core busy (PHP as WebAssembly on one
+ * thread, its files one at a time) while the other would sit idle.
+ * - Lane 1, streamed here as it runs: the cell without a shop on Playground, then (logged) the
+ *   order folders on the oldest supported stack.
+ * - Lane 2, into logs printed as each part ends: `unit`, `sidecar` and `release`, then the whole
+ *   e2e suite on the stack site owners run.
  * The last line adds everything up in the "Tests: N passed, N failed, N skipped" form CI reads.
  */
 import { spawn, spawnSync } from 'child_process';
@@ -20,44 +17,118 @@ import { TEST_COMMANDS, TEST_PACKAGES } from './lib/test-packages';
 import { ensureProductionPackages } from './production/services';
 
 /**
- * The admin page's browser tests run on the production runtime only. A browser logs in through
- * wp-login.php and loads wp-admin pages with dozens of assets; Playground serves them with one PHP
- * worker on this 2-core machine, behind whatever else is queued there (WP-Cron runs, Action
- * Scheduler's async runner), where a log-in can wait for minutes (over 5 in one CI run). PHP-FPM's
- * pool serves them as a site's server does, in about a tenth of the time.
+ * The end-to-end matrix: what each cell's site runs (scripts/lib/site-choice.ts reads these
+ * variables; WORDPRESS_DIR and WOOCOMMERCE_DIR are cleared so a cell runs what it says) and which
+ * folders it runs.
+ * - The stack site owners run, WordPress 7.1 + WooCommerce 10.0.2 (HPOS) on the production runtime
+ *   (nginx, PHP-FPM, MariaDB, the plugin from its release zip): the whole suite, browser tests
+ *   included. PHP-FPM serves a request in ~100 ms where Playground with real WooCommerce takes ~3 s.
+ * - The oldest supported stack, WordPress 6.5.5 + WooCommerce 9.4.3 on legacy post storage, same
+ *   runtime: the folders that touch orders.
+ * - WordPress 6.5.5 without WooCommerce on Playground (the runtime `npm start` uses; no shop, so
+ *   its one PHP worker is not held by WooCommerce's ~3 s requests): what needs no shop (the service
+ *   account, manufacturing orders, inbound, the foundation, with the commerce route's 503), and the
+ *   admin page's screens that need no order.
+ * Ports: each cell its own (the production runtime also takes WordPress's port + 2 and + 3 for
+ * PHP-FPM and MariaDB, and foundation/failed-start + 4 for stacks of its own); the release tests
+ * use 8951-8956.
  */
-const BROWSER_E2E = 'tests/e2e/admin/';
+interface E2ECell {
+	name: string;
+	title: string;
+	env: NodeJS.ProcessEnv;
+	/** Jest's --testPathPatterns: the folders this cell runs (all of tests/e2e when absent). */
+	pattern?: string;
+}
 
-/**
- * The e2e folders that matter on a real server, and the browser tests, on the production runtime,
- * as an environment of their own (ports apart from the Playground run's 8889/8788 and the release
- * tests' 8951-8956).
- */
-const PRODUCTION_E2E = {
-	env: { E2E_RUNTIME: 'production', E2E_ENV_NAME: 'e2e-production', E2E_WP_PORT: '8901', E2E_SIDECAR_PORT: '8902' },
-	pattern: `tests/e2e/(service-account|paid-orders|outbound|inbound|operations|production)/|${ BROWSER_E2E }`,
+const ORDER_FOLDERS = 'tests/e2e/(paid-orders|outbound|operations)/';
+const NO_SHOP_FOLDERS =
+	'tests/e2e/(service-account|inbound|foundation)/|tests/e2e/admin/(page|access|service-account|inbound|manufacturing-orders|details|sidecar-status)\\.test';
+
+const MATRIX: Record< 'current' | 'oldest' | 'noShop', E2ECell > = {
+	current: {
+		name: 'e2e-production',
+		title: 'e2e, WordPress 7.1 + WooCommerce 10.0.2 (HPOS), production runtime: the whole suite',
+		env: {
+			E2E_RUNTIME: 'production',
+			E2E_ENV_NAME: 'e2e-production',
+			E2E_WP_PORT: '8901',
+			E2E_SIDECAR_PORT: '8902',
+			WORDPRESS_VERSION: '7.1',
+			WOOCOMMERCE_VERSION: '10.0.2',
+			WOOCOMMERCE_HPOS: 'on',
+		},
+	},
+	oldest: {
+		name: 'e2e-production-legacy',
+		title: 'e2e, WordPress 6.5.5 + WooCommerce 9.4.3 (legacy storage), production runtime: the order folders',
+		env: {
+			E2E_RUNTIME: 'production',
+			E2E_ENV_NAME: 'e2e-production-legacy',
+			E2E_WP_PORT: '8911',
+			E2E_SIDECAR_PORT: '8912',
+			WORDPRESS_VERSION: '6.5',
+			WOOCOMMERCE_VERSION: '9.4.3',
+			WOOCOMMERCE_HPOS: 'off',
+		},
+		pattern: ORDER_FOLDERS,
+	},
+	noShop: {
+		name: 'e2e-no-shop',
+		title: 'e2e, WordPress 6.5.5 without WooCommerce, Playground: what needs no shop',
+		env: {
+			E2E_RUNTIME: 'playground',
+			E2E_ENV_NAME: 'e2e',
+			E2E_WP_PORT: '8889',
+			E2E_SIDECAR_PORT: '8788',
+			WORDPRESS_VERSION: '6.5',
+			WOOCOMMERCE_VERSION: 'none',
+		},
+		pattern: NO_SHOP_FOLDERS,
+	},
 };
 
-const HELP = `Usage: npm test [-- [--skip-production] <jest options>]
+const CELL_NAMES: Record< string, keyof typeof MATRIX > = { current: 'current', oldest: 'oldest', 'no-shop': 'noShop' };
+
+const HELP = `Usage: npm test [-- [--cells=current,oldest,no-shop] <jest options>]
 
 Installs the Debian packages the tests use when they are missing and this run is root (phpunit,
 php-codesniffer, systemd, and the production runtime's nginx, PHP-FPM and MariaDB; Chromium when
 the browser tests start), else names the apt-get command. Then builds the admin page and the
 sidecar, type-checks, runs ESLint (npm run lint:js), checks the layout (npm run format:check),
 runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two lanes side by side:
-  1. e2e on Playground       the end-to-end suite but the admin page's browser tests (${ BROWSER_E2E }),
-                             one file at a time (output below, live)
-  2. unit, sidecar, release  the other projects, then the e2e folders service-account, paid-orders,
-     then e2e on the         outbound, inbound, operations, production and admin on the production runtime (nginx,
-     production runtime      PHP-FPM, MariaDB from Debian's packages; environment ${ PRODUCTION_E2E.env.E2E_ENV_NAME },
-                             WordPress on port ${ PRODUCTION_E2E.env.E2E_WP_PORT })
-                             (output in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
-and prints the sum: "Tests: N passed, N failed, N skipped".
-  --skip-production  leave out the production-runtime e2e run (and so the browser tests)
+  1. no-shop   ${ MATRIX.noShop.title }
+               (output below, live), then
+     oldest    ${ MATRIX.oldest.title }
+  2.           unit, sidecar and release, then
+     current   ${ MATRIX.current.title }
+(output of the logged parts in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
+and prints the sum: "Tests: N passed, N failed, N skipped". WordPress 7.1 and WooCommerce come from
+../shared/builds (scripts/lib/builds.ts); each cell sets WORDPRESS_VERSION, WOOCOMMERCE_VERSION and
+WOOCOMMERCE_HPOS for its site.
+  --cells=<names>    the e2e cells to run, comma-separated (default: all three); unit, sidecar and
+                     release always run
   --debian-packages  print every Debian package the tests use (what .ci/run installs) and exit
 Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
-replaces the production run's own folder list. One project on its own: npx jest --selectProjects <name>.
+replaces the cells' own folder lists (pick the cells that can run it: the no-shop cell has no
+WooCommerce). One project on its own: npx jest --selectProjects <name>.
 `;
+
+/** The cells named by --cells (all when absent); an unknown name is an error that lists the names. */
+function chosenCells( args: string[] ): Set< keyof typeof MATRIX > {
+	const flag = args.find( ( arg ) => arg.startsWith( '--cells=' ) );
+	if ( ! flag ) {
+		return new Set( Object.values( CELL_NAMES ) );
+	}
+	const names = flag.slice( '--cells='.length ).split( ',' ).filter( Boolean );
+	const unknown = names.filter( ( name ) => ! ( name in CELL_NAMES ) );
+	if ( unknown.length > 0 ) {
+		throw new Error(
+			`--cells: unknown cell ${ unknown.join( ', ' ) } (the cells: ${ Object.keys( CELL_NAMES ).join( ', ' ) })`
+		);
+	}
+	return new Set( names.map( ( name ) => CELL_NAMES[ name ] as keyof typeof MATRIX ) );
+}
 
 function onPath( command: string ): boolean {
 	return ( process.env.PATH ?? '' )
@@ -247,8 +318,8 @@ async function main(): Promise< void > {
 		process.stderr.write( `Tests: ${ php.passed } passed, ${ php.failed } failed, 0 skipped\n` );
 		process.exit( 1 );
 	}
-	const skipProduction = args.includes( '--skip-production' );
-	const extraArgs = args.filter( ( arg ) => arg !== '--skip-production' );
+	const cells = chosenCells( args );
+	const extraArgs = args.filter( ( arg ) => ! arg.startsWith( '--cells=' ) );
 	const ownPattern = extraArgs.some(
 		( arg ) => arg.startsWith( '--testPathPatterns' ) || arg.startsWith( '--testPathPattern=' )
 	);
@@ -258,31 +329,37 @@ async function main(): Promise< void > {
 		projects: [ 'unit', 'sidecar', 'release' ],
 		log: path.join( LOG_DIR, 'other-projects.log' ),
 	};
-	const production: Lane = {
-		name: 'e2e-production',
+	const cellLane = ( cell: E2ECell, logged: boolean ): Lane => ( {
+		name: cell.name,
 		projects: [ 'e2e' ],
-		log: path.join( LOG_DIR, 'e2e-production.log' ),
-		env: PRODUCTION_E2E.env,
-		args: ownPattern ? [] : [ '--testPathPatterns', PRODUCTION_E2E.pattern ],
-	};
-	const e2e: Lane = {
-		name: 'e2e',
-		projects: [ 'e2e' ],
-		log: null,
-		args: [ `--testPathIgnorePatterns=${ BROWSER_E2E }` ],
-	};
+		log: logged ? path.join( LOG_DIR, `${ cell.name }.log` ) : null,
+		// What the cell says its site runs, never a WORDPRESS_DIR or WOOCOMMERCE_DIR of the caller's.
+		env: { ...cell.env, WORDPRESS_DIR: '', WOOCOMMERCE_DIR: '' },
+		args: ownPattern || ! cell.pattern ? [] : [ '--testPathPatterns', cell.pattern ],
+	} );
 	process.stderr.write(
-		`▸ Beside the e2e suite: unit, sidecar and release${ skipProduction ? '' : ', then e2e on the production runtime' }; their output goes to ${ path.relative( ROOT, LOG_DIR ) }/ and is printed as each part ends.\n`
+		`▸ Beside the e2e cells${ cells.has( 'noShop' ) ? ' (no-shop streamed below)' : '' }: unit, sidecar and release, then the other cells; their output goes to ${ path.relative( ROOT, LOG_DIR ) }/ and is printed as each part ends.\n`
 	);
 
 	const secondLane = ( async (): Promise< LaneResult[] > => {
 		const done = [ await runLogged( others, extraArgs, 'unit, sidecar, release' ) ];
-		if ( ! skipProduction ) {
-			done.push( await runLogged( production, extraArgs, 'e2e on the production runtime' ) );
+		if ( cells.has( 'current' ) ) {
+			done.push( await runLogged( cellLane( MATRIX.current, true ), extraArgs, MATRIX.current.title ) );
 		}
 		return done;
 	} )();
-	const results = [ await runLane( e2e, extraArgs ), ...( await secondLane ) ];
+	const firstLane = ( async (): Promise< LaneResult[] > => {
+		const done: LaneResult[] = [];
+		if ( cells.has( 'noShop' ) ) {
+			process.stderr.write( `\n──── ${ MATRIX.noShop.title } ────\n` );
+			done.push( await runLane( cellLane( MATRIX.noShop, false ), extraArgs ) );
+		}
+		if ( cells.has( 'oldest' ) ) {
+			done.push( await runLogged( cellLane( MATRIX.oldest, true ), extraArgs, MATRIX.oldest.title ) );
+		}
+		return done;
+	} )();
+	const results = [ ...( await firstLane ), ...( await secondLane ) ];
 
 	for ( const result of results ) {
 		if ( result.noResults ) {

@@ -14,6 +14,8 @@ export const TEST_COMMANDS: Readonly< Record< string, string > > = {
 	phpunit: 'phpunit',
 	phpcs: 'php-codesniffer',
 	'systemd-analyze': 'systemd',
+	// Unpacks the WordPress and WooCommerce builds of ../shared/builds (scripts/lib/builds.ts).
+	xz: 'xz-utils',
 };
 
 /** Every package above and the production runtime's stack (nginx, PHP-FPM, MariaDB, PHP's CLI). */
