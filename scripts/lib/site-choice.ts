@@ -1,4 +1,5 @@
 import {
+	BUILDS_DIR,
 	hasBuild,
 	WOOCOMMERCE_BUILDS,
 	woocommerceArchive,
@@ -92,7 +93,7 @@ function chooseWooCommerce( env: NodeJS.ProcessEnv, wordpress: string ): Pick< S
 		( wordpress === '6.5' ? WOOCOMMERCE_FOR_WORDPRESS_6_5 : WOOCOMMERCE_BUILDS[ 0 ] ) ) as WooCommerceBuild;
 	if ( ! wanted && ! hasBuild( woocommerceArchive( version ) ) ) {
 		return {
-			note: `No WooCommerce build in ../shared/builds: this site has no shop. Add one with WOOCOMMERCE_DIR=<a woocommerce plugin folder>.`,
+			note: `No WooCommerce build in ${ BUILDS_DIR }: this site has no shop. Add one with WOOCOMMERCE_DIR=<a woocommerce plugin folder>.`,
 		};
 	}
 	return { woocommerceDir: woocommerceBuild( version ) };
