@@ -13,14 +13,7 @@ import { intFlag, parseFlags, portFlag } from '../scripts/lib/cli-args';
 import { RestClient } from '../scripts/lib/rest-client';
 import { SITE_CHOICE_HELP } from '../scripts/lib/site-choice';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
-import {
-	SHOP_RUNTIME_HELP,
-	shopRuntimeFlag,
-	shopSite,
-	startShopStack,
-	stopOnSignals,
-	type ShopStack,
-} from './support/bench-stack';
+import { SHOP_RUNTIME_HELP, shopSite, startShopStack, stopOnSignals, type ShopStack } from './support/bench-stack';
 
 const HELP = `Usage: [WOOCOMMERCE_VERSION=10.0.2|9.4.3] [WOOCOMMERCE_HPOS=on|off] \\
        npx ts-node --transpile-only bench/order-to-delivery.ts [options]
@@ -144,9 +137,8 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
-	shopRuntimeFlag( flags.runtime, 'bench/order-to-delivery.ts' );
+	const site = shopSite( flags.runtime, 'bench/order-to-delivery.ts' );
 	const orders = intFlag( flags, 'orders', 30, 1, 500 );
-	const site = shopSite( 'bench/order-to-delivery.ts' );
 
 	const receiver = await startReceiver();
 	let stack: ShopStack | undefined;

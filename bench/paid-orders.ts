@@ -21,10 +21,10 @@ import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login
 import { stopProduction } from '../scripts/production/stack';
 import {
 	SHOP_RUNTIME_HELP,
-	shopRuntimeFlag,
 	shopSite,
 	startShopStack,
 	stopOnSignals,
+	type ShopSite,
 	type ShopStack,
 } from './support/bench-stack';
 import { releaseAtCommit } from './support/release-at';
@@ -102,7 +102,8 @@ Targets (issue 14): (a) at least 5x faster than (b) at 10,000 orders and more; (
 `;
 
 interface Options {
-	runtime: 'production';
+	/** What the shop runs; its runtime is the production runtime. */
+	site: ShopSite;
 	phpWorkers: number;
 	scales: number[];
 	compareAt: number;
@@ -156,7 +157,6 @@ function parseOptions( argv: string[] ): Options | undefined {
 	if ( ! scales.includes( compareAt ) ) {
 		throw new Error( '--compare-at must be one of --scales' );
 	}
-	const runtime = shopRuntimeFlag( flags.runtime, 'bench/paid-orders.ts' );
 	const text = ( name: string ): string | undefined => textFlag( flags, name );
 	const pluginCommit = text( 'plugin-commit' );
 	const releaseDir = text( 'release-dir' );
@@ -164,7 +164,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		throw new Error( '--plugin-commit or --release-dir, not both' );
 	}
 	return {
-		runtime,
+		site: shopSite( flags.runtime, 'bench/paid-orders.ts' ),
 		phpWorkers: int( 'php-workers', 4, 1, 32 ),
 		scales,
 		compareAt,
@@ -562,7 +562,7 @@ async function main(): Promise< void > {
 		log( `Stopped "${ options.name }"` );
 		return;
 	}
-	const siteChoice = shopSite( 'bench/paid-orders.ts' );
+	const siteChoice = options.site;
 
 	// What is measured: the plugin as released from a commit, given artifacts, or this tree.
 	let releaseDir = options.releaseDir;
@@ -596,7 +596,7 @@ async function main(): Promise< void > {
 
 	try {
 		log(
-			`Starting the shop "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database; WordPress ${ siteChoice.wordpressDir ? `from ${ siteChoice.wordpressDir }` : '6.5.5' }, WooCommerce from ${ siteChoice.woocommerceDir }); plugin: ${ plugin }`
+			`Starting the shop "${ options.name }" (production runtime) on port ${ options.wpPort } (fresh database; WordPress ${ siteChoice.wordpressDir ? `from ${ siteChoice.wordpressDir }` : '6.5.5' }, WooCommerce from ${ siteChoice.woocommerceDir }); plugin: ${ plugin }`
 		);
 		const fixtures = path.join( ROOT, 'tests', 'fixtures', 'plugins' );
 		stack = await startShopStack( {

@@ -61,16 +61,6 @@ export const SHOP_RUNTIME_HELP = `  --runtime=production the only runtime with a
   --php-workers=<n>    PHP-FPM's pm.max_children (default 4)
 `;
 
-export function shopRuntimeFlag( value: string | true | undefined, bench: string ): 'production' {
-	const runtime = value === undefined ? 'production' : runtimeFlag( value );
-	if ( runtime !== 'production' ) {
-		throw new Error(
-			`${ bench } runs real WooCommerce on --runtime=production only (the default), not on ${ runtime }: that runtime runs WordPress on SQLite through a translation layer, not on the MariaDB a shop runs${ runtime === 'playground' ? ', and takes seconds a REST call with WooCommerce loaded' : '' }. Use --runtime=production.`
-		);
-	}
-	return runtime;
-}
-
 /** Stops what a run started on Ctrl-C or SIGTERM, then exits (130, 143): the production runtime's servers would outlive it. */
 export function stopOnSignals( stop: () => Promise< void > ): void {
 	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
@@ -80,8 +70,18 @@ export function stopOnSignals( stop: () => Promise< void > ): void {
 /** A site with a shop: chooseSite() with a WooCommerce folder. */
 export type ShopSite = SiteChoice & { woocommerceDir: string };
 
-/** What a benchmark that needs a shop runs (chooseSite(): WordPress 7.1 and WooCommerce 10.0.2 by default); refuses a site without one. */
-export function shopSite( bench: string ): ShopSite {
+/**
+ * What a benchmark that needs a shop runs: the production runtime (its --runtime flag: the other
+ * runtimes refused, saying why and what to use) and chooseSite()'s WordPress and WooCommerce
+ * (7.1 and 10.0.2 by default); a site without a shop is refused too.
+ */
+export function shopSite( runtimeValue: string | true | undefined, bench: string ): ShopSite {
+	const runtime = runtimeValue === undefined ? 'production' : runtimeFlag( runtimeValue );
+	if ( runtime !== 'production' ) {
+		throw new Error(
+			`${ bench } runs real WooCommerce on --runtime=production only (the default), not on ${ runtime }: that runtime runs WordPress on SQLite through a translation layer, not on the MariaDB a shop runs${ runtime === 'playground' ? ', and takes seconds a REST call with WooCommerce loaded' : '' }. Use --runtime=production.`
+		);
+	}
 	const site = chooseSite();
 	if ( ! site.woocommerceDir ) {
 		throw new Error(
