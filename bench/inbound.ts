@@ -19,12 +19,13 @@ import { RUNTIME_HELP, runtimeFlag, startBenchStack, type BenchRuntime, type Ben
 
 const HELP = `Usage: npx ts-node --transpile-only bench/inbound.ts [options]
 
-Starts its own WordPress (Playground runtime, or native PHP with --runtime=native; fresh
-database) and sidecar, activates the bench-only plugin tests/fixtures/plugins/inbound-bench
-(an empty public REST route, POST /wp-json/si-bench/v1/empty, that answers 202 and does
-nothing), creates a Standard
-Webhooks source, lets WordPress's first cron run finish, then measures on that one site,
-interleaved in rounds:
+Starts its own WordPress (Playground runtime, native PHP with --runtime=native, or nginx +
+PHP-FPM + MariaDB with --runtime=production; fresh database; WordPress 6.5.5 without a shop:
+no WooCommerce needed) and sidecar, activates the bench-only plugin
+tests/fixtures/plugins/inbound-bench (an empty public REST route, POST
+/wp-json/si-bench/v1/empty, that answers 202 and does nothing), creates a Standard Webhooks
+source, lets WordPress's first cron run finish, then measures on that one site, interleaved in
+rounds:
   (a) POST /wp-json/service-integration-inbound/v1/<source>: a new signed event each time
       (transport checks, signed round trip to the sidecar, insert-once, cron kick, 202)
   (b) POST /wp-json/si-bench/v1/empty with the same body and headers

@@ -6,11 +6,8 @@
  *
  * Run: npx ts-node --transpile-only bench/paid-orders.ts [--help]
  *
- * With real WooCommerce (WOOCOMMERCE_DIR, production runtime), (b) is WooCommerce's own
- * /wc/v3/orders and orders are seeded through WooCommerce's API (bench/support/wc-seed).
- * Against the WooCommerce-compatible TEST FIXTURE the comparison is with the fixture's
- * stand-in for /wc/v3/orders (/wc-fixture/v1/wc-v3-orders), which builds the same response
- * shape as WooCommerce's controller from the same orders; it is not WooCommerce itself.
+ * The site runs real WooCommerce (scripts/lib/site-choice.ts) on the production runtime; orders
+ * are seeded through WooCommerce's API (bench/support/wc-seed).
  */
 import { execFileSync } from 'child_process';
 import fs from 'fs';
@@ -18,17 +15,17 @@ import path from 'path';
 import { performance } from 'perf_hooks';
 import { isDeepStrictEqual } from 'util';
 import { intFlag, intListFlag, parseFlags, portFlag, textFlag } from '../scripts/lib/cli-args';
-import { environmentDir, ROOT } from '../scripts/lib/paths';
-import { orderStorageFromEnv } from '../scripts/lib/site-choice';
-import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
+import { ROOT } from '../scripts/lib/paths';
+import { SITE_CHOICE_HELP } from '../scripts/lib/site-choice';
 import { createApplicationPassword, loginCookies } from '../scripts/lib/wp-login';
+import { stopProduction } from '../scripts/production/stack';
 import {
-	RUNTIME_HELP,
-	runtimeFlag,
-	startBenchStack,
-	stopKeptWordPress,
-	type BenchRuntime,
-	type BenchStack,
+	SHOP_RUNTIME_HELP,
+	shopSite,
+	startShopStack,
+	stopOnSignals,
+	type ShopSite,
+	type ShopStack,
 } from './support/bench-stack';
 import { releaseAtCommit } from './support/release-at';
 import { expectedFromStore, type StoreOrder } from '../tests/support/paid-order-shape';
@@ -43,17 +40,16 @@ import {
 	type SeedCacheKey,
 } from './support/wc-seed-cache';
 
-const HELP = `Usage: [WOOCOMMERCE_DIR=<dir> [WOOCOMMERCE_HPOS=on|off] [WORDPRESS_DIR=<dir>]] \\
+const HELP = `Usage: [WOOCOMMERCE_VERSION=10.0.2|9.4.3] [WOOCOMMERCE_HPOS=on|off] \\
        npx ts-node --transpile-only bench/paid-orders.ts [options]
 
-Starts its own WordPress (Playground runtime, native PHP with --runtime=native, or nginx +
-PHP-FPM + MariaDB with --runtime=production; fresh databases) and sidecar, seeds orders
-(a third paid: processing or completed, paid at distinct seconds over the past 400 days,
-with some ties), and at each scale measures, interleaved request by request, pages of 100:
+Starts its own shop, WordPress with real WooCommerce (by default WordPress 7.1 and WooCommerce
+10.0.2 from ../shared/builds; see Environment) on nginx + PHP-FPM + MariaDB (fresh databases),
+and sidecar, seeds orders (a third paid: processing or completed, paid at distinct seconds over
+the past 400 days, with some ties), and at each scale measures, interleaved request by request,
+pages of 100:
   (a) GET /wp-json/service-integration/v1/commandes-payees?page=N          (service account)
   (b) GET /wp-json/wc/v3/orders?status=processing,completed&page=N         (administrator)
-      real WooCommerce with WOOCOMMERCE_DIR; else the fixture's stand-in for it,
-      /wc-fixture/v1/wc-v3-orders (same response shape, same orders, not WooCommerce)
   (c) GET .../commandes-payees?orderby=date_paid&paid_after=<cursor>&after_id=<cursor>
       the incremental sync, at five depths of the backlog (start, 25 %, 50 %, 75 %, the
       last full page), with cursors taken from one walk of the whole sync order first;
@@ -65,70 +61,60 @@ measure, on to the next...). Prints median and p95 latency, bytes per page, (b)/
 the SQL queries each request ran (tests/fixtures/plugins/query-counter, one extra untimed
 request per route and depth). Stops WordPress and the sidecar at the end, even on failure.
 
-Seeding: fixture, its bulk route (one transaction a chunk, no hooks); real WooCommerce,
-the bench-only plugin bench/support/wc-seed (linked into this site only) in ONE php-cli
-process per scale (seed-cli.php): wc_create_order(), add_product(), addresses, shipping
-line, payment method, calculate_totals() with a 20 % VAT rate, date paid, status;
+Seeding: the bench-only plugin bench/support/wc-seed (linked into this site only) in ONE
+php-cli process per checkpoint (seed-cli.php): wc_create_order(), add_product(), addresses,
+shipping line, payment method, calculate_totals() with a 20 % VAT rate, date paid, status;
 WooCommerce Analytics' per-order import and the plugin's outbound order events are unhooked,
 and no mail is sent. Each scale seeded is dumped (mariadb-dump) into --seed-cache and
 restored from there by later runs with the same WooCommerce version and storage.
 
 Options:
-${ RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000)
+${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000)
   --compare-at=<n>     scale whose ratios are the headline (default 10000)
   --rounds=<n>         interleaved rounds per scale, the depths in turn (default 30)
   --per-page=<n>       page size (default 100)
-  --chunk=<n>          fixture: orders per seeding request (default 1000)
-  --seed-concurrency=<n>  fixture: seeding requests at once (default 1)
-  --max-seed-minutes=<n>  fixture: stop seeding larger scales after this long (default 20)
-  --seed-cache=<dir>   real WooCommerce: where seeded databases are dumped and restored from
-                       (default $XDG_CACHE_HOME or ~/.cache, then service-integration/wc-seed:
-                       outside the checkout, so a fresh clone on the same machine reuses it; one
-                       gzipped mariadb-dump per WooCommerce version, order storage, scale, seed
-                       version and spread)
-  --no-seed-cache      real WooCommerce: seed every scale, dump nothing
-  --seed-checkpoint=<n>  real WooCommerce: also dump every n orders seeded (default 10000), so
-                       a seeding stopped on the way resumes from the last checkpoint
-  --plugin-commit=<rev>  production runtime: install the plugin and sidecar released from
-                       this commit (git archive + npm run release, outside the repository)
-                       instead of this working tree
-  --release-dir=<dir>  production runtime: install these release artifacts
+  --seed-cache=<dir>   where seeded databases are dumped and restored from (default
+                       $XDG_CACHE_HOME or ~/.cache, then service-integration/wc-seed: outside
+                       the checkout, so a fresh clone on the same machine reuses it; one gzipped
+                       mariadb-dump per WooCommerce version, order storage, scale, seed version
+                       and spread)
+  --no-seed-cache      seed every scale, dump nothing
+  --seed-checkpoint=<n>  also dump every n orders seeded (default 10000), so a seeding
+                       stopped on the way resumes from the last checkpoint
+  --plugin-commit=<rev>  install the plugin and sidecar released from this commit (git
+                       archive + npm run release, outside the repository) instead of this
+                       working tree
+  --release-dir=<dir>  install these release artifacts
   --no-query-count     skip the untimed query-count requests
   --name=<env>         environment name (default bench-orders)
-  --wp-port=<port>     WordPress port (default 8921; production: PHP-FPM +2, MariaDB +3)
+  --wp-port=<port>     WordPress port (default 8921; PHP-FPM takes it + 2, MariaDB + 3)
   --sidecar-port=<port>  sidecar port (default 8821)
   --json               also print the results as JSON
   --keep               leave WordPress and the sidecar running at the end (prints how to reach
                        them), for investigation; stop them later with --stop
-  --stop               stop what an earlier --keep run left running (same --runtime/--name/ports)
-                       and exit
+  --stop               stop what an earlier --keep run left running (same --name) and exit
   --help               this text
 
-Environment (production runtime only, as for npm run production and E2E_RUNTIME=production):
-  WOOCOMMERCE_DIR=<dir>  real WooCommerce instead of the WooCommerce-compatible fixture
-  WOOCOMMERCE_HPOS=off   real WooCommerce on legacy post storage (default on: HPOS)
-  WORDPRESS_DIR=<dir>    another WordPress core tree (default 6.5.5)
-
+Environment (what the site runs, as for npm start and npm run production):
+${ SITE_CHOICE_HELP }
 Targets (issue 14): (a) at least 5x faster than (b) at 10,000 orders and more; (c) at most
 1.3x (a) at every depth and scale; (c) at 50,000 orders within 1.3x of (c) at 1,000.
 `;
 
 interface Options {
-	runtime: BenchRuntime;
+	/** What the shop runs; its runtime is the production runtime. */
+	site: ShopSite;
 	phpWorkers: number;
 	scales: number[];
 	compareAt: number;
 	rounds: number;
 	perPage: number;
-	chunk: number | undefined;
-	seedConcurrency: number | undefined;
-	maxSeedMinutes: number;
 	pluginCommit: string | undefined;
 	releaseDir: string | undefined;
 	queryCount: boolean;
-	/** Folder of mariadb-dump files of seeded sites (real WooCommerce), or undefined: no cache. */
+	/** Folder of mariadb-dump files of seeded sites, or undefined: no cache. */
 	seedCache: string | undefined;
-	/** Real WooCommerce: a dump every this many orders seeded, so an interrupted seeding resumes there. */
+	/** A dump every this many orders seeded, so an interrupted seeding resumes there. */
 	seedCheckpoint: number;
 	name: string;
 	wpPort: number;
@@ -147,9 +133,6 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'compare-at',
 		'rounds',
 		'per-page',
-		'chunk',
-		'seed-concurrency',
-		'max-seed-minutes',
 		'plugin-commit',
 		'release-dir',
 		'no-query-count',
@@ -168,34 +151,25 @@ function parseOptions( argv: string[] ): Options | undefined {
 	}
 	const int = ( name: string, fallback: number, min: number, max: number ): number =>
 		intFlag( flags, name, fallback, min, max );
-	const optionalInt = ( name: string, min: number, max: number ): number | undefined =>
-		flags[ name ] === undefined ? undefined : int( name, 0, min, max );
 	const scales = intListFlag( flags, 'scales', [ 1000, 10000, 50000 ], 300, 200_000 );
 	scales.sort( ( a, b ) => a - b );
 	const compareAt = int( 'compare-at', scales.includes( 10000 ) ? 10000 : ( scales[ 0 ] as number ), 300, 200_000 );
 	if ( ! scales.includes( compareAt ) ) {
 		throw new Error( '--compare-at must be one of --scales' );
 	}
-	const runtime = runtimeFlag( flags.runtime );
 	const text = ( name: string ): string | undefined => textFlag( flags, name );
 	const pluginCommit = text( 'plugin-commit' );
 	const releaseDir = text( 'release-dir' );
-	if ( ( pluginCommit || releaseDir ) && runtime !== 'production' ) {
-		throw new Error( '--plugin-commit and --release-dir are for --runtime=production' );
-	}
 	if ( pluginCommit && releaseDir ) {
 		throw new Error( '--plugin-commit or --release-dir, not both' );
 	}
 	return {
-		runtime,
+		site: shopSite( flags.runtime, 'bench/paid-orders.ts' ),
 		phpWorkers: int( 'php-workers', 4, 1, 32 ),
 		scales,
 		compareAt,
 		rounds: int( 'rounds', 30, 5, 1000 ),
 		perPage: int( 'per-page', 100, 1, 100 ),
-		chunk: optionalInt( 'chunk', 10, 5000 ),
-		seedConcurrency: optionalInt( 'seed-concurrency', 1, 8 ),
-		maxSeedMinutes: int( 'max-seed-minutes', 20, 1, 600 ),
 		pluginCommit,
 		releaseDir,
 		queryCount: flags[ 'no-query-count' ] !== true,
@@ -235,7 +209,6 @@ async function request(
 ): Promise< Timed > {
 	const headers: Record< string, string > = {
 		accept: 'application/json',
-		cookie: PLAYGROUND_COOKIE,
 		authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ),
 	};
 	if ( init.probe ) {
@@ -273,8 +246,8 @@ function sameFields( aBody: string, bBody: string ): boolean {
 }
 
 /**
- * Brings the plugin's paid-orders index in step with the orders seeded or restored (the fixture
- * seeds without hooks; a restored dump may hold another index layout): the daily check's walk,
+ * Brings the plugin's paid-orders index in step with the orders seeded or restored (a restored
+ * dump may hold another index layout, or none): the daily check's walk,
  * run to its end through the paid-index-probe test plugin, a few Action Scheduler runs per
  * request.
  */
@@ -401,7 +374,6 @@ function paidAt( index: number, total: number, now: number ): number {
 
 interface SeedProduct {
 	id: number;
-	price: number;
 }
 
 /** Order number `index` of a site seeded with `total` orders' spread: the same order in every run for the same clock. */
@@ -418,12 +390,9 @@ function seedOrder( index: number, total: number, products: SeedProduct[], now: 
 	const lineItems = Array.from( { length: lines }, ( _, n ) => {
 		const product = products[ Math.floor( rand() * products.length ) ] as SeedProduct;
 		const quantity = 1 + Math.floor( rand() * 4 );
-		const net = product.price * quantity;
 		return {
 			product_id: product.id,
 			quantity,
-			total: net.toFixed( 2 ),
-			tax: ( net * 0.2 ).toFixed( 2 ),
 			meta_data: [
 				...( n === 0 ? [ { key: 'pa_finish', value: [ 'oak', 'walnut', 'ash' ][ index % 3 ] } ] : [] ),
 				...( paid ? [ { key: '_reduced_stock', value: String( quantity ) } ] : [] ),
@@ -444,7 +413,6 @@ function seedOrder( index: number, total: number, products: SeedProduct[], now: 
 	return {
 		status,
 		currency: 'EUR',
-		customer_id: 0,
 		billing: { ...address, email, phone: `+33 6 ${ String( 10000000 + index ).slice( -8 ) }` },
 		shipping: { ...address, phone: '' },
 		payment_method: 'stripe',
@@ -459,19 +427,7 @@ function seedOrder( index: number, total: number, products: SeedProduct[], now: 
 			? { date_paid: new Date( paidAt( index, total, now ) * 1000 ).toISOString().replace( /\.\d{3}Z$/, 'Z' ) }
 			: {} ),
 		line_items: lineItems,
-		shipping_lines: [
-			{ method_id: 'flat_rate', method_title: 'Colissimo', instance_id: '3', total: '9.90', tax: '1.98' },
-		],
-		tax_lines: [
-			{
-				rate_id: 1,
-				rate_code: `${ country }-TVA-1`,
-				label: 'TVA',
-				tax_total: lineItems.reduce( ( sum, l ) => sum + Number( l.tax ), 0 ).toFixed( 2 ),
-				shipping_tax_total: '1.98',
-				rate_percent: 20,
-			},
-		],
+		shipping_lines: [ { method_id: 'flat_rate', method_title: 'Colissimo', instance_id: '3', total: '9.90' } ],
 		meta_data: [
 			{ key: 'is_vat_exempt', value: 'no' },
 			{ key: '_wc_order_attribution_source_type', value: 'organic' },
@@ -579,7 +535,6 @@ function summary( series: { ms: number[]; bytes?: number[] } ): { median: number
 interface Run {
 	runtime: string;
 	commerce: string;
-	realWooCommerce: boolean;
 	plugin: string;
 	started: string;
 }
@@ -602,28 +557,12 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
-	const pidFile = path.join( environmentDir( options.name ), 'bench-sidecar.pid' );
 	if ( options.stop ) {
-		await stopKeptWordPress( options );
-		if ( fs.existsSync( pidFile ) ) {
-			try {
-				process.kill( Number( fs.readFileSync( pidFile, 'utf8' ) ), 'SIGTERM' );
-			} catch {
-				// Already gone.
-			}
-			fs.rmSync( pidFile );
-		}
+		await stopProduction( options.name );
 		log( `Stopped "${ options.name }"` );
 		return;
 	}
-	const woocommerceDir = process.env.WOOCOMMERCE_DIR || undefined;
-	const wordpressDir = process.env.WORDPRESS_DIR || undefined;
-	if ( ( woocommerceDir || wordpressDir ) && options.runtime !== 'production' ) {
-		throw new Error(
-			'WOOCOMMERCE_DIR and WORDPRESS_DIR need --runtime=production (the other runtimes of this benchmark run the WooCommerce-compatible fixture on 6.5.5).'
-		);
-	}
-	const real = woocommerceDir !== undefined;
+	const siteChoice = options.site;
 
 	// What is measured: the plugin as released from a commit, given artifacts, or this tree.
 	let releaseDir = options.releaseDir;
@@ -643,7 +582,7 @@ async function main(): Promise< void > {
 		plugin = `working tree at ${ git( [ 'rev-parse', '--short', 'HEAD' ] ) || 'unknown commit' }${ dirty.length ? ` plus uncommitted changes (${ dirty.join( ', ' ) })` : ' (clean)' }`;
 	}
 
-	let stack: BenchStack | undefined;
+	let stack: ShopStack | undefined;
 	const stop = async (): Promise< void > => {
 		// The seeder first: it writes to the stack's database until it is stopped.
 		await stopSeeders();
@@ -653,37 +592,31 @@ async function main(): Promise< void > {
 			await current.stop();
 		}
 	};
-	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
-	process.once( 'SIGTERM', () => void stop().then( () => process.exit( 143 ) ) );
+	stopOnSignals( stop );
 
 	try {
 		log(
-			`Starting WordPress "${ options.name }" (${ options.runtime } runtime) on port ${ options.wpPort } (fresh database, ${ real ? `WooCommerce from ${ woocommerceDir }` : 'WooCommerce-compatible test fixture' }); plugin: ${ plugin }`
+			`Starting the shop "${ options.name }" (production runtime) on port ${ options.wpPort } (fresh database; WordPress ${ siteChoice.wordpressDir ? `from ${ siteChoice.wordpressDir }` : '6.5.5' }, WooCommerce from ${ siteChoice.woocommerceDir }); plugin: ${ plugin }`
 		);
 		const fixtures = path.join( ROOT, 'tests', 'fixtures', 'plugins' );
-		stack = await startBenchStack( {
-			runtime: options.runtime,
+		stack = await startShopStack( {
 			name: options.name,
 			wpPort: options.wpPort,
 			sidecarPort: options.sidecarPort,
 			phpWorkers: options.phpWorkers,
-			woocommerceDir,
-			wordpressDir,
-			orderStorage: real ? orderStorageFromEnv() : undefined,
+			site: siteChoice,
 			releaseDir,
 			extraPlugins: {
 				'query-counter': path.join( fixtures, 'query-counter' ),
 				'paid-index-probe': path.join( fixtures, 'paid-index-probe' ),
-				...( real ? { 'si-bench-wc-seed': path.join( __dirname, 'support', 'wc-seed' ) } : {} ),
+				'si-bench-wc-seed': path.join( __dirname, 'support', 'wc-seed' ),
 			},
 		} );
 		const site = stack.siteUrl;
+		const { shop } = stack;
 		const run: Run = {
 			runtime: stack.description,
-			commerce: real
-				? `WooCommerce ${ stack.commerce.version } (${ stack.commerce.orderStorage === 'hpos' ? 'HPOS' : 'legacy post storage' })`
-				: 'WooCommerce-compatible test fixture',
-			realWooCommerce: real,
+			commerce: `WooCommerce ${ shop.version } (${ shop.orderStorage === 'hpos' ? 'HPOS' : 'legacy post storage' })`,
 			plugin,
 			started: new Date().toISOString(),
 		};
@@ -706,7 +639,7 @@ async function main(): Promise< void > {
 			for ( const id of [
 				'query-counter/query-counter',
 				'paid-index-probe/paid-index-probe',
-				...( real ? [ 'si-bench-wc-seed/si-bench-wc-seed' ] : [] ),
+				'si-bench-wc-seed/si-bench-wc-seed',
 			] ) {
 				await json( site, adminIdentity, `/wp/v2/plugins/${ id }`, {
 					method: 'POST',
@@ -721,13 +654,11 @@ async function main(): Promise< void > {
 				{ method: 'POST', body: { name: label } }
 			);
 			const catalogueIds = (
-				await json< { products: Array< { id: number; price: string } > } >(
-					site,
-					adminIdentity,
-					real ? '/si-bench-wc/v1/setup' : '/wc-fixture/v1/products',
-					{ method: 'POST', body: { products: catalogue } }
-				)
-			).products.map( ( p ) => ( { id: p.id, price: Number( p.price ) } ) );
+				await json< { products: SeedProduct[] } >( site, adminIdentity, '/si-bench-wc/v1/setup', {
+					method: 'POST',
+					body: { products: catalogue },
+				} )
+			).products.map( ( p ) => ( { id: p.id } ) );
 			return {
 				admin: adminIdentity,
 				service: { username: created.username, password: created.password },
@@ -736,44 +667,22 @@ async function main(): Promise< void > {
 		};
 		let { admin, service, products } = await setUp();
 
-		const chunk = options.chunk ?? ( real ? 100 : 1000 );
-		const concurrency = options.seedConcurrency ?? 1;
-		const seedChunk = async ( orders: Array< Record< string, unknown > > ): Promise< void > => {
-			if ( real ) {
-				await json( site, admin, '/si-bench-wc/v1/orders', { method: 'POST', body: { orders } } );
-			} else {
-				await json( site, admin, '/wc-fixture/v1/orders', { method: 'POST', body: { orders, hooks: false } } );
-			}
-		};
-
 		let now = Date.now();
 		const finalScale = options.scales[ options.scales.length - 1 ] as number;
 		// Creation dates are spread over 400 days for this many orders, whatever the scales, so
 		// that a scale's orders are the same in every run (and in the seed cache).
 		const spread = Math.max( 50_000, finalScale );
 		const cacheKey = ( orders: number ): SeedCacheKey | undefined =>
-			real && options.seedCache && stack?.commerce.version
-				? {
-						woocommerceVersion: stack.commerce.version,
-						orderStorage: stack.commerce.orderStorage === 'hpos' ? 'hpos' : 'legacy',
-						orders,
-						spread,
-					}
+			options.seedCache
+				? { woocommerceVersion: shop.version, orderStorage: shop.orderStorage, orders, spread }
 				: undefined;
 		let seeded = 0;
 		// Seeded by this run, not restored from the seed cache.
 		let seededHere = 0;
 		let seedMs = 0;
-		const seedStarted = Date.now();
-		const budgetSpent = (): boolean => ( Date.now() - seedStarted ) / 60000 > options.maxSeedMinutes;
 		const results: ScaleResult[] = [];
-		const skipped: number[] = [];
 
 		for ( const scale of options.scales ) {
-			if ( ! real && budgetSpent() ) {
-				skipped.push( scale );
-				continue;
-			}
 			const key = cacheKey( scale );
 			const dump = key ? findSeedDump( options.seedCache as string, key, seeded ) : undefined;
 			if ( dump ) {
@@ -787,9 +696,9 @@ async function main(): Promise< void > {
 				seeded = dump.orders;
 				log( `  restored in ${ ( ( performance.now() - started ) / 1000 ).toFixed( 0 ) } s` );
 			}
-			// Real WooCommerce: one php-cli process per checkpoint (no request per chunk), MariaDB's
-			// log synced about once a second meanwhile, a dump at each checkpoint and at the scale.
-			while ( real && seeded < scale ) {
+			// One php-cli process per checkpoint (no request per chunk), MariaDB's log synced about
+			// once a second meanwhile, a dump at each checkpoint and at the scale.
+			while ( seeded < scale ) {
 				const from = seeded;
 				const to = Math.min(
 					scale,
@@ -839,69 +748,19 @@ async function main(): Promise< void > {
 					);
 				}
 			}
-			if ( ! real ) {
-				log(
-					`Seeding to ${ scale.toLocaleString( 'en' ) } orders (${ chunk } per request, ${ concurrency } at once, fixture bulk route: one transaction each, no hooks)`
-				);
-				let lastReport = seeded;
-				while ( seeded < scale && ! budgetSpent() ) {
-					const started = performance.now();
-					const batch: Array< Promise< void > > = [];
-					for ( let k = 0; k < concurrency && seeded < scale; k++ ) {
-						const count = Math.min( chunk, scale - seeded );
-						const first = seeded;
-						batch.push(
-							seedChunk(
-								Array.from( { length: count }, ( _, i ) =>
-									seedOrder( first + i, spread, products, now )
-								)
-							)
-						);
-						seeded += count;
-						seededHere += count;
-					}
-					await Promise.all( batch );
-					seedMs += performance.now() - started;
-					if ( seeded - lastReport >= 5000 || seeded === scale ) {
-						lastReport = seeded;
-						log(
-							`  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding so far, ${ ( seedMs / seeded ).toFixed( 1 ) } ms an order)`
-						);
-					}
-				}
-			}
-			if ( seeded < scale ) {
-				skipped.push( scale );
-				log(
-					`  seeding budget (${ options.maxSeedMinutes } min) spent at ${ seeded } orders: ${ scale } not measured`
-				);
-				continue;
-			}
 			await walkPaidIndex( site, admin );
 			log(
 				`Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds`
 			);
-			results.push( await measure( site, service, admin, scale, options, real ) );
+			results.push( await measure( site, service, admin, scale, options ) );
 			if ( scale !== finalScale ) {
 				// The scales measured so far, in case a long seeding to the next is stopped.
 				log( `Results so far (${ results.length } of ${ options.scales.length } scales):` );
-				report(
-					results,
-					[],
-					{ ...options, json: false },
-					{ seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency },
-					run
-				);
+				report( results, { ...options, json: false }, { seeded: seededHere, seedMs }, run );
 			}
 		}
 
-		report(
-			results,
-			skipped,
-			options,
-			{ seeded: seededHere, seedMs, chunk: real ? 0 : chunk, concurrency: real ? 1 : concurrency },
-			run
-		);
+		report( results, options, { seeded: seededHere, seedMs }, run );
 		const failed = results.filter(
 			( r ) => ! r.samePages || ! r.sameFields || ! r.sameSyncPages || r.walk.distinct !== r.paid
 		);
@@ -915,10 +774,6 @@ async function main(): Promise< void > {
 			log(
 				`Kept running: ${ site } (admin ${ admin.username } / ${ admin.password }; service account ${ service.username } / ${ service.password }); sidecar pid ${ stack.sidecarPid }`
 			);
-			if ( options.runtime !== 'production' && stack.sidecarPid ) {
-				fs.writeFileSync( pidFile, String( stack.sidecarPid ) );
-			}
-			stack.detach();
 			stack = undefined;
 		}
 	} finally {
@@ -933,15 +788,13 @@ async function measure(
 	service: Identity,
 	admin: Identity,
 	orders: number,
-	options: Options,
-	real: boolean
+	options: Options
 ): Promise< ScaleResult > {
 	const perPage = options.perPage;
 	const ours = ( page: number ): string =>
 		`/service-integration/v1/commandes-payees?per_page=${ perPage }&page=${ page }`;
 	const wc = ( page: number ): string =>
-		( real ? '/wc/v3/orders' : '/wc-fixture/v1/wc-v3-orders' ) +
-		`?status=processing,completed&per_page=${ perPage }&page=${ page }`;
+		`/wc/v3/orders?status=processing,completed&per_page=${ perPage }&page=${ page }`;
 	const sync = ( cursor: Cursor | undefined ): string => {
 		const query = new URLSearchParams( { orderby: 'date_paid', per_page: String( perPage ) } );
 		if ( cursor ) {
@@ -1132,7 +985,6 @@ function queryCount( result: Timed ): QueryCount | undefined {
 async function fetchTotal( site: string, who: Identity, route: string ): Promise< number > {
 	const response = await fetch( `${ site }/wp-json${ route }`, {
 		headers: {
-			cookie: PLAYGROUND_COOKIE,
 			authorization: 'Basic ' + Buffer.from( `${ who.username }:${ who.password }` ).toString( 'base64' ),
 		},
 	} );
@@ -1149,9 +1001,8 @@ function check( result: Timed, what: string ): Timed {
 
 function report(
 	results: ScaleResult[],
-	skipped: number[],
 	options: Options,
-	seeding: { seeded: number; seedMs: number; chunk: number; concurrency: number },
+	seeding: { seeded: number; seedMs: number },
 	run: Run
 ): void {
 	const ms = ( n: number ): string => `${ n.toFixed( 0 ).padStart( 6 ) } ms`;
@@ -1168,7 +1019,6 @@ function report(
 		const hi = Math.max( ...totals.map( ( c ) => c.total ) );
 		return `${ lo === hi ? lo : `${ lo }-${ hi }` } queries`;
 	};
-	const bName = run.realWooCommerce ? '(b) /wc/v3/orders (WooCommerce)' : '(b) stand-in for /wc/v3/orders';
 	const lines: string[] = [];
 	lines.push( '' );
 	lines.push( `Paid-orders endpoint, ${ run.started }` );
@@ -1177,12 +1027,6 @@ function report(
 	lines.push(
 		`Pages of ${ options.perPage }, ${ options.rounds } interleaved rounds per scale over ${ DEPTHS.length } depths; (a) and (b) at the depth's page number, (c) at the cursor before it`
 	);
-	if ( ! run.realWooCommerce ) {
-		lines.push(
-			'NOTE: against the WooCommerce-compatible TEST FIXTURE, (b) is the fixture’s stand-in (same response shape as'
-		);
-		lines.push( '      WooCommerce’s v3 orders controller, same orders), not WooCommerce itself.' );
-	}
 	lines.push( '' );
 	lines.push(
 		'  orders    paid  route                                median       p95     body/page   SQL queries a request'
@@ -1196,7 +1040,7 @@ function report(
 			`${ String( r.orders ).padStart( 8 ) } ${ String( r.paid ).padStart( 7 ) }  ${ '(a) commandes-payees?page=N'.padEnd( 34 ) } ${ ms( a.median ) } ${ ms( a.p95 ) } ${ kb( a.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.a ) ) }`
 		);
 		lines.push(
-			`${ pad }  ${ bName.padEnd( 34 ) } ${ ms( b.median ) } ${ ms( b.p95 ) } ${ kb( b.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.b ) ) }`
+			`${ pad }  ${ '(b) /wc/v3/orders (WooCommerce)'.padEnd( 34 ) } ${ ms( b.median ) } ${ ms( b.p95 ) } ${ kb( b.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.b ) ) }`
 		);
 		lines.push(
 			`${ pad }  ${ '(c) sync, orderby=date_paid+cursor'.padEnd( 34 ) } ${ ms( c.median ) } ${ ms( c.p95 ) } ${ kb( c.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.c ) ) }`
@@ -1247,13 +1091,8 @@ function report(
 			`Per page, median (a) / (c): ${ results.map( ( r ) => `${ r.orders.toLocaleString( 'en' ) }: ${ median( r.a.ms ).toFixed( 0 ) } / ${ median( r.c.ms ).toFixed( 0 ) } ms` ).join( ', ' ) }`
 		);
 	}
-	if ( skipped.length ) {
-		lines.push(
-			`Not measured (seeding budget of ${ options.maxSeedMinutes } min spent): ${ skipped.join( ', ' ) } orders.`
-		);
-	}
 	lines.push(
-		`Seeding in this run: ${ seeding.seeded.toLocaleString( 'en' ) } orders in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s (${ seeding.seeded ? ( seeding.seedMs / seeding.seeded ).toFixed( 1 ) : '-' } ms an order; ${ seeding.chunk ? `${ seeding.chunk } a request, ${ seeding.concurrency } at once` : 'one php-cli process' }); the rest restored from the seed cache.`
+		`Seeding in this run: ${ seeding.seeded.toLocaleString( 'en' ) } orders in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s (${ seeding.seeded ? ( seeding.seedMs / seeding.seeded ).toFixed( 1 ) : '-' } ms an order, one php-cli process); the rest restored from the seed cache.`
 	);
 	process.stdout.write( lines.join( '\n' ) + '\n' );
 	if ( options.json ) {

@@ -1,9 +1,11 @@
 import fs from 'fs';
+import { WOOCOMMERCE_BUILDS } from '../../scripts/lib/builds';
 import { stopChild } from '../../scripts/lib/sidecar-process';
+import { chooseSite, type OrderStorage, type SiteChoice } from '../../scripts/lib/site-choice';
 import { describeStack, startStack, startStackSidecar, type StackOptions } from '../../scripts/lib/stack';
-import { stopWordPress, type OrderStorage } from '../../scripts/lib/wp-env';
+import { stopWordPress, type SiteReport } from '../../scripts/lib/wp-env';
 import { startProduction, stopProduction } from '../../scripts/production/stack';
-import { startNativeWordPress, stopNativeWordPress } from './native-wordpress';
+import { startNativeWordPress } from './native-wordpress';
 
 /**
  * The WordPress + sidecar a benchmark runs against, on either runtime:
@@ -12,9 +14,9 @@ import { startNativeWordPress, stopNativeWordPress } from './native-wordpress';
  *               so a route's own cost is not hidden behind Playground's per-request cost
  *   production  nginx + PHP-FPM 8.2 + MariaDB from Debian's packages, the plugin from the
  *               release zip and the sidecar from the release tarball (scripts/production, what
- *               E2E_RUNTIME=production and npm run production use); real WooCommerce with
- *               WOOCOMMERCE_DIR (WORDPRESS_DIR, WOOCOMMERCE_HPOS as there)
- * Always a fresh database, WordPress's and the sidecar's.
+ *               E2E_RUNTIME=production and npm run production use)
+ * Always a fresh database, WordPress's and the sidecar's. startBenchStack starts a site without a
+ * shop, on any runtime; startShopStack a site with real WooCommerce, on the production runtime.
  */
 export type BenchRuntime = 'playground' | 'native' | 'production';
 
@@ -26,6 +28,7 @@ export const RUNTIME_HELP = `  --runtime=<name>     WordPress runtime: playgroun
                        npm run production runs them: the plugin from the release zip, the sidecar
                        from the release tarball; PHP-FPM on the WordPress port + 2, MariaDB + 3;
                        files under .cache/environments/<name>/production/)
+                       On each, WordPress 6.5.5 without a shop (no WooCommerce).
   --php-workers=<n>    native runtime: PHP_CLI_SERVER_WORKERS; production: PHP-FPM's
                        pm.max_children (default 4)
 `;
@@ -40,6 +43,54 @@ export function runtimeFlag( value: string | true | undefined ): BenchRuntime {
 	throw new Error( `--runtime must be playground, native or production, got "${ String( value ) }"` );
 }
 
+/**
+ * The --runtime of a benchmark that needs a shop. Shops run WooCommerce on MySQL or MariaDB; the
+ * playground and native runtimes run WordPress on SQLite through the SQLite Database Integration's
+ * translation of every query (a REST call with WooCommerce loaded takes seconds in Playground), so
+ * such a benchmark runs on the production runtime only, and refuses the others rather than measure
+ * something else.
+ */
+export const SHOP_RUNTIME_HELP = `  --runtime=production the only runtime with a shop, and the default: nginx + PHP-FPM 8.2 +
+                       MariaDB from Debian's packages, as npm run production runs them (the
+                       plugin from the release zip, the sidecar from the release tarball; PHP-FPM
+                       on the WordPress port + 2, MariaDB + 3; files under
+                       .cache/environments/<name>/production/). playground and native are
+                       refused: they run WordPress on SQLite through a translation layer, not on
+                       the MariaDB a shop runs, and with WooCommerce loaded Playground takes
+                       seconds a REST call
+  --php-workers=<n>    PHP-FPM's pm.max_children (default 4)
+`;
+
+/** Stops what a run started on Ctrl-C or SIGTERM, then exits (130, 143): the production runtime's servers would outlive it. */
+export function stopOnSignals( stop: () => Promise< void > ): void {
+	process.once( 'SIGINT', () => void stop().then( () => process.exit( 130 ) ) );
+	process.once( 'SIGTERM', () => void stop().then( () => process.exit( 143 ) ) );
+}
+
+/** A site with a shop: chooseSite() with a WooCommerce folder. */
+export type ShopSite = SiteChoice & { woocommerceDir: string };
+
+/**
+ * What a benchmark that needs a shop runs: the production runtime (its --runtime flag: the other
+ * runtimes refused, saying why and what to use) and chooseSite()'s WordPress and WooCommerce
+ * (7.1 and 10.0.2 by default); a site without a shop is refused too.
+ */
+export function shopSite( runtimeValue: string | true | undefined, bench: string ): ShopSite {
+	const runtime = runtimeValue === undefined ? 'production' : runtimeFlag( runtimeValue );
+	if ( runtime !== 'production' ) {
+		throw new Error(
+			`${ bench } runs real WooCommerce on --runtime=production only (the default), not on ${ runtime }: that runtime runs WordPress on SQLite through a translation layer, not on the MariaDB a shop runs${ runtime === 'playground' ? ', and takes seconds a REST call with WooCommerce loaded' : '' }. Use --runtime=production.`
+		);
+	}
+	const site = chooseSite();
+	if ( ! site.woocommerceDir ) {
+		throw new Error(
+			`${ bench } needs a shop. ${ site.note ?? `WOOCOMMERCE_VERSION=none asks for a site without one: set it to ${ WOOCOMMERCE_BUILDS.join( ' or ' ) }, or set WOOCOMMERCE_DIR.` }`
+		);
+	}
+	return { ...site, woocommerceDir: site.woocommerceDir };
+}
+
 export interface BenchStackOptions {
 	runtime: BenchRuntime;
 	name: string;
@@ -48,28 +99,27 @@ export interface BenchStackOptions {
 	phpWorkers: number;
 	extraPlugins?: Record< string, string >;
 	sidecarEnv?: NodeJS.ProcessEnv;
-	/** Production runtime only: a real WooCommerce folder (WOOCOMMERCE_DIR) instead of the fixture. */
-	woocommerceDir?: string;
-	/** Production runtime only: a WordPress core tree to copy (WORDPRESS_DIR). */
-	wordpressDir?: string;
-	/** Production runtime only: real WooCommerce's order storage (WOOCOMMERCE_HPOS). */
-	orderStorage?: OrderStorage;
-	/** Production runtime only: release artifacts to install instead of building them from this tree. */
+}
+
+export interface ShopStackOptions extends Omit< BenchStackOptions, 'runtime' > {
+	site: ShopSite;
+	/** Release artifacts to install instead of building them from this tree. */
 	releaseDir?: string;
 }
 
 export interface BenchStack {
 	siteUrl: string;
-	/** The sidecar's pid (for --keep). */
+	/** The sidecar's pid. */
 	sidecarPid: number | undefined;
 	/** e.g. "native PHP 8.2.36, 4 workers" */
 	description: string;
-	/** The commerce plugin the site runs, as it reports itself (production runtime), else the fixture. */
-	commerce: { plugin: 'woocommerce' | 'fixture'; version: string | null; orderStorage: string | null };
 	/** Stops WordPress and the sidecar. */
 	stop: () => Promise< void >;
-	/** Lets the bench exit with both still running (--keep); `stopKeptWordPress` and the sidecar's pid end them later. */
-	detach: () => void;
+}
+
+export interface ShopStack extends BenchStack {
+	/** WooCommerce as the running site reports it. */
+	shop: { version: string; orderStorage: OrderStorage };
 }
 
 function stackOptions( options: BenchStackOptions ): StackOptions {
@@ -85,16 +135,10 @@ function stackOptions( options: BenchStackOptions ): StackOptions {
 	};
 }
 
-const FIXTURE: BenchStack[ 'commerce' ] = { plugin: 'fixture', version: null, orderStorage: 'fixture' };
-
+/** A site without a shop (WordPress 6.5.5, as the benchmarks without one have always measured it), on any runtime. */
 export async function startBenchStack( options: BenchStackOptions ): Promise< BenchStack > {
 	if ( options.runtime === 'production' ) {
 		return startProductionBenchStack( options );
-	}
-	if ( options.woocommerceDir || options.wordpressDir ) {
-		throw new Error(
-			`WOOCOMMERCE_DIR and WORDPRESS_DIR are supported by the benchmarks on --runtime=production only (not ${ options.runtime })`
-		);
 	}
 	// A fresh sidecar too: a database an earlier sidecar version migrated may not open.
 	fs.rmSync( describeStack( stackOptions( options ) ).sidecarDataDir, { recursive: true, force: true } );
@@ -103,13 +147,11 @@ export async function startBenchStack( options: BenchStackOptions ): Promise< Be
 		return {
 			siteUrl: stack.siteUrl,
 			sidecarPid: stack.sidecar.pid,
-			description: 'Playground (PHP 8.2 as WebAssembly)',
-			commerce: FIXTURE,
+			description: 'Playground (PHP 8.2 as WebAssembly), no shop',
 			stop: async () => {
 				await stopChild( stack.sidecar );
 				await stopWordPress( stack.env, true ).catch( () => undefined );
 			},
-			detach: () => stack.sidecar.unref(),
 		};
 	}
 
@@ -128,13 +170,11 @@ export async function startBenchStack( options: BenchStackOptions ): Promise< Be
 		return {
 			siteUrl: wordpress.siteUrl,
 			sidecarPid: sidecar.pid,
-			description: `native PHP ${ wordpress.phpVersion } (built-in server, ${ options.phpWorkers } workers)`,
-			commerce: FIXTURE,
+			description: `native PHP ${ wordpress.phpVersion } (built-in server, ${ options.phpWorkers } workers), no shop`,
 			stop: async () => {
 				await stopChild( sidecar );
 				await wordpress.stop();
 			},
-			detach: () => sidecar.unref(),
 		};
 	} catch ( error ) {
 		await stopChild( sidecar );
@@ -142,12 +182,27 @@ export async function startBenchStack( options: BenchStackOptions ): Promise< Be
 	}
 }
 
+/** A site with real WooCommerce (the site's choice from shopSite()), on the production runtime. */
+export async function startShopStack( options: ShopStackOptions ): Promise< ShopStack > {
+	const { report, ...stack } = await startProductionBenchStack( options, options.site );
+	const { commerce } = report;
+	if ( commerce.plugin !== 'woocommerce' || ! commerce.version || ! commerce.order_storage ) {
+		await stack.stop();
+		throw new Error( `The site started without WooCommerce (it reports ${ JSON.stringify( commerce ) })` );
+	}
+	return { ...stack, shop: { version: commerce.version, orderStorage: commerce.order_storage } };
+}
+
 /**
  * The production runtime (scripts/production/stack.ts), fresh databases and a fresh copy of
  * core, started as E2E_RUNTIME=production starts it; its sidecar is the one installed from
- * the release tarball, so stopping it is stopProduction's job.
+ * the release tarball, so stopping it is stopProduction's job. Without a site choice: WordPress
+ * 6.5.5 without a shop.
  */
-async function startProductionBenchStack( options: BenchStackOptions ): Promise< BenchStack > {
+async function startProductionBenchStack(
+	options: Omit< BenchStackOptions, 'runtime' > & { releaseDir?: string },
+	site?: ShopSite
+): Promise< BenchStack & { report: SiteReport } > {
 	const stack = await startProduction( {
 		name: options.name,
 		wpPort: options.wpPort,
@@ -156,9 +211,9 @@ async function startProductionBenchStack( options: BenchStackOptions ): Promise<
 		dbPort: options.wpPort + 3,
 		fresh: true,
 		releaseDir: options.releaseDir,
-		wordpressDir: options.wordpressDir,
-		woocommerceDir: options.woocommerceDir,
-		orderStorage: options.orderStorage ?? 'hpos',
+		wordpressDir: site?.wordpressDir,
+		woocommerceDir: site?.woocommerceDir,
+		orderStorage: site?.orderStorage ?? 'hpos',
 		extraPlugins: options.extraPlugins,
 		sidecarEnv: options.sidecarEnv,
 		cronSeconds: 60,
@@ -174,30 +229,10 @@ async function startProductionBenchStack( options: BenchStackOptions ): Promise<
 			`plugin ${ stack.release.version } from ${ stack.release.pluginZip }; ` +
 			( commerce.plugin === 'woocommerce'
 				? `WooCommerce ${ commerce.version } (${ commerce.order_storage === 'hpos' ? 'HPOS tables' : 'legacy post storage' })`
-				: `WooCommerce-compatible test fixture ${ commerce.version ?? '' }` ),
-		commerce:
-			commerce.plugin === 'woocommerce'
-				? { plugin: 'woocommerce', version: commerce.version, orderStorage: commerce.order_storage }
-				: FIXTURE,
+				: 'no shop' ),
+		report: stack.site,
 		stop: async () => {
 			await stopProduction( options.name );
 		},
-		detach: () => undefined,
 	};
-}
-
-/** Stops the WordPress an earlier --keep run of this environment left (the caller stops the sidecar by pid; on the production runtime, this stops it too). */
-export async function stopKeptWordPress(
-	options: Pick< BenchStackOptions, 'runtime' | 'name' | 'wpPort' | 'sidecarPort' | 'phpWorkers' >
-): Promise< void > {
-	if ( options.runtime === 'production' ) {
-		await stopProduction( options.name );
-		return;
-	}
-	if ( options.runtime === 'native' ) {
-		await stopNativeWordPress( options.name );
-		return;
-	}
-	const { env } = describeStack( stackOptions( options ) );
-	await stopWordPress( env, true );
 }

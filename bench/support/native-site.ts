@@ -12,7 +12,8 @@ import { phpLiteral } from '../../scripts/lib/php-literal';
  * The files of a WordPress site for PHP's own web server: a copy of the same core the
  * Playground runtime uses, the SQLite Database Integration's db.php drop-in (the one
  * Playground loads), a wp-config.php with the constants wp-env gives Playground, and
- * symlinks for the plugin, the commerce fixture, extra plugins and the must-use plugin.
+ * symlinks for the plugin, extra plugins and the must-use plugins. No shop: the benchmarks that
+ * need one run on the production runtime (bench-stack.ts).
  */
 export interface NativeSiteOptions {
 	/** Environment name: the site lives in .cache/environments/<name>/native/. */
@@ -20,7 +21,6 @@ export interface NativeSiteOptions {
 	port: number;
 	sidecarUrl: string;
 	sharedKey: string;
-	woocommerceDir?: string;
 	extraPlugins?: Record< string, string >;
 	/** Start from an empty database. */
 	fresh: boolean;

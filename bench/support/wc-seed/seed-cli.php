@@ -23,8 +23,8 @@ if ( '' === $docroot || ! is_file( $docroot . '/wp-load.php' ) ) {
 	exit( 2 );
 }
 
-// As the seeding REST route sees it: the plugin adds its no-mail filters for this path at load.
-$_SERVER['REQUEST_URI'] = '/wp-json/si-bench-wc/v1/orders';
+// One of the seeding plugin's requests, whose no-mail filters it adds at load for its own paths.
+$_SERVER['REQUEST_URI'] = '/wp-json/si-bench-wc/v1/seed';
 $_SERVER['HTTP_HOST']   = $_SERVER['HTTP_HOST'] ?? 'localhost';
 define( 'WP_USE_THEMES', false );
 require $docroot . '/wp-load.php';

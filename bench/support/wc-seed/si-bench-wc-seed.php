@@ -1,7 +1,7 @@
 <?php
 /**
  * Plugin Name: BENCH ONLY – WooCommerce order seeder
- * Description: For bench/paid-orders.ts with real WooCommerce: administrator-only REST routes that set up a shop (EUR, a 20 % VAT rate, simple products) and create orders through WooCommerce's own API (wc_create_order(), add_product(), addresses, payment method, calculate_totals(), status, date paid). Linked into the benchmark's own site by the benchmark only. Never ship it, never activate it on a real site.
+ * Description: For bench/paid-orders.ts: an administrator-only REST route that sets up a shop (EUR, a 20 % VAT rate, simple products), and the seeding that seed-cli.php runs, which creates orders through WooCommerce's own API (wc_create_order(), add_product(), addresses, payment method, calculate_totals(), status, date paid). Linked into the benchmark's own site by the benchmark only. Never ship it, never activate it on a real site.
  * Version: 1.0.0
  * Requires Plugins: woocommerce
  *
@@ -13,10 +13,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /*
- * A seeding request sends no mail: WooCommerce would otherwise build (and try to send) its
+ * The seeding sends no mail: WooCommerce would otherwise build (and try to send) its
  * new-order and processing/completed e-mails for every order. WooCommerce registers its
- * e-mail triggers on `init` from this filter, so it is added here, at plugin load, for the
- * seeding route only.
+ * e-mail triggers on `init` from this filter, so it is added here, at plugin load, for this
+ * plugin's requests only (seed-cli.php presents itself as one).
  */
 if ( isset( $_SERVER['REQUEST_URI'] ) && false !== strpos( (string) $_SERVER['REQUEST_URI'], 'si-bench-wc/v1/' ) ) { // phpcs:ignore WordPress.Security.ValidatedSanitizedInput
 	add_filter( 'woocommerce_email_actions', '__return_empty_array', PHP_INT_MAX );
@@ -36,15 +36,6 @@ add_action(
 				'methods'             => 'POST',
 				'permission_callback' => $admin_only,
 				'callback'            => 'si_bench_wc_setup',
-			)
-		);
-		register_rest_route(
-			'si-bench-wc/v1',
-			'/orders',
-			array(
-				'methods'             => 'POST',
-				'permission_callback' => $admin_only,
-				'callback'            => 'si_bench_wc_seed_orders',
 			)
 		);
 	}
@@ -127,8 +118,10 @@ function si_bench_wc_quiet_hooks(): void {
 }
 
 /**
- * Creates the orders given, one by one, through WooCommerce's API, each in a database
- * transaction of its own (so MariaDB syncs its log once an order, not once a statement).
+ * Creates the orders given (any iterable of specs, e.g. a generator reading a stream), one by
+ * one, through WooCommerce's API, each in a database transaction of its own (so MariaDB syncs
+ * its log once an order, not once a statement), with the seeding hooks quiet. Run by
+ * seed-cli.php (one PHP process for a whole checkpoint of orders).
  *
  * Each spec: status, customer_note, cart_hash, billing{}, shipping{}, payment_method,
  * payment_method_title, transaction_id, customer_ip_address, customer_user_agent,
@@ -137,31 +130,7 @@ function si_bench_wc_quiet_hooks(): void {
  * instance_id, total}], meta_data [{key, value}]. Totals and taxes are WooCommerce's own
  * (calculate_totals()).
  *
- * @param WP_REST_Request $request Request: {orders: [spec, ...]}.
- * @return array<string, mixed>|WP_Error
- */
-function si_bench_wc_seed_orders( WP_REST_Request $request ) {
-	$started = microtime( true );
-	try {
-		$ids = si_bench_wc_seed( (array) $request['orders'] );
-	} catch ( Throwable $error ) {
-		return new WP_Error( 'si_bench_seed_failed', get_class( $error ) . ': ' . $error->getMessage() . ' at ' . $error->getFile() . ':' . $error->getLine(), array( 'status' => 500 ) );
-	}
-	return array(
-		'created' => count( $ids ),
-		'first'   => $ids ? min( $ids ) : null,
-		'last'    => $ids ? max( $ids ) : null,
-		'ms'      => (int) round( ( microtime( true ) - $started ) * 1000 ),
-	);
-}
-
-/**
- * Creates the orders given (any iterable of specs, e.g. a generator reading a stream), one by
- * one, through WooCommerce's API, each in a database transaction of its own (so MariaDB syncs
- * its log once an order, not once a statement), with the seeding hooks quiet. Used by the REST
- * route and by seed-cli.php (one PHP process for a whole scale).
- *
- * @param iterable<array<string, mixed>> $specs    Order specs (see si_bench_wc_seed_orders()).
+ * @param iterable<array<string, mixed>> $specs    Order specs.
  * @param callable|null                  $progress Called with the count created so far after each order.
  * @return int[] The ids created.
  * @throws Throwable What WooCommerce or MariaDB threw; the order being created is rolled back.
@@ -181,8 +150,8 @@ function si_bench_wc_seed( iterable $specs, ?callable $progress = null ): array 
 	$ids             = array();
 	try {
 		foreach ( $specs as $spec ) {
-			// One transaction an order: short enough that two seeding requests at once wait little
-			// for each other's row locks (a product's total_sales), long enough to sync once.
+			// One transaction an order: its statements synced once, and no row lock (a product's
+			// total_sales) held for longer than an order against the site's own cron runs.
 			$wpdb->query( 'START TRANSACTION' ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery
 			$ids[] = si_bench_wc_create_order( (array) $spec, $products );
 			if ( preg_match( '/deadlock|lock wait timeout/i', (string) $wpdb->last_error ) ) {
