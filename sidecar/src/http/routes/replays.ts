@@ -2,19 +2,18 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../contracts/constants';
 import type { RangeReplayView, RequeuedView } from '../../contracts/views';
-import type { Dispatcher } from '../../outbound/dispatcher';
 import type { Endpoint } from '../../store/endpoints-store';
 import type { QueueStore } from '../../store/queue-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
-import type { QueueRouteContext } from './context';
+import type { QueueRouteContext, RouteDispatcher } from './context';
 import { findEndpoint } from './endpoints';
 import { iso, methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
 import { eventNotFound } from './views';
 
 /** The replay routes also wake the instance's own dispatcher, so it sends what they queued at once. */
 export type ReplayRouteContext = Omit< QueueRouteContext, 'dispatcher' > & {
-	dispatcher: Pick< Dispatcher, 'wake' >;
+	dispatcher: Pick< RouteDispatcher, 'wake' >;
 };
 
 const REPLAY_EVENT_SCHEMA = z.strictObject( { endpoint_id: z.string().min( 1 ).optional() } );
