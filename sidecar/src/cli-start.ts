@@ -7,6 +7,7 @@ import { applyServerTimeouts } from './http/server-timeouts';
 import { createLogger, type Logger } from './logger';
 import { startMetricsListener } from './metrics/listener';
 import { storeMetrics } from './metrics/registry';
+import { stableInstanceId } from './outbound/dispatcher';
 import { createOutboundRuntime } from './outbound/runtime';
 import { openDatabase } from './store/database';
 import { MysqlStore } from './store/mysql/mysql-store';
@@ -68,13 +69,22 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 function run( config: SidecarConfig, log: Logger, store: QueueStore, details: { configFile?: string } ): void {
 	// Counters are this instance's; the queue gauges are read from the store at each scrape.
 	const metrics = storeMetrics( store, log );
-	const outbound = createOutboundRuntime( { config, log, store, metrics } );
+	const outbound = createOutboundRuntime( {
+		config,
+		log,
+		store,
+		metrics,
+		instanceId: stableInstanceId( config.port ),
+	} );
 	const { dispatcher } = outbound;
-	outbound.start(); // re-queues what a crash left in flight before anything is sent
 	const app = createApp( { config, log, startedAt: Date.now(), store, dispatcher, metrics } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
+		// Only once the port is this process's: a second process started with the same settings
+		// must not take back (recoverInFlight) what the live one has in flight. What a crash left in
+		// flight is queued again before anything is sent.
+		outbound.start();
 		const where =
 			config.databaseUrl === undefined
 				? { dataDir: config.dataDir }

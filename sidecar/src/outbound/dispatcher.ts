@@ -16,10 +16,12 @@ import { parseAllowCidrs } from './url-guard';
 export const LEASE_POLL_MS = 1000;
 /**
  * A lease outlasts the longest attempt (the delivery timeout) by this much: time to record the
- * attempt, and the clock difference between instances (claimed_until is written with the
- * claimer's clock and read with the others'; keep the machines on NTP).
+ * attempt (statements have a 1.5 s deadline, mysql-deadline.ts), and the clock difference
+ * between instances (claimed_until is written with the claimer's clock and read with the
+ * others'; keep the machines on NTP). The shorter the lease, the sooner another instance goes
+ * on with the ordering keys of one that died.
  */
-export const LEASE_MARGIN_MS = 5_000;
+export const LEASE_MARGIN_MS = 2_000;
 /** How soon a round that the store refused is tried again. */
 const ROUND_RETRY_MS = 1000;
 // setTimeout's ceiling (~24.8 days); a later retry just re-arms on wake-up.
@@ -60,6 +62,16 @@ export function retryPolicyFrom( config: SidecarConfig ): RetryPolicyConfig {
 
 export function newInstanceId(): string {
 	return `${ os.hostname().slice( 0, 32 ) }:${ process.pid }:${ randomBytes( 3 ).toString( 'hex' ) }`;
+}
+
+/**
+ * The name an instance keeps across restarts: its host and the port it listens on (two live
+ * instances cannot share both), so that a restarted instance takes back its own claims at once
+ * (recoverInFlight) instead of leaving them to wait for their lease. Port 0 (a port chosen at
+ * each start) has no stable name.
+ */
+export function stableInstanceId( port: number ): string {
+	return port === 0 ? newInstanceId() : `${ os.hostname().slice( 0, 32 ) }:${ port }`;
 }
 
 /** An attempt that returned, waiting for the next round to record it. */

@@ -4,6 +4,7 @@ import { EVENT_TYPES } from '../../contracts/constants';
 import type { RangeReplayView, RequeuedView } from '../../contracts/views';
 import type { Endpoint } from '../../store/endpoints-store';
 import type { QueueStore } from '../../store/queue-store';
+import { isDeadlock } from '../../store/mysql/mysql-transaction';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { QueueRouteContext, RouteDispatcher } from './context';
@@ -164,15 +165,28 @@ export function replaysRouter( context: ReplayRouteContext ): Router {
 				);
 			}
 			const dryRun = body.dry_run ?? false;
-			const result = await store.replays.replayRange( {
-				endpointId: endpoint.id,
-				from,
-				to,
-				types,
-				limit: body.limit ?? REPLAY_DEFAULT_LIMIT,
-				dryRun,
-				now: Date.now(),
-			} );
+			const result = await store.replays
+				.replayRange( {
+					endpointId: endpoint.id,
+					from,
+					to,
+					types,
+					limit: body.limit ?? REPLAY_DEFAULT_LIMIT,
+					dryRun,
+					now: Date.now(),
+				} )
+				.catch( ( error: unknown ) => {
+					// The shared store tried it again a few times (mysql-transaction.ts); what still
+					// conflicts is another replay (or the hand-over) writing the same rows right now.
+					if ( isDeadlock( error ) ) {
+						throw new HttpError(
+							409,
+							'replay_conflict',
+							`A replay to endpoint "${ endpoint.id }" (or new events for it) is being written right now; nothing was queued. Try again when it has finished.`
+						);
+					}
+					throw error;
+				} );
 			if ( ! dryRun ) {
 				dispatcher.wake( [ endpoint.id ] );
 				context.log.info(

@@ -34,6 +34,7 @@ import { MysqlPayloadRetention } from './mysql-payload-retention';
 import { MysqlPrivacyQueue } from './mysql-privacy';
 import { readQueueByEndpoint } from './mysql-queue-metrics';
 import { MysqlReplayQueue } from './mysql-replay';
+import { STATEMENT_DEADLINE_MS, withDeadlines } from './mysql-deadline';
 import { inTransaction } from './mysql-transaction';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
@@ -65,14 +66,18 @@ export class MysqlStore implements QueueStore {
 	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
 
+	/** Every statement but the migrations' has a deadline (mysql-deadline.ts). */
+	private readonly pool: Pool;
+
 	private constructor(
-		private readonly pool: Pool,
+		private readonly rawPool: Pool,
 		database: string
 	) {
+		this.pool = withDeadlines( rawPool );
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
-		this.inbound = new MysqlInboundStore( pool );
-		this.replays = new MysqlReplayQueue( pool );
-		this.privacy = new MysqlPrivacyQueue( pool );
+		this.inbound = new MysqlInboundStore( this.pool );
+		this.replays = new MysqlReplayQueue( this.pool );
+		this.privacy = new MysqlPrivacyQueue( this.pool );
 	}
 
 	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
@@ -87,7 +92,7 @@ export class MysqlStore implements QueueStore {
 			database,
 			connectionLimit: options.connectionLimit ?? 10,
 			// Fail fast when the server is away: requests answer 503 rather than hang.
-			connectTimeout: 5000,
+			connectTimeout: STATEMENT_DEADLINE_MS,
 			enableKeepAlive: true,
 			charset: 'utf8mb4',
 		} );
@@ -112,7 +117,7 @@ export class MysqlStore implements QueueStore {
 	 * wait for the lock and then find the schema current. A schema newer than this code is refused.
 	 */
 	async migrate(): Promise< number > {
-		const connection = await this.pool.getConnection();
+		const connection = await this.rawPool.getConnection();
 		try {
 			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [
 				this.lockPrefix + MIGRATION_LOCK,
@@ -819,7 +824,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	async close(): Promise< void > {
-		await this.pool.end();
+		await this.rawPool.end();
 	}
 
 	get notices(): MysqlNoticeQueue {
