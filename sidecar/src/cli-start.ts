@@ -69,13 +69,8 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 function run( config: SidecarConfig, log: Logger, store: QueueStore, details: { configFile?: string } ): void {
 	// Counters are this instance's; the queue gauges are read from the store at each scrape.
 	const metrics = storeMetrics( store, log );
-	const outbound = createOutboundRuntime( {
-		config,
-		log,
-		store,
-		metrics,
-		instanceId: stableInstanceId( config.port ),
-	} );
+	const instanceId = stableInstanceId( config.port );
+	const outbound = createOutboundRuntime( { config, log, store, metrics, instanceId } );
 	const { dispatcher } = outbound;
 	const app = createApp( { config, log, startedAt: Date.now(), store, dispatcher, metrics } );
 	const server: Server = app.listen( config.port, config.host, () => {
