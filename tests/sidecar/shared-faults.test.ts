@@ -121,7 +121,6 @@ describe( 'the shared store under faults', () => {
 		);
 		const resent = receiver.requests.filter( ( r ) => r.headers[ 'webhook-id' ] === 'held_1' );
 		const next = receiver.requests.find( ( r ) => r.headers[ 'webhook-id' ] === 'next_1' );
-		// eslint-disable-next-line no-console -- the pause docs/production.md (step 19) quotes
 		console.log( `restart: held_1 sent again ${ ( resent[ 1 ]?.at ?? NaN ) - upAt } ms after /health answered` );
 		// The key's order holds: held_1 again, then next_1, both soon after the restart.
 		expect( resent ).toHaveLength( 2 );

@@ -70,23 +70,19 @@ function connectionWithDeadlines( connection: PoolConnection, ms: number ): Pool
 
 /**
  * The pool with a deadline on every statement, on its own connections and on those it hands
- * out, and on getting a connection (connecting to a frozen server completes in the kernel,
- * then waits for a greeting that never comes). Migrations use the pool without it: an ALTER
- * TABLE on a large table, or waiting for another instance's migration lock, takes longer.
+ * out. Connecting to a frozen server completes in the kernel, then waits for a greeting that
+ * never comes: the pool's connectTimeout (the same deadline) bounds that. Migrations use the
+ * pool without it: an ALTER TABLE on a large table, or waiting for another instance's
+ * migration lock, takes longer.
  */
 export function withDeadlines( pool: Pool, ms = STATEMENT_DEADLINE_MS ): Pool {
 	return new Proxy( pool, {
 		get( target, property, receiver ) {
 			const value = Reflect.get( target, property, receiver ) as unknown;
 			if ( property === 'getConnection' ) {
-				return async () => {
-					const pending = target.getConnection();
-					const connection = await beforeDeadline( pending, ms, 'connect', () => {
-						// Once it comes, it goes back to the pool unused.
-						void pending.then( ( late ) => late.release() ).catch( () => undefined );
-					} );
-					return connectionWithDeadlines( connection, ms );
-				};
+				// No deadline on the wait for a free connection: under load that is a queue, not a dead
+				// server; each holder's statements have theirs, and connectTimeout bounds a new connection.
+				return async () => connectionWithDeadlines( await target.getConnection(), ms );
 			}
 			if ( property === 'query' || property === 'execute' ) {
 				return async ( ...args: unknown[] ) => {
