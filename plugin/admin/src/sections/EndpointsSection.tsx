@@ -414,7 +414,10 @@ function EndpointCard( {
 					) }
 					confirmLabel={ __( 'Rotate', 'service-integration' ) }
 					label={ sprintf(
-						/* translators: %s: endpoint URL. */ __( 'Rotate the secret of %s', 'service-integration' ),
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+							'Rotate the secret of %s',
+							'service-integration'
+						),
 						endpoint.url
 					) }
 					isBusy={ busy === `rotate-${ endpoint.id }` }
@@ -464,7 +467,10 @@ function EndpointCard( {
 					question={ __( 'Delete this endpoint and its delivery history?', 'service-integration' ) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
 					label={ sprintf(
-						/* translators: %s: endpoint URL. */ __( 'Delete %s', 'service-integration' ),
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+							'Delete %s',
+							'service-integration'
+						),
 						endpoint.url
 					) }
 					isBusy={ busy === `delete-${ endpoint.id }` }

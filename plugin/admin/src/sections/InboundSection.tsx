@@ -308,7 +308,7 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 					onClick={ onRotate }
 					disabled={ busy !== null }
 					aria-label={ sprintf(
-						/* translators: %s: source identifier. */ __(
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
 							'Rotate the secret of %s',
 							'service-integration'
 						),
@@ -331,7 +331,10 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 					) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
 					label={ sprintf(
-						/* translators: %s: source identifier. */ __( 'Delete %s', 'service-integration' ),
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+							'Delete %s',
+							'service-integration'
+						),
 						source.id
 					) }
 					isBusy={ busy === `delete-${ source.id }` }
@@ -361,7 +364,10 @@ function RotatePanel( {
 		<form
 			className="si-subsection si-panel si-form"
 			aria-label={ sprintf(
-				/* translators: %s: source identifier. */ __( 'Rotate the secret of %s', 'service-integration' ),
+				/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+					'Rotate the secret of %s',
+					'service-integration'
+				),
 				source.id
 			) }
 			onSubmit={ ( event ) => {
