@@ -1,6 +1,6 @@
 import { Button, Notice, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
-import { __, sprintf } from '@wordpress/i18n';
+import { __, _x, sprintf } from '@wordpress/i18n';
 import {
 	createSource,
 	deleteSource,
@@ -232,9 +232,13 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 			<td>
 				<strong>{ source.id }</strong>{ ' ' }
 				{ active ? (
-					<StatusBadge tone="success">{ __( 'Active', 'service-integration' ) }</StatusBadge>
+					<StatusBadge tone="success">
+						{ _x( 'Active', 'inbound source status', 'service-integration' ) }
+					</StatusBadge>
 				) : (
-					<StatusBadge tone="error">{ __( 'Disabled', 'service-integration' ) }</StatusBadge>
+					<StatusBadge tone="error">
+						{ _x( 'Disabled', 'inbound source status', 'service-integration' ) }
+					</StatusBadge>
 				) }
 				{ source.description ? (
 					<>

@@ -112,7 +112,7 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 						<th scope="col">{ __( 'Method', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Route', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Expected', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Status', 'service-integration' ) }</th>
+						<th scope="col">{ __( 'HTTP status', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Code', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Result', 'service-integration' ) }</th>
 					</tr>
