@@ -225,16 +225,29 @@ function differences(
 	return found;
 }
 
-/** The committed .pot against a fresh one: the same strings, plural forms and translator comments. */
+/**
+ * The committed .pot against a fresh one: the same strings, plural forms, translator comments
+ * and files each string is used in (make-json puts a string in the JSON of the scripts the .po
+ * names for it). Line numbers are left out: they move with every edit and matter to nobody.
+ */
 export function templateProblems( fresh: PoFile, committed: PoFile ): string[] {
 	const shape = ( file: PoFile ) =>
 		new Map(
-			file.entries.map( ( entry ) => [ entryKey( entry ), { plural: entry.plural, comments: entry.extracted } ] )
+			file.entries.map( ( entry ) => [
+				entryKey( entry ),
+				{
+					plural: entry.plural,
+					comments: entry.extracted,
+					files: [
+						...new Set( entry.references.map( ( reference ) => reference.replace( /:\d+$/, '' ) ) ),
+					].sort(),
+				},
+			] )
 		);
 	return differences( shape( fresh ), shape( committed ), {
 		missing: 'not in the committed .pot',
 		extra: 'no longer in the sources',
-		changed: 'plural or translator comment changed',
+		changed: 'plural, translator comment or the files using it changed',
 	} );
 }
 

@@ -74,7 +74,7 @@ describe( 'translations', () => {
 		} );
 	} );
 
-	it( 'the committed .pot lists the strings of the sources, with their plurals and translator comments', () => {
+	it( 'the committed .pot lists the strings of the sources, with their plurals, translator comments and files', () => {
 		expect( problems[ LOCALES[ 0 ] ]?.staleTemplate ).toEqual( [] );
 	} );
 
