@@ -166,7 +166,7 @@ final class Inbound_Processor {
 		$body = json_decode( $row->payload, true, 512, JSON_BIGINT_AS_STRING );
 		$data = self::resolve_pointer( $body, (string) $row->data_pointer );
 		if ( ! is_array( $data ) ) {
-			Inbound_Store::mark_failed( $id, 'The stored payload cannot be decoded.', null );
+			Inbound_Store::mark_failed( $id, __( 'The stored payload cannot be decoded.', 'service-integration' ), null );
 			return false;
 		}
 		$event = array(
@@ -250,8 +250,13 @@ final class Inbound_Processor {
 		if ( ! $row ) {
 			return;
 		}
-		$last = error_get_last();
-		self::record_failure( $row, $last ? 'The process ended in a handler: ' . $last['message'] : 'The process ended in a handler.', array(), array( 'id' => $id ), null );
+		$last  = error_get_last();
+		$error = __( 'The process ended in a handler.', 'service-integration' );
+		if ( $last ) {
+			/* translators: %s: PHP's message about the error that ended the process. */
+			$error = sprintf( __( 'The process ended in a handler: %s', 'service-integration' ), $last['message'] );
+		}
+		self::record_failure( $row, $error, array(), array( 'id' => $id ), null );
 	}
 
 	/**

@@ -122,9 +122,11 @@ final class Manufacturing_Order_Fields_Box {
 					// Kept so saving does not silently replace a value stored through REST.
 					array_unshift( $options, $value );
 				}
+				// The stored value is submitted; the label is what the user reads (translated for ours).
+				$labels = Manufacturing_Order_Type::option_labels( $key );
 				echo '<select ' . $attrs . '>'; // Escaped above.
 				foreach ( $options as $option ) {
-					printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $option ), selected( $value, $option, false ), esc_html( $option ) );
+					printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $option ), selected( $value, $option, false ), esc_html( $labels[ $option ] ?? $option ) );
 				}
 				echo '</select>';
 				break;
@@ -379,10 +381,15 @@ final class Manufacturing_Order_Fields_Box {
 		echo '</p><ul>';
 		foreach ( $failure['errors'] as $key => $message ) {
 			printf(
-				'<li data-field="%1$s"><strong>%2$s</strong> (<code>%1$s</code>): %3$s</li>',
+				'<li data-field="%1$s">%2$s</li>',
 				esc_attr( $key ),
-				esc_html( self::label( (string) $key, $fields[ $key ] ?? array() ) ),
-				esc_html( $message )
+				sprintf(
+					/* translators: 1: field label, 2: field key (as in the REST API), 3: why the value was refused. */
+					esc_html__( '%1$s (%2$s): %3$s', 'service-integration' ),
+					'<strong>' . esc_html( self::label( (string) $key, $fields[ $key ] ?? array() ) ) . '</strong>',
+					'<code>' . esc_html( $key ) . '</code>',
+					esc_html( $message )
+				)
 			);
 		}
 		echo '</ul></div>';

@@ -109,11 +109,7 @@ final class Manufacturing_Order_List_Screen {
 				break;
 			case 'priority':
 				$priority = (string) get_post_meta( $post_id, 'priority', true );
-				$labels   = array(
-					'low'    => __( 'Low', 'service-integration' ),
-					'normal' => __( 'Normal', 'service-integration' ),
-					'high'   => __( 'High', 'service-integration' ),
-				);
+				$labels   = Manufacturing_Order_Type::option_labels( 'priority' );
 				if ( '' === $priority ) {
 					self::render_empty();
 				} else {

@@ -123,6 +123,25 @@ final class Manufacturing_Order_Type {
 	}
 
 	/**
+	 * What the choices of a field are called on screen (the edit box's select, the list
+	 * column), by stored value: the value stays `low`, `normal` or `high`, only its label is
+	 * translated. A field without labels here (a site's own enum) shows its raw values.
+	 *
+	 * @param string $key Field key.
+	 * @return array<string, string> Stored value => label.
+	 */
+	public static function option_labels( string $key ): array {
+		if ( 'priority' !== $key ) {
+			return array();
+		}
+		return array(
+			'low'    => _x( 'Low', 'manufacturing order priority', 'service-integration' ),
+			'normal' => _x( 'Normal', 'manufacturing order priority', 'service-integration' ),
+			'high'   => _x( 'High', 'manufacturing order priority', 'service-integration' ),
+		);
+	}
+
+	/**
 	 * Default custom fields of a manufacturing order; site code adds more with the
 	 * `service_integration_manufacturing_order_fields` filter (same shape).
 	 *

@@ -145,11 +145,17 @@ describe( 'manufacturing orders in wp-admin', () => {
 			'input[text]',
 			'input[number]',
 		] );
+		// Translated labels, raw stored values.
 		expect( await input( page, 'priority' ).locator( 'option' ).allInnerTexts() ).toEqual( [
-			'low',
-			'normal',
-			'high',
+			'Low',
+			'Normal',
+			'High',
 		] );
+		expect(
+			await input( page, 'priority' )
+				.locator( 'option' )
+				.evaluateAll( ( options ) => options.map( ( option ) => ( option as HTMLOptionElement ).value ) )
+		).toEqual( [ 'low', 'normal', 'high' ] );
 		expect( await input( page, 'priority' ).inputValue() ).toBe( 'normal' );
 		expect( await input( page, 'source_order_id' ).getAttribute( 'min' ) ).toBe( '0' );
 		expect( await input( page, 'batch_size' ).getAttribute( 'min' ) ).toBe( '1' );
