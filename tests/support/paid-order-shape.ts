@@ -20,7 +20,7 @@ export interface PaidOrder {
 	} >;
 }
 
-/** An order as WooCommerce's REST API shows it (/wc/v3/orders, or the fixture's copy of that shape). */
+/** An order as WooCommerce's REST API shows it (/wc/v3/orders). */
 export type StoreOrder = Record< string, unknown > & { id: number; status: string };
 
 /**
