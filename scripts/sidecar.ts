@@ -4,6 +4,7 @@
  * started while WordPress keeps running (scripts/lib/dev-environment.ts).
  */
 import { spawn } from 'child_process';
+import os from 'os';
 import { buildStale, BUILD_TARGETS } from './lib/build-freshness';
 import { envFlag, parseFlags } from './lib/cli-args';
 import { commandFor, readRunning, shown } from './lib/dev-environment';
@@ -103,7 +104,10 @@ function foreground( args: string[] ): void {
 	for ( const name of [ 'SIGINT', 'SIGTERM', 'SIGHUP' ] as const ) {
 		process.on( name, () => child.kill( name ) );
 	}
-	child.on( 'exit', ( code, signal ) => process.exit( code ?? 128 + ( signal === 'SIGKILL' ? 9 : 15 ) ) );
+	// A shell's convention for a process ended by a signal: 128 + its number.
+	child.on( 'exit', ( code, signal ) =>
+		process.exit( code ?? 128 + ( signal ? os.constants.signals[ signal ] : 0 ) )
+	);
 }
 
 async function health( url: string ): Promise< string > {

@@ -15,7 +15,7 @@ import type { Stack } from './lib/stack';
 /** Loopback: what a local environment's outbound webhooks may reach besides the internet. */
 const LOCAL_RECEIVERS = '127.0.0.0/8,::1/128';
 
-const HELP = `Usage: npm start [-- --fresh] [--runtime=playground|docker] [--port=8888] [--sidecar-port=8787] [--env=dev]
+const HELP = `Usage: npm start [-- [--fresh] [--runtime=playground|docker] [--port=8888] [--sidecar-port=8787] [--env=dev]]
 
 Builds the admin page and the sidecar when their sources changed since the last build, starts WordPress (through @wordpress/env) with the Service Integration plugin active
 and the sidecar beside it, then prints the URLs and logins. Stays in the foreground:
