@@ -5,7 +5,7 @@ import path from 'path';
 import { ROOT } from '../lib/paths';
 import { ensureWordPressCore } from '../lib/wordpress-core';
 import { loginCookies } from '../lib/wp-login';
-import { readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
+import { LOCAL_MU_PLUGINS_TARGET, readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
 import type { ProductionLayout } from './layout';
 import { phpCli, type Database } from './services';
 import { phpLiteral } from '../lib/php-literal';
@@ -29,6 +29,8 @@ export interface ProductionSiteOptions {
 	orderStorage: OrderStorage;
 	/** Test-only plugins put in wp-content/plugins, inactive (the e2e suite switches them). */
 	extraPlugins?: Record< string, string >;
+	/** A folder of one's own must-use plugins, linked where the Playground runtime mounts it (wp-env.ts). */
+	localMuPluginsDir?: string;
 }
 
 function coreSource( wordpressDir?: string ): string {
@@ -129,6 +131,9 @@ function linkTestPlugins( docroot: string, options: ProductionSiteOptions ): voi
 	}
 	for ( const [ slug, dir ] of Object.entries( options.extraPlugins ?? {} ) ) {
 		link( dir, path.join( plugins, slug ) );
+	}
+	if ( options.localMuPluginsDir ) {
+		link( options.localMuPluginsDir, path.join( docroot, LOCAL_MU_PLUGINS_TARGET ) );
 	}
 }
 
