@@ -14,7 +14,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Manages Service Integration: the service account.
+ * Manages Service Integration: the service account, webhook endpoints and their deliveries.
  *
  * Every command calls the plugin's own REST routes (those the admin page uses) as the user
  * given with --user, which must be an administrator.

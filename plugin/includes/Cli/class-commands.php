@@ -28,5 +28,7 @@ final class Commands {
 		WP_CLI::add_command( 'service-integration', Cli_Namespace::class );
 		WP_CLI::add_command( 'service-integration service-account', Service_Account_Command::class );
 		WP_CLI::add_command( 'service-integration service-account password', Application_Password_Command::class );
+		WP_CLI::add_command( 'service-integration endpoint', Endpoint_Command::class );
+		WP_CLI::add_command( 'service-integration delivery', Delivery_Command::class );
 	}
 }
