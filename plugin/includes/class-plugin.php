@@ -39,6 +39,7 @@ final class Plugin {
 		Inbound\Inbound_Processor::register();
 		( new Privacy\Personal_Data( $sidecar ) )->register();
 		Rest\Json_Encoding::register();
+		Cli\Commands::register();
 
 		add_action(
 			'rest_api_init',
