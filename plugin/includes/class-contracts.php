@@ -41,8 +41,11 @@ final class Contracts {
 	/** An inbound source's statuses. Sidecar: SOURCE_STATUSES. */
 	const SOURCE_STATUSES = array( 'active', 'disabled' );
 
-	/** A verification's outcomes in the sidecar's inbound log. Sidecar: INBOUND_OUTCOMES. */
-	const INBOUND_OUTCOMES = array( 'verified', 'refused' );
+	/** What an entry of the sidecar's inbound verification log says the sender was told. Sidecar: INBOUND_OUTCOMES. */
+	const INBOUND_OUTCOMES = array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' );
+
+	/** The header carrying the receiving route's deadline for a verdict (Unix milliseconds). Sidecar: INBOUND_DEADLINE_HEADER. */
+	const INBOUND_DEADLINE_HEADER = 'x-si-deadline-ms';
 
 	/**
 	 * A pattern as a whole-value JSON Schema pattern.

@@ -89,6 +89,11 @@ final class ContractsTest extends TestCase {
 		$this->assertSame( $match[1], Contracts::FORWARD_HEADER_PREFIX );
 	}
 
+	public function test_the_deadline_header_matches_the_sidecar(): void {
+		$this->assertSame( 1, preg_match( "/export const INBOUND_DEADLINE_HEADER = '([^']*)';/", self::source( 'contracts/constants.ts' ), $match ) );
+		$this->assertSame( $match[1], Contracts::INBOUND_DEADLINE_HEADER );
+	}
+
 	public function test_anchored_patterns_accept_whole_values_only(): void {
 		$slug = '/' . Contracts::anchored( Contracts::SOURCE_SLUG_PATTERN ) . '/';
 		$this->assertSame( 1, preg_match( $slug, 'stripe-live' ) );
