@@ -27,6 +27,13 @@ describe( 'sidecar /v1/inbound', () => {
 		sidecar.api( 'POST', `/v1/inbound/sources/${ id }/verify`, webhook.body, {
 			headers: forwarded( webhook.headers ),
 		} );
+	/** A Standard Webhooks source, and one delivery to it verified: the log id WordPress reports its answer under. */
+	const verifiedLogId = async ( id: string ): Promise< number > => {
+		const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id, scheme: 'standard-webhooks' } );
+		const verified = await verify( id, sampleWebhook( 'standard-webhooks', created.body.secret as string ) );
+		expect( verified.status ).toBe( 200 );
+		return verified.body.log_id as number;
+	};
 	const tableCounts = () =>
 		sidecar.stores.db
 			.prepare(
@@ -498,15 +505,7 @@ describe( 'sidecar /v1/inbound', () => {
 		} );
 
 		it( 'a good signature WordPress could not store is not_stored, with the code the sender got; the first report wins', async () => {
-			const created = await sidecar.api( 'POST', '/v1/inbound/sources', {
-				id: 'not-stored',
-				scheme: 'standard-webhooks',
-			} );
-			const verified = await verify(
-				'not-stored',
-				sampleWebhook( 'standard-webhooks', created.body.secret as string )
-			);
-			const path = `/v1/inbound/log/${ verified.body.log_id }/answer`;
+			const path = `/v1/inbound/log/${ await verifiedLogId( 'not-stored' ) }/answer`;
 			const reported = await sidecar.api( 'POST', path, { status: 503, code: 'inbound_store_unavailable' } );
 			expect( reported.body ).toMatchObject( {
 				outcome: 'not_stored',
@@ -558,15 +557,7 @@ describe( 'sidecar /v1/inbound', () => {
 		} );
 
 		it( 'refuses an answer for an unknown entry (404) or with a bad body (400), and changes nothing', async () => {
-			const created = await sidecar.api( 'POST', '/v1/inbound/sources', {
-				id: 'answered-bad',
-				scheme: 'standard-webhooks',
-			} );
-			const verified = await verify(
-				'answered-bad',
-				sampleWebhook( 'standard-webhooks', created.body.secret as string )
-			);
-			const id = verified.body.log_id as number;
+			const id = await verifiedLogId( 'answered-bad' );
 			for ( const path of [
 				'/v1/inbound/log/999999999/answer',
 				'/v1/inbound/log/0/answer',

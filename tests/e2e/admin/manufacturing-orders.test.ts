@@ -39,6 +39,13 @@ async function createRecord( title: string, meta: Record< string, unknown > = {}
 	return created.body;
 }
 
+/** The fields the refused save's notice names, in its order. */
+async function noticeFields( page: Page ): Promise< Array< string | null > > {
+	return page
+		.locator( `${ NOTICE } li` )
+		.evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) );
+}
+
 async function storedMeta( id: number ): Promise< Record< string, unknown > > {
 	const read = await adminClient().get< Record_ >( `${ ROUTE }/${ id }?context=edit` );
 	expect( read.status ).toBe( 200 );
@@ -231,11 +238,7 @@ describe( 'manufacturing orders in wp-admin', () => {
 		await submit( page );
 
 		const notice = page.locator( NOTICE );
-		expect(
-			await notice
-				.locator( 'li' )
-				.evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) )
-		).toEqual( [ 'items', 'due_date', 'priority' ] );
+		expect( await noticeFields( page ) ).toEqual( [ 'items', 'due_date', 'priority' ] );
 		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toMatch(
 			/^Items \(items\): items is not valid JSON/
 		);
@@ -295,11 +298,7 @@ describe( 'manufacturing orders in wp-admin', () => {
 		await submit( page );
 
 		const notice = page.locator( NOTICE );
-		expect(
-			await notice
-				.locator( 'li' )
-				.evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) )
-		).toEqual( [ 'due_date' ] );
+		expect( await noticeFields( page ) ).toEqual( [ 'due_date' ] );
 		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toBe(
 			'Due date (due_date): due_date is not a date that exists: 2026-02-30 (YYYY-MM-DD).'
 		);
