@@ -63,6 +63,7 @@ final class ContractsTest extends TestCase {
 			'inbound schemes'   => array( Contracts::INBOUND_SCHEMES, 'contracts/constants.ts', 'INBOUND_SCHEMES' ),
 			'source statuses'   => array( Contracts::SOURCE_STATUSES, 'contracts/constants.ts', 'SOURCE_STATUSES' ),
 			'inbound outcomes'  => array( Contracts::INBOUND_OUTCOMES, 'contracts/constants.ts', 'INBOUND_OUTCOMES' ),
+			'inbound refusals'  => array( Contracts::INBOUND_REFUSAL_CODES, 'contracts/constants.ts', 'INBOUND_REFUSAL_CODES' ),
 		);
 	}
 

@@ -330,16 +330,17 @@ final class Inbound_Route extends WP_REST_Controller {
 			return self::retry_later( $source, $answer );
 		}
 		$verdict = is_array( $answer['body'] ) ? $answer['body'] : array();
-		if ( $answer['status'] >= 400 && $answer['status'] < 500 ) {
+		if ( $answer['status'] >= 400 && $answer['status'] < 500 && in_array( $verdict['code'] ?? null, Contracts::INBOUND_REFUSAL_CODES, true ) ) {
 			// The verifier's refusal, passed to the sender unchanged (its log entry already says so).
 			return new WP_Error(
-				isset( $verdict['code'] ) && is_string( $verdict['code'] ) && 1 === preg_match( '/^[a-z0-9_]{1,64}$/', $verdict['code'] ) ? $verdict['code'] : 'inbound_refused',
+				$verdict['code'],
 				isset( $verdict['message'] ) && is_string( $verdict['message'] ) ? $verdict['message'] : __( 'The webhook was refused.', 'service-integration' ),
 				array( 'status' => $answer['status'] )
 			);
 		}
 		if ( 200 !== $answer['status'] ) {
-			// 5xx: the sidecar's store is away, or it was asked after the deadline.
+			// Not the sender's business: the sidecar's store is away, it was asked after the
+			// deadline, or it refused this site's call (the channel: a key or clock problem).
 			return self::retry_later( $source, self::sidecar_error( $answer, 'the sidecar could not verify it' ) );
 		}
 		$log_id = isset( $verdict['log_id'] ) && is_int( $verdict['log_id'] ) && $verdict['log_id'] > 0 ? $verdict['log_id'] : null;

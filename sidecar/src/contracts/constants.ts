@@ -57,6 +57,25 @@ export const INBOUND_OUTCOMES = [ 'verified', 'refused', 'not_stored', 'timed_ou
 export type InboundOutcome = ( typeof INBOUND_OUTCOMES )[ number ];
 
 /**
+ * The refusals of an inbound verification (receive.ts), which WordPress passes to the sender
+ * unchanged: docs/api/inbound-webhooks.md lists them. Any other answer of the sidecar is not the
+ * sender's business: WordPress answers 503 sidecar_unreachable and logs it.
+ */
+export const INBOUND_REFUSAL_CODES = [
+	'unknown_source',
+	'source_disabled',
+	'missing_signature',
+	'malformed_signature',
+	'invalid_signature',
+	'stale_timestamp',
+	'missing_event_id',
+	'invalid_utf8',
+	'invalid_json',
+	'invalid_payload',
+] as const;
+export type InboundRefusalCode = ( typeof INBOUND_REFUSAL_CODES )[ number ];
+
+/**
  * WordPress's deadline for a verdict, Unix milliseconds: the receiving route stops waiting then and
  * answers the sender 503 sidecar_unreachable, so a verdict reached after it is logged as timed_out.
  */
