@@ -84,6 +84,19 @@ final class Inbound_Processor {
 	}
 
 	/**
+	 * Schedules what processing needs: the sweep, and a run when the next stored event is due.
+	 * For activation: deactivation cleared the kick of the events stored before it, which would
+	 * otherwise wait for the sweep's first run, five minutes later.
+	 */
+	public static function schedule(): void {
+		self::ensure_sweep();
+		$next = Inbound_Store::next_due_time();
+		if ( null !== $next ) {
+			self::kick( $next );
+		}
+	}
+
+	/**
 	 * Removes the plugin's cron events (deactivation).
 	 */
 	public static function unschedule(): void {

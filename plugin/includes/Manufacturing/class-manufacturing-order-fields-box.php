@@ -184,20 +184,13 @@ final class Manufacturing_Order_Fields_Box {
 		if ( 'notes' === $key ) {
 			return 'textarea';
 		}
+		$dated = Calendar_Date::FORMAT === ( $field['format'] ?? null )
+			|| ( isset( $field['pattern'] ) && is_string( $field['pattern'] ) && false !== strpos( $field['pattern'], '\d{4}-\d{2}-\d{2}' ) );
 		// A date input empties a value it cannot parse, so a stored non-date stays in a text input.
-		if ( isset( $field['pattern'] ) && is_string( $field['pattern'] ) && false !== strpos( $field['pattern'], '\d{4}-\d{2}-\d{2}' ) && ( '' === $value || self::is_date( $value ) ) ) {
+		if ( $dated && ( '' === $value || Calendar_Date::is_valid( $value ) ) ) {
 			return 'date';
 		}
 		return 'text';
-	}
-
-	/**
-	 * Whether a string is a real YYYY-MM-DD calendar date.
-	 *
-	 * @param string $value Value.
-	 */
-	private static function is_date( string $value ): bool {
-		return 1 === preg_match( '/^(\d{4})-(\d{2})-(\d{2})$/', $value, $parts ) && checkdate( (int) $parts[2], (int) $parts[3], (int) $parts[1] );
 	}
 
 	/**

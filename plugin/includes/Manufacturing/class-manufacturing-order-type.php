@@ -179,6 +179,8 @@ final class Manufacturing_Order_Type {
 			'due_date'            => array(
 				'type'        => 'string',
 				'pattern'     => '^(\\d{4}-\\d{2}-\\d{2})?$',
+				// A day that exists (validate_value): the pattern alone takes 2026-02-30.
+				'format'      => Calendar_Date::FORMAT,
 				'description' => __( 'Date the order must be ready (YYYY-MM-DD).', 'service-integration' ),
 				'default'     => '',
 			),
@@ -255,7 +257,10 @@ final class Manufacturing_Order_Type {
 
 	/**
 	 * Validates a submitted value of a field against its schema: the one check shared by the
-	 * REST route and the edit screen's box, so both accept and refuse the same values.
+	 * REST route and the edit screen's box, so both accept and refuse the same values. Core's
+	 * schema check, then, for a field of format `date` (Calendar_Date), that a non-empty value
+	 * names a day that exists, refused as core refuses an impossible date-time
+	 * (rest_invalid_date), naming the field.
 	 *
 	 * @param mixed  $value Submitted value.
 	 * @param array  $field Field schema, as in fields().
@@ -264,7 +269,18 @@ final class Manufacturing_Order_Type {
 	 */
 	public static function validate_value( $value, array $field, string $param ) {
 		unset( $field['default'] );
-		return rest_validate_value_from_schema( $value, $field, $param );
+		$valid = rest_validate_value_from_schema( $value, $field, $param );
+		if ( is_wp_error( $valid ) ) {
+			return $valid;
+		}
+		if ( Calendar_Date::FORMAT === ( $field['format'] ?? null ) && is_string( $value ) && '' !== $value && ! Calendar_Date::is_valid( $value ) ) {
+			return new \WP_Error(
+				'rest_invalid_date',
+				/* translators: 1: field name (e.g. meta.due_date), 2: the value given. */
+				sprintf( __( '%1$s is not a date that exists: %2$s (YYYY-MM-DD).', 'service-integration' ), $param, $value )
+			);
+		}
+		return true;
 	}
 
 	/**

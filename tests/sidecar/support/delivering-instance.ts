@@ -29,7 +29,7 @@ export async function startDeliveringInstance(
 	const store = await MysqlStore.open( { url } );
 	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs } );
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server = await serveOnLoopback( app );
+	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	return {
 		api: apiClient( server.url, TEST_KEY ),
 		dispatcher,

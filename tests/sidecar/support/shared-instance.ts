@@ -41,7 +41,7 @@ export async function startSharedInstance(
 	const store = await MysqlStore.open( { url: databaseUrl } );
 	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
 	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
-	const server = await serveOnLoopback( app );
+	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	const { url } = server;
 	return {
 		url,
