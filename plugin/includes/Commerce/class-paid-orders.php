@@ -186,8 +186,9 @@ final class Paid_Orders {
 	private function index_serves(): bool {
 		$ready = Paid_Order_Index::is_ready();
 		if ( ! $ready && Paid_Order_Index::nothing_to_walk() ) {
-			// No paid order to walk: every one from now on goes through the save hooks.
-			Paid_Order_Index_Walk::finish();
+			// No paid order to walk: every one from now on goes through the save hooks, and the
+			// rows left from before are of orders the store does not have.
+			Paid_Order_Index_Walk::finish_empty();
 			$ready = true;
 		}
 		if ( ! $ready ) {

@@ -58,6 +58,8 @@ export interface CommerceDriver {
 	setSku: ( productId: number, sku: string ) => Promise< void >;
 	refund: ( id: number, amount: string ) => Promise< void >;
 	getOrder: ( id: number ) => Promise< CommerceOrder >;
+	/** Every order the store lists for this query (/wc/v3/orders, all its pages), e.g. `{ status: 'processing,completed' }`. */
+	listOrders: ( query: Record< string, string > ) => Promise< CommerceOrder[] >;
 	/** One refund as the store's REST API shows it (/wc/v3/orders/<id>/refunds/<refund id>). */
 	getRefund: ( orderId: number, refundId: number ) => Promise< { id: number; amount: string; reason: string } >;
 	/** Another identity's attempt to change an order through the commerce system's own routes. */
@@ -173,6 +175,21 @@ class WooCommerceDriver implements CommerceDriver {
 
 	async getOrder( id: number ): Promise< CommerceOrder > {
 		return ensure( await adminClient().get< CommerceOrder >( `/wc/v3/orders/${ id }` ), 'Reading an order' );
+	}
+
+	async listOrders( query: Record< string, string > ): Promise< CommerceOrder[] > {
+		const orders: CommerceOrder[] = [];
+		for ( let page = 1; ; page++ ) {
+			const params = new URLSearchParams( { ...query, per_page: '100', page: String( page ) } );
+			const body = ensure(
+				await adminClient().get< CommerceOrder[] >( `/wc/v3/orders?${ params.toString() }` ),
+				'Listing orders'
+			);
+			orders.push( ...body );
+			if ( body.length < 100 ) {
+				return orders;
+			}
+		}
 	}
 
 	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
