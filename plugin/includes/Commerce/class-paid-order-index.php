@@ -12,13 +12,14 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * One row per order in a paid status, in a table of the plugin's own: its payment, creation and
- * last modification seconds, and its snapshot (Paid_Order_Snapshot) as JSON, the fields the
- * paid-orders endpoint serves.
+ * One row per order in a paid status, in a table of the plugin's own: its paid moment
+ * (Paid_Moment), creation and last modification seconds, and its snapshot (Paid_Order_Snapshot)
+ * as JSON, the fields the paid-orders endpoint serves.
  *
- * WooCommerce cannot sort orders by payment date on either storage, and its date_paid column
- * (HPOS: wc_order_operational_data.date_paid_gmt; legacy: the _date_paid meta) has no index, so
- * the incremental sync order (date_paid, id) is read here, with an index on exactly that. And a
+ * WooCommerce cannot sort orders by payment date on either storage, and neither its date_paid
+ * (HPOS: wc_order_operational_data.date_paid_gmt; legacy: the _date_paid meta) nor the recorded
+ * paid moment (order meta) has an index, so the incremental sync order (paid moment, id) is read
+ * here, with an index on exactly that. And a
  * page served from here costs two queries on this table, where loading its orders through
  * WooCommerce costs about as much as the rest of the request (see bench/README.md): the same
  * shape as WooCommerce's own wc_order_stats, a table its analytics keep from the order hooks.
@@ -33,7 +34,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Paid_Order_Index {
 
-	const DB_VERSION        = '2';
+	const DB_VERSION        = '3';
 	const DB_VERSION_OPTION = 'service_integration_paid_index_db';
 
 	/**
@@ -156,7 +157,7 @@ final class Paid_Order_Index {
 	 * Adds or updates an order's row.
 	 *
 	 * @param int                  $order_id    Order id.
-	 * @param int                  $paid_at     Payment time (UTC timestamp; 0 for none).
+	 * @param int                  $paid_at     Paid moment (UTC timestamp; 0 for none).
 	 * @param int                  $created_at  Creation time (UTC timestamp).
 	 * @param int                  $modified_at Last modification (UTC timestamp).
 	 * @param array<string, mixed> $snapshot    Paid_Order_Snapshot::of() the order.
