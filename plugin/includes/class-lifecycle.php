@@ -143,6 +143,7 @@ final class Lifecycle {
 		Security\Service_Role::install();
 		Outbound\Outbox::install();
 		Inbound\Inbound_Store::install();
+		Commerce\Paid_Moment_Recorder::install();
 		Commerce\Paid_Order_Index::install( $activation );
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {

@@ -33,6 +33,8 @@ final class Plugin {
 		$site_health->register();
 		Commerce\Paid_Order_Index_Hooks::register();
 		Commerce\Paid_Order_Index_Walk::register();
+		Commerce\Paid_Moment_Recorder::register();
+		Commerce\Paid_Moment_Query::register();
 		( new Outbound\Order_Events( $hand_over ) )->register();
 		$hand_over->register();
 		( new Outbound\Endpoint_Notices() )->register();
