@@ -35,11 +35,13 @@ register_deactivation_hook( __FILE__, array( Lifecycle::class, 'deactivate' ) );
 add_action( 'plugins_loaded', array( Plugin::class, 'boot' ) );
 
 // PHP strings: a language pack (wp-content/languages/plugins) if there is one, else languages/ (see its README).
+// First thing on init, so the plugin's own init work (the role's name at priority 5) is translated too.
 add_action(
 	'init',
 	static function (): void {
 		load_plugin_textdomain( 'service-integration', false, dirname( plugin_basename( __FILE__ ) ) . '/languages' );
-	}
+	},
+	1
 );
 
 // Orders are read through wc_get_orders() / WC_Order only, so both order storages work.

@@ -37,6 +37,8 @@ delete_option( 'service_integration_inbound_db' );
 $wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_paid_orders" );
 delete_option( 'service_integration_paid_index_db' );
 delete_option( 'service_integration_paid_index_state' );
+// The orders' recorded paid moments (order meta) stay: they are part of each order's history.
+delete_option( 'service_integration_paid_moments_since' );
 if ( function_exists( 'as_unschedule_all_actions' ) ) {
 	as_unschedule_all_actions( 'service_integration_paid_index_walk', array(), 'service-integration' );
 	as_unschedule_all_actions( 'service_integration_paid_index_check', array(), 'service-integration' );

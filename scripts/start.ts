@@ -5,8 +5,9 @@
 import fs from 'fs';
 import path from 'path';
 import { buildStale } from './lib/build-freshness';
-import { parseFlags, portFlag } from './lib/cli-args';
-import { environmentDir, ROOT } from './lib/paths';
+import { envFlag, parseFlags, portFlag } from './lib/cli-args';
+import { commandFor, emptyEnvironment, forgetSidecarStopped, readRunning, shown } from './lib/dev-environment';
+import { adminPasswordFile, environmentDir, LOCAL_MU_PLUGINS_DIR, ROOT, runFile, siteCopyDir } from './lib/paths';
 import { done, fail, step } from './lib/progress';
 import { chooseSite, SITE_CHOICE_HELP, type SiteChoice } from './lib/site-choice';
 import type { Stack } from './lib/stack';
@@ -14,7 +15,7 @@ import type { Stack } from './lib/stack';
 /** Loopback: what a local environment's outbound webhooks may reach besides the internet. */
 const LOCAL_RECEIVERS = '127.0.0.0/8,::1/128';
 
-const HELP = `Usage: npm start [-- --runtime=playground|docker] [--port=8888] [--sidecar-port=8787]
+const HELP = `Usage: npm start [-- [--fresh] [--runtime=playground|docker] [--port=8888] [--sidecar-port=8787] [--env=dev]]
 
 Builds the admin page and the sidecar when their sources changed since the last build, starts WordPress (through @wordpress/env) with the Service Integration plugin active
 and the sidecar beside it, then prints the URLs and logins. Stays in the foreground:
@@ -23,7 +24,25 @@ Ctrl-C, or \`npm stop\` in another terminal, stops both.
 By default the site runs WordPress 7.1 with WooCommerce 10.0.2 (HPOS) from the builds in
 ../shared/builds, unpacked once under .cache/builds; where they are missing, WordPress 6.5.5 from
 the npm registry without a shop. The core tree is copied into .cache/environments/dev/wordpress,
-where the site's SQLite database lives.
+where the site's SQLite database lives. The site and the sidecar's data (endpoints, inbound
+sources, deliveries in .cache/environments/dev/sidecar-data) survive restarts.
+
+Options:
+  --fresh            start from a clean site AND a clean sidecar: empties the site (its copy of
+                     WordPress with the SQLite database), the sidecar's data and the admin
+                     application password of the old site (Playground runtime only)
+  --runtime          playground (default, no Docker needed) or docker
+  --port             WordPress's port (default 8888)
+  --sidecar-port     the sidecar's port (default 8787)
+  --env=<name>       another environment under .cache/environments/ (default dev), e.g. a second
+                     site beside the first, on other ports
+
+The sidecar alone, while WordPress keeps running (its outbox holds order events meanwhile):
+  npm run sidecar -- stop | start | status    (npm run sidecar -- stop --help, and so on)
+
+Must-use plugins of your own: put .php files in local-mu-plugins/ (git-ignored); the site loads
+them on every request. .cache/environments/dev/wordpress/wp-content/mu-plugins/ is NOT loaded:
+the local environment's own must-use plugins (scripts/wp-env/mu-plugins) are mounted there.
 
 Environment:
 ${ SITE_CHOICE_HELP }  WP_ENV_RUNTIME     playground (default, no Docker needed) or docker
@@ -38,13 +57,15 @@ ${ SITE_CHOICE_HELP }  WP_ENV_RUNTIME     playground (default, no Docker needed)
   Any other SIDECAR_* setting is passed to the sidecar (npm run sidecar -- --help lists them).
 `;
 
-const ENV_NAME = 'dev';
-export const RUN_FILE = path.join( environmentDir( ENV_NAME ), 'running.json' );
-
 async function main(): Promise< void > {
 	let flags: Record< string, string | true >;
+	let name: string;
 	try {
-		flags = parseFlags( process.argv.slice( 2 ), [ 'help', 'runtime', 'port', 'sidecar-port' ] );
+		flags = parseFlags( process.argv.slice( 2 ), [ 'help', 'runtime', 'port', 'sidecar-port', 'fresh', 'env' ] );
+		name = envFlag( flags );
+		if ( flags.fresh !== undefined && flags.fresh !== true ) {
+			throw new Error( `--fresh takes no value, got "--fresh=${ flags.fresh }"` );
+		}
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
 	}
@@ -52,11 +73,11 @@ async function main(): Promise< void > {
 		process.stdout.write( HELP );
 		return;
 	}
-	if ( fs.existsSync( RUN_FILE ) ) {
-		const running = JSON.parse( fs.readFileSync( RUN_FILE, 'utf8' ) ) as { pid: number };
-		if ( isAlive( running.pid ) ) {
-			return fail( `Already running (pid ${ running.pid }). Stop it with \`npm stop\` first.` );
-		}
+	const running = readRunning( name );
+	if ( running ) {
+		return fail(
+			`Already running (pid ${ running.pid }). Stop it with \`${ commandFor( name, 'npm stop' ) }\` first.`
+		);
 	}
 	try {
 		const built = buildStale( ROOT );
@@ -71,14 +92,18 @@ async function main(): Promise< void > {
 		{ ensureAdminApplicationPassword, LOCAL_ADMIN },
 		{ chooseRuntime },
 		{ stopChild },
-		{ describeCommerce, describeWordPress, startStack },
+		{ describeCommerce, describeWordPress, sidecarIdentity, sidecarPidFile, startStack },
 		{ stopWordPress },
+		{ superviseSidecar },
+		{ stopRecordedProcess },
 	] = await Promise.all( [
 		import( './lib/admin-application-password' ),
 		import( './lib/runtime' ),
 		import( './lib/sidecar-process' ),
 		import( './lib/stack' ),
 		import( './lib/wp-env' ),
+		import( './lib/dev-sidecar' ),
+		import( './lib/processes' ),
 	] );
 
 	let runtime: ReturnType< typeof chooseRuntime >;
@@ -89,22 +114,39 @@ async function main(): Promise< void > {
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
 	}
+	if ( flags.fresh ) {
+		// Docker keeps the database in its volumes, and WP_ENV_CORE is a folder of the user's:
+		// neither is ours to empty.
+		if ( runtime !== 'playground' || process.env.WP_ENV_CORE ) {
+			return fail(
+				runtime !== 'playground'
+					? "--fresh empties the Playground runtime's site; with --runtime=docker, reset the database with `npx wp-env clean all`"
+					: `--fresh would not empty WP_ENV_CORE=${ process.env.WP_ENV_CORE } (a folder of yours, mounted as it is): unset it, or empty its database yourself`
+			);
+		}
+		done( emptyEnvironment( name ) );
+	}
 	if ( site.note ) {
 		done( site.note );
 	}
-	const logFile = path.join( environmentDir( ENV_NAME ), 'sidecar.log' );
+	const logFile = path.join( environmentDir( name ), 'sidecar.log' );
 	fs.mkdirSync( path.dirname( logFile ), { recursive: true } );
+	fs.mkdirSync( LOCAL_MU_PLUGINS_DIR, { recursive: true } );
+	warnAboutShadowedMuPlugins( name );
+	// A stop on purpose belongs to the npm start that saw it, not to this one.
+	forgetSidecarStopped( name );
 
 	let stack: Stack;
 	try {
 		stack = await startStack( {
-			name: ENV_NAME,
+			name,
 			runtime,
 			wpPort: portFlag( flags.port, 8888, 'port' ),
 			sidecarPort: portFlag( flags[ 'sidecar-port' ], 8787, 'sidecar-port' ),
 			woocommerceDir: site.woocommerceDir,
 			wordpressDir: site.wordpressDir,
 			orderStorage: site.orderStorage,
+			localMuPluginsDir: LOCAL_MU_PLUGINS_DIR,
 			sidecarLogFile: logFile,
 			sidecarEnv: { SIDECAR_ALLOW_PRIVATE_CIDRS: process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS },
 		} );
@@ -112,51 +154,65 @@ async function main(): Promise< void > {
 		return fail( `Could not start: ${ ( error as Error ).message }` );
 	}
 
-	fs.writeFileSync( RUN_FILE, JSON.stringify( { pid: process.pid, sidecarPid: stack.sidecar.pid, runtime } ) );
-	const adminPasswordFile = path.join( environmentDir( ENV_NAME ), 'admin-application-password' );
+	fs.writeFileSync( runFile( name ), JSON.stringify( { pid: process.pid, runtime } ) );
+	const passwordFile = adminPasswordFile( name );
 	let adminPassword: string;
 	try {
-		adminPassword = await ensureAdminApplicationPassword( stack.siteUrl, adminPasswordFile );
+		adminPassword = await ensureAdminApplicationPassword( stack.siteUrl, passwordFile );
 	} catch ( error ) {
 		adminPassword = `(none: ${ ( error as Error ).message })`;
 	}
-	printSummary(
-		stack,
-		logFile,
-		{ password: adminPassword, file: adminPasswordFile },
-		{ admin: LOCAL_ADMIN, wordpress: describeWordPress( stack ), commerce: describeCommerce( stack ) }
-	);
+	printSummary( stack, logFile, { password: adminPassword, file: passwordFile }, name, {
+		admin: LOCAL_ADMIN,
+		wordpress: describeWordPress( stack ),
+		commerce: describeCommerce( stack ),
+	} );
 
 	let stopping = false;
+	// Set once the watch on the sidecar starts, below; shutdown ends it first.
+	let unwatch: () => void = () => undefined;
 	const shutdown = async ( reason: string, code: number ) => {
 		if ( stopping ) {
 			return;
 		}
 		stopping = true;
+		unwatch();
 		step( `Stopping (${ reason })` );
 		await stopChild( stack.sidecar );
+		// One started again by `npm run sidecar -- start` is no child of ours: found by its pid file.
+		await stopRecordedProcess( sidecarPidFile( name ), sidecarIdentity( stack.sidecarDataDir ) );
+		forgetSidecarStopped( name );
 		done( 'sidecar stopped' );
 		await stopWordPress( stack.env ).catch( ( error ) =>
 			process.stderr.write( `${ ( error as Error ).message }\n` )
 		);
 		done( 'WordPress stopped' );
-		fs.rmSync( RUN_FILE, { force: true } );
+		fs.rmSync( runFile( name ), { force: true } );
 		process.exit( code );
 	};
 	process.on( 'SIGINT', () => void shutdown( 'Ctrl-C', 0 ) );
 	process.on( 'SIGTERM', () => void shutdown( 'npm stop', 0 ) );
-	stack.sidecar.on(
-		'exit',
-		( exitCode ) => void shutdown( `the sidecar exited with code ${ exitCode }; see ${ logFile }`, 1 )
-	);
+	unwatch = superviseSidecar( name, stack.sidecar, {
+		stopped: () =>
+			done(
+				`the sidecar is stopped (npm run sidecar -- stop); WordPress keeps running and order events wait in the outbox. Start it again: ${ commandFor( name, 'npm run sidecar -- start' ) }`
+			),
+		started: ( pid ) => done( `the sidecar runs again (pid ${ pid }, started by npm run sidecar -- start)` ),
+		crashed: ( reason ) => void shutdown( `${ reason }; see ${ logFile }`, 1 ),
+	} );
 }
 
-function isAlive( pid: number ): boolean {
-	try {
-		process.kill( pid, 0 );
-		return true;
-	} catch {
-		return false;
+/**
+ * Files put in the site's own wp-content/mu-plugins are hidden by the folder the local
+ * environment mounts there: say so, and where they belong, rather than let them be ignored.
+ */
+function warnAboutShadowedMuPlugins( name: string ): void {
+	const hidden = path.join( siteCopyDir( name ), 'wp-content', 'mu-plugins' );
+	const files = fs.existsSync( hidden ) ? fs.readdirSync( hidden ).filter( ( file ) => file.endsWith( '.php' ) ) : [];
+	if ( files.length ) {
+		done(
+			`not loaded: ${ files.join( ', ' ) } in ${ shown( hidden ) } (the local environment's own must-use plugins are mounted there); move them to ${ shown( LOCAL_MU_PLUGINS_DIR ) }/`
+		);
 	}
 }
 
@@ -164,6 +220,7 @@ function printSummary(
 	stack: Stack,
 	logFile: string,
 	admin: { password: string; file: string },
+	name: string,
 	about: { admin: { login: string; password: string }; wordpress: string; commerce: string }
 ): void {
 	const receivers = process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS;
@@ -183,12 +240,14 @@ function printSummary(
 		`  Commerce         ${ about.commerce }`,
 		`  Local receivers  outbound webhooks may go to ${ receivers } (SIDECAR_ALLOW_PRIVATE_CIDRS;`,
 		'                   an installed sidecar allows only public addresses unless told)',
+		`  Must-use plugins your own .php files in ${ shown( LOCAL_MU_PLUGINS_DIR ) }/ are loaded too`,
 		'',
 		'  Browsers are logged in as admin automatically; API calls are not. Try:',
 		`    curl -u '${ about.admin.login }:${ admin.password }' ${ stack.siteUrl }/wp-json/service-integration/v1/sidecar/status`,
 		'  The service account for automations: npm run service-account -- create, then -- password.',
+		`  The sidecar alone, WordPress running on: ${ commandFor( name, 'npm run sidecar -- stop' ) } (then -- start, -- status).`,
 		'',
-		'Stop with Ctrl-C, or `npm stop` in another terminal.',
+		`Stop with Ctrl-C, or \`${ commandFor( name, 'npm stop' ) }\` in another terminal.`,
 		'',
 	];
 	process.stdout.write( lines.join( '\n' ) );

@@ -5,13 +5,14 @@
  */
 import fs from 'fs';
 import path from 'path';
-import { parseFlags } from './lib/cli-args';
-import { environmentDir } from './lib/paths';
+import { envFlag, parseFlags } from './lib/cli-args';
+import { environmentDir, runFile as runFileOf } from './lib/paths';
 import { done, fail, step } from './lib/progress';
 
 const HELP = `Usage: npm stop [-- --env=dev]
 
-Stops the WordPress environment and the sidecar started by \`npm start\`, and anything
+Stops the WordPress environment and the sidecar started by \`npm start\` (also one started
+again by \`npm run sidecar -- start\`), and anything
 a failed or interrupted start left running (sidecar, wp-env, Playground server), and the
 production runtime's processes of an environment of that name (nginx, PHP-FPM, MariaDB,
 the sidecar, the cron loop).
@@ -21,8 +22,10 @@ E2E_ENV_NAME whose process was killed); default: dev.
 
 async function main(): Promise< void > {
 	let flags: Record< string, string | true >;
+	let name: string;
 	try {
 		flags = parseFlags( process.argv.slice( 2 ), [ 'help', 'env' ] );
+		name = envFlag( flags );
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
 	}
@@ -36,11 +39,7 @@ async function main(): Promise< void > {
 		import( './lib/wp-env' ),
 		import( './production/stack' ),
 	] );
-	const name = flags.env === undefined ? 'dev' : String( flags.env );
-	if ( ! /^[A-Za-z0-9_-]+$/.test( name ) ) {
-		return fail( `--env must name an environment folder (letters, digits, - and _), got "${ name }"` );
-	}
-	const runFile = path.join( environmentDir( name ), 'running.json' );
+	const runFile = runFileOf( name );
 	let stoppedStart = false;
 	if ( fs.existsSync( runFile ) ) {
 		const running = JSON.parse( fs.readFileSync( runFile, 'utf8' ) ) as {

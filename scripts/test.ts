@@ -28,7 +28,8 @@ import { ensureProductionPackages } from './production/services';
  * - WordPress 6.5.5 without WooCommerce on Playground (the runtime `npm start` uses; no shop, so
  *   its one PHP worker is not held by WooCommerce's ~3 s requests): what needs no shop (the service
  *   account, manufacturing orders, inbound, the foundation, with the commerce route's 503), and the
- *   admin page's screens that need no order.
+ *   admin page and the manufacturing orders' screens in a browser (two files: Playground's one PHP
+ *   worker serves a browser's wp-admin pages slowly; the current cell runs every browser test).
  * Ports: each cell its own (the production runtime also takes WordPress's port + 2 and + 3 for
  * PHP-FPM and MariaDB, and foundation/failed-start + 4 for stacks of its own); the release tests
  * use 8951-8956.
@@ -43,7 +44,7 @@ interface E2ECell {
 
 const ORDER_FOLDERS = 'tests/e2e/(paid-orders|outbound|operations)/';
 const NO_SHOP_FOLDERS =
-	'tests/e2e/(service-account|inbound|foundation)/|tests/e2e/admin/(page|access|service-account|inbound|manufacturing-orders|details|sidecar-status)\\.test';
+	'tests/e2e/(service-account|inbound|foundation)/|tests/e2e/admin/(page|manufacturing-orders)\\.test';
 
 const MATRIX: Record< 'current' | 'oldest' | 'noShop', E2ECell > = {
 	current: {

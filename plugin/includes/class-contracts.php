@@ -41,8 +41,14 @@ final class Contracts {
 	/** An inbound source's statuses. Sidecar: SOURCE_STATUSES. */
 	const SOURCE_STATUSES = array( 'active', 'disabled' );
 
-	/** A verification's outcomes in the sidecar's inbound log. Sidecar: INBOUND_OUTCOMES. */
-	const INBOUND_OUTCOMES = array( 'verified', 'refused' );
+	/** What an entry of the sidecar's inbound verification log says the sender was told. Sidecar: INBOUND_OUTCOMES. */
+	const INBOUND_OUTCOMES = array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' );
+
+	/** The refusals of an inbound verification, passed to the sender unchanged. Sidecar: INBOUND_REFUSAL_CODES. */
+	const INBOUND_REFUSAL_CODES = array( 'unknown_source', 'source_disabled', 'missing_signature', 'malformed_signature', 'invalid_signature', 'stale_timestamp', 'missing_event_id', 'invalid_utf8', 'invalid_json', 'invalid_payload' );
+
+	/** The header carrying the receiving route's deadline for a verdict (Unix milliseconds). Sidecar: INBOUND_DEADLINE_HEADER. */
+	const INBOUND_DEADLINE_HEADER = 'x-si-deadline-ms';
 
 	/**
 	 * A pattern as a whole-value JSON Schema pattern.

@@ -24,17 +24,41 @@ final class Lifecycle {
 	 */
 	public static function activate(): void {
 		self::upgrade( true );
+		self::schedule_jobs();
 		flush_rewrite_rules( false );
 	}
 
 	/**
-	 * Deactivation keeps all data (roles, records, outbox); uninstall.php removes it.
+	 * Deactivation keeps all data (roles, records, outbox); uninstall.php removes it. It
+	 * removes every job schedule_jobs() makes, so nothing runs while the code is off.
 	 */
 	public static function deactivate(): void {
-		wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
+		Outbound\Hand_Over::unschedule();
 		Inbound\Inbound_Processor::unschedule();
 		Commerce\Paid_Order_Index_Walk::unschedule();
 		flush_rewrite_rules( false );
+	}
+
+	/**
+	 * Every job the plugin needs, scheduled at activation, in the activation's own request:
+	 *
+	 * - the outbox hand-over (WP-Cron, every minute), its first run due now, so events that
+	 *   waited in the outbox while the plugin was off go out at the next cron run;
+	 * - inbound processing: the five-minute sweep (WP-Cron), and a run when the next stored
+	 *   event is due, so events stored before deactivation are processed at the next cron run;
+	 * - the paid-orders index walk and its daily check (Action Scheduler, when WooCommerce is
+	 *   there; install() has started the walk).
+	 *
+	 * The plugin's hooks are not registered in that request (it was inactive when the request
+	 * began), so the recurrences are added here first: WordPress refuses to schedule an event
+	 * on a recurrence it does not know. Later requests check the recurring ones on `init` too.
+	 */
+	public static function schedule_jobs(): void {
+		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) );
+		add_filter( 'cron_schedules', array( Inbound\Inbound_Processor::class, 'add_schedule' ) );
+		Outbound\Hand_Over::schedule( time() );
+		Inbound\Inbound_Processor::schedule();
+		Commerce\Paid_Order_Index_Walk::schedule();
 	}
 
 	/** The lock that lets one request at a time run the upgrade, and how long before it counts as abandoned. */
@@ -119,6 +143,7 @@ final class Lifecycle {
 		Security\Service_Role::install();
 		Outbound\Outbox::install();
 		Inbound\Inbound_Store::install();
+		Commerce\Paid_Moment_Recorder::install();
 		Commerce\Paid_Order_Index::install( $activation );
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {

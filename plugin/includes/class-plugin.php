@@ -33,12 +33,15 @@ final class Plugin {
 		$site_health->register();
 		Commerce\Paid_Order_Index_Hooks::register();
 		Commerce\Paid_Order_Index_Walk::register();
+		Commerce\Paid_Moment_Recorder::register();
+		Commerce\Paid_Moment_Query::register();
 		( new Outbound\Order_Events( $hand_over ) )->register();
 		$hand_over->register();
 		( new Outbound\Endpoint_Notices() )->register();
 		Inbound\Inbound_Processor::register();
 		( new Privacy\Personal_Data( $sidecar ) )->register();
 		Rest\Json_Encoding::register();
+		Cli\Commands::register();
 
 		add_action(
 			'rest_api_init',

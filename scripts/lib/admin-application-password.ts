@@ -7,7 +7,7 @@ export const LOCAL_ADMIN = { login: 'admin', password: 'password' } as const;
 
 /**
  * An administrator application password for the local site, for curl and scripts (the admin
- * routes, the fixture's shop routes). Kept in `file` (mode 0600) and reused while the site
+ * routes, WooCommerce's /wc/v3). Kept in `file` (mode 0600) and reused while the site
  * still accepts it; minted anew, the way wp-admin's profile screen does (wp-login.php, then
  * the REST route with the cookie and a nonce), when the file is missing or the site no longer
  * knows it (a fresh database).

@@ -1,3 +1,5 @@
+import { DEFAULT_ENV } from './paths';
+
 /**
  * A tiny --flag[=value] parser: the scripts take three or four options each, and
  * a typo must fail loudly instead of being ignored.
@@ -29,6 +31,20 @@ export function portFlag( value: string | true | undefined, fallback: number, na
 }
 
 type Flags = Record< string, string | true >;
+
+/** `--env=<name>`: an environment folder under .cache/environments/ (default DEFAULT_ENV). */
+export function envFlag( flags: Flags ): string {
+	const value = flags.env;
+	if ( value === undefined ) {
+		return DEFAULT_ENV;
+	}
+	if ( value === true || ! /^[A-Za-z0-9_-]+$/.test( value ) ) {
+		throw new Error(
+			`--env must name an environment folder (letters, digits, - and _), got "${ String( value ) }"`
+		);
+	}
+	return value;
+}
 
 /** `--name=<integer>` within [min, max], or the fallback when absent. */
 export function intFlag( flags: Flags, name: string, fallback: number, min: number, max: number ): number {

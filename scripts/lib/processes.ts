@@ -116,14 +116,18 @@ export async function terminate( pid: number, group = false, graceMs = 3000 ): P
 }
 
 /**
- * Stops the process a pid file names if it is still ours, and removes the file.
- * Returns a line saying what was stopped, or undefined when there was nothing to stop.
+ * Stops the process a pid file names if it is still ours (SIGKILL after graceMs), and removes
+ * the file. Returns a line saying what was stopped, or undefined when there was nothing to stop.
  */
-export async function stopRecordedProcess( file: string, identity: ProcessIdentity ): Promise< string | undefined > {
+export async function stopRecordedProcess(
+	file: string,
+	identity: ProcessIdentity,
+	graceMs?: number
+): Promise< string | undefined > {
 	const pid = readPid( file );
 	let stopped: string | undefined;
 	if ( pid && isOurProcess( pid, identity ) ) {
-		await terminate( pid, identity.group );
+		await terminate( pid, identity.group, graceMs );
 		stopped = `${ identity.label } (pid ${ pid })`;
 	}
 	fs.rmSync( file, { force: true } );

@@ -253,6 +253,13 @@ export async function stageSidecar(
 		engines?: Record< string, string >;
 		dependencies?: Record< string, string >;
 	};
+	// The one Node version (tests/unit/node-version-docs.test.ts), never a default of its own.
+	const node = rootPkg.engines?.node;
+	if ( ! node ) {
+		throw new Error(
+			"package.json has no engines.node: the sidecar's package would not say which Node.js it needs"
+		);
+	}
 	fs.rmSync( stageDir, { recursive: true, force: true } );
 	fs.mkdirSync( stageDir, { recursive: true } );
 	copyTree( options.compiled, path.join( stageDir, 'dist' ) );
@@ -276,7 +283,7 @@ export async function stageSidecar(
 		keywords: [ 'wordpress', 'woocommerce', 'webhooks', 'standard-webhooks', 'sidecar' ],
 		bin: { [ SIDECAR_PACKAGE ]: options.legacy ? 'dist/legacy-bin.js' : 'dist/cli.js' },
 		files: options.legacy ? [ 'dist', 'npm-shrinkwrap.json' ] : [ 'dist', 'packaging', 'npm-shrinkwrap.json' ],
-		engines: { node: rootPkg.engines?.node ?? '>=20' },
+		engines: { node },
 		dependencies,
 	};
 	fs.writeFileSync( path.join( stageDir, 'package.json' ), JSON.stringify( pkg, null, 2 ) + '\n' );

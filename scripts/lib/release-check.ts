@@ -3,6 +3,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import AdmZip from 'adm-zip';
+import { jsonFileName, LOCALES, TEXT_DOMAIN } from './i18n';
 import { PLUGIN_SLUG, SIDECAR_PACKAGE, sha256 } from './release-build';
 import { headerField, pluginVersionProblems } from './release-version';
 
@@ -50,6 +51,13 @@ export function checkPluginZip( zipFile: string, version: string ): string[] {
 		'build/index.js',
 		'build/index.asset.php',
 		'languages/',
+		// The translations WordPress loads: the PHP strings' .mo and the admin page's JSON, per locale.
+		`languages/${ TEXT_DOMAIN }.pot`,
+		...LOCALES.flatMap( ( locale ) => [
+			`languages/${ TEXT_DOMAIN }-${ locale }.po`,
+			`languages/${ TEXT_DOMAIN }-${ locale }.mo`,
+			`languages/${ jsonFileName( locale ) }`,
+		] ),
 		'includes/autoload.php',
 	] ) {
 		if ( ! entries.includes( `${ PLUGIN_SLUG }/${ required }` ) ) {

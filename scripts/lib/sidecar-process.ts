@@ -10,24 +10,59 @@ export interface SidecarOptions {
 	sharedKeyFile: string;
 	logFile?: string;
 	extraEnv?: NodeJS.ProcessEnv;
+	/**
+	 * In a process group of its own, so a Ctrl-C in the terminal that started it does not reach
+	 * it (`npm run sidecar -- start`, which exits once the sidecar answers, spawns it so).
+	 */
+	detached?: boolean;
+}
+
+/** The prefix of every sidecar setting's environment variable (sidecar/src/config.ts). */
+const SETTING_PREFIX = 'SIDECAR_';
+
+/**
+ * The environment the sidecar runs with: `base` (this process's by default), then what every
+ * local sidecar gets (loopback, its port, data folder and shared key file), then extraEnv.
+ */
+export function sidecarEnvironment(
+	options: SidecarOptions,
+	base: NodeJS.ProcessEnv = process.env
+): NodeJS.ProcessEnv {
+	return {
+		...base,
+		TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ),
+		SIDECAR_HOST: '127.0.0.1',
+		SIDECAR_PORT: String( options.port ),
+		SIDECAR_DATA_DIR: options.dataDir,
+		SIDECAR_SHARED_KEY_FILE: options.sharedKeyFile,
+		...options.extraEnv,
+	};
+}
+
+/** The sidecar's settings in an environment: its SIDECAR_* variables that have a value. */
+export function sidecarSettings( env: NodeJS.ProcessEnv ): Record< string, string > {
+	return Object.fromEntries(
+		Object.entries( env ).filter(
+			( entry ): entry is [ string, string ] =>
+				entry[ 0 ].startsWith( SETTING_PREFIX ) && entry[ 1 ] !== undefined
+		)
+	);
+}
+
+/** An environment without any sidecar setting, so that only recorded settings apply to a sidecar started again. */
+export function withoutSidecarSettings( env: NodeJS.ProcessEnv ): NodeJS.ProcessEnv {
+	return Object.fromEntries( Object.entries( env ).filter( ( [ name ] ) => ! name.startsWith( SETTING_PREFIX ) ) );
 }
 
 /** Starts the sidecar as a child process (compiled when built, else through ts-node). */
-export function spawnSidecar( options: SidecarOptions ): ChildProcess {
+export function spawnSidecar( options: SidecarOptions, base: NodeJS.ProcessEnv = process.env ): ChildProcess {
 	fs.mkdirSync( options.dataDir, { recursive: true } );
 	const out = options.logFile ? fs.openSync( options.logFile, 'a' ) : 'inherit';
 	return spawn( process.execPath, sidecarNodeArgs(), {
 		cwd: ROOT,
 		stdio: [ 'ignore', out, out ],
-		env: {
-			...process.env,
-			TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ),
-			SIDECAR_HOST: '127.0.0.1',
-			SIDECAR_PORT: String( options.port ),
-			SIDECAR_DATA_DIR: options.dataDir,
-			SIDECAR_SHARED_KEY_FILE: options.sharedKeyFile,
-			...options.extraEnv,
-		},
+		env: sidecarEnvironment( options, base ),
+		detached: options.detached ?? false,
 	} );
 }
 

@@ -1,9 +1,17 @@
-import path from 'path';
 import type { ChildProcess } from 'child_process';
-import { environmentDir, ROOT } from './paths';
+import fs from 'fs';
+import path from 'path';
+import { environmentDir, ROOT, sidecarDataDir } from './paths';
 import { forgetPid, recordPid, stopRecordedProcess, type ProcessIdentity } from './processes';
 import { ensureSharedKey } from './shared-key';
-import { spawnSidecar, stopChild, waitForSidecar } from './sidecar-process';
+import {
+	sidecarEnvironment,
+	sidecarSettings,
+	spawnSidecar,
+	stopChild,
+	waitForSidecar,
+	type SidecarOptions,
+} from './sidecar-process';
 import {
 	siteDir,
 	siteUrl,
@@ -30,6 +38,8 @@ export interface StackOptions {
 	/** WooCommerce's order storage (WOOCOMMERCE_HPOS); default HPOS. */
 	orderStorage?: OrderStorage;
 	extraPlugins?: Record< string, string >;
+	/** A folder of must-use plugins of one's own, loaded besides the local environment's (wp-env.ts). */
+	localMuPluginsDir?: string;
 	freshSite?: boolean;
 	sidecarLogFile?: string;
 	sidecarEnv?: NodeJS.ProcessEnv;
@@ -62,6 +72,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		wordpressDir: options.wordpressDir,
 		orderStorage: options.orderStorage,
 		extraPlugins: options.extraPlugins,
+		localMuPluginsDir: options.localMuPluginsDir,
 		freshSite: options.freshSite,
 	};
 	return {
@@ -70,7 +81,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		sidecarUrl,
 		sharedKey,
 		sharedKeyFile,
-		sidecarDataDir: path.join( dir, 'sidecar-data' ),
+		sidecarDataDir: sidecarDataDir( options.name ),
 	};
 }
 
@@ -106,8 +117,32 @@ export function sidecarPidFile( name: string ): string {
 	return path.join( environmentDir( name ), 'sidecar.pid' );
 }
 
+/**
+ * How an environment's sidecar was last launched, for `npm run sidecar -- start` to launch it
+ * again the same way: its options, and every SIDECAR_* setting it got (from the options and
+ * from the environment of the process that launched it, e.g. a SIDECAR_LOG_LEVEL exported in
+ * the shell that ran `npm start`).
+ */
+export interface SidecarLaunch {
+	url: string;
+	options: SidecarOptions;
+}
+
+export function sidecarLaunchFile( name: string ): string {
+	return path.join( environmentDir( name ), 'sidecar-launch.json' );
+}
+
+/** The launch record of an environment's sidecar, or undefined when none was written. */
+export function readSidecarLaunch( name: string ): SidecarLaunch | undefined {
+	try {
+		return JSON.parse( fs.readFileSync( sidecarLaunchFile( name ), 'utf8' ) ) as SidecarLaunch;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Our sidecar: its entry point is under this checkout's sidecar/, its data in this environment's folder. */
-function sidecarIdentity( dataDir: string ): ProcessIdentity {
+export function sidecarIdentity( dataDir: string ): ProcessIdentity {
 	return {
 		label: 'the sidecar',
 		cmdline: [ path.join( ROOT, 'sidecar' ) + path.sep ],
@@ -122,15 +157,22 @@ export async function startStackSidecar(
 ): Promise< ChildProcess > {
 	step( `Starting the sidecar on ${ described.sidecarUrl }` );
 	await stopRecordedProcess( sidecarPidFile( options.name ), sidecarIdentity( described.sidecarDataDir ) );
-	const sidecar = spawnSidecar( {
+	const sidecarOptions: SidecarOptions = {
 		port: options.sidecarPort,
 		dataDir: described.sidecarDataDir,
 		sharedKeyFile: described.sharedKeyFile,
 		logFile: options.sidecarLogFile,
 		extraEnv: { SIDECAR_WORDPRESS_URL: described.siteUrl, ...options.sidecarEnv },
-	} );
+	};
+	const sidecar = spawnSidecar( sidecarOptions );
 	recordPid( sidecarPidFile( options.name ), sidecar.pid );
 	sidecar.once( 'exit', () => forgetPid( sidecarPidFile( options.name ), sidecar.pid ) );
+	const launch: SidecarLaunch = {
+		url: described.sidecarUrl,
+		options: { ...sidecarOptions, extraEnv: sidecarSettings( sidecarEnvironment( sidecarOptions ) ) },
+	};
+	// 0600: the settings may hold secrets (SIDECAR_SHARED_KEY, SIDECAR_DATABASE_URL's password).
+	fs.writeFileSync( sidecarLaunchFile( options.name ), JSON.stringify( launch, null, '\t' ) + '\n', { mode: 0o600 } );
 	try {
 		await timed( 'sidecar answers /health', () => waitForSidecar( described.sidecarUrl, sidecar ) );
 	} catch ( error ) {
@@ -148,9 +190,8 @@ export async function startStackSidecar(
 export async function stopLeftovers( name: string ): Promise< string[] > {
 	// Only paths are needed (no shared key is created for an environment that never started).
 	const env: WordPressEnvironment = { name, runtime: 'playground', port: 0, sidecarUrl: '', sharedKey: '' };
-	const sidecarDataDir = path.join( environmentDir( name ), 'sidecar-data' );
 	const stopped: string[] = [];
-	const sidecar = await stopRecordedProcess( sidecarPidFile( name ), sidecarIdentity( sidecarDataDir ) );
+	const sidecar = await stopRecordedProcess( sidecarPidFile( name ), sidecarIdentity( sidecarDataDir( name ) ) );
 	if ( sidecar ) {
 		stopped.push( sidecar );
 	}

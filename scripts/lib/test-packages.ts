@@ -16,9 +16,21 @@ export const TEST_COMMANDS: Readonly< Record< string, string > > = {
 	'systemd-analyze': 'systemd',
 	// Unpacks the WordPress and WooCommerce builds of ../shared/builds (scripts/lib/builds.ts).
 	xz: 'xz-utils',
+	// Runs WP-CLI's i18n commands for the translations unit test (tests/unit/i18n).
+	php: 'php8.2-cli',
+};
+
+/** Commands of the project's other scripts: `npm run i18n` merges the .po files with gettext's msgmerge. */
+export const TOOL_COMMANDS: Readonly< Record< string, string > > = {
+	msgmerge: 'gettext',
 };
 
 /** Every package above and the production runtime's stack (nginx, PHP-FPM, MariaDB, PHP's CLI). */
 export const TEST_PACKAGES: readonly string[] = [
-	...new Set( [ BROWSER_PACKAGE, ...Object.values( TEST_COMMANDS ), ...PRODUCTION_PACKAGES ] ),
+	...new Set( [
+		BROWSER_PACKAGE,
+		...Object.values( TEST_COMMANDS ),
+		...Object.values( TOOL_COMMANDS ),
+		...PRODUCTION_PACKAGES,
+	] ),
 ];

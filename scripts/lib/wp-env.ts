@@ -2,7 +2,7 @@ import crypto from 'crypto';
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { environmentDir, ROOT, WP_ENV_BIN } from './paths';
+import { environmentDir, ROOT, siteCopyDir, WP_ENV_BIN } from './paths';
 import { forgetPid, readPid, recordPid, stopRecordedProcess, terminate, type ProcessIdentity } from './processes';
 import { coreTreeVersion, ensureWordPressCore, wordpressVersion } from './wordpress-core';
 import { readFileFrom } from './file-tail';
@@ -23,6 +23,12 @@ export interface WordPressEnvironment {
 	woocommerceDir?: string;
 	/** Extra plugin folders to mount (test-only plugins), keyed by slug. */
 	extraPlugins?: Record< string, string >;
+	/**
+	 * A folder of must-use plugins of one's own (npm start: local-mu-plugins/), mounted at
+	 * wp-content/local-mu-plugins, whose .php files the local environment's loader includes:
+	 * wp-content/mu-plugins itself is the project's own (.wp-env.json's mappings).
+	 */
+	localMuPluginsDir?: string;
 	/** Start from an empty database (the e2e suite); otherwise data survives restarts. */
 	freshSite?: boolean;
 	/**
@@ -69,13 +75,16 @@ export function environmentConstants(
 	};
 }
 
+/** Where a folder of one's own must-use plugins is mounted (scripts/wp-env/mu-plugins/service-integration-local-mu-plugins.php loads it). */
+export const LOCAL_MU_PLUGINS_TARGET = 'wp-content/local-mu-plugins';
+
 /**
  * The folders mounted into WordPress (path inside WordPress -> absolute source):
  * .wp-env.json's mappings (the plugin, the local-environment must-use plugins), WooCommerce
- * (when the site has a shop) and any extra plugins.
+ * (when the site has a shop), any extra plugins and a folder of one's own must-use plugins.
  */
 export function environmentMappings(
-	env: Pick< WordPressEnvironment, 'woocommerceDir' | 'extraPlugins' >
+	env: Pick< WordPressEnvironment, 'woocommerceDir' | 'extraPlugins' | 'localMuPluginsDir' >
 ): Record< string, string > {
 	const mappings: Record< string, string > = {};
 	for ( const [ target, source ] of Object.entries( baseConfig().mappings ?? {} ) ) {
@@ -86,6 +95,9 @@ export function environmentMappings(
 	}
 	for ( const [ slug, dir ] of Object.entries( env.extraPlugins ?? {} ) ) {
 		mappings[ `wp-content/plugins/${ slug }` ] = dir;
+	}
+	if ( env.localMuPluginsDir ) {
+		mappings[ LOCAL_MU_PLUGINS_TARGET ] = path.resolve( env.localMuPluginsDir );
 	}
 	return mappings;
 }
@@ -231,7 +243,7 @@ export function siteDir( env: Pick< WordPressEnvironment, 'name' | 'runtime' > )
 	if ( override ) {
 		return path.isAbsolute( override ) && fs.existsSync( override ) ? override : undefined;
 	}
-	return path.join( environmentDir( env.name ), 'wordpress' );
+	return siteCopyDir( env.name );
 }
 
 /** WP_DEBUG_LOG's file (wp-content/debug.log) of this environment, when it is on this machine. */
@@ -247,7 +259,7 @@ export function debugLogFile( env: Pick< WordPressEnvironment, 'name' | 'runtime
  * from another tree is moved aside to wordpress.previous instead of being mixed with it.
  */
 function prepareSiteDir( env: WordPressEnvironment ): string {
-	const site = path.join( environmentDir( env.name ), 'wordpress' );
+	const site = siteCopyDir( env.name );
 	const source = coreSourceDir( env );
 	const wanted = JSON.stringify( { source, version: coreTreeVersion( source ) } );
 	const marker = path.join( environmentDir( env.name ), 'wordpress-source.json' );

@@ -10,7 +10,15 @@ export interface ProductionLayout {
 	root: string;
 	/** What `start` launched (ports, pids, urls), read by `stop` and the e2e teardown. */
 	runningFile: string;
-	mariadb: { dir: string; config: string; datadir: string; socket: string; pidFile: string; log: string };
+	mariadb: {
+		dir: string;
+		config: string;
+		datadir: string;
+		tmpdir: string;
+		socket: string;
+		pidFile: string;
+		log: string;
+	};
 	phpFpm: { dir: string; config: string; pidFile: string; log: string };
 	nginx: { dir: string; config: string; pidFile: string; errorLog: string; accessLog: string };
 	/** The WordPress docroot (wp-content/debug.log lives here). */
@@ -43,6 +51,7 @@ export function productionLayout( name: string ): ProductionLayout {
 			dir: mariadb,
 			config: path.join( mariadb, 'my.cnf' ),
 			datadir: path.join( mariadb, 'data' ),
+			tmpdir: path.join( mariadb, 'tmp' ),
 			socket: path.join( mariadb, 'mariadb.sock' ),
 			pidFile: path.join( mariadb, 'mariadbd.pid' ),
 			log: path.join( mariadb, 'mariadbd.log' ),

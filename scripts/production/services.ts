@@ -216,6 +216,8 @@ function writeMariadbConfig( layout: ProductionLayout, port: number ): void {
 		'# Written by scripts/production at every start: edits are lost.',
 		'[mariadbd]',
 		`datadir = ${ mariadb.datadir }`,
+		// Its own temporary tables' folder, not the machine's /tmp that every other server and test shares.
+		`tmpdir = ${ mariadb.tmpdir }`,
 		`socket = ${ mariadb.socket }`,
 		`pid-file = ${ mariadb.pidFile }`,
 		`log-error = ${ mariadb.log }`,
@@ -235,7 +237,7 @@ function writeMariadbConfig( layout: ProductionLayout, port: number ): void {
 		`port = ${ port }`,
 		'',
 	];
-	fs.mkdirSync( mariadb.dir, { recursive: true } );
+	fs.mkdirSync( mariadb.tmpdir, { recursive: true } );
 	fs.writeFileSync( mariadb.config, lines.join( '\n' ) );
 }
 

@@ -59,6 +59,8 @@ export interface ProductionOptions {
 	woocommerceDir?: string;
 	orderStorage: OrderStorage;
 	extraPlugins?: Record< string, string >;
+	/** A folder of one's own must-use plugins (wordpress.ts). */
+	localMuPluginsDir?: string;
 	sidecarEnv?: NodeJS.ProcessEnv;
 	/** Seconds between two wp-cron.php calls of the cron loop (a crontab's minute: 60). */
 	cronSeconds: number;
@@ -221,6 +223,7 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 				woocommerceDir: options.woocommerceDir,
 				orderStorage: options.orderStorage,
 				extraPlugins: options.extraPlugins,
+				localMuPluginsDir: options.localMuPluginsDir,
 			},
 			options.fresh
 		);

@@ -5,7 +5,7 @@ import path from 'path';
 import { ROOT } from '../lib/paths';
 import { ensureWordPressCore } from '../lib/wordpress-core';
 import { loginCookies } from '../lib/wp-login';
-import { readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
+import { LOCAL_MU_PLUGINS_TARGET, readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
 import type { ProductionLayout } from './layout';
 import { phpCli, type Database } from './services';
 import { phpLiteral } from '../lib/php-literal';
@@ -29,6 +29,8 @@ export interface ProductionSiteOptions {
 	orderStorage: OrderStorage;
 	/** Test-only plugins put in wp-content/plugins, inactive (the e2e suite switches them). */
 	extraPlugins?: Record< string, string >;
+	/** A folder of one's own must-use plugins, linked where the Playground runtime mounts it (wp-env.ts). */
+	localMuPluginsDir?: string;
 }
 
 function coreSource( wordpressDir?: string ): string {
@@ -87,9 +89,6 @@ function wpConfig( layout: ProductionLayout, options: ProductionSiteOptions ): s
 		} ),
 		"$table_prefix = 'wp_';",
 		'',
-		"// Errors to wp-content/debug.log, never into pages (PHP-FPM's pool sets no error_log of its own).",
-		...define( { WP_DEBUG: true, WP_DEBUG_LOG: true, WP_DEBUG_DISPLAY: false } ),
-		'',
 		'// Real cron (docs/production.md): WP-Cron no longer runs on page views; a system cron calls wp-cron.php every minute.',
 		...define( { DISABLE_WP_CRON: true } ),
 		'',
@@ -97,6 +96,10 @@ function wpConfig( layout: ProductionLayout, options: ProductionSiteOptions ): s
 		...options.sidecarWpConfig,
 		'',
 		'// TEST-ONLY, never on a real site:',
+		"// - WordPress's debug mode, so PHP's messages go to wp-content/debug.log (never into pages), which the",
+		'//   tests read for PHP warnings. A live site keeps WP_DEBUG false, and WordPress then ignores WP_DEBUG_LOG:',
+		"//   PHP's messages go to PHP-FPM's error log (docs/production.md, steps 5 and 11).",
+		...define( { WP_DEBUG: true, WP_DEBUG_LOG: true, WP_DEBUG_DISPLAY: false } ),
 		'// - Application Passwords need HTTPS, or this environment type; this runtime serves plain HTTP on loopback.',
 		...define( { WP_ENVIRONMENT_TYPE: 'local' } ),
 		"// - WooCommerce's order storage for the local environment's must-use plugin (WOOCOMMERCE_HPOS).",
@@ -129,6 +132,9 @@ function linkTestPlugins( docroot: string, options: ProductionSiteOptions ): voi
 	}
 	for ( const [ slug, dir ] of Object.entries( options.extraPlugins ?? {} ) ) {
 		link( dir, path.join( plugins, slug ) );
+	}
+	if ( options.localMuPluginsDir ) {
+		link( options.localMuPluginsDir, path.join( docroot, LOCAL_MU_PLUGINS_TARGET ) );
 	}
 }
 

@@ -63,6 +63,7 @@ final class ContractsTest extends TestCase {
 			'inbound schemes'   => array( Contracts::INBOUND_SCHEMES, 'contracts/constants.ts', 'INBOUND_SCHEMES' ),
 			'source statuses'   => array( Contracts::SOURCE_STATUSES, 'contracts/constants.ts', 'SOURCE_STATUSES' ),
 			'inbound outcomes'  => array( Contracts::INBOUND_OUTCOMES, 'contracts/constants.ts', 'INBOUND_OUTCOMES' ),
+			'inbound refusals'  => array( Contracts::INBOUND_REFUSAL_CODES, 'contracts/constants.ts', 'INBOUND_REFUSAL_CODES' ),
 		);
 	}
 
@@ -87,6 +88,11 @@ final class ContractsTest extends TestCase {
 	public function test_the_forwarded_header_prefix_matches_the_sidecar(): void {
 		$this->assertSame( 1, preg_match( "/export const FORWARDED_HEADER_PREFIX = '([^']*)';/", self::source( 'contracts/constants.ts' ), $match ) );
 		$this->assertSame( $match[1], Contracts::FORWARD_HEADER_PREFIX );
+	}
+
+	public function test_the_deadline_header_matches_the_sidecar(): void {
+		$this->assertSame( 1, preg_match( "/export const INBOUND_DEADLINE_HEADER = '([^']*)';/", self::source( 'contracts/constants.ts' ), $match ) );
+		$this->assertSame( $match[1], Contracts::INBOUND_DEADLINE_HEADER );
 	}
 
 	public function test_anchored_patterns_accept_whole_values_only(): void {

@@ -9,6 +9,9 @@ import {
 	tarFile,
 	unzipToTemp,
 } from '../../scripts/lib/release-check';
+import { parseMo } from '../../scripts/lib/gettext';
+import { jsonFileName, SCRIPT_PATH, TEXT_DOMAIN } from '../../scripts/lib/i18n';
+import { PLUGIN_SLUG, sha256 } from '../../scripts/lib/release-build';
 import { pluginVersionPlaces } from '../../scripts/lib/release-version';
 import { apiClient } from '../sidecar/support/api-client';
 import { cleanEnv, currentRelease, packageVersion, RELEASE_PORT_BASE } from './support/release';
@@ -67,6 +70,47 @@ describe( 'the release artifacts', () => {
 			const header = fs.readFileSync( path.join( plugin, 'service-integration.php' ), 'utf8' );
 			expect( header ).toMatch( /^ \* WC requires at least: 9\.4$/m );
 			expect( header ).toMatch( /^ \* WC tested up to:\s+10\.0$/m );
+		} finally {
+			fs.rmSync( dir, { recursive: true, force: true } );
+		}
+	} );
+
+	it( 'the zip carries the French translations: the .mo for the PHP, the JSON for the built admin page', () => {
+		const dir = unzipToTemp( release.zip );
+		try {
+			const languages = path.join( dir, PLUGIN_SLUG, 'languages' );
+			expect( fs.readdirSync( languages ).sort() ).toEqual(
+				expect.arrayContaining( [
+					`${ TEXT_DOMAIN }.pot`,
+					`${ TEXT_DOMAIN }-fr_FR.po`,
+					`${ TEXT_DOMAIN }-fr_FR.mo`,
+					jsonFileName( 'fr_FR' ),
+				] )
+			);
+			// What the tree's npm run i18n made, unchanged.
+			for ( const name of [ `${ TEXT_DOMAIN }-fr_FR.mo`, jsonFileName( 'fr_FR' ) ] ) {
+				expect( sha256( path.join( languages, name ) ) ).toBe(
+					sha256( path.join( ROOT, 'plugin', 'languages', name ) )
+				);
+			}
+			// The .mo translates the PHP strings (the priority select's labels among them).
+			const mo = parseMo( fs.readFileSync( path.join( languages, `${ TEXT_DOMAIN }-fr_FR.mo` ) ) );
+			expect( mo.headers[ 'Plural-Forms' ] ).toBe( 'nplurals=2; plural=(n > 1);' );
+			expect( mo.translations.get( 'manufacturing order priority\u0004High' )?.msgstr ).toEqual( [ 'Haute' ] );
+			// The JSON is named after the script the zip ships (build/index.js), and covers its strings.
+			const json = JSON.parse( fs.readFileSync( path.join( languages, jsonFileName( 'fr_FR' ) ), 'utf8' ) ) as {
+				source: string;
+				locale_data: { messages: Record< string, string[] > };
+			};
+			expect( json.source ).toBe( SCRIPT_PATH );
+			const script = fs.readFileSync( path.join( dir, PLUGIN_SLUG, SCRIPT_PATH ), 'utf8' );
+			for ( const [ msgid, msgstr ] of [
+				[ 'Outbound endpoints', 'Webhooks sortants' ],
+				[ 'Least-privilege check', 'Vérification du moindre privilège' ],
+			] as const ) {
+				expect( script ).toContain( msgid );
+				expect( json.locale_data.messages[ msgid ] ).toEqual( [ msgstr ] );
+			}
 		} finally {
 			fs.rmSync( dir, { recursive: true, force: true } );
 		}

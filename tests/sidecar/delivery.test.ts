@@ -1,3 +1,5 @@
+import fs from 'fs';
+import path from 'path';
 import { Webhook } from 'standardwebhooks';
 import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/channel-signature';
 import { orderEvent } from './support/api-client';
@@ -31,6 +33,10 @@ describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
 	 * nothing more went out after a 410 with max_concurrency 1, run on one instance only.
 	 */
 	const twoInstances = store === 'shared, two instances';
+	/** The release's one version: the repository's package.json (what `npm version` changes). */
+	const packageVersion = (
+		JSON.parse( fs.readFileSync( path.join( __dirname, '../../package.json' ), 'utf8' ) ) as { version: string }
+	 ).version;
 	const nextId = ( prefix = 'evt' ) => `${ prefix }_${ Date.now().toString( 36 ) }_${ ++seq }`;
 
 	beforeAll( async () => {
@@ -86,6 +92,9 @@ describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
 		expect( request.method ).toBe( 'POST' );
 		expect( request.path ).toBe( '/hook' );
 		expect( request.headers[ 'content-type' ] ).toBe( 'application/json' );
+		// The package's version, the same one /health reports.
+		expect( request.headers[ 'user-agent' ] ).toBe( `wp-service-integration-sidecar/${ packageVersion }` );
+		expect( ( await sidecar.api( 'GET', '/health' ) ).body.version ).toBe( packageVersion );
 		expect( request.headers[ 'webhook-id' ] ).toBe( event.id );
 		expect( Math.abs( Number( request.headers[ 'webhook-timestamp' ] ) - Date.now() / 1000 ) ).toBeLessThan( 5 );
 		expect( request.body ).toBe(

@@ -1,5 +1,9 @@
 import { Webhook } from 'standardwebhooks';
-import { FORWARDED_HEADER_PREFIX, INBOUND_SCHEMES } from '../../sidecar/src/contracts/constants';
+import {
+	FORWARDED_HEADER_PREFIX,
+	INBOUND_DEADLINE_HEADER,
+	INBOUND_SCHEMES,
+} from '../../sidecar/src/contracts/constants';
 import { providerSecret, sampleWebhook, signStandardWebhook, type SignedWebhook } from '../support/inbound-signers';
 import { startHarness, type Harness } from './support/harness';
 
@@ -23,6 +27,13 @@ describe( 'sidecar /v1/inbound', () => {
 		sidecar.api( 'POST', `/v1/inbound/sources/${ id }/verify`, webhook.body, {
 			headers: forwarded( webhook.headers ),
 		} );
+	/** A Standard Webhooks source, and one delivery to it verified: the log id WordPress reports its answer under. */
+	const verifiedLogId = async ( id: string ): Promise< number > => {
+		const created = await sidecar.api( 'POST', '/v1/inbound/sources', { id, scheme: 'standard-webhooks' } );
+		const verified = await verify( id, sampleWebhook( 'standard-webhooks', created.body.secret as string ) );
+		expect( verified.status ).toBe( 200 );
+		return verified.body.log_id as number;
+	};
 	const tableCounts = () =>
 		sidecar.stores.db
 			.prepare(
@@ -422,13 +433,15 @@ describe( 'sidecar /v1/inbound', () => {
 					status: 401,
 					code: 'invalid_signature',
 					event_id: null,
-					answer_status: null,
+					// WordPress passes the refusal to the sender unchanged.
+					answer_status: 401,
 				},
 				{
 					id: expect.any( Number ),
 					at: expect.any( String ),
 					source: 'logged',
-					outcome: 'verified',
+					// A good signature, but nobody has said yet what the sender got: not "verified".
+					outcome: 'unconfirmed',
 					status: 200,
 					code: null,
 					event_id: 'msg_logged_1',
@@ -477,27 +490,74 @@ describe( 'sidecar /v1/inbound', () => {
 
 			const log = await sidecar.api( 'GET', '/v1/inbound/log?source=answered' );
 			expect(
-				log.body.entries.map( ( entry: { id: number; status: number; answer_status: number | null } ) => [
-					entry.id,
-					entry.status,
-					entry.answer_status,
-				] )
+				log.body.entries.map(
+					( entry: { id: number; outcome: string; status: number; answer_status: number | null } ) => [
+						entry.id,
+						entry.outcome,
+						entry.status,
+						entry.answer_status,
+					]
+				)
 			).toEqual( [
-				[ second.body.log_id, 200, 200 ],
-				[ first.body.log_id, 200, 202 ],
+				[ second.body.log_id, 'verified', 200, 200 ],
+				[ first.body.log_id, 'verified', 200, 202 ],
 			] );
 		} );
 
-		it( 'refuses an answer for an unknown entry (404) or with a bad body (400), and changes nothing', async () => {
+		it( 'a good signature WordPress could not store is not_stored, with the code the sender got; the first report wins', async () => {
+			const path = `/v1/inbound/log/${ await verifiedLogId( 'not-stored' ) }/answer`;
+			const reported = await sidecar.api( 'POST', path, { status: 503, code: 'inbound_store_unavailable' } );
+			expect( reported.body ).toMatchObject( {
+				outcome: 'not_stored',
+				status: 200,
+				answer_status: 503,
+				code: 'inbound_store_unavailable',
+			} );
+			expect( ( await sidecar.api( 'POST', path, { status: 202 } ) ).body ).toMatchObject( {
+				outcome: 'not_stored',
+				answer_status: 503,
+			} );
+			expect(
+				( await sidecar.api( 'GET', '/v1/inbound/log?source=not-stored&outcome=not_stored' ) ).body.total
+			).toBe( 1 );
+		} );
+
+		it( 'asked after WordPress’s deadline (a frozen sidecar resumed): 503, logged as timed_out with the 503 the sender got, never verified', async () => {
 			const created = await sidecar.api( 'POST', '/v1/inbound/sources', {
-				id: 'answered-bad',
+				id: 'late',
 				scheme: 'standard-webhooks',
 			} );
-			const verified = await verify(
-				'answered-bad',
-				sampleWebhook( 'standard-webhooks', created.body.secret as string )
-			);
-			const id = verified.body.log_id as number;
+			const webhook = sampleWebhook( 'standard-webhooks', created.body.secret as string );
+			const late = await sidecar.api( 'POST', '/v1/inbound/sources/late/verify', webhook.body, {
+				headers: { ...forwarded( webhook.headers ), [ INBOUND_DEADLINE_HEADER ]: String( Date.now() - 1000 ) },
+			} );
+			expect( { status: late.status, code: late.body.code } ).toEqual( { status: 503, code: 'deadline_passed' } );
+			// Within the deadline, the same webhook verifies.
+			const inTime = await sidecar.api( 'POST', '/v1/inbound/sources/late/verify', webhook.body, {
+				headers: { ...forwarded( webhook.headers ), [ INBOUND_DEADLINE_HEADER ]: String( Date.now() + 2000 ) },
+			} );
+			expect( inTime.status ).toBe( 200 );
+
+			const log = await sidecar.api( 'GET', '/v1/inbound/log?source=late' );
+			expect( log.body.entries ).toEqual( [
+				expect.objectContaining( { outcome: 'unconfirmed', status: 200, answer_status: null } ),
+				expect.objectContaining( {
+					outcome: 'timed_out',
+					status: 503,
+					code: 'sidecar_unreachable',
+					event_id: null,
+					answer_status: 503,
+				} ),
+			] );
+			// WordPress had answered already: a report cannot make it verified.
+			const timedOut = log.body.entries[ 1 ].id as number;
+			expect(
+				( await sidecar.api( 'POST', `/v1/inbound/log/${ timedOut }/answer`, { status: 202 } ) ).body
+			).toMatchObject( { outcome: 'timed_out', answer_status: 503 } );
+		} );
+
+		it( 'refuses an answer for an unknown entry (404) or with a bad body (400), and changes nothing', async () => {
+			const id = await verifiedLogId( 'answered-bad' );
 			for ( const path of [
 				'/v1/inbound/log/999999999/answer',
 				'/v1/inbound/log/0/answer',
@@ -518,6 +578,7 @@ describe( 'sidecar /v1/inbound', () => {
 				{ status: 99 },
 				{ status: 600 },
 				{ status: 202, extra: 1 },
+				{ status: 503, code: 'Not A Code' },
 				[ 202 ],
 			] ) {
 				const answer = await sidecar.api( 'POST', `/v1/inbound/log/${ id }/answer`, body );

@@ -20,13 +20,15 @@ function source( id: string, secret = `secret-of-${ id }` ): NewSource {
 	};
 }
 
-const verification = ( sourceId: string, outcome: 'verified' | 'refused', at: number ) => ( {
+/** As the verify route records them: a good signature unconfirmed until WordPress reports, a refusal with its 4xx. */
+const verification = ( sourceId: string, outcome: 'unconfirmed' | 'refused', at: number ) => ( {
 	at,
 	source: sourceId,
 	outcome,
-	status: outcome === 'verified' ? 200 : 401,
-	code: outcome === 'verified' ? null : 'invalid_signature',
-	eventId: outcome === 'verified' ? `evt_${ at }` : null,
+	status: outcome === 'unconfirmed' ? 200 : 401,
+	code: outcome === 'unconfirmed' ? null : 'invalid_signature',
+	eventId: outcome === 'unconfirmed' ? `evt_${ at }` : null,
+	answerStatus: outcome === 'unconfirmed' ? null : 401,
 } );
 
 /** The inbound store's semantics, the same on the embedded store and on MariaDB. */
@@ -122,7 +124,7 @@ describe.each( STORE_KINDS )( 'the inbound store on %s', ( kind ) => {
 	it( 'deletes a source with its secrets and keeps its log rows', async () => {
 		const { inbound } = await backend.open();
 		await inbound.createSource( source( 'acme' ), 0 );
-		const id = await inbound.recordVerification( verification( 'acme', 'verified', 1 ) );
+		const id = await inbound.recordVerification( verification( 'acme', 'unconfirmed', 1 ) );
 		expect( await inbound.deleteSource( 'acme' ) ).toBe( true );
 		expect( await inbound.deleteSource( 'acme' ) ).toBe( false );
 		expect( await inbound.getSource( 'acme', 0 ) ).toBeUndefined();
@@ -139,7 +141,7 @@ describe.each( STORE_KINDS )( 'the inbound store on %s', ( kind ) => {
 		for ( let n = 0; n < 5; n++ ) {
 			ids.push(
 				await inbound.recordVerification(
-					verification( n % 2 ? 'beta' : 'alpha', n === 4 ? 'refused' : 'verified', n )
+					verification( n % 2 ? 'beta' : 'alpha', n === 4 ? 'refused' : 'unconfirmed', n )
 				)
 			);
 		}
@@ -161,17 +163,37 @@ describe.each( STORE_KINDS )( 'the inbound store on %s', ( kind ) => {
 					status: 401,
 					code: 'invalid_signature',
 					eventId: null,
-					answerStatus: null,
+					answerStatus: 401,
 				},
 			],
 		} );
-		expect( await inbound.recordAnswer( ids[ 1 ] as number, 202 ) ).toMatchObject( {
+		// WordPress's report settles an unconfirmed entry: verified only on a 2xx.
+		expect( await inbound.recordAnswer( ids[ 1 ] as number, { status: 202, code: null } ) ).toMatchObject( {
 			id: ids[ 1 ],
 			source: 'beta',
+			outcome: 'verified',
 			eventId: 'evt_1',
 			answerStatus: 202,
 		} );
-		expect( await inbound.recordAnswer( 999_999, 202 ) ).toBeUndefined();
+		expect(
+			await inbound.recordAnswer( ids[ 3 ] as number, { status: 503, code: 'inbound_store_unavailable' } )
+		).toMatchObject( { outcome: 'not_stored', answerStatus: 503, code: 'inbound_store_unavailable' } );
+		// The first report wins; an entry that already says what the sender got keeps it.
+		expect( await inbound.recordAnswer( ids[ 1 ] as number, { status: 503, code: 'x' } ) ).toMatchObject( {
+			outcome: 'verified',
+			answerStatus: 202,
+			code: null,
+		} );
+		expect( await inbound.recordAnswer( ids[ 4 ] as number, { status: 202, code: null } ) ).toMatchObject( {
+			outcome: 'refused',
+			answerStatus: 401,
+		} );
+		expect(
+			( await inbound.listVerifications( { outcome: 'unconfirmed', page: 1, perPage: 20 } ) ).entries.map(
+				( e ) => e.id
+			)
+		).toEqual( [ ids[ 2 ], ids[ 0 ] ] );
+		expect( await inbound.recordAnswer( 999_999, { status: 202, code: null } ) ).toBeUndefined();
 		expect( ( await inbound.listVerifications( { source: 'nobody', page: 1, perPage: 20 } ) ).total ).toBe( 0 );
 	} );
 

@@ -255,8 +255,8 @@ describe( 'several instances on one MariaDB', () => {
 
 	it( 'runs a migration cut short again: what it had already added is taken as done, anything else still fails', async () => {
 		await backend.open();
-		// As if the last migration's statements had run but the version had not moved yet.
-		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length - 1 ] );
+		// As if migration 2's statements (keys and a column) had run but the version had not moved yet.
+		await backend.sql( 'UPDATE sidecar_schema SET version = 1' );
 		await backend.open();
 		expect( await backend.sql( 'SELECT version FROM sidecar_schema' ) ).toEqual( [
 			{ version: MYSQL_MIGRATIONS.length },
@@ -269,9 +269,32 @@ describe( 'several instances on one MariaDB', () => {
 			)
 		).toEqual( [ { index_name: 'attempts_excerpt_held' }, { index_name: 'events_payload_held' } ] );
 		// A real error is not swallowed: a table the migration needs is gone.
-		await backend.sql( 'UPDATE sidecar_schema SET version = ?', [ MYSQL_MIGRATIONS.length - 1 ] );
+		await backend.sql( 'UPDATE sidecar_schema SET version = 1' );
 		await backend.sql( 'DROP TABLE attempts' );
 		await expect( backend.open() ).rejects.toThrow( /attempts/ );
+	} );
+
+	it( 'migration 3 makes the verification log say what each sender got, and changes nothing when run again', async () => {
+		await backend.open();
+		await backend.sql( 'DELETE FROM inbound_log' );
+		// Rows as the sidecar wrote them before: the verdict, and WordPress's answer when it reported one.
+		await backend.sql(
+			`INSERT INTO inbound_log (at, source, outcome, status, code, event_id, answer_status) VALUES
+			 (1, 'acme', 'verified', 200, NULL, 'msg_1', 202), (2, 'acme', 'verified', 200, NULL, 'msg_2', 503),
+			 (3, 'acme', 'verified', 200, NULL, 'msg_3', NULL), (4, 'acme', 'refused', 401, 'invalid_signature', NULL, NULL)`
+		);
+		const expected = [
+			{ at: 1, outcome: 'verified', answer_status: 202 },
+			{ at: 2, outcome: 'not_stored', answer_status: 503 },
+			{ at: 3, outcome: 'unconfirmed', answer_status: null },
+			{ at: 4, outcome: 'refused', answer_status: 401 },
+		];
+		const rows = () => backend.sql( 'SELECT at, outcome, answer_status FROM inbound_log ORDER BY at' );
+		for ( let run = 0; run < 2; run++ ) {
+			await backend.sql( 'UPDATE sidecar_schema SET version = 2' );
+			await backend.open();
+			expect( await rows() ).toEqual( expected );
+		}
 	} );
 
 	it( 'gives each due delivery to one instance when several claim at once (SKIP LOCKED)', async () => {

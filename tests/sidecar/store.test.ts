@@ -59,6 +59,40 @@ describe( 'database', () => {
 		fs.rmSync( dir, { recursive: true, force: true } );
 	} );
 
+	it( 'migration 9 makes the verification log say what each sender got, keeping every row', () => {
+		const dir = tempDir();
+		const old = new Database( path.join( dir, DATABASE_FILE ) );
+		for ( const sql of MIGRATIONS.slice( 0, 8 ) ) {
+			old.exec( sql );
+		}
+		old.pragma( 'user_version = 8' );
+		// Rows as the sidecar wrote them before: the verdict, and WordPress's answer when it reported one.
+		old.exec(
+			`INSERT INTO inbound_log (id, at, source, outcome, status, code, event_id, answer_status) VALUES
+			 (7, 1, 'acme', 'verified', 200, NULL, 'msg_1', 202), (8, 2, 'acme', 'verified', 200, NULL, 'msg_2', 503),
+			 (9, 3, 'acme', 'verified', 200, NULL, 'msg_3', NULL), (10, 4, 'acme', 'refused', 401, 'invalid_signature', NULL, NULL)`
+		);
+		old.close();
+		const db = openDatabase( { dataDir: dir } );
+		expect(
+			db.prepare( 'SELECT id, outcome, status, code, event_id, answer_status FROM inbound_log ORDER BY id' ).all()
+		).toEqual( [
+			{ id: 7, outcome: 'verified', status: 200, code: null, event_id: 'msg_1', answer_status: 202 },
+			{ id: 8, outcome: 'not_stored', status: 200, code: null, event_id: 'msg_2', answer_status: 503 },
+			{ id: 9, outcome: 'unconfirmed', status: 200, code: null, event_id: 'msg_3', answer_status: null },
+			{ id: 10, outcome: 'refused', status: 401, code: 'invalid_signature', event_id: null, answer_status: 401 },
+		] );
+		// The new outcomes are allowed, others are not; new rows follow the old ids; the index is back.
+		const insert = db.prepare( "INSERT INTO inbound_log (at, source, outcome, status) VALUES (5, 'acme', ?, 503)" );
+		expect( insert.run( 'timed_out' ).lastInsertRowid ).toBe( 11 );
+		expect( () => insert.run( 'maybe' ) ).toThrow( /CHECK constraint/ );
+		expect(
+			db.prepare( "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'inbound_log'" ).all()
+		).toEqual( [ { name: 'inbound_log_by_source' } ] );
+		db.close();
+		fs.rmSync( dir, { recursive: true, force: true } );
+	} );
+
 	it( 'refuses a database written by a newer sidecar', () => {
 		const dir = tempDir();
 		const db = openDatabase( { dataDir: dir } );

@@ -160,7 +160,7 @@ final class Site_Health {
 				__( 'Order events are stuck in the outbox', 'service-integration' ),
 				sprintf(
 					/* translators: 1: number of events, 2: how long ago, e.g. "2 hours", 3: last error. */
-					__( '%1$d order events are waiting to be handed over to the sidecar, the oldest for %2$s. Last error: %3$s. They are kept and go out in order once the sidecar answers: check the sidecar test above and that a cron runs.', 'service-integration' ),
+					_n( '%1$d order event is waiting to be handed over to the sidecar, for %2$s. Last error: %3$s. It is kept and goes out once the sidecar answers: check the sidecar test above and that a cron runs.', '%1$d order events are waiting to be handed over to the sidecar, the oldest for %2$s. Last error: %3$s. They are kept and go out in order once the sidecar answers: check the sidecar test above and that a cron runs.', $counts['pending'], 'service-integration' ),
 					$counts['pending'],
 					human_time_diff( (int) $oldest ),
 					$counts['last_error'] ?? __( 'none recorded', 'service-integration' )

@@ -1,6 +1,6 @@
 <?php
 /**
- * The incremental-sync order of paid orders, (date_paid ASC, id ASC) (pure: no WordPress, no I/O).
+ * The incremental-sync order of paid orders, (paid moment ASC, id ASC) (pure: no WordPress, no I/O).
  *
  * @package ServiceIntegration
  */
@@ -12,17 +12,17 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * WooCommerce cannot sort by date_paid, so Paid_Orders locates a page by counting orders per
- * range of seconds and ranks them itself; these are the rules it ranks by.
+ * WooCommerce cannot sort by the paid moment (Paid_Moment), so Paid_Orders locates a page by
+ * counting orders per range of seconds and ranks them itself; these are the rules it ranks by.
  */
 final class Paid_Date_Ranking {
 
 	/**
 	 * Compares two orders in the sync order: paid earlier first, then the lower id.
 	 *
-	 * @param int $paid_a Order A's date_paid (UTC timestamp).
+	 * @param int $paid_a Order A's paid moment (UTC timestamp).
 	 * @param int $id_a   Order A's id.
-	 * @param int $paid_b Order B's date_paid.
+	 * @param int $paid_b Order B's paid moment.
 	 * @param int $id_b   Order B's id.
 	 * @return int Negative, zero or positive, as usort() takes it.
 	 */

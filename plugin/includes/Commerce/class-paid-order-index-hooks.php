@@ -91,8 +91,8 @@ final class Paid_Order_Index_Hooks {
 
 	/**
 	 * Writes or removes the order's row from what the order says: a row for an order in a paid
-	 * status, with or without a payment date (the plain listing shows both; the sync order only
-	 * those paid).
+	 * status, with or without a paid moment (the plain listing shows both; the sync order only
+	 * those with one).
 	 *
 	 * @param \WC_Order $order Order, as loaded from the store.
 	 * @throws Order_Query_Error When the database refuses the write.
@@ -105,7 +105,7 @@ final class Paid_Order_Index_Hooks {
 			$created = $order->get_date_created();
 			Paid_Order_Index::put(
 				$order->get_id(),
-				Paid_Orders::paid_timestamp( $order ),
+				Paid_Orders::paid_moment( $order ),
 				$created ? (int) $created->getTimestamp() : 0,
 				Paid_Orders::modified_timestamp( $order ),
 				Paid_Order_Snapshot::of( $order )

@@ -17,8 +17,10 @@ if ( ! defined( 'ABSPATH' ) ) {
  * whenever there are orders to read), each working for at most RUN_SECONDS, then handing over to
  * the next, so no request or cron run holds it long.
  *
- * - After install (a new table) or activation: the index is not ready, and the paid-orders route
- *   reads the sync order from WooCommerce's own queries until the walk has finished.
+ * - After install (a new table) or activation, or once the paid statuses or the order source
+ *   (Order_Source: WooCommerce, its order storage) differ from the ones the index was walked for:
+ *   the index is not ready, and the paid-orders route reads its pages from WooCommerce's own
+ *   queries until the walk has finished.
  * - Daily, the consistency check: the same walk while the index serves. It writes every paid
  *   order's row again, so orders that changed without WooCommerce's save hooks (an import
  *   writing its tables directly) are served as the store has them from then on. Then it sweeps
@@ -59,15 +61,16 @@ final class Paid_Order_Index_Walk {
 	 *                    or there are none).
 	 */
 	public static function start( bool $ready ): void {
-		$statuses = Paid_Orders::is_available() ? Paid_Orders::paid_statuses() : array();
-		$state    = Paid_Order_Index::state();
+		$available = Paid_Orders::is_available();
+		$state     = Paid_Order_Index::state();
 		Paid_Order_Index::save_state(
 			array(
 				'ready'      => $ready,
 				'walk'       => 0,
 				'generation' => $state['generation'] + 1,
 				'walked_at'  => $state['walked_at'],
-				'statuses'   => $statuses,
+				'statuses'   => $available ? Paid_Orders::paid_statuses() : array(),
+				'source'     => $available ? Order_Source::current() : array(),
 			)
 		);
 		self::schedule();
@@ -86,9 +89,22 @@ final class Paid_Order_Index_Walk {
 				'generation' => $state['generation'],
 				'walked_at'  => time(),
 				'statuses'   => $state['statuses'],
+				'source'     => $state['source'],
 			)
 		);
 		self::schedule();
+	}
+
+	/**
+	 * Ends the walk at once when the store has no paid order: the rows written before it began
+	 * are orders the store does not have (or no longer counts as paid), so they go, as the sweep
+	 * would remove them one by one; rows the hooks wrote since it began stay.
+	 *
+	 * @throws Order_Query_Error On a database error.
+	 */
+	public static function finish_empty(): void {
+		Paid_Order_Index::remove_written_before( Paid_Order_Index::state()['generation'] );
+		self::finish();
 	}
 
 	/**
@@ -127,10 +143,11 @@ final class Paid_Order_Index_Walk {
 			return;
 		}
 		$state = Paid_Order_Index::state();
-		if ( null !== $state['walk'] && ! $state['statuses'] ) {
+		if ( null !== $state['walk'] && ( ! $state['statuses'] || ! $state['source'] ) ) {
 			// Started while WooCommerce was not loaded (activated before it): no batch has run
-			// since, so this walk is the one for today's statuses.
+			// since, so this walk is the one for today's statuses and order source.
 			$state['statuses'] = Paid_Orders::paid_statuses();
+			$state['source']   = Order_Source::current();
 			Paid_Order_Index::save_state( $state );
 		}
 		$started = microtime( true );

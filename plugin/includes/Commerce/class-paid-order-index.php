@@ -12,13 +12,14 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * One row per order in a paid status, in a table of the plugin's own: its payment, creation and
- * last modification seconds, and its snapshot (Paid_Order_Snapshot) as JSON, the fields the
- * paid-orders endpoint serves.
+ * One row per order in a paid status, in a table of the plugin's own: its paid moment
+ * (Paid_Moment), creation and last modification seconds, and its snapshot (Paid_Order_Snapshot)
+ * as JSON, the fields the paid-orders endpoint serves.
  *
- * WooCommerce cannot sort orders by payment date on either storage, and its date_paid column
- * (HPOS: wc_order_operational_data.date_paid_gmt; legacy: the _date_paid meta) has no index, so
- * the incremental sync order (date_paid, id) is read here, with an index on exactly that. And a
+ * WooCommerce cannot sort orders by payment date on either storage, and neither its date_paid
+ * (HPOS: wc_order_operational_data.date_paid_gmt; legacy: the _date_paid meta) nor the recorded
+ * paid moment (order meta) has an index, so the incremental sync order (paid moment, id) is read
+ * here, with an index on exactly that. And a
  * page served from here costs two queries on this table, where loading its orders through
  * WooCommerce costs about as much as the rest of the request (see bench/README.md): the same
  * shape as WooCommerce's own wc_order_stats, a table its analytics keep from the order hooks.
@@ -33,15 +34,16 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Paid_Order_Index {
 
-	const DB_VERSION        = '2';
+	const DB_VERSION        = '3';
 	const DB_VERSION_OPTION = 'service_integration_paid_index_db';
 
 	/**
 	 * State of the index: {ready: bool, walk: int|null (the walk's next offset while one runs,
 	 * Paid_Order_Index_Walk::SWEEPING once it sweeps), generation: int (counts the walks; each
 	 * row records the one it was written during), walked_at: int (when the last walk finished),
-	 * statuses: string[] (the paid statuses the last walk indexed)}. Read only by the paid-orders
-	 * route and the walk, so stored with autoload off.
+	 * statuses: string[] (the paid statuses the last walk indexed), source: array (the
+	 * Order_Source::current() it read them from)}. Read only by the paid-orders route and the
+	 * walk, so stored with autoload off.
 	 */
 	const STATE_OPTION = 'service_integration_paid_index_state';
 
@@ -107,7 +109,7 @@ final class Paid_Order_Index {
 	/**
 	 * The stored state, with defaults.
 	 *
-	 * @return array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[]}
+	 * @return array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>}
 	 */
 	public static function state(): array {
 		$state = get_option( self::STATE_OPTION );
@@ -118,13 +120,14 @@ final class Paid_Order_Index {
 			'generation' => (int) ( $state['generation'] ?? 0 ),
 			'walked_at'  => (int) ( $state['walked_at'] ?? 0 ),
 			'statuses'   => array_values( array_map( 'strval', (array) ( $state['statuses'] ?? array() ) ) ),
+			'source'     => array_map( 'strval', (array) ( $state['source'] ?? array() ) ),
 		);
 	}
 
 	/**
 	 * Saves the state.
 	 *
-	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[]} $state State.
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state State.
 	 */
 	public static function save_state( array $state ): void {
 		update_option( self::STATE_OPTION, $state, false );
@@ -132,16 +135,18 @@ final class Paid_Order_Index {
 
 	/**
 	 * Whether the table holds every paid order: a walk has finished since it was created, for
-	 * the statuses WooCommerce counts as paid now. When a site changes those (the filter
-	 * woocommerce_order_is_paid_statuses), the orders of a status just added have no row yet:
-	 * a new walk starts, and the index does not serve until it has finished.
+	 * the statuses WooCommerce counts as paid now, from the orders the site reads now. When a
+	 * site changes those statuses (the filter woocommerce_order_is_paid_statuses), the orders of
+	 * a status just added have no row yet; when it changes its order storage (Order_Source), the
+	 * rows are another store's orders. Either way a new walk starts, and the index does not serve
+	 * until it has finished (its sweep removes the rows of orders the store does not have).
 	 */
 	public static function is_ready(): bool {
 		$state = self::state();
 		if ( ! $state['ready'] ) {
 			return false;
 		}
-		if ( Paid_Orders::paid_statuses() === $state['statuses'] ) {
+		if ( Paid_Orders::paid_statuses() === $state['statuses'] && Order_Source::current() === $state['source'] ) {
 			return true;
 		}
 		Paid_Order_Index_Walk::start( false );
@@ -152,7 +157,7 @@ final class Paid_Order_Index {
 	 * Adds or updates an order's row.
 	 *
 	 * @param int                  $order_id    Order id.
-	 * @param int                  $paid_at     Payment time (UTC timestamp; 0 for none).
+	 * @param int                  $paid_at     Paid moment (UTC timestamp; 0 for none).
 	 * @param int                  $created_at  Creation time (UTC timestamp).
 	 * @param int                  $modified_at Last modification (UTC timestamp).
 	 * @param array<string, mixed> $snapshot    Paid_Order_Snapshot::of() the order.
@@ -249,6 +254,21 @@ final class Paid_Order_Index {
 		$ids              = $wpdb->get_col( $wpdb->prepare( "SELECT order_id FROM {$table} WHERE generation < %d ORDER BY order_id ASC LIMIT %d", $generation, $limit ) ); // The table name.
 		self::check( ! is_array( $ids ) );
 		return array_map( 'intval', $ids );
+	}
+
+	/**
+	 * Removes the rows last written before the walk $generation began, all at once: what the
+	 * sweep does when the store has no paid order left to load.
+	 *
+	 * @param int $generation The walk's generation.
+	 * @throws Order_Query_Error On a database error.
+	 */
+	public static function remove_written_before( int $generation ): void {
+		global $wpdb;
+		$wpdb->last_error = '';
+		$table            = self::table();
+		$deleted          = $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE generation < %d", $generation ) ); // The table name.
+		self::check( false === $deleted );
 	}
 
 	/**

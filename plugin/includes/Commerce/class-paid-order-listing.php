@@ -12,9 +12,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Paid orders optionally paid and last modified within inclusive bounds, sorted by creation,
- * id or last modification, the id breaking ties in the same direction: the order
- * Paid_Orders::page() asks wc_get_orders() for, on the index table's columns.
+ * Paid orders optionally paid (their paid moment, Paid_Moment) and last modified within
+ * inclusive bounds, sorted by creation, id or last modification, the id breaking ties in the
+ * same direction: the order Paid_Orders::page() asks wc_get_orders() for, on the index table's
+ * columns.
  */
 final class Paid_Order_Listing {
 
@@ -53,14 +54,14 @@ final class Paid_Order_Listing {
 	 *
 	 * @param string                $orderby date|id|modified (anything else: date).
 	 * @param string                $order   asc|desc (anything else: desc).
-	 * @param array<string, string> $filters wc_get_orders date arguments as the controller builds
-	 *                                       them (date_paid, date_modified: '>=A' or 'A...B').
+	 * @param array<string, string> $filters Date ranges as the controller builds them (paid_at,
+	 *                                       date_modified: '>=A' or 'A...B').
 	 */
 	public function __construct( string $orderby, string $order, array $filters ) {
 		$this->column    = self::COLUMNS[ $orderby ] ?? self::COLUMNS['date'];
 		$this->direction = 'asc' === $order ? 'ASC' : 'DESC';
 		$this->bounds    = array(
-			'paid_at'     => Paid_Order_Range::bounds( $filters['date_paid'] ?? null ),
+			'paid_at'     => Paid_Order_Range::bounds( $filters['paid_at'] ?? null ),
 			'modified_at' => Paid_Order_Range::bounds( $filters['date_modified'] ?? null ),
 		);
 	}

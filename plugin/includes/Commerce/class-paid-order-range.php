@@ -12,8 +12,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Orders paid strictly after the cursor (after_ts, after_id) in the order (date_paid, id),
- * before $before_ts, optionally last modified within [modified_from, modified_to].
+ * Orders paid strictly after the cursor (after_ts, after_id) in the order (paid moment, id),
+ * before $before_ts, optionally last modified within [modified_from, modified_to]. The paid
+ * moment (Paid_Moment) is the index's paid_at column.
  */
 final class Paid_Order_Range {
 

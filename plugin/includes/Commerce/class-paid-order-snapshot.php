@@ -14,8 +14,8 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * A snapshot holds the fields the order itself determines, as WooCommerce's getters give them:
- * id, number, status, date_paid, date_modified, currency, total (unformatted), customer and the
- * product lines without their SKU. present() adds what belongs to the store rather than the
+ * id, number, status, date_paid, paid_at (its paid moment, Paid_Moment), date_modified,
+ * currency, total (unformatted), customer and the product lines without their SKU. present() adds what belongs to the store rather than the
  * order, read fresh each time: the lines' SKUs (a product's SKU can change after the order) and
  * the total's formatting (the store's price decimals).
  *
@@ -28,7 +28,7 @@ final class Paid_Order_Snapshot {
 	/**
 	 * Fields of the minimal representation, in their order.
 	 */
-	const FIELDS = array( 'id', 'number', 'status', 'date_paid', 'date_modified', 'currency', 'total', 'customer', 'line_items' );
+	const FIELDS = array( 'id', 'number', 'status', 'date_paid', 'paid_at', 'date_modified', 'currency', 'total', 'customer', 'line_items' );
 
 	/**
 	 * Filters through which a site can make WooCommerce's getters answer differently than they
@@ -99,8 +99,9 @@ final class Paid_Order_Snapshot {
 	}
 
 	/**
-	 * The snapshot of an order. id and date_paid are always there (the sync cursor needs them);
-	 * the other fields only when asked for, so a narrow _fields request computes no more.
+	 * The snapshot of an order. id, date_paid and paid_at are always there (the sync cursor
+	 * needs them); the other fields only when asked for, so a narrow _fields request computes no
+	 * more.
 	 *
 	 * @param \WC_Order                $order   Order.
 	 * @param array<string, bool>|null $include Field => whether to include it; null for all.
@@ -111,6 +112,7 @@ final class Paid_Order_Snapshot {
 		$data  = array(
 			'id'        => $order->get_id(),
 			'date_paid' => self::iso8601( $order->get_date_paid() ),
+			'paid_at'   => self::iso8601_of( Paid_Orders::paid_moment( $order ) ),
 		);
 		if ( $wants( 'number' ) ) {
 			$data['number'] = (string) $order->get_order_number();
@@ -190,6 +192,15 @@ final class Paid_Order_Snapshot {
 	 * @param \DateTimeInterface|null $date Date (WC_DateTime).
 	 */
 	public static function iso8601( $date ): ?string {
-		return $date instanceof \DateTimeInterface ? gmdate( 'Y-m-d\TH:i:s\Z', $date->getTimestamp() ) : null;
+		return $date instanceof \DateTimeInterface ? self::iso8601_of( $date->getTimestamp() ) : null;
+	}
+
+	/**
+	 * ISO 8601 in UTC (Z) of a UTC timestamp, or null for 0 (none).
+	 *
+	 * @param int $timestamp UTC timestamp.
+	 */
+	public static function iso8601_of( int $timestamp ): ?string {
+		return $timestamp > 0 ? gmdate( 'Y-m-d\TH:i:s\Z', $timestamp ) : null;
 	}
 }

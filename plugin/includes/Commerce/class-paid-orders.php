@@ -3,12 +3,13 @@
  * Commerce adapter: paid orders through WooCommerce's public API only.
  *
  * Only wc_get_orders() (with documented arguments: type, status, limit, page, offset,
- * paginate, orderby id|date|modified, order, return, exclude, date_paid / date_modified
- * with timestamps and the >=, <, A...B forms), wc_get_is_paid_statuses() and WC_Order
- * getters; an order's product lines come from Line_Items.
- * No SQL, no post meta, no WP_Query on orders: the same code runs on HPOS and on legacy
- * post storage. Once the plugin's own index holds every paid order (Paid_Order_Index), pages are
- * read from it instead, orders and all.
+ * paginate, orderby id|date|modified, order, return, post__in, date_paid /
+ * date_modified with timestamps and the >=, <, A...B forms, and the paid moment's meta clause,
+ * Paid_Moment_Query), wc_get_is_paid_statuses() and WC_Order getters; an order's product lines
+ * come from Line_Items.
+ * No SQL, no WP_Query on orders: the same code runs on HPOS and on legacy post storage. Once
+ * the plugin's own index holds every paid order (Paid_Order_Index), pages are read from it
+ * instead, orders and all.
  *
  * Every query has a finite limit: HPOS turns 'limit' => -1 into
  * 'LIMIT 0, 18446744073709551615' (OrdersTableQuery::build_query(), MYSQL_MAX_UNSIGNED_BIGINT),
@@ -29,16 +30,19 @@ if ( ! defined( 'ABSPATH' ) ) {
  *
  * Two ways to read, each answering snapshots (Paid_Order_Snapshot) and a total:
  * - page(): offset paging in a plain order (date created, id or last modification);
- * - by_date_paid(): the incremental-sync order, (date_paid ASC, id ASC), after a cursor
+ * - by_paid_at(): the incremental-sync order, (paid moment ASC, id ASC), after a cursor
  *   (paid_after, after_id), up to a bound in the past.
+ *
+ * "Paid at" is the order's paid moment (Paid_Moment): when it first entered a paid status,
+ * recorded once; date_paid for orders paid before moments were recorded.
  *
  * Both read the plugin's own index (Paid_Order_Index) once it holds every paid order and the
  * site filters none of the getters a snapshot records (Paid_Order_Snapshot::stored_ones_hold()):
  * two queries on one table, whatever the store's size. Otherwise they read WooCommerce: page()
- * with wc_get_orders() in that order; by_date_paid(), since WooCommerce cannot sort by date_paid
- * (neither storage offers it, nor indexes it), from date_paid range filters: counts locate the
- * seconds where a page starts and ends, and only orders paid within the same second are ordered
- * by id.
+ * with wc_get_orders() in that order; by_paid_at(), since WooCommerce cannot sort by the paid
+ * moment (neither storage offers it, nor indexes it), from paid-moment range filters
+ * (Paid_Moment_Query: two sets, whose counts add up): counts locate the seconds where a page
+ * starts and ends, and only orders paid within the same second are ordered by id.
  */
 final class Paid_Orders {
 
@@ -129,7 +133,8 @@ final class Paid_Orders {
 	 * @param int                      $per_page Page size.
 	 * @param string                   $orderby  date|id|modified.
 	 * @param string                   $order    asc|desc.
-	 * @param array<string, string>    $filters  wc_get_orders date args (date_paid, date_modified).
+	 * @param array<string, string>    $filters  Date ranges as the controller builds them (paid_at,
+	 *                                           the paid moment; date_modified).
 	 * @param array<string, bool>|null $include  Fields wanted (Paid_Order_Snapshot::of()).
 	 * @return array{orders: array<int, array<string, mixed>>, total: int}
 	 * @throws Order_Query_Error On a database error.
@@ -145,38 +150,100 @@ final class Paid_Orders {
 				'total'  => $this->index->count( $listing ),
 			);
 		}
+		$sort = self::sort( $orderby, $order );
+		if ( isset( $filters['paid_at'] ) ) {
+			$found = $this->page_of_sets( $page, $per_page, $sort, $filters );
+		} else {
+			$results = $this->query( $this->args( $filters, array( 'limit' => $per_page, 'page' => $page, 'paginate' => true ) + $sort ) );
+			$found   = array(
+				'orders' => self::only_orders( $results->orders ),
+				'total'  => (int) $results->total,
+			);
+		}
+		if ( ! $found['orders'] && $page > 1 ) {
+			// WooCommerce does not count for an empty page (HPOS: OrdersTableQuery::run_query()
+			// returns before its count query; legacy: WP_Query::set_found_posts() bails out), so
+			// its total is 0 there. Count on page 1, so a page beyond the last one is told apart
+			// from an empty set.
+			$found['total'] = $this->count( $filters );
+		}
+		return array(
+			'orders' => self::snapshots_of( $found['orders'], $include ),
+			'total'  => $found['total'],
+		);
+	}
+
+	/**
+	 * wc_get_orders() sort arguments of a plain order; the id breaks ties, so pages never
+	 * overlap or skip between equal dates.
+	 *
+	 * @param string $orderby date|id|modified.
+	 * @param string $order   asc|desc.
+	 * @return array{orderby: array<string, string>, order: string}
+	 */
+	private static function sort( string $orderby, string $order ): array {
 		$direction = 'asc' === $order ? 'ASC' : 'DESC';
 		$key       = array(
 			'date'     => 'date',
 			'id'       => 'ID',
 			'modified' => 'modified',
 		)[ $orderby ] ?? 'date';
-		$results   = $this->query(
+		return array(
+			'orderby' => 'ID' === $key ? array( 'ID' => $direction ) : array( $key => $direction, 'ID' => $direction ),
+			'order'   => $direction,
+		);
+	}
+
+	/**
+	 * A page of a plain order filtered on the paid moment, whose sets (Paid_Moment_Query)
+	 * WooCommerce reads apart: the page's orders are among the first page * per_page ids of each
+	 * set in that order, so those ids are read, then the page among them in one query.
+	 *
+	 * @param int                                                    $page     Page, from 1.
+	 * @param int                                                    $per_page Page size.
+	 * @param array{orderby: array<string, string>, order: string}   $sort     Sort arguments.
+	 * @param array<string, string>                                  $filters  Filters, with paid_at.
+	 * @return array{orders: \WC_Order[], total: int}
+	 */
+	private function page_of_sets( int $page, int $per_page, array $sort, array $filters ): array {
+		$ids   = array();
+		$total = 0;
+		foreach ( $this->sets( $filters ) as $set ) {
+			$results = $this->query( $this->args( $set, array( 'limit' => $page * $per_page, 'page' => 1, 'paginate' => true, 'return' => 'ids' ) + $sort ) );
+			$ids     = array_merge( $ids, array_map( 'intval', (array) $results->orders ) );
+			$total  += (int) $results->total;
+		}
+		unset( $filters['paid_at'] );
+		$orders = $ids ? $this->query(
 			$this->args(
 				$filters,
 				array(
+					'post__in' => $ids,
 					'limit'    => $per_page,
-					'page'     => $page,
-					'paginate' => true,
-					// The id breaks ties, so pages never overlap or skip between equal dates.
-					'orderby'  => 'ID' === $key ? array( 'ID' => $direction ) : array( $key => $direction, 'ID' => $direction ),
-					'order'    => $direction,
-				)
+					'offset'   => ( $page - 1 ) * $per_page,
+				) + $sort
 			)
-		);
-		$orders    = self::only_orders( $results->orders );
-		$total     = (int) $results->total;
-		if ( ! $orders && $page > 1 ) {
-			// WooCommerce does not count for an empty page (HPOS: OrdersTableQuery::run_query()
-			// returns before its count query; legacy: WP_Query::set_found_posts() bails out), so
-			// its total is 0 there. Count on page 1, so a page beyond the last one is told apart
-			// from an empty set.
-			$total = $this->count( $filters );
-		}
+		) : array();
 		return array(
-			'orders' => self::snapshots_of( $orders, $include ),
+			'orders' => self::only_orders( $orders ),
 			'total'  => $total,
 		);
+	}
+
+	/**
+	 * The filters as wc_get_orders() argument sets: a paid-moment range (paid_at) is two sets
+	 * (Paid_Moment_Query), whose union it is; without one, the filters themselves.
+	 *
+	 * @param array<string, string> $filters Filters.
+	 * @return array<int, array<string, mixed>>
+	 */
+	private function sets( array $filters ): array {
+		if ( ! isset( $filters['paid_at'] ) ) {
+			return array( $filters );
+		}
+		$range = $filters['paid_at'];
+		unset( $filters['paid_at'] );
+		return array_map( static fn( array $set ): array => $set + $filters, Paid_Moment_Query::sets( $range ) );
 	}
 
 	/**
@@ -186,8 +253,9 @@ final class Paid_Orders {
 	private function index_serves(): bool {
 		$ready = Paid_Order_Index::is_ready();
 		if ( ! $ready && Paid_Order_Index::nothing_to_walk() ) {
-			// No paid order to walk: every one from now on goes through the save hooks.
-			Paid_Order_Index_Walk::finish();
+			// No paid order to walk: every one from now on goes through the save hooks, and the
+			// rows left from before are of orders the store does not have.
+			Paid_Order_Index_Walk::finish_empty();
 			$ready = true;
 		}
 		if ( ! $ready ) {
@@ -212,7 +280,7 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
+	 * Paid orders in the order (paid moment ASC, id ASC), strictly after the cursor
 	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit:
 	 * from the index when it serves, else from WooCommerce's queries alone.
 	 *
@@ -226,7 +294,7 @@ final class Paid_Orders {
 	 * @return array{orders: array<int, array<string, mixed>>, total: int}
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public function by_date_paid( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ): array {
+	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ): array {
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
 			return array( 'orders' => array(), 'total' => 0 );
 		}
@@ -309,9 +377,9 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Paid orders in the order (date_paid ASC, id ASC), strictly after the cursor
+	 * Paid orders in the order (paid moment ASC, id ASC), strictly after the cursor
 	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit,
-	 * located with WooCommerce's date_paid range filters and counts only (no index).
+	 * located with paid-moment range filters and counts only (no index).
 	 *
 	 * @param int                   $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
 	 * @param int                   $after_id  Cursor id (0: the whole second $after_ts).
@@ -367,7 +435,7 @@ final class Paid_Orders {
 		usort(
 			$orders,
 			static function ( \WC_Order $a, \WC_Order $b ): int {
-				return Paid_Date_Ranking::compare( self::paid_timestamp( $a ), $a->get_id(), self::paid_timestamp( $b ), $b->get_id() );
+				return Paid_Date_Ranking::compare( self::paid_moment( $a ), $a->get_id(), self::paid_moment( $b ), $b->get_id() );
 			}
 		);
 		return array(
@@ -377,7 +445,7 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Number of paid orders with $from <= date_paid < $to (seconds).
+	 * Number of paid orders with $from <= paid moment < $to (seconds).
 	 *
 	 * @param int                   $from    First second.
 	 * @param int                   $to      Exclusive end.
@@ -389,7 +457,7 @@ final class Paid_Orders {
 		}
 		$key = $from . ':' . $to . wp_json_encode( $filters );
 		if ( ! isset( $this->counts[ $key ] ) ) {
-			$this->counts[ $key ] = $this->count( array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters );
+			$this->counts[ $key ] = $this->count( array( 'paid_at' => $from . '...' . ( $to - 1 ) ) + $filters );
 		}
 		return $this->counts[ $key ];
 	}
@@ -402,19 +470,23 @@ final class Paid_Orders {
 	 * @param array<string, string> $filters Filters.
 	 */
 	private function count( array $filters ): int {
-		$results = $this->query(
-			$this->args(
-				$filters,
-				array(
-					'limit'    => 1,
-					'page'     => 1,
-					'paginate' => true,
-					'return'   => 'ids',
-					'orderby'  => 'none',
+		$total = 0;
+		foreach ( $this->sets( $filters ) as $set ) {
+			$results = $this->query(
+				$this->args(
+					$set,
+					array(
+						'limit'    => 1,
+						'page'     => 1,
+						'paginate' => true,
+						'return'   => 'ids',
+						'orderby'  => 'none',
+					)
 				)
-			)
-		);
-		return (int) $results->total;
+			);
+			$total  += (int) $results->total;
+		}
+		return $total;
 	}
 
 	/**
@@ -430,14 +502,14 @@ final class Paid_Orders {
 			return $this->seconds[ $key ];
 		}
 		// How many were paid in that second is not known here: read them in batches.
-		$ids = array_map( 'intval', $this->all( array( 'date_paid' => $second . '...' . $second ) + $filters, 'ids', self::BATCH ) );
+		$ids = array_map( 'intval', $this->all( array( 'paid_at' => $second . '...' . $second ) + $filters, 'ids', self::BATCH ) );
 		sort( $ids );
 		$this->seconds[ $key ] = $ids;
 		return $ids;
 	}
 
 	/**
-	 * All paid orders with $from <= date_paid < $to (a range the caller sized by counting).
+	 * All paid orders with $from <= paid moment < $to (a range the caller sized by counting).
 	 *
 	 * @param int                   $from     First second.
 	 * @param int                   $to       Exclusive end.
@@ -450,7 +522,7 @@ final class Paid_Orders {
 		if ( $to <= $from ) {
 			return array();
 		}
-		return self::only_orders( $this->all( array( 'date_paid' => $from . '...' . ( $to - 1 ) ) + $filters, 'objects', $expected + 1 ) );
+		return self::only_orders( $this->all( array( 'paid_at' => $from . '...' . ( $to - 1 ) ) + $filters, 'objects', $expected + 1 ) );
 	}
 
 	/**
@@ -465,26 +537,29 @@ final class Paid_Orders {
 	private function all( array $filters, string $return, int $batch ): array {
 		$batch = max( 1, $batch );
 		$found = array();
-		for ( $page = 1; ; ++$page ) {
-			$chunk = (array) $this->query(
-				$this->args(
-					$filters,
-					array(
-						'limit'   => $batch,
-						'page'    => $page,
-						'return'  => $return,
-						'orderby' => array( 'ID' => 'ASC' ),
+		foreach ( $this->sets( $filters ) as $set ) {
+			for ( $page = 1; ; ++$page ) {
+				$chunk = (array) $this->query(
+					$this->args(
+						$set,
+						array(
+							'limit'   => $batch,
+							'page'    => $page,
+							'return'  => $return,
+							'orderby' => array( 'ID' => 'ASC' ),
+						)
 					)
-				)
-			);
-			foreach ( $chunk as $item ) {
-				// Keyed by id: an order paid meanwhile can shift a later page by one.
-				$found[ $item instanceof \WC_Abstract_Order ? $item->get_id() : (int) $item ] = $item;
-			}
-			if ( count( $chunk ) < $batch ) {
-				return array_values( $found );
+				);
+				foreach ( $chunk as $item ) {
+					// Keyed by id: an order paid meanwhile can shift a later page by one.
+					$found[ $item instanceof \WC_Abstract_Order ? $item->get_id() : (int) $item ] = $item;
+				}
+				if ( count( $chunk ) < $batch ) {
+					break;
+				}
 			}
 		}
+		return array_values( $found );
 	}
 
 	/**
@@ -517,21 +592,19 @@ final class Paid_Orders {
 		if ( ! $ids ) {
 			return array();
 		}
-		$wanted = array_flip( $ids );
 		$orders = self::only_orders(
 			$this->query(
 				$this->args(
-					array( 'date_paid' => $second . '...' . $second ) + $filters,
+					$filters,
 					array(
-						'limit'   => count( $ids ),
-						'offset'  => 0,
-						'orderby' => array( 'ID' => 'ASC' ),
-						'exclude' => array_values( array_diff( $this->ids_paid_in_second( $second, $filters ), $ids ) ),
+						'post__in' => $ids,
+						'limit'    => count( $ids ),
+						'orderby'  => array( 'ID' => 'ASC' ),
 					)
 				)
 			)
 		);
-		return array_values( array_filter( $orders, static fn( \WC_Order $order ): bool => isset( $wanted[ $order->get_id() ] ) ) );
+		return array_values( array_filter( $orders, static fn( \WC_Order $order ): bool => self::paid_moment( $order ) === $second ) );
 	}
 
 	/**
@@ -566,8 +639,8 @@ final class Paid_Orders {
 	/**
 	 * Arguments shared by every query: orders (not refunds) in a paid status.
 	 *
-	 * @param array<string, string> $filters Date filters.
-	 * @param array<string, mixed>  $query   Paging and return arguments.
+	 * @param array<string, mixed> $filters Filters (wc_get_orders() arguments).
+	 * @param array<string, mixed> $query   Paging and return arguments.
 	 * @return array<string, mixed>
 	 */
 	private function args( array $filters, array $query ): array {
@@ -588,13 +661,13 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * Payment time of an order as a UTC timestamp (0 if it has none).
+	 * An order's paid moment (Paid_Moment) as a UTC timestamp, 0 if it has none.
 	 *
 	 * @param \WC_Order $order Order.
 	 */
-	public static function paid_timestamp( \WC_Order $order ): int {
+	public static function paid_moment( \WC_Order $order ): int {
 		$date = $order->get_date_paid();
-		return $date ? (int) $date->getTimestamp() : 0;
+		return Paid_Moment::of( Paid_Moment::parse( $order->get_meta( Paid_Moment::META_KEY ) ), $date ? (int) $date->getTimestamp() : null );
 	}
 
 	/**

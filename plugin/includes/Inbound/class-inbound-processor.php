@@ -84,6 +84,19 @@ final class Inbound_Processor {
 	}
 
 	/**
+	 * Schedules what processing needs: the sweep, and a run when the next stored event is due.
+	 * For activation: deactivation cleared the kick of the events stored before it, which would
+	 * otherwise wait for the sweep's first run, five minutes later.
+	 */
+	public static function schedule(): void {
+		self::ensure_sweep();
+		$next = Inbound_Store::next_due_time();
+		if ( null !== $next ) {
+			self::kick( $next );
+		}
+	}
+
+	/**
 	 * Removes the plugin's cron events (deactivation).
 	 */
 	public static function unschedule(): void {
@@ -166,7 +179,7 @@ final class Inbound_Processor {
 		$body = json_decode( $row->payload, true, 512, JSON_BIGINT_AS_STRING );
 		$data = self::resolve_pointer( $body, (string) $row->data_pointer );
 		if ( ! is_array( $data ) ) {
-			Inbound_Store::mark_failed( $id, 'The stored payload cannot be decoded.', null );
+			Inbound_Store::mark_failed( $id, __( 'The stored payload cannot be decoded.', 'service-integration' ), null );
 			return false;
 		}
 		$event = array(
@@ -250,8 +263,13 @@ final class Inbound_Processor {
 		if ( ! $row ) {
 			return;
 		}
-		$last = error_get_last();
-		self::record_failure( $row, $last ? 'The process ended in a handler: ' . $last['message'] : 'The process ended in a handler.', array(), array( 'id' => $id ), null );
+		$last  = error_get_last();
+		$error = __( 'The process ended in a handler.', 'service-integration' );
+		if ( $last ) {
+			/* translators: %s: PHP's message about the error that ended the process. */
+			$error = sprintf( __( 'The process ended in a handler: %s', 'service-integration' ), $last['message'] );
+		}
+		self::record_failure( $row, $error, array(), array( 'id' => $id ), null );
 	}
 
 	/**

@@ -27,21 +27,36 @@ if ( ! defined( 'ABSPATH' ) ) {
  * exact body bytes and the provider's signature headers to the sidecar, which holds
  * the secrets and gives a signed verdict. A verified event is stored once and
  * acknowledged at once (202; 200 for a duplicate); handlers run later from cron
- * (Inbound_Processor). When the sidecar cannot answer, the sender gets 503 with
- * Retry-After and nothing is stored, so its retry is not lost.
+ * (Inbound_Processor). When the sidecar cannot answer within VERIFY_TIMEOUT, the sender
+ * gets 503 with Retry-After and nothing is stored, so its retry is not lost.
  *
- * The sidecar's verification log then learns what the sender of a verified delivery got
- * (202, 200 or 5xx; see report_answer): its verdict alone says 200. A refusal needs no
- * report: its 4xx reaches the sender unchanged.
+ * The route is public, so its answers carry the documented code and message only: what
+ * went wrong inside (the HTTP client's error, the sidecar's 5xx) goes to the PHP error log
+ * (retry_later).
+ *
+ * The sidecar's verification log says what the sender was told. A refusal's 4xx reaches
+ * the sender unchanged; a verdict asked for after the deadline this route sends along
+ * (Contracts::INBOUND_DEADLINE_HEADER) is logged as timed out, the sender having had its
+ * 503 already; and for a good signature WordPress reports what it answered (202, 200 or
+ * 5xx; see report_answer), without which the entry stays unconfirmed, never "verified".
  */
 final class Inbound_Route extends WP_REST_Controller {
 
 	const ROUTE_NAMESPACE        = 'service-integration-inbound/v1';
 	const DEFAULT_MAX_BODY_BYTES = 262144;
-	const VERIFY_TIMEOUT         = 2.0;
-	const RETRY_AFTER_SECONDS    = 30;
-	const MAX_HEADER_BYTES       = 8192;
-	const REPORT_TIMEOUT         = 1.0;
+	/**
+	 * Seconds the route waits for the sidecar's verdict (and for its answer about a WooCommerce
+	 * ping) before answering the sender 503 sidecar_unreachable: the one value of it
+	 * (docs/api/inbound-webhooks.md, docs/configuration.md). It is also the deadline the
+	 * sidecar is given, after which it logs the verification as timed out.
+	 */
+	const VERIFY_TIMEOUT      = 2.0;
+	const RETRY_AFTER_SECONDS = 30;
+	/** The two codes a sender is asked to retry with (docs/api/inbound-webhooks.md). */
+	const SIDECAR_UNREACHABLE = 'sidecar_unreachable';
+	const STORE_UNAVAILABLE   = 'inbound_store_unavailable';
+	const MAX_HEADER_BYTES    = 8192;
+	const REPORT_TIMEOUT      = 1.0;
 
 	/**
 	 * Provider headers the sidecar needs: signatures, ids, timestamps, topics.
@@ -219,14 +234,14 @@ final class Inbound_Route extends WP_REST_Controller {
 	private function answer_ping( string $source ) {
 		$answer = $this->sidecar->request( 'GET', '/v1/inbound/sources/' . rawurlencode( $source ), '', array(), self::VERIFY_TIMEOUT );
 		if ( is_wp_error( $answer ) ) {
-			return self::retry_later( $answer );
+			return self::retry_later( $source, $answer );
 		}
 		if ( 404 === $answer['status'] ) {
 			return new WP_Error( 'unknown_source', __( 'No inbound source with this name.', 'service-integration' ), array( 'status' => 404 ) );
 		}
 		$found = is_array( $answer['body'] ) ? $answer['body'] : array();
 		if ( 200 !== $answer['status'] || ! isset( $found['scheme'], $found['status'] ) ) {
-			return self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar could not say whether this source exists.', 'service-integration' ), array( 'status' => 502 ) ) );
+			return self::retry_later( $source, self::sidecar_error( $answer, 'the sidecar could not say whether this source exists (a WooCommerce ping)' ) );
 		}
 		if ( 'woocommerce' !== $found['scheme'] ) {
 			return null;
@@ -296,38 +311,47 @@ final class Inbound_Route extends WP_REST_Controller {
 	 */
 	public function receive( $request ) {
 		// The URL's source only: $request['source'] would prefer a "source" key of the JSON body.
-		$source = (string) ( $request->get_url_params()['source'] ?? '' );
+		$source  = (string) ( $request->get_url_params()['source'] ?? '' );
+		$headers = $this->forwarded_headers( $request );
+
+		// When this request stops waiting: a verdict the sidecar reaches later is logged as timed out.
+		$headers[ Contracts::INBOUND_DEADLINE_HEADER ] = (string) (int) floor( ( microtime( true ) + self::VERIFY_TIMEOUT ) * 1000 );
+
 		$answer = $this->sidecar->request(
 			'POST',
 			'/v1/inbound/sources/' . rawurlencode( $source ) . '/verify',
 			$request->get_body(),
-			$this->forwarded_headers( $request ),
+			$headers,
 			self::VERIFY_TIMEOUT
 		);
 
 		if ( is_wp_error( $answer ) ) {
 			// The sidecar is down, slow or misconfigured: not the sender's fault, so it should retry.
-			return self::retry_later( $answer );
+			return self::retry_later( $source, $answer );
 		}
 		$verdict = is_array( $answer['body'] ) ? $answer['body'] : array();
-		if ( 200 !== $answer['status'] ) {
-			// 4xx: the verifier's refusal, passed to the sender unchanged (its log entry already says so).
-			$error = new WP_Error(
-				isset( $verdict['code'] ) ? (string) $verdict['code'] : 'inbound_refused',
-				isset( $verdict['message'] ) ? (string) $verdict['message'] : __( 'The webhook was refused.', 'service-integration' ),
+		if ( $answer['status'] >= 400 && $answer['status'] < 500 && in_array( $verdict['code'] ?? null, Contracts::INBOUND_REFUSAL_CODES, true ) ) {
+			// The verifier's refusal, passed to the sender unchanged (its log entry already says so).
+			return new WP_Error(
+				$verdict['code'],
+				isset( $verdict['message'] ) && is_string( $verdict['message'] ) ? $verdict['message'] : __( 'The webhook was refused.', 'service-integration' ),
 				array( 'status' => $answer['status'] )
 			);
-			return $answer['status'] >= 500 ? self::retry_later( $error ) : $error;
+		}
+		if ( 200 !== $answer['status'] ) {
+			// Not the sender's business: the sidecar's store is away, it was asked after the
+			// deadline, or it refused this site's call (the channel: a key or clock problem).
+			return self::retry_later( $source, self::sidecar_error( $answer, 'the sidecar could not verify it' ) );
 		}
 		$log_id = isset( $verdict['log_id'] ) && is_int( $verdict['log_id'] ) && $verdict['log_id'] > 0 ? $verdict['log_id'] : null;
 		if ( ! isset( $verdict['event_id'], $verdict['type'] ) || ! is_string( $verdict['event_id'] ) || ! is_string( $verdict['type'] ) || ! in_array( $verdict['data_pointer'] ?? null, array( '', '/data' ), true ) ) {
-			return $this->answered( $log_id, self::retry_later( new WP_Error( 'inbound_bad_verdict', __( 'The sidecar answered without an event id or type.', 'service-integration' ), array( 'status' => 502 ) ) ) );
+			return $this->answered( $log_id, self::retry_later( $source, new WP_Error( 'inbound_bad_verdict', 'the sidecar answered without an event id or type' ) ) );
 		}
 
 		$delivery_id = self::delivery_id( $verdict['delivery_id'] ?? null );
 		$id          = Inbound_Store::insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'], $delivery_id );
 		if ( false === $id ) {
-			return $this->answered( $log_id, self::retry_later( new WP_Error( 'inbound_store_unavailable', __( 'The event could not be stored; retry later.', 'service-integration' ), array( 'status' => 503 ) ) ) );
+			return $this->answered( $log_id, self::retry_later( $source, new WP_Error( 'inbound_store_unavailable', 'the event could not be written to the database' ), self::STORE_UNAVAILABLE ) );
 		}
 		if ( 0 === $id ) {
 			return $this->answered(
@@ -365,11 +389,13 @@ final class Inbound_Route extends WP_REST_Controller {
 	private function answered( ?int $log_id, WP_REST_Response $response ): WP_REST_Response {
 		if ( null !== $log_id ) {
 			$status = $response->get_status();
+			$data   = $response->get_data();
+			$code   = is_array( $data ) && isset( $data['code'] ) && is_string( $data['code'] ) ? $data['code'] : null;
 			// Late, so other shutdown work has run before the response is let go (as Hand_Over does).
 			add_action(
 				'shutdown',
-				function () use ( $log_id, $status ): void {
-					$this->report_answer( $log_id, $status );
+				function () use ( $log_id, $status, $code ): void {
+					$this->report_answer( $log_id, $status, $code );
 				},
 				100
 			);
@@ -379,18 +405,23 @@ final class Inbound_Route extends WP_REST_Controller {
 
 	/**
 	 * Tells the sidecar what the sender of a verified delivery got (202 new, 200 duplicate,
-	 * 5xx not stored), for the verification log. Best effort, with a short timeout: under
-	 * PHP-FPM the sender is let go first (fastcgi_finish_request); elsewhere it waits for
-	 * this one loopback call. A lost report leaves the entry without an answer, nothing else.
+	 * 5xx not stored, with its code), for the verification log. Best effort, with a short
+	 * timeout: under PHP-FPM the sender is let go first (fastcgi_finish_request); elsewhere it
+	 * waits for this one loopback call. A lost report leaves the entry unconfirmed, nothing else.
 	 *
-	 * @param int $log_id Log entry id from the verdict.
-	 * @param int $status HTTP status sent.
+	 * @param int         $log_id Log entry id from the verdict.
+	 * @param int         $status HTTP status sent.
+	 * @param string|null $code   The error code sent with a 5xx.
 	 */
-	public function report_answer( int $log_id, int $status ): void {
+	public function report_answer( int $log_id, int $status, ?string $code = null ): void {
 		if ( function_exists( 'fastcgi_finish_request' ) ) {
 			fastcgi_finish_request();
 		}
-		$this->sidecar->request_json( 'POST', '/v1/inbound/log/' . $log_id . '/answer', array( 'status' => $status ), self::REPORT_TIMEOUT );
+		$report = array( 'status' => $status );
+		if ( null !== $code ) {
+			$report['code'] = $code;
+		}
+		$this->sidecar->request_json( 'POST', '/v1/inbound/log/' . $log_id . '/answer', $report, self::REPORT_TIMEOUT );
 	}
 
 	/**
@@ -441,15 +472,53 @@ final class Inbound_Route extends WP_REST_Controller {
 	}
 
 	/**
-	 * A 5xx with Retry-After: the sender keeps the event and sends it again.
+	 * The error a sidecar answer other than a verdict or a refusal stands for, for the log.
 	 *
-	 * @param WP_Error $error Error (its status is kept when it is a 5xx).
+	 * @param array{status:int, body:mixed} $answer The sidecar's answer.
+	 * @param string                        $what   What failed.
 	 */
-	private static function retry_later( WP_Error $error ): WP_REST_Response {
-		$data   = $error->get_error_data();
-		$status = is_array( $data ) && isset( $data['status'] ) && (int) $data['status'] >= 500 ? (int) $data['status'] : 503;
-		// The reason can name the sidecar's address: keep it out of an answer to the internet.
-		$response = rest_convert_error_to_response( new WP_Error( $error->get_error_code(), $error->get_error_message(), array( 'status' => $status ) ) );
+	private static function sidecar_error( array $answer, string $what ): WP_Error {
+		$body = is_array( $answer['body'] ) ? $answer['body'] : array();
+		return new WP_Error(
+			'sidecar_answered_' . $answer['status'],
+			sprintf(
+				'%1$s: HTTP %2$d %3$s %4$s',
+				$what,
+				$answer['status'],
+				isset( $body['code'] ) && is_string( $body['code'] ) ? $body['code'] : '',
+				isset( $body['message'] ) && is_string( $body['message'] ) ? $body['message'] : ''
+			)
+		);
+	}
+
+	/**
+	 * What the sender is told when its webhook cannot be taken now: 503 with Retry-After, so
+	 * it keeps the event and sends it again, with one of the two documented codes and a fixed
+	 * message. The route is public: what went wrong inside (the HTTP client's error, which
+	 * names the sidecar's address and its timeout, or the sidecar's own answer) goes to the
+	 * PHP error log, one line with a clear prefix and no secret, never into the answer.
+	 *
+	 * @param string   $source Source slug (from the URL).
+	 * @param WP_Error $detail What went wrong, for the log only.
+	 * @param string   $code   SIDECAR_UNREACHABLE (nothing could be verified) or STORE_UNAVAILABLE.
+	 */
+	private static function retry_later( string $source, WP_Error $detail, string $code = self::SIDECAR_UNREACHABLE ): WP_REST_Response {
+		$data   = $detail->get_error_data();
+		$reason = is_array( $data ) && isset( $data['reason'] ) && is_string( $data['reason'] ) ? ' (' . $data['reason'] . ')' : '';
+		error_log( // An operator must see why senders are asked to retry.
+			sprintf(
+				'Service Integration: inbound webhook for source "%1$s" not taken, answered 503 %2$s: %3$s: %4$s%5$s',
+				$source,
+				$code,
+				$detail->get_error_code(),
+				$detail->get_error_message(),
+				$reason
+			)
+		);
+		$message  = self::STORE_UNAVAILABLE === $code
+			? __( 'The event could not be stored now; send it again later.', 'service-integration' )
+			: __( 'The webhook could not be verified now; send it again later.', 'service-integration' );
+		$response = rest_convert_error_to_response( new WP_Error( $code, $message, array( 'status' => 503 ) ) );
 		$response->header( 'Retry-After', (string) self::RETRY_AFTER_SECONDS );
 		return $response;
 	}

@@ -122,9 +122,11 @@ final class Manufacturing_Order_Fields_Box {
 					// Kept so saving does not silently replace a value stored through REST.
 					array_unshift( $options, $value );
 				}
+				// The stored value is submitted; the label is what the user reads (translated for ours).
+				$labels = Manufacturing_Order_Type::option_labels( $key );
 				echo '<select ' . $attrs . '>'; // Escaped above.
 				foreach ( $options as $option ) {
-					printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $option ), selected( $value, $option, false ), esc_html( $option ) );
+					printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $option ), selected( $value, $option, false ), esc_html( $labels[ $option ] ?? $option ) );
 				}
 				echo '</select>';
 				break;
@@ -182,20 +184,13 @@ final class Manufacturing_Order_Fields_Box {
 		if ( 'notes' === $key ) {
 			return 'textarea';
 		}
+		$dated = Calendar_Date::FORMAT === ( $field['format'] ?? null )
+			|| ( isset( $field['pattern'] ) && is_string( $field['pattern'] ) && false !== strpos( $field['pattern'], '\d{4}-\d{2}-\d{2}' ) );
 		// A date input empties a value it cannot parse, so a stored non-date stays in a text input.
-		if ( isset( $field['pattern'] ) && is_string( $field['pattern'] ) && false !== strpos( $field['pattern'], '\d{4}-\d{2}-\d{2}' ) && ( '' === $value || self::is_date( $value ) ) ) {
+		if ( $dated && ( '' === $value || Calendar_Date::is_valid( $value ) ) ) {
 			return 'date';
 		}
 		return 'text';
-	}
-
-	/**
-	 * Whether a string is a real YYYY-MM-DD calendar date.
-	 *
-	 * @param string $value Value.
-	 */
-	private static function is_date( string $value ): bool {
-		return 1 === preg_match( '/^(\d{4})-(\d{2})-(\d{2})$/', $value, $parts ) && checkdate( (int) $parts[2], (int) $parts[3], (int) $parts[1] );
 	}
 
 	/**
@@ -379,10 +374,15 @@ final class Manufacturing_Order_Fields_Box {
 		echo '</p><ul>';
 		foreach ( $failure['errors'] as $key => $message ) {
 			printf(
-				'<li data-field="%1$s"><strong>%2$s</strong> (<code>%1$s</code>): %3$s</li>',
+				'<li data-field="%1$s">%2$s</li>',
 				esc_attr( $key ),
-				esc_html( self::label( (string) $key, $fields[ $key ] ?? array() ) ),
-				esc_html( $message )
+				sprintf(
+					/* translators: 1: field label, 2: field key (as in the REST API), 3: why the value was refused. */
+					esc_html__( '%1$s (%2$s): %3$s', 'service-integration' ),
+					'<strong>' . esc_html( self::label( (string) $key, $fields[ $key ] ?? array() ) ) . '</strong>',
+					'<code>' . esc_html( $key ) . '</code>',
+					esc_html( $message )
+				)
 			);
 		}
 		echo '</ul></div>';

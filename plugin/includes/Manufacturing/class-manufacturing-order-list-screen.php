@@ -97,11 +97,11 @@ final class Manufacturing_Order_List_Screen {
 				break;
 			case 'due_date':
 				$due = (string) get_post_meta( $post_id, 'due_date', true );
-				$day = '' === $due ? false : \DateTimeImmutable::createFromFormat( '!Y-m-d', $due, wp_timezone() );
-				if ( $day && $day->format( 'Y-m-d' ) === $due ) {
+				$day = Calendar_Date::is_valid( $due ) ? \DateTimeImmutable::createFromFormat( '!Y-m-d', $due, wp_timezone() ) : false;
+				if ( $day ) {
 					printf( '<time datetime="%1$s">%2$s</time>', esc_attr( $due ), esc_html( wp_date( get_option( 'date_format' ), $day->getTimestamp() ) ) );
 				} elseif ( '' !== $due ) {
-					// Stored through REST, whose pattern accepts any digits: shown as it is.
+					// Stored before dates were checked, or by site code around the field's check: shown as it is.
 					echo esc_html( $due );
 				} else {
 					self::render_empty();
@@ -109,11 +109,7 @@ final class Manufacturing_Order_List_Screen {
 				break;
 			case 'priority':
 				$priority = (string) get_post_meta( $post_id, 'priority', true );
-				$labels   = array(
-					'low'    => __( 'Low', 'service-integration' ),
-					'normal' => __( 'Normal', 'service-integration' ),
-					'high'   => __( 'High', 'service-integration' ),
-				);
+				$labels   = Manufacturing_Order_Type::option_labels( 'priority' );
 				if ( '' === $priority ) {
 					self::render_empty();
 				} else {

@@ -123,6 +123,25 @@ final class Manufacturing_Order_Type {
 	}
 
 	/**
+	 * What the choices of a field are called on screen (the edit box's select, the list
+	 * column), by stored value: the value stays `low`, `normal` or `high`, only its label is
+	 * translated. A field without labels here (a site's own enum) shows its raw values.
+	 *
+	 * @param string $key Field key.
+	 * @return array<string, string> Stored value => label.
+	 */
+	public static function option_labels( string $key ): array {
+		if ( 'priority' !== $key ) {
+			return array();
+		}
+		return array(
+			'low'    => _x( 'Low', 'manufacturing order priority', 'service-integration' ),
+			'normal' => _x( 'Normal', 'manufacturing order priority', 'service-integration' ),
+			'high'   => _x( 'High', 'manufacturing order priority', 'service-integration' ),
+		);
+	}
+
+	/**
 	 * Default custom fields of a manufacturing order; site code adds more with the
 	 * `service_integration_manufacturing_order_fields` filter (same shape).
 	 *
@@ -160,6 +179,8 @@ final class Manufacturing_Order_Type {
 			'due_date'            => array(
 				'type'        => 'string',
 				'pattern'     => '^(\\d{4}-\\d{2}-\\d{2})?$',
+				// A day that exists (validate_value): the pattern alone takes 2026-02-30.
+				'format'      => Calendar_Date::FORMAT,
 				'description' => __( 'Date the order must be ready (YYYY-MM-DD).', 'service-integration' ),
 				'default'     => '',
 			),
@@ -236,7 +257,10 @@ final class Manufacturing_Order_Type {
 
 	/**
 	 * Validates a submitted value of a field against its schema: the one check shared by the
-	 * REST route and the edit screen's box, so both accept and refuse the same values.
+	 * REST route and the edit screen's box, so both accept and refuse the same values. Core's
+	 * schema check, then, for a field of format `date` (Calendar_Date), that a non-empty value
+	 * names a day that exists, refused as core refuses an impossible date-time
+	 * (rest_invalid_date), naming the field.
 	 *
 	 * @param mixed  $value Submitted value.
 	 * @param array  $field Field schema, as in fields().
@@ -245,7 +269,18 @@ final class Manufacturing_Order_Type {
 	 */
 	public static function validate_value( $value, array $field, string $param ) {
 		unset( $field['default'] );
-		return rest_validate_value_from_schema( $value, $field, $param );
+		$valid = rest_validate_value_from_schema( $value, $field, $param );
+		if ( is_wp_error( $valid ) ) {
+			return $valid;
+		}
+		if ( Calendar_Date::FORMAT === ( $field['format'] ?? null ) && is_string( $value ) && '' !== $value && ! Calendar_Date::is_valid( $value ) ) {
+			return new \WP_Error(
+				'rest_invalid_date',
+				/* translators: 1: field name (e.g. meta.due_date), 2: the value given. */
+				sprintf( __( '%1$s is not a date that exists: %2$s (YYYY-MM-DD).', 'service-integration' ), $param, $value )
+			);
+		}
+		return true;
 	}
 
 	/**

@@ -232,14 +232,25 @@ final class Endpoint_Notices {
 		$page = admin_url( 'admin.php?page=' . Admin_Page::SLUG . '&tab=endpoints' );
 		foreach ( self::all() as $endpoint ) {
 			$last_error = $endpoint['last_error'] ?? null;
+			$url        = '<code>' . esc_html( $endpoint['url'] ) . '</code>';
+			$message    = is_array( $last_error )
+				? sprintf(
+					/* translators: 1: endpoint URL, 2: why the sidecar disabled it, 3: the endpoint's last error, e.g. "HTTP 500: Internal Server Error". */
+					esc_html__( 'a webhook endpoint was disabled, %1$s: %2$s. Last error: %3$s.', 'service-integration' ),
+					$url,
+					esc_html( $endpoint['reason'] ),
+					esc_html( $last_error['message'] )
+				)
+				: sprintf(
+					/* translators: 1: endpoint URL, 2: why the sidecar disabled it. */
+					esc_html__( 'a webhook endpoint was disabled, %1$s: %2$s.', 'service-integration' ),
+					$url,
+					esc_html( $endpoint['reason'] )
+				);
 			printf(
-				'<div class="notice notice-error service-integration-endpoint-disabled"><p><strong>%1$s</strong> %2$s <code>%3$s</code>: %4$s%5$s <a href="%6$s">%7$s</a></p></div>',
+				'<div class="notice notice-error service-integration-endpoint-disabled"><p><strong>%1$s</strong> %2$s <a href="%3$s">%4$s</a></p></div>',
 				esc_html__( 'Service Integration:', 'service-integration' ),
-				esc_html__( 'a webhook endpoint was disabled', 'service-integration' ),
-				esc_html( $endpoint['url'] ),
-				esc_html( $endpoint['reason'] ),
-				/* translators: %s: the endpoint's last error, e.g. "HTTP 500: Internal Server Error". */
-				is_array( $last_error ) ? esc_html( sprintf( __( '. Last error: %s.', 'service-integration' ), $last_error['message'] ) ) : '',
+				wp_kses( $message, array( 'code' => array() ) ),
 				esc_url( $page ),
 				esc_html__( 'Review the endpoint', 'service-integration' )
 			);

@@ -24,6 +24,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Hand_Over {
 
 	const CRON_HOOK = 'service_integration_outbox_flush';
+	const SCHEDULE  = 'service_integration_every_minute';
 	const BATCH     = 100;
 	// A quarter of the sidecar's default body limit (SIDECAR_MAX_BODY_BYTES, 1 MB).
 	const MAX_BATCH_BYTES = 256 * 1024;
@@ -60,11 +61,29 @@ final class Hand_Over {
 		add_action(
 			'init',
 			static function (): void {
-				if ( ! wp_next_scheduled( self::CRON_HOOK ) ) {
-					wp_schedule_event( time() + MINUTE_IN_SECONDS, 'service_integration_every_minute', self::CRON_HOOK );
-				}
+				self::schedule();
 			}
 		);
+	}
+
+	/**
+	 * Schedules the every-minute hand-over when it is missing (reads the cron array WordPress
+	 * already loaded). The schedule must be known when the event is written (add_schedule):
+	 * activation calls this before the plugin's hooks are registered (Lifecycle::schedule_jobs).
+	 *
+	 * @param int|null $first_run Unix time of the first run; a minute from now by default.
+	 */
+	public static function schedule( ?int $first_run = null ): void {
+		if ( ! wp_next_scheduled( self::CRON_HOOK ) ) {
+			wp_schedule_event( $first_run ?? time() + MINUTE_IN_SECONDS, self::SCHEDULE, self::CRON_HOOK );
+		}
+	}
+
+	/**
+	 * Removes the cron event (deactivation).
+	 */
+	public static function unschedule(): void {
+		wp_clear_scheduled_hook( self::CRON_HOOK );
 	}
 
 	/**
@@ -74,7 +93,7 @@ final class Hand_Over {
 	 * @return array
 	 */
 	public static function add_schedule( $schedules ) {
-		$schedules['service_integration_every_minute'] = array(
+		$schedules[ self::SCHEDULE ] = array(
 			'interval' => MINUTE_IN_SECONDS,
 			'display'  => __( 'Every minute (Service Integration outbox)', 'service-integration' ),
 		);

@@ -26,22 +26,27 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   the status and payment date it had when it was created, so it never shows the order paid.
  *   WooCommerce's own webhooks wait for the end of the request the same way
  *   (wc_webhook_process_delivery() queues, wc_webhook_execute_queue() on shutdown).
- * - order.paid: a snapshot when the payment is recorded (woocommerce_payment_complete, or a
- *   status change into a paid status), when WooCommerce has saved the order.
+ * - order.paid: once per order, when it is paid: Commerce\Paid_Moment_Recorder fires
+ *   `service_integration_order_paid` when the order first enters a status WooCommerce counts as
+ *   paid (whatever the gateway: payment_complete(), cash on delivery's processing, bank transfer
+ *   or cheque marked processing by the owner), never again when it leaves and comes back. Built
+ *   at the end of the request, like order.created, from the order as WooCommerce then has it.
  * - order.refunded: `woocommerce_order_fully_refunded` fires before wc_create_refund() sets the
  *   order to refunded, so the event is taken on `woocommerce_order_refunded`, which
  *   wc_create_refund() fires last, once the refund and the order's new status are saved; the
  *   partial/full hooks only say which kind it was.
  *
  * Events are written to the outbox at the end of the request, in the order they happened, so an
- * order's created event always precedes its paid event. Ids are derived from the business event,
- * so the same payment seen through woocommerce_payment_complete and a status change is one event.
+ * order's created event always precedes its paid event. Ids are derived from the business event
+ * (the paid event's from the order's paid moment, which never moves), so the same event written
+ * twice is one row.
  * Nothing here may break the order flow: every failure is caught and logged.
  */
 final class Order_Events {
 
 	/**
-	 * Events of this request not yet written: each {type, order_id, occurrence, order, data, extra}.
+	 * Events of this request not yet written: each {type, order_id, occurrence, order?, data?,
+	 * at_creation?, extra?}; one without data is built at the end of the request.
 	 *
 	 * @var array<int, array<string, mixed>>
 	 */
@@ -68,8 +73,7 @@ final class Order_Events {
 	 */
 	public function register(): void {
 		add_action( 'woocommerce_new_order', array( $this, 'on_created' ), 20, 2 );
-		add_action( 'woocommerce_payment_complete', array( $this, 'on_payment_complete' ), 20 );
-		add_action( 'woocommerce_order_status_changed', array( $this, 'on_status_changed' ), 20, 4 );
+		add_action( 'service_integration_order_paid', array( $this, 'on_paid' ), 20, 2 );
 		add_action( 'woocommerce_order_partially_refunded', array( $this, 'on_partial_refund' ), 20, 2 );
 		add_action( 'woocommerce_order_fully_refunded', array( $this, 'on_full_refund' ), 20, 2 );
 		add_action( 'woocommerce_order_refunded', array( $this, 'on_refunded' ), 20, 2 );
@@ -98,6 +102,7 @@ final class Order_Events {
 				'at_creation' => array(
 					'status'    => $order->get_status(),
 					'date_paid' => Paid_Order_Snapshot::iso8601( $order->get_date_paid() ),
+					'paid_at'   => Paid_Order_Snapshot::iso8601_of( Paid_Orders::paid_moment( $order ) ),
 				),
 			);
 		} catch ( \Throwable $error ) {
@@ -106,27 +111,18 @@ final class Order_Events {
 	}
 
 	/**
-	 * Payment completed through a gateway.
+	 * The order is paid (its paid moment was just recorded): remembered now, built at the end of
+	 * the request. One payment, one event: the id is keyed on the paid moment.
 	 *
 	 * @param int $order_id Order id.
+	 * @param int $paid_at  The paid moment (UTC timestamp).
 	 */
-	public function on_payment_complete( $order_id ): void {
-		$this->record_paid( (int) $order_id, null );
-	}
-
-	/**
-	 * A status change into a paid status (offline gateways, manual changes).
-	 *
-	 * @param int            $order_id Order id.
-	 * @param string         $from     Previous status.
-	 * @param string         $to       New status.
-	 * @param \WC_Order|null $order    Order.
-	 */
-	public function on_status_changed( $order_id, $from, $to, $order = null ): void {
-		$paid = Paid_Orders::paid_statuses();
-		if ( in_array( $to, $paid, true ) && ! in_array( $from, $paid, true ) ) {
-			$this->record_paid( (int) $order_id, $order );
-		}
+	public function on_paid( $order_id, $paid_at ): void {
+		$this->pending[] = array(
+			'type'       => 'order.paid',
+			'order_id'   => (int) $order_id,
+			'occurrence' => 'paid-' . (int) $paid_at,
+		);
 	}
 
 	/**
@@ -188,31 +184,6 @@ final class Order_Events {
 	}
 
 	/**
-	 * One payment, one event: the id is keyed on the payment time.
-	 *
-	 * @param int            $order_id Order id.
-	 * @param \WC_Order|null $order    Order.
-	 */
-	private function record_paid( int $order_id, $order ): void {
-		try {
-			$order = $order instanceof \WC_Order ? $order : wc_get_order( $order_id );
-			if ( ! $order instanceof \WC_Order ) {
-				return;
-			}
-			$paid_at         = $order->get_date_paid();
-			$this->pending[] = array(
-				'type'       => 'order.paid',
-				'order_id'   => $order_id,
-				'occurrence' => 'paid-' . ( $paid_at ? $paid_at->getTimestamp() : 'unknown' ),
-				'order'      => $order,
-				'data'       => Paid_Orders::to_array( $order ),
-			);
-		} catch ( \Throwable $error ) {
-			$this->log_failure( 'order.paid', $order_id, $error );
-		}
-	}
-
-	/**
 	 * End of request: writes this request's events to the outbox, in the order they happened,
 	 * and asks for a hand-over.
 	 */
@@ -221,10 +192,12 @@ final class Order_Events {
 		$this->pending = array();
 		foreach ( $events as $event ) {
 			try {
-				if ( 'order.created' === $event['type'] ) {
-					$event = $this->complete_created( $event );
+				if ( ! isset( $event['data'] ) ) {
+					$event = $this->complete( $event );
 				}
-				$this->write( $event );
+				if ( $event ) {
+					$this->write( $event );
+				}
 			} catch ( \Throwable $error ) {
 				$this->log_failure( (string) $event['type'], (int) $event['order_id'], $error );
 			}
@@ -232,16 +205,20 @@ final class Order_Events {
 	}
 
 	/**
-	 * The created event from the order as WooCommerce holds it now (the instance the hook passed
-	 * if the order can no longer be read), with its status and payment date at creation.
+	 * An event built at the end of the request from the order as WooCommerce holds it now (the
+	 * instance the hook passed if the order can no longer be read); a created event keeps the
+	 * status and payment dates it had at creation.
 	 *
-	 * @param array<string, mixed> $event Pending created event.
-	 * @return array<string, mixed>
+	 * @param array<string, mixed> $event Pending event.
+	 * @return array<string, mixed>|null Null when there is no order to describe.
 	 */
-	private function complete_created( array $event ): array {
+	private function complete( array $event ): ?array {
 		$current        = wc_get_order( $event['order_id'] );
-		$event['order'] = $current instanceof \WC_Order ? $current : $event['order'];
-		$event['data']  = array_merge( Paid_Orders::to_array( $event['order'] ), $event['at_creation'] );
+		$event['order'] = $current instanceof \WC_Order ? $current : ( $event['order'] ?? null );
+		if ( ! $event['order'] instanceof \WC_Order ) {
+			return null;
+		}
+		$event['data'] = array_merge( Paid_Orders::to_array( $event['order'] ), $event['at_creation'] ?? array() );
 		return $event;
 	}
 

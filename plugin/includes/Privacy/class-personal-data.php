@@ -345,7 +345,8 @@ final class Personal_Data {
 	 */
 	private static function sidecar_failure( $answer, string $summary ): string {
 		if ( is_wp_error( $answer ) ) {
-			return sprintf( '%s: %s', $summary, $answer->get_error_message() );
+			/* translators: 1: what failed, 2: why. */
+			return sprintf( __( '%1$s: %2$s', 'service-integration' ), $summary, $answer->get_error_message() );
 		}
 		$code = is_array( $answer['body'] ) && isset( $answer['body']['code'] ) ? (string) $answer['body']['code'] : 'unexpected_answer';
 		/* translators: 1: what failed, 2: HTTP status, 3: error code */

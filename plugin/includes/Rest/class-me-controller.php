@@ -177,12 +177,12 @@ final class Me_Controller extends WP_REST_Controller {
 				'expected_capabilities' => array( 'type' => array( 'array', 'null' ), 'items' => array( 'type' => 'string' ), 'readonly' => true ),
 				'sensitive_capabilities' => array(
 					'type'                 => 'object',
-					'description'          => 'Effective value of capabilities the integration must never hold.',
+					'description'          => __( 'Effective value of capabilities the integration must never hold.', 'service-integration' ),
 					'additionalProperties' => array( 'type' => 'boolean' ),
 					'readonly'             => true,
 				),
 				'widening_detected'     => $strings,
-				'application_password'  => array( 'type' => array( 'string', 'null' ), 'description' => 'UUID of the application password used.', 'readonly' => true ),
+				'application_password'  => array( 'type' => array( 'string', 'null' ), 'description' => __( 'UUID of the application password used.', 'service-integration' ), 'readonly' => true ),
 			),
 		);
 		return $this->add_additional_fields_schema( $this->schema );

@@ -28,13 +28,16 @@ if ( ! defined( 'ABSPATH' ) ) {
  * 404 rest_no_route by WordPress, and nothing here writes to an order.
  *
  * Reading:
+ * "Paid" is the order's paid moment, `paid_at` (Commerce\Paid_Moment): when it first entered
+ * a status WooCommerce counts as paid, recorded once; `date_paid` is served as WooCommerce has it.
+ *
  * - Plain listing: `page`, `per_page` (1-100, default 20), `orderby` = date (created, the
  *   default) | id | modified, `order` = desc (default) | asc, filters `paid_after` /
  *   `modified_after` (inclusive) and `paid_before` / `modified_before` (exclusive).
- * - Incremental sync: `orderby=date_paid` sorts by (date_paid ASC, id ASC). The cursor is
- *   the last order received: `paid_after=<its date_paid>&after_id=<its id>` returns what
- *   comes strictly after it, so orders paid in the same second are neither skipped nor
- *   repeated. Only orders paid at least a few seconds ago are returned (the settle delay,
+ * - Incremental sync: `orderby=paid_at` (or its earlier name `date_paid`) sorts by (paid_at ASC,
+ *   id ASC). The cursor is the last order received: `paid_after=<its paid_at>&after_id=<its id>`
+ *   returns what comes strictly after it, so orders paid in the same second are neither skipped
+ *   nor repeated. Only orders paid at least a few seconds ago are returned (the settle delay,
  *   filter `service_integration_paid_orders_settle_seconds`, default 5), so an order whose
  *   payment is still being saved cannot appear later behind a cursor that has moved on;
  *   the bound used is sent in the `X-Paid-Before` header. The `next` Link carries the cursor.
@@ -140,7 +143,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 		$page     = (int) $request['page'];
 		$per_page = (int) $request['per_page'];
 		$orderby  = (string) $request['orderby'];
-		$sync     = 'date_paid' === $orderby;
+		$sync     = self::is_sync( $orderby );
 		$order    = $request['order'] ? (string) $request['order'] : ( $sync ? 'asc' : 'desc' );
 
 		$modified = self::range( $request['modified_after'], $request['modified_before'] );
@@ -179,7 +182,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	 * @param int                   $per_page Page size.
 	 * @param string                $orderby  Sort key.
 	 * @param string                $order    Direction.
-	 * @param bool                  $sync     Whether this is the date_paid order.
+	 * @param bool                  $sync     Whether this is the sync order (paid_at).
 	 * @param array<string, string> $filters  date_modified filter.
 	 * @return WP_REST_Response|WP_Error
 	 * @throws Order_Query_Error On a database error.
@@ -193,14 +196,14 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			}
 			// paid_after alone is inclusive: the cursor (paid_after, 0) keeps its whole second.
 			$after  = null !== $request['paid_after'] ? self::seconds( (string) $request['paid_after'] ) : 0;
-			$result = $this->orders->by_date_paid( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters, $this->included_fields( $request ) );
+			$result = $this->orders->by_paid_at( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters, $this->included_fields( $request ) );
 		} else {
 			$paid = self::range( $request['paid_after'], $request['paid_before'] );
 			if ( false === $paid ) {
 				return $this->respond( array(), 0, $request, null );
 			}
 			if ( null !== $paid ) {
-				$filters['date_paid'] = $paid;
+				$filters['paid_at'] = $paid;
 			}
 			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters, $this->included_fields( $request ) );
 		}
@@ -230,7 +233,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	 * @param array<int, mixed> $items       Items.
 	 * @param int               $total       Matching orders.
 	 * @param WP_REST_Request   $request     Request.
-	 * @param int|null          $paid_before Bound used in the date_paid order.
+	 * @param int|null          $paid_before Bound used in the sync order.
 	 * @param array<int, array<string, mixed>> $orders The snapshots returned (for the cursor).
 	 */
 	private function respond( array $items, int $total, WP_REST_Request $request, ?int $paid_before, array $orders = array() ): WP_REST_Response {
@@ -250,7 +253,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 			$last = end( $orders );
 			if ( $last && $total > ( $page - 1 ) * $per_page + count( $orders ) ) {
 				$cursor = array(
-					'paid_after' => $last['date_paid'],
+					'paid_after' => $last['paid_at'],
 					'after_id'   => $last['id'],
 				);
 				$response->link_header( 'next', add_query_arg( urlencode_deep( $cursor ), remove_query_arg( 'page', $base ) ) );
@@ -344,7 +347,14 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 					'readonly'    => true,
 				),
 				'date_paid'     => array(
-					'description' => __( 'When the order was paid, ISO 8601 in UTC.', 'service-integration' ),
+					'description' => __( 'WooCommerce’s payment date, as WooCommerce has it (null until it stamps one: cash on delivery at completion), ISO 8601 in UTC.', 'service-integration' ),
+					'type'        => array( 'string', 'null' ),
+					'format'      => 'date-time',
+					'context'     => $view,
+					'readonly'    => true,
+				),
+				'paid_at'       => array(
+					'description' => __( 'When the order was paid: when it first entered a status WooCommerce counts as paid, recorded once and never moved (its date_paid for orders paid before this was recorded); null when unknown. The sync order and the paid_after and paid_before filters use it. ISO 8601 in UTC.', 'service-integration' ),
 					'type'        => array( 'string', 'null' ),
 					'format'      => 'date-time',
 					'context'     => $view,
@@ -462,24 +472,24 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 				'validate_callback' => 'rest_validate_request_arg',
 			),
 			'orderby'         => array(
-				'description'       => __( 'Sort key: date (created), id, modified, or date_paid (the incremental-sync order: date_paid then id, ascending).', 'service-integration' ),
+				'description'       => __( 'Sort key: date (created), id, modified, or paid_at (the incremental-sync order: paid_at then id, ascending; date_paid is its earlier name and sorts the same way).', 'service-integration' ),
 				'type'              => 'string',
-				'enum'              => array( 'date', 'id', 'modified', 'date_paid' ),
+				'enum'              => array( 'date', 'id', 'modified', 'paid_at', 'date_paid' ),
 				'default'           => 'date',
 				'validate_callback' => 'rest_validate_request_arg',
 			),
 			'order'           => array(
-				'description'       => __( 'Direction: desc by default, asc for date_paid (the only direction date_paid allows).', 'service-integration' ),
+				'description'       => __( 'Direction: desc by default, asc for paid_at (the only direction the sync order allows).', 'service-integration' ),
 				'type'              => 'string',
 				'enum'              => array( 'asc', 'desc' ),
 				'validate_callback' => array( $this, 'validate_order' ),
 			),
-			'paid_after'      => $date( __( 'Orders paid at or after this time (ISO 8601; UTC when no offset is given). With orderby=date_paid, the cursor time.', 'service-integration' ) ),
-			'paid_before'     => $date( __( 'Orders paid before this time (ISO 8601).', 'service-integration' ) ),
+			'paid_after'      => $date( __( 'Orders whose paid_at is at or after this time (ISO 8601; UTC when no offset is given). With orderby=paid_at, the cursor time.', 'service-integration' ) ),
+			'paid_before'     => $date( __( 'Orders whose paid_at is before this time (ISO 8601).', 'service-integration' ) ),
 			'modified_after'  => $date( __( 'Orders changed at or after this time (ISO 8601).', 'service-integration' ) ),
 			'modified_before' => $date( __( 'Orders changed before this time (ISO 8601).', 'service-integration' ) ),
 			'after_id'        => array(
-				'description'       => __( 'Cursor id, with orderby=date_paid and paid_after: of the orders paid exactly at paid_after, only those with a greater id.', 'service-integration' ),
+				'description'       => __( 'Cursor id, with orderby=paid_at and paid_after: of the orders paid exactly at paid_after, only those with a greater id.', 'service-integration' ),
 				'type'              => 'integer',
 				'minimum'           => 1,
 				'validate_callback' => array( $this, 'validate_after_id' ),
@@ -488,7 +498,16 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	}
 
 	/**
-	 * `order`: the schema, and no desc with date_paid.
+	 * Whether a sort key is the sync order: paid_at, or its earlier name date_paid.
+	 *
+	 * @param mixed $orderby Sort key.
+	 */
+	private static function is_sync( $orderby ): bool {
+		return in_array( $orderby, array( 'paid_at', 'date_paid' ), true );
+	}
+
+	/**
+	 * `order`: the schema, and no desc in the sync order.
 	 *
 	 * @param mixed           $value   Value.
 	 * @param WP_REST_Request $request Request.
@@ -500,14 +519,14 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 		if ( true !== $valid ) {
 			return $valid;
 		}
-		if ( 'desc' === $value && 'date_paid' === $request->get_param( 'orderby' ) ) {
-			return new WP_Error( 'rest_invalid_param', __( 'orderby=date_paid is ascending only.', 'service-integration' ) );
+		if ( 'desc' === $value && self::is_sync( $request->get_param( 'orderby' ) ) ) {
+			return new WP_Error( 'rest_invalid_param', __( 'orderby=paid_at is ascending only.', 'service-integration' ) );
 		}
 		return true;
 	}
 
 	/**
-	 * `after_id`: the schema, and only as part of the date_paid cursor.
+	 * `after_id`: the schema, and only as part of the sync order's cursor.
 	 *
 	 * @param mixed           $value   Value.
 	 * @param WP_REST_Request $request Request.
@@ -519,18 +538,18 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 		if ( true !== $valid ) {
 			return $valid;
 		}
-		if ( 'date_paid' !== $request->get_param( 'orderby' ) || null === $request->get_param( 'paid_after' ) ) {
-			return new WP_Error( 'rest_invalid_param', __( 'after_id is part of the cursor of the date_paid order: send it with orderby=date_paid and paid_after.', 'service-integration' ) );
+		if ( ! self::is_sync( $request->get_param( 'orderby' ) ) || null === $request->get_param( 'paid_after' ) ) {
+			return new WP_Error( 'rest_invalid_param', __( 'after_id is part of the cursor of the sync order: send it with orderby=paid_at and paid_after.', 'service-integration' ) );
 		}
 		return true;
 	}
 
 	/**
-	 * Settle delay of the date_paid order, in seconds.
+	 * Settle delay of the sync order, in seconds.
 	 */
 	private static function settle_seconds(): int {
 		/**
-		 * Filters how long after its payment an order appears in the date_paid order.
+		 * Filters how long after its paid moment an order appears in the sync order.
 		 *
 		 * @param int $seconds Seconds (default 5).
 		 */

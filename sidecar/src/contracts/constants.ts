@@ -41,8 +41,45 @@ export type SecretOrigin = 'generated' | 'provided';
 /** The slug in the receiving URL; the same rule as the WordPress route. */
 export const SOURCE_ID_PATTERN = /^[a-z0-9-]{1,64}$/;
 
-export const INBOUND_OUTCOMES = [ 'verified', 'refused' ] as const;
+/**
+ * What an entry of the inbound verification log says the sender was told, never more than it knows:
+ * - verified: the signature is good and the sender got a 2xx (202 stored, 200 duplicate), as
+ *   WordPress reported after answering;
+ * - refused: the sender got the refusal's 4xx (its code says why);
+ * - not_stored: the signature is good but WordPress answered 5xx (its database failed), so the
+ *   sender sends it again;
+ * - timed_out: the verdict came after WordPress had stopped waiting for it: the sender got 503
+ *   sidecar_unreachable and sends it again;
+ * - unconfirmed: the signature is good, and WordPress has not reported what it answered (it is
+ *   answering, or its report was lost).
+ */
+export const INBOUND_OUTCOMES = [ 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ] as const;
 export type InboundOutcome = ( typeof INBOUND_OUTCOMES )[ number ];
+
+/**
+ * The refusals of an inbound verification (receive.ts), which WordPress passes to the sender
+ * unchanged: docs/api/inbound-webhooks.md lists them. Any other answer of the sidecar is not the
+ * sender's business: WordPress answers 503 sidecar_unreachable and logs it.
+ */
+export const INBOUND_REFUSAL_CODES = [
+	'unknown_source',
+	'source_disabled',
+	'missing_signature',
+	'malformed_signature',
+	'invalid_signature',
+	'stale_timestamp',
+	'missing_event_id',
+	'invalid_utf8',
+	'invalid_json',
+	'invalid_payload',
+] as const;
+export type InboundRefusalCode = ( typeof INBOUND_REFUSAL_CODES )[ number ];
+
+/**
+ * WordPress's deadline for a verdict, Unix milliseconds: the receiving route stops waiting then and
+ * answers the sender 503 sidecar_unreachable, so a verdict reached after it is logged as timed_out.
+ */
+export const INBOUND_DEADLINE_HEADER = 'x-si-deadline-ms';
 
 /** WordPress forwards the provider's headers under this prefix (`x-si-fwd-stripe-signature`). */
 export const FORWARDED_HEADER_PREFIX = 'x-si-fwd-';

@@ -166,12 +166,13 @@ export interface InboundLogEntryView {
 	id: number;
 	at: string;
 	source: string;
+	/** What the sender was told (INBOUND_OUTCOMES): `verified` only once WordPress reported a 2xx. */
 	outcome: InboundOutcome;
-	/** The verifier's answer to WordPress: 200 verified, or the refusal's 4xx (which the sender got unchanged). */
+	/** The verifier's answer to WordPress: 200 (a good signature), the refusal's 4xx, or 503 past WordPress's deadline. */
 	status: number;
-	/** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored); null until reported. */
+	/** The HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 5xx not stored); null while unconfirmed. */
 	answer_status: number | null;
-	/** Why it was refused. */
+	/** The code of the error the sender got (why it was refused, or not stored); null for a 2xx. */
 	code: string | null;
 	event_id: string | null;
 }

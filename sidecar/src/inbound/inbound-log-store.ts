@@ -3,18 +3,36 @@ import type { Db } from '../store/database';
 
 export type { InboundOutcome };
 
-/** One verification: when, for which source, the verdict, and the event id when there was one. Never a payload, a header or a secret. */
+/**
+ * One verification: when, for which source, and what the sender was told (the outcome, the
+ * status and the code it got), with the event id when there was one. Never a payload, a header
+ * or a secret.
+ */
 export interface InboundLogEntry {
 	id: number;
 	at: number;
 	source: string;
+	/** What the entry says the sender was told (INBOUND_OUTCOMES). */
 	outcome: InboundOutcome;
-	/** The verifier's answer to WordPress (200 = verified). */
+	/** The verifier's answer to WordPress: 200 (the signature is good), the refusal's 4xx, or 503 past WordPress's deadline. */
 	status: number;
+	/** The code of the error the sender got (the refusal's, WordPress's, sidecar_unreachable); null for a 2xx, or while unconfirmed. */
 	code: string | null;
 	eventId: string | null;
-	/** What WordPress answered the sender, once it reported it (verified deliveries only). */
+	/** The HTTP status the sender got; null while unconfirmed (WordPress has not reported it). */
 	answerStatus: number | null;
+}
+
+/** What WordPress reports it answered the sender of a verified delivery: 202 stored, 200 duplicate, 5xx not stored. */
+export interface InboundAnswer {
+	status: number;
+	/** The error code it answered with (5xx), or null. */
+	code: string | null;
+}
+
+/** The outcome WordPress's report makes of an unconfirmed entry. */
+export function answeredOutcome( status: number ): InboundOutcome {
+	return status >= 200 && status < 300 ? 'verified' : 'not_stored';
 }
 
 export interface InboundLogQuery {
@@ -50,9 +68,12 @@ export class InboundLogStore {
 	) {
 		this.statements = {
 			insert: db.prepare(
-				'INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (?, ?, ?, ?, ?, ?)'
+				'INSERT INTO inbound_log (at, source, outcome, status, code, event_id, answer_status) VALUES (?, ?, ?, ?, ?, ?, ?)'
 			),
-			answer: db.prepare( 'UPDATE inbound_log SET answer_status = ? WHERE id = ?' ),
+			// The first report settles an unconfirmed entry; an entry that already says what the sender got keeps it.
+			answer: db.prepare(
+				"UPDATE inbound_log SET outcome = ?, answer_status = ?, code = ? WHERE id = ? AND outcome = 'unconfirmed'"
+			),
 			get: db.prepare( 'SELECT * FROM inbound_log WHERE id = ?' ),
 			prune: db.prepare( 'DELETE FROM inbound_log WHERE id <= (SELECT MAX(id) FROM inbound_log) - ?' ),
 			page: db.prepare(
@@ -66,10 +87,17 @@ export class InboundLogStore {
 	}
 
 	/** Adds a row; its id, which WordPress reports its answer under (recordAnswer). */
-	record( entry: Omit< InboundLogEntry, 'id' | 'answerStatus' > ): number {
+	record( entry: Omit< InboundLogEntry, 'id' > ): number {
 		const id = Number(
-			this.statements.insert.run( entry.at, entry.source, entry.outcome, entry.status, entry.code, entry.eventId )
-				.lastInsertRowid
+			this.statements.insert.run(
+				entry.at,
+				entry.source,
+				entry.outcome,
+				entry.status,
+				entry.code,
+				entry.eventId,
+				entry.answerStatus
+			).lastInsertRowid
 		);
 		if ( ++this.writes % LOG_PRUNE_EVERY === 0 ) {
 			this.statements.prune.run( this.keep );
@@ -77,9 +105,9 @@ export class InboundLogStore {
 		return id;
 	}
 
-	/** Keeps the status WordPress answered the sender with; the updated row, or undefined when there is no such row (any more). */
-	recordAnswer( id: number, answerStatus: number ): InboundLogEntry | undefined {
-		this.statements.answer.run( answerStatus, id );
+	/** Keeps what WordPress answered the sender with; the row as it is then, or undefined when there is no such row (any more). */
+	recordAnswer( id: number, answer: InboundAnswer ): InboundLogEntry | undefined {
+		this.statements.answer.run( answeredOutcome( answer.status ), answer.status, answer.code, id );
 		const row = this.statements.get.get( id ) as LogRow | undefined;
 		return row ? fromRow( row ) : undefined;
 	}

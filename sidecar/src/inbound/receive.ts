@@ -3,6 +3,7 @@
  * (verify.ts), then shape (normalise.ts). Pure apart from the source it is given,
  * so the route, the tests and the benchmark all run exactly this.
  */
+import type { InboundRefusalCode } from '../contracts/constants';
 import { normaliseInbound, type JsonObject } from './normalise';
 import type { InboundSource } from './sources-store';
 import { verifyInbound, type VerifyResult } from './verify';
@@ -29,7 +30,7 @@ export type InboundVerdict =
 			dataPointer: '' | '/data';
 			signedAt: number | null;
 	  }
-	| { ok: false; status: 400 | 401 | 403 | 404; code: string; message: string };
+	| { ok: false; status: 400 | 401 | 403 | 404; code: InboundRefusalCode; message: string };
 
 export function checkInbound( source: InboundSource | undefined, request: InboundRequest ): InboundVerdict {
 	if ( ! source ) {

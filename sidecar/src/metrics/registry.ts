@@ -120,7 +120,7 @@ export class SidecarMetrics {
 		} );
 		this.inbound = new Counter( {
 			name: name( 'inbound_verifications_total' ),
-			help: `Inbound webhook verifications, by source (${ UNKNOWN_SOURCE_LABEL } for a source that does not exist), outcome (verified, refused) and reason (none, or the refusal code).`,
+			help: `Inbound webhook verifications, by source (${ UNKNOWN_SOURCE_LABEL } for a source that does not exist), outcome (verified, refused, timed_out: asked after WordPress's deadline) and reason (none, the refusal code, or deadline_passed).`,
 			labelNames: [ 'source', 'outcome', 'reason' ],
 			registers,
 		} );
@@ -188,6 +188,15 @@ export class SidecarMetrics {
 		}
 		const known = verdict.code !== 'unknown_source';
 		this.inbound.inc( { source: known ? source : UNKNOWN_SOURCE_LABEL, outcome: 'refused', reason: verdict.code } );
+	}
+
+	/** A verification asked for after WordPress's deadline: not made, WordPress had answered the sender already. */
+	recordInboundTimeout( source: string, known: boolean ): void {
+		this.inbound.inc( {
+			source: known ? source : UNKNOWN_SOURCE_LABEL,
+			outcome: 'timed_out',
+			reason: 'deadline_passed',
+		} );
 	}
 
 	/** The text exposition, with the queue gauges read now. */

@@ -7,13 +7,15 @@
  */
 import { createHmac, randomBytes } from 'crypto';
 import { maskSecret } from '../secret-mask';
+import { SIDECAR_VERSION } from '../version';
 
 const PREFIX = 'whsec_';
 const MIN_KEY_BYTES = 24;
 const MAX_KEY_BYTES = 64;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export const USER_AGENT = 'wp-service-integration-sidecar/0.1';
+/** Sent with every delivery and notice: the package's version, the one /health reports. */
+export const USER_AGENT = `wp-service-integration-sidecar/${ SIDECAR_VERSION }`;
 
 export function generateSecret(): string {
 	return PREFIX + randomBytes( 32 ).toString( 'base64' );

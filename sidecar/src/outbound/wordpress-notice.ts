@@ -5,6 +5,7 @@ import { CHANNEL_HEADERS, signChannelRequest } from '../channel/channel-signatur
 import type { SidecarConfig } from '../config';
 import type { Notice } from '../store/notices-store';
 import { postOnce } from './http-post';
+import { USER_AGENT } from './signing';
 
 export type { Notice } from '../store/notices-store';
 
@@ -48,6 +49,7 @@ export function createWordPressNotifier( options: {
 			const response = await postOnce( url, body, {
 				headers: {
 					'content-type': 'application/json',
+					'user-agent': USER_AGENT,
 					[ CHANNEL_HEADERS.timestamp ]: String( timestamp ),
 					[ CHANNEL_HEADERS.requestId ]: requestId,
 					[ CHANNEL_HEADERS.signature ]: signChannelRequest(

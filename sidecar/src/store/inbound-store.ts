@@ -1,6 +1,7 @@
 import {
 	DEFAULT_LOG_KEEP,
 	InboundLogStore,
+	type InboundAnswer,
 	type InboundLogEntry,
 	type InboundLogQuery,
 } from '../inbound/inbound-log-store';
@@ -13,8 +14,8 @@ import {
 } from '../inbound/sources-store';
 import type { Db } from './database';
 
-/** A verification as the verify route records it (the log assigns the id; the answer comes later). */
-export type NewInboundLogEntry = Omit< InboundLogEntry, 'id' | 'answerStatus' >;
+/** A verification as the verify route records it (the log assigns the id; a verified one's answer comes later). */
+export type NewInboundLogEntry = Omit< InboundLogEntry, 'id' >;
 
 /**
  * The inbound side on either store (QueueStore.inbound): sources with their secrets and
@@ -46,8 +47,11 @@ export interface InboundStore {
 	) => Promise< InboundSource | undefined >;
 	/** Adds a verification to the bounded log; its id, which WordPress reports its answer under. */
 	recordVerification: ( entry: NewInboundLogEntry ) => Promise< number >;
-	/** Keeps what WordPress answered the sender; the updated entry, or undefined when there is none (any more). */
-	recordAnswer: ( id: number, answerStatus: number ) => Promise< InboundLogEntry | undefined >;
+	/**
+	 * Keeps what WordPress answered the sender of an unconfirmed entry (verified or not_stored from
+	 * then on); the entry as it is then, or undefined when there is none (any more).
+	 */
+	recordAnswer: ( id: number, answer: InboundAnswer ) => Promise< InboundLogEntry | undefined >;
 	/** One page of the log, newest first, and the total matching the filter. */
 	listVerifications: ( query: InboundLogQuery ) => Promise< { entries: InboundLogEntry[]; total: number } >;
 }
@@ -89,8 +93,8 @@ export class SqliteInboundStore implements InboundStore {
 	async recordVerification( entry: NewInboundLogEntry ): Promise< number > {
 		return this.log.record( entry );
 	}
-	async recordAnswer( id: number, answerStatus: number ): Promise< InboundLogEntry | undefined > {
-		return this.log.recordAnswer( id, answerStatus );
+	async recordAnswer( id: number, answer: InboundAnswer ): Promise< InboundLogEntry | undefined > {
+		return this.log.recordAnswer( id, answer );
 	}
 	async listVerifications( query: InboundLogQuery ): Promise< { entries: InboundLogEntry[]; total: number } > {
 		return this.log.list( query );

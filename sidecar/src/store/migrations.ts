@@ -165,4 +165,33 @@ export const MIGRATIONS: readonly string[] = [
 	CREATE INDEX events_payload_held ON events (received_at) WHERE payload_cleared_at IS NULL;
 	CREATE INDEX attempts_excerpt_held ON attempts (started_at) WHERE response_excerpt IS NOT NULL;
 	`,
+	/* 9: the verification log says what the sender was told (INBOUND_OUTCOMES), not only the verdict */ `
+	-- The outcome's CHECK changes, which SQLite does only by rebuilding the table. A verified row
+	-- becomes verified only if WordPress reported a 2xx; unconfirmed if it reported nothing; a
+	-- refusal's answer is its status (WordPress passed it on), now written down.
+	CREATE TABLE inbound_log_v9 (
+		id            INTEGER PRIMARY KEY,
+		at            INTEGER NOT NULL,
+		source        TEXT NOT NULL,
+		outcome       TEXT NOT NULL CHECK (outcome IN ('verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed')),
+		status        INTEGER NOT NULL,
+		code          TEXT,
+		event_id      TEXT,
+		answer_status INTEGER
+	);
+	INSERT INTO inbound_log_v9 (id, at, source, outcome, status, code, event_id, answer_status)
+	SELECT id, at, source,
+		CASE
+			WHEN outcome = 'refused' THEN 'refused'
+			WHEN answer_status BETWEEN 200 AND 299 THEN 'verified'
+			WHEN answer_status IS NULL THEN 'unconfirmed'
+			ELSE 'not_stored'
+		END,
+		status, code, event_id,
+		CASE WHEN outcome = 'refused' THEN status ELSE answer_status END
+	FROM inbound_log;
+	DROP TABLE inbound_log;
+	ALTER TABLE inbound_log_v9 RENAME TO inbound_log;
+	CREATE INDEX inbound_log_by_source ON inbound_log (source, id);
+	`,
 ];

@@ -113,19 +113,21 @@ describe( 'inbound sources from the admin page', () => {
 
 		const eventRow = page.locator( `.si-inbound-events tr[data-event-id="${ genuine.expected.eventId }"]` );
 		const refusedRow = page.locator( '.si-inbound-log tr[data-outcome="refused"]', { hasText: id } );
+		const verified = page.locator( '.si-inbound-log tr[data-outcome="verified"]', {
+			hasText: genuine.expected.eventId,
+		} );
+		// An entry says "verified" once WordPress has reported the 2xx it answered (after the answer).
 		await refreshUntil(
 			page.getByRole( 'button', { name: 'Refresh' } ),
-			async () => ( await eventRow.count() ) > 0 && ( await refusedRow.count() ) > 0,
-			'the received event and the refused delivery'
+			async () =>
+				( await eventRow.count() ) > 0 && ( await refusedRow.count() ) > 0 && ( await verified.count() ) === 2,
+			'the received event, the refused delivery and both verified ones'
 		);
 		expect( await eventRow.innerText() ).toContain( 'order.paid' );
 		expect( [ 'received', 'processed' ] ).toContain( await eventRow.getAttribute( 'data-status' ) );
 		expect( await eventRow.getAttribute( 'data-duplicates' ) ).toBe( '1' );
 		expect( await eventRow.innerText() ).toContain( '1 duplicate' );
 		expect( await app( page ).locator( '.si-counts' ).innerText() ).toMatch( /Duplicate deliveries: [1-9]/ );
-		const verified = page.locator( '.si-inbound-log tr[data-outcome="verified"]', {
-			hasText: genuine.expected.eventId,
-		} );
 		// Both deliveries passed the signature check; WordPress then counted the second as a duplicate.
 		expect( await verified.count() ).toBe( 2 );
 		expect( await verified.first().innerText() ).toContain( 'Verified' );

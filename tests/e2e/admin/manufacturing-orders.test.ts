@@ -39,6 +39,13 @@ async function createRecord( title: string, meta: Record< string, unknown > = {}
 	return created.body;
 }
 
+/** The fields the refused save's notice names, in its order. */
+async function noticeFields( page: Page ): Promise< Array< string | null > > {
+	return page
+		.locator( `${ NOTICE } li` )
+		.evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) );
+}
+
 async function storedMeta( id: number ): Promise< Record< string, unknown > > {
 	const read = await adminClient().get< Record_ >( `${ ROUTE }/${ id }?context=edit` );
 	expect( read.status ).toBe( 200 );
@@ -145,11 +152,17 @@ describe( 'manufacturing orders in wp-admin', () => {
 			'input[text]',
 			'input[number]',
 		] );
+		// Translated labels, raw stored values.
 		expect( await input( page, 'priority' ).locator( 'option' ).allInnerTexts() ).toEqual( [
-			'low',
-			'normal',
-			'high',
+			'Low',
+			'Normal',
+			'High',
 		] );
+		expect(
+			await input( page, 'priority' )
+				.locator( 'option' )
+				.evaluateAll( ( options ) => options.map( ( option ) => ( option as HTMLOptionElement ).value ) )
+		).toEqual( [ 'low', 'normal', 'high' ] );
 		expect( await input( page, 'priority' ).inputValue() ).toBe( 'normal' );
 		expect( await input( page, 'source_order_id' ).getAttribute( 'min' ) ).toBe( '0' );
 		expect( await input( page, 'batch_size' ).getAttribute( 'min' ) ).toBe( '1' );
@@ -231,11 +244,7 @@ describe( 'manufacturing orders in wp-admin', () => {
 		await submit( page );
 
 		const notice = page.locator( NOTICE );
-		expect(
-			await notice
-				.locator( 'li' )
-				.evaluateAll( ( items ) => items.map( ( item ) => item.getAttribute( 'data-field' ) ) )
-		).toEqual( [ 'items', 'due_date', 'priority' ] );
+		expect( await noticeFields( page ) ).toEqual( [ 'items', 'due_date', 'priority' ] );
 		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toMatch(
 			/^Items \(items\): items is not valid JSON/
 		);
@@ -274,6 +283,33 @@ describe( 'manufacturing orders in wp-admin', () => {
 			due_date: '2026-06-01',
 			priority: 'normal',
 		} );
+		expect( session.errors ).toEqual( [] );
+		expect( phpProblemsSince( mark ) ).toEqual( [] );
+	} );
+
+	it( 'refuses a due date that does not exist (2026-02-30) with a notice naming the field, keeping the stored date', async () => {
+		const { page, siteUrl } = session;
+		const mark = debugLogMark();
+		const record = await createRecord( 'Impossible date in wp-admin', { due_date: '2026-05-01', notes: 'Kept' } );
+		const before = await storedMeta( record.id );
+		await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, {
+			waitUntil: 'domcontentloaded',
+		} );
+		// A browser's date input holds only real dates: the server's check is what is under test.
+		await input( page, 'due_date' ).evaluate( ( element ) => {
+			( element as HTMLInputElement ).type = 'text';
+		} );
+		await input( page, 'due_date' ).fill( '2026-02-30' );
+		await input( page, 'notes' ).fill( 'Not saved either' );
+		await submit( page );
+
+		const notice = page.locator( NOTICE );
+		expect( await noticeFields( page ) ).toEqual( [ 'due_date' ] );
+		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toBe(
+			'Due date (due_date): due_date is not a date that exists: 2026-02-30 (YYYY-MM-DD).'
+		);
+		expect( await storedMeta( record.id ) ).toEqual( before );
+		expect( await input( page, 'due_date' ).inputValue() ).toBe( '2026-02-30' );
 		expect( session.errors ).toEqual( [] );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );

@@ -51,6 +51,14 @@ describe( 'the running WordPress', () => {
 		expect( response.headers.get( 'x-wp-doingitwrong' ) ).toBeNull();
 	} );
 
+	it( 'runs the must-use plugins put in the folder npm start mounts as local-mu-plugins/ (the suite mounts a fixture there)', async () => {
+		const response = await fetch( `${ readState().siteUrl }/wp-json/`, { redirect: 'manual' } );
+		await response.arrayBuffer();
+		expect( response.status ).toBe( 200 );
+		// tests/fixtures/local-mu-plugins/service-integration-test-local-mu-plugin.php
+		expect( response.headers.get( 'x-service-integration-local-mu-plugin' ) ).toBe( 'loaded' );
+	} );
+
 	it( 'runs the WordPress the run asked for (scripts/lib/site-choice.ts) and reads its debug.log from there', async () => {
 		const state = readState();
 		const { wordpressDir } = chooseSite();

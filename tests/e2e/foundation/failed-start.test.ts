@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'child_process';
+import { spawn } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { environmentDir, ROOT } from '../../../scripts/lib/paths';
 import { startStack, type StackOptions } from '../../../scripts/lib/stack';
 import { E2E_ENV_NAME, E2E_SIDECAR_PORT, E2E_WP_PORT } from '../support/environment';
+import { killProcessesOfEnvironment, processesOfEnvironment, stopEnvironment } from '../support/environment-processes';
 import { waitUntil } from '../../support/wait-until';
 
 /**
@@ -26,64 +27,18 @@ const OPTIONS: StackOptions = {
 	sidecarLogFile: path.join( DIR, 'sidecar.log' ),
 };
 
-/**
- * Every live process of this environment, found without the pid files under test: the
- * Playground server and wp-env name this environment's folder on their command line, the
- * sidecar has its data folder there.
- */
 function processesOfThisEnvironment(): string[] {
-	const found: string[] = [];
-	for ( const entry of fs.readdirSync( '/proc' ) ) {
-		if ( ! /^\d+$/.test( entry ) || Number( entry ) === process.pid ) {
-			continue;
-		}
-		try {
-			const cmdline = fs.readFileSync( `/proc/${ entry }/cmdline`, 'utf8' ).split( '\0' ).join( ' ' );
-			const environ = fs.readFileSync( `/proc/${ entry }/environ`, 'utf8' ).split( '\0' );
-			const state = /^State:\s+(\S)/m.exec( fs.readFileSync( `/proc/${ entry }/status`, 'utf8' ) )?.[ 1 ];
-			if (
-				state !== 'Z' &&
-				( cmdline.includes( DIR + path.sep ) ||
-					environ.includes( `SIDECAR_DATA_DIR=${ path.join( DIR, 'sidecar-data' ) }` ) )
-			) {
-				found.push( `${ entry }: ${ cmdline.slice( 0, 160 ) }` );
-			}
-		} catch {
-			// Exited meanwhile.
-		}
-	}
-	return found;
+	return processesOfEnvironment( DIR );
 }
 
-function npmStop(): string {
-	const result = spawnSync(
-		process.execPath,
-		[ '-r', 'ts-node/register/transpile-only', path.join( ROOT, 'scripts', 'stop.ts' ), `--env=${ NAME }` ],
-		{
-			cwd: ROOT,
-			encoding: 'utf8',
-			env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ) },
-			timeout: 120_000,
-		}
-	);
-	if ( result.status !== 0 ) {
-		throw new Error( `stop.ts failed (${ result.status }): ${ result.stderr }` );
-	}
-	return result.stdout;
+function npmStop(): Promise< string > {
+	return stopEnvironment( NAME );
 }
 
 describe( 'a start that fails', () => {
-	afterEach( () => {
-		// Whatever a failing assertion left, before the next test starts the same environment:
-		// stop.ts is the code under test, so kill by our own scan.
-		for ( const line of processesOfThisEnvironment() ) {
-			try {
-				process.kill( Number( line.split( ':' )[ 0 ] ), 'SIGKILL' );
-			} catch {
-				// Gone.
-			}
-		}
-	} );
+	// Whatever a failing assertion left, before the next test starts the same environment:
+	// stop.ts is the code under test, so kill by our own scan.
+	afterEach( () => killProcessesOfEnvironment( DIR ) );
 
 	it( 'rejects with the PHP fatal error from the site debug.log and leaves no sidecar or Playground server running', async () => {
 		const start = startStack( { ...OPTIONS, woocommerceDir: FATAL_PLUGIN } );
@@ -91,7 +46,7 @@ describe( 'a start that fails', () => {
 			/PHP Fatal error: .*Call to undefined function service_integration_test_activation_fatal_undefined_function\(\)/
 		);
 		expect( processesOfThisEnvironment() ).toEqual( [] );
-		expect( npmStop() ).toContain( 'Nothing is running' );
+		expect( await npmStop() ).toContain( 'Nothing is running' );
 	} );
 
 	it( '`npm stop` stops the sidecar and the Playground server of a start that was killed half-way (no running.json)', async () => {
@@ -120,7 +75,7 @@ describe( 'a start that fails', () => {
 		expect( left.some( ( line ) => line.includes( 'wp-playground' ) ) ).toBe( true );
 		expect( left.some( ( line ) => line.includes( path.join( ROOT, 'sidecar' ) ) ) ).toBe( true );
 
-		const output = npmStop();
+		const output = await npmStop();
 		expect( output ).toMatch( /stopped the sidecar \(pid \d+\)/ );
 		expect( output ).toMatch( /stopped the Playground server \(pid \d+\)/ );
 		expect( processesOfThisEnvironment() ).toEqual( [] );

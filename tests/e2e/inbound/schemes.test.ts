@@ -1,5 +1,6 @@
 import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/contracts/constants';
 import { sampleWebhook, signStandardWebhook } from '../../support/inbound-signers';
+import { waitUntil } from '../../support/wait-until';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
 import {
@@ -91,10 +92,19 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 			const listed = await adminClient().get< { events: InboundEvent[] } >( `${ ADMIN }/events?source=${ id }` );
 			expect( listed.body.events[ 0 ] ).not.toHaveProperty( 'payload' );
 
-			const log = await adminClient().get< { entries: Array< { outcome: string; event_id: string | null } > } >(
-				`${ ADMIN }/log?source=${ id }&outcome=verified`
+			// Both entries say verified once WordPress has reported the 2xx it answered (after answering).
+			const verifiedEntries = async () =>
+				(
+					await adminClient().get< { entries: Array< { outcome: string; event_id: string | null } > } >(
+						`${ ADMIN }/log?source=${ id }&outcome=verified`
+					)
+				).body.entries.filter( ( entry ) => entry.event_id === eventId ).length;
+			await waitUntil(
+				async () => ( await verifiedEntries() ) === 2,
+				10_000,
+				'both deliveries logged as verified',
+				250
 			);
-			expect( log.body.entries.filter( ( entry ) => entry.event_id === eventId ) ).toHaveLength( 2 );
 		}
 	);
 

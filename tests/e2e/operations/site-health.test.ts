@@ -92,7 +92,7 @@ describe( 'Site Health', () => {
 			expect( stuck.status ).toBe( 'critical' );
 			expect( stuck.label ).toBe( 'Order events are stuck in the outbox' );
 			expect( stuck.description ).toMatch(
-				/\d+ order events are waiting to be handed over to the sidecar, the oldest for (1 hour|6\d mins)/
+				/(1 order event is waiting to be handed over to the sidecar, for|\d+ order events are waiting to be handed over to the sidecar, the oldest for) (1 hour|6\d mins)/
 			);
 			expect( stuck.description ).toContain( 'Last error:' );
 		} finally {

@@ -1,4 +1,3 @@
-import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../../sidecar/support/receiver';
 import { adminClient } from '../support/clients';
 import { commerce, type CommerceOrder } from '../support/commerce';
@@ -6,30 +5,9 @@ import { readState } from '../support/environment';
 import { expectRefused } from '../support/expectations';
 import { provisionServiceAccount } from '../support/service-account';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
+import { createEndpoint, verified, type Delivered, type Endpoint } from '../support/webhooks';
 import { loginCookies } from '../../../scripts/lib/wp-login';
 import { waitUntil } from '../../support/wait-until';
-
-interface Endpoint {
-	id: string;
-	secret: string;
-	status: string;
-}
-
-interface DeliveredOrder {
-	id: number;
-	status: string;
-	date_paid: string | null;
-	currency: string;
-	total: string;
-	line_items: Array< { product_id: number; sku: string | null; name: string; quantity: number } >;
-}
-
-interface Delivered {
-	id: string;
-	type: string;
-	timestamp: string;
-	data: { order: DeliveredOrder; refund?: { id: number; amount: string | null; full: boolean } };
-}
 
 type StoreOrder = CommerceOrder & {
 	currency: string;
@@ -60,31 +38,6 @@ function expectSameOrder( event: Delivered, store: CommerceOrder ): void {
 			quantity: item.quantity,
 		} ) )
 	);
-}
-
-/**
- * Verifies the deliveries of these orders with the Standard Webhooks reference library, unchanged.
- * Only theirs: the library refuses timestamps over 5 minutes old, which an earlier test's
- * deliveries are by then on a slow site (real WooCommerce under Playground).
- */
-function verified( receiver: Receiver, secret: string, orderIds: number[] ): Delivered[] {
-	const webhook = new Webhook( secret );
-	const ofTheseOrders = ( request: ReceivedRequest ) =>
-		orderIds.some( ( id ) => request.body.includes( `"id":${ id },` ) );
-	return receiver.requests.filter( ofTheseOrders ).map( ( request: ReceivedRequest ) => {
-		const payload = webhook.verify( request.body, request.headers ) as Omit< Delivered, 'id' >;
-		return { id: request.headers[ 'webhook-id' ] as string, ...payload };
-	} );
-}
-
-async function createEndpoint( url: string, eventTypes?: string[] ): Promise< Endpoint > {
-	const created = await adminClient().post< Endpoint >( '/service-integration/v1/webhooks/endpoints', {
-		url,
-		event_types: eventTypes,
-	} );
-	expect( created.status ).toBe( 201 );
-	expect( created.body.secret ).toMatch( /^whsec_/ );
-	return created.body;
 }
 
 async function newOrder(): Promise< number > {

@@ -76,6 +76,7 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 			'id',
 			'line_items',
 			'number',
+			'paid_at',
 			'status',
 			'total',
 		] );
@@ -96,7 +97,8 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 		const args = result.body.endpoints[ 0 ]?.args ?? {};
 		expect( args.page ).toMatchObject( { default: 1, minimum: 1 } );
 		expect( args.per_page ).toMatchObject( { default: 20, minimum: 1, maximum: 100 } );
-		expect( args.orderby?.enum ).toEqual( [ 'date', 'id', 'modified', 'date_paid' ] );
+		// paid_at is the sync order; date_paid, its earlier name, still sorts the same way.
+		expect( args.orderby?.enum ).toEqual( [ 'date', 'id', 'modified', 'paid_at', 'date_paid' ] );
 		for ( const date of [ 'paid_after', 'paid_before', 'modified_after', 'modified_before' ] ) {
 			expect( args[ date ]?.format ).toBe( 'date-time' );
 		}
@@ -112,8 +114,9 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 		[ 'an impossible modified_after', 'modified_after=2026-13-45T00:00:00Z', 'modified_after' ],
 		[ 'a malformed paid_before', 'paid_before=21/11/2026', 'paid_before' ],
 		[ 'an unknown orderby', 'orderby=total', 'orderby' ],
-		[ 'after_id outside the date_paid cursor', 'after_id=12', 'after_id' ],
-		[ 'descending date_paid order', 'orderby=date_paid&order=desc', 'order' ],
+		[ 'after_id outside the sync cursor', 'after_id=12', 'after_id' ],
+		[ 'descending sync order', 'orderby=paid_at&order=desc', 'order' ],
+		[ 'descending sync order by its earlier name', 'orderby=date_paid&order=desc', 'order' ],
 	] )( 'refuses %s with 400 rest_invalid_param naming the parameter', async ( _label, search, param ) => {
 		const result = await account.client.get< {
 			code: string;

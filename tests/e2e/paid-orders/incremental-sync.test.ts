@@ -6,8 +6,8 @@ import { sleep } from '../../support/wait-until';
 
 /**
  * How an automation polls every minute without missing or repeating an order: it reads in
- * the order (date_paid, id) and keeps the last order it received as its cursor,
- * `paid_after=<date_paid>&after_id=<id>`. Orders paid in the same second are ordered by id,
+ * the order (paid_at, id) and keeps the last order it received as its cursor,
+ * `paid_after=<paid_at>&after_id=<id>`. Orders paid in the same second are ordered by id,
  * so a page boundary inside that second loses nothing. Only orders paid at least the settle
  * delay (5 s) ago are served, so a payment still being saved cannot land behind the cursor.
  *
@@ -65,13 +65,13 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 			const received: PaidOrder[] = [];
 			for ( let guard = 0; guard < 50; guard++ ) {
 				const page = await listPaid( account.client, {
-					orderby: 'date_paid',
+					orderby: 'paid_at',
 					per_page: PAGE,
 					paid_after: cursor.paid_after,
 					after_id: cursor.after_id,
 					// Isolation from other tests only; an automation does not need it.
 					modified_after: since,
-					_fields: 'id,date_paid,status',
+					_fields: 'id,paid_at,status',
 				} );
 				expect( page.status ).toBe( 200 );
 				if ( page.body.length === 0 ) {
@@ -79,7 +79,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 				}
 				received.push( ...page.body );
 				const last = page.body[ page.body.length - 1 ] as PaidOrder;
-				cursor = { paid_after: last.date_paid as string, after_id: last.id };
+				cursor = { paid_after: last.paid_at as string, after_id: last.id };
 			}
 			throw new Error( 'The poll did not end' );
 		}
@@ -109,7 +109,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		return ids;
 	}
 
-	it( 'delivers orders paid in the same second exactly once, in (date_paid, id) order, across page boundaries', async () => {
+	it( 'delivers orders paid in the same second exactly once, in (paid_at, id) order, across page boundaries', async () => {
 		const since = await ownWindow();
 		const { poll } = automation( since );
 		const batch = await createPending( 7 );
@@ -117,7 +117,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 
 		const received = await poll();
 		expect( received.map( ( o ) => o.id ) ).toEqual( [ ...batch ].sort( ( a, b ) => a - b ) );
-		const keys = received.map( ( o ) => `${ o.date_paid }#${ String( o.id ).padStart( 10, '0' ) }` );
+		const keys = received.map( ( o ) => `${ o.paid_at }#${ String( o.id ).padStart( 10, '0' ) }` );
 		expect( keys ).toEqual( [ ...keys ].sort() );
 	} );
 
@@ -161,10 +161,10 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const [ late ] = ( await createPending( 1 ) ) as [ number ];
 		await driver.pay( [ late ] );
 		const paidAt = (
-			await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,date_paid' } )
+			await listPaid( account.client, { modified_after: since, per_page: 100, _fields: 'id,paid_at' } )
 		).body.find( ( o ) => o.id === late ) as PaidOrder;
 		const sync = {
-			orderby: 'date_paid',
+			orderby: 'paid_at',
 			paid_after: cursor().paid_after,
 			after_id: cursor().after_id,
 			modified_after: since,
@@ -179,7 +179,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 			expect( held.status ).toBe( 200 );
 			expect( held.body.map( ( o ) => o.id ) ).not.toContain( late );
 			expect( Date.parse( held.headers.get( 'x-paid-before' ) ?? '' ) ).toBeLessThanOrEqual(
-				Date.parse( paidAt.date_paid as string )
+				Date.parse( paidAt.paid_at as string )
 			);
 		} );
 
@@ -191,7 +191,7 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		expect( bound ).toBeGreaterThanOrEqual( Math.floor( asked / 1000 ) * 1000 - 5000 );
 		expect( bound ).toBeLessThanOrEqual( Date.now() - 4000 );
 		expect( early.body.map( ( o ) => o.id ).includes( late ) ).toBe(
-			Date.parse( paidAt.date_paid as string ) < bound
+			Date.parse( paidAt.paid_at as string ) < bound
 		);
 
 		await untilSettled( [ paidAt ] );
@@ -202,17 +202,17 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		const since = await ownWindow();
 		const created = await twelvePaid();
 		let page = await listPaid( account.client, {
-			orderby: 'date_paid',
+			orderby: 'paid_at',
 			per_page: 4,
 			paid_after: startOf( since ),
 			modified_after: since,
-			_fields: 'id,date_paid',
+			_fields: 'id,paid_at',
 		} );
 		const walked = [ ...page.body ];
 		while ( links( page ).next ) {
 			const next = new URL( links( page ).next as string );
 			const last = page.body[ page.body.length - 1 ] as PaidOrder;
-			expect( next.searchParams.get( 'paid_after' ) ).toBe( last.date_paid );
+			expect( next.searchParams.get( 'paid_after' ) ).toBe( last.paid_at );
 			expect( next.searchParams.get( 'after_id' ) ).toBe( String( last.id ) );
 			page = await account.client.get< PaidOrder[] >( restPath( links( page ).next as string ) );
 			walked.push( ...page.body );
@@ -223,11 +223,11 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 		expect( [ ...ids ].sort( ( a, b ) => a - b ) ).toEqual( [ ...created ].sort( ( a, b ) => a - b ) );
 	} );
 
-	it( 'pages the date_paid order by page number too, with the same totals', async () => {
+	it( 'pages the paid_at order by page number too, with the same totals', async () => {
 		const since = await ownWindow();
 		await twelvePaid();
 		const params = {
-			orderby: 'date_paid',
+			orderby: 'paid_at',
 			per_page: 5,
 			paid_after: startOf( since ),
 			modified_after: since,
@@ -251,30 +251,30 @@ describe( 'paid-orders endpoint: incremental sync', () => {
 			orderby: 'id',
 			order: 'asc',
 			modified_after: since,
-			_fields: 'id,date_paid',
+			_fields: 'id,paid_at',
 		} );
 		const expected = [ ...plain.body ]
-			.sort( ( a, b ) => ( a.date_paid ?? '' ).localeCompare( b.date_paid ?? '' ) || a.id - b.id )
+			.sort( ( a, b ) => ( a.paid_at ?? '' ).localeCompare( b.paid_at ?? '' ) || a.id - b.id )
 			.map( ( o ) => o.id );
 		expect( expected ).toHaveLength( 12 );
 
 		let page = await listPaid( account.client, {
-			orderby: 'date_paid',
+			orderby: 'paid_at',
 			per_page: 5,
 			modified_after: since,
-			_fields: 'id,date_paid',
+			_fields: 'id,paid_at',
 		} );
 		expect( page.headers.get( 'x-wp-total' ) ).toBe( '12' );
 		const walked = [ ...page.body ];
 		while ( page.body.length > 0 ) {
 			const last = page.body[ page.body.length - 1 ] as PaidOrder;
 			page = await listPaid( account.client, {
-				orderby: 'date_paid',
+				orderby: 'paid_at',
 				per_page: 5,
-				paid_after: last.date_paid as string,
+				paid_after: last.paid_at as string,
 				after_id: last.id,
 				modified_after: since,
-				_fields: 'id,date_paid',
+				_fields: 'id,paid_at',
 			} );
 			walked.push( ...page.body );
 		}

@@ -93,6 +93,7 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			'id',
 			'line_items',
 			'number',
+			'paid_at',
 			'status',
 			'total',
 		] );
@@ -101,6 +102,8 @@ describe( 'paid-orders endpoint: what it lists', () => {
 			number: expect.any( String ),
 			status: 'processing',
 			date_paid: expect.stringMatching( /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/ ),
+			// Paid through the REST API's set_paid (payment_complete()): paid when date_paid was stamped.
+			paid_at: order.date_paid,
 			date_modified: expect.stringMatching( /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/ ),
 			currency: expect.stringMatching( /^[A-Z]{3}$/ ),
 			total: ( 49.9 * 6 + 399 ).toFixed( 2 ),

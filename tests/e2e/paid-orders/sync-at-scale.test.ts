@@ -8,10 +8,12 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
  * The sync order over a backlog of a few thousand orders, where pages end inside seconds that
  * hold more orders than a page, read from the plugin's index of paid orders and, before the
  * index is complete, from WooCommerce's own queries. What is expected always comes from the
- * store's plain listing (orderby=id, WooCommerce's query alone), sorted by (date_paid, id).
+ * store's plain listing (orderby=id, WooCommerce's query alone), sorted by (paid_at, id).
  *
  * The orders are paid 100 at a time through WooCommerce's REST batch route, so each second holds
- * as many orders as the store paid in it (tens), and pages of 100 end inside such seconds.
+ * as many orders as the store paid in it (tens), and pages of 90 end inside such seconds: inside a
+ * batch, not between two (pages of 100 would end where a batch does, and the end of one request
+ * and the start of the next can put a second between them).
  *
  * The backlog is set up once and no test changes its orders. Tests that count it read exactly
  * the backlog (`modified_after` / `modified_before` around its creation); tests that compare the
@@ -20,7 +22,7 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
  */
 const ORDERS = 2000;
 const PAID = 1200;
-const PAGE = 100;
+const PAGE = 90;
 const PROBE = 'paid-index-probe/paid-index-probe';
 const COUNTER = 'query-counter/query-counter';
 const ITEMS_FILTER = 'order-items-filter/order-items-filter';
@@ -63,7 +65,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		return result.body;
 	}
 
-	/** What the store says: every paid order of the window, sorted by (date_paid, id). */
+	/** What the store says: every paid order of the window, sorted by (paid_at, id). */
 	async function expected( window: Window ): Promise< PaidOrder[] > {
 		const all: PaidOrder[] = [];
 		for ( let page = 1, pages = 1; page <= pages; page++ ) {
@@ -73,13 +75,13 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 				per_page: 100,
 				page,
 				...window,
-				_fields: 'id,date_paid',
+				_fields: 'id,paid_at',
 			} );
 			expect( result.status ).toBe( 200 );
 			all.push( ...result.body );
 			pages = Number( result.headers.get( 'x-wp-totalpages' ) );
 		}
-		return all.sort( ( a, b ) => ( a.date_paid ?? '' ).localeCompare( b.date_paid ?? '' ) || a.id - b.id );
+		return all.sort( ( a, b ) => ( a.paid_at ?? '' ).localeCompare( b.paid_at ?? '' ) || a.id - b.id );
 	}
 
 	/** An automation's poll from the start: follows its cursor until a page comes back empty. */
@@ -89,22 +91,22 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		let splitSeconds = 0;
 		for ( let guard = 0; guard < 200; guard++ ) {
 			const page = await listPaid( account.client, {
-				orderby: 'date_paid',
+				orderby: 'paid_at',
 				per_page: perPage,
 				...cursor,
 				...window,
-				_fields: 'id,date_paid',
+				_fields: 'id,paid_at',
 			} );
 			expect( page.status ).toBe( 200 );
 			if ( page.body.length === 0 ) {
 				return { orders, splitSeconds };
 			}
 			const last = page.body[ page.body.length - 1 ] as PaidOrder;
-			if ( orders.length > 0 && orders[ orders.length - 1 ]?.date_paid === page.body[ 0 ]?.date_paid ) {
+			if ( orders.length > 0 && orders[ orders.length - 1 ]?.paid_at === page.body[ 0 ]?.paid_at ) {
 				splitSeconds++;
 			}
 			orders.push( ...page.body );
-			cursor = { paid_after: last.date_paid as string, after_id: last.id };
+			cursor = { paid_after: last.paid_at as string, after_id: last.id };
 		}
 		throw new Error( 'The poll did not end' );
 	}
@@ -136,27 +138,27 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		paid = created.filter( ( _, i ) => i % 10 < 7 ).slice( 0, PAID );
 		pending = created.filter( ( id ) => ! paid.includes( id ) );
 		await driver.pay( paid );
-		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+		await untilSettled( [ { paid_at: iso( new Date() ) } ] );
 		backlog = { modified_after: since, modified_before: iso( await nextSecond() ) };
 		sinceBacklog = { modified_after: since };
 	}, 1_800_000 );
 
-	it( 'serves every paid order exactly once, in (date_paid, id) order, across page boundaries inside seconds', async () => {
+	it( 'serves every paid order exactly once, in (paid_at, id) order, across page boundaries inside seconds', async () => {
 		const store = await expected( backlog );
 		expect( store ).toHaveLength( PAID );
 		expect( new Set( ids( store ) ) ).toEqual( new Set( paid ) );
 
 		const { orders, splitSeconds } = await walk( backlog );
 		expect( ids( orders ) ).toEqual( ids( store ) );
-		expect( orders.map( ( o ) => o.date_paid ) ).toEqual( store.map( ( o ) => o.date_paid ) );
-		// Tens of orders a second against pages of 100: some page ended inside a second.
+		expect( orders.map( ( o ) => o.paid_at ) ).toEqual( store.map( ( o ) => o.paid_at ) );
+		// Tens of orders a second against pages of 90: some page ended inside a second.
 		expect( splitSeconds ).toBeGreaterThan( 0 );
 		expect( ids( orders ).filter( ( id ) => pending.includes( id ) ) ).toEqual( [] );
 	} );
 
 	it( 'counts the set and pages it by number with the same order', async () => {
 		const store = await expected( backlog );
-		const params = { orderby: 'date_paid', per_page: PAGE, ...backlog, _fields: 'id' };
+		const params = { orderby: 'paid_at', per_page: PAGE, ...backlog, _fields: 'id' };
 		const last = Math.ceil( PAID / PAGE );
 		const pages = await Promise.all(
 			[ 1, 7, last ].map( ( page ) => listPaid( account.client, { ...params, page } ) )
@@ -178,7 +180,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		const [ leaving ] = ( await driver.createOrders( [
 			{ status: 'processing', line_items: [ { product_id: bench.id, quantity: 1 } ] },
 		] ) ) as [ number ];
-		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+		await untilSettled( [ { paid_at: iso( new Date() ) } ] );
 		expect( ids( ( await walk( own ) ).orders ) ).toEqual( [ leaving ] );
 
 		await driver.setStatus( leaving, 'cancelled' );
@@ -193,7 +195,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 				expect.objectContaining( { order_id: leaving } ),
 			] );
 		} );
-		await untilSettled( [ { date_paid: iso( new Date() ) } ] );
+		await untilSettled( [ { paid_at: iso( new Date() ) } ] );
 		const store = ids( await expected( own ) );
 		expect( store ).toEqual( [ leaving ] );
 		expect( ids( ( await walk( own ) ).orders ) ).toEqual( store );
@@ -222,7 +224,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 		const store = await expected( sinceBacklog );
 		const [ moved, altered, missing ] = store.slice( 500 ) as [ PaidOrder, PaidOrder, PaidOrder ];
 		const [ unpaid ] = pending as [ number ];
-		const truePaidAt = Date.parse( moved.date_paid as string ) / 1000;
+		const truePaidAt = Date.parse( moved.paid_at as string ) / 1000;
 		const now = Math.floor( Date.now() / 1000 );
 		type Row = { order_id: number; paid_at: number; modified_at: number; snapshot: { total: string } };
 		await withPluginActive( PROBE, async () => {
@@ -255,10 +257,7 @@ describe( 'paid-orders endpoint: the sync order over a backlog of thousands of o
 			);
 			expect( rows.map( ( row ) => [ row.order_id, row.paid_at ] ) ).toEqual(
 				[ moved, altered, missing ]
-					.map( ( order ): [ number, number ] => [
-						order.id,
-						Date.parse( order.date_paid as string ) / 1000,
-					] )
+					.map( ( order ): [ number, number ] => [ order.id, Date.parse( order.paid_at as string ) / 1000 ] )
 					.sort( ( a, b ) => a[ 0 ] - b[ 0 ] )
 			);
 			expect( rows.find( ( row ) => row.order_id === altered.id )?.snapshot.total ).toBe(

@@ -98,6 +98,10 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 	// Core validates meta against each field's schema and answers with the schema keyword's code.
 	it.each( [
 		[ 'a malformed due date', { due_date: '24/12/2026' }, 'rest_invalid_pattern', 'meta.due_date' ],
+		// The pattern takes any digits: a day that does not exist is refused as core refuses a bad date-time.
+		[ 'a due date that does not exist', { due_date: '2026-02-30' }, 'rest_invalid_date', 'meta.due_date' ],
+		[ 'a leap day of a common year', { due_date: '2027-02-29' }, 'rest_invalid_date', 'meta.due_date' ],
+		[ 'month 13', { due_date: '2026-13-01' }, 'rest_invalid_date', 'meta.due_date' ],
 		[ 'a zero quantity', { items: [ { quantity: 0 } ] }, 'rest_out_of_bounds', 'meta.items[0][quantity]' ],
 		[ 'an unknown priority', { priority: 'urgent!!' }, 'rest_not_in_enum', 'meta.priority' ],
 		[ 'a negative source order', { source_order_id: -5 }, 'rest_out_of_bounds', 'meta.source_order_id' ],
@@ -119,5 +123,26 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 		expect( created.body.message ).toContain( field );
 		const after = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
 		expect( after.headers.get( 'x-wp-total' ) ).toBe( before.headers.get( 'x-wp-total' ) );
+	} );
+
+	it( 'takes a leap day, and refuses a day that does not exist in an update, keeping the stored date', async () => {
+		const created = await account.client.post< Record_ >( ROUTE, {
+			title: 'Due on a leap day',
+			status: 'publish',
+			meta: { due_date: '2028-02-29' },
+		} );
+		expect( [ created.status, created.body.meta.due_date ] ).toEqual( [ 201, '2028-02-29' ] );
+
+		const updated = await account.client.post< { code: string; message: string; data: { status: number } } >(
+			`${ ROUTE }/${ created.body.id }`,
+			{ meta: { due_date: '2026-04-31', priority: 'high' } }
+		);
+		expect( updated.status ).toBe( 400 );
+		expect( updated.body.code ).toBe( 'rest_invalid_date' );
+		expect( updated.body.message ).toContain( 'meta.due_date' );
+		expect( updated.body.data.status ).toBe( 400 );
+		// Nothing of the request was written, the other field included.
+		const read = await account.client.get< Record_ >( `${ ROUTE }/${ created.body.id }` );
+		expect( read.body.meta ).toMatchObject( { due_date: '2028-02-29', priority: 'normal' } );
 	} );
 } );

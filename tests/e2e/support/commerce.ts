@@ -1,4 +1,4 @@
-import { adminClient } from './clients';
+import { adminClient, anonymousClient } from './clients';
 import { readState } from './environment';
 import type { RestClient, RestResult } from '../../../scripts/lib/rest-client';
 import { sleep } from '../../support/wait-until';
@@ -40,6 +40,16 @@ export interface OrderInput {
 	line_items: Array< { product_id: number; quantity: number } >;
 }
 
+/** WooCommerce's own offline gateways: cash on delivery, bank transfer (BACS), cheque. */
+export type OfflineGateway = 'cod' | 'bacs' | 'cheque';
+
+/** A customer's order at the checkout. */
+export interface CheckoutInput {
+	payment_method: OfflineGateway;
+	line_items: Array< { product_id: number; quantity: number } >;
+	billing?: Address;
+}
+
 /** An order as the commerce system's own REST API shows it (the /wc/v3 shape). */
 export type CommerceOrder = Record< string, unknown > & { id: number; status: string; date_modified_gmt: string };
 
@@ -58,10 +68,21 @@ export interface CommerceDriver {
 	setSku: ( productId: number, sku: string ) => Promise< void >;
 	refund: ( id: number, amount: string ) => Promise< void >;
 	getOrder: ( id: number ) => Promise< CommerceOrder >;
+	/** Every order the store lists for this query (/wc/v3/orders, all its pages), e.g. `{ status: 'processing,completed' }`. */
+	listOrders: ( query: Record< string, string > ) => Promise< CommerceOrder[] >;
 	/** One refund as the store's REST API shows it (/wc/v3/orders/<id>/refunds/<refund id>). */
 	getRefund: ( orderId: number, refundId: number ) => Promise< { id: number; amount: string; reason: string } >;
 	/** Another identity's attempt to change an order through the commerce system's own routes. */
 	attemptStatusChange: ( client: RestClient, id: number, status: OrderStatus ) => Promise< RestResult >;
+	/** Enables payment gateways, as the owner does in WooCommerce > Settings > Payments. */
+	enableGateways: ( ids: OfflineGateway[] ) => Promise< void >;
+	/**
+	 * A guest's checkout through WooCommerce's Store API, as the shop's checkout block makes it:
+	 * the cart (its Cart-Token, in place of the page's nonce), the lines added to it, then the
+	 * checkout with the payment method, which runs the gateway's process_payment(). Returns the
+	 * order's id.
+	 */
+	checkout: ( input: CheckoutInput ) => Promise< number >;
 	/** Plugins that declared compatibility with custom order tables (WooCommerce's FeaturesController). */
 	hposCompatiblePlugins: () => Promise< string[] >;
 }
@@ -175,6 +196,21 @@ class WooCommerceDriver implements CommerceDriver {
 		return ensure( await adminClient().get< CommerceOrder >( `/wc/v3/orders/${ id }` ), 'Reading an order' );
 	}
 
+	async listOrders( query: Record< string, string > ): Promise< CommerceOrder[] > {
+		const orders: CommerceOrder[] = [];
+		for ( let page = 1; ; page++ ) {
+			const params = new URLSearchParams( { ...query, per_page: '100', page: String( page ) } );
+			const body = ensure(
+				await adminClient().get< CommerceOrder[] >( `/wc/v3/orders?${ params.toString() }` ),
+				'Listing orders'
+			);
+			orders.push( ...body );
+			if ( body.length < 100 ) {
+				return orders;
+			}
+		}
+	}
+
 	async getRefund( orderId: number, refundId: number ): Promise< { id: number; amount: string; reason: string } > {
 		return ensure(
 			await adminClient().get< { id: number; amount: string; reason: string } >(
@@ -182,6 +218,65 @@ class WooCommerceDriver implements CommerceDriver {
 			),
 			'Reading a refund'
 		);
+	}
+
+	async enableGateways( ids: OfflineGateway[] ): Promise< void > {
+		for ( const id of ids ) {
+			ensure(
+				await adminClient().request( {
+					method: 'PUT',
+					path: `/wc/v3/payment_gateways/${ id }`,
+					data: { enabled: true },
+				} ),
+				`Enabling the ${ id } gateway`
+			);
+		}
+	}
+
+	async checkout( input: CheckoutInput ): Promise< number > {
+		const shopper = anonymousClient();
+		const cart = await shopper.get( '/wc/store/v1/cart' );
+		const token = cart.headers.get( 'cart-token' );
+		if ( cart.status !== 200 || ! token ) {
+			throw new Error(
+				`The Store API gave no cart token: HTTP ${ cart.status } ${ JSON.stringify( cart.body ) }`
+			);
+		}
+		const headers = { 'cart-token': token };
+		for ( const line of input.line_items ) {
+			ensure(
+				await shopper.request( {
+					method: 'POST',
+					path: '/wc/store/v1/cart/add-item',
+					data: { id: line.product_id, quantity: line.quantity },
+					headers,
+				} ),
+				'Adding to the cart'
+			);
+		}
+		const { email = 'guest@example.com', ...address } = {
+			first_name: 'Grace',
+			last_name: 'Hopper',
+			address_1: '1 rue de la Paix',
+			city: 'Paris',
+			postcode: '75002',
+			country: 'FR',
+			...input.billing,
+		};
+		const order = ensure(
+			await shopper.request< { order_id: number } >( {
+				method: 'POST',
+				path: '/wc/store/v1/checkout',
+				data: {
+					billing_address: { ...address, email },
+					shipping_address: address,
+					payment_method: input.payment_method,
+				},
+				headers,
+			} ),
+			`Checking out with ${ input.payment_method }`
+		);
+		return order.order_id;
 	}
 
 	attemptStatusChange( client: RestClient, id: number, status: OrderStatus ): Promise< RestResult > {

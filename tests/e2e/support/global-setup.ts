@@ -21,6 +21,12 @@ import {
 } from './environment';
 
 /**
+ * Mounted where `npm start` mounts local-mu-plugins/ (one's own must-use plugins), which the
+ * suite does not load: this folder's plugin shows that what is put there runs.
+ */
+const LOCAL_MU_PLUGINS_FIXTURE = path.join( __dirname, '..', '..', 'fixtures', 'local-mu-plugins' );
+
+/**
  * Starts one real WordPress (fresh database) and one real sidecar for the whole run.
  * If anything fails here the run fails with the reason: the suite never skips its
  * end-to-end part. A failed start stops what it launched (startStack does for WordPress).
@@ -50,6 +56,7 @@ export default async function globalSetup(): Promise< void > {
 			sidecarLogFile,
 			sidecarEnv: E2E_SIDECAR_ENV,
 			extraPlugins: testPlugins(),
+			localMuPluginsDir: LOCAL_MU_PLUGINS_FIXTURE,
 		} );
 		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );
 		const applicationPassword = await createApplicationPassword( stack.siteUrl, cookie, 'e2e-admin' );
@@ -105,6 +112,7 @@ async function productionSetup(): Promise< void > {
 			woocommerceDir: site.woocommerceDir,
 			orderStorage: site.orderStorage,
 			extraPlugins: testPlugins(),
+			localMuPluginsDir: LOCAL_MU_PLUGINS_FIXTURE,
 			sidecarEnv: E2E_SIDECAR_ENV,
 			cronSeconds: E2E_CRON_SECONDS,
 			phpWorkers: 4,

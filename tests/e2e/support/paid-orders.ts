@@ -24,15 +24,18 @@ export function listPaid(
 	return client.get< PaidOrder[] >( query( params ) );
 }
 
-/** The endpoint's default settle delay: the sync order (orderby=date_paid) serves payments at least this old. */
+/** The endpoint's default settle delay: the sync order (orderby=paid_at) serves payments at least this old. */
 export const SETTLE_SECONDS = 5;
 
 /**
  * Resolves once every given order's payment is older than the settle delay (plus a second
  * for the clock's rounding), so the sync order serves them all.
  */
-export async function untilSettled( orders: Array< Pick< PaidOrder, 'date_paid' > > ): Promise< void > {
-	const latest = Math.max( 0, ...orders.map( ( o ) => ( o.date_paid ? Date.parse( o.date_paid ) : 0 ) ) );
+export async function untilSettled(
+	orders: Array< Partial< Pick< PaidOrder, 'date_paid' | 'paid_at' > > >
+): Promise< void > {
+	const paidAt = ( o: Partial< Pick< PaidOrder, 'date_paid' | 'paid_at' > > ) => o.paid_at ?? o.date_paid;
+	const latest = Math.max( 0, ...orders.map( ( o ) => ( paidAt( o ) ? Date.parse( paidAt( o ) as string ) : 0 ) ) );
 	const wait = latest + ( SETTLE_SECONDS + 1 ) * 1000 - Date.now();
 	if ( wait > 0 ) {
 		await sleep( wait );

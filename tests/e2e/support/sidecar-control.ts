@@ -23,6 +23,17 @@ export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise
 	await waitUntil( gone, 10_000, `the exit of sidecar pid ${ state.sidecarPid }`, 100 );
 }
 
+/**
+ * Freezes the suite's sidecar (SIGSTOP), as an overloaded or swapped-out process would be: its
+ * port stays open and the kernel still accepts connections, but nothing answers until `thaw`
+ * (SIGCONT), after which it handles what it had been sent. Always thaw it (try/finally).
+ */
+export function freezeSidecar(): { thaw: () => void } {
+	const { sidecarPid } = readState();
+	process.kill( sidecarPid, 'SIGSTOP' );
+	return { thaw: () => process.kill( sidecarPid, 'SIGCONT' ) };
+}
+
 export async function startSidecar(): Promise< void > {
 	const state = readState();
 	if ( state.sidecarCommand ) {

@@ -29,7 +29,7 @@ export async function startDeliveringInstance(
 	const store = await MysqlStore.open( { url } );
 	const dispatcher = leasedDispatcher( store, config, log, name, pollMs );
 	const app = instanceApp( store, config, log, dispatcher );
-	const server = await serveOnLoopback( app );
+	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	return {
 		api: apiClient( server.url, TEST_KEY ),
 		dispatcher,

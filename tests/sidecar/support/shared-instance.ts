@@ -40,7 +40,7 @@ export async function startSharedInstance(
 	const store = await MysqlStore.open( { url: databaseUrl } );
 	const dispatcher = leasedDispatcher( store, config, log, name );
 	const app = instanceApp( store, config, log, dispatcher );
-	const server = await serveOnLoopback( app );
+	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	const { url } = server;
 	return {
 		url,

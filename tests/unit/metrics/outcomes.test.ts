@@ -57,6 +57,8 @@ describe( 'the metrics registry', () => {
 		metrics.recordInboundVerification( 'made-up-2', { ok: false, code: 'unknown_source' } );
 		metrics.recordInboundVerification( 'acme', { ok: false, code: 'invalid_signature' } );
 		metrics.recordInboundVerification( 'acme', { ok: true } );
+		metrics.recordInboundTimeout( 'acme', true );
+		metrics.recordInboundTimeout( 'made-up-3', false );
 		const text = await metrics.render();
 		expect( text ).not.toContain( 'made-up' );
 		expect( text ).toContain(
@@ -67,6 +69,13 @@ describe( 'the metrics registry', () => {
 		);
 		expect( text ).toContain(
 			'service_integration_inbound_verifications_total{source="acme",outcome="verified",reason="none"} 1'
+		);
+		// Asked after WordPress's deadline: not verified at all.
+		expect( text ).toContain(
+			'service_integration_inbound_verifications_total{source="acme",outcome="timed_out",reason="deadline_passed"} 1'
+		);
+		expect( text ).toContain(
+			`service_integration_inbound_verifications_total{source="${ UNKNOWN_SOURCE_LABEL }",outcome="timed_out",reason="deadline_passed"} 1`
 		);
 	} );
 

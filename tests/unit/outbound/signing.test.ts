@@ -1,4 +1,6 @@
 import { webcrypto } from 'crypto';
+import fs from 'fs';
+import path from 'path';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import {
 	buildDeliveryHeaders,
@@ -8,6 +10,10 @@ import {
 	USER_AGENT,
 } from '../../../sidecar/src/outbound/signing';
 
+/** The release's one version, package.json's: what the User-Agent names. */
+const PACKAGE_VERSION = (
+	JSON.parse( fs.readFileSync( path.join( __dirname, '../../../package.json' ), 'utf8' ) ) as { version: string }
+ ).version;
 const nowSeconds = (): number => Math.floor( Date.now() / 1000 );
 const body = JSON.stringify( { id: 123, total: '9.99', note: 'caf\u00e9 \u{1F600}' } );
 
@@ -168,12 +174,12 @@ describe( 'buildDeliveryHeaders contents', () => {
 		const headers = buildDeliveryHeaders( { ...base, topic: 'order.paid', sourceUrl: 'https://shop.example/' } );
 		expect( headers ).toEqual( {
 			'content-type': 'application/json',
-			'user-agent': 'wp-service-integration-sidecar/0.1',
+			'user-agent': `wp-service-integration-sidecar/${ PACKAGE_VERSION }`,
 			'webhook-id': 'msg_1',
 			'webhook-timestamp': '1700000000',
 			'webhook-signature': signStandardWebhook( base ),
 		} );
-		expect( USER_AGENT ).toBe( 'wp-service-integration-sidecar/0.1' );
+		expect( USER_AGENT ).toBe( `wp-service-integration-sidecar/${ PACKAGE_VERSION }` );
 	} );
 
 	it( 'adds WooCommerce-compatible headers keyed with the raw secret string', async () => {

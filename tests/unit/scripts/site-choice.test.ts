@@ -45,7 +45,7 @@ function load( dir: string ): SiteChoiceModule {
 	process.env.SERVICE_INTEGRATION_BUILDS_DIR = dir;
 	let loaded: SiteChoiceModule | undefined;
 	jest.isolateModules( () => {
-		loaded = jest.requireActual( '../../../scripts/lib/site-choice' );
+		loaded = jest.requireActual< SiteChoiceModule >( '../../../scripts/lib/site-choice' );
 	} );
 	return loaded as SiteChoiceModule;
 }

@@ -71,14 +71,6 @@ export interface InboundEventPage {
 	duplicates: { deliveries: number; events: number };
 }
 
-/** The HTTP status the sender got, or null when WordPress has not reported it (yet). */
-export function senderStatus( entry: InboundLogEntry ): number | null {
-	if ( entry.outcome === 'refused' ) {
-		return entry.status;
-	}
-	return entry.answer_status;
-}
-
 const BASE = '/inbound';
 
 export async function listSources(): Promise< InboundSource[] > {

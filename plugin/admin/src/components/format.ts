@@ -1,9 +1,23 @@
 /**
- * Display helpers: dates in the viewer's locale, durations, percentages.
+ * Display helpers: dates and numbers in the viewer's locale (wp-admin's <html lang>, e.g.
+ * fr-FR: 1,5 s, 99,5 %), durations, percentages.
  */
 import { __, sprintf } from '@wordpress/i18n';
 
 export const NONE = '—';
+
+/** The page's language for Intl (wp-admin sets <html lang> from the user's locale). */
+export function viewerLocale(): string | undefined {
+	return document.documentElement.lang || undefined;
+}
+
+/** A number with exactly `digits` decimals, in the viewer's locale (a decimal comma in French). */
+export function formatDecimal( value: number, digits: number ): string {
+	return new Intl.NumberFormat( viewerLocale(), {
+		minimumFractionDigits: digits,
+		maximumFractionDigits: digits,
+	} ).format( value );
+}
 
 export function formatDateTime( iso: string | null | undefined ): string {
 	if ( ! iso ) {
@@ -13,7 +27,7 @@ export function formatDateTime( iso: string | null | undefined ): string {
 	if ( Number.isNaN( date.getTime() ) ) {
 		return iso;
 	}
-	return date.toLocaleString( document.documentElement.lang || undefined, {
+	return date.toLocaleString( viewerLocale(), {
 		dateStyle: 'medium',
 		timeStyle: 'medium',
 	} );
@@ -24,11 +38,15 @@ export function formatDurationMs( ms: number | null | undefined ): string {
 		return NONE;
 	}
 	if ( ms < 1000 ) {
-		/* translators: %d: a duration in milliseconds. */
-		return sprintf( __( '%d ms', 'service-integration' ), Math.round( ms ) );
+		return sprintf(
+			/* translators: %d: a duration in milliseconds. */ __( '%d ms', 'service-integration' ),
+			Math.round( ms )
+		);
 	}
-	/* translators: %s: a duration in seconds, e.g. 1.5. */
-	return sprintf( __( '%s s', 'service-integration' ), ( ms / 1000 ).toFixed( 1 ) );
+	return sprintf(
+		/* translators: %s: a duration in seconds, with one decimal, e.g. 1.5. */ __( '%s s', 'service-integration' ),
+		formatDecimal( ms / 1000, 1 )
+	);
 }
 
 export function formatUptime( seconds: number | undefined ): string {
@@ -39,25 +57,38 @@ export function formatUptime( seconds: number | undefined ): string {
 	const hours = Math.floor( ( seconds % 86400 ) / 3600 );
 	const minutes = Math.floor( ( seconds % 3600 ) / 60 );
 	if ( days > 0 ) {
-		/* translators: 1: days, 2: hours. */
-		return sprintf( __( '%1$d d %2$d h', 'service-integration' ), days, hours );
+		return sprintf(
+			/* translators: 1: days, 2: hours. */ __( '%1$d d %2$d h', 'service-integration' ),
+			days,
+			hours
+		);
 	}
 	if ( hours > 0 ) {
-		/* translators: 1: hours, 2: minutes. */
-		return sprintf( __( '%1$d h %2$d min', 'service-integration' ), hours, minutes );
+		return sprintf(
+			/* translators: 1: hours, 2: minutes. */ __( '%1$d h %2$d min', 'service-integration' ),
+			hours,
+			minutes
+		);
 	}
 	if ( minutes > 0 ) {
-		/* translators: 1: minutes, 2: seconds. */
-		return sprintf( __( '%1$d min %2$d s', 'service-integration' ), minutes, Math.floor( seconds % 60 ) );
+		return sprintf(
+			/* translators: 1: minutes, 2: seconds. */ __( '%1$d min %2$d s', 'service-integration' ),
+			minutes,
+			Math.floor( seconds % 60 )
+		);
 	}
-	/* translators: %d: seconds. */
-	return sprintf( __( '%d s', 'service-integration' ), Math.floor( seconds ) );
+	return sprintf( /* translators: %d: seconds. */ __( '%d s', 'service-integration' ), Math.floor( seconds ) );
 }
 
 export function formatPercent( ratio: number ): string {
-	const percent = ( ratio * 100 ).toFixed( ratio >= 0.995 || ratio === 0 ? 0 : 1 );
-	/* translators: %s: a percentage, e.g. 99.5. */
-	return sprintf( __( '%s %%', 'service-integration' ), percent );
+	const percent = formatDecimal( ratio * 100, ratio >= 0.995 || ratio === 0 ? 0 : 1 );
+	return sprintf(
+		/* translators: %s: a percentage, already formatted for the locale, e.g. 99.5. */ __(
+			'%s %%',
+			'service-integration'
+		),
+		percent
+	);
 }
 
 /** "datetime-local" input value (local time, no zone) → ISO 8601 in UTC, or null. */

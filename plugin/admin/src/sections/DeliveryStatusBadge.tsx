@@ -1,18 +1,18 @@
-import { __ } from '@wordpress/i18n';
+import { _x } from '@wordpress/i18n';
 import { StatusBadge, type Tone } from '../components/StatusBadge';
 
 export function deliveryStatusLabel( status: string ): string {
 	switch ( status ) {
 		case 'pending':
-			return __( 'Pending', 'service-integration' );
+			return _x( 'Pending', 'delivery status', 'service-integration' );
 		case 'in_flight':
-			return __( 'Sending', 'service-integration' );
+			return _x( 'Sending', 'delivery status', 'service-integration' );
 		case 'succeeded':
-			return __( 'Succeeded', 'service-integration' );
+			return _x( 'Succeeded', 'delivery status', 'service-integration' );
 		case 'failed':
-			return __( 'Failed', 'service-integration' );
+			return _x( 'Failed', 'delivery status', 'service-integration' );
 		case 'cancelled':
-			return __( 'Cancelled', 'service-integration' );
+			return _x( 'Cancelled', 'delivery status', 'service-integration' );
 		default:
 			return status;
 	}

@@ -1,6 +1,6 @@
 import { Button, Notice } from '@wordpress/components';
 import { useState } from '@wordpress/element';
-import { __, _n, sprintf } from '@wordpress/i18n';
+import { __, _n, _x, sprintf } from '@wordpress/i18n';
 import {
 	createEndpoint,
 	deleteEndpoint,
@@ -304,12 +304,18 @@ function EndpointCard( {
 				<Code className="si-endpoint__url">{ endpoint.url }</Code>
 				{ active ? (
 					endpoint.failing_since ? (
-						<StatusBadge tone="warning">{ __( 'Active, failing', 'service-integration' ) }</StatusBadge>
+						<StatusBadge tone="warning">
+							{ _x( 'Active, failing', 'endpoint status', 'service-integration' ) }
+						</StatusBadge>
 					) : (
-						<StatusBadge tone="success">{ __( 'Active', 'service-integration' ) }</StatusBadge>
+						<StatusBadge tone="success">
+							{ _x( 'Active', 'endpoint status', 'service-integration' ) }
+						</StatusBadge>
 					)
 				) : (
-					<StatusBadge tone="error">{ __( 'Disabled', 'service-integration' ) }</StatusBadge>
+					<StatusBadge tone="error">
+						{ _x( 'Disabled', 'endpoint status', 'service-integration' ) }
+					</StatusBadge>
 				) }
 			</header>
 			<dl className="si-facts">
@@ -385,7 +391,7 @@ function EndpointCard( {
 				) : null }
 				{ ! active ? (
 					<>
-						<dt>{ __( 'Disabled', 'service-integration' ) }</dt>
+						<dt>{ _x( 'Disabled', 'when the endpoint was disabled, and why', 'service-integration' ) }</dt>
 						<dd>
 							{ formatDateTime( endpoint.disabled_at ) }
 							{ endpoint.disabled_reason ? ` — ${ endpoint.disabled_reason }` : null }
@@ -414,7 +420,10 @@ function EndpointCard( {
 					) }
 					confirmLabel={ __( 'Rotate', 'service-integration' ) }
 					label={ sprintf(
-						/* translators: %s: endpoint URL. */ __( 'Rotate the secret of %s', 'service-integration' ),
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+							'Rotate the secret of %s',
+							'service-integration'
+						),
 						endpoint.url
 					) }
 					isBusy={ busy === `rotate-${ endpoint.id }` }
@@ -464,7 +473,10 @@ function EndpointCard( {
 					question={ __( 'Delete this endpoint and its delivery history?', 'service-integration' ) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
 					label={ sprintf(
-						/* translators: %s: endpoint URL. */ __( 'Delete %s', 'service-integration' ),
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+							'Delete %s',
+							'service-integration'
+						),
 						endpoint.url
 					) }
 					isBusy={ busy === `delete-${ endpoint.id }` }

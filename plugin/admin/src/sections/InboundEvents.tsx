@@ -1,6 +1,6 @@
 import { Button, Notice } from '@wordpress/components';
 import { useState } from '@wordpress/element';
-import { __, sprintf } from '@wordpress/i18n';
+import { __, _x, sprintf } from '@wordpress/i18n';
 import { INBOUND_EVENT_STATUSES, listInboundEvents, retryInboundEvent, type InboundSource } from '../api/inbound';
 import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -19,11 +19,11 @@ const PER_PAGE = 20;
 export function inboundStatusLabel( status: string ): string {
 	switch ( status ) {
 		case 'received':
-			return __( 'Received', 'service-integration' );
+			return _x( 'Received', 'inbound event status', 'service-integration' );
 		case 'processed':
-			return __( 'Processed', 'service-integration' );
+			return _x( 'Processed', 'inbound event status', 'service-integration' );
 		case 'failed':
-			return __( 'Failed', 'service-integration' );
+			return _x( 'Failed', 'inbound event status', 'service-integration' );
 		default:
 			return status;
 	}

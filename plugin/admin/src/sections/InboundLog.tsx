@@ -1,6 +1,6 @@
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
-import { INBOUND_OUTCOMES, listInboundLog, senderStatus, type InboundSource } from '../api/inbound';
+import { INBOUND_OUTCOMES, listInboundLog, type InboundLogEntry, type InboundSource } from '../api/inbound';
 import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { FilterSelect } from '../components/FilterSelect';
@@ -8,19 +8,39 @@ import { formatDateTime, NONE, type Option } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { Pager } from '../components/Pager';
 import { ResponsiveTable } from '../components/ResponsiveTable';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge, type Tone } from '../components/StatusBadge';
 import { useResource } from '../hooks/use-resource';
 
 const PER_PAGE = 20;
 
+/** What an entry says the sender was told: "Verified" only for a good signature answered with a 2xx. */
 function outcomeLabel( outcome: string ): string {
 	switch ( outcome ) {
 		case 'verified':
 			return __( 'Verified', 'service-integration' );
 		case 'refused':
 			return __( 'Refused', 'service-integration' );
+		case 'not_stored':
+			return __( 'Verified, not stored', 'service-integration' );
+		case 'timed_out':
+			return __( 'Not verified: the sidecar did not answer in time', 'service-integration' );
+		case 'unconfirmed':
+			return __( 'Signature valid, answer not reported', 'service-integration' );
 		default:
 			return outcome;
+	}
+}
+
+function outcomeTone( outcome: InboundLogEntry[ 'outcome' ] ): Tone {
+	switch ( outcome ) {
+		case 'verified':
+			return 'success';
+		case 'refused':
+			return 'error';
+		case 'unconfirmed':
+			return 'neutral';
+		default:
+			return 'warning';
 	}
 }
 
@@ -39,7 +59,7 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 			<h3>{ __( 'Verification log', 'service-integration' ) }</h3>
 			<p className="si-help">
 				{ __(
-					'Answer: the HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 503 to be retried).',
+					'Answer: the HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 503 to be sent again), as WordPress reported it; none while it has not.',
 					'service-integration'
 				) }
 			</p>
@@ -103,11 +123,11 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 									<td>{ formatDateTime( entry.at ) }</td>
 									<td>{ entry.source }</td>
 									<td>
-										<StatusBadge tone={ entry.outcome === 'verified' ? 'success' : 'error' }>
+										<StatusBadge tone={ outcomeTone( entry.outcome ) }>
 											{ outcomeLabel( entry.outcome ) }
 										</StatusBadge>
 									</td>
-									<td className="si-answer">{ senderStatus( entry ) ?? NONE }</td>
+									<td className="si-answer">{ entry.answer_status ?? NONE }</td>
 									<td>{ entry.code ? <Code>{ entry.code }</Code> : NONE }</td>
 									<td>
 										{ entry.event_id ? (

@@ -1,6 +1,6 @@
 import { Button, Notice, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
-import { __, sprintf } from '@wordpress/i18n';
+import { __, _x, sprintf } from '@wordpress/i18n';
 import {
 	createSource,
 	deleteSource,
@@ -232,9 +232,13 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 			<td>
 				<strong>{ source.id }</strong>{ ' ' }
 				{ active ? (
-					<StatusBadge tone="success">{ __( 'Active', 'service-integration' ) }</StatusBadge>
+					<StatusBadge tone="success">
+						{ _x( 'Active', 'inbound source status', 'service-integration' ) }
+					</StatusBadge>
 				) : (
-					<StatusBadge tone="error">{ __( 'Disabled', 'service-integration' ) }</StatusBadge>
+					<StatusBadge tone="error">
+						{ _x( 'Disabled', 'inbound source status', 'service-integration' ) }
+					</StatusBadge>
 				) }
 				{ source.description ? (
 					<>
@@ -308,7 +312,7 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 					onClick={ onRotate }
 					disabled={ busy !== null }
 					aria-label={ sprintf(
-						/* translators: %s: source identifier. */ __(
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
 							'Rotate the secret of %s',
 							'service-integration'
 						),
@@ -331,7 +335,10 @@ function SourceRow( { source, busy, onRotate, onToggle, onDelete }: RowProps ) {
 					) }
 					confirmLabel={ __( 'Delete', 'service-integration' ) }
 					label={ sprintf(
-						/* translators: %s: source identifier. */ __( 'Delete %s', 'service-integration' ),
+						/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+							'Delete %s',
+							'service-integration'
+						),
 						source.id
 					) }
 					isBusy={ busy === `delete-${ source.id }` }
@@ -361,7 +368,10 @@ function RotatePanel( {
 		<form
 			className="si-subsection si-panel si-form"
 			aria-label={ sprintf(
-				/* translators: %s: source identifier. */ __( 'Rotate the secret of %s', 'service-integration' ),
+				/* translators: %s: an endpoint's URL or an inbound source's identifier. */ __(
+					'Rotate the secret of %s',
+					'service-integration'
+				),
 				source.id
 			) }
 			onSubmit={ ( event ) => {

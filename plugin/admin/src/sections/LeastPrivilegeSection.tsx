@@ -4,7 +4,7 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import { runLeastPrivilegeCheck, type CheckReport } from '../api/service-account';
 import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { NONE } from '../components/format';
+import { NONE, viewerLocale } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
 import { ResponsiveTable } from '../components/ResponsiveTable';
 import { Section } from '../components/Section';
@@ -98,7 +98,7 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 							)
 						: __( 'The temporary application password did NOT authenticate.', 'service-integration' ) }
 					{ ranAt
-						? ` ${ sprintf( /* translators: %s: time of day. */ __( 'Run at %s.', 'service-integration' ), ranAt.toLocaleTimeString() ) }`
+						? ` ${ sprintf( /* translators: %s: time of day. */ __( 'Run at %s.', 'service-integration' ), ranAt.toLocaleTimeString( viewerLocale() ) ) }`
 						: null }
 				</p>
 				{ report.error ? <p>{ report.error }</p> : null }
@@ -112,7 +112,7 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 						<th scope="col">{ __( 'Method', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Route', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Expected', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Status', 'service-integration' ) }</th>
+						<th scope="col">{ __( 'HTTP status', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Code', 'service-integration' ) }</th>
 						<th scope="col">{ __( 'Result', 'service-integration' ) }</th>
 					</tr>

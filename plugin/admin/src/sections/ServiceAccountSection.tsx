@@ -1,6 +1,6 @@
 import { Button, Notice, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
-import { __, _n, sprintf } from '@wordpress/i18n';
+import { __, _n, _x, sprintf } from '@wordpress/i18n';
 import {
 	createApplicationPassword,
 	createServiceAccount,
@@ -212,7 +212,9 @@ function RoleStatus( { exists }: { exists: boolean } ) {
 		<p className="si-role-status" data-role-exists={ exists ? 'yes' : 'no' }>
 			{ __( 'Integration role:', 'service-integration' ) }{ ' ' }
 			<StatusBadge tone={ exists ? 'success' : 'warning' }>
-				{ exists ? __( 'Exists', 'service-integration' ) : __( 'Missing', 'service-integration' ) }
+				{ exists
+					? _x( 'Exists', 'integration role state', 'service-integration' )
+					: _x( 'Missing', 'integration role state', 'service-integration' ) }
 			</StatusBadge>{ ' ' }
 			{ exists ? null : __( 'The plugin creates it again on the next page load.', 'service-integration' ) }
 		</p>
@@ -346,9 +348,17 @@ function CapabilityTable( { state }: { state: ServiceAccountState } ) {
 			case 'widened':
 				return <StatusBadge tone="error">{ __( 'Widening (refused)', 'service-integration' ) }</StatusBadge>;
 			case 'missing':
-				return <StatusBadge tone="warning">{ __( 'Missing', 'service-integration' ) }</StatusBadge>;
+				return (
+					<StatusBadge tone="warning">
+						{ _x( 'Missing', 'capability state', 'service-integration' ) }
+					</StatusBadge>
+				);
 			case 'removed':
-				return <StatusBadge tone="warning">{ __( 'Removed', 'service-integration' ) }</StatusBadge>;
+				return (
+					<StatusBadge tone="warning">
+						{ _x( 'Removed', 'capability state', 'service-integration' ) }
+					</StatusBadge>
+				);
 			default:
 				return <StatusBadge tone="success">{ __( 'As expected', 'service-integration' ) }</StatusBadge>;
 		}

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import {
 	FORWARDED_HEADER_PREFIX,
+	INBOUND_DEADLINE_HEADER,
 	INBOUND_OUTCOMES,
 	INBOUND_SCHEMES,
 	SOURCE_ID_PATTERN,
@@ -74,10 +75,24 @@ const ROTATE_SCHEMA = z.strictObject( {
 		.optional(),
 } );
 
-/** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored). */
+/** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored, with its code). */
 const ANSWER_SCHEMA = z.strictObject( {
 	status: z.number().int().min( 100 ).max( 599 ),
+	code: z
+		.string()
+		.regex( /^[a-z0-9_]{1,64}$/ )
+		.nullable()
+		.optional(),
 } );
+
+/**
+ * A verdict this close to WordPress's deadline may reach it too late: it is treated as past it,
+ * so the 503 the sidecar then answers and the 503 WordPress answers the sender on its own agree.
+ */
+export const DEADLINE_MARGIN_MS = 100;
+
+/** What WordPress answers the sender when it gets no verdict in time (Inbound_Route::retry_later). */
+const UNREACHABLE = { status: 503, code: 'sidecar_unreachable' } as const;
 
 const LOG_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
 
@@ -90,7 +105,7 @@ const LOG_QUERY_SCHEMA = z.strictObject( {
 
 export interface InboundRouteContext extends Pick< QueueRouteContext, 'config' | 'log' | 'store' > {
 	/** Where the route counts; nothing is counted without it. */
-	metrics?: Pick< SidecarMetrics, 'recordInboundVerification' >;
+	metrics?: Pick< SidecarMetrics, 'recordInboundVerification' | 'recordInboundTimeout' >;
 }
 
 /**
@@ -244,9 +259,12 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 
 	/**
 	 * Body: the webhook's exact bytes. Headers: the provider's, each prefixed with
-	 * x-si-fwd-. 200 with the normalised event and `log_id`, or 4xx with the reason; either
-	 * way one log row (no payload, no secret). WordPress reports what it answered the sender
-	 * of a verified delivery under log_id (POST /inbound/log/<log_id>/answer).
+	 * x-si-fwd-, and WordPress's deadline (INBOUND_DEADLINE_HEADER). 200 with the normalised
+	 * event and `log_id`, 4xx with the reason, or 503 when asked after the deadline; each
+	 * time one log row (no payload, no secret) saying what the sender was told: a refusal's
+	 * 4xx, WordPress's 503 past its deadline, or, for a good signature, nothing yet
+	 * (unconfirmed) until WordPress reports what it answered under log_id
+	 * (POST /inbound/log/<log_id>/answer).
 	 */
 	router
 		.route( '/inbound/sources/:id/verify' )
@@ -254,7 +272,30 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 			const now = Date.now();
 			const id = req.params.id;
 			const known = SOURCE_ID_PATTERN.test( id );
-			const verdict = checkInbound( known ? await inbound.getSource( id, now ) : undefined, {
+			const source = known ? await inbound.getSource( id, now ) : undefined;
+			const deadline = answerDeadline( req );
+			if ( deadline !== null && Date.now() > deadline - DEADLINE_MARGIN_MS ) {
+				// WordPress has stopped waiting (a frozen or overloaded sidecar, a slow database) and
+				// answered the sender 503 sidecar_unreachable: nothing is verified for nobody.
+				context.metrics?.recordInboundTimeout( id, source !== undefined );
+				if ( known ) {
+					await inbound.recordVerification( {
+						at: now,
+						source: id,
+						outcome: 'timed_out',
+						status: 503,
+						code: UNREACHABLE.code,
+						eventId: null,
+						answerStatus: UNREACHABLE.status,
+					} );
+				}
+				log.warn(
+					{ source: id, late_ms: Date.now() - deadline },
+					'inbound verification asked after WordPress stopped waiting: the sender got 503'
+				);
+				throw new HttpError( 503, 'deadline_passed', 'WordPress stopped waiting for this verdict.' );
+			}
+			const verdict = checkInbound( source, {
 				rawBody: Buffer.isBuffer( req.body ) ? req.body : Buffer.alloc( 0 ),
 				headers: forwardedHeaders( req ),
 				nowMs: now,
@@ -265,10 +306,13 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 				? await inbound.recordVerification( {
 						at: now,
 						source: id,
-						outcome: verdict.ok ? 'verified' : 'refused',
+						// A good signature says nothing yet of the sender's answer: WordPress reports it.
+						outcome: verdict.ok ? 'unconfirmed' : 'refused',
 						status: verdict.status,
 						code: verdict.ok ? null : verdict.code,
 						eventId: verdict.ok ? verdict.eventId : null,
+						// WordPress passes a refusal's 4xx to the sender unchanged.
+						answerStatus: verdict.ok ? null : verdict.status,
 					} )
 				: null;
 			if ( ! verdict.ok ) {
@@ -319,7 +363,7 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 				throw notFound();
 			}
 			const body = parseJsonBody( req, ANSWER_SCHEMA );
-			const entry = await inbound.recordAnswer( Number( id ), body.status );
+			const entry = await inbound.recordAnswer( Number( id ), { status: body.status, code: body.code ?? null } );
 			if ( ! entry ) {
 				throw notFound();
 			}
@@ -328,6 +372,12 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 		.all( methodNotAllowed( 'POST' ) );
 
 	return router;
+}
+
+/** WordPress's deadline for the verdict (Unix milliseconds), or null when it gave none. */
+function answerDeadline( req: Request ): number | null {
+	const value = req.headers[ INBOUND_DEADLINE_HEADER ];
+	return typeof value === 'string' && /^[0-9]{1,16}$/.test( value ) ? Number( value ) : null;
 }
 
 /** The provider's headers WordPress forwarded, names without the prefix. */
@@ -352,7 +402,7 @@ function logView( entry: InboundLogEntry ): InboundLogEntryView {
 		status: entry.status,
 		code: entry.code,
 		event_id: entry.eventId,
-		/** What the sender got: reported by WordPress for a verified delivery (null until then); a refusal's is `status`. */
+		/** What the sender got: a refusal's 4xx, 503 past the deadline, or as WordPress reported it (null until then). */
 		answer_status: entry.answerStatus,
 	};
 }

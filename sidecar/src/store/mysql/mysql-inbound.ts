@@ -1,8 +1,10 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { InboundOutcome, InboundScheme } from '../../contracts/constants';
 import {
+	answeredOutcome,
 	DEFAULT_LOG_KEEP,
 	LOG_PRUNE_EVERY,
+	type InboundAnswer,
 	type InboundLogEntry,
 	type InboundLogQuery,
 } from '../../inbound/inbound-log-store';
@@ -150,8 +152,8 @@ export class MysqlInboundStore implements InboundStore {
 
 	async recordVerification( entry: NewInboundLogEntry ): Promise< number > {
 		const [ inserted ] = await this.pool.query< ResultSetHeader >(
-			'INSERT INTO inbound_log (at, source, outcome, status, code, event_id) VALUES (?, ?, ?, ?, ?, ?)',
-			[ entry.at, entry.source, entry.outcome, entry.status, entry.code, entry.eventId ]
+			'INSERT INTO inbound_log (at, source, outcome, status, code, event_id, answer_status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+			[ entry.at, entry.source, entry.outcome, entry.status, entry.code, entry.eventId, entry.answerStatus ]
 		);
 		if ( ++this.writes % LOG_PRUNE_EVERY === 0 ) {
 			await this.prune();
@@ -159,8 +161,12 @@ export class MysqlInboundStore implements InboundStore {
 		return Number( inserted.insertId );
 	}
 
-	async recordAnswer( id: number, answerStatus: number ): Promise< InboundLogEntry | undefined > {
-		await this.pool.query( 'UPDATE inbound_log SET answer_status = ? WHERE id = ?', [ answerStatus, id ] );
+	async recordAnswer( id: number, answer: InboundAnswer ): Promise< InboundLogEntry | undefined > {
+		// The first report settles an unconfirmed entry; an entry that already says what the sender got keeps it.
+		await this.pool.query(
+			"UPDATE inbound_log SET outcome = ?, answer_status = ?, code = ? WHERE id = ? AND outcome = 'unconfirmed'",
+			[ answeredOutcome( answer.status ), answer.status, answer.code, id ]
+		);
 		const [ rows ] = await this.pool.query< Row[] >( 'SELECT * FROM inbound_log WHERE id = ?', [ id ] );
 		return rows[ 0 ] ? toLogEntry( rows[ 0 ] ) : undefined;
 	}

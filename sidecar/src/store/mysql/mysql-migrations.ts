@@ -145,4 +145,14 @@ export const MYSQL_MIGRATIONS: readonly ( readonly string[] )[] = [
 		`ALTER TABLE attempts ADD COLUMN excerpt_held TINYINT AS (response_excerpt IS NOT NULL) VIRTUAL`,
 		'ALTER TABLE attempts ADD KEY attempts_excerpt_held (excerpt_held, started_at)',
 	],
+	/* 3: the verification log says what the sender was told (INBOUND_OUTCOMES), not only the verdict */ [
+		// A verified row stays verified only if WordPress reported a 2xx. Run again, it changes nothing.
+		`UPDATE inbound_log SET outcome = CASE
+			WHEN answer_status BETWEEN 200 AND 299 THEN 'verified'
+			WHEN answer_status IS NULL THEN 'unconfirmed'
+			ELSE 'not_stored' END
+		 WHERE outcome = 'verified'`,
+		// A refusal's answer is its status (WordPress passed it on), now written down.
+		"UPDATE inbound_log SET answer_status = status WHERE outcome = 'refused' AND answer_status IS NULL",
+	],
 ];

@@ -1,0 +1,28 @@
+<?php
+/**
+ * WP-CLI: the `wp service-integration` namespace.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Cli;
+
+use WP_CLI\Dispatcher\CommandNamespace;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Manages Service Integration: the service account, webhook endpoints and their deliveries.
+ *
+ * Every command calls the plugin's own REST routes (those the admin page uses) as the user
+ * given with --user, which must be an administrator.
+ *
+ * ## EXAMPLES
+ *
+ *     wp service-integration service-account status --user=admin
+ *     wp service-integration service-account password create --name=n8n --user=admin
+ */
+final class Cli_Namespace extends CommandNamespace {
+}
