@@ -1,14 +1,17 @@
 import type { Server } from 'http';
 import pino from 'pino';
-import type { SidecarConfig } from './config';
+import { redactDatabaseUrl, type SidecarConfig } from './config';
 import { createApp } from './http/app';
+import { checkReadiness } from './http/probes';
 import { applyServerTimeouts } from './http/server-timeouts';
-import { startSharedSidecar } from './cli-start-shared';
 import { createLogger, type Logger } from './logger';
 import { startMetricsListener } from './metrics/listener';
-import { createMetrics } from './metrics/registry';
+import { storeMetrics } from './metrics/registry';
+import { stableInstanceId } from './outbound/dispatcher';
 import { createOutboundRuntime } from './outbound/runtime';
-import { openDatabase, type Db } from './store/database';
+import { openDatabase } from './store/database';
+import { MysqlStore } from './store/mysql/mysql-store';
+import { SqliteQueueStore, type QueueStore } from './store/queue-store';
 import { createStores } from './store/stores';
 import { SIDECAR_VERSION } from './version';
 
@@ -26,44 +29,67 @@ function openLog( config: SidecarConfig ): Logger {
 	return createLogger( config.logLevel, destination );
 }
 
-/** Runs the sidecar until SIGTERM or SIGINT: `service-integration-sidecar start`. */
-export function startSidecar( config: SidecarConfig, details: { configFile?: string } = {} ): void {
-	const log = openLog( config );
+/**
+ * The store SIDECAR_DATABASE_URL picks: unset, the embedded SQLite file of SIDECAR_DATA_DIR
+ * (one process); set, the shared MySQL/MariaDB store (several instances). One that cannot be
+ * opened ends the process.
+ */
+async function openStore( config: SidecarConfig, log: Logger ): Promise< QueueStore > {
 	if ( config.databaseUrl !== undefined ) {
-		void startSharedSidecar( { ...config, databaseUrl: config.databaseUrl }, log, details );
-		return;
+		try {
+			return await MysqlStore.open( { url: config.databaseUrl } );
+		} catch ( error ) {
+			// The driver's message names host and user, never the password.
+			log.fatal(
+				{ err: error, database: redactDatabaseUrl( config.databaseUrl ) },
+				'cannot open the shared database'
+			);
+			process.exit( 1 );
+		}
 	}
-	let db: Db;
 	try {
-		db = openDatabase( {
+		const db = openDatabase( {
 			dataDir: config.dataDir,
 			synchronous: config.sqliteSynchronous,
 			cacheSizeMb: config.sqliteCacheMb,
 		} );
+		return new SqliteQueueStore( createStores( db ) );
 	} catch ( error ) {
 		log.fatal( { err: error, dataDir: config.dataDir }, 'cannot open the database' );
 		process.exit( 1 );
 	}
-	const stores = createStores( db );
-	const metrics = createMetrics( {
-		queue: () => stores.deliveries.queueByEndpoint(),
-		onQueueError: ( error ) => log.warn( { err: error }, 'metrics: cannot read the queue' ),
-	} );
-	const outbound = createOutboundRuntime( { config, log, stores, metrics } );
-	outbound.start(); // re-queues what a crash left in flight before anything is sent
-	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher: outbound.dispatcher, metrics } );
+}
+
+/** Runs the sidecar until SIGTERM or SIGINT: `service-integration-sidecar start`. */
+export function startSidecar( config: SidecarConfig, details: { configFile?: string } = {} ): void {
+	const log = openLog( config );
+	void openStore( config, log ).then( ( store ) => run( config, log, store, details ) );
+}
+
+function run( config: SidecarConfig, log: Logger, store: QueueStore, details: { configFile?: string } ): void {
+	// Counters are this instance's; the queue gauges are read from the store at each scrape.
+	const metrics = storeMetrics( store, log );
+	const instanceId = stableInstanceId( config.port );
+	const outbound = createOutboundRuntime( { config, log, store, metrics, instanceId } );
+	const { dispatcher } = outbound;
+	const app = createApp( { config, log, startedAt: Date.now(), store, dispatcher, metrics } );
 	const server: Server = app.listen( config.port, config.host, () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
+		// Only once the port is this process's: a second process started with the same settings
+		// must not take back (recoverInFlight) what the live one has in flight. What a crash left in
+		// flight is queued again before anything is sent.
+		outbound.start();
+		const where =
+			config.databaseUrl === undefined
+				? { dataDir: config.dataDir }
+				: {
+						database: redactDatabaseUrl( config.databaseUrl ),
+						instance: 'instanceId' in dispatcher ? dispatcher.instanceId : null,
+					};
 		log.info(
-			{
-				host: config.host,
-				port,
-				version: SIDECAR_VERSION,
-				dataDir: config.dataDir,
-				configFile: details.configFile ?? null,
-			},
-			'sidecar listening'
+			{ host: config.host, port, version: SIDECAR_VERSION, ...where, configFile: details.configFile ?? null },
+			config.databaseUrl === undefined ? 'sidecar listening' : 'sidecar listening (shared store)'
 		);
 	} );
 	applyServerTimeouts( server );
@@ -71,11 +97,16 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 		log.fatal( { err: error }, 'cannot listen' );
 		process.exit( 1 );
 	} );
-	const metricsListener = startMetricsListener( config, { db, dispatcher: outbound.dispatcher, log, metrics } );
+	const metricsListener = startMetricsListener( config, {
+		log,
+		metrics,
+		readiness: () => checkReadiness( { store, dispatcher, log } ),
+	} );
 
 	// Order: finish (or abandon, past the grace period) attempts in flight and notices being
-	// sent while the API still answers, then close the server, then the database nothing
-	// writes to any more. Unsent notices stay in the database for the next start.
+	// sent while the API still answers, then close the server, then the store nothing writes
+	// to any more. Unsent notices stay in the database for the next start; on the shared store,
+	// an unfinished claim's lease expires for another instance to take.
 	let stopping = false;
 	const shutdown = async ( signal: string ) => {
 		if ( stopping ) {
@@ -91,7 +122,7 @@ export function startSidecar( config: SidecarConfig, details: { configFile?: str
 			server.closeIdleConnections();
 			setTimeout( () => server.closeAllConnections(), 2000 ).unref();
 		} );
-		db.close();
+		await store.close().catch( () => undefined );
 		log.info( 'stopped' );
 		process.exit( 0 );
 	};

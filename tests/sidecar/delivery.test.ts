@@ -16,7 +16,7 @@ import { sleep, waitUntil } from '../support/wait-until';
 /**
  * Delivery behaviour of the real sidecar (app + dispatcher + store, in-process) against real
  * HTTP receivers on 127.0.0.1, on the embedded SQLite store and on the shared MariaDB store
- * (one instance, wired as cli-start-shared.ts wires it). The same API calls, the same answers.
+ * (one instance, wired as cli-start.ts wires it). The same API calls, the same answers.
  * The standardwebhooks library is the signature oracle.
  */
 describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../sidecar/src/config';
 import { createLogger } from '../../sidecar/src/logger';
-import { SharedDispatcher } from '../../sidecar/src/outbound/shared-dispatcher';
+import { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { generateSecret } from '../../sidecar/src/outbound/signing';
 import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
@@ -44,7 +44,7 @@ function expectInOrder( receiver: Receiver, prefix: string, count: number ): voi
 describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 	let backend: Backend;
 	let receiver: Receiver;
-	const dispatchers: SharedDispatcher[] = [];
+	const dispatchers: Dispatcher[] = [];
 	beforeAll( async () => {
 		backend = await startBackend( kind );
 	} );
@@ -60,7 +60,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 	} );
 
 	const dispatcherOn = ( store: QueueStore, pollMs = 1000 ) => {
-		const dispatcher = new SharedDispatcher( { config, log, store, pollMs } );
+		const dispatcher = new Dispatcher( { config, log, store, coordination: { kind: 'leases', pollMs } } );
 		dispatchers.push( dispatcher );
 		dispatcher.start();
 		return dispatcher;

@@ -1,8 +1,7 @@
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../sidecar/src/config';
-import { createSharedApp } from '../../sidecar/src/http/shared-app';
 import { createLogger } from '../../sidecar/src/logger';
-import { SharedDispatcher } from '../../sidecar/src/outbound/shared-dispatcher';
+import type { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { signStandardWebhook } from '../../sidecar/src/outbound/signing';
 import { MysqlStore } from '../../sidecar/src/store/mysql/mysql-store';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
@@ -11,6 +10,7 @@ import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
 import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
 import { serveOnLoopback } from './support/loopback-server';
+import { instanceApp, leasedDispatcher } from './support/instance-app';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
@@ -19,7 +19,7 @@ interface Instance {
 	url: string;
 	api: ApiCall;
 	store: MysqlStore;
-	dispatcher: SharedDispatcher;
+	dispatcher: Dispatcher;
 	close: () => Promise< void >;
 }
 
@@ -30,8 +30,8 @@ interface Instance {
  */
 async function startInstance( url: string, name: string ): Promise< Instance > {
 	const store = await MysqlStore.open( { url } );
-	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
+	const dispatcher = leasedDispatcher( store, config, log, name );
+	const app = instanceApp( store, config, log, dispatcher );
 	const server = await serveOnLoopback( app );
 	const base = server.url;
 	return {

@@ -1,12 +1,11 @@
 import type { Server } from 'http';
 import { FORWARDED_HEADER_PREFIX } from '../../sidecar/src/contracts/constants';
 import { loadConfig } from '../../sidecar/src/config';
-import { checkSharedReadiness } from '../../sidecar/src/http/probes';
-import { createSharedApp, sharedMetrics } from '../../sidecar/src/http/shared-app';
+import { checkReadiness } from '../../sidecar/src/http/probes';
 import { createLogger } from '../../sidecar/src/logger';
 import { createMetricsApp, listenMetrics } from '../../sidecar/src/metrics/http';
-import type { SidecarMetrics } from '../../sidecar/src/metrics/registry';
-import { createSharedRuntime, type SharedRuntime } from '../../sidecar/src/outbound/shared-runtime';
+import { storeMetrics, type SidecarMetrics } from '../../sidecar/src/metrics/registry';
+import { createOutboundRuntime, type OutboundRuntime } from '../../sidecar/src/outbound/runtime';
 import { MysqlStore } from '../../sidecar/src/store/mysql/mysql-store';
 import { sampleWebhook } from '../support/inbound-signers';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
@@ -16,6 +15,7 @@ import { TEST_ENV, TEST_KEY } from './support/harness';
 import { Scrape, scrape } from './support/prometheus';
 import { startReceiver, type Receiver } from './support/receiver';
 import { serveOnLoopback } from './support/loopback-server';
+import { instanceApp } from './support/instance-app';
 
 const TOKEN = 'shared-metrics-token-0123456789';
 const M = ( suffix: string ) => `service_integration_${ suffix }`;
@@ -25,30 +25,30 @@ interface Instance {
 	url: string;
 	api: ApiCall;
 	store: MysqlStore;
-	outbound: SharedRuntime;
+	outbound: OutboundRuntime;
 	metrics: SidecarMetrics;
 	close: () => Promise< void >;
 }
 
 /**
- * One instance on the shared store, in this process, wired as cli-start-shared.ts wires it:
- * one registry (sharedMetrics) for its runtime and its app. The dispatcher polls once a
+ * One instance on the shared store, in this process, wired as cli-start.ts wires it:
+ * one registry (storeMetrics) for its runtime and its app. The dispatcher polls once a
  * minute, so an instance delivers what was handed to it (or what a test wakes it for).
  */
 async function startInstance( databaseUrl: string, name: string, env: NodeJS.ProcessEnv ): Promise< Instance > {
 	const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent', ...env } );
 	const store = await MysqlStore.open( { url: databaseUrl } );
-	const metrics = sharedMetrics( store, log );
-	const outbound = createSharedRuntime( { config, log, store, metrics, instanceId: name, pollMs: 60_000 } );
-	outbound.start();
-	const app = createSharedApp( {
+	const metrics = storeMetrics( store, log );
+	const outbound = createOutboundRuntime( {
 		config,
 		log,
-		startedAt: Date.now(),
 		store,
-		dispatcher: outbound.dispatcher,
 		metrics,
+		instanceId: name,
+		coordination: { kind: 'leases', pollMs: 60_000 },
 	} );
+	outbound.start();
+	const app = instanceApp( store, config, log, outbound.dispatcher, metrics );
 	const server = await serveOnLoopback( app );
 	const { url } = server;
 	return {
@@ -253,7 +253,7 @@ describe( '/metrics of two instances on one MariaDB', () => {
 				log,
 				metrics: b.metrics,
 				token: TOKEN,
-				readiness: () => checkSharedReadiness( { store: b.store, dispatcher: b.outbound.dispatcher, log } ),
+				readiness: () => checkReadiness( { store: b.store, dispatcher: b.outbound.dispatcher, log } ),
 			} ),
 			'127.0.0.1',
 			0
@@ -278,6 +278,6 @@ describe( '/metrics of two instances on one MariaDB', () => {
 		}
 		const ready = await fetch( `${ listenerUrl }/ready` );
 		expect( ready.status ).toBe( 503 );
-		expect( ( ( await ready.json() ) as { failed: string[] } ).failed ).toEqual( [ 'database' ] );
+		expect( ( ( await ready.json() ) as { failed: string[] } ).failed ).toEqual( [ 'database', 'migrations' ] );
 	} );
 } );

@@ -1,8 +1,7 @@
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../sidecar/src/config';
-import { createSharedApp } from '../../sidecar/src/http/shared-app';
 import { createLogger } from '../../sidecar/src/logger';
-import { createSharedRuntime, type SharedRuntime } from '../../sidecar/src/outbound/shared-runtime';
+import { createOutboundRuntime, type OutboundRuntime } from '../../sidecar/src/outbound/runtime';
 import { CALLBACK_ROUTE } from '../../sidecar/src/outbound/wordpress-notice';
 import { MysqlStore } from '../../sidecar/src/store/mysql/mysql-store';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
@@ -11,27 +10,35 @@ import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
 import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
 import { serveOnLoopback } from './support/loopback-server';
+import { instanceApp } from './support/instance-app';
 
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
 
 interface Instance {
 	api: ApiCall;
 	store: MysqlStore;
-	outbound: SharedRuntime;
+	outbound: OutboundRuntime;
 	close: () => Promise< void >;
 }
 
 /**
- * One sidecar instance on the shared store, in this process, wired as cli-start-shared.ts
- * wires it (createSharedRuntime): dispatcher, notice sender and maintenance, all started. The
+ * One sidecar instance on the shared store, in this process, wired as cli-start.ts
+ * wires it (createOutboundRuntime): dispatcher, notice sender and maintenance, all started. The
  * dispatcher polls once a minute, so deliveries follow from requests made to an instance.
  */
 async function startInstance( url: string, name: string, env: NodeJS.ProcessEnv ): Promise< Instance > {
 	const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent', ...env } );
 	const store = await MysqlStore.open( { url } );
-	const outbound = createSharedRuntime( { config, log, store, instanceId: name, pollMs: 60_000, busyRetryMs: 50 } );
+	const outbound = createOutboundRuntime( {
+		config,
+		log,
+		store,
+		instanceId: name,
+		coordination: { kind: 'leases', pollMs: 60_000 },
+		busyRetryMs: 50,
+	} );
 	outbound.start();
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher: outbound.dispatcher } );
+	const app = instanceApp( store, config, log, outbound.dispatcher );
 	const server = await serveOnLoopback( app );
 	return {
 		api: apiClient( server.url, TEST_KEY ),

@@ -9,6 +9,7 @@ import { utf8Excerpt, type AttemptRequest } from '../../sidecar/src/outbound/del
 import { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { DATABASE_FILE, migrate, openDatabase } from '../../sidecar/src/store/database';
 import { MIGRATIONS } from '../../sidecar/src/store/migrations';
+import { SqliteQueueStore } from '../../sidecar/src/store/queue-store';
 import { createStores } from '../../sidecar/src/store/stores';
 import { orderEvent } from './support/api-client';
 import { startHarness } from './support/harness';
@@ -169,7 +170,7 @@ describe( 'dispatcher ingest (in-process)', () => {
 		new Dispatcher( {
 			config: loadConfig( { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) } ),
 			log: createLogger( 'silent' ),
-			stores,
+			store: new SqliteQueueStore( stores ),
 			metrics: createMetrics( { processMetrics: false } ),
 			client: {
 				send: ( request ) => {
@@ -180,39 +181,43 @@ describe( 'dispatcher ingest (in-process)', () => {
 			},
 		} );
 
-	it( 'stores the events and claims their first attempts before it returns', () => {
+	it( 'stores the events and claims their first attempts in one round', async () => {
 		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
 		const now = Date.now();
 		const endpoint = createEndpoint( stores, now );
 		const sent: AttemptRequest[] = [];
 		const dispatcher = dispatcherFor( stores, sent );
 		dispatcher.start();
-		const result = dispatcher.ingest( ( at ) =>
-			stores.events.insertBatch( [ paidEvent( 'e1', at ), paidEvent( 'e2', at ) ], at, at )
-		);
+		await waitUntilRunning( dispatcher );
+		const result = await dispatcher.ingest( [ paidEvent( 'e1', now ), paidEvent( 'e2', now ) ] );
 		expect( result ).toEqual( { accepted: [ 'e1', 'e2' ], duplicates: [], endpointIds: [ endpoint.id ] } );
 		expect( stores.deliveries.countByStatus().in_flight ).toBe( 2 );
 		expect( sent.map( ( request ) => request.eventId ) ).toEqual( [ 'e1', 'e2' ] );
 	} );
 
-	it( 'stores nothing and claims nothing when the store or a claim throws, and gives the error to the caller', () => {
+	it( 'stores nothing and claims nothing when a claim throws, and gives the error to the caller', async () => {
 		const stores = createStores( openDatabase( { dataDir: ':memory:' } ) );
 		const now = Date.now();
 		createEndpoint( stores, now );
 		const sent: AttemptRequest[] = [];
 		const dispatcher = dispatcherFor( stores, sent );
 		dispatcher.start();
-		expect( () =>
-			dispatcher.ingest( ( at ) => {
-				stores.events.insertBatch( [ paidEvent( 'e1', at ) ], at, at );
-				throw new Error( 'disk full' );
-			} )
-		).toThrow( 'disk full' );
+		await waitUntilRunning( dispatcher );
+		stores.deliveries.claimDue = () => {
+			throw new Error( 'disk full' );
+		};
+		await expect( dispatcher.ingest( [ paidEvent( 'e1', now ) ] ) ).rejects.toThrow( 'disk full' );
 		expect( stores.events.get( 'e1' ) ).toBeUndefined();
 		expect( stores.deliveries.countByStatus().in_flight ).toBe( 0 );
 		expect( sent ).toEqual( [] );
 	} );
 } );
+
+async function waitUntilRunning( dispatcher: Dispatcher ): Promise< void > {
+	while ( ! dispatcher.isRunning() ) {
+		await new Promise( ( resolve ) => setImmediate( resolve ) );
+	}
+}
 
 function createEndpoint( stores: ReturnType< typeof createStores >, now: number ) {
 	return stores.endpoints.create(

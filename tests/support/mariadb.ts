@@ -16,6 +16,8 @@ import { waitUntil } from './wait-until';
  */
 export interface RunningMariaDb {
 	url: string;
+	/** mariadbd's process id (tests freeze it with SIGSTOP). */
+	pid: number;
 	stop: () => Promise< void >;
 }
 
@@ -171,7 +173,7 @@ export async function startMariaDb( options: { name?: string } = {} ): Promise< 
 		} finally {
 			await root.end();
 		}
-		return { url: `mysql://${ user }:${ password }@127.0.0.1:${ port }/${ name }`, stop };
+		return { url: `mysql://${ user }:${ password }@127.0.0.1:${ port }/${ name }`, pid: child.pid as number, stop };
 	} catch ( error ) {
 		await stop();
 		throw error;

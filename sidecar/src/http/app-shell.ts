@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../logger';
 import { HttpError, sendError } from './errors';
+import { isDeadlock } from '../store/mysql/mysql-transaction';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
 
 /**
@@ -55,6 +56,20 @@ export function finishApp( app: express.Express, options: FinishAppOptions ): vo
 	app.use( ( error: unknown, req: Request, res: Response, _next: NextFunction ) => {
 		if ( error instanceof HttpError ) {
 			sendError( res, error.status, error.code, error.message, error.details );
+			return;
+		}
+		if ( options.storeMayBeAway && isDeadlock( error ) ) {
+			// It answers: a concurrent change took the same rows in another order, and the retries
+			// (mysql-transaction.ts) met it each time. Nothing was stored; the next try normally passes.
+			log.warn( { err: error, method: req.method, path: req.path }, 'deadlock on the shared store: 503' );
+			res.set( 'retry-after', '1' );
+			sendError(
+				res,
+				503,
+				'store_busy',
+				'A concurrent change to the same rows held this one back (a database deadlock); nothing was stored. Retry.',
+				{ retry_after: 1 }
+			);
 			return;
 		}
 		if ( options.storeMayBeAway && isStoreUnavailable( error ) ) {

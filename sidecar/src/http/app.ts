@@ -4,11 +4,10 @@ import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import { mainPortMetricsRouter } from '../metrics/http';
 import type { SidecarMetrics } from '../metrics/registry';
-import type { Dispatcher } from '../outbound/dispatcher';
-import { SqliteQueueStore } from '../store/queue-store';
-import type { Stores } from '../store/stores';
+import type { QueueStore } from '../store/queue-store';
 import { createAppShell, finishApp } from './app-shell';
-import { probesRouter } from './probes';
+import { checkReadiness, probeRoutes } from './probes';
+import type { RouteDispatcher } from './routes/context';
 import { deliveriesRouter } from './routes/deliveries';
 import { endpointsRouter } from './routes/endpoints';
 import { eventsRouter } from './routes/events';
@@ -21,24 +20,34 @@ export interface AppContext {
 	config: SidecarConfig;
 	log: Logger;
 	startedAt: number;
-	stores: Stores;
-	dispatcher: Pick<
-		Dispatcher,
-		'wake' | 'ingest' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' | 'isRunning'
-	>;
+	/** The embedded SQLite store or the shared MySQL/MariaDB one: the routes are the same. */
+	store: QueueStore;
+	dispatcher: RouteDispatcher & { readonly instanceId?: string };
+	/** The instance's registry, the one its dispatcher records into (metrics/registry.ts, storeMetrics). */
 	metrics: SidecarMetrics;
 }
 
 /**
- * The sidecar's HTTP API. /health and /ready are open (process managers and probes poll them
- * and they say nothing private); /metrics needs its own bearer token (SIDECAR_METRICS_TOKEN)
- * and answers 404 without one; everything under /v1 is for WordPress only, signed both ways.
+ * The sidecar's HTTP API, on either store. /health and /ready are open (process managers and
+ * probes poll them and they say nothing private); /metrics needs its own bearer token
+ * (SIDECAR_METRICS_TOKEN) and answers 404 without one; everything under /v1 is for WordPress
+ * only, signed both ways. On the shared store, a database that does not answer makes every
+ * route that needs it answer 503 with Retry-After: WordPress's outbox keeps the events and
+ * sends them again. (Express 5 hands the error of a rejected async handler to the error handler.)
  */
 export function createApp( context: AppContext ): express.Express {
-	const { config, log } = context;
+	const { config, log, store, dispatcher } = context;
 	const app = createAppShell( log );
 
-	app.use( probesRouter( { db: context.stores.db, dispatcher: context.dispatcher, log } ) );
+	app.use(
+		probeRoutes( {
+			readiness: () => checkReadiness( { store, dispatcher, log } ),
+			// Several instances share one database: /health names the one that answered.
+			...( store.kind === 'mysql' && dispatcher.instanceId !== undefined
+				? { health: { instance: dispatcher.instanceId } }
+				: {} ),
+		} )
+	);
 	app.use( mainPortMetricsRouter( context.metrics, config.metricsToken ) );
 
 	const api = express.Router();
@@ -47,16 +56,14 @@ export function createApp( context: AppContext ): express.Express {
 
 	api.use( statusRouter( context ) );
 	api.use( eventsRouter( context ) );
-	// The routes served on both stores take the async QueueStore, here over the embedded stores.
-	const queueContext = { ...context, store: new SqliteQueueStore( context.stores ) };
-	api.use( endpointsRouter( queueContext ) );
-	api.use( replaysRouter( queueContext ) );
-	api.use( deliveriesRouter( queueContext ) );
-	api.use( inboundRouter( queueContext ) );
-	api.use( privacyRouter( queueContext ) );
+	api.use( endpointsRouter( context ) );
+	api.use( replaysRouter( context ) );
+	api.use( deliveriesRouter( context ) );
+	api.use( inboundRouter( context ) );
+	api.use( privacyRouter( context ) );
 
 	app.use( '/v1', api );
 
-	finishApp( app, { log, maxBodyBytes: config.maxBodyBytes, storeMayBeAway: false } );
+	finishApp( app, { log, maxBodyBytes: config.maxBodyBytes, storeMayBeAway: store.kind === 'mysql' } );
 	return app;
 }

@@ -1,88 +1,61 @@
 import { Router } from 'express';
 import type { Logger } from '../logger';
-import type { Db } from '../store/database';
-import { MIGRATIONS } from '../store/migrations';
 import type { QueueStore } from '../store/queue-store';
 import { SIDECAR_VERSION } from '../version';
 import { methodNotAllowed } from './routes/helpers';
 
-export interface ProbeContext {
-	db: Db;
-	dispatcher: { isRunning: () => boolean };
-	log: Logger;
-}
-
 export interface ReadinessCheck {
 	name: 'database' | 'migrations' | 'dispatcher';
 	ok: boolean;
-	/** Why it failed: a fixed sentence, never an error message (it could name a path). */
+	/** Why it failed: a fixed sentence, never an error message (it could name a path or a host). */
 	message?: string;
 }
 
-/**
- * Readiness: the database answers a trivial query, its schema is the latest this code knows,
- * and the dispatcher is running (started, not stopping). Cheap: two statements, no table read.
- */
-export function checkReadiness( context: ProbeContext ): { ready: boolean; checks: ReadinessCheck[] } {
-	const checks: ReadinessCheck[] = [];
-	const attempt = ( name: ReadinessCheck[ 'name' ], run: () => string | null ) => {
-		try {
-			const problem = run();
-			checks.push( problem === null ? { name, ok: true } : { name, ok: false, message: problem } );
-		} catch ( error ) {
-			context.log.debug( { err: error, check: name }, 'readiness check failed' );
-			checks.push( { name, ok: false, message: `the ${ name } check could not run` } );
-		}
-	};
-	attempt( 'database', () => {
-		const row = context.db.prepare( 'SELECT 1 AS ok' ).get() as { ok: number } | undefined;
-		return row?.ok === 1 ? null : 'the database did not answer a trivial query';
-	} );
-	attempt( 'migrations', () => {
-		const version = context.db.pragma( 'user_version', { simple: true } ) as number;
-		return version === MIGRATIONS.length
-			? null
-			: `the database schema is at version ${ version }, not ${ MIGRATIONS.length }`;
-	} );
-	attempt( 'dispatcher', () => ( context.dispatcher.isRunning() ? null : 'the delivery dispatcher is not running' ) );
-	return { ready: checks.every( ( check ) => check.ok ), checks };
-}
-
-/** The shared store's readiness: the database answers, its schema is current, the dispatcher runs. */
-export async function checkSharedReadiness( context: {
+export interface ReadinessContext {
 	store: Pick< QueueStore, 'ping' | 'schemaVersion' >;
 	dispatcher: { isRunning: () => boolean };
 	log: Logger;
-} ): Promise< { ready: boolean; checks: ReadinessCheck[] } > {
-	const checks: ReadinessCheck[] = [];
-	try {
-		await context.store.ping();
-		checks.push( { name: 'database', ok: true } );
-		const { current, latest } = await context.store.schemaVersion();
-		checks.push(
-			current === latest
-				? { name: 'migrations', ok: true }
-				: {
-						name: 'migrations',
-						ok: false,
-						message: `the database schema is at version ${ current }, not ${ latest }`,
-					}
-		);
-	} catch ( error ) {
-		context.log.debug( { err: error }, 'readiness: the shared store does not answer' );
-		checks.push( { name: 'database', ok: false, message: 'the shared database does not answer' } );
-	}
-	checks.push(
-		context.dispatcher.isRunning()
-			? { name: 'dispatcher', ok: true }
-			: { name: 'dispatcher', ok: false, message: 'the delivery dispatcher is not running' }
-	);
+}
+
+/**
+ * Readiness, the same on both stores: the database answers a trivial query, its schema is the
+ * latest this code knows, and the dispatcher is running (started, not stopping). Cheap: two
+ * statements, no table read; both asked at once, each check reported on its own.
+ */
+export async function checkReadiness(
+	context: ReadinessContext
+): Promise< { ready: boolean; checks: ReadinessCheck[] } > {
+	const attempt = async (
+		name: ReadinessCheck[ 'name' ],
+		run: () => Promise< string | null >
+	): Promise< ReadinessCheck > => {
+		try {
+			const problem = await run();
+			return problem === null ? { name, ok: true } : { name, ok: false, message: problem };
+		} catch ( error ) {
+			context.log.debug( { err: error, check: name }, 'readiness check failed' );
+			return { name, ok: false, message: `the ${ name } check could not run` };
+		}
+	};
+	const checks = await Promise.all( [
+		attempt( 'database', async () => {
+			await context.store.ping();
+			return null;
+		} ),
+		attempt( 'migrations', async () => {
+			const { current, latest } = await context.store.schemaVersion();
+			return current === latest ? null : `the database schema is at version ${ current }, not ${ latest }`;
+		} ),
+		attempt( 'dispatcher', async () =>
+			context.dispatcher.isRunning() ? null : 'the delivery dispatcher is not running'
+		),
+	] );
 	return { ready: checks.every( ( check ) => check.ok ), checks };
 }
 
 export interface ProbeRoutes {
 	readiness: () => Promise< { ready: boolean; checks: ReadinessCheck[] } >;
-	/** Added to the /health answer (the shared store's instance id). */
+	/** Added to the /health answer (the instance id on the shared store). */
 	health?: Record< string, string >;
 }
 
@@ -118,9 +91,4 @@ export function probeRoutes( probes: ProbeRoutes ): Router {
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 	return router;
-}
-
-/** The probes of the embedded store (the main port and the metrics listener). */
-export function probesRouter( context: ProbeContext ): Router {
-	return probeRoutes( { readiness: async () => checkReadiness( context ) } );
 }

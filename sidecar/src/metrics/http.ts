@@ -3,7 +3,7 @@ import type { Server } from 'http';
 import type { AddressInfo } from 'net';
 import { constantTimeEqual } from '../inbound/constant-time';
 import { sendError } from '../http/errors';
-import { probeRoutes, probesRouter, type ProbeContext, type ProbeRoutes } from '../http/probes';
+import { probeRoutes, type ProbeRoutes } from '../http/probes';
 import { methodNotAllowed } from '../http/routes/helpers';
 import { applyServerTimeouts } from '../http/server-timeouts';
 import type { Logger } from '../logger';
@@ -67,7 +67,10 @@ export function mainPortMetricsRouter( metrics: SidecarMetrics, token: string | 
  * What the metrics listener needs: its probes are the embedded store's (db and dispatcher) or,
  * on the shared store, the instance's own readiness check.
  */
-export type MetricsProbes = ProbeContext | { log: Logger; readiness: ProbeRoutes[ 'readiness' ] };
+export interface MetricsProbes {
+	log: Logger;
+	readiness: ProbeRoutes[ 'readiness' ];
+}
 
 export type MetricsAppContext = MetricsProbes & { metrics: SidecarMetrics; token: string | undefined };
 
@@ -76,7 +79,7 @@ export function createMetricsApp( context: MetricsAppContext ): express.Express 
 	const app = express();
 	app.disable( 'x-powered-by' );
 	app.set( 'trust proxy', false );
-	app.use( 'readiness' in context ? probeRoutes( { readiness: context.readiness } ) : probesRouter( context ) );
+	app.use( probeRoutes( { readiness: context.readiness } ) );
 	app.route( '/metrics' ).get( metricsHandler( context.metrics, context.token ) ).all( methodNotAllowed( 'GET' ) );
 	app.use( ( _req: Request, res: Response ) => {
 		sendError( res, 404, 'not_found', 'This listener serves /metrics, /health and /ready only.' );

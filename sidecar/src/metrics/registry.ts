@@ -235,3 +235,19 @@ export class SidecarMetrics {
 export function createMetrics( options: MetricsOptions = {} ): SidecarMetrics {
 	return new SidecarMetrics( options );
 }
+
+/**
+ * The registry of one sidecar, as the start wires it: its own counters, the queue gauges read
+ * from its store at each scrape (on the shared store, the queue of every instance).
+ */
+export function storeMetrics(
+	store: { queueByEndpoint: () => Promise< QueueSnapshot[] > },
+	log: { warn: ( context: object, message: string ) => void },
+	options: Pick< MetricsOptions, 'processMetrics' > = {}
+): SidecarMetrics {
+	return createMetrics( {
+		...options,
+		queue: () => store.queueByEndpoint(),
+		onQueueError: ( error ) => log.warn( { err: error }, 'metrics: cannot read the queue' ),
+	} );
+}

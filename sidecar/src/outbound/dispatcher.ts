@@ -1,30 +1,56 @@
+import { randomBytes } from 'crypto';
+import os from 'os';
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
-import { attemptMetrics, type AttemptMetrics } from '../metrics/attempt-metrics';
-import type { DisableReason } from '../metrics/outcomes';
+import { attemptMetrics, countAttempt } from '../metrics/attempt-metrics';
 import type { SidecarMetrics } from '../metrics/registry';
-import { parkedIfEndpointStopped, type ClaimedDelivery, type Completion } from '../store/deliveries-store';
+import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
-import type { Stores } from '../store/stores';
+import type { InsertResult, NewEvent } from '../store/events-store';
+import type { FinishedAttempt, Lease, QueueStore, RoundInput } from '../store/queue-store';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
-import { endpointDisabledNotice, failingDisableReason } from './endpoint-health';
 import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
+
+/** Idle poll period with leases: what other instances stored, retries that came due, leases that expired. */
+export const LEASE_POLL_MS = 1000;
+/**
+ * A lease outlasts the longest attempt (the delivery timeout) by this much: time to record the
+ * attempt (statements have a 1.5 s deadline, mysql-deadline.ts), and the clock difference
+ * between instances (claimed_until is written with the claimer's clock and read with the
+ * others'; keep the machines on NTP). The shorter the lease, the sooner another instance goes
+ * on with the ordering keys of one that died.
+ */
+export const LEASE_MARGIN_MS = 2_000;
+/** How soon a round that the store refused is tried again. */
+const ROUND_RETRY_MS = 1000;
+// setTimeout's ceiling (~24.8 days); a later retry just re-arms on wake-up.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * How instances share the store: `owner`, one process owns it (SQLite: nothing else writes,
+ * so the endpoint cache is the store and the next retry is read after each round); `leases`,
+ * several instances claim the same rows under leases (MySQL/MariaDB: an idle poll finds what
+ * others stored, retries that came due and leases that expired, and an endpoint is read again
+ * before its claims are sent).
+ */
+export type Coordination = { kind: 'owner' } | { kind: 'leases'; pollMs: number };
 
 export interface DispatcherOptions {
 	config: SidecarConfig;
 	log: Logger;
-	stores: Stores;
-	/** Where attempts, final outcomes and disables are counted (after the commit that records them). */
-	metrics: Pick< SidecarMetrics, 'recordAttempt' | 'recordDeliveryFinished' | 'recordEndpointDisabled' >;
-	/** Called after a commit that queued notices for WordPress (the notice sender's kick). */
+	store: QueueStore;
+	/** Where attempts, final outcomes and disables are counted (after the round that records them). */
+	metrics?: Pick< SidecarMetrics, 'recordAttempt' | 'recordDeliveryFinished' | 'recordEndpointDisabled' >;
+	/** Called after a round that queued notices for WordPress (the notice sender's kick). */
 	onNoticesQueued?: () => void;
 	client?: DeliveryClient;
 	random?: () => number;
+	/** Names this instance in claims and attempts; defaults to host:pid:random. */
+	instanceId?: string;
+	/** Defaults from the store: owner on SQLite, leases polled every LEASE_POLL_MS on MySQL. */
+	coordination?: Coordination;
 }
-
-// setTimeout's ceiling (~24.8 days); a later retry just re-arms on wake-up.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function retryPolicyFrom( config: SidecarConfig ): RetryPolicyConfig {
 	return {
@@ -34,66 +60,83 @@ export function retryPolicyFrom( config: SidecarConfig ): RetryPolicyConfig {
 	};
 }
 
-/** An attempt that returned, waiting for the next pump to record it. */
+export function newInstanceId(): string {
+	return `${ os.hostname().slice( 0, 32 ) }:${ process.pid }:${ randomBytes( 3 ).toString( 'hex' ) }`;
+}
+
+/**
+ * The name an instance keeps across restarts: its host and the port it listens on (two live
+ * instances cannot share both), so that a restarted instance takes back its own claims at once
+ * (recoverInFlight) instead of leaving them to wait for their lease. Port 0 (a port chosen at
+ * each start) has no stable name.
+ */
+export function stableInstanceId( port: number ): string {
+	return port === 0 ? newInstanceId() : `${ os.hostname().slice( 0, 32 ) }:${ port }`;
+}
+
+/** An attempt that returned, waiting for the next round to record it. */
 interface Finished {
 	endpointId: string;
 	claimed: ClaimedDelivery;
 	result: AttemptResult;
 }
 
-/** What a committed transaction adds to the metrics. */
-type Recorded = AttemptMetrics | { kind: 'disable'; reason: DisableReason };
-
 /**
- * The in-process delivery worker. The database is the queue; this decides what goes
- * out when:
- *  - events handed over by POST /v1/events are claimed in the transaction that stores
- *    them (ingest()); the pump is woken after every finished attempt (a slot or an
- *    ordering key freed up), by the API's changes, and by one timer set to the next
- *    due retry (no polling on the hot path);
- *  - at most max_concurrency attempts per endpoint;
- *  - per (endpoint, ordering_key) one delivery at a time, in arrival order (the
- *    claim query skips anything behind an unfinished earlier one);
- *  - retry-policy decide() for what follows an attempt; 410 or a failure streak
- *    longer than disableAfterHours disables the endpoint and tells WordPress.
- * Each pump is one SQLite transaction that records every attempt finished since the
- * last pump and claims the next ones: under load, many deliveries share a commit.
+ * The delivery worker, one per instance, on either store. The database is the queue; this
+ * decides what goes out when:
+ *  - events handed over by POST /v1/events are stored and their first attempts claimed in one
+ *    round (ingest()); a round runs after every finished attempt (a slot or an ordering key
+ *    freed up), after the API's changes, and at the next retry that comes due (one timer);
+ *    with leases, also every pollMs;
+ *  - at most max_concurrency attempts per endpoint on this instance;
+ *  - per (endpoint, ordering_key) one delivery at a time, in arrival order (the store's claim
+ *    skips anything behind an unfinished earlier one, whichever instance holds it);
+ *  - retry-policy decide() for what follows an attempt; the store's round moves the
+ *    endpoint's health (model/health.ts): 410 or a failure streak longer than
+ *    disableAfterHours disables the endpoint and queues its notice to WordPress.
+ * Each round is one store call (QueueStore.round): records every attempt finished since the
+ * last one and claims the next, so under load many deliveries share a round. No attempt runs
+ * past its lease: the lease is the delivery timeout plus a margin.
  */
 export class Dispatcher {
+	readonly instanceId: string;
 	private readonly log: Logger;
-	private readonly stores: Stores;
+	private readonly store: QueueStore;
 	private readonly policy: RetryPolicyConfig;
 	private readonly client: DeliveryClient;
 	private readonly onNoticesQueued: () => void;
 	private readonly random: () => number;
 	private readonly disableAfterMs: number;
+	private readonly lease: Lease;
+	private readonly coordination: Coordination;
 	/** Whether the per-delivery debug line is logged (read once: building it costs on the hot path). */
 	private readonly debug: boolean;
 	private readonly metrics: DispatcherOptions[ 'metrics' ];
-	/** Set when a transaction queued a notice; the notice sender is kicked after the commit. */
-	private noticesQueued = false;
-	/** What the current transaction will add to the metrics once (and only if) it commits. */
-	private recorded: Recorded[] = [];
 
 	private endpoints = new Map< string, Endpoint >();
+	private reloadEndpoints = true;
 	private readonly inFlight = new Map< string, number >();
 	private readonly running = new Set< Promise< void > >();
-	/** Attempts done but not yet written; the next pump records them all in one transaction. */
+	/** Attempts done but not yet written; the next round records them all. */
 	private finished: Finished[] = [];
 	private readonly dirty = new Set< string >();
 	private allDirty = false;
 	private pumpQueued = false;
+	/** The round in progress, if any; a wake-up meanwhile runs another after it. */
+	private pumping: Promise< void > | undefined;
 	private timer: NodeJS.Timeout | undefined;
 	private timerAt = Infinity;
-	private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+	private poller: NodeJS.Timeout | undefined;
+	private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
 	/** Set when stop()'s deadline passed: late results are dropped, their rows stay in_flight for recovery. */
 	private abandoned = false;
-	private readonly abort = new AbortController();
+	/** Set while the store does not answer (logged once, and once when it answers again). */
+	private storeError: unknown;
 
 	constructor( options: DispatcherOptions ) {
 		const { config } = options;
 		this.log = options.log;
-		this.stores = options.stores;
+		this.store = options.store;
 		this.metrics = options.metrics;
 		this.policy = retryPolicyFrom( config );
 		this.client =
@@ -106,19 +149,44 @@ export class Dispatcher {
 		this.onNoticesQueued = options.onNoticesQueued ?? ( () => undefined );
 		this.random = options.random ?? Math.random;
 		this.disableAfterMs = config.disableAfterHours * 3_600_000;
+		this.instanceId = options.instanceId ?? newInstanceId();
+		this.lease = { instanceId: this.instanceId, leaseMs: config.deliveryTimeoutMs + LEASE_MARGIN_MS };
+		this.coordination =
+			options.coordination ??
+			( this.store.kind === 'sqlite' ? { kind: 'owner' } : { kind: 'leases', pollMs: LEASE_POLL_MS } );
 		this.debug = this.log.isLevelEnabled( 'debug' );
 	}
 
-	/** Puts deliveries a crash left in flight back in the queue, then starts sending. */
+	/** Puts back what this instance left in flight when it last stopped, then starts sending. */
 	start(): void {
 		if ( this.state !== 'new' ) {
 			return;
 		}
-		const recovered = this.stores.deliveries.recoverInFlight( Date.now() );
-		if ( recovered > 0 ) {
-			this.log.warn( { recovered }, 'deliveries left in flight by the previous run are queued again' );
+		this.state = 'starting';
+		// Nothing is claimed before the recovery: it would put this run's own claims back too.
+		void this.store.recoverInFlight( this.lease, Date.now() ).then(
+			( recovered ) => {
+				if ( recovered > 0 ) {
+					this.log.warn( { recovered }, 'deliveries left in flight by the previous run are queued again' );
+				}
+				this.begin();
+			},
+			( error: unknown ) => {
+				// Their leases expire for any instance to take, this one included.
+				this.log.error( { err: error }, 'could not queue again what the previous run left in flight' );
+				this.begin();
+			}
+		);
+	}
+
+	private begin(): void {
+		if ( this.state !== 'starting' ) {
+			return;
 		}
 		this.state = 'running';
+		if ( this.coordination.kind === 'leases' ) {
+			this.poller = setInterval( () => this.endpointsChanged(), this.coordination.pollMs );
+		}
 		this.endpointsChanged();
 	}
 
@@ -129,21 +197,29 @@ export class Dispatcher {
 		} else {
 			for ( const id of endpointIds ) {
 				this.dirty.add( id );
+				// Deliveries were just made for it, so it is active in the store: one this instance
+				// does not know as active was created or enabled through another instance.
+				if ( this.endpoints.get( id )?.status !== 'active' ) {
+					this.reloadEndpoints = true;
+				}
 			}
 		}
 		if ( ! this.pumpQueued && ( this.state === 'running' || this.state === 'stopping' ) ) {
 			this.pumpQueued = true;
-			// setImmediate: one pump for everything that happened in this turn of the loop.
+			// setImmediate: one round for everything that happened in this turn of the loop.
 			setImmediate( () => this.pump() );
 		}
 	}
 
 	/** Reload endpoint settings (URL, secrets, status, limits) after the API changed them. */
 	endpointsChanged(): void {
-		this.endpoints = new Map(
-			this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
-		);
+		this.reloadEndpoints = true;
 		this.wake();
+	}
+
+	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
+	noticesCommitted(): void {
+		this.onNoticesQueued();
 	}
 
 	/** When a just-received event's first attempt is due (schedule[0] is normally 0). */
@@ -156,6 +232,11 @@ export class Dispatcher {
 		return this.state === 'running';
 	}
 
+	/** Whether the last round failed because the store did not answer. */
+	storeUnreachable(): boolean {
+		return this.storeError !== undefined;
+	}
+
 	inFlightCount( endpointId?: string ): number {
 		if ( endpointId !== undefined ) {
 			return this.inFlight.get( endpointId ) ?? 0;
@@ -164,206 +245,328 @@ export class Dispatcher {
 	}
 
 	/**
-	 * Stops taking work and waits up to graceMs for attempts in flight to finish and
-	 * be recorded. Past the deadline, attempts are aborted and left in_flight in the
-	 * database, to be sent again after the next start (at-least-once).
+	 * POST /v1/events: stores the batch and claims the first attempts it made due in one round
+	 * (one commit instead of two on SQLite; bench/README.md, "Outbound delivery"). Finished
+	 * attempts are left to the next round, so that a failure to record them never refuses
+	 * events. When the store throws, nothing is stored nor claimed and the error is the caller's.
+	 */
+	async ingest( events: NewEvent[] ): Promise< InsertResult > {
+		const now = Date.now();
+		const ingest = { events, firstAttemptAt: this.firstAttemptAt( now ) };
+		if ( this.state !== 'running' || this.pumping !== undefined ) {
+			// Not claiming now (not started, or a round of this instance is claiming): store, then wake.
+			const { ingested } = await this.store.round( {
+				...this.roundInput( now, [] ),
+				ingest,
+				claimOn: [],
+				limit: () => 0,
+			} );
+			const result = ingested as InsertResult;
+			this.wake( result.endpointIds );
+			return result;
+		}
+		const round = this.runRound( now, ingest );
+		this.pumping = round.then( () => undefined ).catch( () => undefined );
+		try {
+			return ( await round ) as InsertResult;
+		} finally {
+			this.roundDone();
+		}
+	}
+
+	/**
+	 * Stops taking work and waits up to graceMs for attempts in flight to finish and be
+	 * recorded. Past the deadline, attempts are abandoned and left in flight in the store:
+	 * sent again after the next start, or (leases) by another instance once their lease ends.
 	 */
 	async stop( graceMs: number ): Promise< void > {
 		if ( this.state === 'stopped' || this.state === 'stopping' ) {
 			return;
 		}
+		const started = this.state !== 'new';
 		this.state = 'stopping';
 		clearTimeout( this.timer );
+		clearInterval( this.poller );
 		const deadline = Date.now() + graceMs;
-		if ( ! ( await settledBefore( this.running, deadline ) ) ) {
+		if ( started && ! ( await settledBefore( [ ...this.running ], deadline ) ) ) {
 			this.abandoned = true;
 			this.log.warn(
 				{ in_flight: this.running.size },
 				'shutdown deadline passed: unfinished attempts will be retried after restart'
 			);
 		}
-		this.pump(); // record what finished since the last pump
-		this.abort.abort();
+		await settledBefore( this.pumping ? [ this.pumping ] : [], deadline );
+		if ( started && this.finished.length > 0 ) {
+			await this.pump(); // record what finished since the last round
+		}
 		this.client.close();
-		await Promise.allSettled( [ ...this.running ] );
 		this.state = 'stopped';
 	}
 
-	/**
-	 * Disables endpoints whose failure streak has outlasted disableAfterHours even when
-	 * no attempt finishes any more (retries give up after about a day, so the check that
-	 * runs after each attempt alone would never fire). Called by the maintenance loop.
-	 */
-	sweepHealth( now: number ): number {
-		if ( this.state !== 'running' ) {
-			return 0;
-		}
-		let disabled = 0;
-		try {
-			this.stores.db
-				.transaction( () => {
-					for ( const id of this.stores.endpoints.failingBefore( now - this.disableAfterMs ) ) {
-						const endpoint = this.endpoints.get( id );
-						if ( endpoint && this.disableForFailing( endpoint, now ) ) {
-							disabled++;
-						}
-					}
-				} )
-				.immediate();
-		} catch ( error ) {
-			this.noticesQueued = false; // rolled back with the rest
-			this.recorded = [];
-			this.endpoints = new Map(
-				this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
-			);
-			throw error;
-		}
-		this.afterCommit();
-		if ( disabled > 0 ) {
-			this.wake();
-		}
-		return disabled;
+	private roundInput( now: number, finished: FinishedAttempt[] ): RoundInput {
+		return {
+			now,
+			finished,
+			claimOn: [],
+			limit: ( id ) => {
+				const endpoint = this.endpoints.get( id );
+				return endpoint?.status === 'active' && this.state === 'running'
+					? endpoint.maxConcurrency - this.inFlightCount( id )
+					: 0;
+			},
+			lease: this.lease,
+			disableAfterMs: this.disableAfterMs,
+		};
 	}
 
-	/** Counts what the last transaction committed, and tells the notice sender about its notices. */
-	private afterCommit(): void {
-		if ( this.recorded.length > 0 ) {
-			for ( const item of this.recorded ) {
-				if ( item.kind === 'disable' ) {
-					this.metrics.recordEndpointDisabled( item.reason );
-					continue;
-				}
-				this.metrics.recordAttempt(
-					item.endpointId,
-					item.outcome,
-					item.durationSeconds,
-					item.firstAttemptDelaySeconds
-				);
-				if ( item.finished ) {
-					this.metrics.recordDeliveryFinished( item.endpointId, item.outcome, item.finished.giveUp );
-				}
+	/** One round: a queued wake-up. */
+	private async pump(): Promise< void > {
+		this.pumpQueued = false;
+		if ( this.pumping !== undefined ) {
+			await this.pumping;
+			if ( this.pumping !== undefined ) {
+				this.wake( [] );
+				return;
 			}
-			this.recorded = [];
 		}
-		if ( this.noticesQueued ) {
-			this.noticesQueued = false;
-			this.onNoticesQueued();
+		if ( this.state === 'new' || this.state === 'stopped' ) {
+			return;
+		}
+		this.pumping = this.runRound( Date.now() ).then(
+			() => undefined,
+			() => undefined
+		);
+		await this.pumping;
+		this.roundDone();
+	}
+
+	private roundDone(): void {
+		this.pumping = undefined;
+		if ( this.allDirty || this.dirty.size > 0 || this.finished.length > 0 ) {
+			this.wake( [] );
 		}
 	}
 
 	/**
-	 * Stores what a POST hands over and claims the first attempts it made due in one
-	 * transaction: one commit instead of two for a single-event POST (bench/README.md,
-	 * "Outbound delivery"). Finished attempts are left to the next pump, so that a failure to
-	 * record them never refuses events. When `store` or a claim throws, nothing is stored nor
-	 * claimed and the error is the caller's.
+	 * Records finished attempts (which may free slots and unblock ordering keys), or stores what
+	 * ingest() was given, then claims what is due on the endpoints that may have work.
 	 */
-	ingest< T extends { endpointIds: string[] } >( store: ( now: number ) => T ): T {
-		if ( this.state === 'new' || this.state === 'stopped' ) {
-			const result = store( Date.now() );
-			this.wake( result.endpointIds );
-			return result;
-		}
-		return this.pump( store ) as T;
-	}
-
-	/**
-	 * One transaction: record finished attempts (which may free slots and unblock ordering
-	 * keys), or store what ingest() was given, then claim what is due on the endpoints that
-	 * may have work.
-	 */
-	private pump< T extends { endpointIds: string[] } >( ingest?: ( now: number ) => T ): T | undefined {
-		if ( ingest === undefined ) {
-			this.pumpQueued = false;
-		}
-		if ( this.state === 'new' || this.state === 'stopped' ) {
-			return undefined;
-		}
-		const now = Date.now();
+	private async runRound( now: number, ingest?: RoundInput[ 'ingest' ] ): Promise< InsertResult | undefined > {
 		const finished = ingest === undefined ? this.finished : [];
 		if ( ingest === undefined ) {
 			this.finished = [];
 		}
-		const ids = this.allDirty ? [ ...this.endpoints.keys() ] : [ ...this.dirty ];
-		this.allDirty = false;
-		this.dirty.clear();
-		// Recording an attempt may unblock its ordering key: claim on its endpoint in the same
-		// transaction even if an ingest() took the wake-up that the attempt's end gave.
-		for ( const item of finished ) {
-			if ( ! ids.includes( item.endpointId ) ) {
-				ids.push( item.endpointId );
-			}
-		}
-		const launches: [ Endpoint, ClaimedDelivery ][] = [];
-		let ingested: T | undefined;
-		if ( ingest !== undefined || finished.length > 0 || ids.length > 0 ) {
-			try {
-				this.stores.db
-					.transaction( () => {
-						if ( ingest !== undefined ) {
-							ingested = ingest( now );
-							ids.push( ...ingested.endpointIds.filter( ( id ) => ! ids.includes( id ) ) );
-						}
-						for ( const item of finished ) {
-							this.record( item, now );
-						}
-						if ( this.state !== 'running' ) {
-							return;
-						}
-						for ( const id of ids ) {
-							const endpoint = this.endpoints.get( id );
-							if ( endpoint?.status === 'active' ) {
-								const free = endpoint.maxConcurrency - this.inFlightCount( id );
-								for ( const claimed of this.stores.deliveries.claimDue( id, now, free ) ) {
-									launches.push( [ endpoint, claimed ] );
-								}
-							}
-						}
-					} )
-					.immediate();
-			} catch ( error ) {
-				// Rolled back (e.g. SQLITE_BUSY from an outside writer): keep the results, reload
-				// the endpoint cache record() may have touched, and try again shortly.
-				this.finished = finished.concat( this.finished );
-				this.noticesQueued = false; // rolled back with the rest
-				this.recorded = [];
+		try {
+			if ( this.reloadEndpoints ) {
+				this.reloadEndpoints = false;
 				this.endpoints = new Map(
-					this.stores.endpoints.list( Date.now() ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
+					( await this.store.listEndpoints( now ) ).map( ( endpoint ) => [ endpoint.id, endpoint ] )
 				);
-				setTimeout( () => this.wake(), 1000 ).unref();
-				if ( ingest !== undefined ) {
-					throw error; // the POST's answer says it: nothing was stored
+			}
+			const ids = this.allDirty ? [ ...this.endpoints.keys() ] : [ ...this.dirty ];
+			this.allDirty = false;
+			this.dirty.clear();
+			// Recording an attempt may unblock its ordering key: claim on its endpoint in the same
+			// round even if an ingest() took the wake-up that the attempt's end gave.
+			for ( const item of finished ) {
+				if ( ! ids.includes( item.endpointId ) ) {
+					ids.push( item.endpointId );
 				}
-				this.log.error( { err: error }, 'dispatcher could not write to the database; retrying in 1 s' );
+			}
+			if ( ingest === undefined && finished.length === 0 && ids.length === 0 ) {
 				return undefined;
 			}
+			const decided = finished.map( ( item ) => this.decideOutcome( item, now ) );
+			const result = await this.store.round( {
+				...this.roundInput(
+					now,
+					decided.map( ( item ) => item.attempt )
+				),
+				ingest,
+				claimOn: ids,
+			} );
+			this.afterRound( decided, result, now );
+			if ( this.storeError !== undefined ) {
+				this.log.info( 'the store answers again' );
+				this.storeError = undefined;
+			}
+			if ( result.ingested ) {
+				// Deliveries were made for these, so each is active in the store: one this instance does
+				// not know as active was created or enabled through another instance (wake reads them again).
+				this.wake(
+					result.ingested.endpointIds.filter( ( id ) => this.endpoints.get( id )?.status !== 'active' )
+				);
+			}
+			await this.afterClaims( result.claimed, now );
+			return result.ingested;
+		} catch ( error ) {
+			// Nothing of the round happened: keep the results, read the endpoints again, try again shortly.
+			this.finished = finished.concat( this.finished );
+			this.reloadEndpoints = true;
+			setTimeout( () => this.wake(), ROUND_RETRY_MS ).unref();
+			if ( ingest !== undefined ) {
+				throw error; // the POST's answer says it: nothing was stored
+			}
+			if ( this.storeError === undefined ) {
+				this.log.error( { err: error }, 'dispatcher could not reach its store; retrying in 1 s' );
+			}
+			this.storeError = error;
+			return undefined;
 		}
-		this.afterCommit();
-		// Sent only once the claims are committed.
-		for ( const [ endpoint, claimed ] of launches ) {
-			this.launch( endpoint, claimed );
-		}
-		if ( this.state === 'running' ) {
-			this.armTimer( now );
-		}
-		return ingested;
 	}
 
-	/** One timer, for the earliest retry in the future; earlier work arrives by wake(). */
-	private armTimer( now: number ): void {
-		const next = this.stores.deliveries.nextDueAfter( now );
-		if ( next === undefined || next >= this.timerAt ) {
+	/** Applies retry-policy decide() to a finished attempt: what the round records. */
+	private decideOutcome( { endpointId, claimed, result }: Finished, now: number ) {
+		const cycleAttempts = claimed.cycleAttempts + 1;
+		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
+		const completion: Completion = {
+			deliveryId: claimed.id,
+			endpointId,
+			status: decision.action === 'succeeded' ? 'succeeded' : decision.action === 'retry' ? 'pending' : 'failed',
+			attemptNumber: claimed.attemptCount + 1,
+			cycleAttempts,
+			trigger: claimed.trigger,
+			startedAt: result.startedAt,
+			durationMs: result.durationMs,
+			statusCode: result.statusCode,
+			errorCode: result.errorCode,
+			responseExcerpt: result.responseExcerpt,
+			nextAttemptAt: decision.action === 'retry' ? now + Math.round( decision.delaySeconds * 1000 ) : null,
+			lastError: decision.action === 'succeeded' ? null : decision.reason,
+			now,
+		};
+		const attempt: FinishedAttempt = {
+			completion,
+			endpoint: this.endpoints.get( endpointId ),
+			succeeded: decision.action === 'succeeded',
+			gone: decision.action === 'disable-endpoint' ? decision.reason : null,
+		};
+		return { endpointId, claimed, result, decision, attempt };
+	}
+
+	/** Counts and logs what the round committed, updates the endpoint cache, and kicks the notice sender. */
+	private afterRound(
+		decided: ReturnType< Dispatcher[ 'decideOutcome' ] >[],
+		result: Awaited< ReturnType< QueueStore[ 'round' ] > >,
+		now: number
+	): void {
+		decided.forEach( ( { endpointId, claimed, result: attempt, decision, attempt: { completion } }, index ) => {
+			if ( ! result.recorded[ index ] ) {
+				this.log.warn(
+					{ delivery_id: claimed.id, endpoint_id: endpointId },
+					'delivery no longer held by this instance (lease expired or endpoint deleted)'
+				);
+				return;
+			}
+			if ( this.metrics ) {
+				countAttempt(
+					this.metrics,
+					attemptMetrics( endpointId, claimed, attempt, decision, completion.status )
+				);
+			}
+			const context = {
+				delivery_id: claimed.id,
+				event_id: claimed.eventId,
+				endpoint_id: endpointId,
+				attempt: completion.attemptNumber,
+			};
+			if ( decision.action === 'succeeded' ) {
+				if ( this.debug ) {
+					this.log.debug( { ...context, status: attempt.statusCode, ms: attempt.durationMs }, 'delivered' );
+				}
+			} else if ( decision.action === 'retry' ) {
+				this.log.info(
+					{
+						...context,
+						status: attempt.statusCode,
+						error: attempt.errorCode,
+						retry_in_s: decision.delaySeconds,
+					},
+					'delivery failed, will retry'
+				);
+				this.wakeAt( completion.nextAttemptAt ?? now, now );
+			} else {
+				this.log.warn(
+					{ ...context, status: attempt.statusCode, error: attempt.errorCode, reason: decision.reason },
+					'delivery failed for good'
+				);
+			}
+		} );
+		for ( const [ id, since ] of result.failingSince ) {
+			const endpoint = this.endpoints.get( id );
+			if ( endpoint ) {
+				endpoint.failingSince = since;
+			}
+		}
+		for ( const { endpointId, disable } of result.disabled ) {
+			const endpoint = this.endpoints.get( endpointId );
+			if ( endpoint ) {
+				endpoint.status = 'disabled';
+				endpoint.disabledReason = disable.reason;
+				endpoint.disabledAt = now;
+				endpoint.disabledBy = 'auto';
+			}
+			this.metrics?.recordEndpointDisabled( disable.kind );
+			this.log.warn( { endpoint_id: endpointId, reason: disable.reason }, 'endpoint disabled' );
+		}
+		if ( result.disabled.length > 0 ) {
+			this.reloadEndpoints = true;
+			this.onNoticesQueued();
+		}
+	}
+
+	/** Sends what the round claimed, once it is committed, and sets the timer for the next retry. */
+	private async afterClaims( claimed: ClaimedDelivery[], now: number ): Promise< void > {
+		if ( this.coordination.kind === 'leases' && claimed.length > 0 ) {
+			// Read again before sending: another instance may have rotated its secret or changed
+			// its url since the last reload, and what it changed applies at once.
+			for ( const id of new Set( claimed.map( ( delivery ) => delivery.endpointId ) ) ) {
+				const current = await this.store.getEndpoint( id, now );
+				if ( current ) {
+					this.endpoints.set( id, current );
+				}
+			}
+		}
+		for ( const delivery of claimed ) {
+			const endpoint = this.endpoints.get( delivery.endpointId );
+			if ( endpoint ) {
+				this.launch( endpoint, delivery );
+			}
+		}
+		if ( this.coordination.kind === 'owner' && this.state === 'running' ) {
+			// The owner's store holds every retry: one timer for the earliest in the future.
+			const next = await this.store.nextDueAfter( now );
+			if ( next !== undefined ) {
+				this.wakeAt( next, now );
+			}
+		}
+	}
+
+	/**
+	 * One timer, for the earliest retry in the future; earlier work arrives by wake(). With
+	 * leases, a retry later than the next poll is the poll's to find (this instance or another).
+	 */
+	private wakeAt( at: number, now: number ): void {
+		const horizon = this.coordination.kind === 'leases' ? this.coordination.pollMs : MAX_TIMER_MS;
+		if ( at >= this.timerAt || at - now >= horizon || this.state !== 'running' ) {
 			return;
 		}
 		clearTimeout( this.timer );
-		this.timerAt = next;
+		this.timerAt = at;
 		this.timer = setTimeout(
 			() => {
 				this.timerAt = Infinity;
+				// A timer may fire a millisecond before Date.now() reaches `at` (it runs on the
+				// monotonic clock): a claim then would find nothing due, and nothing would wake again.
+				if ( Date.now() < at ) {
+					this.wakeAt( at, Date.now() );
+					return;
+				}
 				this.wake();
 			},
-			Math.min( Math.max( 0, next - now ), MAX_TIMER_MS )
+			Math.min( Math.max( 0, at - now ), MAX_TIMER_MS )
 		);
+		this.timer.unref();
 	}
 
 	private launch( endpoint: Endpoint, claimed: ClaimedDelivery ): void {
@@ -389,134 +592,18 @@ export class Dispatcher {
 			this.finished.push( { endpointId: endpoint.id, claimed, result } );
 		}
 	}
-
-	/** Applies retry-policy decide() to a finished attempt and writes the outcome (inside pump's transaction). */
-	private record( { endpointId, claimed, result }: Finished, now: number ): void {
-		const cycleAttempts = claimed.cycleAttempts + 1;
-		const decision = decide( result.outcome, cycleAttempts, this.policy, this.random, now );
-		let completion: Completion = {
-			deliveryId: claimed.id,
-			endpointId,
-			status: 'failed',
-			attemptNumber: claimed.attemptCount + 1,
-			cycleAttempts,
-			trigger: claimed.trigger,
-			startedAt: result.startedAt,
-			durationMs: result.durationMs,
-			statusCode: result.statusCode,
-			errorCode: result.errorCode,
-			responseExcerpt: result.responseExcerpt,
-			nextAttemptAt: null,
-			lastError: decision.action === 'succeeded' ? null : decision.reason,
-			now,
-		};
-		if ( decision.action === 'succeeded' ) {
-			completion.status = 'succeeded';
-		} else if ( decision.action === 'retry' ) {
-			completion.status = 'pending';
-			completion.nextAttemptAt = now + Math.round( decision.delaySeconds * 1000 );
-		}
-		// This process is the only writer: its cached endpoint is what the store holds.
-		const endpoint = this.endpoints.get( endpointId );
-		completion = parkedIfEndpointStopped( completion, endpoint );
-		if ( ! this.stores.deliveries.complete( completion ) ) {
-			return; // the endpoint was deleted meanwhile
-		}
-		this.recorded.push( attemptMetrics( endpointId, claimed, result, decision, completion.status ) );
-
-		const context = {
-			delivery_id: claimed.id,
-			event_id: claimed.eventId,
-			endpoint_id: endpointId,
-			attempt: completion.attemptNumber,
-		};
-		if ( decision.action === 'succeeded' ) {
-			if ( this.debug ) {
-				this.log.debug( { ...context, status: result.statusCode, ms: result.durationMs }, 'delivered' );
-			}
-		} else if ( decision.action === 'retry' ) {
-			this.log.info(
-				{ ...context, status: result.statusCode, error: result.errorCode, retry_in_s: decision.delaySeconds },
-				'delivery failed, will retry'
-			);
-		} else {
-			this.log.warn(
-				{ ...context, status: result.statusCode, error: result.errorCode, reason: decision.reason },
-				'delivery failed for good'
-			);
-		}
-		if ( ! endpoint ) {
-			return;
-		}
-		this.trackHealth( endpoint, decision.action === 'succeeded', now );
-		if ( decision.action === 'disable-endpoint' ) {
-			this.disableEndpoint( endpoint, decision.reason, 'gone', now );
-		}
-	}
-
-	/** Any success ends a failure streak; a streak longer than disableAfterHours disables the endpoint. */
-	private trackHealth( endpoint: Endpoint, succeeded: boolean, now: number ): void {
-		if ( succeeded ) {
-			if ( endpoint.failingSince !== null ) {
-				this.stores.endpoints.clearFailing( endpoint.id );
-				endpoint.failingSince = null;
-			}
-			return;
-		}
-		if ( endpoint.failingSince === null ) {
-			this.stores.endpoints.markFailing( endpoint.id, now );
-			endpoint.failingSince = now;
-			return;
-		}
-		this.disableForFailing( endpoint, now );
-	}
-
-	private disableForFailing( endpoint: Endpoint, now: number ): boolean {
-		const reason = failingDisableReason( endpoint.failingSince, now, this.disableAfterMs );
-		if ( endpoint.status !== 'active' || reason === null ) {
-			return false;
-		}
-		return this.disableEndpoint( endpoint, reason, 'failing', now );
-	}
-
-	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
-	noticesCommitted(): void {
-		this.onNoticesQueued();
-	}
-
-	/**
-	 * Disables the endpoint (its queued deliveries are cancelled) and queues the notice to
-	 * WordPress in the same transaction (the caller's); the notice sender sends it after
-	 * the commit and retries until WordPress acknowledges.
-	 */
-	private disableEndpoint( endpoint: Endpoint, reason: string, kind: DisableReason, now: number ): boolean {
-		if ( ! this.stores.endpoints.disable( endpoint.id, reason, 'auto', now ) ) {
-			return false;
-		}
-		this.recorded.push( { kind: 'disable', reason: kind } );
-		// The newest attempt is the failure that disabled it: a success would have ended the streak.
-		const lastError = this.stores.deliveries.health( endpoint.id, 0, 1 ).lastError;
-		this.stores.notices.enqueue( endpointDisabledNotice( endpoint, reason, lastError ), now );
-		this.noticesQueued = true;
-		endpoint.status = 'disabled';
-		endpoint.disabledReason = reason;
-		endpoint.disabledAt = now;
-		endpoint.disabledBy = 'auto';
-		this.log.warn( { endpoint_id: endpoint.id, reason }, 'endpoint disabled' );
-		return true;
-	}
 }
 
 /** True if every promise settled before the deadline (a wall-clock ms timestamp). */
-async function settledBefore( promises: Set< Promise< void > >, deadline: number ): Promise< boolean > {
-	if ( promises.size === 0 ) {
+async function settledBefore( promises: Promise< void >[], deadline: number ): Promise< boolean > {
+	if ( promises.length === 0 ) {
 		return true;
 	}
 	let timer: NodeJS.Timeout | undefined;
 	const timedOut = new Promise< boolean >( ( resolve ) => {
 		timer = setTimeout( () => resolve( false ), Math.max( 0, deadline - Date.now() ) );
 	} );
-	const settled = Promise.allSettled( [ ...promises ] ).then( () => true );
+	const settled = Promise.allSettled( promises ).then( () => true );
 	const result = await Promise.race( [ settled, timedOut ] );
 	clearTimeout( timer );
 	return result;

@@ -1,17 +1,25 @@
 import type { Logger } from '../logger';
-import type { Stores } from '../store/stores';
+import type { SidecarMetrics } from '../metrics/registry';
+import type { QueueStore } from '../store/queue-store';
+import { failingDisableReason } from '../model/health';
+
+export const MAINTENANCE_LOCK = 'maintenance';
 
 export interface MaintenanceOptions {
-	stores: Stores;
+	store: QueueStore;
 	log: Logger;
 	intervalMs: number;
 	retentionMs: number;
 	/** Event payloads and response excerpts are cleared after this (SIDECAR_PAYLOAD_RETENTION_DAYS); at most retentionMs. */
 	payloadRetentionMs?: number;
-	/** The dispatcher's health sweep (disables endpoints failing for too long). */
-	sweepHealth: ( now: number ) => number;
-	/** Retries notices whose backoff has passed (the sender also keeps its own timer). */
+	/** SIDECAR_DISABLE_AFTER_HOURS: the health sweep disables endpoints failing without a success for this long. */
+	disableAfterMs: number;
+	/** Retries notices whose backoff has passed (the sender also keeps its own timer); on every instance. */
 	kickNotices: () => void;
+	/** After the health sweep disabled endpoints: the dispatcher reads them again. */
+	endpointsChanged?: () => void;
+	/** This instance's counters: the disables its health sweep made. */
+	metrics?: Pick< SidecarMetrics, 'recordEndpointDisabled' >;
 	/** Rows deleted per table and transaction, so the API and the dispatcher never wait long. */
 	pruneBatch?: number;
 	/** Batches per tick; what is left is pruned on the next ticks. */
@@ -19,24 +27,23 @@ export interface MaintenanceOptions {
 }
 
 /**
- * The periodic upkeep of the outbound side, every `intervalMs` (SIDECAR_MAINTENANCE_INTERVAL_SECONDS):
- * the endpoint health sweep, retention (finished deliveries, their attempts, events
- * nothing refers to and acknowledged notices older than SIDECAR_RETENTION_DAYS, in small
- * batches that yield to the event loop), payload retention (payloads of finished events and
- * attempts' response excerpts older than SIDECAR_PAYLOAD_RETENTION_DAYS are cleared, their
- * rows kept), and a nudge to the notice sender.
+ * The periodic upkeep of the outbound side, every `intervalMs` (SIDECAR_MAINTENANCE_INTERVAL_SECONDS),
+ * on either store: the endpoint health sweep (endpoints failing for too long are disabled, each
+ * in one transaction with its notice, even when no attempt finishes any more: retries give up
+ * after about a day), retention (finished deliveries, their attempts, events nothing refers to
+ * and acknowledged notices older than SIDECAR_RETENTION_DAYS, in small batches that yield to
+ * the event loop), payload retention (payloads of finished events and attempts' response
+ * excerpts older than SIDECAR_PAYLOAD_RETENTION_DAYS are cleared, their rows kept); then, on
+ * every instance, a nudge to its notice sender. With several instances on the shared store, a
+ * round runs on one at a time: it takes the database lock `maintenance` without waiting
+ * (GET_LOCK(…, 0)), and an instance that does not get it skips the round.
  */
 export class Maintenance {
 	private timer: NodeJS.Timeout | undefined;
 	private running: Promise< void > | undefined;
 	private stopped = false;
-	private readonly pruneBatch: number;
-	private readonly pruneBatchesPerTick: number;
 
-	constructor( private readonly options: MaintenanceOptions ) {
-		this.pruneBatch = options.pruneBatch ?? 500;
-		this.pruneBatchesPerTick = options.pruneBatchesPerTick ?? 20;
-	}
+	constructor( private readonly options: MaintenanceOptions ) {}
 
 	start(): void {
 		this.schedule( 0 );
@@ -48,34 +55,66 @@ export class Maintenance {
 		await this.running;
 	}
 
-	/** One round of upkeep; exported for tests and for the first round at start. */
-	async tick(): Promise< void > {
-		const { log, stores } = this.options;
+	/** One round (exported for tests); false if another instance held the lock (or the store did not answer). */
+	async tick(): Promise< boolean > {
+		const { store, log } = this.options;
+		let ran = false;
 		try {
-			const disabled = this.options.sweepHealth( Date.now() );
+			ran = await store.exclusively( MAINTENANCE_LOCK, async () => {
+				await this.sweepHealth();
+				await this.prune();
+				await this.clearPayloads();
+			} );
+		} catch ( error ) {
+			log.error( { err: error }, 'maintenance failed; next round will retry' );
+		}
+		this.options.kickNotices();
+		return ran;
+	}
+
+	/** Disables the endpoints whose failure streak outlasted disableAfterMs, even when no attempt finishes any more. */
+	private async sweepHealth(): Promise< void > {
+		const { store, log, disableAfterMs } = this.options;
+		try {
+			const now = Date.now();
+			let disabled = 0;
+			for ( const id of await store.failureStreaks.failingSince( now - disableAfterMs ) ) {
+				if (
+					await store.failureStreaks.disableWithNotice( id, now, ( failingSince ) =>
+						failingDisableReason( failingSince, now, disableAfterMs )
+					)
+				) {
+					disabled++;
+					this.options.metrics?.recordEndpointDisabled( 'failing' );
+					log.warn( { endpoint_id: id }, 'endpoint disabled' );
+				}
+			}
 			if ( disabled > 0 ) {
 				log.info( { disabled }, 'health sweep disabled endpoints failing for too long' );
+				this.options.endpointsChanged?.();
 			}
 		} catch ( error ) {
 			log.error( { err: error }, 'health sweep failed; next round will retry' );
 		}
+	}
+
+	private async prune(): Promise< void > {
+		const { store, log } = this.options;
+		const batchSize = this.options.pruneBatch ?? 500;
+		const batches = this.options.pruneBatchesPerTick ?? 20;
 		try {
 			const before = Date.now() - this.options.retentionMs;
 			const pruned = { deliveries: 0, events: 0, notices: 0 };
-			for ( let batch = 0; batch < this.pruneBatchesPerTick && ! this.stopped; batch++ ) {
-				const round = stores.deliveries.prune( before, this.pruneBatch );
-				const notices = stores.notices.prune( before, this.pruneBatch );
+			for ( let batch = 0; batch < batches && ! this.stopped; batch++ ) {
+				const round = await store.prune( before, batchSize );
+				const notices = await store.notices.prune( before, batchSize );
 				pruned.deliveries += round.deliveries;
 				pruned.events += round.events;
 				pruned.notices += notices;
-				if (
-					round.deliveries < this.pruneBatch &&
-					round.events < this.pruneBatch &&
-					notices < this.pruneBatch
-				) {
+				if ( round.deliveries < batchSize && round.events < batchSize && notices < batchSize ) {
 					break;
 				}
-				await new Promise( ( resolve ) => setImmediate( resolve ) ); // let requests and deliveries in between
+				await yieldToRequests();
 			}
 			if ( pruned.deliveries + pruned.events + pruned.notices > 0 ) {
 				log.info( pruned, 'pruned outbound history past retention' );
@@ -83,18 +122,24 @@ export class Maintenance {
 		} catch ( error ) {
 			log.error( { err: error }, 'pruning failed; next round will retry' );
 		}
+	}
+
+	private async clearPayloads(): Promise< void > {
+		const { store, log } = this.options;
+		const batchSize = this.options.pruneBatch ?? 500;
+		const batches = this.options.pruneBatchesPerTick ?? 20;
 		try {
 			const now = Date.now();
 			const before = now - ( this.options.payloadRetentionMs ?? this.options.retentionMs );
 			const cleared = { payloads: 0, excerpts: 0 };
-			for ( let batch = 0; batch < this.pruneBatchesPerTick && ! this.stopped; batch++ ) {
-				const round = stores.privacy.clearPayloads( before, this.pruneBatch, now );
+			for ( let batch = 0; batch < batches && ! this.stopped; batch++ ) {
+				const round = await store.payloadRetention.clearPayloads( before, batchSize, now );
 				cleared.payloads += round.payloads;
 				cleared.excerpts += round.excerpts;
-				if ( round.payloads < this.pruneBatch && round.excerpts < this.pruneBatch ) {
+				if ( round.payloads < batchSize && round.excerpts < batchSize ) {
 					break;
 				}
-				await new Promise( ( resolve ) => setImmediate( resolve ) );
+				await yieldToRequests();
 			}
 			if ( cleared.payloads + cleared.excerpts > 0 ) {
 				log.info( cleared, 'cleared payloads and response excerpts past payload retention' );
@@ -102,7 +147,6 @@ export class Maintenance {
 		} catch ( error ) {
 			log.error( { err: error }, 'clearing payloads failed; next round will retry' );
 		}
-		this.options.kickNotices();
 	}
 
 	private schedule( delayMs: number ): void {
@@ -110,11 +154,18 @@ export class Maintenance {
 			return;
 		}
 		this.timer = setTimeout( () => {
-			this.running = this.tick().finally( () => {
-				this.running = undefined;
-				this.schedule( this.options.intervalMs );
-			} );
+			this.running = this.tick()
+				.then( () => undefined )
+				.finally( () => {
+					this.running = undefined;
+					this.schedule( this.options.intervalMs );
+				} );
 		}, delayMs );
 		this.timer.unref();
 	}
+}
+
+/** SQLite's calls are synchronous: between two batches, requests and deliveries get their turn. */
+function yieldToRequests(): Promise< void > {
+	return new Promise( ( resolve ) => setImmediate( resolve ) );
 }

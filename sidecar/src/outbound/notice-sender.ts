@@ -14,7 +14,7 @@ export interface NoticeSenderOptions {
 	 * On the shared store, several instances run a sender on one table: each round of sending
 	 * runs only while this instance holds a database lock (QueueStore.exclusively('notices', …),
 	 * taken without waiting), so a notice goes out from one instance at a time and in order.
-	 * Resolves false when another instance holds it. Omitted on the embedded store.
+	 * Resolves false when another instance holds it. Omitted: the round just runs.
 	 */
 	exclusively?: ( fn: () => Promise< void > ) => Promise< boolean >;
 	/** When another instance held the lock: look again after this (it may have missed a notice committed meanwhile). */

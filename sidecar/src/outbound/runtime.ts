@@ -1,59 +1,78 @@
 import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SidecarMetrics } from '../metrics/registry';
-import { SqliteNoticeQueue } from '../store/notice-queue';
-import type { Stores } from '../store/stores';
+import type { QueueStore } from '../store/queue-store';
 import type { DeliveryClient } from './delivery-client';
-import { Dispatcher } from './dispatcher';
+import { Dispatcher, type Coordination } from './dispatcher';
 import { Maintenance } from './maintenance';
 import { NoticeSender } from './notice-sender';
 import { notifierFromConfig, type Notifier } from './wordpress-notice';
 import { workerLifecycle } from './worker-lifecycle';
+
+export const NOTICES_LOCK = 'notices';
 
 export interface OutboundRuntime {
 	dispatcher: Dispatcher;
 	notices: NoticeSender;
 	maintenance: Maintenance;
 	start: () => void;
-	/** Maintenance first, then attempts in flight (which may queue notices), then the notices. */
+	/** Maintenance first, then attempts in flight (which may queue notices), then the notices being sent. */
 	stop: ( graceMs: number ) => Promise< void >;
 }
 
-/** The outbound workers over one set of stores, wired the same way by main.ts and the tests. */
+/**
+ * The outbound workers of one instance, on either store, wired the same way by cli-start.ts
+ * and the tests: the dispatcher, the notice sender (kicked after a commit that queued notices,
+ * and by every maintenance round) and the maintenance. The notice sender sends a round under
+ * the database lock `notices` taken without waiting, so with several instances one sends at a
+ * time, in order, and a notice one acknowledged is not sent again by another (on SQLite the
+ * lock is moot: one process owns the file). Its first retry comes after
+ * SIDECAR_MAINTENANCE_INTERVAL_SECONDS, doubling.
+ */
 export function createOutboundRuntime( options: {
 	config: SidecarConfig;
 	log: Logger;
-	stores: Stores;
-	metrics: SidecarMetrics;
+	store: QueueStore;
+	/** This instance's counters (attempts, deliveries, give-ups, disables); none when absent. */
+	metrics?: SidecarMetrics;
 	/** Defaults to the signed POST to WordPress's callback route (none without SIDECAR_WORDPRESS_URL). */
 	notifier?: Notifier;
 	client?: DeliveryClient;
+	instanceId?: string;
+	coordination?: Coordination;
+	/** How soon a notice sender looks again when another instance was sending. */
+	busyRetryMs?: number;
 } ): OutboundRuntime {
-	const { config, log, stores, metrics } = options;
+	const { config, log, store, metrics } = options;
 	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
-	const notifier = options.notifier ?? notifierFromConfig( config );
 	const notices = new NoticeSender( {
-		notices: new SqliteNoticeQueue( stores.notices ),
+		notices: store.notices,
 		log,
-		notifier,
+		notifier: options.notifier ?? notifierFromConfig( config ),
 		baseDelayMs: intervalMs,
+		exclusively: ( fn ) => store.exclusively( NOTICES_LOCK, fn ),
+		busyRetryMs: options.busyRetryMs,
 	} );
 	const dispatcher = new Dispatcher( {
 		config,
 		log,
-		stores,
+		store,
 		metrics,
 		client: options.client,
+		instanceId: options.instanceId,
+		coordination: options.coordination,
 		onNoticesQueued: () => notices.kick(),
 	} );
 	const maintenance = new Maintenance( {
-		stores,
+		store,
 		log,
 		intervalMs,
 		retentionMs: config.retentionDays * 86_400_000,
 		payloadRetentionMs: config.payloadRetentionDays * 86_400_000,
-		sweepHealth: ( now ) => dispatcher.sweepHealth( now ),
+		disableAfterMs: config.disableAfterHours * 3_600_000,
 		kickNotices: () => notices.kick(),
+		endpointsChanged: () => dispatcher.endpointsChanged(),
+		metrics,
 	} );
 	return { dispatcher, notices, maintenance, ...workerLifecycle( { dispatcher, notices, maintenance } ) };
 }

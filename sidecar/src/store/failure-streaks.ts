@@ -1,11 +1,11 @@
-import { endpointDisabledNotice } from '../outbound/endpoint-health';
+import { endpointDisabledNotice } from '../model/health';
 import type { Stores } from './stores';
 
 /**
- * The failure streaks of endpoints and their automatic disabling, as the shared store's
- * dispatcher and maintenance use them (the embedded Dispatcher does the same inside its own
- * transactions). The rule itself (how long a streak may last) is the caller's:
- * outbound/endpoint-health.ts.
+ * The failure streaks of endpoints and their automatic disabling, as the maintenance's health
+ * sweep (both stores) and the shared store's round (MysqlStore.round) use them; the embedded
+ * store's round does the same inside its own transaction. The rule itself (how long a streak
+ * may last) is the caller's: model/health.ts.
  */
 export interface FailureStreaks {
 	/**

@@ -10,12 +10,14 @@ import {
 } from './deliveries-store';
 import type { DisabledBy, EnableResult, Endpoint, EndpointPatch, NewEndpoint } from './endpoints-store';
 import type { InsertResult, NewEvent, StoredEvent } from './events-store';
+import { endpointDisabledNotice, nextHealth, type AutoDisable } from '../model/health';
 import { SqliteFailureStreaks, type FailureStreaks } from './failure-streaks';
 import { SqliteInboundStore, type InboundStore } from './inbound-store';
 import { SqliteNoticeQueue, type NoticeQueue } from './notice-queue';
 import { SqlitePayloadRetention, type PayloadRetention } from './payload-retention';
 import { SqlitePrivacyQueue, type PrivacyQueue } from '../privacy/privacy-queue';
 import { SqliteReplayQueue, type ReplayQueue } from './replay-queue';
+import { MIGRATIONS } from './migrations';
 import type { Stores } from './stores';
 import type { QueueSnapshot } from '../metrics/registry';
 
@@ -24,6 +26,45 @@ export interface Lease {
 	instanceId: string;
 	/** How long the claim holds (Unix ms after now); past it another instance may take the delivery. */
 	leaseMs: number;
+}
+
+/** An attempt that ended, as the dispatcher hands it to the store's round. */
+export interface FinishedAttempt {
+	completion: Completion;
+	/**
+	 * The endpoint as the dispatcher's cache holds it. The embedded store has one writer, so the
+	 * cache is what the file holds and the round uses it; the shared store reads it again under lock.
+	 */
+	endpoint: Endpoint | undefined;
+	succeeded: boolean;
+	/** The retry policy's 410 verdict: the reason to disable the endpoint for. */
+	gone: string | null;
+}
+
+/** One round of the dispatcher: what the store does in it, in this order. */
+export interface RoundInput {
+	now: number;
+	/** Events POST /v1/events hands over (never with `finished`: a failure to record attempts must not refuse events). */
+	ingest?: { events: NewEvent[]; firstAttemptAt: number };
+	/** Attempts to record, each moving its endpoint's health (model/health.ts). */
+	finished: FinishedAttempt[];
+	/** Endpoints that may have work; the round adds those the ingest stored deliveries for. */
+	claimOn: string[];
+	/** How many deliveries this instance may take on an endpoint now (0: not active here, or full). */
+	limit: ( endpointId: string ) => number;
+	lease: Lease;
+	disableAfterMs: number;
+}
+
+export interface RoundResult {
+	ingested?: InsertResult;
+	/** Per finished attempt, in order: whether it was recorded (the delivery may be gone, or no longer ours). */
+	recorded: boolean[];
+	/** The endpoints' streaks after the round, for the dispatcher's cache. */
+	failingSince: Map< string, number | null >;
+	/** Endpoints the round disabled, each with its notice queued. */
+	disabled: { endpointId: string; disable: AutoDisable }[];
+	claimed: ClaimedDelivery[];
 }
 
 /** An attempt as the shared store records it: who made it, and when it started and ended. */
@@ -89,6 +130,17 @@ export interface QueueStore {
 	 * its ordering key.
 	 */
 	claimDue: ( endpointId: string, now: number, limit: number, lease: Lease ) => Promise< ClaimedDelivery[] >;
+	/**
+	 * The dispatcher's hot path, the size of one transaction on SQLite (one synchronous
+	 * transaction: many deliveries share a commit): store what ingest brings, record the
+	 * finished attempts and move their endpoints' health, then claim what is due.
+	 */
+	round: ( input: RoundInput ) => Promise< RoundResult >;
+	/**
+	 * Puts back in the queue what this instance left in flight when it last stopped (all of it
+	 * on SQLite, whose one process owns the file): at-least-once, it is sent again.
+	 */
+	recoverInFlight: ( lease: Lease, now: number ) => Promise< number >;
 	/** Records the attempt and moves the delivery on; false if the delivery is gone or no longer ours. */
 	complete: ( completion: Completion, lease: Lease ) => Promise< boolean >;
 	/** The earliest retry strictly after now. */
@@ -213,6 +265,76 @@ export class SqliteQueueStore implements QueueStore {
 			)
 			.immediate();
 	}
+	async round( input: RoundInput ): Promise< RoundResult > {
+		const { db, events, deliveries, endpoints, notices } = this.stores;
+		const { now } = input;
+		const result: RoundResult = { recorded: [], failingSince: new Map(), disabled: [], claimed: [] };
+		db.transaction( () => {
+			const claimOn = [ ...input.claimOn ];
+			if ( input.ingest ) {
+				result.ingested = events.insertBatch( input.ingest.events, now, input.ingest.firstAttemptAt );
+				claimOn.push( ...result.ingested.endpointIds.filter( ( id ) => ! claimOn.includes( id ) ) );
+			}
+			// The endpoint as this round leaves it: several attempts of one endpoint share a round.
+			const seen = new Map<
+				string,
+				{ status: string; disabledReason: string | null; failingSince: number | null }
+			>();
+			for ( const { completion, endpoint, succeeded, gone } of input.finished ) {
+				const id = completion.endpointId;
+				const state =
+					seen.get( id ) ??
+					( endpoint && {
+						status: endpoint.status,
+						disabledReason: endpoint.disabledReason,
+						failingSince: endpoint.failingSince,
+					} );
+				const recorded = deliveries.complete( parkedIfEndpointStopped( completion, state ) );
+				result.recorded.push( recorded );
+				if ( ! recorded || ! endpoint || ! state ) {
+					continue; // the endpoint was deleted meanwhile
+				}
+				const step = nextHealth( state.failingSince, { succeeded, gone }, now, input.disableAfterMs );
+				if ( step.write === 'clear' ) {
+					endpoints.clearFailing( id );
+				} else if ( step.write === 'mark' ) {
+					endpoints.markFailing( id, now );
+				}
+				state.failingSince = step.failingSince;
+				seen.set( id, state );
+				result.failingSince.set( id, step.failingSince );
+				if (
+					step.disable &&
+					state.status === 'active' &&
+					endpoints.disable( id, step.disable.reason, 'auto', now )
+				) {
+					state.status = 'disabled';
+					state.disabledReason = step.disable.reason;
+					// The newest attempt is the failure that disabled it: a success would have ended the streak.
+					const lastError = deliveries.health( id, 0, 1 ).lastError;
+					notices.enqueue(
+						endpointDisabledNotice(
+							{ ...endpoint, failingSince: step.failingSince },
+							step.disable.reason,
+							lastError
+						),
+						now
+					);
+					result.disabled.push( { endpointId: id, disable: step.disable } );
+				}
+			}
+			for ( const id of claimOn ) {
+				if ( seen.get( id )?.status === 'disabled' ) {
+					continue;
+				}
+				result.claimed.push( ...deliveries.claimDue( id, now, input.limit( id ) ) );
+			}
+		} ).immediate();
+		return result;
+	}
+	async recoverInFlight( _lease: Lease, now: number ): Promise< number > {
+		return this.stores.deliveries.recoverInFlight( now );
+	}
 	async nextDueAfter( now: number ): Promise< number | undefined > {
 		return this.stores.deliveries.nextDueAfter( now );
 	}
@@ -233,7 +355,6 @@ export class SqliteQueueStore implements QueueStore {
 		this.stores.db.prepare( 'SELECT 1' ).get();
 	}
 	async schemaVersion(): Promise< { current: number; latest: number } > {
-		const { MIGRATIONS } = await import( './migrations' );
 		return {
 			current: this.stores.db.pragma( 'user_version', { simple: true } ) as number,
 			latest: MIGRATIONS.length,

@@ -1,18 +1,18 @@
 import { loadConfig } from '../../../sidecar/src/config';
-import { createSharedApp } from '../../../sidecar/src/http/shared-app';
 import { createLogger } from '../../../sidecar/src/logger';
-import { SharedDispatcher } from '../../../sidecar/src/outbound/shared-dispatcher';
+import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { apiClient, type ApiCall } from './api-client';
 import { TEST_ENV, TEST_KEY } from './harness';
 import { serveOnLoopback } from './loopback-server';
+import { instanceApp, leasedDispatcher } from './instance-app';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
 
 export interface DeliveringInstance {
 	api: ApiCall;
-	dispatcher: SharedDispatcher;
+	dispatcher: Dispatcher;
 	close: () => Promise< void >;
 }
 
@@ -27,8 +27,8 @@ export async function startDeliveringInstance(
 	pollMs: number
 ): Promise< DeliveringInstance > {
 	const store = await MysqlStore.open( { url } );
-	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs } );
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
+	const dispatcher = leasedDispatcher( store, config, log, name, pollMs );
+	const app = instanceApp( store, config, log, dispatcher );
 	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	return {
 		api: apiClient( server.url, TEST_KEY ),

@@ -1,14 +1,14 @@
 import { Writable } from 'stream';
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../../sidecar/src/config';
-import { createSharedApp } from '../../../sidecar/src/http/shared-app';
 import { createLogger } from '../../../sidecar/src/logger';
-import { createSharedRuntime } from '../../../sidecar/src/outbound/shared-runtime';
+import { createOutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
 import { apiClient, type ApiCall } from './api-client';
 import { startHarness, TEST_ENV, TEST_KEY } from './harness';
 import { serveOnLoopback } from './loopback-server';
+import { instanceApp } from './instance-app';
 
 export type DeliveryStore = 'embedded' | 'shared' | 'shared, two instances';
 export const DELIVERY_STORES: DeliveryStore[] = [ 'embedded', 'shared', 'shared, two instances' ];
@@ -30,7 +30,7 @@ export interface DeliverySidecars {
 
 /**
  * The sidecars of a delivery test: the embedded one (app + dispatcher + SQLite, the harness),
- * one instance on the shared MariaDB store wired as cli-start-shared.ts wires it (pool,
+ * one instance on the shared MariaDB store wired as cli-start.ts wires it (pool,
  * dispatcher, notice sender, maintenance, app), or two such instances on one database behind a
  * round-robin "load balancer": each API call goes to the other instance than the one before, and
  * both dispatchers deliver. Each sidecar gets a database of its own on one MariaDB server, so
@@ -98,9 +98,9 @@ async function startSharedDeliverySidecar(
 		} )
 	);
 	const store = await MysqlStore.open( { url: databaseUrl } );
-	const outbound = createSharedRuntime( { config, log, store, instanceId } );
+	const outbound = createOutboundRuntime( { config, log, store, instanceId } );
 	outbound.start();
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher: outbound.dispatcher } );
+	const app = instanceApp( store, config, log, outbound.dispatcher );
 	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	let closed = false;
 	return {

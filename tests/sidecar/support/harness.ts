@@ -4,6 +4,7 @@ import path from 'path';
 import { Writable } from 'stream';
 import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
 import { createApp } from '../../../sidecar/src/http/app';
+import { checkReadiness } from '../../../sidecar/src/http/probes';
 import { createLogger } from '../../../sidecar/src/logger';
 import { createMetricsApp, listenMetrics } from '../../../sidecar/src/metrics/http';
 import { createMetrics, type SidecarMetrics } from '../../../sidecar/src/metrics/registry';
@@ -11,6 +12,7 @@ import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
 import { openDatabase } from '../../../sidecar/src/store/database';
+import { SqliteQueueStore } from '../../../sidecar/src/store/queue-store';
 import { createStores, type Stores } from '../../../sidecar/src/store/stores';
 import { apiClient, type ApiCall } from './api-client';
 import { serveOnLoopback } from './loopback-server';
@@ -73,19 +75,25 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 		queue: () => stores.deliveries.queueByEndpoint(),
 		processMetrics: options.processMetrics ?? false,
 	} );
-	const outbound = createOutboundRuntime( { config, log, stores, metrics, notifier: options.notifier } );
+	const store = new SqliteQueueStore( stores );
+	const outbound = createOutboundRuntime( { config, log, store, metrics, notifier: options.notifier } );
 	if ( options.start ?? true ) {
 		outbound.start();
 	}
 	const { dispatcher } = outbound;
-	const app = createApp( { config, log, startedAt: Date.now(), stores, dispatcher, metrics } );
+	const app = createApp( { config, log, startedAt: Date.now(), store, dispatcher, metrics } );
 	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	const { url } = server;
 	const metricsListener =
 		config.metricsPort === undefined
 			? undefined
 			: await listenMetrics(
-					createMetricsApp( { db, dispatcher, log, metrics, token: config.metricsToken } ),
+					createMetricsApp( {
+						log,
+						metrics,
+						token: config.metricsToken,
+						readiness: () => checkReadiness( { store, dispatcher, log } ),
+					} ),
 					config.metricsHost,
 					config.metricsPort
 				);

@@ -1,12 +1,11 @@
 import { Writable } from 'stream';
 import { loadConfig, type SidecarConfig } from '../../../sidecar/src/config';
-import { createSharedApp } from '../../../sidecar/src/http/shared-app';
 import { createLogger } from '../../../sidecar/src/logger';
-import { SharedDispatcher } from '../../../sidecar/src/outbound/shared-dispatcher';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { apiClient, type ApiCall } from './api-client';
 import { TEST_ENV, TEST_KEY } from './harness';
 import { serveOnLoopback } from './loopback-server';
+import { instanceApp, leasedDispatcher } from './instance-app';
 
 export interface SharedInstance {
 	url: string;
@@ -39,8 +38,8 @@ export async function startSharedInstance(
 		} )
 	);
 	const store = await MysqlStore.open( { url: databaseUrl } );
-	const dispatcher = new SharedDispatcher( { config, log, store, instanceId: name, pollMs: 60_000 } );
-	const app = createSharedApp( { config, log, startedAt: Date.now(), store, dispatcher } );
+	const dispatcher = leasedDispatcher( store, config, log, name );
+	const app = instanceApp( store, config, log, dispatcher );
 	const server = await serveOnLoopback( app, { serverTimeouts: true } );
 	const { url } = server;
 	return {

@@ -1,30 +1,35 @@
 import type { SidecarConfig } from '../../config';
 import type { Logger } from '../../logger';
 import type { SidecarMetrics } from '../../metrics/registry';
-import type { Dispatcher } from '../../outbound/dispatcher';
+import type { InsertResult, NewEvent } from '../../store/events-store';
 import type { QueueStore } from '../../store/queue-store';
-import type { Stores } from '../../store/stores';
 
-/** What the /v1 routes need; the dispatcher is only told that something changed. */
+/** What the routes tell the instance's dispatcher: it sends, the routes only store and wake it. */
+export interface RouteDispatcher {
+	/** Stores a batch with its deliveries and has the first attempts claimed (one transaction on SQLite). */
+	ingest: ( events: NewEvent[] ) => Promise< InsertResult >;
+	/** Something was queued for these endpoints (all of them if omitted). */
+	wake: ( endpointIds?: Iterable< string > ) => void;
+	/** An endpoint was created, changed, enabled, disabled or deleted: read them again. */
+	endpointsChanged: () => void;
+	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
+	noticesCommitted: () => void;
+	isRunning: () => boolean;
+}
+
+/** What the /v1 routes need, the same on both stores: the async QueueStore and the dispatcher's kicks. */
 export interface RouteContext {
 	config: SidecarConfig;
 	log: Logger;
-	stores: Stores;
-	dispatcher: Pick< Dispatcher, 'wake' | 'ingest' | 'endpointsChanged' | 'firstAttemptAt' | 'noticesCommitted' >;
+	store: QueueStore;
+	dispatcher: RouteDispatcher;
 	startedAt: number;
 	metrics: SidecarMetrics;
 }
 
-/**
- * What the routes served on both stores need (endpoint management, the delivery log): the
- * async QueueStore, whichever store is behind it.
- */
-export interface QueueRouteContext {
-	config: SidecarConfig;
-	log: Logger;
-	store: QueueStore;
-	/** noticesCommitted is absent on the shared store, which has no notice sender yet. */
-	dispatcher: Pick< Dispatcher, 'endpointsChanged' > & Partial< Pick< Dispatcher, 'noticesCommitted' > >;
+/** The part of RouteContext that endpoint management, the delivery log and privacy use. */
+export type QueueRouteContext = Pick< RouteContext, 'config' | 'log' | 'store' > & {
+	dispatcher: Pick< RouteDispatcher, 'endpointsChanged' | 'noticesCommitted' >;
 	/** Where the route counts; nothing is counted without it. */
 	metrics?: Pick< SidecarMetrics, 'recordEndpointDisabled' >;
-}
+};

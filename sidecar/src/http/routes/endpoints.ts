@@ -152,7 +152,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ req.params.id }".` );
 			}
 			dispatcher.endpointsChanged();
-			dispatcher.noticesCommitted?.();
+			dispatcher.noticesCommitted();
 			context.log.info( { endpoint_id: req.params.id, dropped_notices: droppedNotices }, 'endpoint deleted' );
 			res.json( { deleted: true, id: req.params.id } satisfies DeletedView );
 		} )
@@ -193,7 +193,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 			// any disabled notice WordPress may still show (QueueStore.enableEndpoint).
 			const result = await store.enableEndpoint( req.params.id, Date.now(), body.redeliver );
 			dispatcher.endpointsChanged();
-			dispatcher.noticesCommitted?.();
+			dispatcher.noticesCommitted();
 			if ( result.enabled ) {
 				context.log.info( { endpoint_id: req.params.id, ...result }, 'endpoint enabled' );
 			}

@@ -96,8 +96,8 @@ export function countBatch(
 }
 
 /** Hand-over of events from WordPress, and their history (replays: routes/replays.ts). */
-export function eventsRouter( context: RouteContext ): Router {
-	const { stores, dispatcher, metrics } = context;
+export function eventsRouter( context: Pick< RouteContext, 'store' | 'dispatcher' | 'metrics' | 'log' > ): Router {
+	const { store, dispatcher, metrics } = context;
 	const router = Router();
 
 	/**
@@ -110,15 +110,12 @@ export function eventsRouter( context: RouteContext ): Router {
 	 */
 	router
 		.route( '/events' )
-		.post( ( req, res ) => {
+		.post( async ( req, res ) => {
 			const body = parseJsonBody( req, BATCH_SCHEMA );
 			const { events, rejected } = checkBatch( body.events );
-			// Stored, and the first attempts claimed, in one transaction.
 			const result =
 				events.length > 0
-					? dispatcher.ingest( ( now ) =>
-							stores.events.insertBatch( events, now, dispatcher.firstAttemptAt( now ) )
-						)
+					? await dispatcher.ingest( events )
 					: { accepted: [], duplicates: [], endpointIds: [] };
 			countBatch( metrics, events, result.accepted, rejected );
 			if ( rejected.length > 0 ) {
@@ -133,12 +130,12 @@ export function eventsRouter( context: RouteContext ): Router {
 
 	router
 		.route( '/events/:id' )
-		.get( ( req, res ) => {
-			const event = stores.events.get( req.params.id );
+		.get( async ( req, res ) => {
+			const event = await store.getEvent( req.params.id );
 			if ( ! event ) {
 				throw eventNotFound( req.params.id );
 			}
-			res.json( eventDetailsView( event, stores.deliveries.ofEvent( event.id ) ) );
+			res.json( eventDetailsView( event, await store.deliveriesOfEvent( event.id ) ) );
 		} )
 		.all( methodNotAllowed( 'GET' ) );
 

@@ -2,19 +2,19 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../contracts/constants';
 import type { RangeReplayView, RequeuedView } from '../../contracts/views';
-import type { Dispatcher } from '../../outbound/dispatcher';
 import type { Endpoint } from '../../store/endpoints-store';
 import type { QueueStore } from '../../store/queue-store';
+import { isDeadlock } from '../../store/mysql/mysql-transaction';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
-import type { QueueRouteContext } from './context';
+import type { QueueRouteContext, RouteDispatcher } from './context';
 import { findEndpoint } from './endpoints';
 import { iso, methodNotAllowed, parseOptionalJsonBody, requireEventType } from './helpers';
 import { eventNotFound } from './views';
 
 /** The replay routes also wake the instance's own dispatcher, so it sends what they queued at once. */
 export type ReplayRouteContext = Omit< QueueRouteContext, 'dispatcher' > & {
-	dispatcher: Pick< Dispatcher, 'wake' >;
+	dispatcher: Pick< RouteDispatcher, 'wake' >;
 };
 
 const REPLAY_EVENT_SCHEMA = z.strictObject( { endpoint_id: z.string().min( 1 ).optional() } );
@@ -165,15 +165,28 @@ export function replaysRouter( context: ReplayRouteContext ): Router {
 				);
 			}
 			const dryRun = body.dry_run ?? false;
-			const result = await store.replays.replayRange( {
-				endpointId: endpoint.id,
-				from,
-				to,
-				types,
-				limit: body.limit ?? REPLAY_DEFAULT_LIMIT,
-				dryRun,
-				now: Date.now(),
-			} );
+			const result = await store.replays
+				.replayRange( {
+					endpointId: endpoint.id,
+					from,
+					to,
+					types,
+					limit: body.limit ?? REPLAY_DEFAULT_LIMIT,
+					dryRun,
+					now: Date.now(),
+				} )
+				.catch( ( error: unknown ) => {
+					// The shared store tried it again a few times (mysql-transaction.ts); what still
+					// conflicts is another replay (or the hand-over) writing the same rows right now.
+					if ( isDeadlock( error ) ) {
+						throw new HttpError(
+							409,
+							'replay_conflict',
+							`A replay to endpoint "${ endpoint.id }" (or new events for it) is being written right now; nothing was queued. Try again when it has finished.`
+						);
+					}
+					throw error;
+				} );
 			if ( ! dryRun ) {
 				dispatcher.wake( [ endpoint.id ] );
 				context.log.info(

@@ -24,7 +24,8 @@ import {
 import type { QueueSnapshot } from '../../metrics/registry';
 import type { Notice } from '../notices-store';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
-import type { Lease, QueueStore } from '../queue-store';
+import { failingDisableReason, nextHealth, type AutoDisable } from '../../model/health';
+import type { Lease, QueueStore, RoundInput, RoundResult } from '../queue-store';
 import { MysqlFailureStreaks } from './mysql-failure-streaks';
 import { MysqlInboundStore } from './mysql-inbound';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
@@ -33,6 +34,7 @@ import { MysqlPayloadRetention } from './mysql-payload-retention';
 import { MysqlPrivacyQueue } from './mysql-privacy';
 import { readQueueByEndpoint } from './mysql-queue-metrics';
 import { MysqlReplayQueue } from './mysql-replay';
+import { STATEMENT_DEADLINE_MS, withDeadlines } from './mysql-deadline';
 import { inTransaction } from './mysql-transaction';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
@@ -64,14 +66,18 @@ export class MysqlStore implements QueueStore {
 	readonly privacy: MysqlPrivacyQueue;
 	private readonly lockPrefix: string;
 
+	/** Every statement but the migrations' has a deadline (mysql-deadline.ts). */
+	private readonly pool: Pool;
+
 	private constructor(
-		private readonly pool: Pool,
+		private readonly rawPool: Pool,
 		database: string
 	) {
+		this.pool = withDeadlines( rawPool );
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
-		this.inbound = new MysqlInboundStore( pool );
-		this.replays = new MysqlReplayQueue( pool );
-		this.privacy = new MysqlPrivacyQueue( pool );
+		this.inbound = new MysqlInboundStore( this.pool );
+		this.replays = new MysqlReplayQueue( this.pool );
+		this.privacy = new MysqlPrivacyQueue( this.pool );
 	}
 
 	/** Connects and migrates (once across instances starting together: a GET_LOCK around it). */
@@ -86,7 +92,7 @@ export class MysqlStore implements QueueStore {
 			database,
 			connectionLimit: options.connectionLimit ?? 10,
 			// Fail fast when the server is away: requests answer 503 rather than hang.
-			connectTimeout: 5000,
+			connectTimeout: STATEMENT_DEADLINE_MS,
 			enableKeepAlive: true,
 			charset: 'utf8mb4',
 		} );
@@ -111,7 +117,7 @@ export class MysqlStore implements QueueStore {
 	 * wait for the lock and then find the schema current. A schema newer than this code is refused.
 	 */
 	async migrate(): Promise< number > {
-		const connection = await this.pool.getConnection();
+		const connection = await this.rawPool.getConnection();
 		try {
 			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [
 				this.lockPrefix + MIGRATION_LOCK,
@@ -678,6 +684,78 @@ export class MysqlStore implements QueueStore {
 		} );
 	}
 
+	/**
+	 * The dispatcher's round on the shared store: the hand-over in its own transaction, then each
+	 * attempt recorded (complete) with its endpoint's health moved (FailureStreaks: a streak
+	 * starts once across instances, a disabling re-reads it under the endpoint's row lock), then
+	 * the claims of each endpoint (claimDue).
+	 */
+	async round( input: RoundInput ): Promise< RoundResult > {
+		const { now, lease } = input;
+		const result: RoundResult = { recorded: [], failingSince: new Map(), disabled: [], claimed: [] };
+		const claimOn = [ ...input.claimOn ];
+		if ( input.ingest ) {
+			result.ingested = await this.insertBatch( input.ingest.events, now, input.ingest.firstAttemptAt );
+			claimOn.push( ...result.ingested.endpointIds.filter( ( id ) => ! claimOn.includes( id ) ) );
+		}
+		const streaks = this.failureStreaks;
+		const disabled = new Set< string >();
+		for ( const { completion, endpoint, succeeded, gone } of input.finished ) {
+			const id = completion.endpointId;
+			const recorded = await this.complete( completion, lease );
+			result.recorded.push( recorded );
+			if ( ! recorded || ! endpoint || disabled.has( id ) ) {
+				continue;
+			}
+			const known = result.failingSince.has( id )
+				? ( result.failingSince.get( id ) ?? null )
+				: endpoint.failingSince;
+			const step = nextHealth( known, { succeeded, gone }, now, input.disableAfterMs );
+			let since = step.failingSince;
+			if ( step.write === 'clear' ) {
+				await streaks.clearFailing( id );
+			} else if ( step.write === 'mark' ) {
+				// Possibly earlier: another instance may have started the streak.
+				since = await streaks.markFailing( id, now );
+			}
+			result.failingSince.set( id, since );
+			if ( step.disable === null && failingDisableReason( since, now, input.disableAfterMs ) === null ) {
+				continue;
+			}
+			let disable: AutoDisable | null = null;
+			const done = await streaks.disableWithNotice( id, now, ( failingSince ) => {
+				const failing = failingDisableReason( failingSince, now, input.disableAfterMs );
+				disable =
+					failing !== null
+						? { reason: failing, kind: 'failing' }
+						: gone === null
+							? null
+							: { reason: gone, kind: 'gone' };
+				return disable?.reason ?? null;
+			} );
+			if ( done && disable ) {
+				disabled.add( id );
+				result.disabled.push( { endpointId: id, disable } );
+			}
+		}
+		for ( const id of claimOn ) {
+			if ( ! disabled.has( id ) ) {
+				result.claimed.push( ...( await this.claimDue( id, now, input.limit( id ), lease ) ) );
+			}
+		}
+		return result;
+	}
+
+	/** This instance's own claims from before a restart: its attempts were cut short, so they go out again now. */
+	async recoverInFlight( lease: Lease, now: number ): Promise< number > {
+		const [ result ] = await this.pool.query< ResultSetHeader >(
+			`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
+			 WHERE status = 'in_flight' AND claimed_by = ?`,
+			[ now, now, lease.instanceId ]
+		);
+		return result.affectedRows;
+	}
+
 	async nextDueAfter( now: number ): Promise< number | undefined > {
 		const [ rows ] = await this.pool.query< Row[] >(
 			`SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
@@ -746,7 +824,7 @@ export class MysqlStore implements QueueStore {
 	}
 
 	async close(): Promise< void > {
-		await this.pool.end();
+		await this.rawPool.end();
 	}
 
 	get notices(): MysqlNoticeQueue {
