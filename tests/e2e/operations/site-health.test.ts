@@ -27,7 +27,6 @@ async function runTest( name: string, situation = 'sidecar up' ): Promise< SiteH
 	const started = performance.now();
 	const result = await adminClient().get< SiteHealthResult >( `/service-integration/v1/site-health/${ name }` );
 	const seconds = ( performance.now() - started ) / 1000;
-	// eslint-disable-next-line no-console
 	console.log( `site-health timing: ${ name } (${ situation }) ${ seconds.toFixed( 2 ) } s` );
 	expect( result.status ).toBe( 200 );
 	expect( result.body.test ).toBe( `service_integration_${ name }` );
