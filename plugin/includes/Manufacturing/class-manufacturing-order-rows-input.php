@@ -115,8 +115,9 @@ final class Manufacturing_Order_Rows_Input {
 	 */
 	public static function render( string $key, array $field, string $id, $value, string $name, bool $invalid ): void {
 		$columns = self::columns( $field );
-		$rows    = is_array( $value ) ? array_values( array_filter( $value, 'is_array' ) ) : array();
-		$rows[]  = array();
+		// Empty rows are no entries (parse() skips them): a refused save's are not shown again.
+		$rows   = is_array( $value ) ? array_values( array_filter( $value, array( self::class, 'has_text' ) ) ) : array();
+		$rows[] = array();
 		printf(
 			'<div id="%1$s" class="service-integration-mo-rows" role="group" aria-labelledby="%1$s-label"%2$s data-announce="%3$s">',
 			esc_attr( $id ),
@@ -246,6 +247,23 @@ final class Manufacturing_Order_Rows_Input {
 			$columns[ $property ] = $known[ $property ] ?? ( ! empty( $schema['title'] ) && is_string( $schema['title'] ) ? $schema['title'] : ucfirst( str_replace( array( '_', '-' ), ' ', (string) $property ) ) );
 		}
 		return $columns;
+	}
+
+	/**
+	 * Whether a row holds anything.
+	 *
+	 * @param mixed $row Row.
+	 */
+	private static function has_text( $row ): bool {
+		if ( ! is_array( $row ) ) {
+			return false;
+		}
+		foreach ( $row as $value ) {
+			if ( '' !== trim( self::text( $value ) ) ) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

@@ -72,9 +72,19 @@ async function englishIn( page: Page, selector: string, strings: string[] ): Pro
 	);
 	expect( texts.join( '' ).trim() ).not.toBe( '' );
 	const text = texts.join( '\n' );
-	return strings.filter( ( english ) =>
-		new RegExp( `(^|[^\\p{L}])${ escape( english ) }($|[^\\p{L}])`, 'u' ).test( text )
-	);
+	// Each found with the text around it, to find it on the screen.
+	return strings.flatMap( ( english ) => {
+		const found = new RegExp(
+			// Not within an identifier a person or a test gave (an account named site-health-refused, order.paid).
+			`(^|[^\\p{L}\\p{N}\\-_./])${ escape( english ) }($|[^\\p{L}\\p{N}\\-_/])`,
+			'u'
+		).exec( text );
+		return found
+			? [
+					`"${ english }" in "${ text.slice( Math.max( 0, found.index - 60 ), found.index + english.length + 60 ).replace( /\s+/g, ' ' ) }"`,
+				]
+			: [];
+	} );
 }
 
 describe( 'the plugin in French (site and user in fr_FR)', () => {

@@ -203,7 +203,7 @@ describe( 'manufacturing orders in wp-admin', () => {
 			'SKU',
 			'Name',
 			'Quantity',
-			'',
+			'Actions',
 		] );
 		expect( await itemRows( page ) ).toEqual( [ { sku: '', name: '', quantity: '' } ] );
 		expect( await page.locator( `${ BOX } textarea.code` ).count() ).toBe( 0 );
@@ -302,9 +302,9 @@ describe( 'manufacturing orders in wp-admin', () => {
 			meta: { items: [ { quantity: 0 } ] },
 		} );
 		expect( rest.status ).toBe( 400 );
-		expect( JSON.stringify( rest.body ) ).toContain( 'items[0][quantity] must be greater than or equal to 1.' );
+		expect( JSON.stringify( rest.body ) ).toContain( 'items[0][quantity] must be greater than or equal to 1' );
 		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toBe(
-			'Items (items): items[0][quantity] must be greater than or equal to 1.'
+			'Items (items): items[0][quantity] must be greater than or equal to 1'
 		);
 		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toMatch(
 			/^Due date \(due_date\): due_date does not match pattern/
