@@ -44,7 +44,8 @@ export async function runAbility< T = unknown >(
 	client: RestClient,
 	name: string,
 	input?: unknown,
-	method: 'GET' | 'POST' | 'DELETE' = name === CREATE_MANUFACTURING_ORDER ? 'POST' : 'GET'
+	method: 'GET' | 'POST' | 'DELETE' = name === CREATE_MANUFACTURING_ORDER ? 'POST' : 'GET',
+	who = '-u "$SERVICE"'
 ): Promise< RestResult< T > > {
 	let requestPath = `${ ABILITIES }/${ name }/run`;
 	let data: unknown;
@@ -54,19 +55,28 @@ export async function runAbility< T = unknown >(
 		requestPath += `?${ bracketed( 'input', input, new URLSearchParams() ).toString() }`;
 	}
 	const result = await client.request< T >( { method, path: requestPath, data } );
-	transcript( method, requestPath, data, result );
+	transcript( method, requestPath, data, result, who );
 	return result;
 }
 
 const TRANSCRIPT = path.join( ROOT, 'test-artifacts', 'logs', 'abilities-transcript.log' );
 
-/** Appends one exchange, as curl would show it, to test-artifacts/logs/abilities-transcript.log. */
-export function transcript( method: string, requestPath: string, data: unknown, result: RestResult ): void {
+/**
+ * Appends one exchange, as curl would show it, to test-artifacts/logs/abilities-transcript.log;
+ * `who` is curl's credentials option (the service account's by default, '' for none).
+ */
+export function transcript(
+	method: string,
+	requestPath: string,
+	data: unknown,
+	result: RestResult,
+	who = '-u "$SERVICE"'
+): void {
 	fs.mkdirSync( path.dirname( TRANSCRIPT ), { recursive: true } );
 	const body = data === undefined ? '' : ` -H 'content-type: application/json' -d '${ JSON.stringify( data ) }'`;
 	const text = result.text.length > 1200 ? `${ result.text.slice( 0, 1200 ) }…` : result.text;
 	fs.appendFileSync(
 		TRANSCRIPT,
-		`$ curl -s -u "$SERVICE" -X ${ method } "$SITE/wp-json${ requestPath }"${ body }\n< HTTP ${ result.status }\n${ text }\n\n`
+		`$ curl -s ${ who ? `${ who } ` : '' }-X ${ method } "$SITE/wp-json${ requestPath }"${ body }\n< HTTP ${ result.status }\n${ text }\n\n`
 	);
 }

@@ -92,18 +92,6 @@ describe( 'the manufacturing-order abilities', () => {
 		expect( await recordsTitled( marker ) ).toBe( 0 );
 	} );
 
-	it( 'refuses a status the account may not set, as the route does, and writes nothing', async () => {
-		const marker = `private-${ run }`;
-		const rest = await account.client.post< RestError >( ROUTE, { title: marker, status: 'private' } );
-		const ability = await runAbility< RestError >( account.client, CREATE_MANUFACTURING_ORDER, {
-			title: marker,
-			status: 'private',
-		} );
-		expect( [ ability.status, ability.body.code ] ).toEqual( [ rest.status, rest.body.code ] );
-		expect( ability.status ).toBe( 403 );
-		expect( await recordsTitled( marker ) ).toBe( 0 );
-	} );
-
 	it( 'is run with POST, as an ability that writes: GET is refused and writes nothing', async () => {
 		const marker = `get-${ run }`;
 		const result = await runAbility< RestError >(

@@ -34,10 +34,10 @@ describe( 'abilities the service account may not run', () => {
 	} );
 
 	it( 'refuses the plugin’s abilities to whoever lacks the route’s capability', async () => {
-		const anonymous = await runAbility< RestError >( anonymousClient(), LIST_PAID_ORDERS, {} );
+		const anonymous = await runAbility< RestError >( anonymousClient(), LIST_PAID_ORDERS, {}, 'GET', '' );
 		expect( anonymous.status ).toBe( 401 );
 		// The administrator holds no lire_commandes_payees, as on the REST route.
-		const admin = await runAbility< RestError >( adminClient(), LIST_PAID_ORDERS, {} );
+		const admin = await runAbility< RestError >( adminClient(), LIST_PAID_ORDERS, {}, 'GET', '-u "$ADMIN"' );
 		expect( [ admin.status, admin.body.code ] ).toEqual( [ 403, 'rest_forbidden' ] );
 		const rest = await adminClient().get< RestError >( '/service-integration/v1/commandes-payees' );
 		expect( [ rest.status, rest.body.code ] ).toEqual( [ 403, 'rest_forbidden' ] );
