@@ -28,6 +28,7 @@ final class Plugin {
 		Security\Capability_Clamp::register();
 		Security\Xmlrpc_Guard::register();
 		Manufacturing\Manufacturing_Order_Type::register();
+		Abilities\Abilities::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
 		$site_health->register();
