@@ -28,6 +28,9 @@ final class Plugin {
 		Security\Capability_Clamp::register();
 		Security\Xmlrpc_Guard::register();
 		Manufacturing\Manufacturing_Order_Type::register();
+		Manufacturing\Source_Order_Uniqueness::register();
+		// Expired idempotency keys go with the inbound sweep, the five-minute job every site has.
+		add_action( Inbound\Inbound_Processor::SWEEP_HOOK, array( Manufacturing\Idempotency_Store::class, 'purge_expired' ) );
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
 		$site_health->register();
