@@ -54,6 +54,7 @@ final class Plugin {
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
 				( new Rest\Paid_Orders_Controller() )->register_routes();
+				( new Rest\Paid_Order_Index_Controller() )->register_routes();
 				( new Rest\Sidecar_Proxy_Controller( $sidecar, Rest\Sidecar_Proxy_Routes::all() ) )->register_routes();
 				( new Rest\Outbox_Controller( $hand_over ) )->register_routes();
 				( new Inbound\Inbound_Route( $sidecar ) )->register_routes();
