@@ -4,9 +4,12 @@ import { wp } from './run-wp';
 
 const ROOT = '/service-integration/v1';
 
-/** A field/value table's value for a field. */
+/**
+ * A field/value table's value for a field: WP-CLI draws the table's borders on a terminal and
+ * prints tab-separated rows otherwise (as here).
+ */
 function tableValue( stdout: string, field: string ): string | undefined {
-	return new RegExp( `^\\|\\s*${ field }\\s*\\|\\s*(.*?)\\s*\\|$`, 'm' ).exec( stdout )?.[ 1 ];
+	return new RegExp( `^\\|?\\s*${ field }(?:\\s*\\|\\s*|\\t)(.*?)\\s*\\|?$`, 'm' ).exec( stdout )?.[ 1 ];
 }
 
 describe( 'wp service-integration outbox, sidecar and paid-orders index (WP-CLI)', () => {
