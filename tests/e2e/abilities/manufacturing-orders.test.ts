@@ -68,6 +68,30 @@ describe( 'the manufacturing-order abilities', () => {
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );
 
+	it( 'handles a repeated idempotency_key as the route handles a repeated Idempotency-Key: one record', async () => {
+		const input = {
+			title: `Order 1002 ${ run }: retried`,
+			status: 'publish',
+			meta: { source_order_id: 1002, items: [ { sku: 'TABLE-OAK', name: 'Oak table', quantity: 1 } ] },
+			idempotency_key: `ability-${ run }-retry`,
+		};
+		const first = await runAbility< Record_ >( account.client, CREATE_MANUFACTURING_ORDER, input );
+		const again = await runAbility< Record_ >( account.client, CREATE_MANUFACTURING_ORDER, input );
+		expect( first.status ).toBe( 200 );
+		expect( again.status ).toBe( 200 );
+		expect( again.body.id ).toBe( first.body.id );
+		expect( await recordsTitled( `Order 1002 ${ run }` ) ).toBe( 1 );
+
+		// The same key with another body is refused, and writes nothing.
+		const changed = await runAbility< RestError >( account.client, CREATE_MANUFACTURING_ORDER, {
+			...input,
+			title: `Order 1002 ${ run }: changed`,
+		} );
+		expect( changed.status ).toBe( 422 );
+		expect( changed.body.code ).toBe( 'idempotency_key_reused' );
+		expect( await recordsTitled( `Order 1002 ${ run }` ) ).toBe( 1 );
+	} );
+
 	it.each( [
 		[ 'an unknown priority', { meta: { priority: 'urgent' } }, 'ability_invalid_input', 'input[meta][priority]' ],
 		[ 'an item without a quantity', { meta: { items: [ { sku: 'X' } ] } }, 'ability_invalid_input', 'quantity' ],
