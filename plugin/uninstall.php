@@ -34,6 +34,11 @@ $wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_inbound_events" );
 wp_clear_scheduled_hook( 'service_integration_inbound_process' );
 wp_clear_scheduled_hook( 'service_integration_inbound_sweep' );
 delete_option( 'service_integration_inbound_db' );
+$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_idempotency_keys" );
+delete_option( 'service_integration_idempotency_db' );
+delete_option( 'service_integration_unique_source_order_id' );
+// Locks of source orders left by a request that died holding one.
+$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( 'service_integration_source_order_lock_' ) . '%' ) );
 $wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_paid_orders" );
 delete_option( 'service_integration_paid_index_db' );
 delete_option( 'service_integration_paid_index_state' );

@@ -24,7 +24,9 @@ import { ensureProductionPackages } from './production/services';
  *   (nginx, PHP-FPM, MariaDB, the plugin from its release zip): the whole suite, browser tests
  *   included. PHP-FPM serves a request in ~100 ms where Playground with real WooCommerce takes ~3 s.
  * - The oldest supported stack, WordPress 6.5.5 + WooCommerce 9.4.3 on legacy post storage, same
- *   runtime: the folders that touch orders.
+ *   runtime: the folders that touch orders, with two sidecars on the runtime's MariaDB (the shared
+ *   store; the current cell's sidecar keeps SQLite), so outbound delivery, replays, notices and
+ *   privacy requests run end to end on both stores.
  * - WordPress 6.5.5 without WooCommerce on Playground (the runtime `npm start` uses; no shop, so
  *   its one PHP worker is not held by WooCommerce's ~3 s requests): what needs no shop (the service
  *   account, manufacturing orders, inbound, the foundation, with the commerce route's 503), and the
@@ -62,7 +64,7 @@ const MATRIX: Record< 'current' | 'oldest' | 'noShop', E2ECell > = {
 	},
 	oldest: {
 		name: 'e2e-production-legacy',
-		title: 'e2e, WordPress 6.5.5 + WooCommerce 9.4.3 (legacy storage), production runtime: the order folders',
+		title: 'e2e, WordPress 6.5.5 + WooCommerce 9.4.3 (legacy storage), production runtime, two sidecars on MariaDB: the order folders',
 		env: {
 			E2E_RUNTIME: 'production',
 			E2E_ENV_NAME: 'e2e-production-legacy',
@@ -71,6 +73,8 @@ const MATRIX: Record< 'current' | 'oldest' | 'noShop', E2ECell > = {
 			WORDPRESS_VERSION: '6.5',
 			WOOCOMMERCE_VERSION: '9.4.3',
 			WOOCOMMERCE_HPOS: 'off',
+			E2E_SIDECAR_STORE: 'mariadb',
+			E2E_SIDECAR_INSTANCES: '2',
 		},
 		pattern: ORDER_FOLDERS,
 	},

@@ -71,7 +71,7 @@ final class Lifecycle {
 	 * database when wp_load_alloptions() does not hold it). Autoloaded, they come with the one
 	 * query that loads all autoloaded options, which WordPress makes anyway.
 	 */
-	const AUTOLOADED_OPTIONS = array( self::VERSION_OPTION, Outbound\Outbox::DB_VERSION_OPTION, Inbound\Inbound_Store::DB_VERSION_OPTION, Commerce\Paid_Order_Index::DB_VERSION_OPTION );
+	const AUTOLOADED_OPTIONS = array( self::VERSION_OPTION, Outbound\Outbox::DB_VERSION_OPTION, Inbound\Inbound_Store::DB_VERSION_OPTION, Commerce\Paid_Order_Index::DB_VERSION_OPTION, Manufacturing\Idempotency_Store::DB_VERSION_OPTION );
 
 	/**
 	 * Runs install steps when a stored version differs from the code's, or when the role is
@@ -129,6 +129,7 @@ final class Lifecycle {
 			&& ( $stored[ Outbound\Outbox::DB_VERSION_OPTION ] ?? null ) === Outbound\Outbox::DB_VERSION
 			&& ( $stored[ Inbound\Inbound_Store::DB_VERSION_OPTION ] ?? null ) === Inbound\Inbound_Store::DB_VERSION
 			&& ( $stored[ Commerce\Paid_Order_Index::DB_VERSION_OPTION ] ?? null ) === Commerce\Paid_Order_Index::DB_VERSION
+			&& ( $stored[ Manufacturing\Idempotency_Store::DB_VERSION_OPTION ] ?? null ) === Manufacturing\Idempotency_Store::DB_VERSION
 			&& null !== get_role( Security\Service_Role::ROLE );
 	}
 
@@ -143,6 +144,7 @@ final class Lifecycle {
 		Security\Service_Role::install();
 		Outbound\Outbox::install();
 		Inbound\Inbound_Store::install();
+		Manufacturing\Idempotency_Store::install();
 		Commerce\Paid_Moment_Recorder::install();
 		Commerce\Paid_Order_Index::install( $activation );
 		$administrator = get_role( 'administrator' );

@@ -28,6 +28,10 @@ final class Plugin {
 		Security\Capability_Clamp::register();
 		Security\Xmlrpc_Guard::register();
 		Manufacturing\Manufacturing_Order_Type::register();
+		Manufacturing\Source_Order_Uniqueness::register();
+		// Expired idempotency keys go with the inbound sweep, the five-minute job every site has.
+		add_action( Inbound\Inbound_Processor::SWEEP_HOOK, array( Manufacturing\Idempotency_Store::class, 'purge_expired' ) );
+		Abilities\Abilities::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
 		$site_health->register();
@@ -51,6 +55,7 @@ final class Plugin {
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
 				( new Rest\Paid_Orders_Controller() )->register_routes();
+				( new Rest\Paid_Order_Index_Controller() )->register_routes();
 				( new Rest\Sidecar_Proxy_Controller( $sidecar, Rest\Sidecar_Proxy_Routes::all() ) )->register_routes();
 				( new Rest\Outbox_Controller( $hand_over ) )->register_routes();
 				( new Inbound\Inbound_Route( $sidecar ) )->register_routes();

@@ -431,6 +431,64 @@ export async function readSiteReport( url: string ): Promise< SiteReport > {
 	return ( await response.json() ) as SiteReport;
 }
 
+/** Why a site is not ready yet, and the HTTP status it answered (0: none). */
+interface NotReady {
+	waiting: string;
+	status: number;
+}
+
+/**
+ * One look at /wp-json/: null once it answers with each of these namespaces, else why not.
+ */
+export async function restIndexReadiness( url: string, namespaces: string[] ): Promise< NotReady | null > {
+	let status = 0;
+	try {
+		const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
+		status = response.status;
+		const text = await response.text();
+		const missing = namespaces.filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
+		if ( status === 200 && missing.length === 0 ) {
+			return null;
+		}
+		return {
+			waiting: status === 200 ? `the REST index lacks ${ missing.join( ' and ' ) }` : `HTTP ${ status }`,
+			status,
+		};
+	} catch ( error ) {
+		return { waiting: ( error as Error ).message, status };
+	}
+}
+
+/**
+ * One look at whether a site set up here is ready: the plugin's namespace (and WooCommerce's, on
+ * a shop) in its REST index and, with WooCommerce, the order storage asked for, as the local
+ * environment's report says. Both runtimes' waits ask this; each adds its own early failures.
+ */
+export async function siteReadiness(
+	url: string,
+	shop: { woocommerce: boolean; orderStorage: OrderStorage }
+): Promise< { report: SiteReport } | NotReady > {
+	const index = await restIndexReadiness( url, [
+		'service-integration/v1',
+		...( shop.woocommerce ? [ 'wc/v3' ] : [] ),
+	] );
+	if ( index ) {
+		return index;
+	}
+	try {
+		const report = await readSiteReport( url );
+		if ( report.commerce.plugin === 'woocommerce' && report.commerce.order_storage !== shop.orderStorage ) {
+			return {
+				waiting: `WooCommerce's order storage is ${ report.commerce.order_storage }, not ${ shop.orderStorage } yet`,
+				status: 200,
+			};
+		}
+		return { report };
+	} catch ( error ) {
+		return { waiting: ( error as Error ).message, status: 0 };
+	}
+}
+
 /**
  * Polls until WordPress answers /wp-json/ with the plugin's namespace and, on a site with a
  * shop, WooCommerce's, running the order storage asked for. Fails early, with the
@@ -441,29 +499,18 @@ export async function readSiteReport( url: string ): Promise< SiteReport > {
 export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 180_000 ): Promise< SiteReport > {
 	const url = siteUrl( env );
 	const mark = startMarks.get( env.name ) ?? debugLogSize( env );
-	const namespaces = [ 'service-integration/v1', ...( env.woocommerceDir ? [ 'wc/v3' ] : [] ) ];
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {
-		let status = 0;
-		try {
-			const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
-			status = response.status;
-			const text = await response.text();
-			const missing = namespaces.filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
-			if ( status === 200 && missing.length === 0 ) {
-				const report = await readSiteReport( url );
-				const wanted = env.orderStorage ?? 'hpos';
-				if ( report.commerce.plugin !== 'woocommerce' || report.commerce.order_storage === wanted ) {
-					return report;
-				}
-				lastError = `WooCommerce's order storage is ${ report.commerce.order_storage }, not ${ wanted } yet`;
-			} else {
-				lastError = status === 200 ? `the REST index lacks ${ missing.join( ' and ' ) }` : `HTTP ${ status }`;
-			}
-		} catch ( error ) {
-			lastError = ( error as Error ).message;
+		const readiness = await siteReadiness( url, {
+			woocommerce: Boolean( env.woocommerceDir ),
+			orderStorage: env.orderStorage ?? 'hpos',
+		} );
+		if ( 'report' in readiness ) {
+			return readiness.report;
 		}
+		lastError = readiness.waiting;
+		const status = readiness.status;
 		const fatal = fatalSince( env, mark );
 		if ( fatal && status >= 500 ) {
 			throw new Error(
@@ -501,16 +548,11 @@ export async function waitForSite(
 		if ( reason ) {
 			throw new Error( `WordPress at ${ url } will not answer: ${ reason }` );
 		}
-		try {
-			const response = await fetch( `${ url }/wp-json/`, { redirect: 'manual' } );
-			const text = await response.text();
-			if ( response.status === 200 && text.includes( '"service-integration\\/v1"' ) ) {
-				return;
-			}
-			lastError = `HTTP ${ response.status }`;
-		} catch ( error ) {
-			lastError = ( error as Error ).message;
+		const notReady = await restIndexReadiness( url, [ 'service-integration/v1' ] );
+		if ( ! notReady ) {
+			return;
 		}
+		lastError = notReady.waiting;
 		await new Promise( ( r ) => setTimeout( r, 1000 ) );
 	}
 	throw new Error( `WordPress at ${ url } did not become ready within ${ timeoutMs / 1000 } s (${ lastError })` );

@@ -36,6 +36,10 @@ Options:
   --cron-seconds=<n>     seconds between wp-cron.php calls (default 60, a crontab's minute)
   --php-workers=<n>      PHP-FPM pm.max_children (default 4)
   --fresh-sidecar-install  a new npm prefix even when this exact tarball was installed before
+  --sidecar-store=<store>  sqlite (default: in the sidecar's data folder) or mariadb (the shared
+                         store: a database "sidecar" with its own user on the runtime's MariaDB)
+  --sidecar-instances=<n>  1 (default), or 2 with --sidecar-store=mariadb: a second sidecar on
+                         WordPress's port + 5 delivers from the same store
   --help                 this text
 
 Environment (what the site runs):
@@ -65,6 +69,8 @@ async function main(): Promise< void > {
 		'cron-seconds',
 		'php-workers',
 		'fresh-sidecar-install',
+		'sidecar-store',
+		'sidecar-instances',
 	] );
 	const name = typeof flags.env === 'string' ? flags.env : 'production';
 	if ( command === 'stop' ) {
@@ -93,6 +99,16 @@ async function main(): Promise< void > {
 		}
 		return number;
 	};
+	const sidecarStore = flags[ 'sidecar-store' ] ?? 'sqlite';
+	if ( sidecarStore !== 'sqlite' && sidecarStore !== 'mariadb' ) {
+		throw new Error( '--sidecar-store must be sqlite or mariadb' );
+	}
+	const sidecarInstances = flags[ 'sidecar-instances' ] ?? '1';
+	if ( sidecarInstances !== '1' && ! ( sidecarInstances === '2' && sidecarStore === 'mariadb' ) ) {
+		throw new Error(
+			'--sidecar-instances must be 1, or 2 with --sidecar-store=mariadb (SQLite serves one instance)'
+		);
+	}
 	const started = Date.now();
 	const stack = await startProduction( {
 		name,
@@ -106,6 +122,8 @@ async function main(): Promise< void > {
 		cronSeconds: positive( flags[ 'cron-seconds' ], 60, 'cron-seconds' ),
 		phpWorkers: Math.round( positive( flags[ 'php-workers' ], 4, 'php-workers' ) ),
 		freshSidecarInstall: flags[ 'fresh-sidecar-install' ] === true,
+		sidecarStore,
+		sidecarInstances: sidecarInstances === '2' ? 2 : 1,
 	} );
 	process.stdout.write(
 		`\nProduction runtime "${ name }" is up (${ ( ( Date.now() - started ) / 1000 ).toFixed( 0 ) } s):\n  ${ describeProduction( stack ) }\n` +

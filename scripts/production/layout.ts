@@ -32,6 +32,8 @@ export interface ProductionLayout {
 		dataDir: string;
 		log: string;
 		pidFile: string;
+		/** A second instance's log and pid (with the shared store: two sidecars on the runtime's MariaDB). */
+		peer: { log: string; pidFile: string };
 	};
 	cron: { log: string; pidFile: string };
 	/** Where `npm run release -- --out` writes when no release directory is given. */
@@ -78,6 +80,7 @@ export function productionLayout( name: string ): ProductionLayout {
 			dataDir: path.join( sidecar, 'data' ),
 			log: path.join( sidecar, 'sidecar.log' ),
 			pidFile: path.join( sidecar, 'sidecar.pid' ),
+			peer: { log: path.join( sidecar, 'sidecar-2.log' ), pidFile: path.join( sidecar, 'sidecar-2.pid' ) },
 		},
 		cron: { log: path.join( root, 'cron.log' ), pidFile: path.join( root, 'cron.pid' ) },
 		release: path.join( root, 'release' ),

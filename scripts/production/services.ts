@@ -288,18 +288,26 @@ export async function startMariadb( layout: ProductionLayout, port: number, fres
 	);
 	await waitForPort( child, port, 'MariaDB', layout.mariadb.log );
 
-	const passwordFile = path.join( layout.mariadb.dir, 'wordpress-password' );
+	return ensureDatabase( layout, port, 'wordpress', fresh );
+}
+
+/**
+ * A database and a user of the same name that sees only it, reached over TCP on loopback as a
+ * database server is (WordPress's; the shared store's sidecars'). The password is made once and
+ * kept in a 0600 file beside the datadir.
+ */
+export function ensureDatabase( layout: ProductionLayout, port: number, name: string, fresh: boolean ): Database {
+	const passwordFile = path.join( layout.mariadb.dir, `${ name }-password` );
 	if ( ! fs.existsSync( passwordFile ) || fresh ) {
 		fs.writeFileSync( passwordFile, crypto.randomBytes( 18 ).toString( 'base64url' ), { mode: 0o600 } );
 	}
 	const database: Database = {
-		name: 'wordpress',
-		user: 'wordpress',
+		name,
+		user: name,
 		password: fs.readFileSync( passwordFile, 'utf8' ).trim(),
 		host: '127.0.0.1',
 		port,
 	};
-	// WordPress connects over TCP on loopback, as to a database server; its user sees only its database.
 	mariadbSql(
 		layout,
 		[

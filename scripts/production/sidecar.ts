@@ -7,7 +7,7 @@ import { SIDECAR_HEAP_FLAGS } from '../lib/sidecar-command';
 import { waitForSidecar } from '../lib/sidecar-process';
 import type { ProductionLayout } from './layout';
 import type { ReleaseArtifacts } from './release';
-import { spawnDetached, stopService, type ServiceProcess } from './services';
+import { spawnDetached, stopService, type Database, type ServiceProcess } from './services';
 
 /**
  * The sidecar FROM THE RELEASE TARBALL: `npm install -g --prefix <prefix> <tgz>` into a
@@ -71,11 +71,17 @@ export function installSidecar(
  */
 const OWNER_VARIABLE = 'SERVICE_INTEGRATION_PRODUCTION_ROOT';
 
-export function sidecarProcess( layout: ProductionLayout ): ServiceProcess {
+/**
+ * Which of the environment's sidecars: the one WordPress talks to, or the second instance that
+ * runs beside it on the shared store (same config, its own port, log and pid file).
+ */
+export type SidecarInstance = 'first' | 'peer';
+
+export function sidecarProcess( layout: ProductionLayout, instance: SidecarInstance = 'first' ): ServiceProcess {
 	return {
-		pidFile: layout.sidecar.pidFile,
+		pidFile: instance === 'first' ? layout.sidecar.pidFile : layout.sidecar.peer.pidFile,
 		identity: {
-			label: 'the sidecar',
+			label: instance === 'first' ? 'the sidecar' : 'the second sidecar',
 			cmdline: [ `bin/${ SIDECAR_BIN_NAME }` ],
 			environ: [ `${ OWNER_VARIABLE }=${ layout.root }` ],
 		},
@@ -211,6 +217,29 @@ export async function startSidecarProcess( command: SidecarCommand, url: string 
 	return child.pid as number;
 }
 
+/** The second instance's command: the first's, on its own port, log and pid file. */
+export function peerCommand( layout: ProductionLayout, command: SidecarCommand, port: number ): SidecarCommand {
+	return {
+		...command,
+		env: { ...command.env, SIDECAR_PORT: String( port ) },
+		log: layout.sidecar.peer.log,
+		pidFile: layout.sidecar.peer.pidFile,
+	};
+}
+
+/** A shared store's database as the sidecar's SIDECAR_DATABASE_URL. */
+export function sidecarDatabaseUrl( database: Database ): string {
+	return `mysql://${ database.user }:${ encodeURIComponent( database.password ) }@${ database.host }:${ database.port }/${ database.name }`;
+}
+
+/** Stops the environment's sidecars (the peer, when there is one, then the first). */
 export async function stopSidecarProcess( layout: ProductionLayout ): Promise< string | undefined > {
-	return stopService( sidecarProcess( layout ), 15_000 );
+	const stopped: string[] = [];
+	for ( const instance of [ 'peer', 'first' ] as const ) {
+		const line = await stopService( sidecarProcess( layout, instance ), 15_000 );
+		if ( line ) {
+			stopped.push( line );
+		}
+	}
+	return stopped.length > 0 ? stopped.join( ', ' ) : undefined;
 }

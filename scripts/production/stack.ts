@@ -9,6 +9,7 @@ import { productionLayout, type ProductionLayout } from './layout';
 import { buildRelease, readReleaseArtifacts, type ReleaseArtifacts } from './release';
 import {
 	assertPortsFree,
+	ensureDatabase,
 	ensureProductionPackages,
 	mariadbProcess,
 	mariadbSql,
@@ -24,10 +25,13 @@ import {
 import {
 	initSidecar,
 	installSidecar,
+	peerCommand,
 	sidecarCommand,
+	sidecarDatabaseUrl,
 	startSidecarProcess,
 	stopSidecarProcess,
 	type SidecarCommand,
+	type SidecarInstance,
 } from './sidecar';
 import {
 	activatePlugin,
@@ -68,6 +72,14 @@ export interface ProductionOptions {
 	phpWorkers: number;
 	/** Install the sidecar tarball into a new prefix even when this exact tarball was installed before. */
 	freshSidecarInstall?: boolean;
+	/**
+	 * The sidecar's store: SQLite in its data folder (default), or the shared store, a database of
+	 * its own on the runtime's MariaDB (docs/production.md, several instances).
+	 */
+	sidecarStore?: 'sqlite' | 'mariadb';
+	/** On the shared store, a second instance beside the first (on `sidecarPeerPort`, default WordPress's port + 5). */
+	sidecarInstances?: 1 | 2;
+	sidecarPeerPort?: number;
 }
 
 export interface ProductionStack {
@@ -77,6 +89,9 @@ export interface ProductionStack {
 	sharedKey: string;
 	layout: ProductionLayout;
 	sidecar: SidecarCommand & { pid: number; prefix: string };
+	/** The sidecars' store, and the second instance on it (it delivers too; WordPress talks to the first). */
+	sidecarStore: 'sqlite' | 'mariadb';
+	sidecarPeer?: SidecarCommand & { pid: number; url: string };
 	release: Pick< ReleaseArtifacts, 'version' | 'pluginZip' | 'sidecarTarball' | 'checksums' >;
 	site: SiteReport;
 	versions: { nginx: string; php: string; mariadb: string; wordpress: string };
@@ -156,6 +171,9 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 	await assertPortsFree( {
 		WordPress: options.wpPort,
 		sidecar: options.sidecarPort,
+		...( ( options.sidecarInstances ?? 1 ) > 1
+			? { 'second sidecar': options.sidecarPeerPort ?? options.wpPort + 5 }
+			: {} ),
 		'PHP-FPM': options.fpmPort,
 		MariaDB: options.dbPort,
 	} );
@@ -205,10 +223,26 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 				? 'config.json and shared key written; wp-config.php gets the lines it printed'
 				: 'an earlier release without init: configured by SIDECAR_* variables'
 		);
-		const command = sidecarCommand( layout, installed.bin, setup, options.sidecarEnv );
+		const sidecarStore = options.sidecarStore ?? 'sqlite';
+		const sharedStore =
+			sidecarStore === 'mariadb' ? ensureDatabase( layout, options.dbPort, 'sidecar', options.fresh ) : undefined;
+		const command = sidecarCommand( layout, installed.bin, setup, {
+			...( sharedStore ? { SIDECAR_DATABASE_URL: sidecarDatabaseUrl( sharedStore ) } : {} ),
+			...options.sidecarEnv,
+		} );
 		const sidecarPid = await timed( `sidecar answers /health on ${ sidecarUrl }`, () =>
 			startSidecarProcess( command, sidecarUrl )
 		);
+		let sidecarPeer: ProductionStack[ 'sidecarPeer' ];
+		if ( ( options.sidecarInstances ?? 1 ) > 1 ) {
+			const peerPort = options.sidecarPeerPort ?? options.wpPort + 5;
+			const peer = peerCommand( layout, command, peerPort );
+			const url = `http://127.0.0.1:${ peerPort }`;
+			const pid = await timed( `second sidecar on the shared store answers /health on ${ url }`, () =>
+				startSidecarProcess( peer, url )
+			);
+			sidecarPeer = { ...peer, pid, url };
+		}
 
 		step(
 			`WordPress ${ options.wordpressDir ? `from ${ options.wordpressDir }` : "(the Playground runtime's core)" } into ${ layout.wordpress }`
@@ -272,6 +306,8 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 			sharedKey,
 			layout,
 			sidecar: { ...command, pid: sidecarPid, prefix: installed.prefix },
+			sidecarStore,
+			sidecarPeer,
 			release: {
 				version: release.version,
 				pluginZip: release.pluginZip,
@@ -305,8 +341,9 @@ export async function startProduction( options: ProductionOptions ): Promise< Pr
 }
 
 /** Records a sidecar a test restarted, so stop finds it. */
-export function recordSidecarPid( name: string, pid: number ): void {
-	recordPid( productionLayout( name ).sidecar.pidFile, pid );
+export function recordSidecarPid( name: string, pid: number, instance: SidecarInstance = 'first' ): void {
+	const { sidecar } = productionLayout( name );
+	recordPid( instance === 'first' ? sidecar.pidFile : sidecar.peer.pidFile, pid );
 }
 
 export function recordedSidecarPid( name: string ): number | undefined {
@@ -322,7 +359,12 @@ export function describeProduction( stack: ProductionStack ): string {
 	return [
 		`WordPress ${ stack.site.wordpress_version } on nginx ${ stack.versions.nginx }, PHP-FPM ${ stack.versions.php }, MariaDB ${ stack.versions.mariadb }: ${ stack.siteUrl }`,
 		`plugin ${ stack.release.version } ${ stack.plugin } from ${ path.basename( stack.release.pluginZip ) }; ${ commerceLine }`,
-		`sidecar ${ stack.release.version } from ${ path.basename( stack.release.sidecarTarball ) } at ${ stack.sidecarUrl } (pid ${ stack.sidecar.pid })`,
+		`sidecar ${ stack.release.version } from ${ path.basename( stack.release.sidecarTarball ) } at ${ stack.sidecarUrl } (pid ${ stack.sidecar.pid })` +
+			( stack.sidecarPeer
+				? ` and ${ stack.sidecarPeer.url } (pid ${ stack.sidecarPeer.pid }), both on MariaDB (the shared store)`
+				: stack.sidecarStore === 'mariadb'
+					? ', on MariaDB (the shared store)'
+					: ', on SQLite' ),
 		`cron: wp-cron.php every ${ stack.cron.seconds } s; files under ${ stack.layout.root }`,
 	].join( '\n  ' );
 }
@@ -339,6 +381,15 @@ export async function restartProductionSidecar(
 		running?.sidecarUrl ??
 			`http://127.0.0.1:${ JSON.parse( fs.readFileSync( layout.sidecar.configFile, 'utf8' ) ).port }`
 	);
+}
+
+/** Starts an environment's second sidecar again, as its start did. */
+export async function restartProductionSidecarPeer( name: string ): Promise< number > {
+	const peer = readRunning( name )?.sidecarPeer;
+	if ( ! peer ) {
+		throw new Error( `${ name } runs no second sidecar` );
+	}
+	return startSidecarProcess( peer, peer.url );
 }
 
 /** Runs SQL on an environment's WordPress database (tests that set up what an older version left). */

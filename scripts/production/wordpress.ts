@@ -5,7 +5,7 @@ import path from 'path';
 import { ROOT } from '../lib/paths';
 import { ensureWordPressCore } from '../lib/wordpress-core';
 import { loginCookies } from '../lib/wp-login';
-import { LOCAL_MU_PLUGINS_TARGET, readSiteReport, type OrderStorage, type SiteReport } from '../lib/wp-env';
+import { LOCAL_MU_PLUGINS_TARGET, siteReadiness, type OrderStorage, type SiteReport } from '../lib/wp-env';
 import type { ProductionLayout } from './layout';
 import { phpCli, type Database } from './services';
 import { phpLiteral } from '../lib/php-literal';
@@ -339,32 +339,17 @@ export async function waitForSite(
 	debugLog: string,
 	timeoutMs = 120_000
 ): Promise< SiteReport > {
-	const namespaces = [ 'service-integration/v1', ...( options.woocommerceDir ? [ 'wc/v3' ] : [] ) ];
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while ( Date.now() < deadline ) {
-		try {
-			const response = await fetch( `${ siteUrl }/wp-json/`, { redirect: 'manual' } );
-			const text = await response.text();
-			const missing = namespaces.filter( ( ns ) => ! text.includes( `"${ ns.replace( /\//g, '\\/' ) }"` ) );
-			if ( response.status === 200 && missing.length === 0 ) {
-				const report = await readSiteReport( siteUrl );
-				if (
-					report.commerce.plugin !== 'woocommerce' ||
-					report.commerce.order_storage === options.orderStorage
-				) {
-					return report;
-				}
-				lastError = `WooCommerce's order storage is ${ report.commerce.order_storage }, not ${ options.orderStorage } yet`;
-			} else {
-				lastError =
-					response.status === 200
-						? `the REST index lacks ${ missing.join( ' and ' ) }`
-						: `HTTP ${ response.status }`;
-			}
-		} catch ( error ) {
-			lastError = ( error as Error ).message;
+		const readiness = await siteReadiness( siteUrl, {
+			woocommerce: Boolean( options.woocommerceDir ),
+			orderStorage: options.orderStorage,
+		} );
+		if ( 'report' in readiness ) {
+			return readiness.report;
 		}
+		lastError = readiness.waiting;
 		await new Promise( ( r ) => setTimeout( r, 1000 ) );
 	}
 	const log = fs.existsSync( debugLog )

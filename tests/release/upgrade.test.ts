@@ -317,12 +317,14 @@ describe( `upgrade from ${ FROM }'s artifacts to this tree's, on the production 
 			[ table( 'si_outbox' ) ]: 1,
 			[ table( 'si_inbound_events' ) ]: 1,
 			[ table( 'si_paid_orders' ) ]: 1,
+			[ table( 'si_idempotency_keys' ) ]: 1,
 		} );
 		expect( state.options ).toEqual( {
 			version: current.version,
 			outbox_db: expect.any( String ),
 			inbound_db: expect.any( String ),
 			paid_index_db: expect.any( String ),
+			idempotency_db: expect.any( String ),
 		} );
 
 		expect( sidecarSchemaVersion() ).toBe( MIGRATIONS.length );

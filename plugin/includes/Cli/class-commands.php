@@ -30,5 +30,12 @@ final class Commands {
 		WP_CLI::add_command( 'service-integration service-account password', Application_Password_Command::class );
 		WP_CLI::add_command( 'service-integration endpoint', Endpoint_Command::class );
 		WP_CLI::add_command( 'service-integration delivery', Delivery_Command::class );
+		WP_CLI::add_command( 'service-integration inbound', Inbound_Namespace::class );
+		WP_CLI::add_command( 'service-integration inbound source', Inbound_Source_Command::class );
+		WP_CLI::add_command( 'service-integration inbound event', Inbound_Event_Command::class );
+		WP_CLI::add_command( 'service-integration paid-orders', Paid_Orders_Namespace::class );
+		WP_CLI::add_command( 'service-integration paid-orders index', Paid_Order_Index_Command::class );
+		WP_CLI::add_command( 'service-integration outbox', Outbox_Command::class );
+		WP_CLI::add_command( 'service-integration sidecar', Sidecar_Command::class );
 	}
 }

@@ -33,6 +33,23 @@ final class Rest_Runner {
 	 * @return array<int|string, mixed>
 	 */
 	public static function call( string $method, string $route, array $params = array(), string $hint = '' ): array {
+		list( $status, $data ) = self::dispatch( $method, $route, $params );
+		if ( $status >= 400 ) {
+			self::fail( $data, $status, $hint );
+		}
+		return $data;
+	}
+
+	/**
+	 * Calls one of the plugin's routes and answers its status and data, errors included, for a
+	 * command that says more about an error answer than its message (the outbox's hand-over).
+	 *
+	 * @param string               $method HTTP method.
+	 * @param string               $route  Route under the plugin's namespace.
+	 * @param array<string, mixed> $params Query (GET) or body parameters.
+	 * @return array{0: int, 1: array<int|string, mixed>}
+	 */
+	public static function dispatch( string $method, string $route, array $params = array() ): array {
 		self::require_user();
 		$request = new WP_REST_Request( $method, '/' . REST_NAMESPACE . $route );
 		if ( 'GET' === $method ) {
@@ -43,11 +60,7 @@ final class Rest_Runner {
 		}
 		$response = rest_do_request( $request );
 		$data     = rest_get_server()->response_to_data( $response, false );
-		$status   = $response->get_status();
-		if ( $status >= 400 ) {
-			self::fail( is_array( $data ) ? $data : array(), $status, $hint );
-		}
-		return is_array( $data ) ? $data : array();
+		return array( $response->get_status(), is_array( $data ) ? $data : array() );
 	}
 
 	/**
@@ -66,7 +79,7 @@ final class Rest_Runner {
 	 * @param int                  $status HTTP status.
 	 * @param string               $hint   What to do about it.
 	 */
-	private static function fail( array $error, int $status, string $hint ): void {
+	public static function fail( array $error, int $status, string $hint ): void {
 		$code    = (string) ( $error['code'] ?? 'error' );
 		$message = (string) ( $error['message'] ?? '' );
 		if ( 'rest_forbidden' === $code ) {
@@ -119,6 +132,29 @@ final class Rest_Runner {
 			$items
 		);
 		WP_CLI\Utils\format_items( $format, $rows, $fields );
+	}
+
+	/**
+	 * Prints one object (a status): as a field/value table, or whole through WP-CLI's formatter
+	 * (--format=json|yaml), so a script gets what the route answered.
+	 *
+	 * @param array<string, mixed> $item  The object.
+	 * @param array<string, mixed> $assoc The command's options.
+	 */
+	public static function print_object( array $item, array $assoc ): void {
+		$format = (string) ( $assoc['format'] ?? 'table' );
+		if ( 'table' !== $format ) {
+			WP_CLI\Utils\format_items( $format, array( $item ), array_keys( $item ) );
+			return;
+		}
+		$rows = array();
+		foreach ( $item as $field => $value ) {
+			$rows[] = array(
+				'field' => $field,
+				'value' => null === $value ? '' : self::cell( $value ),
+			);
+		}
+		WP_CLI\Utils\format_items( 'table', $rows, array( 'field', 'value' ) );
 	}
 
 	/**

@@ -239,6 +239,15 @@ final class Paid_Order_Index {
 	}
 
 	/**
+	 * How many paid orders the table holds (0 when it cannot be read).
+	 */
+	public static function row_count(): int {
+		global $wpdb;
+		$table = self::table();
+		return (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$table}" );
+	}
+
+	/**
 	 * Ids of rows last written before the walk $generation began (a walk's leftovers), lowest
 	 * first.
 	 *

@@ -20,7 +20,9 @@ if ( ! defined( 'ABSPATH' ) ) {
  * A submitted value passes the same schema check as the REST route and is written through
  * the meta API, so the registration's sanitize_callback runs on it as it does for REST.
  * If any field is invalid none is written; the errors and what was typed survive the
- * redirect in a short-lived transient of the user and the record.
+ * redirect in a short-lived transient of the user and the record. A list of flat objects
+ * (the items) is edited as rows (Manufacturing_Order_Rows_Input), another array or object
+ * as JSON.
  */
 final class Manufacturing_Order_Fields_Box {
 
@@ -40,7 +42,7 @@ final class Manufacturing_Order_Fields_Box {
 	/**
 	 * Failures read back for display, by record ID (read once: the transient is deleted).
 	 *
-	 * @var array<int, array{errors: array<string, string>, values: array<string, string>}|null>
+	 * @var array<int, array{errors: array<string, string>, values: array<string, string|array>}|null>
 	 */
 	private static $failures = array();
 
@@ -77,7 +79,22 @@ final class Manufacturing_Order_Fields_Box {
 		foreach ( Manufacturing_Order_Type::fields() as $key => $field ) {
 			$id      = 'service-integration-mo-' . sanitize_html_class( $key );
 			$invalid = isset( $failure['errors'][ $key ] );
-			$value   = $failure['values'][ $key ] ?? self::input_value( get_post_meta( $post->ID, $key, true ), $field );
+			if ( Manufacturing_Order_Rows_Input::fits( $field ) ) {
+				// A group of inputs has no single input to label: the group names itself by this.
+				printf(
+					'<tr class="service-integration-mo-field%1$s" data-field="%2$s"><th scope="row"><span id="%3$s-label">%4$s</span></th><td>',
+					$invalid ? ' form-invalid' : '',
+					esc_attr( $key ),
+					esc_attr( $id ),
+					esc_html( self::label( $key, $field ) )
+				);
+				$rows = array_key_exists( $key, $failure['values'] ?? array() ) ? $failure['values'][ $key ] : get_post_meta( $post->ID, $key, true );
+				Manufacturing_Order_Rows_Input::render( $key, $field, $id, $rows, self::INPUT . '[' . $key . ']', $invalid );
+				echo '</td></tr>';
+				continue;
+			}
+			$value = $failure['values'][ $key ] ?? self::input_value( get_post_meta( $post->ID, $key, true ), $field );
+			$value = is_string( $value ) ? $value : '';
 			printf(
 				'<tr class="service-integration-mo-field%1$s" data-field="%2$s"><th scope="row"><label for="%3$s">%4$s</label></th><td>',
 				$invalid ? ' form-invalid' : '',
@@ -263,16 +280,29 @@ final class Manufacturing_Order_Fields_Box {
 			return;
 		}
 
+		// Which row fields were on the form: one whose every row was removed sends no rows.
+		$listed = isset( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] ) && is_array( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] )
+			? array_map( 'strval', array_keys( wp_unslash( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] ) ) ) // Only the keys are read.
+			: array();
+
 		$values = array();
 		$errors = array();
 		$typed  = array();
 		foreach ( Manufacturing_Order_Type::fields() as $key => $field ) {
-			if ( ! array_key_exists( $key, $submitted ) || ! is_string( $submitted[ $key ] ) ) {
+			if ( Manufacturing_Order_Rows_Input::fits( $field ) ) {
+				if ( ! in_array( $key, $listed, true ) ) {
+					continue;
+				}
+				$rows          = $submitted[ $key ] ?? null;
+				$typed[ $key ] = is_array( $rows ) ? $rows : array();
+				$value         = Manufacturing_Order_Rows_Input::parse( $rows );
+			} elseif ( ! array_key_exists( $key, $submitted ) || ! is_string( $submitted[ $key ] ) ) {
 				continue;
+			} else {
+				$raw           = str_replace( "\r\n", "\n", $submitted[ $key ] );
+				$typed[ $key ] = $raw;
+				$value         = self::parse( $raw, $key, $field );
 			}
-			$raw           = str_replace( "\r\n", "\n", $submitted[ $key ] );
-			$typed[ $key ] = $raw;
-			$value         = self::parse( $raw, $key, $field );
 			if ( is_wp_error( $value ) ) {
 				$errors[ $key ] = $value->get_error_message();
 				continue;
@@ -392,7 +422,7 @@ final class Manufacturing_Order_Fields_Box {
 	 * The refused save of a record by the current user, read once.
 	 *
 	 * @param int $post_id Record ID.
-	 * @return array{errors: array<string, string>, values: array<string, string>}|null
+	 * @return array{errors: array<string, string>, values: array<string, string|array>}|null
 	 */
 	private static function failure( int $post_id ): ?array {
 		if ( ! array_key_exists( $post_id, self::$failures ) ) {

@@ -85,15 +85,7 @@ final class Manufacturing_Order_List_Screen {
 		$post_id = (int) $post_id;
 		switch ( $column ) {
 			case 'source_order':
-				$number = (string) get_post_meta( $post_id, 'source_order_number', true );
-				$id     = (int) get_post_meta( $post_id, 'source_order_id', true );
-				if ( '' !== $number ) {
-					echo esc_html( $number );
-				} elseif ( 0 < $id ) {
-					echo esc_html( '#' . $id );
-				} else {
-					self::render_empty();
-				}
+				self::render_source_order( $post_id );
 				break;
 			case 'due_date':
 				$due = (string) get_post_meta( $post_id, 'due_date', true );
@@ -121,6 +113,35 @@ final class Manufacturing_Order_List_Screen {
 				echo esc_html( number_format_i18n( is_array( $items ) ? count( $items ) : 0 ) );
 				break;
 		}
+	}
+
+	/**
+	 * Shows the source order one way, as WooCommerce names an order: "#" and its number. The
+	 * number is the shop's own when the order exists (linked to its edit screen for who may
+	 * edit orders), else the stored number, else the stored ID.
+	 *
+	 * @param int $post_id Record ID.
+	 */
+	private static function render_source_order( int $post_id ): void {
+		$id     = (int) get_post_meta( $post_id, 'source_order_id', true );
+		$number = (string) get_post_meta( $post_id, 'source_order_number', true );
+		$order  = 0 < $id && function_exists( 'wc_get_order' ) ? wc_get_order( $id ) : false;
+		if ( $order instanceof \WC_Order ) {
+			$number = (string) $order->get_order_number();
+		} elseif ( '' === $number && 0 < $id ) {
+			$number = (string) $id;
+		}
+		if ( '' === $number ) {
+			self::render_empty();
+			return;
+		}
+		/* translators: %s: order number, as WooCommerce shows it (e.g. 123 or WC-123). */
+		$text = sprintf( _x( '#%s', 'source order number', 'service-integration' ), $number );
+		if ( $order instanceof \WC_Order && current_user_can( 'edit_shop_orders' ) ) {
+			printf( '<a href="%1$s">%2$s</a>', esc_url( $order->get_edit_order_url() ), esc_html( $text ) );
+			return;
+		}
+		echo esc_html( $text );
 	}
 
 	/**

@@ -46,6 +46,7 @@ final class Manufacturing_Order_Type {
 		Manufacturing_Order_List_Screen::register();
 		Manufacturing_Order_Edit_Screen::register();
 		Manufacturing_Order_Fields_Box::register();
+		Manufacturing_Order_Rows_Input::register();
 	}
 
 	/**

@@ -21,29 +21,46 @@ if ( ! defined( 'ABSPATH' ) ) {
  * read their own records unless they may edit others' (administrators).
  * Core also writes the post before it validates its meta, so a bad field would leave a
  * half-written record: custom fields are validated here before anything is written.
+ * Creation honours the Idempotency-Key header, so an automation's retry never makes a
+ * second record.
  */
 final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 
 	/**
-	 * Creates a record once its custom fields are valid.
+	 * Creates a record once its custom fields are valid: once per Idempotency-Key
+	 * (Idempotent_Request), and, when source orders are unique, only for a source order
+	 * without a live record (Source_Order_Uniqueness).
 	 *
 	 * @param WP_REST_Request $request Request.
 	 * @return \WP_REST_Response|\WP_Error
 	 */
 	public function create_item( $request ) {
-		$valid = $this->validate_fields( $request );
-		return is_wp_error( $valid ) ? $valid : parent::create_item( $request );
+		return Idempotent_Request::run(
+			$request,
+			'create:' . $this->post_type,
+			function ( WP_REST_Request $request ) {
+				$valid = $this->validate_fields( $request );
+				if ( is_wp_error( $valid ) ) {
+					return $valid;
+				}
+				return Source_Order_Uniqueness::guard( $request, 0, fn( WP_REST_Request $request ) => parent::create_item( $request ) );
+			}
+		);
 	}
 
 	/**
-	 * Updates a record once its custom fields are valid.
+	 * Updates a record once its custom fields are valid (and, when source orders are unique,
+	 * unless another live record has the source order it is given).
 	 *
 	 * @param WP_REST_Request $request Request.
 	 * @return \WP_REST_Response|\WP_Error
 	 */
 	public function update_item( $request ) {
 		$valid = $this->validate_fields( $request );
-		return is_wp_error( $valid ) ? $valid : parent::update_item( $request );
+		if ( is_wp_error( $valid ) ) {
+			return $valid;
+		}
+		return Source_Order_Uniqueness::guard( $request, (int) $request['id'], fn( WP_REST_Request $request ) => parent::update_item( $request ) );
 	}
 
 	/**

@@ -45,6 +45,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Paid_Orders_Controller extends WP_REST_Controller {
 
 	const CAPABILITY       = 'lire_commandes_payees';
+	const REST_BASE        = 'commandes-payees';
 	const DEFAULT_PER_PAGE = 20;
 	const MAX_PER_PAGE     = 100;
 	const SETTLE_SECONDS   = 5;
@@ -77,7 +78,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	 */
 	public function __construct( ?Paid_Orders $orders = null ) {
 		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'commandes-payees';
+		$this->rest_base = self::REST_BASE;
 		$this->orders    = $orders ?? new Paid_Orders();
 	}
 

@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Security;
 
+use ServiceIntegration\Abilities\Abilities;
 use WP_Error;
 use WP_REST_Request;
 use WP_User;
@@ -16,7 +17,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Three locks, each cheap and independent:
+ * Four locks, each cheap and independent:
  * 1. user_has_cap (last priority): a service account's capabilities are intersected
  *    with the role's allow-list, so add_cap() on the role or another user_has_cap
  *    filter cannot widen it. What was cut is recorded as widening.
@@ -25,6 +26,9 @@ if ( ! defined( 'ABSPATH' ) ) {
  *    including routes other plugins add later.
  * 3. Service accounts are never listed as authors by /wp/v2/users, which would
  *    otherwise expose the account's login name to anyone.
+ * 4. Abilities (WordPress 7.1's filters): a service account may run only the plugin's own,
+ *    whatever the transport (the REST run route, the MCP adapter, PHP), and its listings
+ *    show only those. Before 7.1 the route allow-list (lock 2) is the one that holds.
  */
 final class Capability_Clamp {
 
@@ -44,6 +48,8 @@ final class Capability_Clamp {
 		add_filter( 'user_has_cap', array( self::class, 'clamp_capabilities' ), PHP_INT_MAX, 4 );
 		add_filter( 'rest_pre_dispatch', array( self::class, 'restrict_routes' ), 10, 3 );
 		add_filter( 'rest_user_query', array( self::class, 'hide_service_accounts' ) );
+		add_filter( 'wp_ability_permission_result', array( self::class, 'restrict_abilities' ), PHP_INT_MAX, 2 );
+		add_filter( 'wp_get_abilities_item_include', array( self::class, 'list_own_abilities' ), PHP_INT_MAX, 2 );
 		add_action( 'shutdown', array( self::class, 'persist_widening' ) );
 	}
 
@@ -94,6 +100,41 @@ final class Capability_Clamp {
 				return $result;
 			}
 		}
+		return self::forbidden();
+	}
+
+	/**
+	 * Refuses a service account every ability but the plugin's own, even one whose own
+	 * permission check it passes (core/get-user-info asks only for a logged-in user).
+	 *
+	 * @param bool|WP_Error $result The ability's permission result.
+	 * @param string        $name   Ability name.
+	 * @return bool|WP_Error
+	 */
+	public static function restrict_abilities( $result, $name ) {
+		if ( ! Service_Role::is_service_account( wp_get_current_user() ) || in_array( $name, Abilities::names(), true ) ) {
+			return $result;
+		}
+		return self::forbidden();
+	}
+
+	/**
+	 * Lists only the plugin's own abilities to a service account: the others would be refused.
+	 *
+	 * @param bool        $include Whether the ability is listed.
+	 * @param \WP_Ability $ability Ability.
+	 */
+	public static function list_own_abilities( $include, $ability ): bool {
+		if ( ! $include || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
+			return (bool) $include;
+		}
+		return in_array( $ability->get_name(), Abilities::names(), true );
+	}
+
+	/**
+	 * The refusal of every lock: core's code, 403 for the signed-in account.
+	 */
+	private static function forbidden(): WP_Error {
 		return new WP_Error(
 			'rest_forbidden',
 			__( 'Sorry, you are not allowed to do that.', 'service-integration' ),
@@ -107,7 +148,8 @@ final class Capability_Clamp {
 	 * @return string[]
 	 */
 	public static function allowed_routes(): array {
-		$base = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
+		$base      = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
+		$abilities = implode( '|', array_map( static fn( string $name ): string => preg_quote( $name, '#' ), Abilities::names() ) );
 		/**
 		 * Filters the REST routes (regular expressions without delimiters) a service account may call.
 		 *
@@ -122,6 +164,9 @@ final class Capability_Clamp {
 				'/service-integration/v1/commandes-payees',
 				'/wp/v2/' . $base,
 				'/wp/v2/' . $base . '/\d+',
+				// The Abilities API (WordPress 6.9+): the listing, and the plugin's own abilities.
+				'/wp-abilities/v1/abilities',
+				'/wp-abilities/v1/abilities/(?:' . $abilities . ')(?:/run)?',
 			)
 		);
 	}

@@ -49,6 +49,16 @@ final class Least_Privilege_Check {
 			array( 'GET', '/service-integration/v1/me', array(), 'allowed' ),
 			array( 'POST', '/wp/v2/' . $base, array( 'title' => 'least-privilege check', 'status' => 'draft' ), 'allowed' ),
 		);
+		if ( function_exists( 'wp_register_ability' ) ) {
+			// The Abilities API (WordPress 6.9+): the listing is open, core's abilities are not,
+			// neither one that needs manage_options nor one any signed-in user passes.
+			array_push(
+				$calls,
+				array( 'GET', '/wp-abilities/v1/abilities', array(), 'allowed' ),
+				array( 'GET', '/wp-abilities/v1/abilities/core/get-site-info/run', array(), 'refused' ),
+				array( 'GET', '/wp-abilities/v1/abilities/core/get-user-info/run', array(), 'refused' )
+			);
+		}
 		return array_map(
 			static fn( array $call ): array => array_combine( array( 'method', 'route', 'body', 'expect', 'codes' ), array_pad( $call, 5, array( 'rest_forbidden' ) ) ),
 			$calls

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { openSession, SETUP_TIMEOUT, shot, type AdminSession } from '../support/admin-page';
 import { adminClient } from '../support/clients';
+import { commerce } from '../support/commerce';
 import { debugLogMark, phpProblemsSince } from '../support/debug-log';
 import { setPluginActive } from '../support/plugins';
 
@@ -28,6 +29,33 @@ interface Record_ {
 }
 
 const input = ( page: Page, field: string ) => page.locator( `#service-integration-mo-${ field }` );
+
+interface Row {
+	sku: string;
+	name: string;
+	quantity: string;
+}
+
+/** The item rows as the owner reads them (the empty row to type a new one into included). */
+async function itemRows( page: Page ): Promise< Row[] > {
+	return input( page, 'items' )
+		.locator( 'tbody tr' )
+		.evaluateAll( ( rows ) =>
+			rows.map( ( row ) => {
+				const value = ( property: string ) =>
+					( row.querySelector( `input[name$="[${ property }]"]` ) as HTMLInputElement ).value;
+				return { sku: value( 'sku' ), name: value( 'name' ), quantity: value( 'quantity' ) };
+			} )
+		);
+}
+
+/** Types one item into row `index` (0-based) through its labelled inputs, as a person (or a screen reader user) finds them. */
+async function typeRow( page: Page, index: number, row: Row ): Promise< void > {
+	const group = input( page, 'items' );
+	await group.getByLabel( `SKU, row ${ index + 1 }`, { exact: true } ).fill( row.sku );
+	await group.getByLabel( `Name, row ${ index + 1 }`, { exact: true } ).fill( row.name );
+	await group.getByLabel( `Quantity, row ${ index + 1 }`, { exact: true } ).fill( row.quantity );
+}
 
 async function createRecord( title: string, meta: Record< string, unknown > = {} ): Promise< Record_ > {
 	const created = await adminClient().post< Record_ >( ROUTE, { title, status: 'publish', meta } );
@@ -138,6 +166,9 @@ describe( 'manufacturing orders in wp-admin', () => {
 		).toEqual( FIELDS );
 		const kinds = await page.locator( `${ BOX } tr[data-field]` ).evaluateAll( ( rows ) =>
 			rows.map( ( row ) => {
+				if ( row.querySelector( '.service-integration-mo-rows' ) ) {
+					return 'rows';
+				}
 				const control = row.querySelector( 'input:not([type=hidden]), select, textarea' ) as HTMLInputElement;
 				return `${ control.tagName.toLowerCase() }${ control.tagName === 'INPUT' ? `[${ control.type }]` : '' }`;
 			} )
@@ -145,7 +176,7 @@ describe( 'manufacturing orders in wp-admin', () => {
 		expect( kinds ).toEqual( [
 			'input[number]',
 			'input[text]',
-			'textarea',
+			'rows',
 			'input[date]',
 			'select',
 			'textarea',
@@ -167,6 +198,15 @@ describe( 'manufacturing orders in wp-admin', () => {
 		expect( await input( page, 'source_order_id' ).getAttribute( 'min' ) ).toBe( '0' );
 		expect( await input( page, 'batch_size' ).getAttribute( 'min' ) ).toBe( '1' );
 		expect( await input( page, 'batch_size' ).inputValue() ).toBe( '1' );
+		// Items as WooCommerce shows an order's: a table of rows, never JSON.
+		expect( await input( page, 'items' ).locator( 'thead th' ).allInnerTexts() ).toEqual( [
+			'SKU',
+			'Name',
+			'Quantity',
+			'Actions',
+		] );
+		expect( await itemRows( page ) ).toEqual( [ { sku: '', name: '', quantity: '' } ] );
+		expect( await page.locator( `${ BOX } textarea.code` ).count() ).toBe( 0 );
 		await shot( session, 'manufacturing-order-add' );
 		expect( session.errors ).toEqual( [] );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
@@ -180,8 +220,8 @@ describe( 'manufacturing orders in wp-admin', () => {
 			source_order_id: 4321,
 			source_order_number: 'WC-4321',
 			items: [
-				{ product_id: 7, sku: 'CHAIR-OAK', name: 'Oak chair', quantity: 4 },
-				{ product_id: 9, sku: 'TABLE', name: 'Table "Oak" \\ 2m', quantity: 1 },
+				{ sku: 'CHAIR-OAK', name: 'Oak chair', quantity: 4 },
+				{ sku: 'TABLE', name: 'Table "Oak" \\ 2m', quantity: 1 },
 			],
 			due_date: '2026-12-24',
 			priority: 'high',
@@ -192,7 +232,9 @@ describe( 'manufacturing orders in wp-admin', () => {
 		await page.fill( '#title', 'Typed in wp-admin' );
 		await input( page, 'source_order_id' ).fill( String( typed.source_order_id ) );
 		await input( page, 'source_order_number' ).fill( typed.source_order_number );
-		await input( page, 'items' ).fill( JSON.stringify( typed.items ) );
+		await typeRow( page, 0, { sku: 'CHAIR-OAK', name: 'Oak chair', quantity: '4' } );
+		await page.getByRole( 'button', { name: 'Add row' } ).click();
+		await typeRow( page, 1, { sku: 'TABLE', name: 'Table "Oak" \\ 2m', quantity: '1' } );
 		await input( page, 'due_date' ).fill( typed.due_date );
 		await input( page, 'priority' ).selectOption( typed.priority );
 		await input( page, 'notes' ).fill( typed.notes );
@@ -206,7 +248,11 @@ describe( 'manufacturing orders in wp-admin', () => {
 		expect( id ).toBeGreaterThan( 0 );
 		expect( await storedMeta( id ) ).toEqual( typed );
 		// The form shows what was stored.
-		expect( JSON.parse( await input( page, 'items' ).inputValue() ) ).toEqual( typed.items );
+		expect( await itemRows( page ) ).toEqual( [
+			{ sku: 'CHAIR-OAK', name: 'Oak chair', quantity: '4' },
+			{ sku: 'TABLE', name: 'Table "Oak" \\ 2m', quantity: '1' },
+			{ sku: '', name: '', quantity: '' },
+		] );
 		expect( await input( page, 'due_date' ).inputValue() ).toBe( typed.due_date );
 		expect( session.errors ).toEqual( [] );
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
@@ -230,7 +276,13 @@ describe( 'manufacturing orders in wp-admin', () => {
 
 		// Valid on its own, so it shows that nothing is half-written.
 		await input( page, 'notes' ).fill( 'Changed notes' );
-		await input( page, 'items' ).fill( '[{"quantity": 3' );
+		// The browser's own check of a number input would stop the form: the server's is under test.
+		await input( page, 'items' )
+			.getByLabel( 'Quantity, row 1', { exact: true } )
+			.evaluate( ( element ) => {
+				( element as HTMLInputElement ).type = 'text';
+			} );
+		await input( page, 'items' ).getByLabel( 'Quantity, row 1', { exact: true } ).fill( '0' );
 		// A browser's date input holds only real dates: the server's check is what is under test.
 		await input( page, 'due_date' ).evaluate( ( element ) => {
 			( element as HTMLInputElement ).type = 'text';
@@ -245,8 +297,14 @@ describe( 'manufacturing orders in wp-admin', () => {
 
 		const notice = page.locator( NOTICE );
 		expect( await noticeFields( page ) ).toEqual( [ 'items', 'due_date', 'priority' ] );
-		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toMatch(
-			/^Items \(items\): items is not valid JSON/
+		// The REST route's own check and message, word for word.
+		const rest = await adminClient().post< { code: string; message: string } >( `${ ROUTE }/${ record.id }`, {
+			meta: { items: [ { quantity: 0 } ] },
+		} );
+		expect( rest.status ).toBe( 400 );
+		expect( JSON.stringify( rest.body ) ).toContain( 'items[0][quantity] must be greater than or equal to 1' );
+		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toBe(
+			'Items (items): items[0][quantity] must be greater than or equal to 1'
 		);
 		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toMatch(
 			/^Due date \(due_date\): due_date does not match pattern/
@@ -261,7 +319,10 @@ describe( 'manufacturing orders in wp-admin', () => {
 
 		// What was typed is still in the form, to be corrected.
 		expect( await input( page, 'notes' ).inputValue() ).toBe( 'Changed notes' );
-		expect( await input( page, 'items' ).inputValue() ).toBe( '[{"quantity": 3' );
+		expect( await itemRows( page ) ).toEqual( [
+			{ sku: '', name: '', quantity: '0' },
+			{ sku: '', name: '', quantity: '' },
+		] );
 		expect( await input( page, 'due_date' ).inputValue() ).toBe( '24/12/2026' );
 		expect( await input( page, 'priority' ).inputValue() ).toBe( 'urgent' );
 		expect(
@@ -270,7 +331,7 @@ describe( 'manufacturing orders in wp-admin', () => {
 				.evaluateAll( ( rows ) => rows.map( ( row ) => row.getAttribute( 'data-field' ) ) )
 		).toEqual( [ 'items', 'due_date', 'priority' ] );
 
-		await input( page, 'items' ).fill( '[{"quantity": 3}]' );
+		await input( page, 'items' ).getByLabel( 'Quantity, row 1', { exact: true } ).fill( '3' );
 		await input( page, 'due_date' ).fill( '2026-06-01' );
 		await input( page, 'priority' ).selectOption( 'normal' );
 		await submit( page );
@@ -314,25 +375,135 @@ describe( 'manufacturing orders in wp-admin', () => {
 		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );
 
+	it( "adds, moves and removes item rows with labelled buttons from the keyboard, says so in a live region, and keeps each row's product", async () => {
+		const { page, siteUrl } = session;
+		const mark = debugLogMark();
+		const record = await createRecord( 'Rows in wp-admin', {
+			items: [
+				{ product_id: 7, sku: 'A', name: 'First', quantity: 1 },
+				{ product_id: 8, sku: 'B', name: 'Second', quantity: 2 },
+			],
+		} );
+		await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, {
+			waitUntil: 'domcontentloaded',
+		} );
+		const group = input( page, 'items' );
+		const status = group.locator( '[role=status]' );
+		expect( await group.getAttribute( 'role' ) ).toBe( 'group' );
+		expect( await page.locator( `#${ await group.getAttribute( 'aria-labelledby' ) }` ).innerText() ).toBe(
+			'Items'
+		);
+
+		// Moves row 2 up with the keyboard: focus its button, press Enter.
+		await group.getByRole( 'button', { name: 'Move row 2 up', exact: true } ).focus();
+		await page.keyboard.press( 'Enter' );
+		await status.filter( { hasText: 'Row moved to position 1.' } ).waitFor();
+		expect( ( await itemRows( page ) ).map( ( row ) => row.sku ) ).toEqual( [ 'B', 'A', '' ] );
+		// The moved row's button keeps the focus and is named for its new place.
+		expect( await page.locator( ':focus' ).getAttribute( 'aria-label' ) ).toBe( 'Move row 1 up' );
+		await page.keyboard.press( 'Enter' );
+		await status.filter( { hasText: 'Row 1 is already the first.' } ).waitFor();
+
+		// Adds a row from the keyboard: the new row's first input gets the focus.
+		await group.getByRole( 'button', { name: 'Add row' } ).focus();
+		await page.keyboard.press( 'Enter' );
+		await status.filter( { hasText: 'Row 4 added.' } ).waitFor();
+		expect( await page.locator( ':focus' ).getAttribute( 'id' ) ).toBe( 'service-integration-mo-items-3-sku' );
+		await page.keyboard.type( 'C' );
+		await group.getByLabel( 'Quantity, row 4', { exact: true } ).fill( '5' );
+
+		// Removes the empty row 3, then row 2 ("A").
+		await group.getByRole( 'button', { name: 'Remove row 3', exact: true } ).focus();
+		await page.keyboard.press( 'Enter' );
+		await status.filter( { hasText: 'Row 3 removed.' } ).waitFor();
+		await group.getByRole( 'button', { name: 'Remove row 2', exact: true } ).click();
+		await status.filter( { hasText: 'Row 2 removed.' } ).waitFor();
+		expect( await itemRows( page ) ).toEqual( [
+			{ sku: 'B', name: 'Second', quantity: '2' },
+			{ sku: 'C', name: '', quantity: '5' },
+		] );
+		await shot( session, 'manufacturing-order-item-rows' );
+		await submit( page );
+
+		expect( await page.locator( NOTICE ).count() ).toBe( 0 );
+		// Row B kept its product; the new row has none.
+		expect( ( await storedMeta( record.id ) ).items ).toEqual( [
+			{ product_id: 8, sku: 'B', name: 'Second', quantity: 2 },
+			{ sku: 'C', quantity: 5 },
+		] );
+		expect( session.errors ).toEqual( [] );
+		expect( phpProblemsSince( mark ) ).toEqual( [] );
+	} );
+
+	it( 'works without JavaScript: the empty row adds an item, an emptied row removes one', async () => {
+		const { siteUrl } = session;
+		const mark = debugLogMark();
+		const record = await createRecord( 'Rows without JavaScript', {
+			items: [
+				{ sku: 'KEEP', quantity: 1 },
+				{ sku: 'DROP', quantity: 2 },
+			],
+		} );
+		const context = await session.launched.browser.newContext( {
+			javaScriptEnabled: false,
+			storageState: await session.context.storageState(),
+		} );
+		try {
+			const page = await context.newPage();
+			await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, {
+				waitUntil: 'domcontentloaded',
+			} );
+			const group = input( page, 'items' );
+			// The buttons need the script: without it they are not offered.
+			expect( await group.getByRole( 'button', { name: 'Remove row 1', exact: true } ).isVisible() ).toBe(
+				false
+			);
+			await group.getByLabel( 'SKU, row 2', { exact: true } ).fill( '' );
+			await group.getByLabel( 'Quantity, row 2', { exact: true } ).fill( '' );
+			await typeRow( page, 2, { sku: 'NEW', name: 'Added', quantity: '3' } );
+			await Promise.all( [
+				page.waitForNavigation( { waitUntil: 'domcontentloaded' } ),
+				page.click( '#publish' ),
+			] );
+			expect( ( await storedMeta( record.id ) ).items ).toEqual( [
+				{ sku: 'KEEP', quantity: 1 },
+				{ sku: 'NEW', name: 'Added', quantity: 3 },
+			] );
+		} finally {
+			await context.close();
+		}
+		expect( phpProblemsSince( mark ) ).toEqual( [] );
+	} );
+
 	it( 'lists source order, due date, priority and item count, and sorts by due date, source order and priority', async () => {
 		const { page, siteUrl } = session;
 		const mark = debugLogMark();
 		const token = `mo-list-${ Date.now().toString( 36 ) }`;
+		const shop = commerce();
+		const [ product ] = await shop.createProducts( [
+			{ name: 'Oak stool', sku: `STOOL-${ Date.now() }`, price: '80.00' },
+		] );
+		const [ orderId ] = ( await shop.createOrders( [
+			{ status: 'pending', line_items: [ { product_id: ( product as { id: number } ).id, quantity: 1 } ] },
+		] ) ) as [ number ];
+		// A real order: the shop's own number and a link win over what the record stored.
 		const a = await createRecord( `${ token } a`, {
-			source_order_id: 100,
+			source_order_id: orderId,
 			source_order_number: 'WC-100',
 			due_date: '2026-03-10',
 			priority: 'high',
 			items: [ { quantity: 1 }, { quantity: 5 } ],
 		} );
+		// Far above any order of the test site: orders that do not exist.
 		const b = await createRecord( `${ token } b`, {
-			source_order_id: 9,
+			source_order_id: 90000009,
 			due_date: '2026-01-05',
 			priority: 'low',
 			items: [ { quantity: 1 } ],
 		} );
 		const c = await createRecord( `${ token } c`, {
-			source_order_id: 20,
+			source_order_id: 900000020,
+			source_order_number: 'ATELIER-20',
 			due_date: '2026-02-20',
 			priority: 'normal',
 			items: [ { quantity: 1 }, { quantity: 1 }, { quantity: 1 } ],
@@ -370,9 +541,15 @@ describe( 'manufacturing orders in wp-admin', () => {
 						).trim()
 					)
 				);
-		expect( await cells( a.id ) ).toEqual( [ 'WC-100', '2026-03-10', 'High', '2' ] );
-		expect( await cells( b.id ) ).toEqual( [ '#9', '2026-01-05', 'Low', '1' ] );
-		expect( await cells( c.id ) ).toEqual( [ '#20', '2026-02-20', 'Normal', '3' ] );
+		// One format, as WooCommerce names an order: "#" and its number.
+		expect( await cells( a.id ) ).toEqual( [ `#${ orderId }`, '2026-03-10', 'High', '2' ] );
+		expect( await cells( b.id ) ).toEqual( [ '#90000009', '2026-01-05', 'Low', '1' ] );
+		expect( await cells( c.id ) ).toEqual( [ '#ATELIER-20', '2026-02-20', 'Normal', '3' ] );
+		const link = page.locator( `#post-${ a.id } td.column-source_order a` );
+		expect(
+			new URL( ( await link.getAttribute( 'href' ) ) as string, siteUrl ).searchParams.get( 'id' ) ?? ''
+		).toBe( String( orderId ) );
+		expect( await page.locator( `#post-${ b.id } td.column-source_order a` ).count() ).toBe( 0 );
 		expect( await cells( d.id ) ).toEqual( [ '—', '—', 'Normal', '0' ] );
 
 		// Empty due dates first when ascending.
@@ -383,8 +560,8 @@ describe( 'manufacturing orders in wp-admin', () => {
 		expect( await rowIds( page ) ).toEqual( order === 'asc' ? byDate : [ ...byDate ].reverse() );
 		await shot( session, 'manufacturing-orders-by-due-date' );
 
-		// Numerically: as text, 100 would come before 20 and 9.
-		const bySource = [ d.id, b.id, c.id, a.id ];
+		// Numerically: as text, 900000020 would come before 90000009.
+		const bySource = [ d.id, a.id, b.id, c.id ];
 		order = await sortBy( page, 'source_order' );
 		expect( await rowIds( page ) ).toEqual( order === 'asc' ? bySource : [ ...bySource ].reverse() );
 

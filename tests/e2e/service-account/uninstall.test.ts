@@ -10,6 +10,7 @@ interface ProbeState {
 	options: string[];
 	users: Array< { id: number; username: string; roles: string[]; application_passwords: number } >;
 	admin_type_caps: string[];
+	tables: string[];
 }
 
 const PLUGIN = 'service-integration/service-integration';
@@ -77,6 +78,7 @@ describe( 'deactivation and uninstall', () => {
 			state.body.users.find( ( user ) => user.username === account.username )?.application_passwords
 		).toBeGreaterThan( 0 );
 		expect( state.body.admin_type_caps ).toContain( 'edit_others_commande_fabrications' );
+		expect( state.body.tables ).toContain( 'si_idempotency_keys' );
 
 		// As docs/api/service-account.md says: while deactivated the password still signs in and
 		// the clamp is gone (core's own capability checks remain), hence the advice to revoke passwords.
@@ -84,7 +86,7 @@ describe( 'deactivation and uninstall', () => {
 		expect( [ me.status, me.body.slug ] ).toEqual( [ 200, account.username ] );
 	} );
 
-	it( 'uninstall removes the role, the options and the type capabilities; the account stays, without role or passwords', async () => {
+	it( 'uninstall removes the role, the options, the tables and the type capabilities; the account stays, without role or passwords', async () => {
 		const account = await provisionServiceAccount( 'uninstall-test' );
 		provisioned = account;
 		// As core does: "Delete" is offered, and uninstall.php run, only for a deactivated plugin.
@@ -94,7 +96,13 @@ describe( 'deactivation and uninstall', () => {
 
 		// Read again in a later request: nothing brought any of it back.
 		const state = await probeState();
-		expect( state.body ).toMatchObject( { plugin_active: false, role: null, options: [], admin_type_caps: [] } );
+		expect( state.body ).toMatchObject( {
+			plugin_active: false,
+			role: null,
+			options: [],
+			admin_type_caps: [],
+			tables: [],
+		} );
 		expect( state.body.users ).toContainEqual(
 			expect.objectContaining( { username: account.username, roles: [], application_passwords: 0 } )
 		);

@@ -52,6 +52,36 @@ export const E2E_SIDECAR_ENV: NodeJS.ProcessEnv = {
 	SIDECAR_DELIVERY_TIMEOUT_MS: '3000',
 	SIDECAR_LOG_LEVEL: 'debug',
 };
+/**
+ * The production runtime's sidecars: one on SQLite (default), or E2E_SIDECAR_STORE=mariadb for
+ * the shared store on the runtime's MariaDB, where E2E_SIDECAR_INSTANCES=2 runs a second instance
+ * beside the one WordPress talks to (both deliver; tests that stop the sidecar stop both).
+ */
+export const E2E_SIDECAR_STORE = sidecarStoreFromEnv( process.env.E2E_SIDECAR_STORE );
+export const E2E_SIDECAR_INSTANCES = sidecarInstancesFromEnv( process.env.E2E_SIDECAR_INSTANCES );
+
+function sidecarStoreFromEnv( value: string | undefined ): 'sqlite' | 'mariadb' {
+	if ( value === undefined || value === '' || value === 'sqlite' ) {
+		return 'sqlite';
+	}
+	if ( value === 'mariadb' ) {
+		return 'mariadb';
+	}
+	throw new Error( `E2E_SIDECAR_STORE must be sqlite (default) or mariadb, got "${ value }"` );
+}
+
+function sidecarInstancesFromEnv( value: string | undefined ): 1 | 2 {
+	if ( value === undefined || value === '' || value === '1' ) {
+		return 1;
+	}
+	if ( value === '2' && E2E_SIDECAR_STORE === 'mariadb' ) {
+		return 2;
+	}
+	throw new Error(
+		`E2E_SIDECAR_INSTANCES must be 1 (default), or 2 with E2E_SIDECAR_STORE=mariadb, got "${ value }"`
+	);
+}
+
 const STATE_FILE = path.join( environmentDir( E2E_ENV_NAME ), 'e2e-state.json' );
 
 /** What global setup hands to the test files (they run in other module registries). */
@@ -81,6 +111,8 @@ export interface E2EState {
 	 * (the production runtime runs the one installed from the release tarball).
 	 */
 	sidecarCommand?: { command: string; args: string[]; env: Record< string, string > };
+	/** Production runtime on the shared store: the second sidecar's pid (a test that stopped it started it again). */
+	sidecarPeerPid?: number;
 	/** Production runtime: versions of what serves the site, for reports. */
 	server?: string;
 }

@@ -15,7 +15,9 @@ import {
 	E2E_RELEASE_DIR,
 	E2E_RUNTIME,
 	E2E_SIDECAR_ENV,
+	E2E_SIDECAR_INSTANCES,
 	E2E_SIDECAR_PORT,
+	E2E_SIDECAR_STORE,
 	E2E_WP_PORT,
 	writeState,
 } from './environment';
@@ -116,6 +118,8 @@ async function productionSetup(): Promise< void > {
 			sidecarEnv: E2E_SIDECAR_ENV,
 			cronSeconds: E2E_CRON_SECONDS,
 			phpWorkers: 4,
+			sidecarStore: E2E_SIDECAR_STORE,
+			sidecarInstances: E2E_SIDECAR_INSTANCES,
 		} );
 		const cookie = await loginCookies( stack.siteUrl, 'admin', 'password' );
 		const applicationPassword = await createApplicationPassword( stack.siteUrl, cookie, 'e2e-admin' );
@@ -130,6 +134,7 @@ async function productionSetup(): Promise< void > {
 			sidecarLogFile: stack.sidecar.log,
 			sidecarPid: stack.sidecar.pid,
 			sidecarCommand: { command: stack.sidecar.command, args: stack.sidecar.args, env: stack.sidecar.env },
+			sidecarPeerPid: stack.sidecarPeer?.pid,
 			admin: { username: 'admin', applicationPassword },
 			commerce: commerce.plugin ?? 'none',
 			commerceVersion: commerce.version,

@@ -13,7 +13,11 @@ export default async function globalTeardown(): Promise< void > {
 		// A sidecar a test restarted (sidecar-control.ts) is the one the state names; stopProduction
 		// checks its command line (the tarball's install prefix) before signalling it.
 		try {
-			recordSidecarPid( E2E_ENV_NAME, readState().sidecarPid );
+			const { sidecarPid, sidecarPeerPid } = readState();
+			recordSidecarPid( E2E_ENV_NAME, sidecarPid );
+			if ( sidecarPeerPid ) {
+				recordSidecarPid( E2E_ENV_NAME, sidecarPeerPid, 'peer' );
+			}
 		} catch {
 			// No state: setup failed before writing it (and stopped what it started).
 		}

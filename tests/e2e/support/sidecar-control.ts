@@ -1,44 +1,65 @@
 import fs from 'fs';
 import { spawnSidecar, waitForSidecar } from '../../../scripts/lib/sidecar-process';
-import { restartProductionSidecar } from '../../../scripts/production/stack';
+import { restartProductionSidecar, restartProductionSidecarPeer } from '../../../scripts/production/stack';
 import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, readState, writeState } from './environment';
 import { waitUntil } from '../../support/wait-until';
 
-/** Stops and restarts the suite's sidecar, for "sidecar down" scenarios. */
-export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise< void > {
-	const state = readState();
-	try {
-		process.kill( state.sidecarPid, signal );
-	} catch {
-		return;
-	}
-	const gone = () => {
-		try {
-			process.kill( state.sidecarPid, 0 );
-			return false;
-		} catch {
-			return true;
-		}
-	};
-	await waitUntil( gone, 10_000, `the exit of sidecar pid ${ state.sidecarPid }`, 100 );
+/** The suite's sidecar processes: the one WordPress talks to, and the second on the shared store. */
+function sidecarPids(): number[] {
+	const { sidecarPid, sidecarPeerPid } = readState();
+	return sidecarPeerPid ? [ sidecarPid, sidecarPeerPid ] : [ sidecarPid ];
 }
 
 /**
- * Freezes the suite's sidecar (SIGSTOP), as an overloaded or swapped-out process would be: its
- * port stays open and the kernel still accepts connections, but nothing answers until `thaw`
- * (SIGCONT), after which it handles what it had been sent. Always thaw it (try/finally).
+ * Stops the suite's sidecar (both instances on the shared store: none is left to deliver), for
+ * "sidecar down" scenarios; startSidecar starts it again.
+ */
+export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise< void > {
+	for ( const pid of sidecarPids() ) {
+		try {
+			process.kill( pid, signal );
+		} catch {
+			continue;
+		}
+		const gone = () => {
+			try {
+				process.kill( pid, 0 );
+				return false;
+			} catch {
+				return true;
+			}
+		};
+		await waitUntil( gone, 10_000, `the exit of sidecar pid ${ pid }`, 100 );
+	}
+}
+
+/**
+ * Freezes the suite's sidecar (SIGSTOP; both instances on the shared store), as an overloaded or
+ * swapped-out process would be: its port stays open and the kernel still accepts connections,
+ * but nothing answers until `thaw` (SIGCONT), after which it handles what it had been sent.
+ * Always thaw it (try/finally).
  */
 export function freezeSidecar(): { thaw: () => void } {
-	const { sidecarPid } = readState();
-	process.kill( sidecarPid, 'SIGSTOP' );
-	return { thaw: () => process.kill( sidecarPid, 'SIGCONT' ) };
+	const pids = sidecarPids();
+	for ( const pid of pids ) {
+		process.kill( pid, 'SIGSTOP' );
+	}
+	return {
+		thaw: () => {
+			for ( const pid of pids ) {
+				process.kill( pid, 'SIGCONT' );
+			}
+		},
+	};
 }
 
 export async function startSidecar(): Promise< void > {
 	const state = readState();
 	if ( state.sidecarCommand ) {
 		// The production runtime's sidecar: the one installed from the release tarball.
-		writeState( { ...state, sidecarPid: await restartProductionSidecar( E2E_ENV_NAME, state.sidecarCommand ) } );
+		const sidecarPid = await restartProductionSidecar( E2E_ENV_NAME, state.sidecarCommand );
+		const sidecarPeerPid = state.sidecarPeerPid ? await restartProductionSidecarPeer( E2E_ENV_NAME ) : undefined;
+		writeState( { ...state, sidecarPid, sidecarPeerPid } );
 		return;
 	}
 	fs.mkdirSync( state.sidecarDataDir, { recursive: true } );

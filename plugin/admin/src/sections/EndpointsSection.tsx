@@ -264,6 +264,14 @@ export function EndpointsSection() {
 	);
 }
 
+/** The card's health, which its edge shows in the colour of its status badge. */
+function healthOf( endpoint: Endpoint ): 'healthy' | 'failing' | 'disabled' {
+	if ( endpoint.status !== 'active' ) {
+		return 'disabled';
+	}
+	return endpoint.failing_since ? 'failing' : 'healthy';
+}
+
 interface CardProps {
 	endpoint: Endpoint;
 	busy: string | null;
@@ -296,9 +304,10 @@ function EndpointCard( {
 	const [ current, ...previous ] = endpoint.secrets;
 	return (
 		<article
-			className={ `si-endpoint ${ active ? '' : 'is-disabled' }` }
+			className={ `si-endpoint si-endpoint--${ healthOf( endpoint ) }` }
 			aria-label={ endpoint.url }
 			data-endpoint-id={ endpoint.id }
+			data-health={ healthOf( endpoint ) }
 		>
 			<header className="si-endpoint__header">
 				<Code className="si-endpoint__url">{ endpoint.url }</Code>

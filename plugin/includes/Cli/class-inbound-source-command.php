@@ -1,0 +1,282 @@
+<?php
+/**
+ * WP-CLI: `wp service-integration inbound source`.
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Cli;
+
+use WP_CLI;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Manages inbound webhook sources (kept by the sidecar with their secrets, through the plugin's
+ * proxy routes /service-integration/v1/inbound/sources/…): a generated secret is printed once,
+ * never in a list.
+ *
+ * ## EXAMPLES
+ *
+ *     wp service-integration inbound source add stripe --scheme=stripe --secret=whsec_... --user=admin
+ *     wp service-integration inbound source list --user=admin
+ *     wp service-integration inbound source rotate-secret partner --grace-hours=1 --user=admin
+ */
+final class Inbound_Source_Command {
+
+	/** The collection's route. */
+	const ROUTE = '/inbound/sources';
+
+	/** Default fields of `list`. */
+	const FIELDS = array( 'id', 'scheme', 'status', 'description', 'receiving_url', 'created_at' );
+
+	/**
+	 * Lists the sources (their secrets never, not even masked).
+	 *
+	 * ## OPTIONS
+	 *
+	 * [--fields=<fields>]
+	 * : Fields to print, comma-separated (id, scheme, status, description, receiving_url, tolerance_seconds, tolerance_is_default, created_at, updated_at).
+	 *
+	 * [--format=<format>]
+	 * : How to print them; `ids` prints the ids.
+	 * ---
+	 * default: table
+	 * options:
+	 *   - table
+	 *   - json
+	 *   - csv
+	 *   - yaml
+	 *   - ids
+	 *   - count
+	 * ---
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration inbound source list --user=admin
+	 *     wp service-integration inbound source list --format=ids --user=admin
+	 *
+	 * @subcommand list
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function list_( array $args, array $assoc ): void {
+		$answer  = Rest_Runner::call( 'GET', self::ROUTE );
+		$sources = array_map(
+			static fn( array $source ): array => array_diff_key( $source, array( 'secrets' => true ) ),
+			$answer['sources']
+		);
+		Rest_Runner::print_items( $sources, $assoc, self::FIELDS, 'id' );
+	}
+
+	/**
+	 * Adds a source and prints its receiving URL, and its secret once when one was generated.
+	 *
+	 * ## OPTIONS
+	 *
+	 * <id>
+	 * : The source's slug (a-z, 0-9 and -, up to 64): the last segment of its receiving URL.
+	 *
+	 * --scheme=<scheme>
+	 * : How the provider signs.
+	 * ---
+	 * options:
+	 *   - standard-webhooks
+	 *   - stripe
+	 *   - github
+	 *   - shopify
+	 *   - woocommerce
+	 * ---
+	 *
+	 * [--secret=<secret>]
+	 * : The provider's secret (Stripe, GitHub, Shopify and WooCommerce issue their own). Default: one is generated and printed once.
+	 *
+	 * [--description=<text>]
+	 * : A note for the site owner.
+	 *
+	 * [--tolerance-seconds=<seconds>]
+	 * : How old a signed timestamp may be (0 to 86400). Default: the sidecar's.
+	 *
+	 * [--disabled]
+	 * : Add it disabled (deliveries refused until it is enabled).
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration inbound source add partner --scheme=standard-webhooks --user=admin
+	 *     wp service-integration inbound source add stripe --scheme=stripe --secret=whsec_... --user=admin
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function add( array $args, array $assoc ): void {
+		$params = array(
+			'id'     => $args[0],
+			'scheme' => (string) $assoc['scheme'],
+		);
+		if ( isset( $assoc['secret'] ) ) {
+			$params['secret'] = (string) $assoc['secret'];
+		}
+		if ( isset( $assoc['description'] ) ) {
+			$params['description'] = (string) $assoc['description'];
+		}
+		if ( isset( $assoc['tolerance-seconds'] ) ) {
+			$params['tolerance_seconds'] = (int) $assoc['tolerance-seconds'];
+		}
+		if ( ! empty( $assoc['disabled'] ) ) {
+			$params['status'] = 'disabled';
+		}
+		$created = Rest_Runner::call( 'POST', self::ROUTE, $params );
+		/* translators: 1: source id, 2: its receiving URL. */
+		WP_CLI::success( sprintf( __( 'Inbound source %1$s added. Its receiving URL: %2$s', 'service-integration' ), $created['id'], $created['receiving_url'] ?? '' ) );
+		if ( isset( $created['secret'] ) ) {
+			self::print_secret( (string) $created['secret'] );
+		}
+	}
+
+	/**
+	 * Gives a source a new secret; the previous one is still accepted during the grace period.
+	 *
+	 * ## OPTIONS
+	 *
+	 * <id>
+	 * : The source's id (see `inbound source list`).
+	 *
+	 * [--secret=<secret>]
+	 * : The new secret, when the provider issues it. Default: one is generated and printed once.
+	 *
+	 * [--grace-hours=<hours>]
+	 * : How long the previous secret is still accepted (default 24).
+	 *
+	 * [--porcelain]
+	 * : Print only the new secret when one was generated.
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration inbound source rotate-secret partner --user=admin
+	 *     wp service-integration inbound source rotate-secret shopify --secret=... --grace-hours=1 --user=admin
+	 *
+	 * @subcommand rotate-secret
+	 * @alias rotate
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function rotate_secret( array $args, array $assoc ): void {
+		$params = array();
+		if ( isset( $assoc['secret'] ) ) {
+			$params['secret'] = (string) $assoc['secret'];
+		}
+		if ( isset( $assoc['grace-hours'] ) ) {
+			$params['grace_hours'] = (int) $assoc['grace-hours'];
+		}
+		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::list_hint() );
+		if ( ! empty( $assoc['porcelain'] ) ) {
+			if ( isset( $rotated['secret'] ) ) {
+				WP_CLI::line( (string) $rotated['secret'] );
+			}
+			return;
+		}
+		/* translators: %s: source id. */
+		WP_CLI::success( sprintf( __( 'Inbound source %s has a new secret.', 'service-integration' ), $args[0] ) );
+		if ( isset( $rotated['secret'] ) ) {
+			self::print_secret( (string) $rotated['secret'] );
+		}
+	}
+
+	/**
+	 * Enables a source: its deliveries are verified again.
+	 *
+	 * ## OPTIONS
+	 *
+	 * <id>
+	 * : The source's id.
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration inbound source enable partner --user=admin
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function enable( array $args, array $assoc ): void {
+		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'active' ), self::list_hint() );
+		/* translators: %s: source id. */
+		WP_CLI::success( sprintf( __( 'Inbound source %s enabled.', 'service-integration' ), $args[0] ) );
+	}
+
+	/**
+	 * Disables a source: its deliveries are refused (the provider retries them) until it is enabled.
+	 *
+	 * ## OPTIONS
+	 *
+	 * <id>
+	 * : The source's id.
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration inbound source disable partner --user=admin
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function disable( array $args, array $assoc ): void {
+		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'disabled' ), self::list_hint() );
+		/* translators: %s: source id. */
+		WP_CLI::success( sprintf( __( 'Inbound source %s disabled.', 'service-integration' ), $args[0] ) );
+	}
+
+	/**
+	 * Deletes a source with its secrets (the events stored in WordPress stay).
+	 *
+	 * ## OPTIONS
+	 *
+	 * <id>
+	 * : The source's id.
+	 *
+	 * [--yes]
+	 * : Do not ask for confirmation.
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration inbound source delete partner --yes --user=admin
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function delete( array $args, array $assoc ): void {
+		/* translators: %s: source id. */
+		Rest_Runner::confirm( sprintf( __( 'Delete inbound source %s and its secrets?', 'service-integration' ), $args[0] ), $assoc );
+		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::list_hint() );
+		/* translators: %s: source id. */
+		WP_CLI::success( sprintf( __( 'Inbound source %s deleted.', 'service-integration' ), $args[0] ) );
+	}
+
+	/**
+	 * The route of one source.
+	 *
+	 * @param string $id Source id.
+	 */
+	private static function path( string $id ): string {
+		return self::ROUTE . '/' . rawurlencode( $id );
+	}
+
+	/**
+	 * What to do about an unknown source.
+	 */
+	private static function list_hint(): string {
+		return __( 'List the sources with: wp service-integration inbound source list', 'service-integration' );
+	}
+
+	/**
+	 * Prints a secret, saying it is shown once.
+	 *
+	 * @param string $secret The secret.
+	 */
+	private static function print_secret( string $secret ): void {
+		/* translators: %s: the secret. */
+		WP_CLI::line( sprintf( __( 'Secret (shown only now, copy it): %s', 'service-integration' ), $secret ) );
+	}
+}

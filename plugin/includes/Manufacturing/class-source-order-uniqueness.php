@@ -1,0 +1,144 @@
+<?php
+/**
+ * Optionally, one live manufacturing order per commerce order (`source_order_id`).
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Manufacturing;
+
+use ServiceIntegration\Option_Lock;
+use WP_Error;
+use WP_REST_Request;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * Off by default (a site may make several manufacturing orders from one commerce order).
+ * On (the setting, or the filter), the REST routes refuse a record whose `source_order_id`
+ * another live record (any status but trash) already has: 409 `manufacturing_order_exists`
+ * with that record's id, which an automation can read instead of creating.
+ *
+ * The check and the write run under a lock per source order (Option_Lock), so concurrent
+ * requests for one commerce order, with or without an Idempotency-Key, make one record.
+ * `0`, the field's default, names no commerce order and is never checked.
+ */
+final class Source_Order_Uniqueness {
+
+	/**
+	 * The setting (a boolean; in REST at /wp/v2/settings, for administrators).
+	 */
+	const OPTION = 'service_integration_unique_source_order_id';
+
+	/**
+	 * The filter that decides, given the setting.
+	 */
+	const FILTER = 'service_integration_unique_source_order_id';
+
+	/**
+	 * How long a lock holds if its request dies, and how long a request waits for it.
+	 */
+	const LOCK_TTL  = 60;
+	const LOCK_WAIT = 10.0;
+
+	/**
+	 * Registers the setting.
+	 */
+	public static function register(): void {
+		add_action( 'init', array( self::class, 'register_setting' ) );
+	}
+
+	/**
+	 * The setting, so administrators switch it from REST (`/wp/v2/settings`) or WP-CLI
+	 * (`wp option update`).
+	 */
+	public static function register_setting(): void {
+		register_setting(
+			'service_integration',
+			self::OPTION,
+			array(
+				'type'              => 'boolean',
+				'description'       => __( 'Refuse a manufacturing order whose source order already has a live one.', 'service-integration' ),
+				'default'           => false,
+				'sanitize_callback' => 'rest_sanitize_boolean',
+				'show_in_rest'      => true,
+			)
+		);
+	}
+
+	/**
+	 * Whether source_order_id is unique among live records.
+	 */
+	public static function is_enabled(): bool {
+		/**
+		 * Filters whether a manufacturing order's source_order_id must be unique among live
+		 * records (not trashed). Default: the `service_integration_unique_source_order_id` setting.
+		 *
+		 * @param bool $unique Whether it must be unique.
+		 */
+		return (bool) apply_filters( self::FILTER, (bool) get_option( self::OPTION, false ) );
+	}
+
+	/**
+	 * Runs a write of a record unless it would give a second live record the same source order.
+	 *
+	 * @param WP_REST_Request $request Request (its `meta.source_order_id`).
+	 * @param int             $own_id  The record being updated (0 for a new one): it does not count.
+	 * @param callable       $write   Does the write: WP_REST_Request => WP_REST_Response|WP_Error.
+	 * @return \WP_REST_Response|WP_Error
+	 */
+	public static function guard( WP_REST_Request $request, int $own_id, callable $write ) {
+		$meta   = $request->get_param( 'meta' );
+		$source = is_array( $meta ) && isset( $meta['source_order_id'] ) && is_numeric( $meta['source_order_id'] ) ? (int) $meta['source_order_id'] : 0;
+		if ( $source <= 0 || ! self::is_enabled() ) {
+			return $write( $request );
+		}
+		$lock = new Option_Lock( 'service_integration_source_order_lock_' . $source );
+		if ( ! $lock->acquire( self::LOCK_TTL, self::LOCK_WAIT ) ) {
+			return new WP_Error(
+				'manufacturing_order_locked',
+				__( 'Another request is writing a manufacturing order for this source order. Retry in a moment.', 'service-integration' ),
+				array( 'status' => 409 )
+			);
+		}
+		try {
+			$existing = self::live_record( $source, $own_id );
+			if ( $existing ) {
+				return new WP_Error(
+					'manufacturing_order_exists',
+					/* translators: 1: the source order id, 2: the existing manufacturing order's id. */
+					sprintf( __( 'Source order %1$d already has a manufacturing order: %2$d.', 'service-integration' ), $source, $existing ),
+					array(
+						'status'          => 409,
+						'id'              => $existing,
+						'source_order_id' => $source,
+					)
+				);
+			}
+			return $write( $request );
+		} finally {
+			$lock->release();
+		}
+	}
+
+	/**
+	 * The oldest live record of a source order, other than $own_id; read from the database,
+	 * not a cache, since a concurrent request may have written it a moment ago.
+	 *
+	 * @param int $source Source order id.
+	 * @param int $own_id Record to leave out.
+	 */
+	private static function live_record( int $source, int $own_id ): int {
+		global $wpdb;
+		return (int) $wpdb->get_var(
+			$wpdb->prepare(
+				"SELECT p.ID FROM {$wpdb->posts} p INNER JOIN {$wpdb->postmeta} m ON m.post_id = p.ID AND m.meta_key = 'source_order_id' WHERE p.post_type = %s AND p.post_status NOT IN ('trash', 'auto-draft', 'inherit') AND m.meta_value = %s AND p.ID <> %d ORDER BY p.ID ASC LIMIT 1",
+				Manufacturing_Order_Type::POST_TYPE,
+				(string) $source,
+				$own_id
+			)
+		);
+	}
+}

@@ -1,0 +1,177 @@
+<?php
+/**
+ * REST: the paid-orders index's state, and a rebuild (administrators).
+ *
+ * @package ServiceIntegration
+ */
+
+namespace ServiceIntegration\Rest;
+
+use ServiceIntegration\Commerce\Paid_Order_Index;
+use ServiceIntegration\Commerce\Paid_Order_Index_Walk;
+use ServiceIntegration\Commerce\Paid_Orders;
+use WP_Error;
+use WP_REST_Controller;
+use WP_REST_Request;
+use WP_REST_Response;
+use WP_REST_Server;
+
+use const ServiceIntegration\REST_NAMESPACE;
+
+if ( ! defined( 'ABSPATH' ) ) {
+	exit;
+}
+
+/**
+ * GET /paid-orders/index: whether the index serves the paid-orders route, its walk and its
+ * rows. POST /paid-orders/index/rebuild: walks every order again, as the daily check does
+ * (Paid_Order_Index_Walk::check()), now; with keep_serving false the route reads WooCommerce
+ * directly until the walk has finished, for an index one no longer trusts.
+ */
+final class Paid_Order_Index_Controller extends WP_REST_Controller {
+
+	/**
+	 * Constructor.
+	 */
+	public function __construct() {
+		$this->namespace = REST_NAMESPACE;
+		$this->rest_base = 'paid-orders/index';
+	}
+
+	/**
+	 * Registers the routes.
+	 */
+	public function register_routes(): void {
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_item' ),
+					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => array(),
+				),
+				'schema' => array( $this, 'get_item_schema' ),
+			)
+		);
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base . '/rebuild',
+			array(
+				array(
+					'methods'             => WP_REST_Server::CREATABLE,
+					'callback'            => array( $this, 'rebuild' ),
+					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => array(
+						'keep_serving' => array(
+							'description' => __( 'Whether the index keeps serving the paid-orders route during the walk (false: WooCommerce is read directly until it has finished).', 'service-integration' ),
+							'type'        => 'boolean',
+							'default'     => true,
+						),
+					),
+				),
+				'schema' => array( $this, 'get_item_schema' ),
+			)
+		);
+	}
+
+	/**
+	 * Administrators only.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return true|WP_Error
+	 */
+	public function get_item_permissions_check( $request ) {
+		return Permissions::require_capability( 'manage_options' );
+	}
+
+	/**
+	 * The index's state.
+	 *
+	 * @param WP_REST_Request $request Request.
+	 */
+	public function get_item( $request ): WP_REST_Response {
+		return new WP_REST_Response( self::state() );
+	}
+
+	/**
+	 * Starts a walk of every order; 503 without WooCommerce (nothing to walk).
+	 *
+	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
+	 */
+	public function rebuild( $request ) {
+		if ( ! Paid_Orders::is_available() ) {
+			return new WP_Error(
+				'commerce_unavailable',
+				__( 'WooCommerce is not active on this site, so there are no orders to index. Activate WooCommerce and retry.', 'service-integration' ),
+				array( 'status' => 503 )
+			);
+		}
+		Paid_Order_Index_Walk::start( (bool) $request['keep_serving'] && Paid_Order_Index::state()['ready'] );
+		return new WP_REST_Response( self::state(), 202 );
+	}
+
+	/**
+	 * What both routes answer.
+	 *
+	 * @return array<string, mixed>
+	 */
+	private static function state(): array {
+		$state = Paid_Order_Index::state();
+		return array(
+			'commerce_available' => Paid_Orders::is_available(),
+			'serving'            => Paid_Order_Index::is_ready(),
+			'walking'            => null !== $state['walk'],
+			'walk_position'      => $state['walk'],
+			'generation'         => $state['generation'],
+			'walked_at'          => $state['walked_at'] ? gmdate( 'c', $state['walked_at'] ) : null,
+			'rows'               => Paid_Order_Index::row_count(),
+			'statuses'           => $state['statuses'],
+			'source'             => (object) $state['source'],
+		);
+	}
+
+	/**
+	 * What the routes answer.
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema(): array {
+		return array(
+			'$schema'    => 'http://json-schema.org/draft-04/schema#',
+			'title'      => 'paid-orders-index',
+			'type'       => 'object',
+			'properties' => array(
+				'commerce_available' => array( 'type' => 'boolean' ),
+				'serving'            => array(
+					'type'        => 'boolean',
+					'description' => __( 'Whether the paid-orders route reads the index (false: it reads WooCommerce directly).', 'service-integration' ),
+				),
+				'walking'            => array(
+					'type'        => 'boolean',
+					'description' => __( 'Whether a walk of every order is under way (in Action Scheduler).', 'service-integration' ),
+				),
+				'walk_position'      => array( 'type' => array( 'integer', 'null' ) ),
+				'generation'         => array( 'type' => 'integer' ),
+				'walked_at'          => array(
+					'type'        => array( 'string', 'null' ),
+					'description' => __( 'When the last walk finished (UTC).', 'service-integration' ),
+				),
+				'rows'               => array(
+					'type'        => 'integer',
+					'description' => __( 'Paid orders in the index.', 'service-integration' ),
+				),
+				'statuses'           => array(
+					'type'  => 'array',
+					'items' => array( 'type' => 'string' ),
+				),
+				'source'             => array(
+					'type'        => 'object',
+					'description' => __( 'The order storage the index was walked from.', 'service-integration' ),
+				),
+			),
+		);
+	}
+}

@@ -1,0 +1,100 @@
+import { adminClient } from '../support/clients';
+import { startSidecar, stopSidecar } from '../support/sidecar-control';
+import { wp } from './run-wp';
+
+const ROOT = '/service-integration/v1';
+
+/**
+ * A field/value table's value for a field: WP-CLI draws the table's borders on a terminal and
+ * prints tab-separated rows otherwise (as here).
+ */
+function tableValue( stdout: string, field: string ): string | undefined {
+	return new RegExp( `^\\|?\\s*${ field }(?:\\s*\\|\\s*|\\t)(.*?)\\s*\\|?$`, 'm' ).exec( stdout )?.[ 1 ];
+}
+
+describe( 'wp service-integration outbox, sidecar and paid-orders index (WP-CLI)', () => {
+	it( 'lists the commands in help', async () => {
+		expect( ( await wp( 'help', 'service-integration', 'outbox' ) ).stdout ).toMatch(
+			/^\s+hand-over\s[\s\S]*^\s+status\s/m
+		);
+		expect( ( await wp( 'help', 'service-integration', 'sidecar' ) ).stdout ).toMatch( /^\s+status\s/m );
+		expect( ( await wp( 'help', 'service-integration', 'paid-orders', 'index' ) ).stdout ).toMatch(
+			/^\s+rebuild\s[\s\S]*^\s+status\s/m
+		);
+		expect( ( await wp( 'help', 'service-integration', 'paid-orders', 'index', 'rebuild' ) ).stdout ).toContain(
+			'--[no-]keep-serving'
+		);
+	} );
+
+	it( "outbox status: the REST route's answer, as JSON or a field/value table", async () => {
+		const json = await wp( 'service-integration', 'outbox', 'status', '--format=json' );
+		const rest = await adminClient().get< Record< string, unknown > >( `${ ROOT }/webhooks/outbox` );
+		expect( JSON.parse( json.stdout ) ).toEqual( [ rest.body ] );
+		const table = await wp( 'service-integration', 'outbox', 'status' );
+		expect( tableValue( table.stdout, 'pending' ) ).toMatch( /^\d+$/ );
+		expect( tableValue( table.stdout, 'rejected' ) ).toMatch( /^\d+$/ );
+		const yaml = await wp( 'service-integration', 'outbox', 'status', '--format=yaml' );
+		expect( yaml.stdout ).toMatch( /pending: \d+/ );
+	} );
+
+	it( 'outbox hand-over: hands pending events over now and says how many; the alias flush works too', async () => {
+		const handed = await wp( 'service-integration', 'outbox', 'hand-over' );
+		expect( handed ).toMatchObject( { status: 0, stderr: '' } );
+		expect( handed.stdout ).toMatch( /^Success: Handed over: \d+, parked as refused: \d+, still pending: 0\.$/m );
+		const json = await wp( 'service-integration', 'outbox', 'flush', '--format=json' );
+		expect( JSON.parse( json.stdout )[ 0 ] ).toMatchObject( { error: null, pending: 0 } );
+	} );
+
+	it( 'sidecar status: reachable, with the version the REST route reports; exit code 1 while it is down', async () => {
+		const json = await wp( 'service-integration', 'sidecar', 'status', '--format=json' );
+		const rest = await adminClient().get< Record< string, unknown > >( `${ ROOT }/sidecar/status` );
+		const [ status ] = JSON.parse( json.stdout ) as Array< Record< string, unknown > >;
+		expect( Object.keys( status as object ).sort() ).toEqual( Object.keys( rest.body ).sort() );
+		expect( status ).toMatchObject( { reachable: true, version: rest.body.version, url: rest.body.url } );
+		expect( tableValue( ( await wp( 'service-integration', 'sidecar', 'status' ) ).stdout, 'reachable' ) ).toBe(
+			'true'
+		);
+
+		await stopSidecar();
+		try {
+			const down = await wp( 'service-integration', 'sidecar', 'status' );
+			expect( down.status ).toBe( 1 );
+			expect( down.stderr ).toMatch( /^Error: .+\(sidecar_\w+, HTTP 5\d\d\)/ );
+			const handOver = await wp( 'service-integration', 'outbox', 'hand-over' );
+			// Nothing may be pending (success), or the sidecar's failure is named with exit code 1.
+			expect( [ 0, 1 ] ).toContain( handOver.status );
+		} finally {
+			await startSidecar();
+		}
+	} );
+
+	it( "paid-orders index status and rebuild: the REST route's answers; the rebuild starts a walk", async () => {
+		const json = await wp( 'service-integration', 'paid-orders', 'index', 'status', '--format=json' );
+		const rest = await adminClient().get< Record< string, unknown > >( `${ ROOT }/paid-orders/index` );
+		expect( JSON.parse( json.stdout ) ).toEqual( [ rest.body ] );
+		expect( rest.body ).toMatchObject( { commerce_available: true, rows: expect.any( Number ) } );
+
+		const rebuilt = await wp( 'service-integration', 'paid-orders', 'index', 'rebuild' );
+		expect( rebuilt ).toMatchObject( { status: 0, stderr: '' } );
+		expect( rebuilt.stdout ).toMatch( /^Success: The walk of every order has started/m );
+		expect( tableValue( rebuilt.stdout, 'generation' ) ).toBe( String( Number( rest.body.generation ) + 1 ) );
+		// Kept serving by default: a ready index stays ready during the walk.
+		expect( tableValue( rebuilt.stdout, 'serving' ) ).toBe( String( rest.body.serving ) );
+
+		const refused = await adminClient().post< { code: string } >( `${ ROOT }/paid-orders/index/rebuild`, {
+			keep_serving: 'perhaps',
+		} );
+		expect( [ refused.status, refused.body.code ] ).toEqual( [ 400, 'rest_invalid_param' ] );
+	} );
+
+	it( 'refuses a user who is not an administrator', async () => {
+		for ( const command of [
+			[ 'outbox', 'status' ],
+			[ 'sidecar', 'status' ],
+			[ 'paid-orders', 'index', 'status' ],
+		] ) {
+			const result = await wp( 'service-integration', ...command, '--no-user' );
+			expect( result ).toMatchObject( { status: 1, stderr: expect.stringContaining( '--user=<login>' ) } );
+		}
+	} );
+} );
