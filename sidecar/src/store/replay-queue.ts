@@ -17,6 +17,17 @@ export interface ReplayQueue {
 	replayRange: ( replay: RangeReplay ) => Promise< RangeReplayResult >;
 }
 
+/**
+ * A range replay refused because another one to the same endpoint is being written right now
+ * (the shared store: through another instance). Nothing was queued; the API answers 409.
+ */
+export class ReplayConflict extends Error {
+	constructor() {
+		super( 'another replay to this endpoint is being written' );
+		this.name = 'ReplayConflict';
+	}
+}
+
 /** The embedded store's replays: its synchronous DeliveriesStore, wrapped. */
 export class SqliteReplayQueue implements ReplayQueue {
 	constructor( private readonly deliveries: DeliveriesStore ) {}

@@ -4,6 +4,7 @@ import { EVENT_TYPES } from '../../contracts/constants';
 import type { RangeReplayView, RequeuedView } from '../../contracts/views';
 import type { Endpoint } from '../../store/endpoints-store';
 import type { QueueStore } from '../../store/queue-store';
+import { ReplayConflict } from '../../store/replay-queue';
 import { isDeadlock } from '../../store/mysql/mysql-transaction';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
@@ -176,9 +177,10 @@ export function replaysRouter( context: ReplayRouteContext ): Router {
 					now: Date.now(),
 				} )
 				.catch( ( error: unknown ) => {
-					// The shared store tried it again a few times (mysql-transaction.ts); what still
-					// conflicts is another replay (or the hand-over) writing the same rows right now.
-					if ( isDeadlock( error ) ) {
+					// Another replay to the endpoint is being written (ReplayConflict), or a deadlock
+					// the shared store tried again a few times (mysql-transaction.ts) still conflicts
+					// with the hand-over writing the same rows right now.
+					if ( error instanceof ReplayConflict || isDeadlock( error ) ) {
 						throw new HttpError(
 							409,
 							'replay_conflict',

@@ -1,9 +1,12 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { DeliveryStatus, RangeReplay, RangeReplayResult } from '../deliveries-store';
-import type { ReplayQueue } from '../replay-queue';
+import { ReplayConflict, type ReplayQueue } from '../replay-queue';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
+
+/** How long a range replay waits for another to the same endpoint (under STATEMENT_DEADLINE_MS). */
+const REPLAY_LOCK_WAIT_SECONDS = 1;
 
 // Requeueing restarts the retry schedule, marks the next attempt as manual and leaves no lease
 // behind: the delivery is pending and due now, for whichever instance claims next.
@@ -19,13 +22,22 @@ const MOVED_DELIVERY_COLUMNS = `event_id, endpoint_id, ordering_key, status, att
 
 /**
  * The shared store's replays (see ReplayQueue), with the embedded store's semantics. Every
- * replay that may create deliveries for past events first locks the endpoint's row, so two
- * replays (or a replay and an enable) to one endpoint through two instances run one after the
- * other; the deliveries it changes are locked too, so a dispatcher claiming at that moment
- * skips them (SKIP LOCKED) and finds them pending once the replay commits.
+ * replay that may create deliveries for past events first takes a shared lock on the endpoint's
+ * row: an enable, disable or delete through another instance waits for it (and it for them),
+ * while new events for the endpoint, whose deliveries take the same shared lock, go on being
+ * handed over. Two range replays to one endpoint do not run at once: the second waits for the
+ * first's database lock (GET_LOCK) up to REPLAY_LOCK_WAIT_SECONDS, within the statement
+ * deadline, and is then refused with ReplayConflict rather than answered as an outage. The
+ * deliveries a replay changes are locked too, so a dispatcher claiming at that moment skips them
+ * (SKIP LOCKED) and finds them pending once the replay commits; those in flight are left alone,
+ * so that recording their attempts does not wait for the replay.
  */
 export class MysqlReplayQueue implements ReplayQueue {
-	constructor( private readonly pool: Pool ) {}
+	constructor(
+		private readonly pool: Pool,
+		/** Prefix of the database lock names (MysqlStore's: the database's name). */
+		private readonly lockPrefix: string
+	) {}
 
 	async requeueEvent( eventId: string, endpointId: string | undefined, now: number ): Promise< number > {
 		if ( endpointId === undefined ) {
@@ -103,13 +115,25 @@ export class MysqlReplayQueue implements ReplayQueue {
 				// The statuses as they are under the lock (a dispatcher may have moved them since the read).
 				const ids = taken.flatMap( ( row ) => ( row.deliveryId === null ? [] : [ row.deliveryId ] ) );
 				if ( ids.length > 0 ) {
+					// In flight ones are not locked (they stay as they are): one claimed since the read
+					// is read again without a lock, and one gone meanwhile (pruned) is made anew.
 					const [ locked ] = await connection.query< Row[] >(
-						'SELECT id, status FROM deliveries WHERE id IN (?) FOR UPDATE',
+						`SELECT id, status FROM deliveries WHERE id IN (?) AND status <> 'in_flight' FOR UPDATE`,
 						[ ids ]
 					);
 					const statuses = new Map(
 						locked.map( ( row ) => [ Number( row.id ), row.status as DeliveryStatus ] )
 					);
+					const unlocked = ids.filter( ( id ) => ! statuses.has( id ) );
+					if ( unlocked.length > 0 ) {
+						const [ rest ] = await connection.query< Row[] >(
+							'SELECT id, status FROM deliveries WHERE id IN (?)',
+							[ unlocked ]
+						);
+						for ( const row of rest ) {
+							statuses.set( Number( row.id ), 'in_flight' );
+						}
+					}
 					for ( const row of taken ) {
 						if ( row.deliveryId !== null ) {
 							row.status = statuses.get( row.deliveryId ) ?? null;
@@ -157,20 +181,46 @@ export class MysqlReplayQueue implements ReplayQueue {
 		if ( replay.dryRun ) {
 			return run( this.pool );
 		}
-		return inTransaction( this.pool, async ( connection ) =>
-			( await lockActiveEndpoint( connection, replay.endpointId ) )
-				? run( connection )
-				: { matched: 0, queued: 0, alreadyQueued: 0, more: false, nextFrom: null }
+		return this.alone( `replay:${ replay.endpointId }`, () =>
+			inTransaction( this.pool, async ( connection ) =>
+				( await lockActiveEndpoint( connection, replay.endpointId ) )
+					? run( connection )
+					: { matched: 0, queued: 0, alreadyQueued: 0, more: false, nextFrom: null }
+			)
 		);
+	}
+
+	/**
+	 * Runs fn holding the database lock `name` (on a connection of its own, held until fn's
+	 * transaction has committed); ReplayConflict if another instance holds it past the wait.
+	 */
+	private async alone< T >( name: string, fn: () => Promise< T > ): Promise< T > {
+		const connection = await this.pool.getConnection();
+		try {
+			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [
+				this.lockPrefix + name,
+				REPLAY_LOCK_WAIT_SECONDS,
+			] );
+			if ( locked[ 0 ]?.ok !== 1 ) {
+				throw new ReplayConflict();
+			}
+			try {
+				return await fn();
+			} finally {
+				await connection.query( 'SELECT RELEASE_LOCK(?)', [ this.lockPrefix + name ] );
+			}
+		} finally {
+			connection.release();
+		}
 	}
 }
 
 /**
- * Locks the endpoint's row until the transaction ends; false if it is gone or no longer
- * active (deleted or disabled through another instance since the route checked it).
+ * Takes a shared lock on the endpoint's row until the transaction ends; false if it is gone or
+ * no longer active (deleted or disabled through another instance since the route checked it).
  */
 async function lockActiveEndpoint( connection: PoolConnection, endpointId: string ): Promise< boolean > {
-	const [ rows ] = await connection.query< Row[] >( 'SELECT status FROM endpoints WHERE id = ? FOR UPDATE', [
+	const [ rows ] = await connection.query< Row[] >( 'SELECT status FROM endpoints WHERE id = ? LOCK IN SHARE MODE', [
 		endpointId,
 	] );
 	return rows[ 0 ]?.status === 'active';

@@ -76,7 +76,7 @@ export class MysqlStore implements QueueStore {
 		this.pool = withDeadlines( rawPool );
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
 		this.inbound = new MysqlInboundStore( this.pool );
-		this.replays = new MysqlReplayQueue( this.pool );
+		this.replays = new MysqlReplayQueue( this.pool, this.lockPrefix );
 		this.privacy = new MysqlPrivacyQueue( this.pool );
 	}
 
