@@ -4,6 +4,7 @@ import { sampleWebhook } from '../../support/inbound-signers';
 import {
 	app,
 	horizontalOverflow,
+	overflowingElements,
 	openSession,
 	openTab,
 	refreshUntil,
@@ -138,6 +139,7 @@ describe( 'admin page details', () => {
 			await receiving.waitFor();
 			const inTable = await lineBreaks( receiving );
 			expect( inTable.after.filter( ( ch ) => ! SEPARATORS.includes( ch ) ) ).toEqual( [] );
+			expect( await overflowingElements( page ) ).toEqual( [] );
 			expect( await horizontalOverflow( page ) ).toBe( 0 );
 		} finally {
 			await page.setViewportSize( { width: 1280, height: 900 } );

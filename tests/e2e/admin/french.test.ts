@@ -26,8 +26,16 @@ const TYPE = 'commande_fabrication';
  */
 function englishStrings(): string[] {
 	const po = parsePo( fs.readFileSync( poFile( 'fr_FR' ), 'utf8' ), 'fr_FR' );
+	// An English text French writes the same way in one of its contexts ("Active", a source's
+	// status, feminine; "Actif" for an endpoint's) is not English on a French screen.
+	const sameInFrench = new Set(
+		po.entries.filter( ( entry ) => entry.msgstr[ 0 ] === entry.msgid ).map( ( entry ) => entry.msgid )
+	);
 	const pieces = new Set< string >();
 	for ( const entry of po.entries ) {
+		if ( sameInFrench.has( entry.msgid ) ) {
+			continue;
+		}
 		const french = entry.msgstr[ 0 ] ?? '';
 		if ( french === '' || french === entry.msgid ) {
 			continue;

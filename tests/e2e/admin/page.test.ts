@@ -4,6 +4,7 @@ import { loginCookies } from '../../../scripts/lib/wp-login';
 import {
 	clickTab,
 	horizontalOverflow,
+	overflowingElements,
 	openSession,
 	openTab,
 	PAGE_PATH,
@@ -147,7 +148,12 @@ describe( 'the admin page in a real browser', () => {
 			] as const satisfies readonly Tab[] ) {
 				await openTab( session, tab );
 				await waitForLoaded( page );
-				expect( { tab, overflow: await horizontalOverflow( page ) } ).toEqual( { tab, overflow: 0 } );
+				const overflow = await horizontalOverflow( page );
+				expect( { tab, overflow, sticking: overflow ? await overflowingElements( page ) : [] } ).toEqual( {
+					tab,
+					overflow: 0,
+					sticking: [],
+				} );
 			}
 			await openTab( session, 'account' );
 			await waitForLoaded( page );

@@ -122,6 +122,28 @@ export async function horizontalOverflow( page: Page ): Promise< number > {
 }
 
 /**
+ * The innermost elements of the plugin's page that reach past the viewport's right edge (tag,
+ * classes, width, a bit of text): what to look at when horizontalOverflow is not 0.
+ */
+export async function overflowingElements( page: Page ): Promise< string[] > {
+	return page.evaluate( () => {
+		const edge = document.documentElement.clientWidth;
+		// A table's header row is there for screen readers only in the card layout (clipped to 1 px).
+		const sticking = Array.from( document.querySelectorAll< HTMLElement >( '.si-app *' ) ).filter(
+			( element ) => element.getBoundingClientRect().right > edge + 0.5 && ! element.closest( 'thead' )
+		);
+		return sticking
+			.filter( ( element ) => ! sticking.some( ( other ) => other !== element && element.contains( other ) ) )
+			.slice( 0, 10 )
+			.map(
+				( element ) =>
+					`${ element.tagName.toLowerCase() }.${ Array.from( element.classList ).join( '.' ) } ` +
+					`(${ Math.round( element.getBoundingClientRect().width ) } px): ${ ( element.textContent ?? '' ).trim().slice( 0, 60 ) }`
+			);
+	} );
+}
+
+/**
  * Fails with a clear message when a REST route the page needs is missing on this site,
  * instead of letting a browser test time out on a "not available yet" notice.
  */
