@@ -136,6 +136,58 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		expect( delivery?.attempts.map( ( a ) => a.statusCode ) ).toEqual( [ 500, 200 ] );
 	} );
 
+	it( 'stopping while a round claims: what the round claimed is sent and recorded before stop() returns', async () => {
+		receiver = await startReceiver();
+		const store = await backend.open();
+		await store.createEndpoint(
+			{
+				url: receiver.url + '/hook',
+				description: '',
+				eventTypes: [],
+				maxConcurrency: 4,
+				wcCompatSignature: false,
+				secret: generateSecret(),
+			},
+			Date.now()
+		);
+		// The store answers a round that claimed only once the test lets it: stop() comes in between.
+		let release: () => void = () => undefined;
+		const released = new Promise< void >( ( resolve ) => ( release = resolve ) );
+		let claimedInRound: () => void = () => undefined;
+		const roundClaimed = new Promise< void >( ( resolve ) => ( claimedInRound = resolve ) );
+		const gated = new Proxy( store, {
+			get( target, property ) {
+				if ( property === 'round' ) {
+					return async ( input: Parameters< QueueStore[ 'round' ] >[ 0 ] ) => {
+						const result = await target.round( input );
+						if ( result.claimed.length > 0 ) {
+							claimedInRound();
+							await released;
+						}
+						return result;
+					};
+				}
+				const value: unknown = Reflect.get( target, property, target );
+				return typeof value === 'function' ? value.bind( target ) : value;
+			},
+		} );
+		const dispatcher = dispatcherOn( gated, 60_000 );
+		const now = Date.now();
+		const stored = await store.insertBatch( events( 'stop', 3 ), now, dispatcher.firstAttemptAt( now ) );
+		dispatcher.wake( stored.endpointIds );
+		await roundClaimed;
+		const stopped = dispatcher.stop( 10_000 );
+		release();
+		await stopped;
+		// Nothing left held; the order's next two events wait for the next start.
+		expect( await store.countByStatus() ).toMatchObject( { pending: 2, in_flight: 0 } );
+		expect( receiver.requests.map( ( request ) => request.headers[ 'webhook-id' ] ) ).toEqual( [ 'stop_0' ] );
+		expect( ( await store.deliveriesOfEvent( 'stop_0' ) )[ 0 ] ).toMatchObject( {
+			status: 'succeeded',
+			attemptCount: 1,
+		} );
+	} );
+
 	if ( kind === 'mysql' ) {
 		it( 'shares the queue between instances: events stored through one are sent by the other, each once', async () => {
 			receiver = await startReceiver();

@@ -288,6 +288,9 @@ export class Dispatcher {
 		clearTimeout( this.timer );
 		clearInterval( this.poller );
 		const deadline = Date.now() + graceMs;
+		// A round in progress read its claim limit while running: what it claims is launched when
+		// it ends, and is waited for with the rest.
+		await settledBefore( this.pumping ? [ this.pumping ] : [], deadline );
 		if ( started && ! ( await settledBefore( [ ...this.running ], deadline ) ) ) {
 			this.abandoned = true;
 			this.log.warn(
