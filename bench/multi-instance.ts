@@ -45,7 +45,8 @@ CPU per delivery for:
                --instances; the driver spreads the event batches over the instances in turn
 Each row then measures the event-to-first-attempt latency at a fixed rate (one event per POST,
 the POSTs spread over the instances in turn, as a load balancer would), and each MariaDB row
-counts the statements its instances send while idle.
+counts the statements its instances send per delivery (MariaDB's Questions over the measured
+hand-over and sending) and while idle.
 Each MariaDB row gets a fresh server from tests/support/mariadb.ts (Debian's mariadbd in a
 temporary folder); the sidecars select it with SIDECAR_DATABASE_URL.
 
@@ -130,6 +131,8 @@ interface Row {
 	latency: LatencyResult | null;
 	/** Statements each idle instance sends to MariaDB per second (Questions, divided by instances). */
 	idle_queries_per_s_per_instance: number | null;
+	/** Statements MariaDB received per delivery while the events were handed over and sent (Questions). */
+	statements_per_delivery: number | null;
 }
 
 const DATABASE_URL_SETTING = 'SIDECAR_DATABASE_URL';
@@ -203,6 +206,8 @@ async function main(): Promise< void > {
 		await receiver.waitForDistinct( 100 * apis.length, deadline );
 		await receiver.reset();
 
+		const url = env[ DATABASE_URL_SETTING ];
+		const questions0 = url === undefined ? 0 : await questionsOf( url );
 		const watches = sidecars.map( ( sidecar ) => watchRss( sidecar.pid ) );
 		const cpu0 = sidecars.map( ( sidecar ) => cpuMs( sidecar.pid ) );
 		const started = performance.now();
@@ -210,6 +215,8 @@ async function main(): Promise< void > {
 		const stats = await receiver.waitForDistinct( options.events, deadline );
 		const seconds = ( performance.now() - started ) / 1000;
 		const cpu = sidecars.map( ( sidecar, i ) => cpuMs( sidecar.pid ) - ( cpu0[ i ] as number ) );
+		// Less the reading itself; the attempts of the last round may still be recorded after this.
+		const statements = url === undefined ? null : ( await questionsOf( url ) ) - questions0 - 1;
 		watches.forEach( ( watch ) => watch.stop() );
 		await receiver.reset();
 		const latency = await fixedRateLatency( apis, receiver, {
@@ -219,7 +226,6 @@ async function main(): Promise< void > {
 			deadline,
 		} );
 		await receiver.reset();
-		const url = env[ DATABASE_URL_SETTING ];
 		const idle = url === undefined ? null : await idleQueriesPerSecond( url, options.idleSeconds );
 		for ( const sidecar of sidecars ) {
 			await stopSidecar( sidecar );
@@ -237,6 +243,7 @@ async function main(): Promise< void > {
 			ratio_to_raw: null,
 			latency,
 			idle_queries_per_s_per_instance: idle === null ? null : round( idle / count ),
+			statements_per_delivery: statements === null ? null : round( statements / options.events ),
 		};
 	};
 
@@ -257,6 +264,7 @@ async function main(): Promise< void > {
 			ratio_to_raw: 1,
 			latency: null,
 			idle_queries_per_s_per_instance: null,
+			statements_per_delivery: null,
 		};
 		rows.unshift( rawRow );
 
@@ -286,6 +294,17 @@ async function main(): Promise< void > {
 	}
 }
 
+/** MariaDB's Questions counter: the statements its clients have sent (this reading included). */
+async function questionsOf( url: string ): Promise< number > {
+	const connection = await mysql.createConnection( url );
+	try {
+		const [ rows ] = await connection.query( "SHOW GLOBAL STATUS LIKE 'Questions'" );
+		return Number( ( rows as { Value: string }[] )[ 0 ]?.Value );
+	} finally {
+		await connection.end();
+	}
+}
+
 /**
  * Statements the server received per second while the instances had nothing to do (MariaDB's
  * Questions counter, read twice, less the second reading itself), after a settling second.
@@ -310,7 +329,7 @@ function print( options: Options, rows: Row[] ): void {
 	const machine = `${ os.cpus().length } x ${ os.cpus()[ 0 ]?.model.trim() }, Node ${ process.version }, load average ${ os.loadavg()[ 0 ]?.toFixed( 1 ) } at the end`;
 	const lines = [
 		`Multi-instance benchmark (${ machine }); ${ options.events } events a row in batches of ${ options.batch }, endpoint max_concurrency ${ options.concurrency }`,
-		'  row            deliveries/s   ratio to raw   CPU µs/delivery (all instances)   per instance      peak RSS MB   repeated   latency p50 / p99 ms   idle queries/s each',
+		'  row            deliveries/s   ratio to raw   CPU µs/delivery (all instances)   per instance      peak RSS MB   repeated   latency p50 / p99 ms   idle queries/s each   statements/delivery',
 	];
 	for ( const row of rows ) {
 		lines.push(
@@ -324,6 +343,7 @@ function print( options: Options, rows: Row[] ): void {
 				String( row.repeated_deliveries ).padStart( 10 ),
 				( row.latency ? `${ row.latency.p50_ms } / ${ row.latency.p99_ms }` : '-' ).padStart( 22 ),
 				String( row.idle_queries_per_s_per_instance ?? '-' ).padStart( 21 ),
+				String( row.statements_per_delivery ?? '-' ).padStart( 21 ),
 			].join( ' ' )
 		);
 	}

@@ -389,7 +389,10 @@ export class Dispatcher {
 				claimOn: ids,
 			} );
 			this.afterRound( decided, result, now );
-			if ( this.storeError !== undefined ) {
+			if ( result.cutShort !== undefined ) {
+				// What the round recorded (and stored) stands; its claims did not happen.
+				this.storeFailed( result.cutShort );
+			} else if ( this.storeError !== undefined ) {
 				this.log.info( 'the store answers again' );
 				this.storeError = undefined;
 			}
@@ -405,17 +408,24 @@ export class Dispatcher {
 		} catch ( error ) {
 			// Nothing of the round happened: keep the results, read the endpoints again, try again shortly.
 			this.finished = finished.concat( this.finished );
-			this.reloadEndpoints = true;
-			setTimeout( () => this.wake(), ROUND_RETRY_MS ).unref();
 			if ( ingest !== undefined ) {
+				this.reloadEndpoints = true;
+				setTimeout( () => this.wake(), ROUND_RETRY_MS ).unref();
 				throw error; // the POST's answer says it: nothing was stored
 			}
-			if ( this.storeError === undefined ) {
-				this.log.error( { err: error }, 'dispatcher could not reach its store; retrying in 1 s' );
-			}
-			this.storeError = error;
+			this.storeFailed( error );
 			return undefined;
 		}
+	}
+
+	/** A round the store refused (whole or in part): read the endpoints again and try again shortly. */
+	private storeFailed( error: unknown ): void {
+		this.reloadEndpoints = true;
+		setTimeout( () => this.wake(), ROUND_RETRY_MS ).unref();
+		if ( this.storeError === undefined ) {
+			this.log.error( { err: error }, 'dispatcher could not reach its store; retrying in 1 s' );
+		}
+		this.storeError = error;
 	}
 
 	/** Applies retry-policy decide() to a finished attempt: what the round records. */

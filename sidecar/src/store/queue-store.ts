@@ -65,6 +65,12 @@ export interface RoundResult {
 	/** Endpoints the round disabled, each with its notice queued. */
 	disabled: { endpointId: string; disable: AutoDisable }[];
 	claimed: ClaimedDelivery[];
+	/**
+	 * The shared store's round is several transactions: the error that stopped it after the
+	 * attempts were recorded (and the ingest stored). What is in this result is committed, and
+	 * must not be recorded again; the rest of the round (health moves, claims) did not happen.
+	 */
+	cutShort?: unknown;
 }
 
 /** An attempt as the shared store records it: who made it, and when it started and ended. */

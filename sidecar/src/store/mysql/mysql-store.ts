@@ -1,7 +1,6 @@
 import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import type { EventType } from '../../contracts/constants';
 import {
-	parkedIfEndpointStopped,
 	summariseHealth,
 	type Attempt,
 	type AttemptTrigger,
@@ -35,6 +34,7 @@ import { MysqlPrivacyQueue } from './mysql-privacy';
 import { readQueueByEndpoint } from './mysql-queue-metrics';
 import { MysqlReplayQueue } from './mysql-replay';
 import { STATEMENT_DEADLINE_MS, withDeadlines } from './mysql-deadline';
+import { claimDueOn, completeAll } from './mysql-claims';
 import { inTransaction } from './mysql-transaction';
 
 /** Names of the database locks (GET_LOCK) the instances share; prefixed with the database name. */
@@ -161,6 +161,13 @@ export class MysqlStore implements QueueStore {
 		}
 	}
 
+	/**
+	 * Stores the batch in a fixed number of statements: the ids already stored are read, the
+	 * others inserted in one multi-row INSERT IGNORE, their deliveries in another. Another
+	 * instance handed some of the same events over between the read and the insert if the insert
+	 * skipped any: then the transaction is run again from the start as a deadlock's victim is
+	 * (mysql-transaction.ts), and the read finds them stored.
+	 */
 	async insertBatch( events: NewEvent[], now: number, firstAttemptAt: number ): Promise< InsertResult > {
 		return inTransaction( this.pool, async ( connection ) => {
 			const [ endpointRows ] = await connection.query< Row[] >(
@@ -171,19 +178,48 @@ export class MysqlStore implements QueueStore {
 				types: new Set( JSON.parse( String( row.event_types ) ) as string[] ),
 			} ) );
 			const result: InsertResult = { accepted: [], duplicates: [], endpointIds: [] };
-			const touched = new Set< string >();
-			const deliveries: unknown[][] = [];
+			if ( events.length === 0 ) {
+				return result;
+			}
+			const [ stored ] = await connection.query< Row[] >( 'SELECT id FROM events WHERE id IN (?)', [
+				events.map( ( event ) => event.id ),
+			] );
+			const seen = new Set( stored.map( ( row ) => String( row.id ) ) );
+			const fresh: NewEvent[] = [];
 			for ( const event of events ) {
-				// One statement per event: INSERT IGNORE reports per row whether the id was new.
-				const [ inserted ] = await connection.query< ResultSetHeader >(
-					'INSERT IGNORE INTO events (id, type, timestamp, ordering_key, payload, received_at) VALUES (?, ?, ?, ?, ?, ?)',
-					[ event.id, event.type, event.timestamp, event.orderingKey, eventPayload( event ), now ]
-				);
-				if ( inserted.affectedRows === 0 ) {
+				if ( seen.has( event.id ) ) {
 					result.duplicates.push( event.id );
 					continue;
 				}
+				seen.add( event.id );
+				fresh.push( event );
 				result.accepted.push( event.id );
+			}
+			if ( fresh.length === 0 ) {
+				return result;
+			}
+			// In batch order: the ids (seq, and the deliveries' below) follow arrival, which the ordering check relies on.
+			const [ inserted ] = await connection.query< ResultSetHeader >(
+				'INSERT IGNORE INTO events (id, type, timestamp, ordering_key, payload, received_at) VALUES ?',
+				[
+					fresh.map( ( event ) => [
+						event.id,
+						event.type,
+						event.timestamp,
+						event.orderingKey,
+						eventPayload( event ),
+						now,
+					] ),
+				]
+			);
+			if ( inserted.affectedRows !== fresh.length ) {
+				throw Object.assign( new Error( 'another instance stored some of these events meanwhile' ), {
+					code: 'ER_LOCK_DEADLOCK',
+				} );
+			}
+			const touched = new Set< string >();
+			const deliveries: unknown[][] = [];
+			for ( const event of fresh ) {
 				for ( const endpoint of endpoints ) {
 					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
 						deliveries.push( [
@@ -200,7 +236,6 @@ export class MysqlStore implements QueueStore {
 				}
 			}
 			if ( deliveries.length > 0 ) {
-				// In batch order: the ids follow arrival, which the ordering check relies on.
 				await connection.query(
 					'INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at) VALUES ?',
 					[ deliveries ]
@@ -539,156 +574,23 @@ export class MysqlStore implements QueueStore {
 		return { deliveries: rows.map( toDelivery ), total: Number( counted[ 0 ]?.n ?? 0 ) };
 	}
 
-	/**
-	 * Three steps, the last two in one short transaction:
-	 *  1. candidates: due pending deliveries of the endpoint, or in-flight ones whose lease
-	 *     expired, that no unfinished earlier delivery of the same ordering key precedes
-	 *     (a plain read of what is committed; an earlier delivery another instance is
-	 *     claiming right now is still pending or in flight, so it holds its followers back);
-	 *  2. SELECT … FOR UPDATE SKIP LOCKED on those rows, re-checking that they are still
-	 *     claimable: rows another instance is claiming at this moment are skipped, not waited for;
-	 *  3. the lease: status in_flight, claimed_by this instance, claimed_until now + leaseMs.
-	 */
+	/** See claimDueOn (mysql-claims.ts): the round's claim, for one endpoint. */
 	async claimDue( endpointId: string, now: number, limit: number, lease: Lease ): Promise< ClaimedDelivery[] > {
-		if ( limit <= 0 ) {
-			return [];
-		}
-		const claimable = `((d.status = 'pending' AND d.next_attempt_at <= ?) OR (d.status = 'in_flight' AND d.claimed_until < ?))`;
-		// Not behind an unfinished earlier delivery of the same ordering key.
-		const head = `(d.ordering_key IS NULL OR NOT EXISTS (
-			SELECT 1 FROM deliveries p
-			WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id AND p.status IN ('pending', 'in_flight')))`;
-		// Outside the transaction (a plain read either way): an idle poll costs this one query.
-		// Two index range reads (due pending rows, expired leases) rather than one OR that scans the endpoint's history.
-		const [ candidates ] = await this.pool.query< Row[] >(
-			`(SELECT d.id, d.next_attempt_at AS due FROM deliveries d
-			  WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND ${ head }
-			  ORDER BY d.next_attempt_at, d.id LIMIT ?)
-			 UNION ALL
-			 (SELECT d.id, d.claimed_until AS due FROM deliveries d
-			  WHERE d.endpoint_id = ? AND d.status = 'in_flight' AND d.claimed_until < ? AND ${ head }
-			  ORDER BY d.claimed_until, d.id LIMIT ?)`,
-			[ endpointId, now, limit, endpointId, now, limit ]
-		);
-		if ( candidates.length === 0 ) {
-			return [];
-		}
-		const ids = candidates.map( ( row ) => Number( row.id ) );
-		return inTransaction( this.pool, async ( connection ) => {
-			const [ rows ] = await connection.query< Row[] >(
-				`SELECT d.id, d.event_id, d.endpoint_id, d.attempt_count, d.cycle_attempts, d.next_trigger, d.created_at, d.status, d.claimed_by
-				 FROM deliveries d
-				 WHERE d.id IN (?) AND ${ claimable }
-				 ORDER BY d.id
-				 LIMIT ?
-				 FOR UPDATE SKIP LOCKED`,
-				[ ids, now, now, limit ]
-			);
-			if ( rows.length === 0 ) {
-				return [];
-			}
-			const taken = rows.map( ( row ) => Number( row.id ) );
-			await connection.query(
-				`UPDATE deliveries SET status = 'in_flight', claimed_by = ?, claimed_until = ?, updated_at = ? WHERE id IN (?)`,
-				[ lease.instanceId, now + lease.leaseMs, now, taken ]
-			);
-			const [ events ] = await connection.query< Row[] >(
-				'SELECT id, type, payload, received_at FROM events WHERE id IN (?)',
-				[ [ ...new Set( rows.map( ( row ) => String( row.event_id ) ) ) ] ]
-			);
-			const eventsById = new Map( events.map( ( event ) => [ String( event.id ), event ] ) );
-			return rows.map( ( row ) => {
-				const event = eventsById.get( String( row.event_id ) ) as Row;
-				return {
-					id: Number( row.id ),
-					eventId: String( row.event_id ),
-					eventType: event.type as EventType,
-					endpointId: String( row.endpoint_id ),
-					payload: String( event.payload ),
-					attemptCount: Number( row.attempt_count ),
-					cycleAttempts: Number( row.cycle_attempts ),
-					trigger: row.next_trigger as AttemptTrigger,
-					receivedAt: Number( event.received_at ),
-					createdAt: Number( row.created_at ),
-				};
-			} );
-		} );
+		return claimDueOn( this.pool, [ { endpointId, limit } ], now, lease );
 	}
 
-	/**
-	 * Moves the delivery on only while this instance still holds it (its lease may have
-	 * expired and another instance taken it over); the attempt is recorded either way, with
-	 * the instance and its start and end, since it did happen.
-	 */
+	/** See completeAll (mysql-claims.ts): the round's recording, for one attempt. */
 	async complete( completion: Completion, lease: Lease ): Promise< boolean > {
-		return inTransaction( this.pool, async ( connection ) => {
-			if ( completion.status === 'pending' ) {
-				// A retry: park it if the endpoint was disabled (through any instance) while the
-				// attempt ran. The shared lock waits for a disabling in progress (it holds the row
-				// exclusively while it cancels the queue), and is taken before the delivery's row, in
-				// the disabling's own order, so the two cannot deadlock.
-				const [ endpoints ] = await connection.query< Row[] >(
-					'SELECT status, disabled_reason FROM endpoints WHERE id = ? LOCK IN SHARE MODE',
-					[ completion.endpointId ]
-				);
-				const endpoint = endpoints[ 0 ];
-				completion = parkedIfEndpointStopped(
-					completion,
-					endpoint && {
-						status: String( endpoint.status ),
-						disabledReason: ( endpoint.disabled_reason as string | null ) ?? null,
-					}
-				);
-			}
-			const [ updated ] = await connection.query< ResultSetHeader >(
-				`UPDATE deliveries SET status = ?, attempt_count = ?, cycle_attempts = ?, next_attempt_at = ?, next_trigger = 'scheduled',
-				 last_status_code = ?, last_error = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
-				 WHERE id = ? AND status = 'in_flight' AND claimed_by = ?`,
-				[
-					completion.status,
-					completion.attemptNumber,
-					completion.cycleAttempts,
-					completion.nextAttemptAt,
-					completion.statusCode,
-					completion.lastError,
-					completion.now,
-					completion.deliveryId,
-					lease.instanceId,
-				]
-			);
-			const [ exists ] = await connection.query< Row[] >( 'SELECT 1 FROM deliveries WHERE id = ?', [
-				completion.deliveryId,
-			] );
-			if ( exists.length > 0 ) {
-				await connection.query(
-					`INSERT INTO attempts (delivery_id, endpoint_id, instance_id, attempt_number, started_at, ended_at, duration_ms, status_code, error_code,
-					   response_excerpt, next_attempt_at, \`trigger\`)
-					 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-					[
-						completion.deliveryId,
-						completion.endpointId,
-						lease.instanceId,
-						completion.attemptNumber,
-						completion.startedAt,
-						completion.startedAt + completion.durationMs,
-						completion.durationMs,
-						completion.statusCode,
-						completion.errorCode,
-						completion.responseExcerpt,
-						completion.nextAttemptAt,
-						completion.trigger,
-					]
-				);
-			}
-			return updated.affectedRows === 1;
-		} );
+		const [ recorded ] = await completeAll( this.pool, [ completion ], lease );
+		return recorded === true;
 	}
 
 	/**
-	 * The dispatcher's round on the shared store: the hand-over in its own transaction, then each
-	 * attempt recorded (complete) with its endpoint's health moved (FailureStreaks: a streak
-	 * starts once across instances, a disabling re-reads it under the endpoint's row lock), then
-	 * the claims of each endpoint (claimDue).
+	 * The dispatcher's round on the shared store, in a few statements however many deliveries
+	 * it carries: the hand-over in its own transaction, every finished attempt recorded in one
+	 * (completeAll), each endpoint's health moved (FailureStreaks, only when a streak starts or
+	 * ends: a streak starts once across instances, a disabling re-reads it under the endpoint's
+	 * row lock), then the claims of every endpoint at once (claimDueOn).
 	 */
 	async round( input: RoundInput ): Promise< RoundResult > {
 		const { now, lease } = input;
@@ -698,13 +600,27 @@ export class MysqlStore implements QueueStore {
 			result.ingested = await this.insertBatch( input.ingest.events, now, input.ingest.firstAttemptAt );
 			claimOn.push( ...result.ingested.endpointIds.filter( ( id ) => ! claimOn.includes( id ) ) );
 		}
+		result.recorded = await completeAll(
+			this.pool,
+			input.finished.map( ( { completion } ) => completion ),
+			lease
+		);
+		try {
+			await this.afterRecording( input, claimOn, result );
+		} catch ( error ) {
+			result.cutShort = error;
+		}
+		return result;
+	}
+
+	/** The round's health moves and claims, once its attempts are recorded. */
+	private async afterRecording( input: RoundInput, claimOn: string[], result: RoundResult ): Promise< void > {
+		const { now, lease } = input;
 		const streaks = this.failureStreaks;
 		const disabled = new Set< string >();
-		for ( const { completion, endpoint, succeeded, gone } of input.finished ) {
+		for ( const [ index, { completion, endpoint, succeeded, gone } ] of input.finished.entries() ) {
 			const id = completion.endpointId;
-			const recorded = await this.complete( completion, lease );
-			result.recorded.push( recorded );
-			if ( ! recorded || ! endpoint || disabled.has( id ) ) {
+			if ( ! result.recorded[ index ] || ! endpoint || disabled.has( id ) ) {
 				continue;
 			}
 			const known = result.failingSince.has( id )
@@ -738,12 +654,14 @@ export class MysqlStore implements QueueStore {
 				result.disabled.push( { endpointId: id, disable } );
 			}
 		}
-		for ( const id of claimOn ) {
-			if ( ! disabled.has( id ) ) {
-				result.claimed.push( ...( await this.claimDue( id, now, input.limit( id ), lease ) ) );
-			}
-		}
-		return result;
+		result.claimed = await claimDueOn(
+			this.pool,
+			claimOn
+				.filter( ( id ) => ! disabled.has( id ) )
+				.map( ( id ) => ( { endpointId: id, limit: input.limit( id ) } ) ),
+			now,
+			lease
+		);
 	}
 
 	/** This instance's own claims from before a restart: its attempts were cut short, so they go out again now. */
