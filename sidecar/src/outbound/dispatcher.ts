@@ -8,6 +8,7 @@ import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
 import type { Endpoint } from '../store/endpoints-store';
 import type { InsertResult, NewEvent } from '../store/events-store';
 import type { FinishedAttempt, Lease, QueueStore, RoundInput } from '../store/queue-store';
+import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
 import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
@@ -24,8 +25,6 @@ export const LEASE_POLL_MS = 1000;
 export const LEASE_MARGIN_MS = 2_000;
 /** How soon a round that the store refused is tried again. */
 const ROUND_RETRY_MS = 1000;
-// setTimeout's ceiling (~24.8 days); a later retry just re-arms on wake-up.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * How instances share the store: `owner`, one process owns it (SQLite: nothing else writes,
@@ -50,6 +49,8 @@ export interface DispatcherOptions {
 	instanceId?: string;
 	/** Defaults from the store: owner on SQLite, leases polled every LEASE_POLL_MS on MySQL. */
 	coordination?: Coordination;
+	/** What due times, leases, the poll and the shutdown deadline are read from; the system's by default. */
+	clock?: Clock;
 }
 
 export function retryPolicyFrom( config: SidecarConfig ): RetryPolicyConfig {
@@ -112,6 +113,7 @@ export class Dispatcher {
 	/** Whether the per-delivery debug line is logged (read once: building it costs on the hot path). */
 	private readonly debug: boolean;
 	private readonly metrics: DispatcherOptions[ 'metrics' ];
+	private readonly clock: Clock;
 
 	private endpoints = new Map< string, Endpoint >();
 	private reloadEndpoints = true;
@@ -124,9 +126,9 @@ export class Dispatcher {
 	private pumpQueued = false;
 	/** The round in progress, if any; a wake-up meanwhile runs another after it. */
 	private pumping: Promise< void > | undefined;
-	private timer: NodeJS.Timeout | undefined;
+	private cancelTimer: Cancel = noCancel;
 	private timerAt = Infinity;
-	private poller: NodeJS.Timeout | undefined;
+	private cancelPoll: Cancel = noCancel;
 	private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
 	/** Set when stop()'s deadline passed: late results are dropped, their rows stay in_flight for recovery. */
 	private abandoned = false;
@@ -138,6 +140,7 @@ export class Dispatcher {
 		this.log = options.log;
 		this.store = options.store;
 		this.metrics = options.metrics;
+		this.clock = options.clock ?? systemClock;
 		this.policy = retryPolicyFrom( config );
 		this.client =
 			options.client ??
@@ -164,7 +167,7 @@ export class Dispatcher {
 		}
 		this.state = 'starting';
 		// Nothing is claimed before the recovery: it would put this run's own claims back too.
-		void this.store.recoverInFlight( this.lease, Date.now() ).then(
+		void this.store.recoverInFlight( this.lease, this.clock.now() ).then(
 			( recovered ) => {
 				if ( recovered > 0 ) {
 					this.log.warn( { recovered }, 'deliveries left in flight by the previous run are queued again' );
@@ -185,9 +188,19 @@ export class Dispatcher {
 		}
 		this.state = 'running';
 		if ( this.coordination.kind === 'leases' ) {
-			this.poller = setInterval( () => this.endpointsChanged(), this.coordination.pollMs );
+			this.poll( this.coordination.pollMs );
 		}
 		this.endpointsChanged();
+	}
+
+	/** With leases, every pollMs: what other instances stored, retries that came due, leases that expired. */
+	private poll( pollMs: number ): void {
+		this.cancelPoll = this.clock.schedule( pollMs, () => {
+			if ( this.state === 'running' ) {
+				this.poll( pollMs );
+				this.endpointsChanged();
+			}
+		} );
 	}
 
 	/** Something was queued for these endpoints (all of them if omitted). */
@@ -251,7 +264,7 @@ export class Dispatcher {
 	 * events. When the store throws, nothing is stored nor claimed and the error is the caller's.
 	 */
 	async ingest( events: NewEvent[] ): Promise< InsertResult > {
-		const now = Date.now();
+		const now = this.clock.now();
 		const ingest = { events, firstAttemptAt: this.firstAttemptAt( now ) };
 		if ( this.state !== 'running' || this.pumping !== undefined ) {
 			// Not claiming now (not started, or a round of this instance is claiming): store, then wake.
@@ -285,20 +298,20 @@ export class Dispatcher {
 		}
 		const started = this.state !== 'new';
 		this.state = 'stopping';
-		clearTimeout( this.timer );
-		clearInterval( this.poller );
-		const deadline = Date.now() + graceMs;
+		this.cancelTimer();
+		this.cancelPoll();
+		const deadline = this.clock.now() + graceMs;
 		// A round in progress read its claim limit while running: what it claims is launched when
 		// it ends, and is waited for with the rest.
-		await settledBefore( this.pumping ? [ this.pumping ] : [], deadline );
-		if ( started && ! ( await settledBefore( [ ...this.running ], deadline ) ) ) {
+		await this.settledBefore( this.pumping ? [ this.pumping ] : [], deadline );
+		if ( started && ! ( await this.settledBefore( [ ...this.running ], deadline ) ) ) {
 			this.abandoned = true;
 			this.log.warn(
 				{ in_flight: this.running.size },
 				'shutdown deadline passed: unfinished attempts will be retried after restart'
 			);
 		}
-		await settledBefore( this.pumping ? [ this.pumping ] : [], deadline );
+		await this.settledBefore( this.pumping ? [ this.pumping ] : [], deadline );
 		if ( started && this.finished.length > 0 ) {
 			await this.pump(); // record what finished since the last round
 		}
@@ -335,7 +348,7 @@ export class Dispatcher {
 		if ( this.state === 'new' || this.state === 'stopped' ) {
 			return;
 		}
-		this.pumping = this.runRound( Date.now() ).then(
+		this.pumping = this.runRound( this.clock.now() ).then(
 			() => undefined,
 			() => undefined
 		);
@@ -410,7 +423,7 @@ export class Dispatcher {
 			this.finished = finished.concat( this.finished );
 			if ( ingest !== undefined ) {
 				this.reloadEndpoints = true;
-				setTimeout( () => this.wake(), ROUND_RETRY_MS ).unref();
+				this.clock.schedule( ROUND_RETRY_MS, () => this.wake() );
 				throw error; // the POST's answer says it: nothing was stored
 			}
 			this.storeFailed( error );
@@ -421,7 +434,7 @@ export class Dispatcher {
 	/** A round the store refused (whole or in part): read the endpoints again and try again shortly. */
 	private storeFailed( error: unknown ): void {
 		this.reloadEndpoints = true;
-		setTimeout( () => this.wake(), ROUND_RETRY_MS ).unref();
+		this.clock.schedule( ROUND_RETRY_MS, () => this.wake() );
 		if ( this.storeError === undefined ) {
 			this.log.error( { err: error }, 'dispatcher could not reach its store; retrying in 1 s' );
 		}
@@ -560,26 +573,24 @@ export class Dispatcher {
 	 * leases, a retry later than the next poll is the poll's to find (this instance or another).
 	 */
 	private wakeAt( at: number, now: number ): void {
-		const horizon = this.coordination.kind === 'leases' ? this.coordination.pollMs : MAX_TIMER_MS;
+		const horizon = this.coordination.kind === 'leases' ? this.coordination.pollMs : Infinity;
 		if ( at >= this.timerAt || at - now >= horizon || this.state !== 'running' ) {
 			return;
 		}
-		clearTimeout( this.timer );
+		this.cancelTimer();
 		this.timerAt = at;
-		this.timer = setTimeout(
-			() => {
-				this.timerAt = Infinity;
-				// A timer may fire a millisecond before Date.now() reaches `at` (it runs on the
-				// monotonic clock): a claim then would find nothing due, and nothing would wake again.
-				if ( Date.now() < at ) {
-					this.wakeAt( at, Date.now() );
-					return;
-				}
-				this.wake();
-			},
-			Math.min( Math.max( 0, at - now ), MAX_TIMER_MS )
-		);
-		this.timer.unref();
+		this.cancelTimer = this.clock.schedule( at - now, () => {
+			this.timerAt = Infinity;
+			// A timer may fire a millisecond before now() reaches `at` (setTimeout runs on the
+			// monotonic clock), or early past setTimeout's ceiling: a claim then would find nothing
+			// due, and nothing would wake again.
+			const current = this.clock.now();
+			if ( current < at ) {
+				this.wakeAt( at, current );
+				return;
+			}
+			this.wake();
+		} );
 	}
 
 	private launch( endpoint: Endpoint, claimed: ClaimedDelivery ): void {
@@ -599,25 +610,25 @@ export class Dispatcher {
 		this.running.add( task );
 	}
 
+	/** True if every promise settled before the deadline (a clock timestamp). */
+	private async settledBefore( promises: Promise< void >[], deadline: number ): Promise< boolean > {
+		if ( promises.length === 0 ) {
+			return true;
+		}
+		let cancel: Cancel = noCancel;
+		const timedOut = new Promise< boolean >( ( resolve ) => {
+			cancel = this.clock.schedule( deadline - this.clock.now(), () => resolve( false ) );
+		} );
+		const settled = Promise.allSettled( promises ).then( () => true );
+		const result = await Promise.race( [ settled, timedOut ] );
+		cancel();
+		return result;
+	}
+
 	private async attempt( endpoint: Endpoint, claimed: ClaimedDelivery ): Promise< void > {
-		const result = await this.client.send( attemptRequestFor( endpoint, claimed, Date.now() ) );
+		const result = await this.client.send( attemptRequestFor( endpoint, claimed, this.clock.now() ) );
 		if ( ! this.abandoned ) {
 			this.finished.push( { endpointId: endpoint.id, claimed, result } );
 		}
 	}
-}
-
-/** True if every promise settled before the deadline (a wall-clock ms timestamp). */
-async function settledBefore( promises: Promise< void >[], deadline: number ): Promise< boolean > {
-	if ( promises.length === 0 ) {
-		return true;
-	}
-	let timer: NodeJS.Timeout | undefined;
-	const timedOut = new Promise< boolean >( ( resolve ) => {
-		timer = setTimeout( () => resolve( false ), Math.max( 0, deadline - Date.now() ) );
-	} );
-	const settled = Promise.allSettled( promises ).then( () => true );
-	const result = await Promise.race( [ settled, timedOut ] );
-	clearTimeout( timer );
-	return result;
 }

@@ -2,6 +2,7 @@ import type { Logger } from '../logger';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { QueueStore } from '../store/queue-store';
 import { failingDisableReason } from '../model/health';
+import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 
 export const MAINTENANCE_LOCK = 'maintenance';
 
@@ -24,6 +25,8 @@ export interface MaintenanceOptions {
 	pruneBatch?: number;
 	/** Batches per tick; what is left is pruned on the next ticks. */
 	pruneBatchesPerTick?: number;
+	/** What the cadence and the retention and health thresholds are read from; the system's by default. */
+	clock?: Clock;
 }
 
 /**
@@ -39,11 +42,14 @@ export interface MaintenanceOptions {
  * (GET_LOCK(…, 0)), and an instance that does not get it skips the round.
  */
 export class Maintenance {
-	private timer: NodeJS.Timeout | undefined;
+	private cancelTimer: Cancel = noCancel;
 	private running: Promise< void > | undefined;
 	private stopped = false;
+	private readonly clock: Clock;
 
-	constructor( private readonly options: MaintenanceOptions ) {}
+	constructor( private readonly options: MaintenanceOptions ) {
+		this.clock = options.clock ?? systemClock;
+	}
 
 	start(): void {
 		this.schedule( 0 );
@@ -51,7 +57,7 @@ export class Maintenance {
 
 	async stop(): Promise< void > {
 		this.stopped = true;
-		clearTimeout( this.timer );
+		this.cancelTimer();
 		await this.running;
 	}
 
@@ -76,7 +82,7 @@ export class Maintenance {
 	private async sweepHealth(): Promise< void > {
 		const { store, log, disableAfterMs } = this.options;
 		try {
-			const now = Date.now();
+			const now = this.clock.now();
 			let disabled = 0;
 			for ( const id of await store.failureStreaks.failingSince( now - disableAfterMs ) ) {
 				if (
@@ -103,7 +109,7 @@ export class Maintenance {
 		const batchSize = this.options.pruneBatch ?? 500;
 		const batches = this.options.pruneBatchesPerTick ?? 20;
 		try {
-			const before = Date.now() - this.options.retentionMs;
+			const before = this.clock.now() - this.options.retentionMs;
 			const pruned = { deliveries: 0, events: 0, notices: 0 };
 			for ( let batch = 0; batch < batches && ! this.stopped; batch++ ) {
 				const round = await store.prune( before, batchSize );
@@ -129,7 +135,7 @@ export class Maintenance {
 		const batchSize = this.options.pruneBatch ?? 500;
 		const batches = this.options.pruneBatchesPerTick ?? 20;
 		try {
-			const now = Date.now();
+			const now = this.clock.now();
 			const before = now - ( this.options.payloadRetentionMs ?? this.options.retentionMs );
 			const cleared = { payloads: 0, excerpts: 0 };
 			for ( let batch = 0; batch < batches && ! this.stopped; batch++ ) {
@@ -153,15 +159,14 @@ export class Maintenance {
 		if ( this.stopped ) {
 			return;
 		}
-		this.timer = setTimeout( () => {
+		this.cancelTimer = this.clock.schedule( delayMs, () => {
 			this.running = this.tick()
 				.then( () => undefined )
 				.finally( () => {
 					this.running = undefined;
 					this.schedule( this.options.intervalMs );
 				} );
-		}, delayMs );
-		this.timer.unref();
+		} );
 	}
 }
 

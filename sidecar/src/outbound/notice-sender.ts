@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { NoticeQueue } from '../store/notice-queue';
+import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import type { Notifier } from './wordpress-notice';
 
 export interface NoticeSenderOptions {
@@ -19,11 +20,12 @@ export interface NoticeSenderOptions {
 	exclusively?: ( fn: () => Promise< void > ) => Promise< boolean >;
 	/** When another instance held the lock: look again after this (it may have missed a notice committed meanwhile). */
 	busyRetryMs?: number;
+	/** What due times and back-off are read from; the system's by default. */
+	clock?: Clock;
 }
 
 const BATCH = 20;
 const BUSY_RETRY_MS = 1000;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Sends the notices table to WordPress, one notice at a time, after the transactions
@@ -41,11 +43,13 @@ export class NoticeSender {
 	private again = false;
 	/** Set while rounds fail on the store; the error is logged once. */
 	private failing = false;
-	private timer: NodeJS.Timeout | undefined;
+	private cancelTimer: Cancel = noCancel;
 	private readonly abort = new AbortController();
+	private readonly clock: Clock;
 
 	constructor( private readonly options: NoticeSenderOptions ) {
 		this.maxDelayMs = options.maxDelayMs ?? 3_600_000;
+		this.clock = options.clock ?? systemClock;
 	}
 
 	start(): void {
@@ -114,14 +118,14 @@ export class NoticeSender {
 			return;
 		}
 		this.state = 'stopping';
-		clearTimeout( this.timer );
+		this.cancelTimer();
 		if ( this.running ) {
-			let timer: NodeJS.Timeout | undefined;
+			let cancel: Cancel = noCancel;
 			await Promise.race( [
 				this.running,
-				new Promise< void >( ( resolve ) => ( timer = setTimeout( resolve, graceMs ) ) ),
+				new Promise< void >( ( resolve ) => ( cancel = this.clock.schedule( graceMs, resolve ) ) ),
 			] );
-			clearTimeout( timer );
+			cancel();
 			this.abort.abort();
 			await this.running;
 		}
@@ -140,7 +144,7 @@ export class NoticeSender {
 	private async sendDue(): Promise< void > {
 		const { notices, notifier, log } = this.options;
 		while ( this.state === 'running' && notifier ) {
-			const due = await notices.due( Date.now(), BATCH );
+			const due = await notices.due( this.clock.now(), BATCH );
 			if ( due.length === 0 ) {
 				return;
 			}
@@ -160,11 +164,11 @@ export class NoticeSender {
 					attempt: item.attempts + 1,
 				};
 				if ( result.acknowledged ) {
-					await notices.acknowledge( item.id, Date.now() );
+					await notices.acknowledge( item.id, this.clock.now() );
 					log.info( context, 'WordPress notified' );
 				} else {
 					const delayMs = Math.min( this.maxDelayMs, this.options.baseDelayMs * 2 ** item.attempts );
-					await notices.failed( item.id, result.error, Date.now() + delayMs );
+					await notices.failed( item.id, result.error, this.clock.now() + delayMs );
 					log.warn(
 						{ ...context, error: result.error, retry_in_s: delayMs / 1000 },
 						'WordPress did not acknowledge a notice; will retry'
@@ -177,25 +181,24 @@ export class NoticeSender {
 	/** When to look again: the earliest notice due, or soon when another instance was sending or the round failed. */
 	private async nextRoundAt( outcome: 'sent' | 'busy' | 'failed' ): Promise< number | undefined > {
 		if ( outcome === 'busy' ) {
-			return Date.now() + ( this.options.busyRetryMs ?? BUSY_RETRY_MS );
+			return this.clock.now() + ( this.options.busyRetryMs ?? BUSY_RETRY_MS );
 		}
 		if ( outcome === 'failed' ) {
-			return Date.now() + 1000;
+			return this.clock.now() + 1000;
 		}
 		try {
 			return await this.options.notices.nextDue();
 		} catch ( error ) {
 			this.options.log.error( { err: error }, 'could not read the notices table; retrying in 1 s' );
-			return Date.now() + 1000;
+			return this.clock.now() + 1000;
 		}
 	}
 
 	private armTimer( next: number | undefined ): void {
-		clearTimeout( this.timer );
+		this.cancelTimer();
 		if ( this.state !== 'running' || next === undefined ) {
 			return;
 		}
-		this.timer = setTimeout( () => this.kick(), Math.min( Math.max( 0, next - Date.now() ), MAX_TIMER_MS ) );
-		this.timer.unref();
+		this.cancelTimer = this.clock.schedule( next - this.clock.now(), () => this.kick() );
 	}
 }

@@ -2,6 +2,7 @@ import type { SidecarConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { QueueStore } from '../store/queue-store';
+import type { Clock } from './clock';
 import type { DeliveryClient } from './delivery-client';
 import { Dispatcher, type Coordination } from './dispatcher';
 import { Maintenance } from './maintenance';
@@ -42,8 +43,10 @@ export function createOutboundRuntime( options: {
 	coordination?: Coordination;
 	/** How soon a notice sender looks again when another instance was sending. */
 	busyRetryMs?: number;
+	/** The three workers' time (the system's by default; tests move a manual one). */
+	clock?: Clock;
 } ): OutboundRuntime {
-	const { config, log, store, metrics } = options;
+	const { config, log, store, metrics, clock } = options;
 	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
 	const notices = new NoticeSender( {
 		notices: store.notices,
@@ -52,6 +55,7 @@ export function createOutboundRuntime( options: {
 		baseDelayMs: intervalMs,
 		exclusively: ( fn ) => store.exclusively( NOTICES_LOCK, fn ),
 		busyRetryMs: options.busyRetryMs,
+		clock,
 	} );
 	const dispatcher = new Dispatcher( {
 		config,
@@ -62,6 +66,7 @@ export function createOutboundRuntime( options: {
 		instanceId: options.instanceId,
 		coordination: options.coordination,
 		onNoticesQueued: () => notices.kick(),
+		clock,
 	} );
 	const maintenance = new Maintenance( {
 		store,
@@ -73,6 +78,7 @@ export function createOutboundRuntime( options: {
 		kickNotices: () => notices.kick(),
 		endpointsChanged: () => dispatcher.endpointsChanged(),
 		metrics,
+		clock,
 	} );
 	return { dispatcher, notices, maintenance, ...workerLifecycle( { dispatcher, notices, maintenance } ) };
 }
