@@ -8,6 +8,7 @@ import { checkReadiness } from '../../../sidecar/src/http/probes';
 import { createLogger } from '../../../sidecar/src/logger';
 import { createMetricsApp, listenMetrics } from '../../../sidecar/src/metrics/http';
 import { createMetrics, type SidecarMetrics } from '../../../sidecar/src/metrics/registry';
+import type { Clock } from '../../../sidecar/src/outbound/clock';
 import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
@@ -55,6 +56,8 @@ export interface HarnessOptions {
 	start?: boolean;
 	/** collectDefaultMetrics in this sidecar's registry (off by default in tests). */
 	processMetrics?: boolean;
+	/** The outbound workers' time (a ManualClock to move it by hand); the system's by default. */
+	clock?: Clock;
 }
 
 export async function startHarness( env: NodeJS.ProcessEnv = {}, options: HarnessOptions = {} ): Promise< Harness > {
@@ -76,7 +79,14 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 		processMetrics: options.processMetrics ?? false,
 	} );
 	const store = new SqliteQueueStore( stores );
-	const outbound = createOutboundRuntime( { config, log, store, metrics, notifier: options.notifier } );
+	const outbound = createOutboundRuntime( {
+		config,
+		log,
+		store,
+		metrics,
+		notifier: options.notifier,
+		clock: options.clock,
+	} );
 	if ( options.start ?? true ) {
 		outbound.start();
 	}
