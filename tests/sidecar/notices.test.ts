@@ -2,8 +2,9 @@ import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/c
 import { CALLBACK_ROUTE } from '../../sidecar/src/outbound/wordpress-notice';
 import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY } from './support/harness';
+import { ManualClock } from './support/manual-clock';
 import { startReceiver, type ReceivedRequest } from './support/receiver';
-import { sleep, waitUntil } from '../support/wait-until';
+import { waitUntil } from '../support/wait-until';
 
 /** Fast upkeep for tests: a 0.1 s maintenance period, which is also the first notice retry delay. */
 const FAST = { SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '0.1' };
@@ -28,14 +29,19 @@ describe( 'endpoint health sweep', () => {
 	it( 'disables an endpoint failing for longer than SIDECAR_DISABLE_AFTER_HOURS even when no attempt follows, and tells WordPress', async () => {
 		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
-		// One attempt, then nothing more is ever sent; 0.0003 h = 1.08 s of failure streak. The
-		// sweep runs at start and then only when the test asks (no timer to race on a slow machine).
-		const sidecar = await startHarness( {
-			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
-			SIDECAR_WORDPRESS_URL: wordpress.url,
-			SIDECAR_RETRY_SCHEDULE: '0',
-			SIDECAR_DISABLE_AFTER_HOURS: '0.0003',
-		} );
+		// One attempt, then nothing more is ever sent; 0.0003 h = 1,080 ms of failure streak. The
+		// sweep runs at start and then only when the test asks, on a clock the test moves.
+		const clock = new ManualClock();
+		const started = clock.now();
+		const sidecar = await startHarness(
+			{
+				SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
+				SIDECAR_WORDPRESS_URL: wordpress.url,
+				SIDECAR_RETRY_SCHEDULE: '0',
+				SIDECAR_DISABLE_AFTER_HOURS: '0.0003',
+			},
+			{ clock }
+		);
 		try {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'sweep_1', 'order.paid', 1 ) ] } );
@@ -44,9 +50,17 @@ describe( 'endpoint health sweep', () => {
 					( await sidecar.api( 'GET', '/v1/events/sweep_1' ) ).body.deliveries[ 0 ]?.status === 'failed'
 			);
 			const failing = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
-			expect( failing ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
+			// The streak began at the round that recorded the one attempt.
+			expect( failing ).toMatchObject( { status: 'active', failing_since: new Date( started ).toISOString() } );
 
-			await sleep( 1500 );
+			// A millisecond short of the limit the sweep leaves it alone; at the limit it disables it.
+			await clock.advance( 1079 );
+			await sidecar.outbound.maintenance.tick();
+			expect( ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body ).toMatchObject( {
+				status: 'active',
+			} );
+			expect( sidecar.stores.notices.pendingCount() ).toBe( 0 );
+			await clock.advance( 1 );
 			await sidecar.outbound.maintenance.tick();
 
 			await wordpress.waitFor( ( r ) => r.length === 1 );
@@ -58,11 +72,8 @@ describe( 'endpoint health sweep', () => {
 				failing_since: failing.failing_since,
 				last_error: { at: expect.any( String ), status: 500, message: 'HTTP 500' },
 			} );
-			// The streak began at the one attempt, which is also the last error.
+			// The last error is the one attempt's.
 			const sent = JSON.parse( ( wordpress.requests[ 0 ] as ReceivedRequest ).body );
-			expect(
-				Math.abs( Date.parse( sent.failing_since ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at )
-			).toBeLessThan( 1_000 );
 			expect(
 				Math.abs( Date.parse( sent.last_error.at ) - ( receiver.requests[ 0 ] as ReceivedRequest ).at )
 			).toBeLessThan( 1_000 );
@@ -117,10 +128,14 @@ describe( 'notices to WordPress', () => {
 	} );
 
 	it( 'stops retrying the notices of an endpoint once it is deleted', async () => {
-		// WordPress refuses every notice, so the sidecar keeps retrying (0.1 s, doubling).
+		// WordPress refuses every notice, so the sidecar keeps retrying (0.1 s, doubling), as the
+		// test moves the clock.
 		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 503 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
-		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
+		const clock = new ManualClock();
+		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url }, { clock } );
+		// The clock moves 0.1 s at a time: each maintenance round kicks the sender.
+		const advanceUntil = ( done: () => boolean, what: string ) => clock.advanceUntil( done, what, 100 );
 		try {
 			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body;
 			const kept = ( await sidecar.api( 'POST', '/v1/endpoints', { url: gone.url + '/kept' } ) ).body;
@@ -130,7 +145,7 @@ describe( 'notices to WordPress', () => {
 					const notice = JSON.parse( r.body ) as { type: string; endpoint_id: string };
 					return notice.type === 'endpoint.disabled' && notice.endpoint_id === id;
 				} ).length;
-			await wordpress.waitFor( () => about( endpoint.id ) >= 2 && about( kept.id ) >= 2 ); // retried
+			await advanceUntil( () => about( endpoint.id ) >= 2 && about( kept.id ) >= 2, 'both notices retried' );
 			expect( sidecar.stores.notices.pendingCount() ).toBe( 2 );
 
 			expect( ( await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` ) ).status ).toBe( 200 );
@@ -138,16 +153,14 @@ describe( 'notices to WordPress', () => {
 			expect( sidecar.stores.notices.pendingCount() ).toBe( 2 );
 			const sentBefore = about( endpoint.id );
 			const keptBefore = about( kept.id );
-			for ( let round = 0; round < 5; round++ ) {
-				await sleep( 300 );
-				await sidecar.outbound.maintenance.tick();
-			}
-			await wordpress.waitFor( () => about( kept.id ) > keptBefore );
+			// A round sends every notice due, one after the other: once the kept notice went out in two
+			// more rounds, a round that would have sent the deleted one too has ended.
+			await advanceUntil( () => about( kept.id ) >= keptBefore + 2, 'the kept notice retried twice' );
 			// At most one send already in flight when the DELETE ran may still land.
 			expect( about( endpoint.id ) - sentBefore ).toBeLessThanOrEqual( 1 );
 			const afterGrace = about( endpoint.id );
-			await sleep( 1000 );
-			await sidecar.outbound.maintenance.tick();
+			const keptAfterGrace = about( kept.id );
+			await advanceUntil( () => about( kept.id ) >= keptAfterGrace + 2, 'the kept notice retried twice more' );
 			expect( about( endpoint.id ) ).toBe( afterGrace );
 		} finally {
 			await sidecar.close();

@@ -1,7 +1,8 @@
 import { redactionMarker } from '../../sidecar/src/privacy/personal-data';
 import { startHarness, type Harness } from './support/harness';
+import { ManualClock } from './support/manual-clock';
 import { startReceiver, type Receiver } from './support/receiver';
-import { sleep, waitUntil } from '../support/wait-until';
+import { waitUntil } from '../support/wait-until';
 
 const EMAIL = 'Grace.Hopper@Example.com';
 
@@ -192,12 +193,16 @@ describe( 'payload retention', () => {
 			( _request, res ) => void res.writeHead( 200 ).end( 'thanks grace.hopper@example.com' )
 		);
 		const down = await startReceiver( ( _request, res ) => void res.writeHead( 500 ).end() );
-		const sidecar = await startHarness( {
-			SIDECAR_PAYLOAD_RETENTION_DAYS: '0.00001', // 0.9 s
-			SIDECAR_RETENTION_DAYS: '30',
-			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
-			SIDECAR_RETRY_SCHEDULE: '0,3600',
-		} );
+		const clock = new ManualClock();
+		const sidecar = await startHarness(
+			{
+				SIDECAR_PAYLOAD_RETENTION_DAYS: '0.00001', // 0.9 s
+				SIDECAR_RETENTION_DAYS: '30',
+				SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
+				SIDECAR_RETRY_SCHEDULE: '0,3600',
+			},
+			{ clock }
+		);
 		try {
 			expect( sidecar.config.payloadRetentionDays ).toBe( 0.00001 );
 			await sidecar.api( 'POST', '/v1/endpoints', { url: ok.url, event_types: [ 'order.paid' ] } );
@@ -212,7 +217,7 @@ describe( 'payload retention', () => {
 			await down.waitFor( ( r ) => r.length === 1 );
 			const count = ( sql: string ) => ( sidecar.stores.db.prepare( sql ).get() as { n: number } ).n;
 			await waitUntil( () => count( 'SELECT COUNT(*) AS n FROM attempts' ) === 2, 10_000, 'attempts recorded' );
-			await sleep( 1200 );
+			await clock.advance( 1200 ); // past the payload retention
 			await sidecar.outbound.maintenance.tick();
 
 			const old = await sidecar.api( 'GET', '/v1/events/evt_old' );

@@ -89,8 +89,8 @@ describe( 'replaying a time range to an endpoint', () => {
 			dry_run: false,
 		} );
 		await receiver.waitFor( () => idsAt( '/filtered' ).length === 4 );
+		// Nothing left to send: nothing more arrives.
 		await settled( endpoint.id );
-		await sleep( 100 );
 		expect( idsAt( '/filtered' ) ).toEqual( [ 'f_paid', 'f_created', 'f_paid', 'f_refunded' ] );
 		// The requeued delivery kept its attempt history when it moved to its new place.
 		const paid = ( await sidecar.api( 'GET', '/v1/events/f_paid' ) ).body.deliveries.find(
@@ -170,7 +170,7 @@ describe( 'replaying a time range to an endpoint', () => {
 			dry_run: true,
 		} );
 		expect( dry.body ).toMatchObject( { matched: 2, queued: 2, more: true, next_from: t3, dry_run: true } );
-		await sleep( 100 );
+		// The API writes before it answers: a dry run left no delivery to send.
 		expect( ( await deliveriesOf( endpoint.id ) ).total ).toBe( 0 );
 		expect( idsAt( '/limit' ) ).toEqual( [] );
 
@@ -218,8 +218,7 @@ describe( 'replaying a time range to an endpoint', () => {
 			expect( again.body ).toMatchObject( { matched: 3, queued: 0, already_queued: 3 } );
 			release();
 			await receiver.waitFor( () => idsAt( '/held' ).length === 3 );
-			await settled( endpoint.id );
-			await sleep( 150 );
+			await settled( endpoint.id ); // nothing left to send: nothing more arrives
 			expect( idsAt( '/held' ) ).toEqual( [ 'h_1', 'h_2', 'h_3' ] );
 			await sidecar.api( 'DELETE', `/v1/endpoints/${ endpoint.id }` );
 		} finally {
@@ -264,9 +263,26 @@ describe( 'replaying a time range to an endpoint', () => {
 		};
 		const replay = await sidecar.api( 'POST', `/v1/endpoints/${ endpoint.id }/replay`, range );
 		expect( replay.body ).toMatchObject( { matched: 3, queued: 2, already_queued: 1 } );
-		await receiver.waitFor( () => idsAt( '/pending' ).length === 1 );
-		await sleep( 200 );
-		// p_1 went; p_3 waits behind p_2, whose retry is not due yet.
+		// p_1 went; p_3 waits behind p_2, whose retry is not due yet. The round that records p_1's
+		// attempt claims in the same transaction what that unblocks: once p_1 reads succeeded, the
+		// other two were left pending.
+		await waitUntil(
+			async () =>
+				( await deliveriesOf( endpoint.id ) ).deliveries.some(
+					( d ) => d.event_id === 'p_1' && d.status === 'succeeded'
+				),
+			10_000,
+			'p_1 recorded'
+		);
+		expect(
+			( await deliveriesOf( endpoint.id ) ).deliveries
+				.filter( ( d ) => d.event_id !== 'p_1' )
+				.map( ( d ) => [ d.event_id, d.status ] )
+				.sort()
+		).toEqual( [
+			[ 'p_2', 'pending' ],
+			[ 'p_3', 'pending' ],
+		] );
 		expect( idsAt( '/pending' ) ).toEqual( [ 'p_1' ] );
 		store.db
 			.prepare( `UPDATE deliveries SET next_attempt_at = ? WHERE event_id = 'p_2' AND endpoint_id = ?` )

@@ -1,22 +1,27 @@
 import { deliveryListQuery } from '../../sidecar/src/store/deliveries-store';
 import { orderEvent } from './support/api-client';
 import { startHarness } from './support/harness';
+import { ManualClock } from './support/manual-clock';
 import { startReceiver } from './support/receiver';
-import { sleep, waitUntil } from '../support/wait-until';
+import { waitUntil } from '../support/wait-until';
 
 describe( 'retention', () => {
 	it( 'prunes finished deliveries, their attempts and their events past SIDECAR_RETENTION_DAYS, never pending work', async () => {
 		const ok = await startReceiver();
 		const down = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
-		// Retention 0.00001 days = 0.9 s. Maintenance runs once at start (nothing to prune yet) and
-		// then not for an hour: the test runs the next round itself, so how fast this machine
-		// delivers cannot change what is pruned. The failing endpoint's next retry is an hour
-		// away, so its delivery stays pending.
-		const sidecar = await startHarness( {
-			SIDECAR_RETENTION_DAYS: '0.00001',
-			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
-			SIDECAR_RETRY_SCHEDULE: '0,3600',
-		} );
+		// Retention 0.00001 days = 0.9 s, on a clock the test moves. Maintenance runs once when the
+		// clock first moves and then not for an hour: the test runs the next round itself, so how
+		// fast this machine delivers cannot change what is pruned. The failing endpoint's next
+		// retry is an hour away, so its delivery stays pending.
+		const clock = new ManualClock();
+		const sidecar = await startHarness(
+			{
+				SIDECAR_RETENTION_DAYS: '0.00001',
+				SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
+				SIDECAR_RETRY_SCHEDULE: '0,3600',
+			},
+			{ clock }
+		);
 		const count = ( sql: string ) => ( sidecar.stores.db.prepare( sql ).get() as { n: number } ).n;
 		try {
 			await sidecar.api( 'POST', '/v1/endpoints', { url: ok.url, event_types: [ 'order.paid' ] } );
@@ -35,7 +40,7 @@ describe( 'retention', () => {
 			expect( count( 'SELECT COUNT(*) AS n FROM attempts' ) ).toBe( 31 );
 
 			// Let every row age past the retention, then run one maintenance round.
-			await sleep( 1500 );
+			await clock.advance( 1500 );
 			await sidecar.outbound.maintenance.tick();
 
 			expect( ( await sidecar.api( 'GET', '/v1/events/old_paid_0' ) ).status ).toBe( 404 );

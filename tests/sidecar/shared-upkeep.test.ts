@@ -8,9 +8,10 @@ import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { sleep, waitUntil } from '../support/wait-until';
 import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
-import { startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
+import { startReceiver, type Receiver } from './support/receiver';
 import { serveOnLoopback } from './support/loopback-server';
 import { instanceApp } from './support/instance-app';
+import { ManualClock } from './support/manual-clock';
 
 const log = createLogger( process.env.TEST_LOG ?? 'silent' );
 
@@ -23,10 +24,16 @@ interface Instance {
 
 /**
  * One sidecar instance on the shared store, in this process, wired as cli-start.ts
- * wires it (createOutboundRuntime): dispatcher, notice sender and maintenance, all started. The
- * dispatcher polls once a minute, so deliveries follow from requests made to an instance.
+ * wires it (createOutboundRuntime): dispatcher, notice sender and maintenance, all started, on
+ * the clock the test moves (both instances on one). The dispatcher polls once a minute, so
+ * deliveries follow from requests made to an instance.
  */
-async function startInstance( url: string, name: string, env: NodeJS.ProcessEnv ): Promise< Instance > {
+async function startInstance(
+	url: string,
+	name: string,
+	env: NodeJS.ProcessEnv,
+	clock: ManualClock
+): Promise< Instance > {
 	const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent', ...env } );
 	const store = await MysqlStore.open( { url } );
 	const outbound = createOutboundRuntime( {
@@ -36,6 +43,7 @@ async function startInstance( url: string, name: string, env: NodeJS.ProcessEnv 
 		instanceId: name,
 		coordination: { kind: 'leases', pollMs: 60_000 },
 		busyRetryMs: 50,
+		clock,
 	} );
 	outbound.start();
 	const app = instanceApp( store, config, log, outbound.dispatcher );
@@ -64,12 +72,23 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 	let admin: mysql.Connection;
 	const running: Instance[] = [];
 	const receivers: Receiver[] = [];
+	let clock: ManualClock;
 
 	const two = async ( env: NodeJS.ProcessEnv ): Promise< [ Instance, Instance ] > => {
-		const a = await startInstance( database.url, 'instance-a', env );
+		clock = new ManualClock();
+		const a = await startInstance( database.url, 'instance-a', env, clock );
 		running.push( a );
-		const b = await startInstance( database.url, 'instance-b', env );
+		const b = await startInstance( database.url, 'instance-b', env, clock );
 		running.push( b );
+		// Each instance's first maintenance round (due at start) runs and ends before the test goes
+		// on, so that a round the test runs never finds the lock held by one of those: it has ended
+		// once its instance armed the timer for its next round.
+		const next =
+			clock.now() + Math.round( loadConfig( { ...TEST_ENV, ...env } ).maintenanceIntervalSeconds * 1000 );
+		await clock.advanceUntil(
+			() => clock.pending().filter( ( at ) => at === next ).length === 2,
+			'both instances’ first maintenance round'
+		);
 		return [ a, b ];
 	};
 	const receiver = async ( handler?: Parameters< typeof startReceiver >[ 0 ] ) => {
@@ -87,6 +106,21 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 			acknowledged: row.acknowledged_at !== null,
 		} ) );
 	};
+
+	/** When the one notice not yet acknowledged is due (null once none is). */
+	const noticeDueAt = async () => {
+		const [ rows ] = await admin.query< mysql.RowDataPacket[] >(
+			'SELECT MIN(next_attempt_at) AS at FROM notices WHERE acknowledged_at IS NULL'
+		);
+		const at = rows[ 0 ]?.at;
+		return at === null || at === undefined ? null : Number( at );
+	};
+	/**
+	 * Stops both instances' notice senders, which waits for a round of sending in progress: what
+	 * WordPress has received then is all it will, without sleeping on it.
+	 */
+	const sendersStopped = ( ...instances: Instance[] ) =>
+		Promise.all( instances.map( ( instance ) => instance.outbound.notices.stop( 5_000 ) ) );
 
 	beforeAll( async () => {
 		database = await startMariaDb( { name: 'shared_upkeep_test' } );
@@ -127,7 +161,13 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 		}
 		await wordpress.waitFor( () => noticesIn( wordpress ).length >= 2 );
 		await waitUntil( async () => ( await a.store.notices.pendingCount() ) === 0 );
-		await sleep( 1000 ); // ten more maintenance rounds on each instance: nothing is sent again
+		// Ten more maintenance rounds on each instance, each kicking its sender; then every round of
+		// sending has ended: nothing was sent again.
+		for ( let round = 0; round < 10; round++ ) {
+			await clock.advance( 100 );
+			await Promise.all( [ a.outbound.maintenance.tick(), b.outbound.maintenance.tick() ] );
+		}
+		await sendersStopped( a, b );
 
 		expect( noticesIn( wordpress ) ).toEqual( [
 			{ type: 'endpoint.enabled', endpoint_id: first.id },
@@ -149,19 +189,33 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 		await a.outbound.notices.stop( 1000 );
 		const endpoint = ( await a.api( 'POST', '/v1/endpoints', { url: 'https://hooks.example/one' } ) ).body;
 		expect( ( await a.api( 'POST', `/v1/endpoints/${ endpoint.id }/enable` ) ).status ).toBe( 200 );
+		const sent = () => noticesIn( wordpress ).length;
 
-		// B finds it at its next maintenance round (0.1 s); WordPress refuses twice (retried after 0.1 s, then 0.2 s).
-		await wordpress.waitFor( () => noticesIn( wordpress ).length >= 3, 10_000 );
+		// B finds it at its next maintenance round (0.1 s); WordPress refuses it.
+		const first = clock.now() + 100;
+		await clock.advance( 100 );
+		await wordpress.waitFor( () => sent() === 1 );
+		await waitUntil( async () => ( await noticeRows() )[ 0 ]?.attempts === 1, 10_000, 'the refusal recorded' );
+		// Retried 0.1 s later, not a millisecond sooner, though maintenance kicks the sender meanwhile.
+		expect( await noticeDueAt() ).toBe( first + 100 );
+		await clock.advance( 99 );
+		expect( sent() ).toBe( 1 );
+		await clock.advance( 1 );
+		await clock.advanceUntil( () => sent() === 2, 'the second send' );
+		await waitUntil( async () => ( await noticeRows() )[ 0 ]?.attempts === 2, 10_000, 'the refusal recorded' );
+		// Refused again: the delay doubles.
+		expect( await noticeDueAt() ).toBe( first + 300 );
+		await clock.advance( 199 );
+		expect( sent() ).toBe( 2 );
+		await clock.advance( 1 );
+		await clock.advanceUntil( () => sent() === 3, 'the third send' );
 		await waitUntil( async () => ( await b.store.notices.pendingCount() ) === 0 );
-		await sleep( 500 );
+		// Acknowledged: more maintenance rounds send nothing more.
+		await clock.advance( 1000 );
+		await sendersStopped( a, b );
 		expect( noticesIn( wordpress ) ).toEqual(
 			Array( 3 ).fill( { type: 'endpoint.enabled', endpoint_id: endpoint.id } )
 		);
-		const gaps = wordpress.requests
-			.slice( 1 )
-			.map( ( r, i ) => r.at - ( wordpress.requests[ i ] as ReceivedRequest ).at );
-		expect( gaps[ 0 ] ).toBeGreaterThanOrEqual( 90 );
-		expect( gaps[ 1 ] ).toBeGreaterThanOrEqual( 190 );
 		expect( await noticeRows() ).toEqual( [
 			{ notice: { type: 'endpoint.enabled', endpoint_id: endpoint.id }, attempts: 3, acknowledged: true },
 		] );
@@ -170,8 +224,8 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 	it( 'disables an endpoint failing for too long in the health sweep, on one instance, and tells WordPress once', async () => {
 		const wordpress = await receiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const failing = await receiver( ( _req, res ) => void res.writeHead( 500 ).end( 'down' ) );
-		// One attempt, then none; 0.0003 h = 1.08 s of failure streak. Maintenance runs at start and
-		// then when the test asks.
+		// One attempt, then none; 0.0003 h = 1,080 ms of failure streak. Maintenance runs when the
+		// clock first moves and then when the test asks.
 		const [ a, b ] = await two( {
 			SIDECAR_WORDPRESS_URL: wordpress.url,
 			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600',
@@ -185,15 +239,21 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 		);
 		// The streak A's dispatcher recorded is what B answers with.
 		const before = ( await b.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
-		expect( before ).toMatchObject( { status: 'active', failing_since: expect.any( String ) } );
+		expect( before ).toMatchObject( { status: 'active', failing_since: new Date( clock.now() ).toISOString() } );
 
-		await sleep( 1500 );
+		// A millisecond short of the limit, neither instance's sweep disables it; at the limit one does.
+		await clock.advance( 1079 );
+		expect( await Promise.all( [ a.outbound.maintenance.tick(), b.outbound.maintenance.tick() ] ) ).toContain(
+			true
+		);
+		expect( ( await b.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.status ).toBe( 'active' );
+		await clock.advance( 1 );
 		const ran = await Promise.all( [ a.outbound.maintenance.tick(), b.outbound.maintenance.tick() ] );
 		expect( ran ).toContain( true );
 		await wordpress.waitFor( () => noticesIn( wordpress ).length >= 1 );
 		await waitUntil( async () => ( await b.store.notices.pendingCount() ) === 0 );
 		await Promise.all( [ a.outbound.maintenance.tick(), b.outbound.maintenance.tick() ] );
-		await sleep( 300 );
+		await sendersStopped( a, b );
 
 		expect( noticesIn( wordpress ) ).toEqual( [
 			{
@@ -225,7 +285,7 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 		await wordpress.waitFor( () => noticesIn( wordpress ).length >= 1 );
 		await waitUntil( async () => ( await a.store.notices.pendingCount() ) === 0 );
 		await Promise.all( [ a.outbound.maintenance.tick(), b.outbound.maintenance.tick() ] );
-		await sleep( 300 );
+		await sendersStopped( a, b );
 
 		expect( noticesIn( wordpress ) ).toEqual( [
 			{
@@ -294,7 +354,7 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 				],
 			]
 		);
-		await sleep( 1000 );
+		await clock.advance( 1000 ); // past the payload retention
 
 		expect( await b.outbound.maintenance.tick() ).toBe( true );
 		const old = ( await a.api( 'GET', '/v1/events/old_1' ) ).body;
