@@ -10,6 +10,7 @@ import {
 	type DeliverySidecars,
 } from './support/delivery-sidecar';
 import { TEST_KEY } from './support/harness';
+import { ManualClock } from './support/manual-clock';
 import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver';
 import { sleep, waitUntil } from '../support/wait-until';
 
@@ -571,33 +572,36 @@ describe.each( DELIVERY_STORES )( 'endpoint health (%s store)', ( store ) => {
 		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		let healthy = false;
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( healthy ? 200 : 500 ).end() );
-		// 0.0005 h = 1.8 s; a long schedule of 0.1 s retries keeps failing past it.
-		const sidecar = await sidecars.start( {
-			SIDECAR_WORDPRESS_URL: wordpress.url,
-			SIDECAR_DISABLE_AFTER_HOURS: '0.0005',
-			SIDECAR_RETRY_SCHEDULE: [ 0, ...Array( 60 ).fill( 0.1 ) ].join( ',' ),
-		} );
+		// 0.0005 h = 1.8 s; a long schedule of 0.1 s retries keeps failing past it, as the test moves
+		// the clock 0.1 s at a time.
+		const clock = new ManualClock();
+		const sidecar = await sidecars.start(
+			{
+				SIDECAR_WORDPRESS_URL: wordpress.url,
+				SIDECAR_DISABLE_AFTER_HOURS: '0.0005',
+				SIDECAR_RETRY_SCHEDULE: [ 0, ...Array( 60 ).fill( 0.1 ) ].join( ',' ),
+			},
+			clock
+		);
+		let endpoint: { id: string };
+		const health = async () => ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
 		try {
-			const endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
+			endpoint = ( await sidecar.api( 'POST', '/v1/endpoints', { url: receiver.url } ) ).body;
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_1', 'order.paid', 1 ) ] } );
-			await receiver.waitFor( ( r ) => r.length >= 3 );
+			await clock.advanceUntil( () => receiver.requests.length >= 3, 'three attempts', 100 );
 			const failing = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
 			expect( failing.status ).toBe( 'active' );
 			expect( failing.failing_since ).not.toBeNull();
 
 			// One success clears the streak.
 			healthy = true;
-			await waitUntil(
-				async () =>
-					( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body.failing_since === null,
-				3000
-			);
+			await clock.advanceUntil( async () => ( await health() ).failing_since === null, 'the streak ended', 100 );
 
 			healthy = false;
-			const started = Date.now();
+			const started = clock.now();
 			await sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'health_2', 'order.paid', 2 ) ] } );
-			await wordpress.waitFor( ( r ) => r.length === 1, 8000 );
-			expect( Date.now() - started ).toBeGreaterThanOrEqual( 1700 );
+			await clock.advanceUntil( () => wordpress.requests.length === 1, 'the endpoint.disabled notice', 100 );
+			expect( clock.now() - started ).toBeGreaterThanOrEqual( 1800 );
 			const disabled = ( await sidecar.api( 'GET', `/v1/endpoints/${ endpoint.id }` ) ).body;
 			expect( disabled ).toMatchObject( {
 				status: 'disabled',
@@ -607,9 +611,15 @@ describe.each( DELIVERY_STORES )( 'endpoint health (%s store)', ( store ) => {
 				type: 'endpoint.disabled',
 				endpoint_id: endpoint.id,
 			} );
+			// The rest of the retry schedule and a few lease polls pass: nothing more goes out, and the
+			// delivery stays where the disable left it, claimed by no instance.
 			const count = receiver.requests.length;
-			await sleep( 300 );
-			expect( receiver.requests.length ).toBe( count ); // nothing more goes out
+			const left = ( await sidecar.api( 'GET', '/v1/events/health_2' ) ).body.deliveries[ 0 ];
+			for ( let step = 0; step < 60; step++ ) {
+				await clock.advance( 100 );
+			}
+			expect( ( await sidecar.api( 'GET', '/v1/events/health_2' ) ).body.deliveries[ 0 ] ).toEqual( left );
+			expect( receiver.requests.length ).toBe( count );
 		} finally {
 			await sidecar.close();
 			await receiver.close();

@@ -1,6 +1,7 @@
 import { Writable } from 'stream';
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../../../sidecar/src/config';
+import type { Clock } from '../../../sidecar/src/outbound/clock';
 import { createLogger } from '../../../sidecar/src/logger';
 import { createOutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
@@ -22,8 +23,11 @@ export interface DeliverySidecar {
 }
 
 export interface DeliverySidecars {
-	/** A sidecar with TEST_ENV plus `env`, on a store of its own (its endpoints and queue are its alone). */
-	start: ( env?: NodeJS.ProcessEnv ) => Promise< DeliverySidecar >;
+	/**
+	 * A sidecar with TEST_ENV plus `env`, on a store of its own (its endpoints and queue are its
+	 * alone); its outbound workers on `clock` (both instances on the same), the system's by default.
+	 */
+	start: ( env?: NodeJS.ProcessEnv, clock?: Clock ) => Promise< DeliverySidecar >;
 	/** Stops what `start` needs beyond the sidecars (the MariaDB server). */
 	stop: () => Promise< void >;
 }
@@ -38,13 +42,13 @@ export interface DeliverySidecars {
  */
 export async function deliverySidecars( kind: DeliveryStore ): Promise< DeliverySidecars > {
 	if ( kind === 'embedded' ) {
-		return { start: ( env = {} ) => startHarness( env ), stop: async () => undefined };
+		return { start: ( env = {}, clock ) => startHarness( env, { clock } ), stop: async () => undefined };
 	}
 	const name = 'delivery_test';
 	let server: RunningMariaDb | undefined;
 	let databases = 0;
 	return {
-		start: async ( env = {} ) => {
+		start: async ( env = {}, clock ) => {
 			server ??= await startMariaDb( { name } );
 			const url = new URL( server.url );
 			const database = `${ name }_${ ++databases }`;
@@ -56,10 +60,10 @@ export async function deliverySidecars( kind: DeliveryStore ): Promise< Delivery
 			}
 			url.pathname = `/${ database }`;
 			if ( kind === 'shared' ) {
-				return startSharedDeliverySidecar( url.toString(), `instance-${ databases }`, env );
+				return startSharedDeliverySidecar( url.toString(), `instance-${ databases }`, env, clock );
 			}
-			const a = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-a`, env );
-			const b = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-b`, env );
+			const a = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-a`, env, clock );
+			const b = await startSharedDeliverySidecar( url.toString(), `instance-${ databases }-b`, env, clock );
 			return behindRoundRobin( [ a, b ] );
 		},
 		stop: async () => {
@@ -84,7 +88,8 @@ function behindRoundRobin( instances: DeliverySidecar[] ): DeliverySidecar {
 async function startSharedDeliverySidecar(
 	databaseUrl: string,
 	instanceId: string,
-	env: NodeJS.ProcessEnv
+	env: NodeJS.ProcessEnv,
+	clock: Clock | undefined
 ): Promise< DeliverySidecar > {
 	const config = loadConfig( { ...TEST_ENV, SIDECAR_PORT: '0', ...env } );
 	const lines: string[] = [];
@@ -98,7 +103,7 @@ async function startSharedDeliverySidecar(
 		} )
 	);
 	const store = await MysqlStore.open( { url: databaseUrl } );
-	const outbound = createOutboundRuntime( { config, log, store, instanceId } );
+	const outbound = createOutboundRuntime( { config, log, store, instanceId, clock } );
 	outbound.start();
 	const app = instanceApp( store, config, log, outbound.dispatcher );
 	const server = await serveOnLoopback( app, { serverTimeouts: true } );
