@@ -6,7 +6,7 @@ import type { NewEvent } from '../../sidecar/src/store/events-store';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { TEST_ENV } from './support/harness';
 import { startReceiver, type Receiver } from './support/receiver';
-import { sleep, waitUntil } from '../support/wait-until';
+import { waitUntil } from '../support/wait-until';
 import { STORE_KINDS, startBackend, type Backend } from './support/stores-under-test';
 
 const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent' } );
@@ -224,8 +224,13 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			receiver = await startReceiver();
 			const [ creator, storer ] = await Promise.all( [ backend.open(), backend.open() ] );
 			// The storing instance has read the endpoints (none yet); its next poll is a minute away.
+			const read = jest.spyOn( storer!, 'listEndpoints' );
 			const dispatcher = dispatcherOn( storer!, 60_000 );
-			await sleep( 300 );
+			await waitUntil(
+				async () => read.mock.results.length > 0 && ( await read.mock.results[ 0 ]!.value ).length === 0,
+				10_000,
+				'the first read of the endpoints'
+			);
 			await creator!.createEndpoint(
 				{
 					url: receiver.url + '/hook',
