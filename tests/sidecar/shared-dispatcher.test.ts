@@ -2,7 +2,7 @@ import { loadConfig } from '../../sidecar/src/config';
 import { createLogger } from '../../sidecar/src/logger';
 import { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { generateSecret } from '../../sidecar/src/outbound/signing';
-import type { NewEvent } from '../../sidecar/src/store/events-store';
+import type { NewEvent } from '../../sidecar/src/model/events';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { TEST_ENV } from './support/harness';
 import { startReceiver, type Receiver } from './support/receiver';

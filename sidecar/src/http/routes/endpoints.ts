@@ -10,7 +10,7 @@ import type {
 } from '../../contracts/views';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
-import type { Endpoint } from '../../store/endpoints-store';
+import type { Endpoint } from '../../model/endpoints';
 import type { QueueStore } from '../../store/queue-store';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';

@@ -18,10 +18,9 @@ import type {
 	InboundSourceView,
 	InboundSourceWithSecretView,
 } from '../../contracts/views';
-import type { InboundLogEntry } from '../../inbound/inbound-log-store';
+import type { InboundLogEntry, InboundSource } from '../../model/inbound';
 import { checkInbound } from '../../inbound/receive';
 import { generateSourceSecret, secretProblem } from '../../inbound/source-secrets';
-import type { InboundSource } from '../../inbound/sources-store';
 import type { SidecarMetrics } from '../../metrics/registry';
 import { maskSecret } from '../../secret-mask';
 import { HttpError } from '../errors';

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../contracts/constants';
 import type { RangeReplayView, RequeuedView } from '../../contracts/views';
-import type { Endpoint } from '../../store/endpoints-store';
+import type { Endpoint } from '../../model/endpoints';
 import type { QueueStore } from '../../store/queue-store';
 import { ReplayConflict } from '../../store/replay-queue';
 import { isDeadlock } from '../../store/mysql/mysql-transaction';
