@@ -12,7 +12,7 @@ import { PLAYGROUND_COOKIE } from '../scripts/lib/wp-env';
 import { createApplicationPassword, loginCookies, restNonce } from '../scripts/lib/wp-login';
 import { checkInbound } from '../sidecar/src/inbound/receive';
 import { generateSourceSecret } from '../sidecar/src/inbound/source-secrets';
-import type { InboundSource } from '../sidecar/src/inbound/sources-store';
+import type { InboundSource } from '../sidecar/src/model/inbound';
 import { INBOUND_SCHEMES, type InboundScheme } from '../sidecar/src/contracts/constants';
 import { providerSecret, sampleWebhook, signStandardWebhook } from '../tests/support/inbound-signers';
 import { RUNTIME_HELP, runtimeFlag, startBenchStack, type BenchRuntime, type BenchStack } from './support/bench-stack';

@@ -236,7 +236,7 @@ async function main(): Promise< void > {
 				`  throughput, ${ options.events } events, endpoint max_concurrency ${ options.concurrency }:`,
 				`    (a) sidecar, ${ ( options.inMemoryDb ? 'queue in memory' : 'durable queue' ).padEnd( 16 ) }${ results.sidecar.deliveries_per_s } deliveries/s  (${ results.sidecar.seconds } s; ${ results.sidecar.cpu_us_per_delivery } µs CPU each; ingest ${ results.sidecar.ingest_events_per_s } events/s in batches of ${ options.batch })  [target >= 2000: ${ check( results.sidecar.deliveries_per_s >= 2000 ) }]`,
 				`    (b) raw node:http, no queue  ${ results.raw_http.deliveries_per_s } deliveries/s  (${ results.raw_http.seconds } s; ${ results.raw_http.cpu_us_per_delivery } µs CPU each)`,
-				`    ratio (a)/(b)                ${ results.ratio_sidecar_to_raw }  [target >= 0.8: ${ check( ratio >= 0.8 ) }]`,
+				`    ratio (a)/(b)                ${ results.ratio_sidecar_to_raw }  (what the durable queue and its delivery log cost; bench/README.md)`,
 				`  latency, event POSTed -> first attempt at the receiver, ${ options.latencyEvents } events at ${ options.rate }/s (achieved ${ results.latency.achieved_rate_per_s }/s):`,
 				`    p50 ${ results.latency.p50_ms } ms   p99 ${ results.latency.p99_ms } ms   max ${ results.latency.max_ms } ms  [target p99 < 100: ${ check( results.latency.p99_ms < 100 ) }]`,
 				`    sidecar busy ${ results.latency.sidecar_cpu_busy_pct } % of the time, ${ results.latency.sidecar_cpu_us_per_event } µs CPU per event (one POST + one delivery)`,

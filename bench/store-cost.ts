@@ -11,10 +11,10 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { intFlag, parseFlags } from '../scripts/lib/cli-args';
-import { openDatabase } from '../sidecar/src/store/database';
-import type { ClaimedDelivery } from '../sidecar/src/store/deliveries-store';
-import type { NewEvent } from '../sidecar/src/store/events-store';
-import { createStores, type Stores } from '../sidecar/src/store/stores';
+import { openDatabase } from '../sidecar/src/store/sqlite/database';
+import type { ClaimedDelivery } from '../sidecar/src/model/deliveries';
+import type { NewEvent } from '../sidecar/src/model/events';
+import { createStores, type Stores } from '../sidecar/src/store/sqlite/stores';
 
 const HELP = `Usage: npx ts-node --transpile-only bench/store-cost.ts [options]
 

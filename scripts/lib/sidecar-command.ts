@@ -7,13 +7,14 @@ export const SIDECAR_SOURCE_MAIN = path.join( SOURCE_DIR, 'main.ts' );
 export const SIDECAR_BUILD_MAIN = path.join( ROOT, 'sidecar', 'dist', 'main.js' );
 
 /**
- * V8 heap cap for the sidecar: without it V8 lets garbage grow the heap to ~100 MB under a
- * burst; with it, RSS stays under 150 MB at no cost in throughput (bench/README.md).
+ * V8 heap cap for the sidecar: with V8's own sizing garbage grows the heap under a burst (peak RSS
+ * 163 MB for 20,000 events, against 90 MB with both flags here; bench/README.md, "The sidecar's
+ * memory flags").
  */
 export const SIDECAR_MAX_OLD_SPACE_MB = 96;
 /**
  * V8's young generation (semi-spaces), 16 MB each by default and grown to that under load:
- * at 1 MB the peak RSS under a burst drops by ~35 MB, to about 100 MB (bench/README.md).
+ * at 1 MB the peak RSS under a burst drops by ~30 MB, to about 90 MB (bench/README.md).
  */
 export const SIDECAR_MAX_SEMI_SPACE_MB = 1;
 /** Every V8 heap flag the sidecar runs with: node's command line, NODE_OPTIONS of the unit. */

@@ -9,10 +9,11 @@ import { startMetricsListener } from './metrics/listener';
 import { storeMetrics } from './metrics/registry';
 import { stableInstanceId } from './outbound/dispatcher';
 import { createOutboundRuntime } from './outbound/runtime';
-import { openDatabase } from './store/database';
+import { openDatabase } from './store/sqlite/database';
 import { MysqlStore } from './store/mysql/mysql-store';
-import { SqliteQueueStore, type QueueStore } from './store/queue-store';
-import { createStores } from './store/stores';
+import { SqliteQueueStore } from './store/sqlite/sqlite-queue-store';
+import { type QueueStore } from './store/queue-store';
+import { createStores } from './store/sqlite/stores';
 import { SIDECAR_VERSION } from './version';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from './config';
 import { initConfig, wpConfigFromConfigFile } from './cli-init';
 import { startSidecar } from './cli-start';
-import { DATABASE_FILE } from './store/database';
+import { DATABASE_FILE } from './store/sqlite/database';
 import { SIDECAR_VERSION } from './version';
 
 /**

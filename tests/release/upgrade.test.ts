@@ -9,7 +9,7 @@ import { productionLayout } from '../../scripts/production/layout';
 import { stopSidecarProcess } from '../../scripts/production/sidecar';
 import { startProduction, stopProduction, type ProductionStack } from '../../scripts/production/stack';
 import { activatePlugin, adminCookie } from '../../scripts/production/wordpress';
-import { MIGRATIONS } from '../../sidecar/src/store/migrations';
+import { MIGRATIONS } from '../../sidecar/src/store/sqlite/migrations';
 import { startReceiver, type Receiver, type ReceiverHandler } from '../sidecar/support/receiver';
 import { sleep, waitUntil } from '../support/wait-until';
 import { INBOUND_SWEEP_MS } from '../e2e/support/inbound';

@@ -1,8 +1,9 @@
 import mysql from 'mysql2/promise';
-import { LOG_PRUNE_EVERY } from '../../sidecar/src/inbound/inbound-log-store';
-import type { NewSource } from '../../sidecar/src/inbound/sources-store';
-import { openDatabase } from '../../sidecar/src/store/database';
-import { SqliteInboundStore, type InboundStore } from '../../sidecar/src/store/inbound-store';
+import { LOG_PRUNE_EVERY } from '../../sidecar/src/model/inbound';
+import type { NewSource } from '../../sidecar/src/model/inbound';
+import { openDatabase } from '../../sidecar/src/store/sqlite/database';
+import { SqliteInboundStore } from '../../sidecar/src/store/sqlite/sqlite-inbound-store';
+import { type InboundStore } from '../../sidecar/src/store/inbound-store';
 import { MysqlInboundStore } from '../../sidecar/src/store/mysql/mysql-inbound';
 import { STORE_KINDS, useBackend } from './support/stores-under-test';
 

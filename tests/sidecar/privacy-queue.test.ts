@@ -1,5 +1,5 @@
 import { redactionMarker } from '../../sidecar/src/privacy/personal-data';
-import type { NewEvent } from '../../sidecar/src/store/events-store';
+import type { NewEvent } from '../../sidecar/src/model/events';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { STORE_KINDS, useBackend } from './support/stores-under-test';
 

@@ -1,4 +1,4 @@
-import { MIGRATIONS } from '../../sidecar/src/store/migrations';
+import { MIGRATIONS } from '../../sidecar/src/store/sqlite/migrations';
 import { startHarness, TEST_KEY, type Harness } from './support/harness';
 
 interface ReadyBody {

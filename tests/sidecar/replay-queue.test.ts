@@ -1,5 +1,5 @@
-import type { Completion } from '../../sidecar/src/store/deliveries-store';
-import type { NewEvent } from '../../sidecar/src/store/events-store';
+import type { Completion } from '../../sidecar/src/model/deliveries';
+import type { NewEvent } from '../../sidecar/src/model/events';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { STORE_KINDS, useBackend, createTestEndpoint } from './support/stores-under-test';
 

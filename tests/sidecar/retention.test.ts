@@ -1,4 +1,4 @@
-import { deliveryListQuery } from '../../sidecar/src/store/deliveries-store';
+import { deliveryListQuery } from '../../sidecar/src/store/sqlite/deliveries-store';
 import { orderEvent } from './support/api-client';
 import { startHarness } from './support/harness';
 import { ManualClock } from './support/manual-clock';

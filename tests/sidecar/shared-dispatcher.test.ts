@@ -2,7 +2,7 @@ import { loadConfig } from '../../sidecar/src/config';
 import { createLogger } from '../../sidecar/src/logger';
 import { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { generateSecret } from '../../sidecar/src/outbound/signing';
-import type { NewEvent } from '../../sidecar/src/store/events-store';
+import type { NewEvent } from '../../sidecar/src/model/events';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { TEST_ENV } from './support/harness';
 import { startReceiver, type Receiver } from './support/receiver';
@@ -41,6 +41,21 @@ function expectInOrder( receiver: Receiver, prefix: string, count: number ): voi
 	}
 }
 
+/** An endpoint to the test's receiver, created through this store. */
+function endpointOn( store: QueueStore, maxConcurrency: number, receiver: Receiver ) {
+	return store.createEndpoint(
+		{
+			url: receiver.url + '/hook',
+			description: '',
+			eventTypes: [],
+			maxConcurrency,
+			wcCompatSignature: false,
+			secret: generateSecret(),
+		},
+		Date.now()
+	);
+}
+
 describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 	let backend: Backend;
 	let receiver: Receiver;
@@ -77,17 +92,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 			res.writeHead( 200 ).end( 'ok' );
 		} );
 		const store = await backend.open();
-		const endpoint = await store.createEndpoint(
-			{
-				url: receiver.url + '/hook',
-				description: '',
-				eventTypes: [],
-				maxConcurrency: 4,
-				wcCompatSignature: false,
-				secret: generateSecret(),
-			},
-			Date.now()
-		);
+		const endpoint = await endpointOn( store, 4, receiver );
 		const dispatcher = dispatcherOn( store );
 		const now = Date.now();
 		const stored = await store.insertBatch( events( 'ev', 30 ), now, dispatcher.firstAttemptAt( now ) );
@@ -110,17 +115,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		let calls = 0;
 		receiver = await startReceiver( ( _request, res ) => void res.writeHead( ++calls === 1 ? 500 : 200 ).end() );
 		const store = await backend.open();
-		await store.createEndpoint(
-			{
-				url: receiver.url + '/hook',
-				description: '',
-				eventTypes: [],
-				maxConcurrency: 1,
-				wcCompatSignature: false,
-				secret: generateSecret(),
-			},
-			Date.now()
-		);
+		await endpointOn( store, 1, receiver );
 		// The schedule retries after 50 ms; the next poll would come a minute later.
 		const dispatcher = dispatcherOn( store, 60_000 );
 		const now = Date.now();
@@ -139,17 +134,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 	it( 'stopping while a round claims: what the round claimed is sent and recorded before stop() returns', async () => {
 		receiver = await startReceiver();
 		const store = await backend.open();
-		await store.createEndpoint(
-			{
-				url: receiver.url + '/hook',
-				description: '',
-				eventTypes: [],
-				maxConcurrency: 4,
-				wcCompatSignature: false,
-				secret: generateSecret(),
-			},
-			Date.now()
-		);
+		await endpointOn( store, 4, receiver );
 		// The store answers a round that claimed only once the test lets it: stop() comes in between.
 		let release: () => void = () => undefined;
 		const released = new Promise< void >( ( resolve ) => ( release = resolve ) );
@@ -192,17 +177,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		it( 'shares the queue between instances: events stored through one are sent by the other, each once', async () => {
 			receiver = await startReceiver();
 			const [ writer, other ] = await Promise.all( [ backend.open(), backend.open() ] );
-			await writer!.createEndpoint(
-				{
-					url: receiver.url + '/hook',
-					description: '',
-					eventTypes: [],
-					maxConcurrency: 4,
-					wcCompatSignature: false,
-					secret: generateSecret(),
-				},
-				Date.now()
-			);
+			await endpointOn( writer!, 4, receiver );
 			// Only the other instance runs a dispatcher: it finds the events at its next poll.
 			const dispatcher = dispatcherOn( other!, 100 );
 			const now = Date.now();
@@ -231,17 +206,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 				10_000,
 				'the first read of the endpoints'
 			);
-			await creator!.createEndpoint(
-				{
-					url: receiver.url + '/hook',
-					description: '',
-					eventTypes: [],
-					maxConcurrency: 1,
-					wcCompatSignature: false,
-					secret: generateSecret(),
-				},
-				Date.now()
-			);
+			await endpointOn( creator!, 1, receiver );
 			const now = Date.now();
 			const stored = await storer!.insertBatch( events( 'fresh', 1 ), now, dispatcher.firstAttemptAt( now ) );
 			dispatcher.wake( stored.endpointIds );
@@ -252,17 +217,7 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		it( 'splits the work of two running instances without sending anything twice', async () => {
 			receiver = await startReceiver();
 			const [ a, b ] = await Promise.all( [ backend.open(), backend.open() ] );
-			await a!.createEndpoint(
-				{
-					url: receiver.url + '/hook',
-					description: '',
-					eventTypes: [],
-					maxConcurrency: 4,
-					wcCompatSignature: false,
-					secret: generateSecret(),
-				},
-				Date.now()
-			);
+			await endpointOn( a!, 4, receiver );
 			const first = dispatcherOn( a!, 50 );
 			const second = dispatcherOn( b!, 50 );
 			const now = Date.now();

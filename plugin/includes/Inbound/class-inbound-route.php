@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Inbound;
 
-use ServiceIntegration\Contracts;
+use ServiceIntegration\Sidecar_Contract;
 use ServiceIntegration\Rest\Route_Args;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
@@ -36,7 +36,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  *
  * The sidecar's verification log says what the sender was told. A refusal's 4xx reaches
  * the sender unchanged; a verdict asked for after the deadline this route sends along
- * (Contracts::INBOUND_DEADLINE_HEADER) is logged as timed out, the sender having had its
+ * (Sidecar_Contract::INBOUND_DEADLINE_HEADER) is logged as timed out, the sender having had its
  * 503 already; and for a good signature WordPress reports what it answered (202, 200 or
  * 5xx; see report_answer), without which the entry stays unconfirmed, never "verified".
  */
@@ -92,7 +92,7 @@ final class Inbound_Route extends WP_REST_Controller {
 	public function register_routes(): void {
 		register_rest_route(
 			$this->namespace,
-			'/(?P<source>' . Contracts::SOURCE_SLUG_PATTERN . ')',
+			'/(?P<source>' . Sidecar_Contract::SOURCE_ID_PATTERN . ')',
 			array(
 				array(
 					'methods'             => WP_REST_Server::CREATABLE,
@@ -168,7 +168,7 @@ final class Inbound_Route extends WP_REST_Controller {
 			return null;
 		}
 		// Core matches routes case-insensitively; so does this.
-		$pattern = '#^/' . preg_quote( self::ROUTE_NAMESPACE, '#' ) . '/(' . Contracts::SOURCE_SLUG_PATTERN . ')$#i';
+		$pattern = '#^/' . preg_quote( self::ROUTE_NAMESPACE, '#' ) . '/(' . Sidecar_Contract::SOURCE_ID_PATTERN . ')$#i';
 		return 1 === preg_match( $pattern, $request->get_route(), $match ) ? $match[1] : null;
 	}
 
@@ -315,7 +315,7 @@ final class Inbound_Route extends WP_REST_Controller {
 		$headers = $this->forwarded_headers( $request );
 
 		// When this request stops waiting: a verdict the sidecar reaches later is logged as timed out.
-		$headers[ Contracts::INBOUND_DEADLINE_HEADER ] = (string) (int) floor( ( microtime( true ) + self::VERIFY_TIMEOUT ) * 1000 );
+		$headers[ Sidecar_Contract::INBOUND_DEADLINE_HEADER ] = (string) (int) floor( ( microtime( true ) + self::VERIFY_TIMEOUT ) * 1000 );
 
 		$answer = $this->sidecar->request(
 			'POST',
@@ -330,7 +330,7 @@ final class Inbound_Route extends WP_REST_Controller {
 			return self::retry_later( $source, $answer );
 		}
 		$verdict = is_array( $answer['body'] ) ? $answer['body'] : array();
-		if ( $answer['status'] >= 400 && $answer['status'] < 500 && in_array( $verdict['code'] ?? null, Contracts::INBOUND_REFUSAL_CODES, true ) ) {
+		if ( $answer['status'] >= 400 && $answer['status'] < 500 && in_array( $verdict['code'] ?? null, Sidecar_Contract::INBOUND_REFUSAL_CODES, true ) ) {
 			// The verifier's refusal, passed to the sender unchanged (its log entry already says so).
 			return new WP_Error(
 				$verdict['code'],
@@ -449,7 +449,7 @@ final class Inbound_Route extends WP_REST_Controller {
 			if ( strlen( $value ) > self::MAX_HEADER_BYTES || 1 === preg_match( '/[^\x20-\x7e\t]/', $value ) || ! self::is_forwarded( $name ) ) {
 				continue;
 			}
-			$forwarded[ Contracts::FORWARD_HEADER_PREFIX . $name ] = $value;
+			$forwarded[ Sidecar_Contract::FORWARDED_HEADER_PREFIX . $name ] = $value;
 		}
 		return $forwarded;
 	}

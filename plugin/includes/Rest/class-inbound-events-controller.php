@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Contracts;
+use ServiceIntegration\Sidecar_Contract;
 use ServiceIntegration\Inbound\Inbound_Processor;
 use ServiceIntegration\Inbound\Inbound_Store;
 use WP_Error;
@@ -108,7 +109,7 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 			'source'    => array(
 				'description' => __( 'Only this source\'s events.', 'service-integration' ),
 				'type'        => 'string',
-				'pattern'     => Contracts::anchored( Contracts::SOURCE_SLUG_PATTERN ),
+				'pattern'     => Contracts::anchored( Sidecar_Contract::SOURCE_ID_PATTERN ),
 			),
 			'status'    => array(
 				'description' => __( 'Only events in this status.', 'service-integration' ),

@@ -19,7 +19,8 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Route_Args {
 
 	/**
-	 * The arguments, shown by OPTIONS, neither validated nor sanitised by WordPress.
+	 * The arguments, shown by OPTIONS, neither validated nor sanitised by WordPress; a required
+	 * one is not enforced either (its description says it is required; the sidecar answers).
 	 *
 	 * @param array<string, array<string, mixed>> $args Arguments.
 	 * @return array<string, array<string, mixed>>
@@ -31,6 +32,7 @@ final class Route_Args {
 				array(
 					'validate_callback' => null,
 					'sanitize_callback' => null,
+					'required'          => false,
 				)
 			),
 			$args

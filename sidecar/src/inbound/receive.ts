@@ -5,7 +5,7 @@
  */
 import type { InboundRefusalCode } from '../contracts/constants';
 import { normaliseInbound, type JsonObject } from './normalise';
-import type { InboundSource } from './sources-store';
+import type { InboundSource } from '../model/inbound';
 import { verifyInbound, type VerifyResult } from './verify';
 
 export interface InboundRequest {

@@ -1,6 +1,6 @@
 import type { AttemptResult } from '../outbound/delivery-client';
 import type { Decision } from '../outbound/retry-policy';
-import type { ClaimedDelivery, Completion } from '../store/deliveries-store';
+import type { ClaimedDelivery, Completion } from '../model/deliveries';
 import { classifyAttempt, giveUpReason, type DeliveryOutcome, type GiveUpReason } from './outcomes';
 import type { SidecarMetrics } from './registry';
 

@@ -1,6 +1,5 @@
 import { attemptErrorView } from '../outbound/attempt-error';
-import type { EndpointHealth } from '../store/deliveries-store';
-import type { EndpointDisabledNotice } from '../store/notices-store';
+import type { EndpointDisabledNotice } from './notices';
 
 /**
  * The automatic disabling rule, of the dispatcher and the health sweep of the maintenance, on
@@ -87,4 +86,36 @@ export function nextHealth(
 				? { reason: attempt.gone, kind: 'gone' }
 				: null;
 	return { write: failingSince === null ? 'mark' : null, failingSince: since, disable };
+}
+
+/** An attempt as the health summary reads it, newest first (both stores select these columns). */
+export interface RecentAttemptRow {
+	started_at: number;
+	status_code: number | null;
+	error_code: string | null;
+	response_excerpt: string | null;
+}
+
+/** Attempts, newest first, summed up: how many, how many got a 2xx, and the newest failure. */
+export function summariseHealth( rows: RecentAttemptRow[] ): EndpointHealth {
+	const ok = ( row: RecentAttemptRow ) => row.status_code !== null && row.status_code >= 200 && row.status_code < 300;
+	const failure = rows.find( ( row ) => ! ok( row ) );
+	return {
+		attempts: rows.length,
+		successes: rows.filter( ok ).length,
+		lastError: failure
+			? {
+					at: failure.started_at,
+					status: failure.status_code,
+					errorCode: failure.error_code,
+					excerpt: failure.response_excerpt,
+				}
+			: null,
+	};
+}
+
+export interface EndpointHealth {
+	attempts: number;
+	successes: number;
+	lastError: { at: number; status: number | null; errorCode: string | null; excerpt: string | null } | null;
 }

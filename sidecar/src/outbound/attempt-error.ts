@@ -1,5 +1,5 @@
 import type { AttemptErrorView } from '../contracts/views';
-import type { EndpointHealth } from '../store/deliveries-store';
+import type { EndpointHealth } from '../model/health';
 
 export type { AttemptErrorView };
 

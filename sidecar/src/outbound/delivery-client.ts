@@ -1,5 +1,5 @@
-import type { ClaimedDelivery } from '../store/deliveries-store';
-import type { Endpoint } from '../store/endpoints-store';
+import type { ClaimedDelivery } from '../model/deliveries';
+import type { Endpoint } from '../model/endpoints';
 import type { AttemptOutcome } from './retry-policy';
 import { postOnce, ResponseTooLargeError, type Canceller } from './http-post';
 import { buildDeliveryHeaders } from './signing';

@@ -3,11 +3,9 @@ import http from 'http';
 import https from 'https';
 import { CHANNEL_HEADERS, signChannelRequest } from '../channel/channel-signature';
 import type { SidecarConfig } from '../config';
-import type { Notice } from '../store/notices-store';
+import type { Notice } from '../model/notices';
 import { postOnce } from './http-post';
 import { USER_AGENT } from './signing';
-
-export type { Notice } from '../store/notices-store';
 
 /** acknowledged: WordPress answered 2xx; anything else is retried by the notice sender. */
 export type NoticeResult = { acknowledged: true } | { acknowledged: false; error: string };

@@ -1,18 +1,12 @@
 import {
-	DEFAULT_LOG_KEEP,
-	InboundLogStore,
 	type InboundAnswer,
 	type InboundLogEntry,
 	type InboundLogQuery,
-} from '../inbound/inbound-log-store';
-import {
-	InboundSourcesStore,
 	type InboundSource,
 	type NewSource,
-	type SecretOrigin,
 	type SourcePatch,
-} from '../inbound/sources-store';
-import type { Db } from './database';
+} from '../model/inbound';
+import { type SecretOrigin } from '../contracts/constants';
 
 /** A verification as the verify route records it (the log assigns the id; a verified one's answer comes later). */
 export type NewInboundLogEntry = Omit< InboundLogEntry, 'id' >;
@@ -54,49 +48,4 @@ export interface InboundStore {
 	recordAnswer: ( id: number, answer: InboundAnswer ) => Promise< InboundLogEntry | undefined >;
 	/** One page of the log, newest first, and the total matching the filter. */
 	listVerifications: ( query: InboundLogQuery ) => Promise< { entries: InboundLogEntry[]; total: number } >;
-}
-
-/** The embedded store's inbound side: its synchronous stores, wrapped. */
-export class SqliteInboundStore implements InboundStore {
-	private readonly sources: InboundSourcesStore;
-	private readonly log: InboundLogStore;
-
-	constructor( db: Db, logKeep = DEFAULT_LOG_KEEP ) {
-		this.sources = new InboundSourcesStore( db );
-		this.log = new InboundLogStore( db, logKeep );
-	}
-
-	async getSource( id: string, now: number ): Promise< InboundSource | undefined > {
-		return this.sources.get( id, now );
-	}
-	async listSources( now: number ): Promise< InboundSource[] > {
-		return this.sources.list( now );
-	}
-	async createSource( input: NewSource, now: number ): Promise< InboundSource | undefined > {
-		return this.sources.create( input, now );
-	}
-	async updateSource( id: string, patch: SourcePatch, now: number ): Promise< InboundSource | undefined > {
-		return this.sources.update( id, patch, now );
-	}
-	async deleteSource( id: string ): Promise< boolean > {
-		return this.sources.delete( id );
-	}
-	async rotateSourceSecret(
-		id: string,
-		secret: string,
-		origin: SecretOrigin,
-		graceMs: number,
-		now: number
-	): Promise< InboundSource | undefined > {
-		return this.sources.rotateSecret( id, secret, origin, graceMs, now );
-	}
-	async recordVerification( entry: NewInboundLogEntry ): Promise< number > {
-		return this.log.record( entry );
-	}
-	async recordAnswer( id: number, answer: InboundAnswer ): Promise< InboundLogEntry | undefined > {
-		return this.log.recordAnswer( id, answer );
-	}
-	async listVerifications( query: InboundLogQuery ): Promise< { entries: InboundLogEntry[]; total: number } > {
-		return this.log.list( query );
-	}
 }

@@ -1,4 +1,4 @@
-import type { NoticesStore, QueuedNotice } from './notices-store';
+import type { QueuedNotice } from '../model/notices';
 
 /**
  * The notices for WordPress as the notice sender reads them, async so the queue can sit on the
@@ -18,31 +18,4 @@ export interface NoticeQueue {
 	pendingCount: () => Promise< number >;
 	/** Deletes up to `limit` acknowledged notices older than `before` (retention); returns how many. */
 	prune: ( before: number, limit: number ) => Promise< number >;
-}
-
-/** The embedded NoticesStore behind the async interface (the calls stay synchronous inside). */
-export class SqliteNoticeQueue implements NoticeQueue {
-	constructor( private readonly notices: NoticesStore ) {}
-
-	async due( now: number, limit: number ): Promise< QueuedNotice[] > {
-		return this.notices.due( now, limit );
-	}
-	async isPending( id: number ): Promise< boolean > {
-		return this.notices.isPending( id );
-	}
-	async acknowledge( id: number, now: number ): Promise< void > {
-		this.notices.acknowledge( id, now );
-	}
-	async failed( id: number, error: string, nextAttemptAt: number ): Promise< void > {
-		this.notices.failed( id, error, nextAttemptAt );
-	}
-	async nextDue(): Promise< number | undefined > {
-		return this.notices.nextDue();
-	}
-	async pendingCount(): Promise< number > {
-		return this.notices.pendingCount();
-	}
-	async prune( before: number, limit: number ): Promise< number > {
-		return this.notices.prune( before, limit );
-	}
 }

@@ -1,4 +1,4 @@
-import type { DeliveriesStore, RangeReplay, RangeReplayResult } from './deliveries-store';
+import type { RangeReplay, RangeReplayResult } from '../model/deliveries';
 
 /**
  * Manual replays, on either store (QueueStore.replays): one event again, what failed since a
@@ -25,20 +25,5 @@ export class ReplayConflict extends Error {
 	constructor() {
 		super( 'another replay to this endpoint is being written' );
 		this.name = 'ReplayConflict';
-	}
-}
-
-/** The embedded store's replays: its synchronous DeliveriesStore, wrapped. */
-export class SqliteReplayQueue implements ReplayQueue {
-	constructor( private readonly deliveries: DeliveriesStore ) {}
-
-	async requeueEvent( eventId: string, endpointId: string | undefined, now: number ): Promise< number > {
-		return this.deliveries.requeueEvent( eventId, endpointId, now );
-	}
-	async requeueFailedSince( since: number, endpointId: string | undefined, now: number ): Promise< number > {
-		return this.deliveries.requeueFailedSince( since, endpointId, now );
-	}
-	async replayRange( replay: RangeReplay ): Promise< RangeReplayResult > {
-		return this.deliveries.replayRange( replay );
 	}
 }

@@ -12,9 +12,9 @@ import type { Clock } from '../../../sidecar/src/outbound/clock';
 import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
-import { openDatabase } from '../../../sidecar/src/store/database';
-import { SqliteQueueStore } from '../../../sidecar/src/store/queue-store';
-import { createStores, type Stores } from '../../../sidecar/src/store/stores';
+import { openDatabase } from '../../../sidecar/src/store/sqlite/database';
+import { SqliteQueueStore } from '../../../sidecar/src/store/sqlite/sqlite-queue-store';
+import { createStores, type Stores } from '../../../sidecar/src/store/sqlite/stores';
 import { apiClient, type ApiCall } from './api-client';
 import { serveOnLoopback } from './loopback-server';
 

@@ -1,9 +1,10 @@
 import mysql from 'mysql2/promise';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
-import { openDatabase, type Db } from '../../../sidecar/src/store/database';
-import type { Endpoint } from '../../../sidecar/src/store/endpoints-store';
-import { SqliteQueueStore, type QueueStore } from '../../../sidecar/src/store/queue-store';
-import { createStores } from '../../../sidecar/src/store/stores';
+import { openDatabase, type Db } from '../../../sidecar/src/store/sqlite/database';
+import type { Endpoint } from '../../../sidecar/src/model/endpoints';
+import { SqliteQueueStore } from '../../../sidecar/src/store/sqlite/sqlite-queue-store';
+import { type QueueStore } from '../../../sidecar/src/store/queue-store';
+import { createStores } from '../../../sidecar/src/store/sqlite/stores';
 import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
 
 export type StoreKind = 'sqlite' | 'mysql';

@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import { checkInbound, type InboundRequest } from '../../../sidecar/src/inbound/receive';
 import { generateSourceSecret, secretProblem } from '../../../sidecar/src/inbound/source-secrets';
-import type { InboundSource } from '../../../sidecar/src/inbound/sources-store';
+import type { InboundSource } from '../../../sidecar/src/model/inbound';
 import { INBOUND_SCHEMES, type InboundScheme } from '../../../sidecar/src/contracts/constants';
 import { verifyInbound } from '../../../sidecar/src/inbound/verify';
 

@@ -1,7 +1,7 @@
 import type { SidecarConfig } from '../../config';
 import type { Logger } from '../../logger';
 import type { SidecarMetrics } from '../../metrics/registry';
-import type { InsertResult, NewEvent } from '../../store/events-store';
+import type { InsertResult, NewEvent } from '../../model/events';
 import type { QueueStore } from '../../store/queue-store';
 
 /** What the routes tell the instance's dispatcher: it sends, the routes only store and wake it. */

@@ -1,19 +1,10 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../contracts/constants';
 import type { DeliveryPageView } from '../../contracts/views';
+import { DELIVERY_QUERY } from '../../contracts/requests';
 import { HttpError } from '../errors';
 import type { QueueRouteContext } from './context';
 import { methodNotAllowed, parseQuery, requireEventType } from './helpers';
 import { deliveryView } from './views';
-
-const QUERY_SCHEMA = z.strictObject( {
-	endpoint_id: z.string().min( 1 ).optional(),
-	type: z.string().min( 1 ).optional(),
-	status: z.enum( DELIVERY_STATUSES ).optional(),
-	page: z.coerce.number().int().min( 1 ).max( 1_000_000 ).default( 1 ),
-	per_page: z.coerce.number().int().min( 1 ).max( 100 ).default( 20 ),
-} );
 
 /** The delivery log, newest first, for the WordPress admin screens; on either store. */
 export function deliveriesRouter( context: QueueRouteContext ): Router {
@@ -23,7 +14,7 @@ export function deliveriesRouter( context: QueueRouteContext ): Router {
 	router
 		.route( '/deliveries' )
 		.get( async ( req, res ) => {
-			const query = parseQuery( req, QUERY_SCHEMA );
+			const query = parseQuery( req, DELIVERY_QUERY );
 			const type = query.type === undefined ? undefined : requireEventType( query.type, 'type' );
 			if ( query.endpoint_id !== undefined && ! ( await store.getEndpoint( query.endpoint_id, Date.now() ) ) ) {
 				throw new HttpError( 404, 'endpoint_not_found', `No endpoint with id "${ query.endpoint_id }".` );

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import type { EventType } from '../../contracts/constants';
 import type {
 	DeletedView,
@@ -10,8 +9,15 @@ import type {
 } from '../../contracts/views';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
-import type { Endpoint } from '../../store/endpoints-store';
+import type { Endpoint } from '../../model/endpoints';
 import type { QueueStore } from '../../store/queue-store';
+import {
+	ENDPOINT_CREATE,
+	ENDPOINT_DISABLE,
+	ENDPOINT_ENABLE,
+	ENDPOINT_ROTATE,
+	ENDPOINT_UPDATE,
+} from '../../contracts/requests';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { QueueRouteContext, RouteContext } from './context';
@@ -23,36 +29,6 @@ export const DEFAULT_ROTATION_GRACE_HOURS = 24;
 /** Endpoint health covers the last HEALTH_MAX_ATTEMPTS attempts of the last 24 h. */
 export const HEALTH_WINDOW_MS = 24 * 3_600_000;
 export const HEALTH_MAX_ATTEMPTS = 100;
-
-const FIELDS = {
-	url: z.string().min( 1 ).max( 2048 ),
-	event_types: z.array( z.string() ).max( 20 ),
-	description: z.string().max( 500 ),
-	max_concurrency: z.number().int().min( 1 ).max( 64 ),
-	wc_compat_signature: z.boolean(),
-};
-
-export const CREATE_SCHEMA = z.strictObject( {
-	url: FIELDS.url,
-	event_types: FIELDS.event_types.optional(),
-	description: FIELDS.description.optional(),
-	max_concurrency: FIELDS.max_concurrency.optional(),
-	wc_compat_signature: FIELDS.wc_compat_signature.optional(),
-} );
-
-const PATCH_SCHEMA = CREATE_SCHEMA.partial().refine(
-	( patch ) => Object.keys( patch ).length > 0,
-	'give at least one field to change'
-);
-const ROTATE_SCHEMA = z.strictObject( {
-	grace_hours: z
-		.number()
-		.min( 0 )
-		.max( 24 * 30 )
-		.optional(),
-} );
-const DISABLE_SCHEMA = z.strictObject( { reason: z.string().min( 1 ).max( 500 ).optional() } );
-const ENABLE_SCHEMA = z.strictObject( { redeliver: z.boolean().optional() } );
 
 /** The checks of an endpoint's url and event_types, shared by the embedded and the shared store's routes. */
 export function endpointFieldChecks( config: RouteContext[ 'config' ] ) {
@@ -103,7 +79,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 			res.json( { endpoints: await Promise.all( endpoints.map( view ) ) } satisfies EndpointListView );
 		} )
 		.post( async ( req, res ) => {
-			const body = parseJsonBody( req, CREATE_SCHEMA );
+			const body = parseJsonBody( req, ENDPOINT_CREATE );
 			const secret = generateSecret();
 			const endpoint = await store.createEndpoint(
 				{
@@ -129,7 +105,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 		} )
 		.patch( async ( req, res ) => {
 			await find( req.params.id );
-			const body = parseJsonBody( req, PATCH_SCHEMA );
+			const body = parseJsonBody( req, ENDPOINT_UPDATE );
 			const endpoint = await store.updateEndpoint(
 				req.params.id,
 				{
@@ -163,7 +139,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 		.route( '/endpoints/:id/rotate-secret' )
 		.post( async ( req, res ) => {
 			await find( req.params.id );
-			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
+			const body = parseOptionalJsonBody( req, ENDPOINT_ROTATE );
 			const secret = generateSecret();
 			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_ROTATION_GRACE_HOURS ) * 3_600_000 );
 			const endpoint =
@@ -188,7 +164,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 		.route( '/endpoints/:id/enable' )
 		.post( async ( req, res ) => {
 			await find( req.params.id );
-			const body = parseOptionalJsonBody( req, ENABLE_SCHEMA );
+			const body = parseOptionalJsonBody( req, ENDPOINT_ENABLE );
 			// Also when it was active already: the endpoint.enabled notice queued with it clears
 			// any disabled notice WordPress may still show (QueueStore.enableEndpoint).
 			const result = await store.enableEndpoint( req.params.id, Date.now(), body.redeliver );
@@ -211,7 +187,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 		.route( '/endpoints/:id/disable' )
 		.post( async ( req, res ) => {
 			await find( req.params.id );
-			const body = parseOptionalJsonBody( req, DISABLE_SCHEMA );
+			const body = parseOptionalJsonBody( req, ENDPOINT_DISABLE );
 			const reason = body.reason ?? 'disabled by an administrator';
 			if ( await store.disableEndpoint( req.params.id, reason, 'owner', Date.now() ) ) {
 				context.metrics?.recordEndpointDisabled( 'owner' );

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { EVENT_ID_PATTERN, EVENT_TYPES, isEventType } from '../../contracts/constants';
 import type { SidecarMetrics } from '../../metrics/registry';
-import type { NewEvent } from '../../store/events-store';
+import type { NewEvent } from '../../model/events';
 import { parseJsonBody } from '../json-body';
 import type { RouteContext } from './context';
 import { methodNotAllowed } from './helpers';

@@ -3,10 +3,7 @@ import { z } from 'zod';
 import {
 	FORWARDED_HEADER_PREFIX,
 	INBOUND_DEADLINE_HEADER,
-	INBOUND_OUTCOMES,
-	INBOUND_SCHEMES,
 	SOURCE_ID_PATTERN,
-	SOURCE_STATUSES,
 	type InboundScheme,
 	type SecretOrigin,
 } from '../../contracts/constants';
@@ -18,62 +15,18 @@ import type {
 	InboundSourceView,
 	InboundSourceWithSecretView,
 } from '../../contracts/views';
-import type { InboundLogEntry } from '../../inbound/inbound-log-store';
+import type { InboundLogEntry, InboundSource } from '../../model/inbound';
 import { checkInbound } from '../../inbound/receive';
 import { generateSourceSecret, secretProblem } from '../../inbound/source-secrets';
-import type { InboundSource } from '../../inbound/sources-store';
 import type { SidecarMetrics } from '../../metrics/registry';
 import { maskSecret } from '../../secret-mask';
+import { INBOUND_LOG_QUERY, SOURCE_CREATE, SOURCE_ROTATE, SOURCE_UPDATE } from '../../contracts/requests';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { QueueRouteContext } from './context';
 import { iso, methodNotAllowed, parseOptionalJsonBody, parseQuery } from './helpers';
 
 export const DEFAULT_SOURCE_ROTATION_GRACE_HOURS = 24;
-
-const FIELDS = {
-	id: z
-		.string()
-		.regex(
-			SOURCE_ID_PATTERN,
-			'must be 1 to 64 characters among a-z 0-9 - (it is the last segment of the receiving URL)'
-		),
-	scheme: z.enum( INBOUND_SCHEMES ),
-	status: z.enum( SOURCE_STATUSES ),
-	description: z.string().max( 500 ),
-	tolerance_seconds: z.number().int().min( 0 ).max( 86_400 ).nullable(),
-	secret: z.string(),
-};
-
-const CREATE_SCHEMA = z.strictObject( {
-	id: FIELDS.id,
-	scheme: FIELDS.scheme,
-	secret: FIELDS.secret.optional(),
-	status: FIELDS.status.optional(),
-	description: FIELDS.description.optional(),
-	tolerance_seconds: FIELDS.tolerance_seconds.optional(),
-} );
-
-const PATCH_SCHEMA = z
-	.strictObject( {
-		scheme: FIELDS.scheme.optional(),
-		status: FIELDS.status.optional(),
-		description: FIELDS.description.optional(),
-		tolerance_seconds: FIELDS.tolerance_seconds.optional(),
-	} )
-	.refine(
-		( patch ) => Object.keys( patch ).length > 0,
-		'give at least one field to change (the secret changes through rotate-secret)'
-	);
-
-const ROTATE_SCHEMA = z.strictObject( {
-	secret: FIELDS.secret.optional(),
-	grace_hours: z
-		.number()
-		.min( 0 )
-		.max( 24 * 30 )
-		.optional(),
-} );
 
 /** What WordPress answered the sender of a verified delivery (202 new, 200 duplicate, 5xx not stored, with its code). */
 const ANSWER_SCHEMA = z.strictObject( {
@@ -95,13 +48,6 @@ export const DEADLINE_MARGIN_MS = 100;
 const UNREACHABLE = { status: 503, code: 'sidecar_unreachable' } as const;
 
 const LOG_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
-
-const LOG_QUERY_SCHEMA = z.strictObject( {
-	source: FIELDS.id.optional(),
-	outcome: z.enum( INBOUND_OUTCOMES ).optional(),
-	page: z.coerce.number().int().min( 1 ).max( 1_000_000 ).default( 1 ),
-	per_page: z.coerce.number().int().min( 1 ).max( 100 ).default( 20 ),
-} );
 
 export interface InboundRouteContext extends Pick< QueueRouteContext, 'config' | 'log' | 'store' > {
 	/** Where the route counts; nothing is counted without it. */
@@ -170,7 +116,7 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 			} satisfies InboundSourceListView );
 		} )
 		.post( async ( req, res ) => {
-			const body = parseJsonBody( req, CREATE_SCHEMA );
+			const body = parseJsonBody( req, SOURCE_CREATE );
 			const secret = secretFor( body.scheme, body.secret );
 			const source = await inbound.createSource(
 				{
@@ -200,7 +146,7 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 		} )
 		.patch( async ( req, res ) => {
 			const current = await find( req.params.id );
-			const body = parseJsonBody( req, PATCH_SCHEMA );
+			const body = parseJsonBody( req, SOURCE_UPDATE );
 			if ( body.scheme !== undefined && body.scheme !== current.scheme ) {
 				for ( const secret of current.secrets ) {
 					const problem = secretProblem( body.scheme, secret.secret );
@@ -242,7 +188,7 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 		.route( '/inbound/sources/:id/rotate-secret' )
 		.post( async ( req, res ) => {
 			const current = await find( req.params.id );
-			const body = parseOptionalJsonBody( req, ROTATE_SCHEMA );
+			const body = parseOptionalJsonBody( req, SOURCE_ROTATE );
 			const secret = secretFor( current.scheme, body.secret );
 			const graceMs = Math.round( ( body.grace_hours ?? DEFAULT_SOURCE_ROTATION_GRACE_HOURS ) * 3_600_000 );
 			const source =
@@ -336,7 +282,7 @@ export function inboundRouter( context: InboundRouteContext ): Router {
 	router
 		.route( '/inbound/log' )
 		.get( async ( req, res ) => {
-			const query = parseQuery( req, LOG_QUERY_SCHEMA );
+			const query = parseQuery( req, INBOUND_LOG_QUERY );
 			const { entries, total } = await inbound.listVerifications( {
 				source: query.source,
 				outcome: query.outcome,

@@ -2,10 +2,11 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../contracts/constants';
 import type { RangeReplayView, RequeuedView } from '../../contracts/views';
-import type { Endpoint } from '../../store/endpoints-store';
+import type { Endpoint } from '../../model/endpoints';
 import type { QueueStore } from '../../store/queue-store';
 import { ReplayConflict } from '../../store/replay-queue';
 import { isDeadlock } from '../../store/mysql/mysql-transaction';
+import { EVENT_REPLAY, RANGE_REPLAY, RANGE_REPLAY_FIELDS, SINCE_REPLAY } from '../../contracts/requests';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { QueueRouteContext, RouteDispatcher } from './context';
@@ -18,35 +19,14 @@ export type ReplayRouteContext = Omit< QueueRouteContext, 'dispatcher' > & {
 	dispatcher: Pick< RouteDispatcher, 'wake' >;
 };
 
-const REPLAY_EVENT_SCHEMA = z.strictObject( { endpoint_id: z.string().min( 1 ).optional() } );
-const REPLAY_SINCE_SCHEMA = z.strictObject( {
-	since: z.iso.datetime( { offset: true } ),
-	endpoint_id: z.string().min( 1 ).optional(),
-} );
-
 export const REPLAY_DEFAULT_LIMIT = 1000;
-export const REPLAY_MAX_LIMIT = 10_000;
-const RANGE_FIELDS = {
-	from: z.iso.datetime( { offset: true } ),
-	to: z.iso.datetime( { offset: true } ),
-	types: z.array( z.string() ).min( 1 ).max( 20 ),
-	limit: z.number().int().min( 1 ).max( REPLAY_MAX_LIMIT ),
-	dry_run: z.boolean(),
-};
-const RANGE_SCHEMA = z.strictObject( {
-	from: RANGE_FIELDS.from,
-	to: RANGE_FIELDS.to,
-	types: RANGE_FIELDS.types.optional(),
-	limit: RANGE_FIELDS.limit.optional(),
-	dry_run: RANGE_FIELDS.dry_run.optional(),
-} );
 
 /**
  * The range replay's body, checked field by field: a bad field answers 400 `invalid_<field>`
  * (`invalid_from`, `invalid_to`, `invalid_types`, `invalid_limit`, `invalid_dry_run`) with
  * data.field; an unknown field or a body that is not an object, `invalid_body`.
  */
-function parseRangeBody( req: Request ): z.infer< typeof RANGE_SCHEMA > {
+function parseRangeBody( req: Request ): z.infer< typeof RANGE_REPLAY > {
 	const raw = Buffer.isBuffer( req.body ) ? req.body.toString( 'utf8' ) : '';
 	let data: unknown = {};
 	if ( raw.trim() !== '' ) {
@@ -56,14 +36,14 @@ function parseRangeBody( req: Request ): z.infer< typeof RANGE_SCHEMA > {
 			throw new HttpError( 400, 'invalid_json', 'The request body is not valid JSON.' );
 		}
 	}
-	const result = RANGE_SCHEMA.safeParse( data );
+	const result = RANGE_REPLAY.safeParse( data );
 	if ( ! result.success ) {
 		const problems = result.error.issues.map(
 			( issue ) => `${ issue.path.join( '.' ) || '(body)' }: ${ issue.message }`
 		);
 		const first = result.error.issues[ 0 ];
 		const field = first && first.code !== 'unrecognized_keys' ? String( first.path[ 0 ] ?? '' ) : '';
-		if ( field in RANGE_FIELDS ) {
+		if ( field in RANGE_REPLAY_FIELDS ) {
 			throw new HttpError( 400, `invalid_${ field }`, `${ problems[ 0 ] }.`, { field, problems } );
 		}
 		throw new HttpError( 400, 'invalid_body', `Invalid request body: ${ problems.join( '; ' ) }`, { problems } );
@@ -96,7 +76,7 @@ export function replaysRouter( context: ReplayRouteContext ): Router {
 	router
 		.route( '/events/:id/replay' )
 		.post( async ( req, res ) => {
-			const body = parseOptionalJsonBody( req, REPLAY_EVENT_SCHEMA );
+			const body = parseOptionalJsonBody( req, EVENT_REPLAY );
 			const event = await store.getEvent( req.params.id );
 			if ( ! event ) {
 				throw eventNotFound( req.params.id );
@@ -121,7 +101,7 @@ export function replaysRouter( context: ReplayRouteContext ): Router {
 	router
 		.route( '/replay' )
 		.post( async ( req, res ) => {
-			const body = parseJsonBody( req, REPLAY_SINCE_SCHEMA );
+			const body = parseJsonBody( req, SINCE_REPLAY );
 			if ( body.endpoint_id !== undefined ) {
 				await requireActiveEndpoint( store, body.endpoint_id );
 			}

@@ -1,8 +1,9 @@
 import { attemptErrorView } from '../../outbound/attempt-error';
 import { maskSecret } from '../../secret-mask';
-import type { Attempt, Delivery, EndpointHealth } from '../../store/deliveries-store';
-import type { Endpoint } from '../../store/endpoints-store';
-import type { StoredEvent } from '../../store/events-store';
+import type { Attempt, Delivery } from '../../model/deliveries';
+import type { EndpointHealth } from '../../model/health';
+import type { Endpoint } from '../../model/endpoints';
+import type { StoredEvent } from '../../model/events';
 import type {
 	AttemptView,
 	DeliveryView,

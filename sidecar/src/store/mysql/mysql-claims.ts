@@ -1,11 +1,6 @@
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import type { EventType } from '../../contracts/constants';
-import {
-	parkedIfEndpointStopped,
-	type AttemptTrigger,
-	type ClaimedDelivery,
-	type Completion,
-} from '../deliveries-store';
+import type { EventType, AttemptTrigger } from '../../contracts/constants';
+import { parkedIfEndpointStopped, type ClaimedDelivery, type Completion } from '../../model/deliveries';
 import type { Lease } from '../queue-store';
 import { inTransaction } from './mysql-transaction';
 

@@ -1,6 +1,5 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import { endpointDisabledNotice } from '../../model/health';
-import { summariseHealth } from '../deliveries-store';
+import { endpointDisabledNotice, summariseHealth } from '../../model/health';
 import type { FailureStreaks } from '../failure-streaks';
 import { inTransaction } from './mysql-transaction';
 

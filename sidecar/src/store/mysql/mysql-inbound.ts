@@ -1,5 +1,5 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import type { InboundOutcome, InboundScheme } from '../../contracts/constants';
+import type { InboundOutcome, InboundScheme, SecretOrigin, SourceStatus } from '../../contracts/constants';
 import {
 	answeredOutcome,
 	DEFAULT_LOG_KEEP,
@@ -7,8 +7,10 @@ import {
 	type InboundAnswer,
 	type InboundLogEntry,
 	type InboundLogQuery,
-} from '../../inbound/inbound-log-store';
-import type { InboundSource, NewSource, SecretOrigin, SourcePatch, SourceStatus } from '../../inbound/sources-store';
+	InboundSource,
+	NewSource,
+	SourcePatch,
+} from '../../model/inbound';
 import type { InboundStore, NewInboundLogEntry } from '../inbound-store';
 import { inTransaction } from './mysql-transaction';
 

@@ -1,6 +1,6 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { NoticeQueue } from '../notice-queue';
-import type { Notice, QueuedNotice } from '../notices-store';
+import type { Notice, QueuedNotice } from '../../model/notices';
 
 type Row = RowDataPacket & Record< string, unknown >;
 

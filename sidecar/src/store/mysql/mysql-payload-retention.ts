@@ -1,6 +1,6 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { EventType } from '../../contracts/constants';
-import { eventPayload } from '../events-store';
+import { eventPayload } from '../../model/events';
 import type { PayloadRetention } from '../payload-retention';
 
 type Row = RowDataPacket & Record< string, unknown >;

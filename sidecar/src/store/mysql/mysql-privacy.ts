@@ -6,8 +6,8 @@ import {
 	redactText,
 	type PersonalFields,
 } from '../../privacy/personal-data';
-import type { PrivacyQueue } from '../../privacy/privacy-queue';
-import type { EraseResult, PrivacyRecord } from '../../privacy/privacy-store';
+import type { PrivacyQueue } from '../privacy-queue';
+import type { EraseResult, PrivacyRecord } from '../../model/privacy';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;

@@ -1,5 +1,6 @@
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import type { DeliveryStatus, RangeReplay, RangeReplayResult } from '../deliveries-store';
+import type { DeliveryStatus } from '../../contracts/constants';
+import type { RangeReplay, RangeReplayResult } from '../../model/deliveries';
 import { ReplayConflict, type ReplayQueue } from '../replay-queue';
 import { inTransaction } from './mysql-transaction';
 

@@ -1,29 +1,29 @@
 import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
-import type { EventType } from '../../contracts/constants';
+import type { EventType, AttemptTrigger, DeliveryStatus, DisabledBy, EndpointStatus } from '../../contracts/constants';
 import {
 	summariseHealth,
+	type EndpointHealth,
+	failingDisableReason,
+	nextHealth,
+	type AutoDisable,
+} from '../../model/health';
+import {
 	type Attempt,
-	type AttemptTrigger,
 	type ClaimedDelivery,
 	type Completion,
 	type Delivery,
 	type DeliveryFilter,
-	type DeliveryStatus,
-	type EndpointHealth,
-} from '../deliveries-store';
+} from '../../model/deliveries';
 import {
 	newEndpointId,
-	type DisabledBy,
 	type EnableResult,
 	type Endpoint,
 	type EndpointPatch,
-	type EndpointStatus,
 	type NewEndpoint,
-} from '../endpoints-store';
+} from '../../model/endpoints';
 import type { QueueSnapshot } from '../../metrics/registry';
-import type { Notice } from '../notices-store';
-import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../events-store';
-import { failingDisableReason, nextHealth, type AutoDisable } from '../../model/health';
+import type { Notice } from '../../model/notices';
+import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../../model/events';
 import type { Lease, QueueStore, RoundInput, RoundResult } from '../queue-store';
 import { MysqlFailureStreaks } from './mysql-failure-streaks';
 import { MysqlInboundStore } from './mysql-inbound';

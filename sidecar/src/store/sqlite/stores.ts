@@ -3,7 +3,7 @@ import { DeliveriesStore } from './deliveries-store';
 import { EndpointsStore } from './endpoints-store';
 import { EventsStore } from './events-store';
 import { NoticesStore } from './notices-store';
-import { PrivacyStore } from '../privacy/privacy-store';
+import { PrivacyStore } from './privacy-store';
 
 /** Every store over one connection (better-sqlite3 is synchronous: one connection serves the process). */
 export interface Stores {

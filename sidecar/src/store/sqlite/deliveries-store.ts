@@ -1,123 +1,16 @@
+import { EndpointHealth, summariseHealth, RecentAttemptRow } from '../../model/health';
+import {
+	RangeReplayResult,
+	RangeReplay,
+	DeliveryFilter,
+	Completion,
+	ClaimedDelivery,
+	Attempt,
+	Delivery,
+} from '../../model/deliveries';
 import type Database from 'better-sqlite3';
-import type { AttemptTrigger, DeliveryStatus, EventType } from '../contracts/constants';
+import type { AttemptTrigger, DeliveryStatus, EventType } from '../../contracts/constants';
 import type { Db } from './database';
-
-export type { AttemptTrigger, DeliveryStatus };
-
-export interface Delivery {
-	id: number;
-	eventId: string;
-	eventType: EventType;
-	endpointId: string;
-	status: DeliveryStatus;
-	attemptCount: number;
-	nextAttemptAt: number | null;
-	lastStatusCode: number | null;
-	lastError: string | null;
-	createdAt: number;
-	updatedAt: number;
-}
-
-export interface Attempt {
-	attemptNumber: number;
-	startedAt: number;
-	durationMs: number;
-	statusCode: number | null;
-	errorCode: string | null;
-	responseExcerpt: string | null;
-	nextAttemptAt: number | null;
-	trigger: AttemptTrigger;
-}
-
-/** A delivery taken by the dispatcher, with what it needs to send it. */
-export interface ClaimedDelivery {
-	id: number;
-	eventId: string;
-	eventType: EventType;
-	endpointId: string;
-	payload: string;
-	attemptCount: number;
-	/** Attempts since the last (re)queue; the retry schedule is indexed by this. */
-	cycleAttempts: number;
-	trigger: AttemptTrigger;
-	/** When the event reached the sidecar, and when this delivery was created (the same for a delivery made at arrival). */
-	receivedAt: number;
-	createdAt: number;
-}
-
-export interface Completion {
-	deliveryId: number;
-	endpointId: string;
-	/** What the row becomes: back to pending for a retry, or a final status. */
-	status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-	attemptNumber: number;
-	cycleAttempts: number;
-	trigger: AttemptTrigger;
-	startedAt: number;
-	durationMs: number;
-	statusCode: number | null;
-	errorCode: string | null;
-	responseExcerpt: string | null;
-	nextAttemptAt: number | null;
-	lastError: string | null;
-	now: number;
-}
-
-/**
- * A retry of a delivery whose endpoint was disabled (or deleted) while the attempt ran is
- * parked with the rest of its queue, which the disabling cancelled: cancelled, not pending,
- * so that enabling the endpoint brings it back with the others and nothing claims it before.
- * One rule for both stores, given the endpoint as the completing transaction sees it.
- */
-export function parkedIfEndpointStopped(
-	completion: Completion,
-	endpoint: { status: string; disabledReason: string | null } | undefined
-): Completion {
-	if ( completion.status !== 'pending' || endpoint?.status === 'active' ) {
-		return completion;
-	}
-	return {
-		...completion,
-		status: 'cancelled',
-		nextAttemptAt: null,
-		lastError: `endpoint disabled: ${ endpoint?.disabledReason ?? 'deleted' }`,
-	};
-}
-
-export interface DeliveryFilter {
-	endpointId?: string;
-	type?: EventType;
-	status?: DeliveryStatus;
-	page: number;
-	perPage: number;
-}
-
-/** A replay of the events of some types received in [from, to), to one endpoint. */
-export interface RangeReplay {
-	endpointId: string;
-	/** Unix ms, inclusive. */
-	from: number;
-	/** Unix ms, exclusive. */
-	to: number;
-	/** [] = every type. */
-	types: EventType[];
-	limit: number;
-	dryRun: boolean;
-	now: number;
-}
-
-export interface RangeReplayResult {
-	/** Events in the range, at most `limit`. */
-	matched: number;
-	/** Of those, deliveries this request queued (new ones and finished ones queued again). */
-	queued: number;
-	/** Of those, deliveries already pending or in flight: they go out once, not twice. */
-	alreadyQueued: number;
-	/** Whether events beyond `limit` remain in the range. */
-	more: boolean;
-	/** When `more`: the receipt time of the first event left out, where a next replay starts. */
-	nextFrom: number | null;
-}
 
 interface DeliveryRow {
 	id: number;
@@ -518,38 +411,6 @@ export class DeliveriesStore {
 			cancelled: count( 'cancelled' ),
 		};
 	}
-}
-
-/** An attempt as the health summary reads it, newest first (both stores select these columns). */
-export interface RecentAttemptRow {
-	started_at: number;
-	status_code: number | null;
-	error_code: string | null;
-	response_excerpt: string | null;
-}
-
-/** Attempts, newest first, summed up: how many, how many got a 2xx, and the newest failure. */
-export function summariseHealth( rows: RecentAttemptRow[] ): EndpointHealth {
-	const ok = ( row: RecentAttemptRow ) => row.status_code !== null && row.status_code >= 200 && row.status_code < 300;
-	const failure = rows.find( ( row ) => ! ok( row ) );
-	return {
-		attempts: rows.length,
-		successes: rows.filter( ok ).length,
-		lastError: failure
-			? {
-					at: failure.started_at,
-					status: failure.status_code,
-					errorCode: failure.error_code,
-					excerpt: failure.response_excerpt,
-				}
-			: null,
-	};
-}
-
-export interface EndpointHealth {
-	attempts: number;
-	successes: number;
-	lastError: { at: number; status: number | null; errorCode: string | null; excerpt: string | null } | null;
 }
 
 /** The delivery list's two queries for a filter (exported so tests can check their plans). */

@@ -1,40 +1,6 @@
-import type { Db } from '../store/database';
-import type { InboundScheme, SecretOrigin, SourceStatus } from '../contracts/constants';
-
-export type { SecretOrigin, SourceStatus };
-
-export interface SourceSecret {
-	secret: string;
-	origin: SecretOrigin;
-	createdAt: number;
-	/** null for the current secret; a time for one still accepted during a rotation's grace period. */
-	expiresAt: number | null;
-}
-
-export interface InboundSource {
-	id: string;
-	scheme: InboundScheme;
-	status: SourceStatus;
-	description: string;
-	/** null = the sidecar's default (inboundToleranceSeconds). */
-	toleranceSeconds: number | null;
-	createdAt: number;
-	updatedAt: number;
-	/** Unexpired secrets, newest first. */
-	secrets: SourceSecret[];
-}
-
-export interface NewSource {
-	id: string;
-	scheme: InboundScheme;
-	status: SourceStatus;
-	description: string;
-	toleranceSeconds: number | null;
-	secret: string;
-	origin: SecretOrigin;
-}
-
-export type SourcePatch = Partial< Pick< NewSource, 'scheme' | 'status' | 'description' | 'toleranceSeconds' > >;
+import { SourcePatch, NewSource, InboundSource } from '../../model/inbound';
+import type { Db } from './database';
+import type { InboundScheme, SecretOrigin, SourceStatus } from '../../contracts/constants';
 
 interface SourceRow {
 	id: string;

@@ -1,25 +1,13 @@
-import type { Db } from '../store/database';
-import { eventPayload } from '../store/events-store';
-import { findPersonalFields, nameValues, redactJson, redactText, type PersonalFields } from './personal-data';
-
-/** One record of a customer's data the sidecar holds, as the export lists it. */
-export interface PrivacyRecord {
-	kind: 'event' | 'attempt';
-	/** The event's id, or the attempt's id (as a string). */
-	id: string;
-	/** The event's type (also given for an attempt: the type of the event it delivered). */
-	type?: string;
-	/** The attempt's event. */
-	event_id?: string;
-	/** When the event was received, or the attempt made (ISO 8601). */
-	received_at: string;
-	fields: PersonalFields & { response_excerpt?: string };
-}
-
-export interface EraseResult {
-	redacted_events: number;
-	redacted_attempts: number;
-}
+import { EraseResult, PrivacyRecord } from '../../model/privacy';
+import type { Db } from './database';
+import { eventPayload } from '../../model/events';
+import {
+	findPersonalFields,
+	nameValues,
+	redactJson,
+	redactText,
+	type PersonalFields,
+} from '../../privacy/personal-data';
 
 interface EventCandidate {
 	id: string;

@@ -1,34 +1,6 @@
-import type { EventType } from '../contracts/constants';
+import { eventPayload, InsertResult, StoredEvent, NewEvent } from '../../model/events';
+import type { EventType } from '../../contracts/constants';
 import type { Db } from './database';
-
-export interface NewEvent {
-	id: string;
-	type: EventType;
-	timestamp: string;
-	orderingKey: string | null;
-	data: unknown;
-}
-
-export interface StoredEvent {
-	id: string;
-	type: EventType;
-	timestamp: string;
-	orderingKey: string | null;
-	/** The exact bytes every attempt sends (and signs). */
-	payload: string;
-	receivedAt: number;
-	/** When the payload retention emptied the payload; null while whole. */
-	payloadClearedAt: number | null;
-	/** When an erasure request replaced personal data in it; null if never. */
-	redactedAt: number | null;
-}
-
-export interface InsertResult {
-	accepted: string[];
-	duplicates: string[];
-	/** Endpoints that got new deliveries, to wake the dispatcher for. */
-	endpointIds: string[];
-}
 
 interface EventRow {
 	id: string;
@@ -39,11 +11,6 @@ interface EventRow {
 	received_at: number;
 	payload_cleared_at: number | null;
 	redacted_at: number | null;
-}
-
-/** The body receivers get: Standard Webhooks' recommended {type, timestamp, data} envelope. */
-export function eventPayload( event: Pick< NewEvent, 'type' | 'timestamp' | 'data' > ): string {
-	return JSON.stringify( { type: event.type, timestamp: event.timestamp, data: event.data } );
 }
 
 export class EventsStore {

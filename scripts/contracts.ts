@@ -1,0 +1,54 @@
+/**
+ * npm run contracts: writes plugin/includes/class-sidecar-contract.php from the sidecar's
+ * contract sources, or with --check only says whether it is stale (what the unit test checks).
+ */
+import fs from 'fs';
+import path from 'path';
+import { parseFlags } from './lib/cli-args';
+import { ROOT } from './lib/paths';
+import { done, fail, step } from './lib/progress';
+import { SIDECAR_CONTRACT_FILE, sidecarContractPhp } from './lib/sidecar-contract';
+
+const HELP = `Usage: npm run contracts [-- --check]
+
+Writes ${ path.relative( ROOT, SIDECAR_CONTRACT_FILE ) } from sidecar/src/contracts/: the values
+the plugin shares with the sidecar (constants.ts) and the fields of the requests WordPress
+forwards to it (requests.ts, through zod's JSON Schema), as the proxy routes' arguments with
+translatable descriptions. Run it after changing either file, then npm run i18n if a description
+changed.
+
+Options:
+  --check   Change nothing: exit 1 if the file differs from what the sources make.
+  --help
+`;
+
+function main(): void {
+	const flags = parseFlags( process.argv.slice( 2 ), [ 'check', 'help' ] );
+	if ( flags.help ) {
+		process.stdout.write( HELP );
+		return;
+	}
+	const file = path.relative( ROOT, SIDECAR_CONTRACT_FILE );
+	const wanted = sidecarContractPhp();
+	const current = fs.existsSync( SIDECAR_CONTRACT_FILE ) ? fs.readFileSync( SIDECAR_CONTRACT_FILE, 'utf8' ) : '';
+	if ( flags.check ) {
+		if ( current !== wanted ) {
+			fail( `${ file } is stale: run npm run contracts (then npm run i18n if a description changed).` );
+		}
+		done( `${ file } matches sidecar/src/contracts/` );
+		return;
+	}
+	step( `Writing ${ file } from sidecar/src/contracts/` );
+	if ( current === wanted ) {
+		done( 'unchanged' );
+		return;
+	}
+	fs.writeFileSync( SIDECAR_CONTRACT_FILE, wanted );
+	done( 'written' );
+}
+
+try {
+	main();
+} catch ( error ) {
+	fail( ( error as Error ).message );
+}
