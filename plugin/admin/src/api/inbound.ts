@@ -3,7 +3,9 @@
  * Sources and the verification log are the sidecar's (sidecar/src/http/routes/inbound.ts),
  * forwarded by WordPress with each source's receiving URL added; events are WordPress's.
  */
-import type { InboundScheme, SourceStatus } from '../../../../sidecar/src/contracts/constants';
+import type { z } from 'zod';
+import type { SourceStatus } from '../../../../sidecar/src/contracts/constants';
+import type { SOURCE_CREATE } from '../../../../sidecar/src/contracts/requests';
 import type {
 	DeletedView,
 	InboundLogEntryView,
@@ -33,13 +35,8 @@ export type InboundLogPage = InboundLogPageView;
 /** Creation and rotation answers carry the secret in full, once, when it was generated here. */
 export type InboundSourceWithSecret = InboundSourceWithSecretView & WithReceivingUrl;
 
-export interface InboundSourceInput {
-	id: string;
-	scheme: InboundScheme;
-	/** The remote service's own secret; left out, one is generated. */
-	secret?: string;
-	description: string;
-}
+/** A new source as the form sends it: the sidecar's own request schema (secret left out: one is generated). */
+export type InboundSourceInput = z.input< typeof SOURCE_CREATE >;
 
 export interface InboundEvent {
 	id: number;
@@ -79,11 +76,9 @@ export async function listSources(): Promise< InboundSource[] > {
 }
 
 export function createSource( input: InboundSourceInput ): Promise< InboundSourceWithSecret > {
-	const body: Record< string, string > = { id: input.id, scheme: input.scheme, description: input.description };
-	if ( input.secret ) {
-		body.secret = input.secret;
-	}
-	return request( 'POST', `${ BASE }/sources`, body );
+	// An empty secret field means "generate one": the sidecar is not sent an empty secret.
+	const { secret, ...fields } = input;
+	return request( 'POST', `${ BASE }/sources`, secret ? { ...fields, secret } : fields );
 }
 
 export function updateSource(

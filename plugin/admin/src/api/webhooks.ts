@@ -3,7 +3,8 @@
  * (plugin/includes/Rest/class-webhooks-controller.php), which pass the sidecar's answers on
  * unchanged: their shapes are the sidecar's own types (sidecar/src/contracts/views.ts).
  */
-import type { EventType } from '../../../../sidecar/src/contracts/constants';
+import type { z } from 'zod';
+import type { ENDPOINT_CREATE, RANGE_REPLAY } from '../../../../sidecar/src/contracts/requests';
 import type {
 	AttemptView,
 	DeletedView,
@@ -33,12 +34,8 @@ export type Attempt = AttemptView;
 export type EventDetails = EventDetailsView;
 export type RangeReplayResult = RangeReplayView;
 
-export interface EndpointInput {
-	url: string;
-	event_types: EventType[];
-	description: string;
-	wc_compat_signature: boolean;
-}
+/** What an endpoint's form sends: the sidecar's own request schema (sidecar/src/contracts/requests.ts). */
+export type EndpointInput = z.input< typeof ENDPOINT_CREATE >;
 
 export interface DeliveryFilters {
 	endpoint_id?: string;
@@ -111,15 +108,8 @@ export function replayFailedSince( since: string, endpointId?: string ): Promise
 	return request( 'POST', `${ BASE }/replay`, endpointId ? { since, endpoint_id: endpointId } : { since } );
 }
 
-export interface RangeReplayInput {
-	/** ISO 8601, inclusive: when the sidecar received the event. */
-	from: string;
-	/** ISO 8601, exclusive. */
-	to: string;
-	types: EventType[];
-	limit?: number;
-	dry_run?: boolean;
-}
+/** A range replay: from (inclusive) and to (exclusive) are ISO 8601 times the sidecar received events at. */
+export type RangeReplayInput = z.input< typeof RANGE_REPLAY >;
 
 /** Replays to one endpoint the events of `types` received in [from, to), in order; `dry_run` only counts. */
 export function replayEndpointRange( id: string, input: RangeReplayInput ): Promise< RangeReplayResult > {
