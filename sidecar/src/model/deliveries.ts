@@ -1,8 +1,8 @@
-import type { AttemptTrigger, DeliveryStatus, EventType } from '../contracts/constants';
-
 /**
  * Deliveries and their attempts as both stores hold them, and the rules on them that both apply.
  */
+import type { AttemptTrigger, DeliveryStatus, EventType } from '../contracts/constants';
+
 export interface Delivery {
 	id: number;
 	eventId: string;

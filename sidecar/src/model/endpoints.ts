@@ -1,7 +1,7 @@
+/** Webhook endpoints as both stores hold them. */
 import { randomBytes } from 'crypto';
 import type { DisabledBy, EndpointStatus, EventType } from '../contracts/constants';
 
-/** Webhook endpoints as both stores hold them. */
 export interface EndpointSecret {
 	secret: string;
 	createdAt: number;

@@ -1,6 +1,6 @@
+/** Events as WordPress hands them over and as both stores keep them. */
 import type { EventType } from '../contracts/constants';
 
-/** Events as WordPress hands them over and as both stores keep them. */
 export interface NewEvent {
 	id: string;
 	type: EventType;

@@ -1,3 +1,4 @@
+/** Inbound sources, their secrets and the verification log, as both stores hold them. */
 import type { InboundOutcome, InboundScheme, SecretOrigin, SourceStatus } from '../contracts/constants';
 
 /**

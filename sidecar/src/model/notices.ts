@@ -1,6 +1,6 @@
+/** The notices the sidecar sends WordPress, queued in either store until acknowledged. */
 import type { AttemptErrorView } from '../outbound/attempt-error';
 
-/** The notices the sidecar sends WordPress, queued in either store until acknowledged. */
 export interface EndpointDisabledNotice {
 	type: 'endpoint.disabled';
 	endpoint_id: string;

@@ -1,4 +1,5 @@
-import { type PersonalFields } from '../privacy/personal-data';
+/** What the sidecar's answers to WordPress's personal data exporter and eraser are made of, on both stores. */
+import type { PersonalFields } from '../privacy/personal-data';
 
 /** One record of a customer's data the sidecar holds, as the export lists it. */
 export interface PrivacyRecord {
