@@ -176,9 +176,9 @@ final class Inbound_Processor {
 		if ( ! $row ) {
 			return false;
 		}
-		$body = json_decode( $row->payload, true, 512, JSON_BIGINT_AS_STRING );
-		$data = self::resolve_pointer( $body, (string) $row->data_pointer );
-		if ( ! is_array( $data ) ) {
+		$body = Inbound_Payload::decode( (string) $row->payload );
+		$data = Inbound_Payload::data( $body, (string) $row->data_pointer );
+		if ( null === $data ) {
 			Inbound_Store::mark_failed( $id, __( 'The stored payload cannot be decoded.', 'service-integration' ), null );
 			return false;
 		}
@@ -231,8 +231,8 @@ final class Inbound_Processor {
 	 */
 	private static function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
 		$attempts = (int) $row->attempts;
-		$max      = max( 1, (int) apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
-		if ( $attempts >= $max ) {
+		$max      = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
+		if ( Retry_Policy::gives_up( $attempts, $max ) ) {
 			Inbound_Store::mark_failed( (int) $row->id, $message, null );
 			/**
 			 * An inbound event failed for good (every attempt threw).
@@ -245,9 +245,9 @@ final class Inbound_Processor {
 			do_action( 'service_integration_inbound_event_failed', $row->type, $data, $event, $error );
 			return;
 		}
-		$default = self::BACKOFF[ min( $attempts, count( self::BACKOFF ) ) - 1 ];
-		$delay   = max( 0, (int) apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event ) );
-		Inbound_Store::mark_failed( (int) $row->id, $message, time() + $delay );
+		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
+		$delay   = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
+		Inbound_Store::mark_failed( (int) $row->id, $message, Retry_Policy::retry_at( time(), $delay ) );
 	}
 
 	/**
@@ -270,26 +270,5 @@ final class Inbound_Processor {
 			$error = sprintf( __( 'The process ended in a handler: %s', 'service-integration' ), $last['message'] );
 		}
 		self::record_failure( $row, $error, array(), array( 'id' => $id ), null );
-	}
-
-	/**
-	 * Resolves an RFC 6901 JSON pointer ('' = the whole document).
-	 *
-	 * @param mixed  $document Decoded JSON.
-	 * @param string $pointer  Pointer.
-	 * @return mixed|null
-	 */
-	private static function resolve_pointer( $document, string $pointer ) {
-		if ( '' === $pointer ) {
-			return $document;
-		}
-		foreach ( array_slice( explode( '/', $pointer ), 1 ) as $token ) {
-			$token = str_replace( array( '~1', '~0' ), array( '/', '~' ), $token );
-			if ( ! is_array( $document ) || ! array_key_exists( $token, $document ) ) {
-				return null;
-			}
-			$document = $document[ $token ];
-		}
-		return $document;
 	}
 }
