@@ -137,7 +137,7 @@ final class InboundRetryPolicyTest extends TestCase {
 	 * @param int   $due      When the next attempt is due.
 	 */
 	public function test_the_next_attempt_is_due_after_the_filtered_wait_never_before_now( $filtered, int $due ): void {
-		$this->assertSame( $due, Retry_Policy::retry_at( self::NOW, $filtered ) );
+		$this->assertSame( $due, Retry_Policy::due_after( self::NOW, $filtered ) );
 	}
 
 	public function test_an_event_failing_every_time_is_tried_five_times_over_about_two_and_a_half_hours(): void {
@@ -150,7 +150,7 @@ final class InboundRetryPolicyTest extends TestCase {
 			if ( Retry_Policy::gives_up( $attempts, $max ) ) {
 				break;
 			}
-			$now    = Retry_Policy::retry_at( $now, Retry_Policy::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
+			$now    = Retry_Policy::due_after( $now, Retry_Policy::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
 			$dues[] = $now - self::NOW;
 		} while ( true );
 		$this->assertSame( 5, $attempts );

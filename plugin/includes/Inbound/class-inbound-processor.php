@@ -113,6 +113,7 @@ final class Inbound_Processor {
 	 * @param int|null $at Unix time.
 	 */
 	public static function kick( ?int $at = null ): void {
+		$now = time();
 		if ( null === $at ) {
 			/**
 			 * Seconds between a new event and the cron run that processes it (default 10):
@@ -120,14 +121,15 @@ final class Inbound_Processor {
 			 *
 			 * @param int $seconds Delay.
 			 */
-			$at = time() + max( 0, (int) apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
+			$at = Retry_Policy::due_after( $now, apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
 		}
-		$at   = max( $at, time() );
-		$next = wp_next_scheduled( self::KICK_HOOK );
-		if ( false !== $next && $next <= $at ) {
+		$at     = max( $at, $now );
+		$next   = wp_next_scheduled( self::KICK_HOOK );
+		$action = Kick_Plan::action( $at, $next );
+		if ( Kick_Plan::KEEP === $action ) {
 			return;
 		}
-		if ( false !== $next ) {
+		if ( Kick_Plan::MOVE === $action ) {
 			// Core refuses a second identical event within 10 minutes: move the later one earlier.
 			wp_unschedule_event( $next, self::KICK_HOOK );
 		}
@@ -247,7 +249,7 @@ final class Inbound_Processor {
 		}
 		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
 		$delay   = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
-		Inbound_Store::mark_failed( (int) $row->id, $message, Retry_Policy::retry_at( time(), $delay ) );
+		Inbound_Store::mark_failed( (int) $row->id, $message, Retry_Policy::due_after( time(), $delay ) );
 	}
 
 	/**

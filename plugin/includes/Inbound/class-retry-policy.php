@@ -49,12 +49,13 @@ final class Retry_Policy {
 	}
 
 	/**
-	 * When the next attempt is due, from what the retry-delay filter answered: never before now.
+	 * When a wait a filter answered ends (the next attempt, or the run that processes a new
+	 * event): never before now.
 	 *
 	 * @param int   $now      Unix time.
 	 * @param mixed $filtered The filter's answer (seconds).
 	 */
-	public static function retry_at( int $now, $filtered ): int {
+	public static function due_after( int $now, $filtered ): int {
 		return $now + max( 0, (int) $filtered );
 	}
 }
