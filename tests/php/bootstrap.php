@@ -10,3 +10,6 @@
 define( 'ABSPATH', __DIR__ . '/' );
 
 require dirname( __DIR__, 2 ) . '/plugin/includes/autoload.php';
+
+// In-memory implementations of the plugin's ports, for the units that read through them.
+require __DIR__ . '/support/class-in-memory-order.php';

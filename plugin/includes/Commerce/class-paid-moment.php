@@ -59,6 +59,16 @@ final class Paid_Moment {
 	}
 
 	/**
+	 * An order's paid moment (of()), from its meta and its date_paid.
+	 *
+	 * @param Order_Port $order Order.
+	 */
+	public static function of_order( Order_Port $order ): int {
+		$date = $order->get_date_paid();
+		return self::of( self::parse( $order->get_meta( self::META_KEY ) ), $date ? (int) $date->getTimestamp() : null );
+	}
+
+	/**
 	 * What an order's entry into a paid status records: its moment, and whether this is its
 	 * payment, to announce (order.paid). Nothing once a moment is recorded.
 	 *

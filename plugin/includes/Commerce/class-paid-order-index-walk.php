@@ -143,7 +143,7 @@ final class Paid_Order_Index_Walk {
 			return;
 		}
 		$state = Paid_Order_Index::state();
-		if ( null !== $state['walk'] && ( ! $state['statuses'] || ! $state['source'] ) ) {
+		if ( Walk_Steps::started_blind( $state ) ) {
 			// Started while WooCommerce was not loaded (activated before it): no batch has run
 			// since, so this walk is the one for today's statuses and order source.
 			$state['statuses'] = Paid_Orders::paid_statuses();
@@ -193,14 +193,13 @@ final class Paid_Order_Index_Walk {
 	 *                           and the route's next call queues the walk again).
 	 */
 	private static function batch( int $offset ): ?int {
-		$from   = max( 0, $offset - self::OVERLAP );
-		$limit  = self::BATCH + ( $offset - $from );
-		$orders = Paid_Orders::batch_in_id_order( $from, $limit );
+		$window = Walk_Steps::window( $offset, self::BATCH, self::OVERLAP );
+		$orders = Paid_Orders::batch_in_id_order( $window['from'], $window['limit'] );
 		Line_Items::prime( $orders );
 		foreach ( $orders as $order ) {
 			Paid_Order_Index_Hooks::sync( $order );
 		}
-		return count( $orders ) < $limit ? null : $from + count( $orders );
+		return Walk_Steps::next( $window['from'], $window['limit'], count( $orders ) );
 	}
 
 	/**
@@ -221,14 +220,14 @@ final class Paid_Order_Index_Walk {
 		foreach ( Paid_Orders::paid_among( $ids ) as $order ) {
 			$paid[ $order->get_id() ] = $order;
 		}
-		foreach ( $ids as $id ) {
-			if ( isset( $paid[ $id ] ) ) {
+		foreach ( Walk_Steps::sweep( $ids, array_keys( $paid ) ) as $id => $action ) {
+			if ( 'sync' === $action ) {
 				Paid_Order_Index_Hooks::sync( $paid[ $id ] );
 			} else {
 				Paid_Order_Index::remove( $id );
 			}
 		}
-		return count( $ids ) < self::BATCH;
+		return Walk_Steps::swept( count( $ids ), self::BATCH );
 	}
 
 	/**

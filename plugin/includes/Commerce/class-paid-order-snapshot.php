@@ -108,11 +108,22 @@ final class Paid_Order_Snapshot {
 	 * @return array<string, mixed>
 	 */
 	public static function of( \WC_Order $order, ?array $include = null ): array {
+		return self::of_order( new Wc_Order_Port( $order ), $include );
+	}
+
+	/**
+	 * The snapshot of an order behind the Order_Port (of() for a WooCommerce order).
+	 *
+	 * @param Order_Port               $order   Order.
+	 * @param array<string, bool>|null $include Field => whether to include it; null for all.
+	 * @return array<string, mixed>
+	 */
+	public static function of_order( Order_Port $order, ?array $include = null ): array {
 		$wants = static fn( string $field ): bool => null === $include || ! empty( $include[ $field ] );
 		$data  = array(
 			'id'        => $order->get_id(),
 			'date_paid' => self::iso8601( $order->get_date_paid() ),
-			'paid_at'   => self::iso8601_of( Paid_Orders::paid_moment( $order ) ),
+			'paid_at'   => self::iso8601_of( Paid_Moment::of_order( $order ) ),
 		);
 		if ( $wants( 'number' ) ) {
 			$data['number'] = (string) $order->get_order_number();
@@ -137,7 +148,7 @@ final class Paid_Order_Snapshot {
 			);
 		}
 		if ( $wants( 'line_items' ) ) {
-			$data['line_items'] = Line_Items::lines( $order );
+			$data['line_items'] = $order->line_items();
 		}
 		return $data;
 	}

@@ -666,8 +666,7 @@ final class Paid_Orders {
 	 * @param \WC_Order $order Order.
 	 */
 	public static function paid_moment( \WC_Order $order ): int {
-		$date = $order->get_date_paid();
-		return Paid_Moment::of( Paid_Moment::parse( $order->get_meta( Paid_Moment::META_KEY ) ), $date ? (int) $date->getTimestamp() : null );
+		return Paid_Moment::of_order( new Wc_Order_Port( $order ) );
 	}
 
 	/**

@@ -113,6 +113,7 @@ final class Inbound_Processor {
 	 * @param int|null $at Unix time.
 	 */
 	public static function kick( ?int $at = null ): void {
+		$now = time();
 		if ( null === $at ) {
 			/**
 			 * Seconds between a new event and the cron run that processes it (default 10):
@@ -120,14 +121,15 @@ final class Inbound_Processor {
 			 *
 			 * @param int $seconds Delay.
 			 */
-			$at = time() + max( 0, (int) apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
+			$at = Retry_Policy::due_after( $now, apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
 		}
-		$at   = max( $at, time() );
-		$next = wp_next_scheduled( self::KICK_HOOK );
-		if ( false !== $next && $next <= $at ) {
+		$at     = max( $at, $now );
+		$next   = wp_next_scheduled( self::KICK_HOOK );
+		$action = Kick_Plan::action( $at, $next );
+		if ( Kick_Plan::KEEP === $action ) {
 			return;
 		}
-		if ( false !== $next ) {
+		if ( Kick_Plan::MOVE === $action ) {
 			// Core refuses a second identical event within 10 minutes: move the later one earlier.
 			wp_unschedule_event( $next, self::KICK_HOOK );
 		}
@@ -176,9 +178,9 @@ final class Inbound_Processor {
 		if ( ! $row ) {
 			return false;
 		}
-		$body = json_decode( $row->payload, true, 512, JSON_BIGINT_AS_STRING );
-		$data = self::resolve_pointer( $body, (string) $row->data_pointer );
-		if ( ! is_array( $data ) ) {
+		$body = Inbound_Payload::decode( (string) $row->payload );
+		$data = Inbound_Payload::data( $body, (string) $row->data_pointer );
+		if ( null === $data ) {
 			Inbound_Store::mark_failed( $id, __( 'The stored payload cannot be decoded.', 'service-integration' ), null );
 			return false;
 		}
@@ -231,8 +233,8 @@ final class Inbound_Processor {
 	 */
 	private static function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
 		$attempts = (int) $row->attempts;
-		$max      = max( 1, (int) apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
-		if ( $attempts >= $max ) {
+		$max      = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
+		if ( Retry_Policy::gives_up( $attempts, $max ) ) {
 			Inbound_Store::mark_failed( (int) $row->id, $message, null );
 			/**
 			 * An inbound event failed for good (every attempt threw).
@@ -245,9 +247,9 @@ final class Inbound_Processor {
 			do_action( 'service_integration_inbound_event_failed', $row->type, $data, $event, $error );
 			return;
 		}
-		$default = self::BACKOFF[ min( $attempts, count( self::BACKOFF ) ) - 1 ];
-		$delay   = max( 0, (int) apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event ) );
-		Inbound_Store::mark_failed( (int) $row->id, $message, time() + $delay );
+		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
+		$delay   = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
+		Inbound_Store::mark_failed( (int) $row->id, $message, Retry_Policy::due_after( time(), $delay ) );
 	}
 
 	/**
@@ -270,26 +272,5 @@ final class Inbound_Processor {
 			$error = sprintf( __( 'The process ended in a handler: %s', 'service-integration' ), $last['message'] );
 		}
 		self::record_failure( $row, $error, array(), array( 'id' => $id ), null );
-	}
-
-	/**
-	 * Resolves an RFC 6901 JSON pointer ('' = the whole document).
-	 *
-	 * @param mixed  $document Decoded JSON.
-	 * @param string $pointer  Pointer.
-	 * @return mixed|null
-	 */
-	private static function resolve_pointer( $document, string $pointer ) {
-		if ( '' === $pointer ) {
-			return $document;
-		}
-		foreach ( array_slice( explode( '/', $pointer ), 1 ) as $token ) {
-			$token = str_replace( array( '~1', '~0' ), array( '/', '~' ), $token );
-			if ( ! is_array( $document ) || ! array_key_exists( $token, $document ) ) {
-				return null;
-			}
-			$document = $document[ $token ];
-		}
-		return $document;
 	}
 }

@@ -182,7 +182,28 @@ final class Inbound_Store {
 	 */
 	public static function page( array $filter, int $page, int $per_page ): array {
 		global $wpdb;
-		$table  = self::table();
+		list( $where_sql, $values ) = self::page_where( $filter );
+
+		$table     = self::table();
+		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
+		$page_sql  = 'SELECT ' . self::SUMMARY_COLUMNS . " FROM {$table} WHERE {$where_sql} ORDER BY id DESC LIMIT %d OFFSET %d";
+		$total     = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
+		$rows      = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
+		return array(
+			'items' => array_map( array( self::class, 'typed' ), (array) $rows ),
+			'total' => $total,
+		);
+	}
+
+	/**
+	 * The conditions of a page's filter, with their values in order: source and status as
+	 * given, an event id matching the stored id or the provider's delivery id, and duplicates
+	 * only when asked for. Empty filters are no condition.
+	 *
+	 * @param array{source?:string, status?:string, event_id?:string, duplicate?:bool} $filter Filters.
+	 * @return array{0: string, 1: string[]} SQL condition (placeholders %s), values.
+	 */
+	public static function page_where( array $filter ): array {
 		$where  = array( '1=1' );
 		$values = array();
 		foreach ( array( 'source', 'status' ) as $column ) {
@@ -200,15 +221,7 @@ final class Inbound_Store {
 		if ( ! empty( $filter['duplicate'] ) ) {
 			$where[] = 'duplicate_count > 0';
 		}
-		$where_sql = implode( ' AND ', $where );
-		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
-		$page_sql  = 'SELECT ' . self::SUMMARY_COLUMNS . " FROM {$table} WHERE {$where_sql} ORDER BY id DESC LIMIT %d OFFSET %d";
-		$total     = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
-		$rows      = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
-		return array(
-			'items' => array_map( array( self::class, 'typed' ), (array) $rows ),
-			'total' => $total,
-		);
+		return array( implode( ' AND ', $where ), $values );
 	}
 
 	/**

@@ -79,16 +79,31 @@ final class Manufacturing_Order_Rows_Input {
 	 * @return array<int, array<string, string>>|\WP_Error
 	 */
 	public static function parse( $rows ) {
+		$value = self::value_of( $rows );
+		if ( null === $value ) {
+			return new \WP_Error( 'invalid_rows', __( 'The rows were not sent as rows.', 'service-integration' ) );
+		}
+		return $value;
+	}
+
+	/**
+	 * parse()'s value, or null when what was submitted is not rows (a scalar, or a row that is
+	 * not a list of properties).
+	 *
+	 * @param mixed $rows Submitted rows, unslashed (absent when every row was removed).
+	 * @return array<int, array<string, string>>|null
+	 */
+	public static function value_of( $rows ): ?array {
 		if ( null === $rows ) {
 			return array();
 		}
 		if ( ! is_array( $rows ) ) {
-			return new \WP_Error( 'invalid_rows', __( 'The rows were not sent as rows.', 'service-integration' ) );
+			return null;
 		}
 		$value = array();
 		foreach ( $rows as $row ) {
 			if ( ! is_array( $row ) ) {
-				return new \WP_Error( 'invalid_rows', __( 'The rows were not sent as rows.', 'service-integration' ) );
+				return null;
 			}
 			$entry = array();
 			foreach ( $row as $property => $text ) {

@@ -209,12 +209,13 @@ final class Manufacturing_Order_Type {
 	/**
 	 * Makes site-added fields safe to register: a field without a usable `type` is a
 	 * string and an array without `items` holds strings (the meta API and the REST
-	 * schema both need them); entries that are not a schema under a name are dropped.
+	 * schema both need them); entries that are not a schema under a name are dropped. Pure
+	 * (tests/php/ManufacturingFieldsTest.php).
 	 *
 	 * @param array $fields Field name => schema, as filtered.
 	 * @return array<string, array<string, mixed>>
 	 */
-	private static function normalize( array $fields ): array {
+	public static function normalize( array $fields ): array {
 		$types      = array( 'string', 'boolean', 'integer', 'number', 'array', 'object' );
 		$normalized = array();
 		foreach ( $fields as $key => $schema ) {

@@ -82,6 +82,17 @@ final class Source_Order_Uniqueness {
 	}
 
 	/**
+	 * The source order a request's meta names: a positive id (a numeric one cut to its whole
+	 * part), or 0 for none (absent, not a number, zero or below), which the rule leaves alone.
+	 *
+	 * @param mixed $meta The request's meta parameter.
+	 */
+	public static function source_of( $meta ): int {
+		$source = is_array( $meta ) && isset( $meta['source_order_id'] ) && is_numeric( $meta['source_order_id'] ) ? (int) $meta['source_order_id'] : 0;
+		return max( 0, $source );
+	}
+
+	/**
 	 * Runs a write of a record unless it would give a second live record the same source order.
 	 *
 	 * @param WP_REST_Request $request Request (its `meta.source_order_id`).
@@ -90,8 +101,7 @@ final class Source_Order_Uniqueness {
 	 * @return \WP_REST_Response|WP_Error
 	 */
 	public static function guard( WP_REST_Request $request, int $own_id, callable $write ) {
-		$meta   = $request->get_param( 'meta' );
-		$source = is_array( $meta ) && isset( $meta['source_order_id'] ) && is_numeric( $meta['source_order_id'] ) ? (int) $meta['source_order_id'] : 0;
+		$source = self::source_of( $request->get_param( 'meta' ) );
 		if ( $source <= 0 || ! self::is_enabled() ) {
 			return $write( $request );
 		}

@@ -261,27 +261,24 @@ final class Hand_Over {
 			'error'       => null,
 			'too_large'   => false,
 		);
-		$status  = is_wp_error( $answer ) ? 0 : (int) $answer['status'];
-		$body    = is_wp_error( $answer ) ? array() : (array) $answer['body'];
-		if ( 202 === $status ) {
-			$acknowledged = array_map( 'strval', array_merge( (array) ( $body['accepted'] ?? array() ), (array) ( $body['duplicates'] ?? array() ) ) );
-			Outbox::mark_handed_over( $acknowledged );
-			$outcome['handed_over'] = count( $acknowledged );
-			foreach ( (array) ( $body['rejected'] ?? array() ) as $item ) {
-				$index = is_array( $item ) && isset( $item['index'] ) ? (int) $item['index'] : -1;
-				if ( isset( $rows[ $index ] ) ) {
-					$outcome['rejected'] += $this->park( $rows[ $index ], (string) ( $item['code'] ?? 'rejected' ) . ': ' . (string) ( $item['message'] ?? '' ) );
-				}
+		$verdict = is_wp_error( $answer )
+			? Hand_Over_Answer::read( (string) $answer->get_error_code(), 0, array(), count( $rows ) )
+			: Hand_Over_Answer::read( null, (int) $answer['status'], (array) $answer['body'], count( $rows ) );
+		if ( null === $verdict['error'] && ! $verdict['too_large'] ) {
+			Outbox::mark_handed_over( $verdict['acknowledged'] );
+			$outcome['handed_over'] = count( $verdict['acknowledged'] );
+			foreach ( $verdict['rejected'] as $rejected ) {
+				$outcome['rejected'] += $this->park( $rows[ $rejected['index'] ], $rejected['reason'] );
 			}
 			delete_transient( self::BACKOFF_KEY );
 			return $outcome;
 		}
-		if ( 413 === $status ) {
+		if ( $verdict['too_large'] ) {
 			$outcome['too_large'] = true;
 			return $outcome;
 		}
 		// Down, slow, misconfigured (a wrong key) or failing: nothing is the events' fault, try again later.
-		$outcome['error'] = is_wp_error( $answer ) ? $answer->get_error_code() : 'HTTP ' . $status;
+		$outcome['error'] = $verdict['error'];
 		Outbox::mark_failed( array_map( 'intval', wp_list_pluck( $rows, 'id' ) ), $outcome['error'] );
 		set_transient( self::BACKOFF_KEY, 1, self::BACKOFF_TTL );
 		return $outcome;
@@ -294,19 +291,11 @@ final class Hand_Over {
 	 * @return string|WP_Error
 	 */
 	private static function encode( $row ) {
-		$payload = json_decode( (string) $row->payload, true );
-		if ( ! is_array( $payload ) || ! isset( $payload['timestamp'] ) || ! is_string( $payload['timestamp'] ) || ! isset( $payload['data'] ) || ! is_array( $payload['data'] ) ) {
+		$event = Outbox_Event::of( $row );
+		if ( null === $event ) {
 			return new WP_Error( 'invalid_payload', 'the stored payload needs a string timestamp and a data object' );
 		}
-		$encoded = wp_json_encode(
-			array(
-				'id'           => (string) $row->event_id,
-				'type'         => (string) $row->type,
-				'timestamp'    => $payload['timestamp'],
-				'data'         => $payload['data'],
-				'ordering_key' => '' === (string) $row->ordering_key ? null : (string) $row->ordering_key,
-			)
-		);
+		$encoded = wp_json_encode( $event );
 		if ( false === $encoded ) {
 			return new WP_Error( 'invalid_payload', 'the event cannot be JSON-encoded' );
 		}

@@ -66,20 +66,11 @@ final class Capability_Clamp {
 		if ( ! Service_Role::is_service_account( $user ) ) {
 			return $allcaps;
 		}
-		$allowed = array_fill_keys( Service_Role::granted(), true );
-		$roles   = array_fill_keys( (array) $user->roles, true );
-		foreach ( Service_Role::extra_roles( $user ) as $role ) {
-			self::$cut[ 'role:' . $role ] = true;
+		$clamped = Clamp_Rules::clamp( $allcaps, array_values( (array) $user->roles ), Service_Role::granted(), Service_Role::ROLE );
+		foreach ( $clamped['cut'] as $cap ) {
+			self::$cut[ $cap ] = true;
 		}
-		foreach ( $allcaps as $cap => $granted ) {
-			// Role names appear in allcaps too; extra roles are recorded above as "role:<slug>".
-			if ( $granted && ! isset( $allowed[ $cap ] ) && ! isset( $roles[ $cap ] ) ) {
-				self::$cut[ $cap ] = true;
-			}
-		}
-		$clamped                       = array_intersect_key( $allcaps, $allowed );
-		$clamped[ Service_Role::ROLE ] = true;
-		return $clamped;
+		return $clamped['caps'];
 	}
 
 	/**
@@ -94,11 +85,8 @@ final class Capability_Clamp {
 		if ( null !== $result || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
 			return $result;
 		}
-		$route = untrailingslashit( $request->get_route() );
-		foreach ( self::allowed_routes() as $pattern ) {
-			if ( preg_match( '#^' . $pattern . '$#', $route ) ) {
-				return $result;
-			}
+		if ( Clamp_Rules::route_allowed( $request->get_route(), (array) self::allowed_routes() ) ) {
+			return $result;
 		}
 		return self::forbidden();
 	}
@@ -112,7 +100,7 @@ final class Capability_Clamp {
 	 * @return bool|WP_Error
 	 */
 	public static function restrict_abilities( $result, $name ) {
-		if ( ! Service_Role::is_service_account( wp_get_current_user() ) || in_array( $name, Abilities::names(), true ) ) {
+		if ( ! Service_Role::is_service_account( wp_get_current_user() ) || ( is_string( $name ) && Clamp_Rules::ability_allowed( $name, Abilities::names() ) ) ) {
 			return $result;
 		}
 		return self::forbidden();
@@ -128,7 +116,7 @@ final class Capability_Clamp {
 		if ( ! $include || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
 			return (bool) $include;
 		}
-		return in_array( $ability->get_name(), Abilities::names(), true );
+		return Clamp_Rules::ability_allowed( $ability->get_name(), Abilities::names() );
 	}
 
 	/**
@@ -148,8 +136,6 @@ final class Capability_Clamp {
 	 * @return string[]
 	 */
 	public static function allowed_routes(): array {
-		$base      = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
-		$abilities = implode( '|', array_map( static fn( string $name ): string => preg_quote( $name, '#' ), Abilities::names() ) );
 		/**
 		 * Filters the REST routes (regular expressions without delimiters) a service account may call.
 		 *
@@ -157,17 +143,7 @@ final class Capability_Clamp {
 		 */
 		return apply_filters(
 			'service_integration_allowed_routes',
-			array(
-				'',
-				'/service-integration/v1',
-				'/service-integration/v1/me',
-				'/service-integration/v1/commandes-payees',
-				'/wp/v2/' . $base,
-				'/wp/v2/' . $base . '/\d+',
-				// The Abilities API (WordPress 6.9+): the listing, and the plugin's own abilities.
-				'/wp-abilities/v1/abilities',
-				'/wp-abilities/v1/abilities/(?:' . $abilities . ')(?:/run)?',
-			)
+			Clamp_Rules::default_routes( \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE, Abilities::names() )
 		);
 	}
 
@@ -202,17 +178,13 @@ final class Capability_Clamp {
 		if ( ! self::$cut ) {
 			return;
 		}
-		$seen = (array) get_option( self::WIDENING_OPTION, array() );
-		$new  = array_diff_key( self::$cut, $seen );
-		if ( ! $new ) {
+		$seen       = (array) get_option( self::WIDENING_OPTION, array() );
+		$remembered = Clamp_Rules::remember( array_keys( self::$cut ), $seen, gmdate( 'c' ) );
+		if ( ! $remembered['new'] ) {
 			return;
 		}
-		$now = gmdate( 'c' );
-		foreach ( array_keys( $new ) as $cap ) {
-			$seen[ $cap ] = $now;
-		}
-		update_option( self::WIDENING_OPTION, $seen, false );
-		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', array_keys( $new ) ) );
+		update_option( self::WIDENING_OPTION, $remembered['seen'], false );
+		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', $remembered['new'] ) );
 	}
 
 	/**

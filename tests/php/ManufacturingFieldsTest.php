@@ -1,0 +1,140 @@
+<?php
+/**
+ * Site-added manufacturing order fields, made safe to register.
+ *
+ * @package ServiceIntegration
+ */
+
+use PHPUnit\Framework\TestCase;
+use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
+
+/**
+ * Manufacturing_Order_Type::normalize(): what the fields filter returned, as the meta API and the
+ * REST schema can take it.
+ */
+final class ManufacturingFieldsTest extends TestCase {
+
+	/**
+	 * Filtered fields and what is registered.
+	 *
+	 * @return array<string, array{0: array, 1: array}>
+	 */
+	public static function fields(): array {
+		return array(
+			'a typed field, kept whole' => array(
+				array(
+					'colour' => array(
+						'type'        => 'string',
+						'enum'        => array( 'red', 'blue' ),
+						'description' => 'Colour',
+					),
+				),
+				array(
+					'colour' => array(
+						'type'        => 'string',
+						'enum'        => array( 'red', 'blue' ),
+						'description' => 'Colour',
+					),
+				),
+			),
+			'no type: a string' => array(
+				array( 'note' => array( 'description' => 'Note' ) ),
+				array(
+					'note' => array(
+						'description' => 'Note',
+						'type'        => 'string',
+					),
+				),
+			),
+			'an unknown type: a string' => array(
+				array( 'when' => array( 'type' => 'date' ) ),
+				array( 'when' => array( 'type' => 'string' ) ),
+			),
+			'a list of types: a string' => array(
+				array( 'x' => array( 'type' => array( 'string', 'null' ) ) ),
+				array( 'x' => array( 'type' => 'string' ) ),
+			),
+			'a type in capitals: a string' => array(
+				array( 'x' => array( 'type' => 'Integer' ) ),
+				array( 'x' => array( 'type' => 'string' ) ),
+			),
+			'a list without items holds strings' => array(
+				array( 'tags' => array( 'type' => 'array' ) ),
+				array(
+					'tags' => array(
+						'type'  => 'array',
+						'items' => array( 'type' => 'string' ),
+					),
+				),
+			),
+			'a list with empty items holds strings' => array(
+				array(
+					'tags' => array(
+						'type'  => 'array',
+						'items' => array(),
+					),
+				),
+				array(
+					'tags' => array(
+						'type'  => 'array',
+						'items' => array( 'type' => 'string' ),
+					),
+				),
+			),
+			'a list with items keeps them' => array(
+				array(
+					'sizes' => array(
+						'type'  => 'array',
+						'items' => array( 'type' => 'integer' ),
+					),
+				),
+				array(
+					'sizes' => array(
+						'type'  => 'array',
+						'items' => array( 'type' => 'integer' ),
+					),
+				),
+			),
+			'each scalar type kept' => array(
+				array(
+					'a' => array( 'type' => 'boolean' ),
+					'b' => array( 'type' => 'integer' ),
+					'c' => array( 'type' => 'number' ),
+					'd' => array( 'type' => 'object' ),
+				),
+				array(
+					'a' => array( 'type' => 'boolean' ),
+					'b' => array( 'type' => 'integer' ),
+					'c' => array( 'type' => 'number' ),
+					'd' => array( 'type' => 'object' ),
+				),
+			),
+			'a schema that is text is dropped' => array(
+				array(
+					'x'    => 'string',
+					'kept' => array( 'type' => 'string' ),
+				),
+				array( 'kept' => array( 'type' => 'string' ) ),
+			),
+			'a field without a name is dropped' => array(
+				array(
+					0  => array( 'type' => 'string' ),
+					'' => array( 'type' => 'string' ),
+				),
+				array(),
+			),
+			'none' => array( array(), array() ),
+		);
+	}
+
+	/**
+	 * Every field registers with a usable type.
+	 *
+	 * @dataProvider fields
+	 * @param array $filtered What the filter returned.
+	 * @param array $expected What is registered.
+	 */
+	public function test_site_added_fields_are_made_safe_to_register( array $filtered, array $expected ): void {
+		$this->assertSame( $expected, Manufacturing_Order_Type::normalize( $filtered ) );
+	}
+}
