@@ -173,6 +173,58 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		} );
 	} );
 
+	it( 'claims nothing more for an endpoint whose 410 Gone waits to be recorded', async () => {
+		const store = await backend.open();
+		// A round that begins while the 410 is on its way is held until the attempt has ended: its
+		// slot is free then, and the 410 waits for the next round to be recorded.
+		let holdNextRound = false;
+		let roundHeld: () => void = () => undefined;
+		const held = new Promise< void >( ( resolve ) => ( roundHeld = resolve ) );
+		let release: () => void = () => undefined;
+		const released = new Promise< void >( ( resolve ) => ( release = resolve ) );
+		const gated = new Proxy( store, {
+			get( target, property ) {
+				if ( property === 'round' ) {
+					return async ( input: Parameters< QueueStore[ 'round' ] >[ 0 ] ) => {
+						if ( holdNextRound && input.finished.length === 0 ) {
+							holdNextRound = false;
+							roundHeld();
+							await released;
+						}
+						return target.round( input );
+					};
+				}
+				const value: unknown = Reflect.get( target, property, target );
+				return typeof value === 'function' ? value.bind( target ) : value;
+			},
+		} );
+		receiver = await startReceiver( async ( _request, res ) => {
+			holdNextRound = true;
+			dispatcher.wake();
+			await held;
+			res.writeHead( 410 ).end( 'gone' );
+		} );
+		const endpoint = await endpointOn( store, 1, receiver );
+		const dispatcher = dispatcherOn( gated, 60_000 );
+		// gone_0 to gone_2 are one order's (sent one after the other), gone_3 another's.
+		const now = Date.now();
+		const stored = await store.insertBatch( events( 'gone', 4 ), now, dispatcher.firstAttemptAt( now ) );
+		dispatcher.wake( stored.endpointIds );
+		await held;
+		await waitUntil( () => dispatcher.inFlightCount( endpoint.id ) === 0, 10_000, 'the 410 answered' );
+		release();
+		await waitUntil(
+			async () => ( await store.getEndpoint( endpoint.id, Date.now() ) )?.status === 'disabled',
+			10_000,
+			'the endpoint disabled'
+		);
+		expect( receiver.requests.map( ( request ) => request.headers[ 'webhook-id' ] ) ).toEqual( [ 'gone_0' ] );
+		expect( ( await store.deliveriesOfEvent( 'gone_3' ) )[ 0 ] ).toMatchObject( {
+			status: 'cancelled',
+			attemptCount: 0,
+		} );
+	} );
+
 	if ( kind === 'mysql' ) {
 		it( 'shares the queue between instances: events stored through one are sent by the other, each once', async () => {
 			receiver = await startReceiver();

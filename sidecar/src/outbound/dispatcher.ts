@@ -10,7 +10,7 @@ import type { InsertResult, NewEvent } from '../model/events';
 import type { FinishedAttempt, Lease, QueueStore, RoundInput } from '../store/queue-store';
 import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
-import { decide, DEFAULT_RETRY_POLICY, type RetryPolicyConfig } from './retry-policy';
+import { decide, DEFAULT_RETRY_POLICY, saysGone, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
 
 /** Idle poll period with leases: what other instances stored, retries that came due, leases that expired. */
@@ -326,13 +326,21 @@ export class Dispatcher {
 			claimOn: [],
 			limit: ( id ) => {
 				const endpoint = this.endpoints.get( id );
-				return endpoint?.status === 'active' && this.state === 'running'
+				return endpoint?.status === 'active' && this.state === 'running' && ! this.goneUnrecorded( id )
 					? endpoint.maxConcurrency - this.inFlightCount( id )
 					: 0;
 			},
 			lease: this.lease,
 			disableAfterMs: this.disableAfterMs,
 		};
+	}
+
+	/**
+	 * Whether an attempt to the endpoint answered 410 Gone and waits for the next round, which
+	 * disables the endpoint: until then nothing more is claimed for it (its slot is free already).
+	 */
+	private goneUnrecorded( endpointId: string ): boolean {
+		return this.finished.some( ( item ) => item.endpointId === endpointId && saysGone( item.result.outcome ) );
 	}
 
 	/** One round: a queued wake-up. */

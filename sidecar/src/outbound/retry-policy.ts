@@ -1,3 +1,8 @@
+/** 410 Gone: the receiver asks to be sent nothing more; the endpoint is disabled. */
+export function saysGone( outcome: AttemptOutcome ): boolean {
+	return outcome.kind === 'response' && outcome.status === 410;
+}
+
 /**
  * What to do after a delivery attempt. Pure: no I/O; randomness and clock are injectable.
  *
@@ -70,7 +75,7 @@ export function decide(
 		return { action: 'succeeded' };
 	}
 	const what = describe( outcome );
-	if ( outcome.kind === 'response' && outcome.status === 410 ) {
+	if ( saysGone( outcome ) ) {
 		return { action: 'disable-endpoint', reason: `${ what }: endpoint is gone` };
 	}
 	if ( outcome.kind === 'network-error' && outcome.code === 'EBLOCKED' ) {
