@@ -451,9 +451,9 @@ describe( 'manufacturing orders in wp-admin', () => {
 		} );
 		try {
 			const page = await context.newPage();
-			await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, {
-				waitUntil: 'domcontentloaded',
-			} );
+			// 'load': the stylesheet that hides the buttons without a script is applied by then
+			// (DOMContentLoaded does not wait for stylesheets when no script runs).
+			await page.goto( `${ siteUrl }/wp-admin/post.php?post=${ record.id }&action=edit`, { waitUntil: 'load' } );
 			const group = input( page, 'items' );
 			// The buttons need the script: without it they are not offered.
 			expect( await group.getByRole( 'button', { name: 'Remove row 1', exact: true } ).isVisible() ).toBe(
