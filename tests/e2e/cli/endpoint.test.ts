@@ -22,6 +22,15 @@ async function listed(): Promise< Endpoint[] > {
 describe( 'wp service-integration endpoint and delivery (WP-CLI, through the sidecar proxy routes)', () => {
 	let id = '';
 
+	// Nothing listens at URL: an endpoint left active would get every later test's order events.
+	afterAll( async () => {
+		for ( const endpoint of await listed() ) {
+			if ( endpoint.url.startsWith( URL ) ) {
+				await adminClient().request( { method: 'DELETE', path: `${ ROUTE }/endpoints/${ endpoint.id }` } );
+			}
+		}
+	} );
+
 	it( 'lists the commands in help', async () => {
 		const help = await wp( 'help', ...ENDPOINT );
 		for ( const command of [
