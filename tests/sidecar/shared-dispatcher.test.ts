@@ -56,6 +56,19 @@ function endpointOn( store: QueueStore, maxConcurrency: number, receiver: Receiv
 	);
 }
 
+/** The store with its round replaced (the test decides when a round goes on); the rest is the store's. */
+function withRound( store: QueueStore, round: QueueStore[ 'round' ] ): QueueStore {
+	return new Proxy( store, {
+		get( target, property ) {
+			if ( property === 'round' ) {
+				return round;
+			}
+			const value: unknown = Reflect.get( target, property, target );
+			return typeof value === 'function' ? value.bind( target ) : value;
+		},
+	} );
+}
+
 describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 	let backend: Backend;
 	let receiver: Receiver;
@@ -140,21 +153,13 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		const released = new Promise< void >( ( resolve ) => ( release = resolve ) );
 		let claimedInRound: () => void = () => undefined;
 		const roundClaimed = new Promise< void >( ( resolve ) => ( claimedInRound = resolve ) );
-		const gated = new Proxy( store, {
-			get( target, property ) {
-				if ( property === 'round' ) {
-					return async ( input: Parameters< QueueStore[ 'round' ] >[ 0 ] ) => {
-						const result = await target.round( input );
-						if ( result.claimed.length > 0 ) {
-							claimedInRound();
-							await released;
-						}
-						return result;
-					};
-				}
-				const value: unknown = Reflect.get( target, property, target );
-				return typeof value === 'function' ? value.bind( target ) : value;
-			},
+		const gated = withRound( store, async ( input ) => {
+			const result = await store.round( input );
+			if ( result.claimed.length > 0 ) {
+				claimedInRound();
+				await released;
+			}
+			return result;
 		} );
 		const dispatcher = dispatcherOn( gated, 60_000 );
 		const now = Date.now();
@@ -182,21 +187,13 @@ describe.each( STORE_KINDS )( 'the shared dispatcher on %s', ( kind ) => {
 		const held = new Promise< void >( ( resolve ) => ( roundHeld = resolve ) );
 		let release: () => void = () => undefined;
 		const released = new Promise< void >( ( resolve ) => ( release = resolve ) );
-		const gated = new Proxy( store, {
-			get( target, property ) {
-				if ( property === 'round' ) {
-					return async ( input: Parameters< QueueStore[ 'round' ] >[ 0 ] ) => {
-						if ( holdNextRound && input.finished.length === 0 ) {
-							holdNextRound = false;
-							roundHeld();
-							await released;
-						}
-						return target.round( input );
-					};
-				}
-				const value: unknown = Reflect.get( target, property, target );
-				return typeof value === 'function' ? value.bind( target ) : value;
-			},
+		const gated = withRound( store, async ( input ) => {
+			if ( holdNextRound && input.finished.length === 0 ) {
+				holdNextRound = false;
+				roundHeld();
+				await released;
+			}
+			return store.round( input );
 		} );
 		receiver = await startReceiver( async ( _request, res ) => {
 			holdNextRound = true;
