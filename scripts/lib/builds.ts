@@ -14,6 +14,8 @@ export const BUILDS_DIR = path.resolve(
 	process.env.SERVICE_INTEGRATION_BUILDS_DIR || path.join( ROOT, '..', 'shared', 'builds' )
 );
 const UNPACKED_DIR = path.join( CACHE_DIR, 'builds' );
+/** Written last into an unpacked tree: its archive's size, so a replaced archive is unpacked again. */
+const MARKER = '.service-integration-unpacked';
 
 /** The WooCommerce versions the plugin supports and has builds of: the newest first, then the oldest supported. */
 export const WOOCOMMERCE_BUILDS = [ '10.0.2', '9.4.3' ] as const;
@@ -64,7 +66,9 @@ function verifyChecksum( name: string ): void {
 /**
  * Unpacks a build's archive once (tar with xz) and returns the path of its top folder; a later call
  * finds the marker file and returns at once. Nothing writes into the unpacked tree: sites copy or
- * link it.
+ * link it. The archive is unpacked into a folder of its own and renamed into place, so test runs
+ * side by side (npm test's two lanes) that unpack the same build never see half a tree: the first
+ * rename wins and the others use its tree.
  */
 function unpacked( name: string, topFolder: string ): string {
 	const source = archive( name );
@@ -74,24 +78,53 @@ function unpacked( name: string, topFolder: string ): string {
 		);
 	}
 	const target = path.join( UNPACKED_DIR, name.replace( /\.tar\.xz$/, '' ) );
-	const marker = path.join( target, '.service-integration-unpacked' );
 	const stamp = String( fs.statSync( source ).size );
-	if ( fs.existsSync( marker ) && fs.readFileSync( marker, 'utf8' ) === stamp ) {
+	const complete = () => {
+		const marker = path.join( target, MARKER );
+		return fs.existsSync( marker ) && fs.readFileSync( marker, 'utf8' ) === stamp;
+	};
+	if ( complete() ) {
 		return path.join( target, topFolder );
 	}
 	verifyChecksum( name );
-	fs.rmSync( target, { recursive: true, force: true } );
-	fs.mkdirSync( target, { recursive: true } );
-	const tar = spawnSync( 'tar', [ '-xJf', source, '-C', target ], { encoding: 'utf8' } );
-	if ( tar.status !== 0 ) {
-		throw new Error(
-			`Unpacking ${ source } failed: ${ tar.error?.message ?? tar.stderr.trim() } (it needs tar and xz-utils)`
-		);
+	fs.mkdirSync( UNPACKED_DIR, { recursive: true } );
+	const staging = fs.mkdtempSync( `${ target }.unpacking-` );
+	try {
+		// mkdtemp makes it private (0700); the web server's user reads the tree.
+		fs.chmodSync( staging, 0o755 );
+		const tar = spawnSync( 'tar', [ '-xJf', source, '-C', staging ], { encoding: 'utf8' } );
+		if ( tar.status !== 0 ) {
+			throw new Error(
+				`Unpacking ${ source } failed: ${ tar.error?.message ?? tar.stderr.trim() } (it needs tar and xz-utils)`
+			);
+		}
+		if ( ! fs.existsSync( path.join( staging, topFolder ) ) ) {
+			throw new Error( `${ source } has no ${ topFolder }/ folder at its top` );
+		}
+		fs.writeFileSync( path.join( staging, MARKER ), stamp );
+		if ( ! complete() ) {
+			// A tree of another size of the archive (the build was replaced): set aside, then replaced.
+			if ( fs.existsSync( target ) ) {
+				const stale = `${ target }.stale-${ process.pid }`;
+				try {
+					fs.renameSync( target, stale );
+				} catch {
+					// Another run set it aside first.
+				}
+				fs.rmSync( stale, { recursive: true, force: true } );
+			}
+			try {
+				fs.renameSync( staging, target );
+			} catch ( error ) {
+				// Another run renamed its tree into place first: use that one.
+				if ( ! complete() ) {
+					throw error;
+				}
+			}
+		}
+	} finally {
+		fs.rmSync( staging, { recursive: true, force: true } );
 	}
-	if ( ! fs.existsSync( path.join( target, topFolder ) ) ) {
-		throw new Error( `${ source } has no ${ topFolder }/ folder at its top` );
-	}
-	fs.writeFileSync( marker, stamp );
 	return path.join( target, topFolder );
 }
 
