@@ -41,6 +41,8 @@ export interface StackOptions {
 	/** A folder of must-use plugins of one's own, loaded besides the local environment's (wp-env.ts). */
 	localMuPluginsDir?: string;
 	freshSite?: boolean;
+	/** WP-Cron only from requests of wp-cron.php (wp-env.ts). */
+	systemCron?: boolean;
 	sidecarLogFile?: string;
 	sidecarEnv?: NodeJS.ProcessEnv;
 }
@@ -74,6 +76,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		extraPlugins: options.extraPlugins,
 		localMuPluginsDir: options.localMuPluginsDir,
 		freshSite: options.freshSite,
+		systemCron: options.systemCron,
 	};
 	return {
 		env,

@@ -32,6 +32,12 @@ export interface WordPressEnvironment {
 	/** Start from an empty database (the e2e suite); otherwise data survives restarts. */
 	freshSite?: boolean;
 	/**
+	 * WP-Cron runs only when wp-cron.php is requested (DISABLE_WP_CRON), as on a server whose system
+	 * cron requests it: the e2e suite requests it itself. A page view's spawn_cron() takes WP-Cron's
+	 * lock and fires a loopback that Playground drops, which kept cron from running for a minute.
+	 */
+	systemCron?: boolean;
+	/**
 	 * A WordPress core tree to run (WORDPRESS_DIR), used read-only: it is copied into the
 	 * environment's folder. Without it, core comes from the npm registry (wordpress-core.ts).
 	 */
@@ -64,10 +70,11 @@ function baseConfig(): RawConfig {
 
 /** The wp-config constants this environment gets: .wp-env.json's, plus the sidecar's URL and key. */
 export function environmentConstants(
-	env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' | 'orderStorage' >
+	env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' | 'orderStorage' | 'systemCron' >
 ): Record< string, unknown > {
 	return {
 		...baseConfig().config,
+		...( env.systemCron ? { DISABLE_WP_CRON: true } : {} ),
 		SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
 		SERVICE_INTEGRATION_SIDECAR_KEY: env.sharedKey,
 		// Read by the local environment's must-use plugin (scripts/wp-env/mu-plugins).

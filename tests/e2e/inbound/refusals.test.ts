@@ -9,13 +9,13 @@ import {
 } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
+import { runCron } from '../support/cron';
 import {
 	ADMIN,
 	createSource,
 	pooled,
 	RECORDER_PLUGIN,
 	recordedCalls,
-	runCron,
 	sendWebhook,
 	totalEvents,
 	type SendOptions,

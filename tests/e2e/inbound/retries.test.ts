@@ -1,15 +1,15 @@
 import { sampleWebhook } from '../../support/inbound-signers';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
+import { runCron } from '../support/cron';
 import {
 	ADMIN,
 	createSource,
-	cronUntil,
+	inboundCronUntil,
 	eventsFor,
 	failFirst,
 	RECORDER_PLUGIN,
 	recordedCalls,
-	runCron,
 	sendWebhook,
 	type InboundEvent,
 } from '../support/inbound';
@@ -36,7 +36,7 @@ describe( 'inbound processing retries', () => {
 
 		expect( ( await sendWebhook( 'retry-e2e', webhook ) ).status ).toBe( 202 );
 		const seen = new Set< string >();
-		const done = await cronUntil( async () => {
+		const done = await inboundCronUntil( async () => {
 			const [ event ] = await eventsFor( 'retry-e2e', eventId );
 			if ( event ) {
 				seen.add( `${ event.status }:${ event.attempts }` );
@@ -75,14 +75,10 @@ describe( 'inbound processing retries', () => {
 
 		const sent = await sendWebhook( 'retry-e2e', webhook );
 		expect( sent.status ).toBe( 202 );
-		const failed = await cronUntil(
-			async () => {
-				const [ event ] = await eventsFor( 'retry-e2e', eventId );
-				return event?.gave_up ? event : undefined;
-			},
-			'the event given up',
-			120_000
-		);
+		const failed = await inboundCronUntil( async () => {
+			const [ event ] = await eventsFor( 'retry-e2e', eventId );
+			return event?.gave_up ? event : undefined;
+		}, 'the event given up' );
 		expect( failed ).toMatchObject( { status: 'failed', attempts: 5, next_attempt_at: null } );
 		await runCron();
 		expect(
@@ -93,7 +89,7 @@ describe( 'inbound processing retries', () => {
 		const requeued = await adminClient().post< InboundEvent >( `${ ADMIN }/events/${ sent.body.id }/retry` );
 		expect( requeued.status ).toBe( 200 );
 		expect( requeued.body ).toMatchObject( { status: 'failed', attempts: 0, gave_up: false } );
-		const done = await cronUntil(
+		const done = await inboundCronUntil(
 			async () => ( await eventsFor( 'retry-e2e', eventId ) ).find( ( event ) => event.status === 'processed' ),
 			'the retried event processed'
 		);

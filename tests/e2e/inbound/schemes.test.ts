@@ -3,16 +3,16 @@ import { sampleWebhook, signStandardWebhook } from '../../support/inbound-signer
 import { waitUntil } from '../../support/wait-until';
 import { adminClient } from '../support/clients';
 import { setPluginActive } from '../support/plugins';
+import { runCron } from '../support/cron';
 import {
 	ADMIN,
 	createSource,
-	cronUntil,
+	inboundCronUntil,
 	eventsFor,
 	RECORDER_PLUGIN,
 	receivingUrl,
 	recordedCalls,
 	recordedCallsText,
-	runCron,
 	sendWebhook,
 	type InboundEvent,
 } from '../support/inbound';
@@ -53,7 +53,7 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 			expect( first.status ).toBe( 202 );
 			expect( first.body ).toEqual( { received: true, duplicate: false, id: expect.any( Number ) } );
 
-			const processed = await cronUntil( async () => {
+			const processed = await inboundCronUntil( async () => {
 				const [ event ] = await eventsFor( id, eventId );
 				return event?.status === 'processed' ? event : undefined;
 			}, `${ scheme } event processed` );
@@ -132,7 +132,7 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 				} );
 			}
 
-			const processed = await cronUntil( async () => {
+			const processed = await inboundCronUntil( async () => {
 				const [ event ] = await eventsFor( id, eventId );
 				return event?.status === 'processed' ? event : undefined;
 			}, `${ scheme } event processed` );
@@ -166,7 +166,7 @@ describe( 'inbound webhooks, end to end, per provider', () => {
 		const body = '{"type":"order.paid","data":{"order_id":9007199254740993,"ratio":0.1}}';
 		const webhook = signStandardWebhook( source.secret, 'msg_bigint_e2e', body );
 		expect( ( await sendWebhook( 'sw-e2e', webhook ) ).status ).toBe( 202 );
-		await cronUntil(
+		await inboundCronUntil(
 			async () => ( await eventsFor( 'sw-e2e', 'msg_bigint_e2e' ) )[ 0 ]?.status === 'processed',
 			'the event processed'
 		);

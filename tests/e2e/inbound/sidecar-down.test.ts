@@ -7,7 +7,7 @@ import { freezeSidecar, startSidecar, stopSidecar } from '../support/sidecar-con
 import {
 	ADMIN,
 	createSource,
-	cronUntil,
+	inboundCronUntil,
 	eventsFor,
 	listEvents,
 	RECORDER_PLUGIN,
@@ -89,7 +89,7 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 		// The sender retries later: same id, a new timestamp and signature.
 		const retry = await sendWebhook( 'down-e2e', signStandardWebhook( source.secret, eventId, body ) );
 		expect( retry.status ).toBe( 202 );
-		await cronUntil(
+		await inboundCronUntil(
 			async () => ( await eventsFor( 'down-e2e', eventId ) )[ 0 ]?.status === 'processed',
 			'the retried event processed'
 		);
@@ -199,7 +199,7 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 			expect( await eventsFor( 'stream-e2e', id ) ).toHaveLength( 1 );
 		}
 		// Each stored event reaches the site's handlers once (and none is left for later files).
-		await cronUntil(
+		await inboundCronUntil(
 			async () =>
 				( await listEvents( { source: 'stream-e2e', status: 'processed', per_page: 1 } ) ).total === ids.length,
 			'the stream processed'

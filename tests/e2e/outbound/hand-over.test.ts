@@ -1,8 +1,7 @@
 import { startReceiver, type Receiver } from '../../sidecar/support/receiver';
-import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
-import { readState } from '../support/environment';
+import { cronUntil } from '../support/cron';
 import { withPluginActive } from '../support/plugins';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
 import { waitUntil } from '../../support/wait-until';
@@ -45,27 +44,8 @@ async function ordersWithSku( prefix: string, count = 1 ): Promise< number[] > {
 	);
 }
 
-/** Requests wp-cron.php as a visit would (no credentials). */
-async function visitWpCron(): Promise< void > {
-	const response = await fetch( `${ readState().siteUrl }/wp-cron.php`, { headers: { cookie: PLAYGROUND_COOKIE } } );
-	await response.text();
-}
-
-/** Checks, and visits wp-cron.php between checks: cron is what must make `check` true. */
-function cronUntil( check: () => Promise< boolean >, what: string, timeoutMs: number ): Promise< void > {
-	return waitUntil(
-		async () => {
-			if ( await check() ) {
-				return true;
-			}
-			await visitWpCron();
-			return false;
-		},
-		timeoutMs,
-		what,
-		500
-	);
-}
+/** Hand_Over::CRON_HOOK: the every-minute hand-over, which also prunes handed-over rows. */
+const HAND_OVER_HOOK = 'service_integration_outbox_flush';
 
 describe( 'outbox hand-over', () => {
 	let receiver: Receiver;
@@ -213,12 +193,12 @@ describe( 'outbox hand-over', () => {
 			} finally {
 				await startSidecar();
 			}
-			// Only wp-cron.php visits from here: no POST /webhooks/outbox. The every-minute event
-			// may be up to a minute away, and a cron lock left by a dropped spawn lasts 60 s.
+			// Only cron from here: no POST /webhooks/outbox. The every-minute event may be up to a
+			// minute away; past support/cron.ts's wait for wp-cron.php alone, WP-CLI runs it now.
 			await cronUntil(
 				async () => orders.every( ( id ) => deliveredFor( id ).length === 1 ),
 				'the cron hand-over',
-				200_000
+				{ catchUpHooks: [ HAND_OVER_HOOK ] }
 			);
 			// Retention 0 days (the fixture's filter): the next cron runs delete every handed-over row.
 			await cronUntil(
@@ -227,7 +207,7 @@ describe( 'outbox hand-over', () => {
 					return state.pending === 0 && state.handed_over === 0;
 				},
 				'the cron prune',
-				200_000
+				{ catchUpHooks: [ HAND_OVER_HOOK ] }
 			);
 			expect( ( await outbox() ).rejected ).toBe( rejected ); // parked rows are kept
 		} );

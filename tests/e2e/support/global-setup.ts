@@ -55,6 +55,8 @@ export default async function globalSetup(): Promise< void > {
 			wordpressDir: site.wordpressDir,
 			orderStorage: site.orderStorage,
 			freshSite: true,
+			// The tests request wp-cron.php themselves (support/cron.ts), as the production runtime's cron loop does.
+			systemCron: true,
 			sidecarLogFile,
 			sidecarEnv: E2E_SIDECAR_ENV,
 			extraPlugins: testPlugins(),

@@ -2,8 +2,8 @@ import { PLAYGROUND_COOKIE } from '../../../scripts/lib/wp-env';
 import type { InboundScheme } from '../../../sidecar/src/inbound/verify';
 import { providerSecret, type SignedWebhook } from '../../support/inbound-signers';
 import { adminClient } from './clients';
+import { cronUntil } from './cron';
 import { readState } from './environment';
-import { waitUntil } from '../../support/wait-until';
 
 /** What senders, the admin proxy routes and the test recorder plugin look like from a test. */
 export const RECEIVER_NAMESPACE = 'service-integration-inbound/v1';
@@ -135,57 +135,19 @@ export async function eventsFor( source: string, eventId: string ): Promise< Inb
 	return ( await listEvents( { source, event_id: eventId } ) ).events;
 }
 
-/**
- * Runs WP-Cron the way a system cron does. (`?doing_wp_cron=<value>` only runs when it
- * matches the lock WordPress itself set when spawning; without a value, wp-cron.php takes
- * the lock itself, and returns at once if another run holds it.)
- */
-export async function runCron(): Promise< void > {
-	const response = await fetch( `${ readState().siteUrl }/wp-cron.php`, { headers: { cookie: PLAYGROUND_COOKIE } } );
-	await response.text();
-}
-
-/**
- * WordPress's cron lock: a page view's spawn_cron() sets it and fires a 0.01 s loopback that
- * Playground may drop, and until the lock expires a wp-cron.php call returns at once.
- */
-const WP_CRON_LOCK_TIMEOUT_MS = 60_000;
-
-/**
- * The inbound processor's sweep period (Inbound_Processor::SCHEDULE, five minutes): it catches an
- * event whose cron kick was lost. The cron option is one serialized value, so where requests run
- * side by side (PHP-FPM workers, the production runtime's cron loop) a concurrent write can drop a
- * kick; the event then waits for the sweep. Under Playground's single worker this never happens.
- */
+/** The inbound processor's sweep period (Inbound_Processor::SCHEDULE, five minutes). */
 export const INBOUND_SWEEP_MS = 5 * 60_000;
 
-/**
- * Runs cron until `done` holds (WordPress may also spawn cron by itself in between). The
- * default wait outlasts a stale cron lock, so a lock left by a dropped spawn cannot fail it,
- * and gives the sweep time to process an event whose kick was lost (it runs five minutes after
- * its previous run, so usually sooner than that), within jest's 300 s test timeout.
- */
-export async function cronUntil< T >(
+/** Inbound_Processor::SWEEP_HOOK: processes what is due, whatever kick was lost. */
+export const INBOUND_SWEEP_HOOK = 'service_integration_inbound_sweep';
+
+/** Runs cron until `check` returns a value (support/cron.ts), the inbound sweep catching up a lost kick. */
+export function inboundCronUntil< T >(
 	check: () => Promise< T | undefined | false >,
 	what: string,
-	timeoutMs = Math.min( Math.max( WP_CRON_LOCK_TIMEOUT_MS, INBOUND_SWEEP_MS ) + 60_000, 280_000 )
+	timeoutMs?: number
 ): Promise< T > {
-	let value: T | undefined | false;
-	await waitUntil(
-		async () => {
-			value = await check();
-			if ( value ) {
-				return true;
-			}
-			// The cron run itself is the pause between checks.
-			await runCron();
-			return false;
-		},
-		timeoutMs,
-		what,
-		0
-	);
-	return value as T;
+	return cronUntil( check, what, { catchUpHooks: [ INBOUND_SWEEP_HOOK ], timeoutMs } );
 }
 
 export interface RecordedCall {
