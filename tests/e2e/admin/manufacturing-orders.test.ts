@@ -103,7 +103,7 @@ async function submit( page: Page ): Promise< void > {
 				() => true,
 				() => false
 			);
-		const loaded = page.waitForEvent( 'domcontentloaded', { timeout: 90_000 } );
+		const loaded = page.waitForEvent( 'domcontentloaded', { timeout: 60_000 } );
 		await page.click( '#publish', { noWaitAfter: true } );
 		if ( await posted ) {
 			await loaded;

@@ -217,7 +217,7 @@ describe( 'the least-privilege check screen', () => {
 		const { page } = session;
 		await page.getByRole( 'button', { name: 'Run the check' } ).click();
 		const verdict = page.locator( '.si-check-verdict' );
-		await verdict.waitFor( { timeout: 90_000 } );
+		await verdict.waitFor( { timeout: 60_000 } );
 		expect( await verdict.innerText() ).toContain(
 			'Passed: the integration role is refused everything it must not do'
 		);

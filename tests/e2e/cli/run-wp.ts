@@ -27,7 +27,7 @@ export function wp( ...args: string[] ): Promise< WpResult > {
 				...( user ? [] : [ `--user=${ admin.username }` ] ),
 				...rest,
 			],
-			{ encoding: 'utf8', timeout: 120_000 },
+			{ encoding: 'utf8', timeout: 60_000 },
 			( error, stdout, stderr ) => {
 				const code = error ? ( error as NodeJS.ErrnoException & { code?: unknown } ).code : 0;
 				resolve( { status: typeof code === 'number' ? code : null, stdout, stderr } );

@@ -64,7 +64,7 @@ async function npmStart( args: string[] = [] ): Promise< NpmStart > {
 	const exited = new Promise< number | null >( ( resolve ) => child.once( 'exit', resolve ) );
 	const start = { child, output: () => text, exited };
 	current = start;
-	await printed( start, 'Service Integration is running.', 600_000 );
+	await printed( start, 'Service Integration is running.' );
 	return start;
 }
 

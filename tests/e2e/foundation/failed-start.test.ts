@@ -64,7 +64,7 @@ describe( 'a start that fails', () => {
 		// Killed once the Playground server has been launched, before WordPress answers.
 		await waitUntil(
 			() => fs.existsSync( path.join( DIR, 'wordpress.pid' ) ),
-			120_000,
+			60_000,
 			'the Playground server launched',
 			100
 		);

@@ -87,7 +87,7 @@ describe( 'the email about a disabled endpoint', () => {
 			await receiver.waitFor( ( requests ) => requests.length >= 2, 60_000 );
 			// The notice goes out after the disable commits, and again until WordPress acknowledges it.
 			let mails: Mail[] = [];
-			await waitUntil( async () => ( mails = await mailsAbout( url ) ).length > 0, 90_000, 'the alert mail' );
+			await waitUntil( async () => ( mails = await mailsAbout( url ) ).length > 0, 60_000, 'the alert mail' );
 			const [ mail ] = mails as [ Mail ];
 
 			expect( recipients( mail ) ).toEqual( [ adminEmail ] );

@@ -228,7 +228,7 @@ describe( 'outbound order webhooks, end to end', () => {
 			// The notice is sent after the disable commits (and again until WordPress acknowledges it).
 			await waitUntil(
 				async () => ( await dashboard() ).includes( `${ gone.url }/gone` ),
-				90_000,
+				60_000,
 				'the notice on the dashboard',
 				1500
 			);

@@ -36,7 +36,7 @@ export async function openSession(
 		await context.grantPermissions( [ 'clipboard-read', 'clipboard-write' ], { origin: siteUrl } );
 		const page = await context.newPage();
 		page.setDefaultTimeout( UI_TIMEOUT );
-		page.setDefaultNavigationTimeout( 90_000 );
+		page.setDefaultNavigationTimeout( UI_TIMEOUT );
 		const errors = collectPageErrors( page, siteUrl );
 		await logIn(
 			page,

@@ -66,7 +66,7 @@ export function runScript(
 			cwd: ROOT,
 			stdio: [ 'ignore', 'pipe', 'pipe' ],
 			env: { ...process.env, TS_NODE_PROJECT: path.join( ROOT, 'tsconfig.json' ), ...env },
-			timeout: 120_000,
+			timeout: 60_000,
 		}
 	);
 	const result: ScriptResult = { status: null, stdout: '', stderr: '' };

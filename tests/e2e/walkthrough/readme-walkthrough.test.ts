@@ -122,7 +122,7 @@ describe( 'the README walkthrough', () => {
 				SI_ADMIN_USER: state.admin.username,
 				SI_ADMIN_PASSWORD: state.admin.applicationPassword,
 			},
-			240_000
+			60_000
 		);
 		const context = `exit ${ run.code }\n--- stdout\n${ run.out }\n--- stderr\n${ run.err }`;
 		expect( { code: run.code, context } ).toEqual( { code: 0, context } );
