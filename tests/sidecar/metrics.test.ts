@@ -5,7 +5,7 @@ import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY, type Harness } from './support/harness';
 import { Scrape, scrape } from './support/prometheus';
 import { startReceiver, type Receiver } from './support/receiver';
-import { sleep, waitUntil } from '../support/wait-until';
+import { waitUntil } from '../support/wait-until';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const M = ( suffix: string ) => `service_integration_${ suffix }`;
@@ -238,12 +238,17 @@ describe( 'sidecar metrics', () => {
 		];
 		await sidecar.api( 'POST', '/v1/events', { events } );
 		await slow.waitFor( ( requests ) => requests.length === 1 ); // the first is in flight, the second waits for the slot
-		await sleep( 300 );
-		const backlog = await scrapeOk();
-		expect( backlog.value( M( 'queue_depth' ), { endpoint_id: slowId } ) ).toBe( 1 );
-		expect( backlog.value( M( 'queue_oldest_due_age_seconds' ), { endpoint_id: slowId } ) ).toBeGreaterThanOrEqual(
-			0.25
+		// The waiting delivery's age grows from 0: the gauge follows it (scraped until it passed 0.25 s).
+		let backlog = await scrapeOk();
+		await waitUntil(
+			async () =>
+				( backlog = await scrapeOk() ).value( M( 'queue_oldest_due_age_seconds' ), { endpoint_id: slowId } ) >=
+				0.25,
+			5000,
+			'queue_oldest_due_age_seconds of the waiting delivery past 0.25 s',
+			50
 		);
+		expect( backlog.value( M( 'queue_depth' ), { endpoint_id: slowId } ) ).toBe( 1 );
 
 		slow.setHandler( ( _request, res ) => void res.writeHead( 200 ).end() );
 		for ( const res of held ) {
