@@ -68,15 +68,36 @@ async function npmStart( args: string[] = [] ): Promise< NpmStart > {
 	return start;
 }
 
-async function printed( start: NpmStart, text: string, timeoutMs = 60_000 ): Promise< void > {
+/**
+ * Waits until npm start printed `text`. npm start reports each step of a start as it goes, so the
+ * wait fails when nothing new was printed for a minute, rather than after a fixed total: a first
+ * start unpacks WordPress and installs it, which on a busy machine takes longer than that.
+ */
+async function printed( start: NpmStart, text: string, quietMs = 60_000 ): Promise< void > {
+	let seen = start.output().length;
+	let lastProgress = Date.now();
 	await waitUntil(
 		() => {
 			if ( start.child.exitCode !== null ) {
 				throw new Error( `npm start exited (${ start.child.exitCode }):\n${ start.output() }` );
 			}
-			return start.output().includes( text );
+			const output = start.output();
+			if ( output.includes( text ) ) {
+				return true;
+			}
+			if ( output.length > seen ) {
+				seen = output.length;
+				lastProgress = Date.now();
+			}
+			if ( Date.now() - lastProgress > quietMs ) {
+				throw new Error(
+					`npm start printed nothing for ${ quietMs / 1000 } s before "${ text }" (it printed:\n${ output })`
+				);
+			}
+			return false;
 		},
-		timeoutMs,
+		// The bound is the silence above; this only keeps a start that prints forever from hanging the test.
+		10 * quietMs,
 		() => `npm start printing "${ text }" (it printed:\n${ start.output() })`,
 		200
 	);
