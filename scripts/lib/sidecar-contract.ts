@@ -23,6 +23,7 @@ import { PROXIED_REQUESTS, REPLAY_MAX_LIMIT } from '../../sidecar/src/contracts/
 import { phpLiteral } from './php-literal';
 import { PLUGIN_DIR } from './paths';
 import { responseSchemas } from './sidecar-responses';
+import { nullableAsTypeList, tellsWordPress, type JsonSchema } from './wordpress-schema';
 
 export const SIDECAR_CONTRACT_FILE = path.join( PLUGIN_DIR, 'includes', 'class-sidecar-contract.php' );
 
@@ -45,32 +46,23 @@ const ARG_KEYS = [
 	'required',
 ] as const;
 
-type JsonSchema = Record< string, unknown >;
-
 /**
- * One property of zod's JSON Schema as a REST argument: `anyOf [X, null]` becomes WordPress's
- * `type: [X, 'null']`; a date-time keeps its format (WordPress checks it with rest_parse_date)
- * without zod's long pattern; defaults stay the sidecar's to apply.
+ * One property of zod's JSON Schema as a REST argument (nullable as a type list, see
+ * wordpress-schema.ts); defaults stay the sidecar's to apply.
  */
 function restArg( schema: JsonSchema, required: boolean ): JsonSchema {
-	let source = schema;
-	const anyOf = schema.anyOf as JsonSchema[] | undefined;
-	if ( anyOf && anyOf.length === 2 && anyOf.some( ( option ) => option.type === 'null' ) ) {
-		const value = anyOf.find( ( option ) => option.type !== 'null' ) as JsonSchema;
-		source = { ...value, ...schema, type: [ value.type, 'null' ] };
-	}
+	const source = nullableAsTypeList( schema );
 	const arg: JsonSchema = {};
 	for ( const key of ARG_KEYS ) {
-		if ( key === 'pattern' && source.format === 'date-time' ) {
-			continue;
-		}
-		if ( key === 'items' && source.items !== undefined ) {
-			arg.items = restArg( source.items as JsonSchema, false );
-		} else if ( key === 'required' ) {
+		if ( key === 'required' ) {
 			if ( required ) {
 				arg.required = true;
 			}
-		} else if ( source[ key ] !== undefined ) {
+		} else if ( ! tellsWordPress( source, key ) ) {
+			continue;
+		} else if ( key === 'items' ) {
+			arg.items = restArg( source.items as JsonSchema, false );
+		} else {
 			arg[ key ] = source[ key ];
 		}
 	}

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { PROXIED_RESPONSES } from '../../sidecar/src/contracts/responses';
-
-export type JsonSchema = Record< string, unknown >;
+import { nullableAsTypeList, tellsWordPress, type JsonSchema } from './wordpress-schema';
 
 /** The keys of a JSON Schema a response schema keeps (rest_get_allowed_schema_keywords), in core's order. */
 const SCHEMA_KEYS = [
@@ -25,35 +24,18 @@ const SCHEMA_KEYS = [
 	'required',
 ] as const;
 
-/**
- * One schema as WordPress's: `anyOf [X, null]` becomes `type: [X, 'null']` (null joins X's enum);
- * a date-time keeps its format without zod's long pattern; zod's bounds of a safe integer say
- * nothing and go.
- */
+/** One schema as WordPress's (see wordpress-schema.ts), its properties described. */
 function restSchema( schema: JsonSchema, where: string ): JsonSchema {
-	let source = schema;
-	const anyOf = schema.anyOf as JsonSchema[] | undefined;
-	if ( anyOf && anyOf.length === 2 && anyOf.some( ( option ) => option.type === 'null' ) ) {
-		const value = anyOf.find( ( option ) => option.type !== 'null' ) as JsonSchema;
-		source = { ...value, ...schema, type: [ value.type, 'null' ] };
-		if ( Array.isArray( value.enum ) ) {
-			source.enum = [ ...value.enum, null ]; // an enum applies to every type: null is one of its values
-		}
-	} else if ( anyOf ) {
+	if ( schema.anyOf && nullableAsTypeList( schema ) === schema ) {
 		throw new Error( `${ where }: a union other than "X or null" has no WordPress schema.` );
 	}
+	const source = nullableAsTypeList( schema );
 	const out: JsonSchema = {};
 	for ( const key of SCHEMA_KEYS ) {
+		if ( ! tellsWordPress( source, key ) ) {
+			continue;
+		}
 		const value = source[ key ];
-		if ( value === undefined ) {
-			continue;
-		}
-		if ( key === 'pattern' && source.format === 'date-time' ) {
-			continue;
-		}
-		if ( ( key === 'minimum' || key === 'maximum' ) && Math.abs( value as number ) === Number.MAX_SAFE_INTEGER ) {
-			continue;
-		}
 		if ( key === 'items' ) {
 			out.items = restSchema( value as JsonSchema, `${ where }[]` );
 		} else if ( key === 'properties' ) {
