@@ -12,10 +12,11 @@ import { SIDECAR_CONTRACT_FILE, sidecarContractPhp } from './lib/sidecar-contrac
 const HELP = `Usage: npm run contracts [-- --check]
 
 Writes ${ path.relative( ROOT, SIDECAR_CONTRACT_FILE ) } from sidecar/src/contracts/: the values
-the plugin shares with the sidecar (constants.ts) and the fields of the requests WordPress
-forwards to it (requests.ts, through zod's JSON Schema), as the proxy routes' arguments with
-translatable descriptions. Run it after changing either file, then npm run i18n if a description
-changed.
+the plugin shares with the sidecar (constants.ts), the fields of the requests WordPress forwards
+to it (requests.ts) as the proxy routes' arguments, and the sidecar's answers (views.ts, mapped to
+the routes in responses.ts) as their response schemas, through zod's JSON Schema, with
+translatable descriptions. Run it after changing one of these files, then npm run i18n if a
+description changed.
 
 Options:
   --check   Change nothing: exit 1 if the file differs from what the sources make.

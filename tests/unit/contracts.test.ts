@@ -2,18 +2,31 @@ import Ajv from 'ajv';
 import { spawnSync } from 'child_process';
 import fs from 'fs';
 import { PROXIED_REQUESTS } from '../../sidecar/src/contracts/requests';
+import { PROXIED_RESPONSES } from '../../sidecar/src/contracts/responses';
 import { SIDECAR_CONTRACT_FILE, requestArgs, sidecarContractPhp } from '../../scripts/lib/sidecar-contract';
+import { responseSchemas } from '../../scripts/lib/sidecar-responses';
+import { deliveryView, endpointView, eventDetailsView } from '../../sidecar/src/http/routes/views';
+import { openDatabase } from '../../sidecar/src/store/sqlite/database';
+import { createStores } from '../../sidecar/src/store/sqlite/stores';
 
 type Args = ReturnType< typeof requestArgs >[ string ];
 
-/** What PHP reads from the generated file: its constants and requests(), as JSON. */
-function readByPhp(): { constants: Record< string, unknown >; requests: Record< string, Args > } {
+/** What PHP reads from the generated file: its constants, requests() and responses(), as JSON. */
+function readByPhp(): {
+	constants: Record< string, unknown >;
+	requests: Record< string, Args >;
+	responses: Record< string, Record< string, unknown > >;
+} {
 	const script = `
 		define( 'ABSPATH', '/' );
 		function __( $text, $domain ) { return $text; }
 		require ${ JSON.stringify( SIDECAR_CONTRACT_FILE ) };
 		$class = new ReflectionClass( 'ServiceIntegration\\\\Sidecar_Contract' );
-		echo json_encode( array( 'constants' => $class->getConstants(), 'requests' => ServiceIntegration\\Sidecar_Contract::requests() ) );
+		echo json_encode( array(
+			'constants' => $class->getConstants(),
+			'requests'  => ServiceIntegration\\Sidecar_Contract::requests(),
+			'responses' => ServiceIntegration\\Sidecar_Contract::responses(),
+		) );
 	`;
 	const result = spawnSync( 'php', [ '-r', script ], { encoding: 'utf8' } );
 	expect( result.stderr ).toBe( '' );
@@ -93,4 +106,126 @@ describe( "the proxy routes' arguments, generated from the sidecar's request sch
 			expect( validate( body ) ).toBe( schema.safeParse( body ).success );
 		}
 	);
+} );
+
+/**
+ * The routes' response schemas as WordPress serves them (read by PHP from the generated file),
+ * checked against what the sidecar really answers: its own view functions over rows of a real
+ * store. Formats are documentation here, as in WordPress: the shapes are what is compared.
+ */
+describe( "the proxy routes' response schemas, generated from the sidecar's answers", () => {
+	const { responses } = readByPhp();
+	const ajv = new Ajv( { allErrors: true, strict: false, validateFormats: false } );
+	const validate = ( title: string, answer: unknown ) => {
+		const check = ajv.compile( responses[ title ] as object );
+		return check( answer )
+			? []
+			: ( check.errors ?? [] ).map( ( error ) => `${ error.instancePath } ${ error.message }` );
+	};
+
+	const now = Date.parse( '2026-11-27T10:00:00Z' );
+	const db = openDatabase( { dataDir: ':memory:' } );
+	const stores = createStores( db );
+	const endpoint = stores.endpoints.create(
+		{
+			url: 'https://hooks.example.com/orders',
+			description: 'ERP',
+			eventTypes: [ 'order.paid' ],
+			maxConcurrency: 4,
+			wcCompatSignature: false,
+			secret: 'whsec_' + 'a'.repeat( 40 ),
+		},
+		now
+	);
+	stores.events.insertBatch(
+		[
+			{
+				id: 'evt_1',
+				type: 'order.paid',
+				timestamp: '2026-11-27T09:59:00+01:00',
+				orderingKey: 'order-1',
+				data: { id: 1 },
+			},
+		],
+		now,
+		now
+	);
+	const [ claimed ] = stores.deliveries.claimDue( endpoint.id, now, 1 );
+	stores.deliveries.complete( {
+		deliveryId: claimed!.id,
+		endpointId: endpoint.id,
+		status: 'pending',
+		attemptNumber: 1,
+		cycleAttempts: 1,
+		trigger: 'scheduled',
+		startedAt: now,
+		durationMs: 120,
+		statusCode: 500,
+		errorCode: 'http_500',
+		responseExcerpt: 'oops',
+		nextAttemptAt: now + 60_000,
+		lastError: 'HTTP 500',
+		now,
+	} );
+	const health = stores.deliveries.health( endpoint.id, now - 86_400_000, 50 );
+	const endpointAnswer = endpointView( endpoint, health );
+	afterAll( () => db.close() );
+
+	it( 'read by PHP as the generator makes them from zod, one per route title', () => {
+		expect( responses ).toEqual( responseSchemas() );
+		expect( Object.keys( responses ).sort() ).toEqual( Object.keys( PROXIED_RESPONSES ).sort() );
+		expect( responses[ 'webhook-endpoint' ] ).toMatchObject( {
+			title: 'webhook-endpoint',
+			type: 'object',
+			properties: {
+				url: {
+					description: 'Where deliveries are POSTed.',
+					type: 'string',
+					context: [ 'view', 'edit' ],
+					readonly: true,
+				},
+				disabled_by: { type: [ 'string', 'null' ], enum: [ 'auto', 'owner', null ] },
+			},
+		} );
+	} );
+
+	it( "accept the sidecar's real answers, built by its own views from store rows", () => {
+		expect( health.lastError ).not.toBeNull(); // the nullable object filled in
+		expect( validate( 'webhook-endpoint', endpointAnswer ) ).toEqual( [] );
+		expect( validate( 'webhook-endpoint-with-secret', { ...endpointAnswer, secret: 'whsec_x' } ) ).toEqual( [] );
+		expect( validate( 'webhook-endpoints', { endpoints: [ endpointAnswer ] } ) ).toEqual( [] );
+		const event = stores.events.get( 'evt_1' );
+		expect( validate( 'webhook-event', eventDetailsView( event!, stores.deliveries.ofEvent( 'evt_1' ) ) ) ).toEqual(
+			[]
+		);
+		const { deliveries, total } = stores.deliveries.list( { page: 1, perPage: 20 } );
+		expect( deliveries ).toHaveLength( 1 );
+		const page = { deliveries: deliveries.map( deliveryView ), total, page: 1, per_page: 20 };
+		expect( validate( 'webhook-deliveries', page ) ).toEqual( [] );
+		const disabled = { ...endpointAnswer, status: 'disabled', disabled_by: 'owner', disabled_reason: 'paused' };
+		expect( validate( 'webhook-endpoint-disabled', disabled ) ).toEqual( [] );
+	} );
+
+	it( 'refuse an answer with a field missing, of the wrong type or out of its enum', () => {
+		// GET and DELETE on one endpoint answer differently: that route's schema requires only their common id.
+		expect( responses[ 'webhook-endpoint' ]?.required ).toEqual( [ 'id' ] );
+		const { url: _url, ...withoutUrl } = endpointAnswer;
+		expect( validate( 'webhook-endpoint-disabled', withoutUrl ) ).toEqual( [
+			" must have required property 'url'",
+		] );
+		expect( validate( 'webhook-endpoint-disabled', { ...endpointAnswer, max_concurrency: '4' } ) ).toEqual( [
+			'/max_concurrency must be integer',
+		] );
+		expect( validate( 'webhook-endpoint-disabled', { ...endpointAnswer, disabled_by: 'someone' } ) ).toEqual( [
+			'/disabled_by must be equal to one of the allowed values',
+		] );
+		const noHealthRate = { ...endpointAnswer, health: { ...endpointAnswer.health, recent_attempts: null } };
+		expect( validate( 'webhook-endpoint-disabled', noHealthRate ) ).toEqual( [
+			'/health/recent_attempts must be integer',
+		] );
+		expect( validate( 'webhook-replay', { requeued: -1 } ) ).toEqual( [ '/requeued must be >= 0' ] );
+		expect( validate( 'webhook-endpoint-with-secret', endpointAnswer ) ).toEqual( [
+			" must have required property 'secret'",
+		] );
+	} );
 } );

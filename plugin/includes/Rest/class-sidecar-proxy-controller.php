@@ -9,6 +9,7 @@
 namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Inbound\Inbound_Route;
+use ServiceIntegration\Sidecar_Contract;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
 use WP_REST_Controller;
@@ -32,6 +33,13 @@ final class Sidecar_Proxy_Controller extends WP_REST_Controller {
 
 	/** Query parameters that belong to WordPress's REST server, never forwarded. */
 	const WORDPRESS_QUERY_PARAMS = array( 'rest_route', '_locale', '_method', '_envelope', '_fields', '_embed', '_jsonp' );
+
+	/**
+	 * Sidecar_Contract::responses(), once made.
+	 *
+	 * @var array<string, array<string, mixed>>|null
+	 */
+	private ?array $responses = null;
 
 	/**
 	 * Constructor.
@@ -66,10 +74,21 @@ final class Sidecar_Proxy_Controller extends WP_REST_Controller {
 					'args'                => array(),
 				);
 			}
-			$schema             = $definition['schema'];
-			$handlers['schema'] = static fn(): array => array( '$schema' => 'http://json-schema.org/draft-04/schema#' ) + $schema;
+			$title              = (string) $definition['schema'];
+			$handlers['schema'] = fn(): array => array( '$schema' => 'http://json-schema.org/draft-04/schema#' ) + $this->responses()[ $title ];
 			register_rest_route( $this->namespace, $route, $handlers );
 		}
+	}
+
+	/**
+	 * The routes' response schemas, made once and only when a schema is asked for (OPTIONS, the
+	 * route index): they hold a few hundred translated descriptions.
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	private function responses(): array {
+		$this->responses ??= Sidecar_Contract::responses();
+		return $this->responses;
 	}
 
 	/**

@@ -23,12 +23,14 @@ export const DELIVERY_STATUSES = [ 'pending', 'in_flight', 'succeeded', 'failed'
 export type DeliveryStatus = ( typeof DELIVERY_STATUSES )[ number ];
 
 /** scheduled: the retry policy's; manual: a replay asked for by the site owner. */
-export type AttemptTrigger = 'scheduled' | 'manual';
+export const ATTEMPT_TRIGGERS = [ 'scheduled', 'manual' ] as const;
+export type AttemptTrigger = ( typeof ATTEMPT_TRIGGERS )[ number ];
 
 export const ENDPOINT_STATUSES = [ 'active', 'disabled' ] as const;
 export type EndpointStatus = ( typeof ENDPOINT_STATUSES )[ number ];
 /** auto: a 410 or a failure streak; owner: the disable route. */
-export type DisabledBy = 'auto' | 'owner';
+export const DISABLED_BY = [ 'auto', 'owner' ] as const;
+export type DisabledBy = ( typeof DISABLED_BY )[ number ];
 
 export const INBOUND_SCHEMES = [ 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ] as const;
 export type InboundScheme = ( typeof INBOUND_SCHEMES )[ number ];
@@ -36,7 +38,8 @@ export type InboundScheme = ( typeof INBOUND_SCHEMES )[ number ];
 export const SOURCE_STATUSES = [ 'active', 'disabled' ] as const;
 export type SourceStatus = ( typeof SOURCE_STATUSES )[ number ];
 /** generated: here, shown once; provided: the remote service's own, pasted in. */
-export type SecretOrigin = 'generated' | 'provided';
+export const SECRET_ORIGINS = [ 'generated', 'provided' ] as const;
+export type SecretOrigin = ( typeof SECRET_ORIGINS )[ number ];
 
 /** The slug in the receiving URL; the same rule as the WordPress route. */
 export const SOURCE_ID_PATTERN = /^[a-z0-9-]{1,64}$/;

@@ -1,3 +1,4 @@
+import { responseSchemas } from '../../../scripts/lib/sidecar-responses';
 import { adminClient } from '../support/clients';
 
 interface RouteIndex {
@@ -111,5 +112,23 @@ describe( 'OPTIONS on every route of the plugin', () => {
 			event_types: { type: 'array', items: { enum: [ 'order.created', 'order.paid', 'order.refunded' ] } },
 		} );
 		expect( answer.body.schema?.title ).toBe( 'webhook-endpoints' );
+	} );
+
+	it( "answers, on the sidecar's proxy routes, the response schemas generated from the sidecar's answers", async () => {
+		const proxied = {
+			'/service-integration/v1/webhooks/endpoints': 'webhook-endpoints',
+			'/service-integration/v1/webhooks/endpoints/00000000-0000-4000-8000-000000000000/replay':
+				'webhook-endpoint-replay',
+			'/service-integration/v1/webhooks/events/evt_route_doc': 'webhook-event',
+			'/service-integration/v1/inbound/sources/route-doc-1': 'inbound-source',
+		};
+		for ( const [ path, title ] of Object.entries( proxied ) ) {
+			const answer = await adminClient().request< OptionsAnswer >( { method: 'OPTIONS', path } );
+			expect( answer.status ).toBe( 200 );
+			expect( answer.body.schema ).toEqual( {
+				$schema: 'http://json-schema.org/draft-04/schema#',
+				...responseSchemas()[ title ],
+			} );
+		}
 	} );
 } );

@@ -1,19 +1,18 @@
 /**
- * Inbound webhooks: the admin routes (plugin/includes/Rest/class-inbound-sources-controller.php).
- * Sources and the verification log are the sidecar's (sidecar/src/http/routes/inbound.ts),
- * forwarded by WordPress with each source's receiving URL added; events are WordPress's.
+ * Inbound webhooks: the admin routes. Sources and the verification log are the sidecar's
+ * (sidecar/src/http/routes/inbound.ts), forwarded by WordPress's proxy routes
+ * (plugin/includes/Rest/class-sidecar-proxy-routes.php) with each source's receiving URL added
+ * (sidecar/src/contracts/responses.ts); events are WordPress's.
  */
 import type { z } from 'zod';
 import type { SourceStatus } from '../../../../sidecar/src/contracts/constants';
 import type { SOURCE_CREATE } from '../../../../sidecar/src/contracts/requests';
 import type {
-	DeletedView,
-	InboundLogEntryView,
-	InboundLogPageView,
-	InboundSourceListView,
-	InboundSourceView,
-	InboundSourceWithSecretView,
-} from '../../../../sidecar/src/contracts/views';
+	ProxiedSourceListView,
+	ProxiedSourceView,
+	ProxiedSourceWithSecretView,
+} from '../../../../sidecar/src/contracts/responses';
+import type { DeletedView, InboundLogEntryView, InboundLogPageView } from '../../../../sidecar/src/contracts/views';
 import { queryString, request } from './client';
 
 export { INBOUND_OUTCOMES, INBOUND_SCHEMES, SOURCE_ID_PATTERN } from '../../../../sidecar/src/contracts/constants';
@@ -23,17 +22,13 @@ export type { InboundScheme } from '../../../../sidecar/src/contracts/constants'
 export const INBOUND_EVENT_STATUSES = [ 'received', 'processed', 'failed' ] as const;
 export type InboundEventStatus = ( typeof INBOUND_EVENT_STATUSES )[ number ];
 
-/** WordPress adds to each source the URL to give the remote service. */
-interface WithReceivingUrl {
-	receiving_url: string;
-}
-
-export type InboundSource = InboundSourceView & WithReceivingUrl;
+/** A source as WordPress passes it on: with the URL to give the remote service. */
+export type InboundSource = ProxiedSourceView;
 export type InboundLogEntry = InboundLogEntryView;
 export type InboundLogPage = InboundLogPageView;
 
 /** Creation and rotation answers carry the secret in full, once, when it was generated here. */
-export type InboundSourceWithSecret = InboundSourceWithSecretView & WithReceivingUrl;
+export type InboundSourceWithSecret = ProxiedSourceWithSecretView;
 
 /** A new source as the form sends it: the sidecar's own request schema (secret left out: one is generated). */
 export type InboundSourceInput = z.input< typeof SOURCE_CREATE >;
@@ -71,8 +66,7 @@ export interface InboundEventPage {
 const BASE = '/inbound';
 
 export async function listSources(): Promise< InboundSource[] > {
-	return ( await request< InboundSourceListView & { sources: InboundSource[] } >( 'GET', `${ BASE }/sources` ) )
-		.sources;
+	return ( await request< ProxiedSourceListView >( 'GET', `${ BASE }/sources` ) ).sources;
 }
 
 export function createSource( input: InboundSourceInput ): Promise< InboundSourceWithSecret > {

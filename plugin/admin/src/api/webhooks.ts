@@ -1,6 +1,6 @@
 /**
  * Outbound webhooks: WordPress's admin proxy routes to the sidecar
- * (plugin/includes/Rest/class-webhooks-controller.php), which pass the sidecar's answers on
+ * (plugin/includes/Rest/class-sidecar-proxy-routes.php), which pass the sidecar's answers on
  * unchanged: their shapes are the sidecar's own types (sidecar/src/contracts/views.ts).
  */
 import type { z } from 'zod';
