@@ -8,6 +8,7 @@ import { parseFlags } from './lib/cli-args';
 import { ROOT } from './lib/paths';
 import { done, fail, step } from './lib/progress';
 import { SIDECAR_CONTRACT_FILE, sidecarContractPhp } from './lib/sidecar-contract';
+import { VIEW_TYPES_FILE, writeViewTypes } from './lib/view-types';
 
 const HELP = `Usage: npm run contracts [-- --check]
 
@@ -16,6 +17,9 @@ the plugin shares with the sidecar (constants.ts) and the fields of the requests
 forwards to it (requests.ts, through zod's JSON Schema), as the proxy routes' arguments with
 translatable descriptions. Run it after changing either file, then npm run i18n if a description
 changed.
+
+Also writes ${ path.relative( ROOT, VIEW_TYPES_FILE ) }: the admin page's types of the answers
+PHP owns, from the routes' schemas (plugin/includes/Rest/Schemas/, read with php-cli).
 
 Options:
   --check   Change nothing: exit 1 if the file differs from what the sources make.
@@ -49,6 +53,9 @@ function main(): void {
 
 try {
 	main();
+	if ( ! process.argv.includes( '--help' ) ) {
+		writeViewTypes( process.argv.includes( '--check' ) );
+	}
 } catch ( error ) {
 	fail( ( error as Error ).message );
 }
