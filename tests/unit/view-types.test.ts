@@ -3,7 +3,16 @@
  * (scripts/lib/view-types.ts): the committed file must be what the schemas make now.
  */
 import fs from 'fs';
-import { VIEW_TYPES_FILE, tsType, viewSchemas, viewTypesTs } from '../../scripts/lib/view-types';
+import { VIEW_TYPES_FILE, tsType, viewSchemas, viewTypesTs, type ViewSchema } from '../../scripts/lib/view-types';
+
+/** One property of one answer's schema (throws when it is not there, so the test says which). */
+function property( schemas: Record< string, ViewSchema >, view: string, field: string ): ViewSchema {
+	const found = schemas[ view ]?.properties?.[ field ];
+	if ( ! found ) {
+		throw new Error( `${ view }.${ field } is not in the schemas` );
+	}
+	return found;
+}
 
 describe( "the admin page's types of the answers PHP owns", () => {
 	const schemas = viewSchemas();
@@ -14,7 +23,7 @@ describe( "the admin page's types of the answers PHP owns", () => {
 
 	it( 'change when a PHP schema changes (a stale file fails the test above)', () => {
 		const changed = structuredClone( schemas );
-		changed.ServiceAccountState.properties!.role_exists.type = 'string';
+		property( changed, 'ServiceAccountState', 'role_exists' ).type = 'string';
 		expect( viewTypesTs( changed ) ).not.toBe( viewTypesTs( schemas ) );
 		expect( viewTypesTs( changed ) ).toContain( '\trole_exists: string;' );
 	} );
@@ -27,15 +36,15 @@ describe( "the admin page's types of the answers PHP owns", () => {
 				$schema: 'http://json-schema.org/draft-04/schema#',
 			} );
 			expect( typeof schema.title ).toBe( 'string' );
-			for ( const [ field, property ] of Object.entries( schema.properties ?? {} ) ) {
+			for ( const [ field, declared ] of Object.entries( schema.properties ?? {} ) ) {
 				const where = `${ name }.${ field }`;
-				expect( { where, type: typeof property.type === 'undefined' } ).toEqual( { where, type: false } );
-				expect( { where, description: typeof property.description } ).toEqual( {
+				expect( { where, type: typeof declared.type === 'undefined' } ).toEqual( { where, type: false } );
+				expect( { where, description: typeof declared.description } ).toEqual( {
 					where,
 					description: 'string',
 				} );
-				expect( { where, context: Array.isArray( property.context ) } ).toEqual( { where, context: true } );
-				expect( { where, readonly: property.readonly } ).toEqual( { where, readonly: true } );
+				expect( { where, context: Array.isArray( declared.context ) } ).toEqual( { where, context: true } );
+				expect( { where, readonly: declared.readonly } ).toEqual( { where, readonly: true } );
 			}
 		}
 	} );
@@ -46,7 +55,7 @@ describe( "the admin page's types of the answers PHP owns", () => {
 		expect( types ).toContain( '\tpayload?: string;\n' ); // InboundEvent: one event only.
 		expect( types ).toContain( '\tlast_used: string | null;\n' );
 		expect( types ).toContain( "\tstatus: 'received' | 'processed' | 'failed';\n" );
-		expect( schemas.ServiceAccountState.properties!.account.type ).toEqual( [ 'object', 'null' ] );
+		expect( property( schemas, 'ServiceAccountState', 'account' ).type ).toEqual( [ 'object', 'null' ] );
 	} );
 
 	it.each( [

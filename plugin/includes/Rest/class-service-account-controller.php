@@ -176,7 +176,7 @@ final class Service_Account_Controller extends View_Controller {
 		$role    = get_role( Service_Role::ROLE );
 		$account = Service_Account::current();
 		// Capability maps are objects, also when empty (PHP would send an empty one as []).
-		$state   = array(
+		$state = array(
 			'role_exists'           => null !== $role,
 			'role_capabilities'     => (object) ( $role ? $role->capabilities : array() ),
 			'expected_capabilities' => (object) Service_Role::CAPABILITIES,

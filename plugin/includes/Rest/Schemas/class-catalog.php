@@ -24,21 +24,21 @@ final class Catalog {
 	 */
 	public static function all(): array {
 		return array(
-			'ServiceAccountState'     => Service_Account::state(),
-			'CreatedAccount'          => Service_Account::created_account(),
-			'CreatedPassword'         => Service_Account::created_password(),
-			'RevokedPassword'         => Service_Account::revoked_password(),
-			'CheckReport'             => Service_Account::check_report(),
-			'WideningState'           => Service_Account::widening(),
-			'InboundEvent'            => Inbound_Events::event(),
-			'InboundEventPage'        => Inbound_Events::page(),
-			'Me'                      => Me::caller(),
-			'OutboxState'             => Outbox::state(),
-			'PaidOrder'               => Paid_Order::order(),
-			'PaidOrderIndexState'     => Paid_Order_Index::state(),
-			'SiteHealthResult'        => Site_Health_Result::result(),
+			'ServiceAccountState'        => Service_Account::state(),
+			'CreatedAccount'             => Service_Account::created_account(),
+			'CreatedPassword'            => Service_Account::created_password(),
+			'RevokedPassword'            => Service_Account::revoked_password(),
+			'CheckReport'                => Service_Account::check_report(),
+			'WideningState'              => Service_Account::widening(),
+			'InboundEvent'               => Inbound_Events::event(),
+			'InboundEventPage'           => Inbound_Events::page(),
+			'Me'                         => Me::caller(),
+			'OutboxState'                => Outbox::state(),
+			'PaidOrder'                  => Paid_Order::order(),
+			'PaidOrderIndexState'        => Paid_Order_Index::state(),
+			'SiteHealthResult'           => Site_Health_Result::result(),
 			'SidecarStatusFromWordPress' => Sidecar::status(),
-			'SidecarNoticeReceipt'    => Sidecar::notice_receipt(),
+			'SidecarNoticeReceipt'       => Sidecar::notice_receipt(),
 		);
 	}
 }
