@@ -42,18 +42,20 @@ final class Site_Health_Controller extends View_Controller {
 			$this->namespace,
 			'/' . $this->rest_base . '/(?P<test>' . implode( '|', Site_Health::TESTS ) . ')',
 			array(
-				'args'   => array(
-					'test' => array(
-						'description' => __( 'Which test to run.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => Site_Health::TESTS,
-					),
-				),
 				array(
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => $this->context_args(),
+					'args'                => array_merge(
+						array(
+							'test' => array(
+								'description' => __( 'Which test to run.', 'service-integration' ),
+								'type'        => 'string',
+								'enum'        => Site_Health::TESTS,
+							),
+						),
+						$this->context_args()
+					),
 				),
 				'schema' => array( $this, 'get_public_item_schema' ),
 			)

@@ -30,8 +30,11 @@ abstract class View_Controller extends WP_REST_Controller {
 	 * @param array<string, mixed>|null $schema  The answer's schema when it is not the item schema.
 	 * @return array<string, mixed>
 	 */
-	protected function view_data( array $data, $request, ?array $schema = null ): array {
-		$context = ! empty( $request['context'] ) ? (string) $request['context'] : 'view';
+	protected function view_data( array $data, WP_REST_Request $request, ?array $schema = null ): array {
+		// Only a route that takes `context` (validated against the schema's) reads it: elsewhere a
+		// stray ?context= would filter every field out.
+		$attributes = $request->get_attributes();
+		$context    = isset( $attributes['args']['context'] ) && ! empty( $request['context'] ) ? (string) $request['context'] : 'view';
 		if ( null !== $schema ) {
 			return (array) rest_filter_response_by_context( $data, $schema, $context );
 		}
