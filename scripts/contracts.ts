@@ -8,6 +8,7 @@ import { parseFlags } from './lib/cli-args';
 import { ROOT } from './lib/paths';
 import { done, fail, step } from './lib/progress';
 import { SIDECAR_CONTRACT_FILE, sidecarContractPhp } from './lib/sidecar-contract';
+import { VIEW_TYPES_FILE, writeViewTypes } from './lib/view-types';
 
 const HELP = `Usage: npm run contracts [-- --check]
 
@@ -17,6 +18,9 @@ to it (requests.ts) as the proxy routes' arguments, and the sidecar's answers (v
 the routes in responses.ts) as their response schemas, through zod's JSON Schema, with
 translatable descriptions. Run it after changing one of these files, then npm run i18n if a
 description changed.
+
+Also writes ${ path.relative( ROOT, VIEW_TYPES_FILE ) }: the admin page's types of the answers
+PHP owns, from the routes' schemas (plugin/includes/Rest/Schemas/, read with php-cli).
 
 Options:
   --check   Change nothing: exit 1 if the file differs from what the sources make.
@@ -50,6 +54,9 @@ function main(): void {
 
 try {
 	main();
+	if ( ! process.argv.includes( '--help' ) ) {
+		writeViewTypes( process.argv.includes( '--check' ) );
+	}
 } catch ( error ) {
 	fail( ( error as Error ).message );
 }

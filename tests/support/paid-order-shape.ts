@@ -2,24 +2,10 @@
  * The paid-orders endpoint's item, and how to work it out from what the store's own REST API says
  * of the same order: shared by the e2e tests and bench/paid-orders.ts, which compare the two.
  */
-export interface PaidOrder {
-	id: number;
-	number: string;
-	status: string;
-	date_paid: string | null;
-	paid_at: string | null;
-	date_modified: string | null;
-	currency: string;
-	total: string;
-	customer: { first_name: string; last_name: string; email: string };
-	line_items: Array< {
-		product_id: number;
-		variation_id: number;
-		sku: string | null;
-		name: string;
-		quantity: number;
-	} >;
-}
+import type { PaidOrder } from '../../plugin/admin/src/api/generated/views';
+
+/** The item as its schema says (the type generated from plugin/includes/Rest/Schemas/class-paid-order.php). */
+export type { PaidOrder };
 
 /** An order as WooCommerce's REST API shows it (/wc/v3/orders). */
 export type StoreOrder = Record< string, unknown > & { id: number; status: string };

@@ -12,7 +12,6 @@ use ServiceIntegration\Sidecar_Contract;
 use ServiceIntegration\Inbound\Inbound_Processor;
 use ServiceIntegration\Inbound\Inbound_Store;
 use WP_Error;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -27,7 +26,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Events live in WordPress (si_inbound_events), stored once the sidecar verified them; the
  * list leaves payloads out, one event at a time includes its payload.
  */
-final class Inbound_Events_Controller extends WP_REST_Controller {
+final class Inbound_Events_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
@@ -69,7 +68,7 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => $admin,
-					'args'                => $id,
+					'args'                => array_merge( $id, $this->context_args() ),
 				),
 				'schema' => array( $this, 'get_public_item_schema' ),
 			)
@@ -106,6 +105,7 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 	 */
 	public function get_collection_params(): array {
 		return array(
+			'context'   => $this->get_context_param( array( 'default' => 'view' ) ),
 			'source'    => array(
 				'description' => __( 'Only this source\'s events.', 'service-integration' ),
 				'type'        => 'string',
@@ -148,39 +148,11 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema(): array {
-		$time = array(
-			'type'   => array( 'string', 'null' ),
-			'format' => 'date-time',
-		);
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'inbound-event',
-			'type'       => 'object',
-			'properties' => array(
-				'id'                => array( 'type' => 'integer' ),
-				'source'            => array( 'type' => 'string' ),
-				'event_id'          => array( 'type' => 'string' ),
-				'delivery_id'       => array( 'type' => array( 'string', 'null' ) ),
-				'type'              => array( 'type' => array( 'string', 'null' ) ),
-				'status'            => array(
-					'type' => 'string',
-					'enum' => Inbound_Store::STATUSES,
-				),
-				'attempts'          => array( 'type' => 'integer' ),
-				'last_error'        => array( 'type' => array( 'string', 'null' ) ),
-				'received_at'       => $time,
-				'processed_at'      => $time,
-				'next_attempt_at'   => $time,
-				'gave_up'           => array( 'type' => 'boolean' ),
-				'duplicate_count'   => array( 'type' => 'integer' ),
-				'last_duplicate_at' => $time,
-				'payload'           => array(
-					'type'        => 'string',
-					'description' => __( 'One event only: the exact body the provider signed.', 'service-integration' ),
-				),
-			),
-		);
+	public function get_item_schema() {
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Inbound_Events::event();
+		}
+		return $this->add_additional_fields_schema( $this->schema );
 	}
 
 	/**
@@ -189,28 +161,7 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 	 * @return array<string, mixed>
 	 */
 	public function get_collection_schema(): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'inbound-events',
-			'type'       => 'object',
-			'properties' => array(
-				'events'     => array(
-					'type'  => 'array',
-					'items' => array( 'type' => 'object' ),
-				),
-				'total'      => array( 'type' => 'integer' ),
-				'page'       => array( 'type' => 'integer' ),
-				'per_page'   => array( 'type' => 'integer' ),
-				'counts'     => array(
-					'type'        => 'object',
-					'description' => __( 'Events by status.', 'service-integration' ),
-				),
-				'duplicates' => array(
-					'type'        => 'object',
-					'description' => __( 'Redeliveries acknowledged as duplicates (never stored or processed again).', 'service-integration' ),
-				),
-			),
-		);
+		return Schemas\Inbound_Events::page();
 	}
 
 	/**
@@ -231,17 +182,20 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 			$page,
 			$per_page
 		);
-		$response = new WP_REST_Response(
-			array(
-				'events'     => array_map( array( self::class, 'event_view' ), $result['items'] ),
-				'total'      => $result['total'],
-				'page'       => $page,
-				'per_page'   => $per_page,
-				'counts'     => Inbound_Store::counts(),
-				// Redeliveries acknowledged as duplicates (never stored or processed again).
-				'duplicates' => Inbound_Store::duplicate_totals(),
-			)
+		$events   = array();
+		foreach ( $result['items'] as $row ) {
+			$events[] = $this->view_data( self::event_view( $row ), $request );
+		}
+		$page_data = array(
+			'events'     => $events,
+			'total'      => $result['total'],
+			'page'       => $page,
+			'per_page'   => $per_page,
+			'counts'     => Inbound_Store::counts(),
+			// Redeliveries acknowledged as duplicates (never stored or processed again).
+			'duplicates' => Inbound_Store::duplicate_totals(),
 		);
+		$response  = new WP_REST_Response( $this->view_data( $page_data, $request, $this->get_collection_schema() ) );
 		$response->header( 'X-WP-Total', (string) $result['total'] );
 		$response->header( 'X-WP-TotalPages', (string) (int) ceil( $result['total'] / $per_page ) );
 		return $response;
@@ -258,7 +212,7 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 		if ( ! $row ) {
 			return new WP_Error( 'inbound_event_not_found', __( 'No inbound event with this id.', 'service-integration' ), array( 'status' => 404 ) );
 		}
-		return new WP_REST_Response( array_merge( self::event_view( $row ), array( 'payload' => $row->payload ) ) );
+		return new WP_REST_Response( $this->view_data( array_merge( self::event_view( $row ), array( 'payload' => $row->payload ) ), $request ) );
 	}
 
 	/**
@@ -276,7 +230,7 @@ final class Inbound_Events_Controller extends WP_REST_Controller {
 			return new WP_Error( 'inbound_event_not_failed', __( 'Only a failed event can be retried.', 'service-integration' ), array( 'status' => 409 ) );
 		}
 		Inbound_Processor::kick();
-		return new WP_REST_Response( self::event_view( Inbound_Store::get( $id ) ) );
+		return new WP_REST_Response( $this->view_data( self::event_view( Inbound_Store::get( $id ) ), $request ) );
 	}
 
 	/**

@@ -10,7 +10,6 @@ namespace ServiceIntegration\Rest;
 use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
 use ServiceIntegration\Security\Capability_Clamp;
 use ServiceIntegration\Security\Service_Role;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -25,7 +24,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Answers who the caller is, its role and effective capabilities, and whether the
  * role was widened by someone else (which the clamp refuses, but the owner must fix).
  */
-final class Me_Controller extends WP_REST_Controller {
+final class Me_Controller extends View_Controller {
 
 	/**
 	 * Primitive capabilities the integration must never hold, reported with their
@@ -82,6 +81,7 @@ final class Me_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => $this->context_args(),
 				),
 				'schema' => array( $this, 'get_public_item_schema' ),
 			)
@@ -116,19 +116,18 @@ final class Me_Controller extends WP_REST_Controller {
 			$sensitive[ $cap ] = user_can( $user, $cap );
 		}
 
-		return new WP_REST_Response(
-			array(
-				'id'                     => $user->ID,
-				'username'               => $user->user_login,
-				'roles'                  => array_values( $user->roles ),
-				'is_service_account'     => $is_service,
-				'capabilities'           => $effective,
-				'expected_capabilities'  => $is_service ? Service_Role::granted() : null,
-				'sensitive_capabilities' => $sensitive,
-				'widening_detected'      => $is_service ? Capability_Clamp::detected_widening() : array(),
-				'application_password'   => rest_get_authenticated_app_password(),
-			)
+		$caller = array(
+			'id'                     => $user->ID,
+			'username'               => $user->user_login,
+			'roles'                  => array_values( $user->roles ),
+			'is_service_account'     => $is_service,
+			'capabilities'           => $effective,
+			'expected_capabilities'  => $is_service ? Service_Role::granted() : null,
+			'sensitive_capabilities' => $sensitive,
+			'widening_detected'      => $is_service ? Capability_Clamp::detected_widening() : array(),
+			'application_password'   => rest_get_authenticated_app_password(),
 		);
+		return new WP_REST_Response( $this->view_data( $caller, $request ) );
 	}
 
 	/**
@@ -160,31 +159,9 @@ final class Me_Controller extends WP_REST_Controller {
 	 * @return array<string, mixed>
 	 */
 	public function get_item_schema() {
-		if ( $this->schema ) {
-			return $this->add_additional_fields_schema( $this->schema );
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Me::caller();
 		}
-		$strings      = array( 'type' => 'array', 'items' => array( 'type' => 'string' ), 'readonly' => true );
-		$this->schema = array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'service-integration-me',
-			'type'       => 'object',
-			'properties' => array(
-				'id'                    => array( 'type' => 'integer', 'readonly' => true ),
-				'username'              => array( 'type' => 'string', 'readonly' => true ),
-				'roles'                 => $strings,
-				'is_service_account'    => array( 'type' => 'boolean', 'readonly' => true ),
-				'capabilities'          => $strings,
-				'expected_capabilities' => array( 'type' => array( 'array', 'null' ), 'items' => array( 'type' => 'string' ), 'readonly' => true ),
-				'sensitive_capabilities' => array(
-					'type'                 => 'object',
-					'description'          => __( 'Effective value of capabilities the integration must never hold.', 'service-integration' ),
-					'additionalProperties' => array( 'type' => 'boolean' ),
-					'readonly'             => true,
-				),
-				'widening_detected'     => $strings,
-				'application_password'  => array( 'type' => array( 'string', 'null' ), 'description' => __( 'UUID of the application password used.', 'service-integration' ), 'readonly' => true ),
-			),
-		);
 		return $this->add_additional_fields_schema( $this->schema );
 	}
 }

@@ -9,7 +9,6 @@ namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Outbound\Hand_Over;
 use ServiceIntegration\Outbound\Outbox;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -23,7 +22,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * GET: the outbox's counts and last problems; POST: hand pending events over now.
  */
-final class Outbox_Controller extends WP_REST_Controller {
+final class Outbox_Controller extends View_Controller {
 
 	/** How long POST waits for a hand-over already running elsewhere. */
 	const LOCK_WAIT = 5.0;
@@ -50,7 +49,7 @@ final class Outbox_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => array(),
+					'args'                => $this->context_args(),
 				),
 				array(
 					'methods'             => WP_REST_Server::CREATABLE,
@@ -58,7 +57,7 @@ final class Outbox_Controller extends WP_REST_Controller {
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
 					'args'                => array(),
 				),
-				'schema' => array( $this, 'get_item_schema' ),
+				'schema' => array( $this, 'get_public_item_schema' ),
 			)
 		);
 	}
@@ -79,7 +78,7 @@ final class Outbox_Controller extends WP_REST_Controller {
 	 * @param WP_REST_Request $request Request.
 	 */
 	public function get_item( $request ): WP_REST_Response {
-		return new WP_REST_Response( Outbox::counts() );
+		return new WP_REST_Response( $this->view_data( Outbox::counts(), $request ) );
 	}
 
 	/**
@@ -97,40 +96,18 @@ final class Outbox_Controller extends WP_REST_Controller {
 		} elseif ( null !== $result['error'] ) {
 			$status = 503;
 		}
-		return new WP_REST_Response( array_merge( $result, Outbox::counts() ), $status );
+		return new WP_REST_Response( $this->view_data( array_merge( $result, Outbox::counts() ), $request ), $status );
 	}
 
 	/**
-	 * The outbox's state (POST adds handed_over, rejected and error of this hand-over first).
+	 * The outbox's state (POST adds the error of this hand-over).
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema(): array {
-		$count = array( 'type' => 'integer' );
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'webhook-outbox',
-			'type'       => 'object',
-			'properties' => array(
-				'pending'         => $count + array( 'description' => __( 'Events waiting for the sidecar.', 'service-integration' ) ),
-				'handed_over'     => $count + array( 'description' => __( 'Events the sidecar acknowledged (kept 30 days).', 'service-integration' ) ),
-				'rejected'        => $count + array( 'description' => __( 'Events parked as refused: never sent again, never deleted.', 'service-integration' ) ),
-				'oldest_pending'  => array( 'type' => array( 'string', 'null' ) ),
-				'last_error'      => array( 'type' => array( 'string', 'null' ) ),
-				'error'           => array(
-					'type'        => array( 'string', 'null' ),
-					'description' => __( 'POST only: why this hand-over stopped (hand_over_in_progress, or the sidecar\'s failure).', 'service-integration' ),
-				),
-				'rejected_events' => array(
-					'type'        => 'array',
-					'description' => __( 'The last 10 parked events: event_id, type, error, created_at, rejected_at.', 'service-integration' ),
-					'items'       => array( 'type' => 'object' ),
-				),
-				'write_failures'  => array(
-					'type'        => 'object',
-					'description' => __( 'Events that could not be written to the outbox: count, last_event, last_error, last_at.', 'service-integration' ),
-				),
-			),
-		);
+	public function get_item_schema() {
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Outbox::state();
+		}
+		return $this->add_additional_fields_schema( $this->schema );
 	}
 }

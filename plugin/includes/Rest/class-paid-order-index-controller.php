@@ -11,7 +11,6 @@ use ServiceIntegration\Commerce\Paid_Order_Index;
 use ServiceIntegration\Commerce\Paid_Order_Index_Walk;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -28,7 +27,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * (Paid_Order_Index_Walk::check()), now; with keep_serving false the route reads WooCommerce
  * directly until the walk has finished, for an index one no longer trusts.
  */
-final class Paid_Order_Index_Controller extends WP_REST_Controller {
+final class Paid_Order_Index_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
@@ -50,9 +49,9 @@ final class Paid_Order_Index_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => array(),
+					'args'                => $this->context_args(),
 				),
-				'schema' => array( $this, 'get_item_schema' ),
+				'schema' => array( $this, 'get_public_item_schema' ),
 			)
 		);
 		register_rest_route(
@@ -71,7 +70,7 @@ final class Paid_Order_Index_Controller extends WP_REST_Controller {
 						),
 					),
 				),
-				'schema' => array( $this, 'get_item_schema' ),
+				'schema' => array( $this, 'get_public_item_schema' ),
 			)
 		);
 	}
@@ -92,7 +91,7 @@ final class Paid_Order_Index_Controller extends WP_REST_Controller {
 	 * @param WP_REST_Request $request Request.
 	 */
 	public function get_item( $request ): WP_REST_Response {
-		return new WP_REST_Response( self::state() );
+		return new WP_REST_Response( $this->view_data( self::state(), $request ) );
 	}
 
 	/**
@@ -110,7 +109,7 @@ final class Paid_Order_Index_Controller extends WP_REST_Controller {
 			);
 		}
 		Paid_Order_Index_Walk::start( (bool) $request['keep_serving'] && Paid_Order_Index::state()['ready'] );
-		return new WP_REST_Response( self::state(), 202 );
+		return new WP_REST_Response( $this->view_data( self::state(), $request ), 202 );
 	}
 
 	/**
@@ -138,40 +137,10 @@ final class Paid_Order_Index_Controller extends WP_REST_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema(): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'paid-orders-index',
-			'type'       => 'object',
-			'properties' => array(
-				'commerce_available' => array( 'type' => 'boolean' ),
-				'serving'            => array(
-					'type'        => 'boolean',
-					'description' => __( 'Whether the paid-orders route reads the index (false: it reads WooCommerce directly).', 'service-integration' ),
-				),
-				'walking'            => array(
-					'type'        => 'boolean',
-					'description' => __( 'Whether a walk of every order is under way (in Action Scheduler).', 'service-integration' ),
-				),
-				'walk_position'      => array( 'type' => array( 'integer', 'null' ) ),
-				'generation'         => array( 'type' => 'integer' ),
-				'walked_at'          => array(
-					'type'        => array( 'string', 'null' ),
-					'description' => __( 'When the last walk finished (UTC).', 'service-integration' ),
-				),
-				'rows'               => array(
-					'type'        => 'integer',
-					'description' => __( 'Paid orders in the index.', 'service-integration' ),
-				),
-				'statuses'           => array(
-					'type'  => 'array',
-					'items' => array( 'type' => 'string' ),
-				),
-				'source'             => array(
-					'type'        => 'object',
-					'description' => __( 'The order storage the index was walked from.', 'service-integration' ),
-				),
-			),
-		);
+	public function get_item_schema() {
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Paid_Order_Index::state();
+		}
+		return $this->add_additional_fields_schema( $this->schema );
 	}
 }

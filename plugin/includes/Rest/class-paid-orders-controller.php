@@ -11,7 +11,6 @@ use ServiceIntegration\Commerce\Order_Query_Error;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -42,7 +41,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   payment is still being saved cannot appear later behind a cursor that has moved on;
  *   the bound used is sent in the `X-Paid-Before` header. The `next` Link carries the cursor.
  */
-final class Paid_Orders_Controller extends WP_REST_Controller {
+final class Paid_Orders_Controller extends View_Controller {
 
 	const CAPABILITY       = 'lire_commandes_payees';
 	const REST_BASE        = 'commandes-payees';
@@ -276,8 +275,7 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 		$data = Paid_Order_Snapshot::present( array( $item ), $this->included_fields( $request ) )[0];
 		if ( $this->get_additional_fields() ) {
 			// Fields other plugins registered (register_rest_field) may carry their own contexts.
-			$data = $this->add_additional_fields_to_object( $data, $request );
-			$data = $this->filter_response_by_context( $data, $request['context'] ? $request['context'] : 'view' );
+			$data = $this->view_data( $data, $request );
 		}
 		$response = rest_ensure_response( $data );
 		if ( ! has_filter( 'service_integration_rest_prepare_paid_order' ) ) {
@@ -320,125 +318,9 @@ final class Paid_Orders_Controller extends WP_REST_Controller {
 	 * @return array<string, mixed>
 	 */
 	public function get_item_schema() {
-		if ( $this->schema ) {
-			return $this->add_additional_fields_schema( $this->schema );
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Paid_Order::order();
 		}
-		$view         = array( 'view' );
-		$this->schema = array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'commande-payee',
-			'type'       => 'object',
-			'properties' => array(
-				'id'            => array(
-					'description' => __( 'Order ID.', 'service-integration' ),
-					'type'        => 'integer',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'number'        => array(
-					'description' => __( 'Order number shown to the customer.', 'service-integration' ),
-					'type'        => 'string',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'status'        => array(
-					'description' => __( 'Order status, one of the statuses WooCommerce counts as paid (processing, completed by default).', 'service-integration' ),
-					'type'        => 'string',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'date_paid'     => array(
-					'description' => __( 'WooCommerce’s payment date, as WooCommerce has it (null until it stamps one: cash on delivery at completion), ISO 8601 in UTC.', 'service-integration' ),
-					'type'        => array( 'string', 'null' ),
-					'format'      => 'date-time',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'paid_at'       => array(
-					'description' => __( 'When the order was paid: when it first entered a status WooCommerce counts as paid, recorded once and never moved (its date_paid for orders paid before this was recorded); null when unknown. The sync order and the paid_after and paid_before filters use it. ISO 8601 in UTC.', 'service-integration' ),
-					'type'        => array( 'string', 'null' ),
-					'format'      => 'date-time',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'date_modified' => array(
-					'description' => __( 'When the order last changed, ISO 8601 in UTC.', 'service-integration' ),
-					'type'        => array( 'string', 'null' ),
-					'format'      => 'date-time',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'currency'      => array(
-					'description' => __( 'Currency, ISO 4217.', 'service-integration' ),
-					'type'        => 'string',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'total'         => array(
-					'description' => __( 'Grand total as a decimal string, as WooCommerce gives it.', 'service-integration' ),
-					'type'        => 'string',
-					'context'     => $view,
-					'readonly'    => true,
-				),
-				'customer'      => array(
-					'description' => __( 'Customer (billing name and email).', 'service-integration' ),
-					'type'        => 'object',
-					'context'     => $view,
-					'readonly'    => true,
-					'properties'  => array(
-						'first_name' => array(
-							'type'    => 'string',
-							'context' => $view,
-						),
-						'last_name'  => array(
-							'type'    => 'string',
-							'context' => $view,
-						),
-						'email'      => array(
-							'type'    => 'string',
-							'format'  => 'email',
-							'context' => $view,
-						),
-					),
-				),
-				'line_items'    => array(
-					'description' => __( 'Products to make.', 'service-integration' ),
-					'type'        => 'array',
-					'context'     => $view,
-					'readonly'    => true,
-					'items'       => array(
-						'type'       => 'object',
-						'properties' => array(
-							'product_id'   => array(
-								'description' => __( 'Product ID.', 'service-integration' ),
-								'type'        => 'integer',
-								'context'     => $view,
-							),
-							'variation_id' => array(
-								'description' => __( 'Variation ID, 0 for a simple product.', 'service-integration' ),
-								'type'        => 'integer',
-								'context'     => $view,
-							),
-							'sku'          => array(
-								'description' => __( 'SKU of the product (of the variation when there is one); null if the product no longer exists.', 'service-integration' ),
-								'type'        => array( 'string', 'null' ),
-								'context'     => $view,
-							),
-							'name'         => array(
-								'description' => __( 'Product name as ordered.', 'service-integration' ),
-								'type'        => 'string',
-								'context'     => $view,
-							),
-							'quantity'     => array(
-								'description' => __( 'Quantity ordered.', 'service-integration' ),
-								'type'        => 'integer',
-								'context'     => $view,
-							),
-						),
-					),
-				),
-			),
-		);
 		return $this->add_additional_fields_schema( $this->schema );
 	}
 

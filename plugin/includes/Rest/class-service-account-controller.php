@@ -12,7 +12,6 @@ use ServiceIntegration\Security\Least_Privilege_Check;
 use ServiceIntegration\Security\Service_Account;
 use ServiceIntegration\Security\Service_Role;
 use WP_Error;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -32,7 +31,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   POST   /service-account/check                        run the least-privilege check (users, plugins… must be refused)
  *   DELETE /service-account/widening                     forget reported runtime widening
  */
-final class Service_Account_Controller extends WP_REST_Controller {
+final class Service_Account_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
@@ -55,7 +54,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => $admin,
-					'args'                => array(),
+					'args'                => $this->context_args(),
 				),
 				array(
 					'methods'             => WP_REST_Server::CREATABLE,
@@ -74,26 +73,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 						),
 					),
 				),
-				'schema' => fn(): array => $this->schema(
-					'service-account',
-					array(
-						'role_exists'                     => array( 'type' => 'boolean' ),
-						'role_capabilities'               => array( 'type' => 'object' ),
-						'expected_capabilities'           => array( 'type' => 'object' ),
-						'widening_detected'               => array( 'type' => 'array' ),
-						'account'                         => array( 'type' => array( 'object', 'null' ) ),
-						'application_passwords'           => array( 'type' => 'array' ),
-						'application_passwords_available' => array( 'type' => 'boolean' ),
-						'id'                              => array(
-							'type'        => 'integer',
-							'description' => __( 'POST: the account\'s user id.', 'service-integration' ),
-						),
-						'created'                         => array(
-							'type'        => 'boolean',
-							'description' => __( 'POST: false when the account existed already.', 'service-integration' ),
-						),
-					)
-				),
+				'schema' => array( $this, 'get_public_item_schema' ),
 			)
 		);
 		register_rest_route(
@@ -114,22 +94,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 						),
 					),
 				),
-				'schema' => fn(): array => $this->schema(
-					'service-account-application-password',
-					array(
-						'uuid'          => array( 'type' => 'string' ),
-						'name'          => array( 'type' => 'string' ),
-						'password'      => array(
-							'type'        => 'string',
-							'description' => __( 'Shown only in this answer.', 'service-integration' ),
-						),
-						'username'      => array( 'type' => 'string' ),
-						'authorization' => array(
-							'type'        => 'string',
-							'description' => __( 'The Authorization header value (Basic).', 'service-integration' ),
-						),
-					)
-				),
+				'schema' => array( Schemas\Service_Account::class, 'created_password' ),
 			)
 		);
 		register_rest_route(
@@ -147,13 +112,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 						),
 					),
 				),
-				'schema' => fn(): array => $this->schema(
-					'service-account-application-password-revoked',
-					array(
-						'revoked' => array( 'type' => 'boolean' ),
-						'uuid'    => array( 'type' => 'string' ),
-					)
-				),
+				'schema' => array( Schemas\Service_Account::class, 'revoked_password' ),
 			)
 		);
 		register_rest_route(
@@ -166,19 +125,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 					'permission_callback' => $admin,
 					'args'                => array(),
 				),
-				'schema' => fn(): array => $this->schema(
-					'service-account-check',
-					array(
-						'passed'            => array( 'type' => 'boolean' ),
-						'account'           => array( 'type' => array( 'string', 'null' ) ),
-						'authenticated'     => array( 'type' => 'boolean' ),
-						'widening_detected' => array( 'type' => 'array' ),
-						'results'           => array(
-							'type'        => 'array',
-							'description' => __( 'Each call made as the account: method, route, expected and actual outcome.', 'service-integration' ),
-						),
-					)
-				),
+				'schema' => array( Schemas\Service_Account::class, 'check_report' ),
 			)
 		);
 		register_rest_route(
@@ -191,25 +138,22 @@ final class Service_Account_Controller extends WP_REST_Controller {
 					'permission_callback' => $admin,
 					'args'                => array(),
 				),
-				'schema' => fn(): array => $this->schema( 'service-account-widening', array( 'widening_detected' => array( 'type' => 'array' ) ) ),
+				'schema' => array( Schemas\Service_Account::class, 'widening' ),
 			)
 		);
 	}
 
 	/**
-	 * A route's answer schema.
+	 * GET's answer: the account's state. The other routes answer their own schema (the POST
+	 * of this route, the account created or found: Schemas\Service_Account::created_account()).
 	 *
-	 * @param string               $title      Title.
-	 * @param array<string, mixed> $properties Properties.
 	 * @return array<string, mixed>
 	 */
-	private function schema( string $title, array $properties ): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => $title,
-			'type'       => 'object',
-			'properties' => $properties,
-		);
+	public function get_item_schema() {
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Service_Account::state();
+		}
+		return $this->add_additional_fields_schema( $this->schema );
 	}
 
 	/**
@@ -231,22 +175,22 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	public function get_item( $request ): WP_REST_Response {
 		$role    = get_role( Service_Role::ROLE );
 		$account = Service_Account::current();
-		return new WP_REST_Response(
-			array(
-				'role_exists'           => null !== $role,
-				'role_capabilities'     => $role ? $role->capabilities : array(),
-				'expected_capabilities' => Service_Role::CAPABILITIES,
-				'widening_detected'     => Capability_Clamp::detected_widening(),
-				'account'               => $account ? array(
-					'id'       => $account->ID,
-					'username' => $account->user_login,
-					'email'    => $account->user_email,
-					'roles'    => array_values( $account->roles ),
-				) : null,
-				'application_passwords' => $account ? Service_Account::application_passwords( $account ) : array(),
-				'application_passwords_available' => wp_is_application_passwords_available(),
-			)
+		// Capability maps are objects, also when empty (PHP would send an empty one as []).
+		$state = array(
+			'role_exists'           => null !== $role,
+			'role_capabilities'     => (object) ( $role ? $role->capabilities : array() ),
+			'expected_capabilities' => (object) Service_Role::CAPABILITIES,
+			'widening_detected'     => Capability_Clamp::detected_widening(),
+			'account'               => $account ? array(
+				'id'       => $account->ID,
+				'username' => $account->user_login,
+				'email'    => $account->user_email,
+				'roles'    => array_values( $account->roles ),
+			) : null,
+			'application_passwords' => $account ? Service_Account::application_passwords( $account ) : array(),
+			'application_passwords_available' => wp_is_application_passwords_available(),
 		);
+		return new WP_REST_Response( $this->view_data( $state, $request ) );
 	}
 
 	/**
@@ -280,15 +224,13 @@ final class Service_Account_Controller extends WP_REST_Controller {
 			return $user;
 		}
 		Service_Account::remember( $user );
-		return new WP_REST_Response(
-			array(
-				'id'       => $user->ID,
-				'username' => $user->user_login,
-				'roles'    => array_values( $user->roles ),
-				'created'  => ! $existed,
-			),
-			$existed ? 200 : 201
+		$account = array(
+			'id'       => $user->ID,
+			'username' => $user->user_login,
+			'roles'    => array_values( $user->roles ),
+			'created'  => ! $existed,
 		);
+		return new WP_REST_Response( $this->view_data( $account, $request, Schemas\Service_Account::created_account() ), $existed ? 200 : 201 );
 	}
 
 	/**
@@ -311,7 +253,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 		}
 		$created['username']      = $account->user_login;
 		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) );
-		$response                 = new WP_REST_Response( $created, 201 );
+		$response                 = new WP_REST_Response( $this->view_data( $created, $request, Schemas\Service_Account::created_password() ), 201 );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
 	}
@@ -331,7 +273,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 		if ( is_wp_error( $deleted ) ) {
 			return $deleted;
 		}
-		return new WP_REST_Response( array( 'revoked' => true, 'uuid' => (string) $request['uuid'] ), 200 );
+		return new WP_REST_Response( $this->view_data( array( 'revoked' => true, 'uuid' => (string) $request['uuid'] ), $request, Schemas\Service_Account::revoked_password() ), 200 );
 	}
 
 	/**
@@ -340,7 +282,7 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	 * @param WP_REST_Request $request Request.
 	 */
 	public function run_check( $request ): WP_REST_Response {
-		return new WP_REST_Response( Least_Privilege_Check::run(), 200 );
+		return new WP_REST_Response( $this->view_data( Least_Privilege_Check::run(), $request, Schemas\Service_Account::check_report() ), 200 );
 	}
 
 	/**
@@ -350,6 +292,6 @@ final class Service_Account_Controller extends WP_REST_Controller {
 	 */
 	public function reset_widening( $request ): WP_REST_Response {
 		Capability_Clamp::reset_widening();
-		return new WP_REST_Response( array( 'widening_detected' => Capability_Clamp::detected_widening() ), 200 );
+		return new WP_REST_Response( $this->view_data( array( 'widening_detected' => Capability_Clamp::detected_widening() ), $request, Schemas\Service_Account::widening() ), 200 );
 	}
 }

@@ -10,7 +10,6 @@ namespace ServiceIntegration\Rest;
 use ServiceIntegration\Sidecar\Channel_Signature;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -27,7 +26,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * The signed subject is the REST route (not the URL), so /wp-json/... and
  * ?rest_route=... sign the same way.
  */
-final class Sidecar_Callback_Controller extends WP_REST_Controller {
+final class Sidecar_Callback_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
@@ -65,7 +64,7 @@ final class Sidecar_Callback_Controller extends WP_REST_Controller {
 						)
 					),
 				),
-				'schema' => array( $this, 'get_item_schema' ),
+				'schema' => array( $this, 'get_public_item_schema' ),
 			)
 		);
 	}
@@ -75,18 +74,11 @@ final class Sidecar_Callback_Controller extends WP_REST_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema(): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'sidecar-notice-receipt',
-			'type'       => 'object',
-			'properties' => array(
-				'received' => array(
-					'type'        => 'boolean',
-					'description' => __( 'The notice was taken (the sidecar stops sending it).', 'service-integration' ),
-				),
-			),
-		);
+	public function get_item_schema() {
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Sidecar::notice_receipt();
+		}
+		return $this->add_additional_fields_schema( $this->schema );
 	}
 
 	/**
@@ -131,6 +123,6 @@ final class Sidecar_Callback_Controller extends WP_REST_Controller {
 		 */
 		do_action( 'service_integration_sidecar_notice', sanitize_key( str_replace( '.', '_', $notice['type'] ) ), $notice );
 
-		return new WP_REST_Response( array( 'received' => true ), 202 );
+		return new WP_REST_Response( $this->view_data( array( 'received' => true ), $request ), 202 );
 	}
 }

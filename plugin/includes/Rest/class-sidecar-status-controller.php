@@ -9,7 +9,6 @@ namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -23,7 +22,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * GET /service-integration/v1/sidecar/status: proves the signed round trip works.
  */
-final class Sidecar_Status_Controller extends WP_REST_Controller {
+final class Sidecar_Status_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
@@ -47,6 +46,7 @@ final class Sidecar_Status_Controller extends WP_REST_Controller {
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => $this->context_args(),
 				),
 				'schema' => array( $this, 'get_public_item_schema' ),
 			)
@@ -80,29 +80,18 @@ final class Sidecar_Status_Controller extends WP_REST_Controller {
 		$status              = is_array( $answer['body'] ) ? $answer['body'] : array();
 		$status['reachable'] = true;
 		$status['url']       = $this->sidecar->base_url();
-		return new WP_REST_Response( $status, 200 );
+		return new WP_REST_Response( $this->view_data( $status, $request ), 200 );
 	}
 
 	/**
-	 * Schema of the status answer.
+	 * Schema of what WordPress adds to the sidecar's status (the rest is the sidecar's).
 	 *
 	 * @return array<string, mixed>
 	 */
 	public function get_item_schema() {
-		if ( $this->schema ) {
-			return $this->add_additional_fields_schema( $this->schema );
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Sidecar::status();
 		}
-		$this->schema = array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'service-integration-sidecar-status',
-			'type'       => 'object',
-			'properties' => array(
-				'reachable' => array( 'type' => 'boolean', 'readonly' => true ),
-				'url'       => array( 'type' => 'string', 'format' => 'uri', 'readonly' => true ),
-				'version'   => array( 'type' => 'string', 'readonly' => true ),
-				'uptime_s'  => array( 'type' => 'number', 'readonly' => true ),
-			),
-		);
 		return $this->add_additional_fields_schema( $this->schema );
 	}
 }

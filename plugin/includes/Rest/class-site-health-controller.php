@@ -8,7 +8,6 @@
 namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Admin\Site_Health;
-use WP_REST_Controller;
 use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
@@ -23,7 +22,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * GET /service-integration/v1/site-health/<test>: one test's result, for whoever may view
  * Site Health (core's view_site_health_checks).
  */
-final class Site_Health_Controller extends WP_REST_Controller {
+final class Site_Health_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
@@ -43,17 +42,20 @@ final class Site_Health_Controller extends WP_REST_Controller {
 			$this->namespace,
 			'/' . $this->rest_base . '/(?P<test>' . implode( '|', Site_Health::TESTS ) . ')',
 			array(
-				'args'   => array(
-					'test' => array(
-						'description' => __( 'Which test to run.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => Site_Health::TESTS,
-					),
-				),
 				array(
 					'methods'             => WP_REST_Server::READABLE,
 					'callback'            => array( $this, 'get_item' ),
 					'permission_callback' => array( $this, 'get_item_permissions_check' ),
+					'args'                => array_merge(
+						array(
+							'test' => array(
+								'description' => __( 'Which test to run.', 'service-integration' ),
+								'type'        => 'string',
+								'enum'        => Site_Health::TESTS,
+							),
+						),
+						$this->context_args()
+					),
 				),
 				'schema' => array( $this, 'get_public_item_schema' ),
 			)
@@ -77,7 +79,7 @@ final class Site_Health_Controller extends WP_REST_Controller {
 	 * @return WP_REST_Response
 	 */
 	public function get_item( $request ) {
-		return new WP_REST_Response( $this->site_health->run( (string) $request['test'] ), 200 );
+		return new WP_REST_Response( $this->view_data( $this->site_health->run( (string) $request['test'] ), $request ), 200 );
 	}
 
 	/**
@@ -86,33 +88,9 @@ final class Site_Health_Controller extends WP_REST_Controller {
 	 * @return array<string, mixed>
 	 */
 	public function get_item_schema() {
-		if ( $this->schema ) {
-			return $this->add_additional_fields_schema( $this->schema );
+		if ( ! $this->schema ) {
+			$this->schema = Schemas\Site_Health_Result::result();
 		}
-		$this->schema = array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'service-integration-site-health-result',
-			'type'       => 'object',
-			'properties' => array(
-				'label'       => array( 'type' => 'string', 'readonly' => true ),
-				'status'      => array(
-					'type'     => 'string',
-					'enum'     => array( 'good', 'recommended', 'critical' ),
-					'readonly' => true,
-				),
-				'badge'       => array(
-					'type'       => 'object',
-					'readonly'   => true,
-					'properties' => array(
-						'label' => array( 'type' => 'string' ),
-						'color' => array( 'type' => 'string' ),
-					),
-				),
-				'description' => array( 'type' => 'string', 'readonly' => true ),
-				'actions'     => array( 'type' => 'string', 'readonly' => true ),
-				'test'        => array( 'type' => 'string', 'readonly' => true ),
-			),
-		);
 		return $this->add_additional_fields_schema( $this->schema );
 	}
 }

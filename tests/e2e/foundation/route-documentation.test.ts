@@ -1,5 +1,8 @@
 import { responseSchemas } from '../../../scripts/lib/sidecar-responses';
+import type { RestResult } from '../../../scripts/lib/rest-client';
+import { schemaErrors } from '../support/answer-schema';
 import { adminClient } from '../support/clients';
+import { provisionServiceAccount } from '../support/service-account';
 
 interface RouteIndex {
 	routes: Record< string, { methods: string[] } >;
@@ -128,6 +131,106 @@ describe( 'OPTIONS on every route of the plugin', () => {
 			expect( answer.body.schema ).toEqual( {
 				$schema: 'http://json-schema.org/draft-04/schema#',
 				...responseSchemas()[ title ],
+			} );
+		}
+	} );
+} );
+
+/**
+ * The answers PHP owns follow the schema their route publishes (the admin page's types are
+ * generated from the same schemas), and take `context` and `_fields` as core's routes do.
+ */
+describe( 'the answers of the routes PHP owns', () => {
+	const NS = '/service-integration/v1';
+
+	it( 'match the schema their route gives on OPTIONS', async () => {
+		const admin = adminClient();
+		const account = await provisionServiceAccount( 'answer-schemas' );
+		const answers: Array< [ string, string, RestResult ] > = [];
+		const call = async ( method: string, path: string, schemaPath = path.replace( /\?.*$/, '' ) ) => {
+			const answer = await admin.request( { method, path, data: method === 'GET' ? undefined : {} } );
+			answers.push( [ `${ method } ${ path }`, schemaPath, answer ] );
+			return answer;
+		};
+		await call( 'GET', `${ NS }/service-account` );
+		await call( 'GET', `${ NS }/service-account?context=edit` );
+		const created = await admin.post< { uuid: string } >( `${ NS }/service-account/application-passwords`, {
+			name: 'answer-schemas-2',
+		} );
+		answers.push( [ 'POST application-passwords', `${ NS }/service-account/application-passwords`, created ] );
+		await call(
+			'DELETE',
+			`${ NS }/service-account/application-passwords/${ created.body.uuid }`,
+			`${ NS }/service-account/application-passwords/${ created.body.uuid }`
+		);
+		await call( 'DELETE', `${ NS }/service-account/widening` );
+		await call( 'POST', `${ NS }/service-account/check` );
+		await call( 'GET', `${ NS }/webhooks/outbox` );
+		await call( 'GET', `${ NS }/paid-orders/index` );
+		await call( 'GET', `${ NS }/sidecar/status` );
+		for ( const test of [ 'sidecar', 'outbox', 'cron' ] ) {
+			await call( 'GET', `${ NS }/site-health/${ test }` );
+		}
+		const me = await account.client.get( `${ NS }/me` );
+		answers.push( [ 'GET /me as the service account', `${ NS }/me`, me ] );
+		answers.push( [ 'GET /me as an administrator', `${ NS }/me`, await admin.get( `${ NS }/me` ) ] );
+
+		const problems: string[] = [];
+		for ( const [ label, schemaPath, answer ] of answers ) {
+			if ( answer.status >= 300 ) {
+				problems.push( `${ label }: HTTP ${ answer.status } ${ answer.text.slice( 0, 200 ) }` );
+				continue;
+			}
+			problems.push(
+				...( await schemaErrors( schemaPath, answer.body ) ).map( ( error ) => `${ label }: ${ error }` )
+			);
+		}
+		expect( problems ).toEqual( [] );
+		await admin.request( {
+			method: 'DELETE',
+			path: `${ NS }/service-account/application-passwords/${ account.uuid }`,
+		} );
+	} );
+
+	it( 'take _fields and context as core routes do; an unknown context is refused', async () => {
+		const admin = adminClient();
+		const only = await admin.get< Record< string, unknown > >( `${ NS }/service-account?_fields=role_exists` );
+		expect( { status: only.status, keys: Object.keys( only.body ) } ).toEqual( {
+			status: 200,
+			keys: [ 'role_exists' ],
+		} );
+		const nested = await admin.get< Record< string, unknown > >(
+			`${ NS }/webhooks/outbox?_fields=pending,write_failures.count`
+		);
+		expect( nested.body ).toEqual( {
+			pending: expect.any( Number ),
+			write_failures: { count: expect.any( Number ) },
+		} );
+
+		for ( const path of [
+			'service-account',
+			'me',
+			'webhooks/outbox',
+			'paid-orders/index',
+			'site-health/cron',
+			'sidecar/status',
+		] ) {
+			const edit = await admin.get( `${ NS }/${ path }?context=edit` );
+			const bogus = await admin.get< { code: string; data: { params: Record< string, string > } } >(
+				`${ NS }/${ path }?context=bogus`
+			);
+			expect( {
+				path,
+				edit: edit.status,
+				bogus: bogus.status,
+				code: bogus.body.code,
+				param: Object.keys( bogus.body.data?.params ?? {} ),
+			} ).toEqual( {
+				path,
+				edit: 200,
+				bogus: 400,
+				code: 'rest_invalid_param',
+				param: [ 'context' ],
 			} );
 		}
 	} );

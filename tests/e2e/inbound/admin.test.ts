@@ -1,4 +1,5 @@
 import { sampleWebhook } from '../../support/inbound-signers';
+import { schemaErrors } from '../support/answer-schema';
 import { adminClient, anonymousClient } from '../support/clients';
 import { provisionServiceAccount } from '../support/service-account';
 import { ADMIN, createSource, receivingUrl, sendWebhook, type InboundEvent } from '../support/inbound';
@@ -205,6 +206,20 @@ describe( 'inbound admin routes', () => {
 		const first = all.body.events[ 0 ] as InboundEvent;
 		const one = await admin.get< InboundEvent >( `${ ADMIN }/events/${ first.id }` );
 		expect( JSON.parse( one.body.payload as string ) ).toMatchObject( { type: 'order.paid' } );
+		// Both answers as their routes' schemas say (the admin page's types are generated from them).
+		expect( [
+			...( await schemaErrors( `${ ADMIN }/events`, events.body ) ),
+			...( await schemaErrors( `${ ADMIN }/events/${ first.id }`, one.body ) ),
+		] ).toEqual( [] );
+		const fields = await admin.get< Record< string, unknown > >(
+			`${ ADMIN }/events/${ first.id }?_fields=id,status&context=edit`
+		);
+		expect( fields.body ).toEqual( { id: first.id, status: first.status } );
+		const badContext = await admin.get< { code: string } >( `${ ADMIN }/events?context=bogus` );
+		expect( { status: badContext.status, code: badContext.body.code } ).toEqual( {
+			status: 400,
+			code: 'rest_invalid_param',
+		} );
 
 		const missing = await admin.get< { code: string } >( `${ ADMIN }/events/999999` );
 		expect( { status: missing.status, code: missing.body.code } ).toEqual( {

@@ -4,6 +4,7 @@ import { providerSecret, type SignedWebhook } from '../../support/inbound-signer
 import { adminClient } from './clients';
 import { cronUntil } from './cron';
 import { readState } from './environment';
+import type { InboundEvent, InboundEventPage as EventPage } from '../../../plugin/admin/src/api/generated/views';
 
 /** What senders, the admin proxy routes and the test recorder plugin look like from a test. */
 export const RECEIVER_NAMESPACE = 'service-integration-inbound/v1';
@@ -88,32 +89,8 @@ export async function createSource(
 	return { ...created.body, secret: given ?? created.body.secret };
 }
 
-export interface InboundEvent {
-	id: number;
-	source: string;
-	event_id: string;
-	/** The provider's unsigned delivery id (GitHub, Shopify), for display. */
-	delivery_id: string | null;
-	type: string;
-	status: 'received' | 'processed' | 'failed';
-	attempts: number;
-	last_error: string | null;
-	received_at: string;
-	processed_at: string | null;
-	next_attempt_at: string | null;
-	gave_up: boolean;
-	/** Redeliveries acknowledged as duplicates, and the last one's time. */
-	duplicate_count: number;
-	last_duplicate_at: string | null;
-	payload?: string;
-}
-
-export interface EventPage {
-	events: InboundEvent[];
-	total: number;
-	counts: Record< string, number >;
-	duplicates: { deliveries: number; events: number };
-}
+/** The events routes' answers, as their schemas say (types generated from plugin/includes/Rest/Schemas/). */
+export type { InboundEvent, EventPage };
 
 export async function listEvents( query: Record< string, string | number > = {} ): Promise< EventPage > {
 	const search = new URLSearchParams(

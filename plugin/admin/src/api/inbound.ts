@@ -2,7 +2,8 @@
  * Inbound webhooks: the admin routes. Sources and the verification log are the sidecar's
  * (sidecar/src/http/routes/inbound.ts), forwarded by WordPress's proxy routes
  * (plugin/includes/Rest/class-sidecar-proxy-routes.php) with each source's receiving URL added
- * (sidecar/src/contracts/responses.ts); events are WordPress's.
+ * (sidecar/src/contracts/responses.ts); events are WordPress's (their types generated from the
+ * routes' schemas, plugin/includes/Rest/Schemas/).
  */
 import type { z } from 'zod';
 import type { SourceStatus } from '../../../../sidecar/src/contracts/constants';
@@ -14,13 +15,21 @@ import type {
 } from '../../../../sidecar/src/contracts/responses';
 import type { DeletedView, InboundLogEntryView, InboundLogPageView } from '../../../../sidecar/src/contracts/views';
 import { queryString, request } from './client';
+import type { InboundEvent, InboundEventPage } from './generated/views';
 
 export { INBOUND_OUTCOMES, INBOUND_SCHEMES, SOURCE_ID_PATTERN } from '../../../../sidecar/src/contracts/constants';
 export type { InboundScheme } from '../../../../sidecar/src/contracts/constants';
 
+export type { InboundEvent, InboundEventPage } from './generated/views';
+
 /** Duplicates are acknowledged to the sender and counted on the stored event (never stored or processed again), so they have no status here. */
-export const INBOUND_EVENT_STATUSES = [ 'received', 'processed', 'failed' ] as const;
-export type InboundEventStatus = ( typeof INBOUND_EVENT_STATUSES )[ number ];
+export type InboundEventStatus = InboundEvent[ 'status' ];
+/** The statuses in the order the filter lists them (each one a status of the generated type). */
+export const INBOUND_EVENT_STATUSES = [
+	'received',
+	'processed',
+	'failed',
+] as const satisfies readonly InboundEventStatus[];
 
 /** A source as WordPress passes it on: with the URL to give the remote service. */
 export type InboundSource = ProxiedSourceView;
@@ -32,36 +41,6 @@ export type InboundSourceWithSecret = ProxiedSourceWithSecretView;
 
 /** A new source as the form sends it: the sidecar's own request schema (secret left out: one is generated). */
 export type InboundSourceInput = z.input< typeof SOURCE_CREATE >;
-
-export interface InboundEvent {
-	id: number;
-	source: string;
-	/** What deduplicates: the provider's signed id, or a digest of the signed body. */
-	event_id: string;
-	/** The provider's own, unsigned delivery id (GitHub, Shopify), to match their delivery logs. */
-	delivery_id?: string | null;
-	type: string | null;
-	status: InboundEventStatus;
-	attempts: number;
-	last_error: string | null;
-	received_at: string | null;
-	processed_at: string | null;
-	next_attempt_at: string | null;
-	gave_up: boolean;
-	/** Redeliveries of this event acknowledged as duplicates, and when the last one came. */
-	duplicate_count: number;
-	last_duplicate_at: string | null;
-}
-
-export interface InboundEventPage {
-	events: InboundEvent[];
-	total: number;
-	page: number;
-	per_page: number;
-	counts: Record< InboundEventStatus, number >;
-	/** Duplicate deliveries in all, and on how many events. */
-	duplicates: { deliveries: number; events: number };
-}
 
 const BASE = '/inbound';
 
