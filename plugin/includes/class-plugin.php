@@ -13,8 +13,8 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * Composition root: every component registers its own hooks from here. The stores get their
- * collaborators here (WordPress's database connection, the system clock), and every class
- * that reads or writes them gets the store through its constructor.
+ * collaborators here (WordPress's database connection, the system clock, its options), and
+ * every class that reads or writes them gets the store through its constructor.
  */
 final class Plugin {
 
@@ -87,15 +87,16 @@ final class Plugin {
 	}
 
 	/**
-	 * The stores over WordPress's database and the system clock, and the processor of the
-	 * inbound events: the one place the plugin reads the global connection.
+	 * The stores over WordPress's database, the system clock and WordPress's options, and the
+	 * processor of the inbound events: the one place the plugin reads the global connection.
 	 *
 	 * @return array{0: Outbound\Outbox, 1: Inbound\Inbound_Store, 2: Inbound\Inbound_Processor}
 	 */
 	private static function stores(): array {
 		global $wpdb;
 		$clock         = new System_Clock();
-		$inbound_store = new Inbound\Inbound_Store( $wpdb, $clock );
-		return array( new Outbound\Outbox( $wpdb, $clock ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
+		$options       = new Wp_Options();
+		$inbound_store = new Inbound\Inbound_Store( $wpdb, $clock, $options );
+		return array( new Outbound\Outbox( $wpdb, $clock, $options ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
 	}
 }

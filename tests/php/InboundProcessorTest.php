@@ -43,7 +43,7 @@ final class InboundProcessorTest extends TestCase {
 		$GLOBALS['service_integration_test_wp'] = array();
 		$clock                                  = new Fixed_Clock( self::NOW );
 		$this->db                               = new Recording_Wpdb();
-		$this->processor                        = new Inbound_Processor( new Inbound_Store( $this->db, $clock ), $clock );
+		$this->processor                        = new Inbound_Processor( new Inbound_Store( $this->db, $clock, new In_Memory_Options() ), $clock );
 		$this->handled                          = array();
 	}
 

@@ -37,7 +37,7 @@ final class InboundStoreTest extends TestCase {
 
 	protected function setUp(): void {
 		$this->db    = new Recording_Wpdb();
-		$this->store = new Inbound_Store( $this->db, new Fixed_Clock( self::NOW ) );
+		$this->store = new Inbound_Store( $this->db, new Fixed_Clock( self::NOW ), new In_Memory_Options() );
 	}
 
 	public function test_the_table_is_named_after_the_site_prefix(): void {

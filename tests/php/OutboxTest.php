@@ -25,6 +25,13 @@ final class OutboxTest extends TestCase {
 	private Recording_Wpdb $db;
 
 	/**
+	 * The site's options.
+	 *
+	 * @var In_Memory_Options
+	 */
+	private In_Memory_Options $options;
+
+	/**
 	 * The outbox under test.
 	 *
 	 * @var Outbox
@@ -32,10 +39,10 @@ final class OutboxTest extends TestCase {
 	private Outbox $outbox;
 
 	protected function setUp(): void {
-		$GLOBALS['service_integration_test_wp'] = array();
-		$this->db                               = new Recording_Wpdb();
-		$this->db->prefix                       = 'shop_';
-		$this->outbox                           = new Outbox( $this->db, new Fixed_Clock( self::NOW ) );
+		$this->db         = new Recording_Wpdb();
+		$this->db->prefix = 'shop_';
+		$this->options    = new In_Memory_Options();
+		$this->outbox     = new Outbox( $this->db, new Fixed_Clock( self::NOW ), $this->options );
 	}
 
 	public function test_the_table_is_named_after_the_site_prefix(): void {
@@ -51,13 +58,14 @@ final class OutboxTest extends TestCase {
 	public function test_an_event_already_stored_is_no_new_row_and_no_failure(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->assertFalse( $this->outbox->add( 'evt_1', 'order.paid', 'order:7', array() ) );
-		$this->assertArrayNotHasKey( 'options', $GLOBALS['service_integration_test_wp'] );
+		$this->assertSame( array(), $this->options->values );
 	}
 
 	public function test_an_event_the_database_refuses_is_counted_as_a_write_failure(): void {
 		$this->db->fails( 'INSERT IGNORE', 'The table is full' );
 		$this->assertFalse( $this->outbox->add( 'evt_1', 'order.paid', 'order:7', array() ) );
-		$tally = get_option( Outbox::WRITE_FAILURES_OPTION );
+		$tally = $this->options->values[ Outbox::WRITE_FAILURES_OPTION ];
+		$this->assertFalse( $this->options->autoload[ Outbox::WRITE_FAILURES_OPTION ] );
 		$this->assertSame( 1, $tally['count'] );
 		$this->assertSame( 'evt_1', $tally['last_event'] );
 		$this->assertSame( 'The table is full', $tally['last_error'] );
@@ -68,7 +76,7 @@ final class OutboxTest extends TestCase {
 		$this->db->answers( 'INSERT IGNORE', 1 );
 		$this->assertTrue( $this->outbox->add( 'evt_1', 'order.paid', 'order:7', array( 'total' => NAN ) ) );
 		$this->assertSame( 'null', $this->db->prepared[0]['args'][3] );
-		$this->assertSame( 1, get_option( Outbox::WRITE_FAILURES_OPTION )['count'] );
+		$this->assertSame( 1, $this->options->values[ Outbox::WRITE_FAILURES_OPTION ]['count'] );
 	}
 
 	public function test_pending_reads_the_oldest_rows_neither_handed_over_nor_rejected(): void {
@@ -178,6 +186,13 @@ final class OutboxTest extends TestCase {
 		$this->assertSame( 'sidecar_unreachable', $counts['last_error'] );
 		$this->assertSame( 'invalid_body', $counts['rejected_events'][0]['error'] );
 		$this->assertSame( 0, $counts['write_failures']['count'] );
+	}
+
+	public function test_counts_carry_the_write_failures_tally(): void {
+		$this->db->fails( 'INSERT IGNORE', 'The table is full' );
+		$this->outbox->add( 'evt_lost', 'order.paid', 'order:7', array() );
+		$failures = $this->outbox->counts()['write_failures'];
+		$this->assertSame( array( 1, 'evt_lost', 'The table is full' ), array( $failures['count'], $failures['last_event'], $failures['last_error'] ) );
 	}
 
 	public function test_counts_of_an_empty_outbox_are_zeros(): void {

@@ -2,7 +2,7 @@
 /**
  * Loads the plugin's classes through its own autoloader, without WordPress: classes that need
  * none of it, and the stores and the inbound processor over the stand-ins in support/ (a
- * recording wpdb, a fixed clock, options and actions in memory). The rest is covered by the
+ * recording wpdb, a fixed clock, options, actions and cron events in memory). The rest is covered by the
  * end-to-end suite.
  *
  * @package ServiceIntegration
@@ -26,4 +26,5 @@ require __DIR__ . '/support/class-wpdb.php';
 // In-memory implementations of the plugin's ports, for the units that read through them.
 require __DIR__ . '/support/class-in-memory-order.php';
 require __DIR__ . '/support/class-fixed-clock.php';
+require __DIR__ . '/support/class-in-memory-options.php';
 require __DIR__ . '/support/class-recording-wpdb.php';

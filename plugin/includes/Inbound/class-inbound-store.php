@@ -10,6 +10,7 @@ namespace ServiceIntegration\Inbound;
 use ServiceIntegration\Clock;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Options;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -28,7 +29,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Rows are claimed for processing with a conditional UPDATE (a lease), so two cron
  * runs that overlap never run the same event's handlers at the same time (Inbound_Due).
  *
- * One instance, built in Plugin with WordPress's connection and the system clock; a failed
+ * One instance, built in Plugin with WordPress's connection, the system clock and WordPress's
+ * options (the schema version); a failed
  * query comes back as a WP_Error (Database_Error), never as an empty result.
  */
 final class Inbound_Store {
@@ -61,10 +63,11 @@ final class Inbound_Store {
 	/**
 	 * Constructor.
 	 *
-	 * @param \wpdb $db    The database.
-	 * @param Clock $clock Time of receipt, due times and claims.
+	 * @param \wpdb   $db      The database.
+	 * @param Clock   $clock   Time of receipt, due times and claims.
+	 * @param Options $options The schema version.
 	 */
-	public function __construct( private \wpdb $db, private Clock $clock ) {
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
 	}
 
 	/**
@@ -114,7 +117,7 @@ final class Inbound_Store {
 			) {$charset};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
+		$this->options->update( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**

@@ -10,6 +10,7 @@ namespace ServiceIntegration\Outbound;
 use ServiceIntegration\Clock;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Options;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -26,7 +27,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  * rejected row is parked: never sent again automatically, so it cannot block the rows
  * behind it, and counted in GET /webhooks/outbox.
  *
- * One instance, built in Plugin with WordPress's connection and the system clock; a failed
+ * One instance, built in Plugin with WordPress's connection, the system clock and WordPress's
+ * options (the schema version, the tally of events it could not store); a failed
  * query comes back as a WP_Error (Database_Error), never as an empty result.
  */
 final class Outbox {
@@ -44,10 +46,11 @@ final class Outbox {
 	/**
 	 * Constructor.
 	 *
-	 * @param \wpdb $db    The database.
-	 * @param Clock $clock Time of created_at, handed_over_at, rejected_at and retention.
+	 * @param \wpdb   $db      The database.
+	 * @param Clock   $clock   Time of created_at, handed_over_at, rejected_at and retention.
+	 * @param Options $options The schema version and the write failures' tally.
 	 */
-	public function __construct( private \wpdb $db, private Clock $clock ) {
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
 	}
 
 	/**
@@ -90,7 +93,7 @@ final class Outbox {
 			) {$charset};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
+		$this->options->update( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**
@@ -139,9 +142,9 @@ final class Outbox {
 	 */
 	private function log_write_failure( string $event_id, string $error ): void {
 		error_log( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error );
-		update_option(
+		$this->options->update(
 			self::WRITE_FAILURES_OPTION,
-			Outbox_Write_Failures::add( get_option( self::WRITE_FAILURES_OPTION, array() ), $event_id, $error, $this->clock->now() ),
+			Outbox_Write_Failures::add( $this->options->get( self::WRITE_FAILURES_OPTION, array() ), $event_id, $error, $this->clock->now() ),
 			false
 		);
 	}
@@ -275,7 +278,7 @@ final class Outbox {
 				),
 				(array) $rejected
 			),
-			'write_failures'  => Outbox_Write_Failures::read( get_option( self::WRITE_FAILURES_OPTION, array() ) ),
+			'write_failures'  => Outbox_Write_Failures::read( $this->options->get( self::WRITE_FAILURES_OPTION, array() ) ),
 		);
 	}
 }

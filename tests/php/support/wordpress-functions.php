@@ -1,14 +1,14 @@
 <?php
 /**
  * The few WordPress functions the stores and the inbound processor call, for the unit tests:
- * options and actions in memory, translations as given, JSON as PHP encodes it.
+ * actions, filters and cron events in memory, translations as given, JSON as PHP encodes it.
  *
  * @package ServiceIntegration
  */
 
 /**
- * Options, actions (and filters), actions done and cron events of the current test: each test
- * that reads them starts from an empty array.
+ * Actions (and filters), actions done and cron events of the current test: each test that
+ * reads them starts from an empty array.
  */
 $GLOBALS['service_integration_test_wp'] = array();
 
@@ -38,28 +38,6 @@ function is_wp_error( $thing ) {
  */
 function wp_json_encode( $value ) {
 	return json_encode( $value );
-}
-
-/**
- * An option of this test.
- *
- * @param string $name    Name.
- * @param mixed  $fallback Value when missing.
- */
-function get_option( $name, $fallback = false ) {
-	return $GLOBALS['service_integration_test_wp']['options'][ $name ] ?? $fallback;
-}
-
-/**
- * Stores an option for this test.
- *
- * @param string    $name     Name.
- * @param mixed     $value    Value.
- * @param bool|null $autoload Ignored.
- */
-function update_option( $name, $value, $autoload = null ) {
-	$GLOBALS['service_integration_test_wp']['options'][ $name ] = $value;
-	return true;
 }
 
 /**
