@@ -29,7 +29,7 @@ const REST_NAMESPACE = 'service-integration/v1';
 
 require_once __DIR__ . '/includes/autoload.php';
 
-register_activation_hook( __FILE__, array( Lifecycle::class, 'activate' ) );
+register_activation_hook( __FILE__, array( Plugin::class, 'activate' ) );
 register_deactivation_hook( __FILE__, array( Lifecycle::class, 'deactivate' ) );
 
 add_action( 'plugins_loaded', array( Plugin::class, 'boot' ) );

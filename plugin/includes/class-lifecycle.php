@@ -13,18 +13,24 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * Activation runs once; upgrades run on the first request after a version change,
- * because activation hooks do not run when a plugin is updated in place.
+ * because activation hooks do not run when a plugin is updated in place. The stores whose
+ * tables it creates come from Plugin (the composition root), which calls activate() and
+ * maybe_upgrade().
  */
 final class Lifecycle {
 
 	const VERSION_OPTION = 'service_integration_version';
 
 	/**
-	 * Activation hook.
+	 * Activation (Plugin::activate).
+	 *
+	 * @param Outbound\Outbox           $outbox            The outbox.
+	 * @param Inbound\Inbound_Store     $inbound_store     The inbound events.
+	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
 	 */
-	public static function activate(): void {
-		self::upgrade( true );
-		self::schedule_jobs();
+	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor ): void {
+		self::upgrade( true, $outbox, $inbound_store );
+		self::schedule_jobs( $inbound_processor );
 		flush_rewrite_rules( false );
 	}
 
@@ -52,12 +58,14 @@ final class Lifecycle {
 	 * The plugin's hooks are not registered in that request (it was inactive when the request
 	 * began), so the recurrences are added here first: WordPress refuses to schedule an event
 	 * on a recurrence it does not know. Later requests check the recurring ones on `init` too.
+	 *
+	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
 	 */
-	public static function schedule_jobs(): void {
+	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor ): void {
 		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) );
 		add_filter( 'cron_schedules', array( Inbound\Inbound_Processor::class, 'add_schedule' ) );
 		Outbound\Hand_Over::schedule( time() );
-		Inbound\Inbound_Processor::schedule();
+		$inbound_processor->schedule();
 		Commerce\Paid_Order_Index_Walk::schedule();
 	}
 
@@ -81,9 +89,12 @@ final class Lifecycle {
 	 * query here. A version missing from them (a new site, a changed version, or a site from
 	 * 0.1.0 and earlier, which stored them with autoload off) runs install(), which switches
 	 * them to autoload: that upgrade happens once, on the first request after the update.
+	 *
+	 * @param Outbound\Outbox       $outbox        The outbox.
+	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
 	 */
-	public static function maybe_upgrade(): void {
-		self::upgrade( false );
+	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store ): void {
+		self::upgrade( false, $outbox, $inbound_store );
 	}
 
 	/**
@@ -97,9 +108,11 @@ final class Lifecycle {
 	 * Activation runs every step even when the versions are current, and even without the lock
 	 * (a lock left by a crashed request must not stop it; every step is idempotent).
 	 *
-	 * @param bool $activation Whether the plugin is being activated.
+	 * @param bool                   $activation    Whether the plugin is being activated.
+	 * @param Outbound\Outbox       $outbox        The outbox.
+	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
 	 */
-	private static function upgrade( bool $activation ): void {
+	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store ): void {
 		if ( ! $activation && self::is_current() ) {
 			return;
 		}
@@ -111,7 +124,7 @@ final class Lifecycle {
 		try {
 			wp_cache_delete( 'alloptions', 'options' );
 			if ( $activation || ! self::is_current() ) {
-				self::install( $activation );
+				self::install( $activation, $outbox, $inbound_store );
 			}
 		} finally {
 			if ( $locked ) {
@@ -137,13 +150,15 @@ final class Lifecycle {
 	 * Idempotent install steps, called explicitly: on activation the plugin's
 	 * own hooks are not registered yet, so an action would reach nobody.
 	 *
-	 * @param bool $activation Whether the plugin is being activated: orders may have been paid
-	 *                         while it was off, so the paid-orders index is walked again.
+	 * @param bool                   $activation    Whether the plugin is being activated: orders may have been
+	 *                                              paid while it was off, so the paid-orders index is walked again.
+	 * @param Outbound\Outbox       $outbox        The outbox.
+	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
 	 */
-	private static function install( bool $activation ): void {
+	private static function install( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store ): void {
 		Security\Service_Role::install();
-		Outbound\Outbox::install();
-		Inbound\Inbound_Store::install();
+		$outbox->install();
+		$inbound_store->install();
 		Manufacturing\Idempotency_Store::install();
 		Commerce\Paid_Moment_Recorder::install();
 		Commerce\Paid_Order_Index::install( $activation );

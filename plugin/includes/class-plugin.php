@@ -12,7 +12,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Composition root: every component registers its own hooks from here.
+ * Composition root: every component registers its own hooks from here. The stores get their
+ * collaborators here (WordPress's database connection, the system clock, its options), and
+ * every class that reads or writes them gets the store through its constructor.
  */
 final class Plugin {
 
@@ -20,9 +22,11 @@ final class Plugin {
 	 * Registers all components. Runs on plugins_loaded, before WP::init resolves the user.
 	 */
 	public static function boot(): void {
+		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
+
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
-		$site_health = new Admin\Site_Health( $sidecar );
-		$hand_over   = new Outbound\Hand_Over( $sidecar );
+		$site_health = new Admin\Site_Health( $sidecar, $outbox );
+		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox );
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
@@ -39,17 +43,17 @@ final class Plugin {
 		Commerce\Paid_Order_Index_Walk::register();
 		Commerce\Paid_Moment_Recorder::register();
 		Commerce\Paid_Moment_Query::register();
-		( new Outbound\Order_Events( $hand_over ) )->register();
+		( new Outbound\Order_Events( $hand_over, $outbox ) )->register();
 		$hand_over->register();
 		( new Outbound\Endpoint_Notices() )->register();
-		Inbound\Inbound_Processor::register();
-		( new Privacy\Personal_Data( $sidecar ) )->register();
+		$inbound_processor->register();
+		( new Privacy\Personal_Data( $sidecar, $outbox, $inbound_store ) )->register();
 		Rest\Json_Encoding::register();
 		Cli\Commands::register();
 
 		add_action(
 			'rest_api_init',
-			static function () use ( $sidecar, $site_health, $hand_over ): void {
+			static function () use ( $sidecar, $site_health, $hand_over, $outbox, $inbound_store ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
 				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
@@ -57,13 +61,42 @@ final class Plugin {
 				( new Rest\Paid_Orders_Controller() )->register_routes();
 				( new Rest\Paid_Order_Index_Controller() )->register_routes();
 				( new Rest\Sidecar_Proxy_Controller( $sidecar, Rest\Sidecar_Proxy_Routes::all() ) )->register_routes();
-				( new Rest\Outbox_Controller( $hand_over ) )->register_routes();
-				( new Inbound\Inbound_Route( $sidecar ) )->register_routes();
-				( new Rest\Inbound_Events_Controller() )->register_routes();
+				( new Rest\Outbox_Controller( $hand_over, $outbox ) )->register_routes();
+				( new Inbound\Inbound_Route( $sidecar, $inbound_store ) )->register_routes();
+				( new Rest\Inbound_Events_Controller( $inbound_store ) )->register_routes();
 				( new Rest\Site_Health_Controller( $site_health ) )->register_routes();
 			}
 		);
 
-		add_action( 'init', array( Lifecycle::class, 'maybe_upgrade' ), 5 );
+		add_action(
+			'init',
+			static function () use ( $outbox, $inbound_store ): void {
+				Lifecycle::maybe_upgrade( $outbox, $inbound_store );
+			},
+			5
+		);
+	}
+
+	/**
+	 * Activation hook: the plugin was inactive when this request began, so boot() has not run;
+	 * the lifecycle gets its stores from the same wiring.
+	 */
+	public static function activate(): void {
+		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
+		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor );
+	}
+
+	/**
+	 * The stores over WordPress's database, the system clock and WordPress's options, and the
+	 * processor of the inbound events: the one place the plugin reads the global connection.
+	 *
+	 * @return array{0: Outbound\Outbox, 1: Inbound\Inbound_Store, 2: Inbound\Inbound_Processor}
+	 */
+	private static function stores(): array {
+		global $wpdb;
+		$clock         = new System_Clock();
+		$options       = new Wp_Options();
+		$inbound_store = new Inbound\Inbound_Store( $wpdb, $clock, $options );
+		return array( new Outbound\Outbox( $wpdb, $clock, $options ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
 	}
 }

@@ -1,7 +1,9 @@
 <?php
 /**
- * Loads the plugin's classes through its own autoloader, without WordPress: only classes that
- * need none of it are tested here (the rest is covered by the end-to-end suite).
+ * Loads the plugin's classes through its own autoloader, without WordPress: classes that need
+ * none of it, and the stores and the inbound processor over the stand-ins in support/ (a
+ * recording wpdb, a fixed clock, options, actions and cron events in memory). The rest is covered by the
+ * end-to-end suite.
  *
  * @package ServiceIntegration
  */
@@ -11,5 +13,18 @@ define( 'ABSPATH', __DIR__ . '/' );
 
 require dirname( __DIR__, 2 ) . '/plugin/includes/autoload.php';
 
+// What the stores would write to the PHP error log goes to a file the tests can read.
+define( 'SERVICE_INTEGRATION_TEST_LOG', sys_get_temp_dir() . '/service-integration-phpunit-' . getmypid() . '.log' );
+ini_set( 'error_log', SERVICE_INTEGRATION_TEST_LOG );
+register_shutdown_function( static fn() => file_exists( SERVICE_INTEGRATION_TEST_LOG ) && unlink( SERVICE_INTEGRATION_TEST_LOG ) );
+
+// WordPress's few functions and classes the stores call, in memory.
+require __DIR__ . '/support/wordpress-functions.php';
+require __DIR__ . '/support/class-wp-error.php';
+require __DIR__ . '/support/class-wpdb.php';
+
 // In-memory implementations of the plugin's ports, for the units that read through them.
 require __DIR__ . '/support/class-in-memory-order.php';
+require __DIR__ . '/support/class-fixed-clock.php';
+require __DIR__ . '/support/class-in-memory-options.php';
+require __DIR__ . '/support/class-recording-wpdb.php';

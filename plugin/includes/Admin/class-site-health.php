@@ -47,8 +47,9 @@ final class Site_Health {
 	 * Constructor.
 	 *
 	 * @param Sidecar_Client $sidecar Sidecar client.
+	 * @param Outbox         $outbox  The outbox whose oldest pending event is checked.
 	 */
-	public function __construct( private Sidecar_Client $sidecar ) {
+	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox ) {
 	}
 
 	/**
@@ -160,7 +161,10 @@ final class Site_Health {
 	 */
 	private function outbox_test(): array {
 		$test   = 'service_integration_outbox';
-		$counts = Outbox::counts();
+		$counts = $this->outbox->counts();
+		if ( is_wp_error( $counts ) ) {
+			return self::result( $test, 'critical', __( 'The outbox cannot be read', 'service-integration' ), $counts->get_error_message() );
+		}
 		$oldest = null === $counts['oldest_pending'] ? null : strtotime( $counts['oldest_pending'] . ' UTC' );
 		$age    = null === $oldest || false === $oldest ? 0 : max( 0, time() - $oldest );
 		if ( $counts['pending'] > 0 && $age > self::STUCK_AFTER_MINUTES * MINUTE_IN_SECONDS ) {

@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Inbound;
 
+use ServiceIntegration\Clock;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -48,15 +50,31 @@ final class Inbound_Processor {
 	 *
 	 * @var int|null
 	 */
-	private static ?int $current = null;
+	private ?int $current = null;
+
+	/**
+	 * Whether the shutdown check is registered.
+	 *
+	 * @var bool
+	 */
+	private bool $watching = false;
+
+	/**
+	 * Constructor.
+	 *
+	 * @param Inbound_Store $store The stored events.
+	 * @param Clock         $clock Time of the next attempts.
+	 */
+	public function __construct( private Inbound_Store $store, private Clock $clock ) {
+	}
 
 	/**
 	 * Registers the cron hooks and the sweep's schedule.
 	 */
-	public static function register(): void {
+	public function register(): void {
 		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
-		add_action( self::KICK_HOOK, array( self::class, 'drain' ) );
-		add_action( self::SWEEP_HOOK, array( self::class, 'drain' ) );
+		add_action( self::KICK_HOOK, array( $this, 'drain' ) );
+		add_action( self::SWEEP_HOOK, array( $this, 'drain' ) );
 		add_action( 'init', array( self::class, 'ensure_sweep' ) );
 	}
 
@@ -88,10 +106,18 @@ final class Inbound_Processor {
 	 * For activation: deactivation cleared the kick of the events stored before it, which would
 	 * otherwise wait for the sweep's first run, five minutes later.
 	 */
-	public static function schedule(): void {
+	public function schedule(): void {
 		self::ensure_sweep();
-		$next = Inbound_Store::next_due_time();
-		if ( null !== $next ) {
+		$this->kick_next();
+	}
+
+	/**
+	 * Asks for a run when the next stored event is due. When the table cannot be read, the
+	 * sweep (every five minutes) is the run that finds it.
+	 */
+	private function kick_next(): void {
+		$next = $this->store->next_due_time();
+		if ( is_int( $next ) ) {
 			self::kick( $next );
 		}
 	}
@@ -141,29 +167,28 @@ final class Inbound_Processor {
 	 *
 	 * @return array{processed:int, failed:int}
 	 */
-	public static function drain(): array {
+	public function drain(): array {
 		$started = microtime( true );
 		$result  = array(
 			'processed' => 0,
 			'failed'    => 0,
 		);
-		foreach ( Inbound_Store::due_ids( self::BATCH ) as $id ) {
+		// A table that cannot be read has nothing due for this run (Database_Error logged it).
+		$due = $this->store->due_ids( self::BATCH );
+		foreach ( is_array( $due ) ? $due : array() as $id ) {
 			if ( microtime( true ) - $started > self::TIME_BUDGET ) {
 				break;
 			}
-			if ( ! Inbound_Store::claim( $id, self::LEASE_SECONDS ) ) {
-				continue; // Another run has it, or it is no longer due.
+			if ( true !== $this->store->claim( $id, self::LEASE_SECONDS ) ) {
+				continue; // Another run has it, it is no longer due, or the claim failed (logged).
 			}
-			if ( self::process( $id ) ) {
+			if ( $this->process( $id ) ) {
 				++$result['processed'];
 			} else {
 				++$result['failed'];
 			}
 		}
-		$next = Inbound_Store::next_due_time();
-		if ( null !== $next ) {
-			self::kick( $next );
-		}
+		$this->kick_next();
 		return $result;
 	}
 
@@ -173,15 +198,16 @@ final class Inbound_Processor {
 	 * @param int $id Row id.
 	 * @return bool Whether every handler returned normally.
 	 */
-	private static function process( int $id ): bool {
-		$row = Inbound_Store::get( $id );
-		if ( ! $row ) {
+	private function process( int $id ): bool {
+		$row = $this->store->get( $id );
+		if ( ! is_object( $row ) || is_wp_error( $row ) ) {
+			// Gone, or unreadable (logged): the claim expires and a later run tries again.
 			return false;
 		}
 		$body = Inbound_Payload::decode( (string) $row->payload );
 		$data = Inbound_Payload::data( $body, (string) $row->data_pointer );
 		if ( null === $data ) {
-			Inbound_Store::mark_failed( $id, __( 'The stored payload cannot be decoded.', 'service-integration' ), null );
+			$this->store->mark_failed( $id, __( 'The stored payload cannot be decoded.', 'service-integration' ), null );
 			return false;
 		}
 		$event = array(
@@ -195,11 +221,10 @@ final class Inbound_Processor {
 			'body'        => $body,
 		);
 
-		self::$current   = $id;
-		static $watching = false;
-		if ( ! $watching ) {
-			$watching = true;
-			register_shutdown_function( array( self::class, 'on_shutdown' ) );
+		$this->current = $id;
+		if ( ! $this->watching ) {
+			$this->watching = true;
+			register_shutdown_function( array( $this, 'on_shutdown' ) );
 		}
 		try {
 			/**
@@ -213,13 +238,13 @@ final class Inbound_Processor {
 			/** The same, for one source only. */
 			do_action( "service_integration_inbound_{$row->source}", $row->type, $data, $event );
 		} catch ( \Throwable $error ) {
-			self::$current = null;
-			self::record_failure( $row, get_class( $error ) . ': ' . $error->getMessage(), $data, $event, $error );
+			$this->current = null;
+			$this->record_failure( $row, get_class( $error ) . ': ' . $error->getMessage(), $data, $event, $error );
 			return false;
 		}
-		self::$current = null;
-		Inbound_Store::mark_processed( $id );
-		return true;
+		$this->current = null;
+		// Not recorded (logged): the claim expires and the handlers run again, as after a crash.
+		return true === $this->store->mark_processed( $id );
 	}
 
 	/**
@@ -231,11 +256,11 @@ final class Inbound_Processor {
 	 * @param array           $event   Event context.
 	 * @param \Throwable|null $error   What was thrown, if anything.
 	 */
-	private static function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
+	private function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
 		$attempts = (int) $row->attempts;
 		$max      = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
 		if ( Retry_Policy::gives_up( $attempts, $max ) ) {
-			Inbound_Store::mark_failed( (int) $row->id, $message, null );
+			$this->store->mark_failed( (int) $row->id, $message, null );
 			/**
 			 * An inbound event failed for good (every attempt threw).
 			 *
@@ -249,20 +274,20 @@ final class Inbound_Processor {
 		}
 		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
 		$delay   = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
-		Inbound_Store::mark_failed( (int) $row->id, $message, Retry_Policy::due_after( time(), $delay ) );
+		$this->store->mark_failed( (int) $row->id, $message, Retry_Policy::due_after( $this->clock->now(), $delay ) );
 	}
 
 	/**
 	 * A handler that ended the process (fatal error, exit) still gets its attempt recorded.
 	 */
-	public static function on_shutdown(): void {
-		if ( null === self::$current ) {
+	public function on_shutdown(): void {
+		if ( null === $this->current ) {
 			return;
 		}
-		$id            = self::$current;
-		self::$current = null;
-		$row           = Inbound_Store::get( $id );
-		if ( ! $row ) {
+		$id            = $this->current;
+		$this->current = null;
+		$row           = $this->store->get( $id );
+		if ( ! is_object( $row ) || is_wp_error( $row ) ) {
 			return;
 		}
 		$last  = error_get_last();
@@ -271,6 +296,6 @@ final class Inbound_Processor {
 			/* translators: %s: PHP's message about the error that ended the process. */
 			$error = sprintf( __( 'The process ended in a handler: %s', 'service-integration' ), $last['message'] );
 		}
-		self::record_failure( $row, $error, array(), array( 'id' => $id ), null );
+		$this->record_failure( $row, $error, array(), array( 'id' => $id ), null );
 	}
 }

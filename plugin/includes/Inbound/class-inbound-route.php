@@ -72,8 +72,9 @@ final class Inbound_Route extends WP_REST_Controller {
 	 * Constructor.
 	 *
 	 * @param Sidecar_Client $sidecar Signed client.
+	 * @param Inbound_Store  $store   Where verified events are stored.
 	 */
-	public function __construct( private Sidecar_Client $sidecar ) {
+	public function __construct( private Sidecar_Client $sidecar, private Inbound_Store $store ) {
 		$this->namespace = self::ROUTE_NAMESPACE;
 	}
 
@@ -349,8 +350,8 @@ final class Inbound_Route extends WP_REST_Controller {
 		}
 
 		$delivery_id = self::delivery_id( $verdict['delivery_id'] ?? null );
-		$id          = Inbound_Store::insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'], $delivery_id );
-		if ( false === $id ) {
+		$id          = $this->store->insert_once( $source, $verdict['event_id'], $verdict['type'], $request->get_body(), $verdict['data_pointer'], $delivery_id );
+		if ( is_wp_error( $id ) ) {
 			return $this->answered( $log_id, self::retry_later( $source, new WP_Error( 'inbound_store_unavailable', 'the event could not be written to the database' ), self::STORE_UNAVAILABLE ) );
 		}
 		if ( 0 === $id ) {

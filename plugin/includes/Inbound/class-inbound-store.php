@@ -7,6 +7,12 @@
 
 namespace ServiceIntegration\Inbound;
 
+use ServiceIntegration\Clock;
+use ServiceIntegration\Database_Error;
+use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Options;
+use WP_Error;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -21,7 +27,11 @@ if ( ! defined( 'ABSPATH' ) ) {
  * last_duplicate_at) with one atomic UPDATE, so the admin page can show it.
  *
  * Rows are claimed for processing with a conditional UPDATE (a lease), so two cron
- * runs that overlap never run the same event's handlers at the same time.
+ * runs that overlap never run the same event's handlers at the same time (Inbound_Due).
+ *
+ * One instance, built in Plugin with WordPress's connection, the system clock and WordPress's
+ * options (the schema version); a failed
+ * query comes back as a WP_Error (Database_Error), never as an empty result.
  */
 final class Inbound_Store {
 
@@ -44,23 +54,44 @@ final class Inbound_Store {
 	 */
 	const SUMMARY_COLUMNS = 'id, source, event_id, delivery_id, type, status, attempts, last_error, received_at, processed_at, next_attempt_at, duplicate_count, last_duplicate_at';
 
+	/** The table's name after the site's prefix. */
+	const TABLE = 'si_inbound_events';
+
+	/** The longest error kept on a row. */
+	const ERROR_LENGTH = 2000;
+
+	/**
+	 * Constructor.
+	 *
+	 * @param \wpdb   $db      The database.
+	 * @param Clock   $clock   Time of receipt, due times and claims.
+	 * @param Options $options The schema version.
+	 */
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
+	}
+
 	/**
 	 * Table name.
 	 */
-	public static function table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'si_inbound_events';
+	public function table(): string {
+		return $this->db->prefix . self::TABLE;
+	}
+
+	/**
+	 * The clock's time as a stored DATETIME.
+	 */
+	private function now(): string {
+		return Mysql_Time::of( $this->clock->now() );
 	}
 
 	/**
 	 * Creates or upgrades the table (dbDelta: idempotent; adds the columns a newer
 	 * DB_VERSION brings to an existing table).
 	 */
-	public static function install(): void {
-		global $wpdb;
+	public function install(): void {
 		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
-		$charset = $wpdb->get_charset_collate();
-		$table   = self::table();
+		$charset = $this->db->get_charset_collate();
+		$table   = $this->table();
 		dbDelta(
 			"CREATE TABLE {$table} (
 				id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -86,7 +117,7 @@ final class Inbound_Store {
 			) {$charset};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
+		$this->options->update( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**
@@ -107,15 +138,14 @@ final class Inbound_Store {
 	 * @param string      $payload      The exact body the provider signed.
 	 * @param string      $data_pointer Where `data` sits in the body: '' (all of it) or '/data'.
 	 * @param string|null $delivery_id  The provider's unsigned delivery id (GitHub, Shopify), for display only.
-	 * @return int|false Row id when stored, 0 when it was a duplicate (counted on the stored row), false on a database error.
+	 * @return int|WP_Error Row id when stored, 0 when it was a duplicate (counted on the stored row).
 	 */
-	public static function insert_once( string $source, string $event_id, string $type, string $payload, string $data_pointer, ?string $delivery_id = null ) {
-		global $wpdb;
-		$table = self::table();
-		$now   = current_time( 'mysql', true );
+	public function insert_once( string $source, string $event_id, string $type, string $payload, string $data_pointer, ?string $delivery_id = null ) {
+		$table = $this->table();
+		$now   = $this->now();
 		// INSERT IGNORE: one atomic statement; a concurrent duplicate affects 0 rows.
-		$written = $wpdb->query(
-			$wpdb->prepare(
+		$written = $this->db->query(
+			$this->db->prepare(
 				"INSERT IGNORE INTO {$table} (source, event_id, delivery_id, type, payload, data_pointer, status, attempts, received_at, next_attempt_at) VALUES (%s, %s, NULLIF(%s, ''), %s, %s, %s, %s, 0, %s, %s)",
 				$source,
 				self::storable_event_id( $event_id ),
@@ -128,48 +158,53 @@ final class Inbound_Store {
 				$now
 			)
 		);
-		if ( false === $written ) {
-			return false;
+		$fault   = Database_Error::of( $this->db, $written, 'inbound events: store an event' );
+		if ( $fault ) {
+			return $fault;
 		}
 		if ( 1 === (int) $written ) {
-			return (int) $wpdb->insert_id;
+			return (int) $this->db->insert_id;
 		}
-		return self::count_duplicate( $source, $event_id, $now ) ? 0 : false;
+		return $this->count_duplicate( $source, $event_id, $now );
 	}
 
 	/**
 	 * Counts a redelivery on the stored row: one atomic UPDATE, so concurrent duplicates
 	 * are all counted. No row to count on means the insert was ignored for another
-	 * reason (IGNORE turns some errors into warnings): not a duplicate, so false.
+	 * reason (IGNORE turns some errors into warnings): not a duplicate, so an error.
 	 *
 	 * @param string $source   Source slug.
 	 * @param string $event_id Event id as given to insert_once.
 	 * @param string $now      UTC datetime.
+	 * @return int|WP_Error 0 (a duplicate, counted).
 	 */
-	private static function count_duplicate( string $source, string $event_id, string $now ): bool {
-		global $wpdb;
-		$table   = self::table();
-		$counted = $wpdb->query(
-			$wpdb->prepare(
+	private function count_duplicate( string $source, string $event_id, string $now ) {
+		$table   = $this->table();
+		$counted = $this->db->query(
+			$this->db->prepare(
 				"UPDATE {$table} SET duplicate_count = duplicate_count + 1, last_duplicate_at = %s WHERE source = %s AND event_id = %s",
 				$now,
 				$source,
 				self::storable_event_id( $event_id )
 			)
 		);
-		return 1 === (int) $counted;
+		$fault   = Database_Error::of( $this->db, $counted, 'inbound events: count a duplicate' );
+		if ( $fault ) {
+			return $fault;
+		}
+		return 1 === (int) $counted ? 0 : Database_Error::failed( 'inbound events: store ' . $source . ' event ' . $event_id, 'the insert was ignored and no stored event has this id' );
 	}
 
 	/**
 	 * One event with its payload.
 	 *
 	 * @param int $id Row id.
+	 * @return object|null|WP_Error Null when there is no such event.
 	 */
-	public static function get( int $id ): ?object {
-		global $wpdb;
-		$table = self::table();
-		$row   = $wpdb->get_row( $wpdb->prepare( "SELECT * FROM {$table} WHERE id = %d", $id ) );
-		return $row ? self::typed( $row ) : null;
+	public function get( int $id ) {
+		$table = $this->table();
+		$row   = $this->db->get_row( $this->db->prepare( "SELECT * FROM {$table} WHERE id = %d", $id ) );
+		return Database_Error::of( $this->db, $row, 'inbound events: read event ' . $id ) ?? ( $row ? self::typed( $row ) : null );
 	}
 
 	/**
@@ -178,21 +213,41 @@ final class Inbound_Store {
 	 * @param array{source?:string, status?:string, event_id?:string, duplicate?:bool} $filter   Filters (duplicate: only events delivered more than once).
 	 * @param int                                                                      $page     1-based page.
 	 * @param int                                                                      $per_page Rows a page.
-	 * @return array{items: object[], total: int}
+	 * @return array{items: object[], total: int}|WP_Error
 	 */
-	public static function page( array $filter, int $page, int $per_page ): array {
-		global $wpdb;
+	public function page( array $filter, int $page, int $per_page ) {
 		list( $where_sql, $values ) = self::page_where( $filter );
+		list( $limit, $offset )     = self::page_window( $page, $per_page );
 
-		$table     = self::table();
+		$table     = $this->table();
 		$count_sql = "SELECT COUNT(*) FROM {$table} WHERE {$where_sql}";
 		$page_sql  = 'SELECT ' . self::SUMMARY_COLUMNS . " FROM {$table} WHERE {$where_sql} ORDER BY id DESC LIMIT %d OFFSET %d";
-		$total     = (int) $wpdb->get_var( $values ? $wpdb->prepare( $count_sql, $values ) : $count_sql );
-		$rows      = $wpdb->get_results( $wpdb->prepare( $page_sql, array_merge( $values, array( $per_page, ( $page - 1 ) * $per_page ) ) ) );
+		$total     = $this->db->get_var( $values ? $this->db->prepare( $count_sql, $values ) : $count_sql );
+		$fault     = Database_Error::of( $this->db, $total, 'inbound events: count a page' );
+		if ( $fault ) {
+			return $fault;
+		}
+		$rows  = $this->db->get_results( $this->db->prepare( $page_sql, array_merge( $values, array( $limit, $offset ) ) ) );
+		$fault = Database_Error::of( $this->db, $rows, 'inbound events: read a page' );
+		if ( $fault ) {
+			return $fault;
+		}
 		return array(
 			'items' => array_map( array( self::class, 'typed' ), (array) $rows ),
-			'total' => $total,
+			'total' => (int) $total,
 		);
+	}
+
+	/**
+	 * A page's LIMIT and OFFSET: page 1 starts at 0; pages and sizes under 1 count as 1.
+	 *
+	 * @param int $page     1-based page.
+	 * @param int $per_page Rows a page.
+	 * @return array{0: int, 1: int} LIMIT, OFFSET.
+	 */
+	public static function page_window( int $page, int $per_page ): array {
+		$per_page = max( 1, $per_page );
+		return array( $per_page, ( max( 1, $page ) - 1 ) * $per_page );
 	}
 
 	/**
@@ -225,42 +280,33 @@ final class Inbound_Store {
 	}
 
 	/**
-	 * Ids of events due for processing, oldest first.
+	 * Ids of events due for processing (Inbound_Due), oldest due first.
 	 *
 	 * @param int $limit Maximum rows.
-	 * @return int[]
+	 * @return int[]|WP_Error
 	 */
-	public static function due_ids( int $limit ): array {
-		global $wpdb;
-		$table = self::table();
-		$now   = current_time( 'mysql', true );
-		$ids   = $wpdb->get_col(
-			$wpdb->prepare(
-				"SELECT id FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s) ORDER BY next_attempt_at ASC, id ASC LIMIT %d",
-				self::STATUS_RECEIVED,
-				self::STATUS_FAILED,
-				$now,
-				$now,
-				$limit
-			)
-		);
-		return array_map( 'intval', (array) $ids );
+	public function due_ids( int $limit ) {
+		$table                      = $this->table();
+		list( $condition, $values ) = Inbound_Due::condition( $this->now() );
+		$ids                        = $this->db->get_col( $this->db->prepare( "SELECT id FROM {$table} WHERE {$condition} ORDER BY next_attempt_at ASC, id ASC LIMIT %d", array_merge( $values, array( max( 1, $limit ) ) ) ) );
+		return Database_Error::of( $this->db, $ids, 'inbound events: list the due events' ) ?? array_map( 'intval', (array) $ids );
 	}
 
 	/**
 	 * When the next event becomes due (a claimed one: when its claim expires), or null.
+	 *
+	 * @return int|null|WP_Error
 	 */
-	public static function next_due_time(): ?int {
-		global $wpdb;
-		$table = self::table();
-		$next  = $wpdb->get_var(
-			$wpdb->prepare(
+	public function next_due_time() {
+		$table = $this->table();
+		$next  = $this->db->get_var(
+			$this->db->prepare(
 				"SELECT MIN(CASE WHEN locked_until IS NOT NULL AND locked_until > next_attempt_at THEN locked_until ELSE next_attempt_at END) FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL",
-				self::STATUS_RECEIVED,
-				self::STATUS_FAILED
+				Inbound_Due::WAITING[0],
+				Inbound_Due::WAITING[1]
 			)
 		);
-		return $next ? (int) strtotime( $next . ' UTC' ) : null;
+		return Database_Error::of( $this->db, $next, 'inbound events: read the next due time' ) ?? Mysql_Time::unix( $next );
 	}
 
 	/**
@@ -269,38 +315,33 @@ final class Inbound_Store {
 	 *
 	 * @param int $id            Row id.
 	 * @param int $lease_seconds How long the claim holds if the process dies.
+	 * @return bool|WP_Error Whether this run has it (false: another run has it, or it is no longer due).
 	 */
-	public static function claim( int $id, int $lease_seconds ): bool {
-		global $wpdb;
-		$table = self::table();
-		$now   = current_time( 'mysql', true );
-		$until = gmdate( 'Y-m-d H:i:s', time() + $lease_seconds );
-		$done  = $wpdb->query(
-			$wpdb->prepare(
-				"UPDATE {$table} SET locked_until = %s, attempts = attempts + 1 WHERE id = %d AND status IN (%s, %s) AND next_attempt_at IS NOT NULL AND next_attempt_at <= %s AND (locked_until IS NULL OR locked_until < %s)",
-				$until,
-				$id,
-				self::STATUS_RECEIVED,
-				self::STATUS_FAILED,
-				$now,
-				$now
+	public function claim( int $id, int $lease_seconds ) {
+		$table                      = $this->table();
+		$now                        = $this->clock->now();
+		list( $condition, $values ) = Inbound_Due::condition( Mysql_Time::of( $now ) );
+		$done                       = $this->db->query(
+			$this->db->prepare(
+				"UPDATE {$table} SET locked_until = %s, attempts = attempts + 1 WHERE id = %d AND {$condition}",
+				array_merge( array( Mysql_Time::of( Inbound_Due::lease_until( $now, $lease_seconds ) ), $id ), $values )
 			)
 		);
-		return 1 === (int) $done;
+		return Database_Error::of( $this->db, $done, 'inbound events: claim event ' . $id ) ?? 1 === (int) $done;
 	}
 
 	/**
 	 * Records a successful attempt.
 	 *
 	 * @param int $id Row id.
+	 * @return true|WP_Error
 	 */
-	public static function mark_processed( int $id ): void {
-		global $wpdb;
-		$wpdb->update(
-			self::table(),
+	public function mark_processed( int $id ) {
+		$done = $this->db->update(
+			$this->table(),
 			array(
 				'status'          => self::STATUS_PROCESSED,
-				'processed_at'    => current_time( 'mysql', true ),
+				'processed_at'    => $this->now(),
 				'next_attempt_at' => null,
 				'locked_until'    => null,
 			),
@@ -308,6 +349,7 @@ final class Inbound_Store {
 			'%s', // wpdb writes NULL for null values whatever the format.
 			array( '%d' )
 		);
+		return Database_Error::of( $this->db, $done, 'inbound events: mark event ' . $id . ' processed' ) ?? true;
 	}
 
 	/**
@@ -316,53 +358,58 @@ final class Inbound_Store {
 	 * @param int      $id       Row id.
 	 * @param string   $error    What went wrong.
 	 * @param int|null $retry_at Unix time of the next attempt, or null.
+	 * @return true|WP_Error
 	 */
-	public static function mark_failed( int $id, string $error, ?int $retry_at ): void {
-		global $wpdb;
-		$wpdb->update(
-			self::table(),
+	public function mark_failed( int $id, string $error, ?int $retry_at ) {
+		$done = $this->db->update(
+			$this->table(),
 			array(
 				'status'          => self::STATUS_FAILED,
-				'last_error'      => substr( $error, 0, 2000 ),
-				'next_attempt_at' => null === $retry_at ? null : gmdate( 'Y-m-d H:i:s', $retry_at ),
+				'last_error'      => substr( $error, 0, self::ERROR_LENGTH ),
+				'next_attempt_at' => null === $retry_at ? null : Mysql_Time::of( $retry_at ),
 				'locked_until'    => null,
 			),
 			array( 'id' => $id ),
 			'%s',
 			array( '%d' )
 		);
+		return Database_Error::of( $this->db, $done, 'inbound events: mark event ' . $id . ' failed' ) ?? true;
 	}
 
 	/**
 	 * Puts an event back in the queue for a fresh round of attempts (an administrator's retry).
 	 *
 	 * @param int $id Row id.
+	 * @return bool|WP_Error Whether it was requeued (false: it is not a failed event).
 	 */
-	public static function requeue( int $id ): bool {
-		global $wpdb;
-		$table = self::table();
-		$done  = $wpdb->query(
-			$wpdb->prepare(
+	public function requeue( int $id ) {
+		$table = $this->table();
+		$done  = $this->db->query(
+			$this->db->prepare(
 				"UPDATE {$table} SET status = %s, attempts = 0, next_attempt_at = %s, locked_until = NULL WHERE id = %d AND status = %s",
 				self::STATUS_FAILED,
-				current_time( 'mysql', true ),
+				$this->now(),
 				$id,
 				self::STATUS_FAILED
 			)
 		);
-		return 1 === (int) $done;
+		return Database_Error::of( $this->db, $done, 'inbound events: requeue event ' . $id ) ?? 1 === (int) $done;
 	}
 
 	/**
 	 * Counts per status, for the admin page.
 	 *
-	 * @return array<string, int>
+	 * @return array<string, int>|WP_Error
 	 */
-	public static function counts(): array {
-		global $wpdb;
-		$table  = self::table();
+	public function counts() {
+		$table = $this->table();
+		$rows  = $this->db->get_results( "SELECT status, COUNT(*) AS n FROM {$table} GROUP BY status" );
+		$fault = Database_Error::of( $this->db, $rows, 'inbound events: count by status' );
+		if ( $fault ) {
+			return $fault;
+		}
 		$counts = array_fill_keys( self::STATUSES, 0 );
-		foreach ( (array) $wpdb->get_results( "SELECT status, COUNT(*) AS n FROM {$table} GROUP BY status" ) as $row ) {
+		foreach ( (array) $rows as $row ) {
 			$counts[ $row->status ] = (int) $row->n;
 		}
 		return $counts;
@@ -371,13 +418,12 @@ final class Inbound_Store {
 	/**
 	 * Redeliveries counted on stored events: how many, on how many events.
 	 *
-	 * @return array{deliveries: int, events: int}
+	 * @return array{deliveries: int, events: int}|WP_Error
 	 */
-	public static function duplicate_totals(): array {
-		global $wpdb;
-		$table = self::table();
-		$row   = $wpdb->get_row( "SELECT COALESCE(SUM(duplicate_count), 0) AS deliveries, COUNT(CASE WHEN duplicate_count > 0 THEN 1 END) AS events FROM {$table}" );
-		return array(
+	public function duplicate_totals() {
+		$table = $this->table();
+		$row   = $this->db->get_row( "SELECT COALESCE(SUM(duplicate_count), 0) AS deliveries, COUNT(CASE WHEN duplicate_count > 0 THEN 1 END) AS events FROM {$table}" );
+		return Database_Error::of( $this->db, $row, 'inbound events: count duplicates' ) ?? array(
 			'deliveries' => $row ? (int) $row->deliveries : 0,
 			'events'     => $row ? (int) $row->events : 0,
 		);

@@ -48,8 +48,9 @@ final class Hand_Over {
 	 * Constructor.
 	 *
 	 * @param Sidecar_Client $sidecar Client.
+	 * @param Outbox         $outbox  The rows to hand over.
 	 */
-	public function __construct( private Sidecar_Client $sidecar ) {
+	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox ) {
 	}
 
 	/**
@@ -141,7 +142,9 @@ final class Hand_Over {
 			return;
 		}
 		for ( $i = 0; $i < self::PRUNE_BATCHES; $i++ ) {
-			if ( Outbox::prune_handed_over( $days, self::PRUNE_BATCH ) < self::PRUNE_BATCH ) {
+			$deleted = $this->outbox->prune_handed_over( $days, self::PRUNE_BATCH );
+			// A failed prune (logged) waits for the next run.
+			if ( is_wp_error( $deleted ) || $deleted < self::PRUNE_BATCH ) {
 				break;
 			}
 		}
@@ -190,22 +193,36 @@ final class Hand_Over {
 		 */
 		$max_bytes = max( 1024, (int) apply_filters( 'service_integration_outbox_batch_bytes', self::MAX_BATCH_BYTES ) );
 		for ( $batch = 0; $batch < $max_batches; $batch++ ) {
-			$rows = Outbox::pending( $rows_per_batch );
+			$rows = $this->outbox->pending( $rows_per_batch );
+			if ( is_wp_error( $rows ) ) {
+				$result['error'] = $rows->get_error_code();
+				return $result;
+			}
 			if ( ! $rows ) {
 				break;
 			}
 			$encoded = array();
+			$parks   = array();
 			foreach ( $rows as $position => $row ) {
 				$event = self::encode( $row );
 				if ( is_wp_error( $event ) ) {
-					$result['rejected'] += $this->park( $row, $event->get_error_code() . ': ' . $event->get_error_message() );
+					$parks[ $position ] = $event->get_error_code() . ': ' . $event->get_error_message();
 				} else {
 					$encoded[ $position ] = $event;
 				}
 			}
 			$packed = Batch_Packer::pack( $encoded, $max_bytes );
 			foreach ( $packed['too_large'] as $position ) {
-				$result['rejected'] += $this->park( $rows[ $position ], sprintf( 'payload_too_large: %d bytes, over the %d-byte hand-over limit', strlen( $encoded[ $position ] ), $max_bytes ) );
+				$parks[ $position ] = sprintf( 'payload_too_large: %d bytes, over the %d-byte hand-over limit', strlen( $encoded[ $position ] ), $max_bytes );
+			}
+			foreach ( $parks as $position => $reason ) {
+				$parked = $this->park( $rows[ $position ], $reason );
+				if ( is_wp_error( $parked ) ) {
+					// The row stays pending and would be read again: stop until the database answers.
+					$result['error'] = $parked->get_error_code();
+					return $result;
+				}
+				++$result['rejected'];
 			}
 			$left = $packed['left'];
 			if ( $packed['batch'] ) {
@@ -221,7 +238,12 @@ final class Hand_Over {
 				if ( $outcome['too_large'] ) {
 					$fallback = Batch_Packer::after_too_large( count( $sent ) );
 					if ( $fallback['park'] ) {
-						$result['rejected'] += $this->park( $sent[0], 'body_too_large: the sidecar refuses this event as too large (SIDECAR_MAX_BODY_BYTES)' );
+						$parked = $this->park( $sent[0], 'body_too_large: the sidecar refuses this event as too large (SIDECAR_MAX_BODY_BYTES)' );
+						if ( is_wp_error( $parked ) ) {
+							$result['error'] = $parked->get_error_code();
+							return $result;
+						}
+						++$result['rejected'];
 					} else {
 						$left = true;
 					}
@@ -236,14 +258,14 @@ final class Hand_Over {
 	}
 
 	/**
-	 * Parks a row as rejected (kept, never sent again): 1, for the count.
+	 * Parks a row as rejected (kept, never sent again).
 	 *
 	 * @param object $row    Outbox row.
 	 * @param string $reason Why.
+	 * @return true|WP_Error
 	 */
-	private function park( object $row, string $reason ): int {
-		Outbox::mark_rejected( (int) $row->id, $reason );
-		return 1;
+	private function park( object $row, string $reason ) {
+		return $this->outbox->mark_rejected( (int) $row->id, $reason );
 	}
 
 	/**
@@ -265,12 +287,22 @@ final class Hand_Over {
 			? Hand_Over_Answer::read( (string) $answer->get_error_code(), 0, array(), count( $rows ) )
 			: Hand_Over_Answer::read( null, (int) $answer['status'], (array) $answer['body'], count( $rows ) );
 		if ( null === $verdict['error'] && ! $verdict['too_large'] ) {
-			Outbox::mark_handed_over( $verdict['acknowledged'] );
+			delete_transient( self::BACKOFF_KEY );
+			$marked = $this->outbox->mark_handed_over( $verdict['acknowledged'] );
+			if ( is_wp_error( $marked ) ) {
+				// The rows stay pending: the next run sends them again and the sidecar answers them as duplicates.
+				$outcome['error'] = $marked->get_error_code();
+				return $outcome;
+			}
 			$outcome['handed_over'] = count( $verdict['acknowledged'] );
 			foreach ( $verdict['rejected'] as $rejected ) {
-				$outcome['rejected'] += $this->park( $rows[ $rejected['index'] ], $rejected['reason'] );
+				$parked = $this->park( $rows[ $rejected['index'] ], $rejected['reason'] );
+				if ( is_wp_error( $parked ) ) {
+					$outcome['error'] = $parked->get_error_code();
+					return $outcome;
+				}
+				++$outcome['rejected'];
 			}
-			delete_transient( self::BACKOFF_KEY );
 			return $outcome;
 		}
 		if ( $verdict['too_large'] ) {
@@ -279,7 +311,8 @@ final class Hand_Over {
 		}
 		// Down, slow, misconfigured (a wrong key) or failing: nothing is the events' fault, try again later.
 		$outcome['error'] = $verdict['error'];
-		Outbox::mark_failed( array_map( 'intval', wp_list_pluck( $rows, 'id' ) ), $outcome['error'] );
+		// A failure to record it is logged; the rows stay pending either way.
+		$this->outbox->mark_failed( array_map( 'intval', wp_list_pluck( $rows, 'id' ) ), $outcome['error'] );
 		set_transient( self::BACKOFF_KEY, 1, self::BACKOFF_TTL );
 		return $outcome;
 	}

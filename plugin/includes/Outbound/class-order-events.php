@@ -64,8 +64,9 @@ final class Order_Events {
 	 * Constructor.
 	 *
 	 * @param Hand_Over $hand_over Asked for a hand-over at the end of a request that wrote events.
+	 * @param Outbox    $outbox    Where the events are written.
 	 */
-	public function __construct( private Hand_Over $hand_over ) {
+	public function __construct( private Hand_Over $hand_over, private Outbox $outbox ) {
 	}
 
 	/**
@@ -243,7 +244,7 @@ final class Order_Events {
 		 * @param \WC_Order $order   Order.
 		 */
 		$payload = apply_filters( 'service_integration_outbound_payload', $payload, $event['order'] );
-		if ( Outbox::add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
+		if ( $this->outbox->add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
 			$this->hand_over->schedule_at_shutdown();
 		}
 	}

@@ -7,6 +7,12 @@
 
 namespace ServiceIntegration\Outbound;
 
+use ServiceIntegration\Clock;
+use ServiceIntegration\Database_Error;
+use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Options;
+use WP_Error;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -20,29 +26,54 @@ if ( ! defined( 'ABSPATH' ) ) {
  * reason in last_error): the sidecar refused it, or it could not be sent at all. A
  * rejected row is parked: never sent again automatically, so it cannot block the rows
  * behind it, and counted in GET /webhooks/outbox.
+ *
+ * One instance, built in Plugin with WordPress's connection, the system clock and WordPress's
+ * options (the schema version, the tally of events it could not store); a failed
+ * query comes back as a WP_Error (Database_Error), never as an empty result.
  */
 final class Outbox {
 
 	const DB_VERSION_OPTION     = 'service_integration_outbox_db';
 	const DB_VERSION            = '2';
 	const WRITE_FAILURES_OPTION = 'service_integration_outbox_write_failures';
+	/** The table's name after the site's prefix. */
+	const TABLE = 'si_outbox';
+	/** The longest error kept on a row (the column's size). */
+	const ERROR_LENGTH = 255;
+	/** Rows listed as the last rejected ones. */
+	const REJECTED_SHOWN = 10;
+
+	/**
+	 * Constructor.
+	 *
+	 * @param \wpdb   $db      The database.
+	 * @param Clock   $clock   Time of created_at, handed_over_at, rejected_at and retention.
+	 * @param Options $options The schema version and the write failures' tally.
+	 */
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
+	}
 
 	/**
 	 * Table name.
 	 */
-	public static function table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'si_outbox';
+	public function table(): string {
+		return $this->db->prefix . self::TABLE;
+	}
+
+	/**
+	 * The clock's time as a stored DATETIME.
+	 */
+	private function now(): string {
+		return Mysql_Time::of( $this->clock->now() );
 	}
 
 	/**
 	 * Creates or upgrades the table (version 2 adds rejected_at and the queue index).
 	 */
-	public static function install(): void {
-		global $wpdb;
+	public function install(): void {
 		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
-		$charset = $wpdb->get_charset_collate();
-		$table   = self::table();
+		$charset = $this->db->get_charset_collate();
+		$table   = $this->table();
 		dbDelta(
 			"CREATE TABLE {$table} (
 				id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -62,7 +93,7 @@ final class Outbox {
 			) {$charset};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
+		$this->options->update( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**
@@ -72,34 +103,35 @@ final class Outbox {
 	 * @param string $type         order.created | order.paid | order.refunded.
 	 * @param string $ordering_key Events with the same key are delivered in order.
 	 * @param array  $payload      {type, timestamp, data}.
-	 * @return bool Whether a new row was written.
+	 * @return bool Whether a new row was written (false for a duplicate, and for a database
+	 *              error, which is logged and counted in write_failures: the caller is an order
+	 *              hook, which must not fail the order).
 	 */
-	public static function add( string $event_id, string $type, string $ordering_key, array $payload ): bool {
-		global $wpdb;
-		$table = self::table();
+	public function add( string $event_id, string $type, string $ordering_key, array $payload ): bool {
+		$table = $this->table();
 		$json  = wp_json_encode( $payload );
 		if ( false === $json ) {
 			// Kept anyway (as null), so the hand-over parks it visibly instead of the event vanishing.
-			self::log_write_failure( $event_id, 'the payload cannot be JSON-encoded: ' . json_last_error_msg() );
+			$this->log_write_failure( $event_id, 'the payload cannot be JSON-encoded: ' . json_last_error_msg() );
 			$json = 'null';
 		}
 		// INSERT IGNORE: atomic insert-once on MySQL, translated to INSERT OR IGNORE on SQLite.
-		$written = $wpdb->query(
-			$wpdb->prepare(
+		$written = $this->db->query(
+			$this->db->prepare(
 				"INSERT IGNORE INTO {$table} (event_id, type, ordering_key, payload, created_at) VALUES (%s, %s, %s, %s, %s)",
 				$event_id,
 				$type,
 				$ordering_key,
 				$json,
-				current_time( 'mysql', true )
+				$this->now()
 			)
 		);
-		if ( false === $written ) {
+		if ( false === $written || '' !== (string) $this->db->last_error ) {
 			// A database error, not a duplicate (that is 0 rows): the event is lost, say so.
-			self::log_write_failure( $event_id, $wpdb->last_error ? $wpdb->last_error : 'unknown database error' );
+			$this->log_write_failure( $event_id, '' !== (string) $this->db->last_error ? (string) $this->db->last_error : 'unknown database error' );
 			return false;
 		}
-		return 1 === $written;
+		return 1 === (int) $written;
 	}
 
 	/**
@@ -108,17 +140,11 @@ final class Outbox {
 	 * @param string $event_id Event id.
 	 * @param string $error    Why.
 	 */
-	private static function log_write_failure( string $event_id, string $error ): void {
+	private function log_write_failure( string $event_id, string $error ): void {
 		error_log( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error );
-		$failures = (array) get_option( self::WRITE_FAILURES_OPTION, array() );
-		update_option(
+		$this->options->update(
 			self::WRITE_FAILURES_OPTION,
-			array(
-				'count'      => (int) ( $failures['count'] ?? 0 ) + 1,
-				'last_event' => $event_id,
-				'last_error' => substr( $error, 0, 255 ),
-				'last_at'    => gmdate( 'c' ),
-			),
+			Outbox_Write_Failures::add( $this->options->get( self::WRITE_FAILURES_OPTION, array() ), $event_id, $error, $this->clock->now() ),
 			false
 		);
 	}
@@ -127,27 +153,28 @@ final class Outbox {
 	 * Oldest events not yet acknowledged by the sidecar, rejected ones left out.
 	 *
 	 * @param int $limit Maximum rows.
-	 * @return array<int, object>
+	 * @return array<int, object>|WP_Error
 	 */
-	public static function pending( int $limit ): array {
-		global $wpdb;
-		$table = self::table();
-		return $wpdb->get_results( $wpdb->prepare( "SELECT id, event_id, type, ordering_key, payload FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL ORDER BY id ASC LIMIT %d", $limit ) );
+	public function pending( int $limit ) {
+		$table = $this->table();
+		$rows  = $this->db->get_results( $this->db->prepare( "SELECT id, event_id, type, ordering_key, payload FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL ORDER BY id ASC LIMIT %d", max( 1, $limit ) ) );
+		return Database_Error::of( $this->db, $rows, 'outbox: read the pending rows' ) ?? (array) $rows;
 	}
 
 	/**
 	 * Marks events as acknowledged by the sidecar.
 	 *
 	 * @param string[] $event_ids Event ids.
+	 * @return true|WP_Error
 	 */
-	public static function mark_handed_over( array $event_ids ): void {
-		global $wpdb;
+	public function mark_handed_over( array $event_ids ) {
 		if ( ! $event_ids ) {
-			return;
+			return true;
 		}
-		$table        = self::table();
+		$table        = $this->table();
 		$placeholders = implode( ',', array_fill( 0, count( $event_ids ), '%s' ) );
-		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET handed_over_at = %s WHERE event_id IN ({$placeholders})", array_merge( array( current_time( 'mysql', true ) ), $event_ids ) ) );
+		$done         = $this->db->query( $this->db->prepare( "UPDATE {$table} SET handed_over_at = %s WHERE event_id IN ({$placeholders})", array_merge( array( $this->now() ), array_values( $event_ids ) ) ) );
+		return Database_Error::of( $this->db, $done, 'outbox: mark rows handed over' ) ?? true;
 	}
 
 	/**
@@ -155,15 +182,16 @@ final class Outbox {
 	 *
 	 * @param int[]  $ids   Row ids.
 	 * @param string $error Short reason.
+	 * @return true|WP_Error
 	 */
-	public static function mark_failed( array $ids, string $error ): void {
-		global $wpdb;
+	public function mark_failed( array $ids, string $error ) {
 		if ( ! $ids ) {
-			return;
+			return true;
 		}
-		$table        = self::table();
+		$table        = $this->table();
 		$placeholders = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
-		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET attempts = attempts + 1, last_error = %s WHERE id IN ({$placeholders})", array_merge( array( substr( $error, 0, 255 ) ), $ids ) ) );
+		$done         = $this->db->query( $this->db->prepare( "UPDATE {$table} SET attempts = attempts + 1, last_error = %s WHERE id IN ({$placeholders})", array_merge( array( substr( $error, 0, self::ERROR_LENGTH ) ), array_map( 'intval', array_values( $ids ) ) ) ) );
+		return Database_Error::of( $this->db, $done, 'outbox: record a failed hand-over' ) ?? true;
 	}
 
 	/**
@@ -172,12 +200,17 @@ final class Outbox {
 	 *
 	 * @param int    $id    Row id.
 	 * @param string $error Why, e.g. "invalid_body: events.0.timestamp: …".
+	 * @return true|WP_Error
 	 */
-	public static function mark_rejected( int $id, string $error ): void {
-		global $wpdb;
-		$table = self::table();
-		$wpdb->query( $wpdb->prepare( "UPDATE {$table} SET rejected_at = %s, attempts = attempts + 1, last_error = %s WHERE id = %d", current_time( 'mysql', true ), substr( $error, 0, 255 ), $id ) );
+	public function mark_rejected( int $id, string $error ) {
+		$table = $this->table();
+		$done  = $this->db->query( $this->db->prepare( "UPDATE {$table} SET rejected_at = %s, attempts = attempts + 1, last_error = %s WHERE id = %d", $this->now(), substr( $error, 0, self::ERROR_LENGTH ), $id ) );
+		$fault = Database_Error::of( $this->db, $done, 'outbox: park row ' . $id );
+		if ( $fault ) {
+			return $fault;
+		}
 		error_log( 'service-integration: outbox row ' . $id . ' parked, the sidecar will not take it: ' . $error );
+		return true;
 	}
 
 	/**
@@ -186,32 +219,49 @@ final class Outbox {
 	 *
 	 * @param float $days  Age in days.
 	 * @param int   $limit Maximum rows.
-	 * @return int Rows deleted.
+	 * @return int|WP_Error Rows deleted.
 	 */
-	public static function prune_handed_over( float $days, int $limit ): int {
-		global $wpdb;
-		$table  = self::table();
-		$cutoff = gmdate( 'Y-m-d H:i:s', time() - (int) round( $days * DAY_IN_SECONDS ) );
-		$ids    = $wpdb->get_col( $wpdb->prepare( "SELECT id FROM {$table} WHERE handed_over_at IS NOT NULL AND handed_over_at <= %s ORDER BY handed_over_at LIMIT %d", $cutoff, $limit ) );
+	public function prune_handed_over( float $days, int $limit ) {
+		$cutoff = Outbox_Retention::cutoff( $this->clock->now(), $days );
+		if ( null === $cutoff ) {
+			return 0;
+		}
+		$table = $this->table();
+		$ids   = $this->db->get_col( $this->db->prepare( "SELECT id FROM {$table} WHERE handed_over_at IS NOT NULL AND handed_over_at <= %s ORDER BY handed_over_at LIMIT %d", Mysql_Time::of( $cutoff ), max( 1, $limit ) ) );
+		$fault = Database_Error::of( $this->db, $ids, 'outbox: find rows to prune' );
+		if ( $fault ) {
+			return $fault;
+		}
 		if ( ! $ids ) {
 			return 0;
 		}
 		$placeholders = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
-		return (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) );
+		$deleted      = $this->db->query( $this->db->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) );
+		return Database_Error::of( $this->db, $deleted, 'outbox: prune rows' ) ?? (int) $deleted;
 	}
 
 	/**
 	 * Counts for the admin page, the last rejected rows, and events the outbox failed to store.
 	 *
-	 * @return array{pending:int, handed_over:int, rejected:int, oldest_pending:?string, last_error:?string, rejected_events:array, write_failures:array}
+	 * @return array{pending:int, handed_over:int, rejected:int, oldest_pending:?string, last_error:?string, rejected_events:array, write_failures:array}|WP_Error
 	 */
-	public static function counts(): array {
-		global $wpdb;
-		$table    = self::table();
-		$row      = $wpdb->get_row( "SELECT SUM(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN 1 ELSE 0 END) AS pending, SUM(CASE WHEN handed_over_at IS NULL THEN 0 ELSE 1 END) AS handed_over, SUM(CASE WHEN rejected_at IS NULL THEN 0 ELSE 1 END) AS rejected, MIN(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN created_at END) AS oldest FROM {$table}" );
-		$error    = $wpdb->get_var( "SELECT last_error FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL AND last_error <> '' ORDER BY id ASC LIMIT 1" );
-		$rejected = $wpdb->get_results( "SELECT event_id, type, last_error, created_at, rejected_at FROM {$table} WHERE rejected_at IS NOT NULL ORDER BY rejected_at DESC, id DESC LIMIT 10" );
-		$failures = (array) get_option( self::WRITE_FAILURES_OPTION, array() );
+	public function counts() {
+		$table = $this->table();
+		$row   = $this->db->get_row( "SELECT SUM(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN 1 ELSE 0 END) AS pending, SUM(CASE WHEN handed_over_at IS NULL THEN 0 ELSE 1 END) AS handed_over, SUM(CASE WHEN rejected_at IS NULL THEN 0 ELSE 1 END) AS rejected, MIN(CASE WHEN rejected_at IS NULL AND handed_over_at IS NULL THEN created_at END) AS oldest FROM {$table}" );
+		$fault = Database_Error::of( $this->db, $row, 'outbox: count rows' );
+		if ( $fault ) {
+			return $fault;
+		}
+		$error = $this->db->get_var( "SELECT last_error FROM {$table} WHERE rejected_at IS NULL AND handed_over_at IS NULL AND last_error <> '' ORDER BY id ASC LIMIT 1" );
+		$fault = Database_Error::of( $this->db, $error, 'outbox: read the last error' );
+		if ( $fault ) {
+			return $fault;
+		}
+		$rejected = $this->db->get_results( $this->db->prepare( "SELECT event_id, type, last_error, created_at, rejected_at FROM {$table} WHERE rejected_at IS NOT NULL ORDER BY rejected_at DESC, id DESC LIMIT %d", self::REJECTED_SHOWN ) );
+		$fault    = Database_Error::of( $this->db, $rejected, 'outbox: read the rejected rows' );
+		if ( $fault ) {
+			return $fault;
+		}
 		return array(
 			'pending'         => (int) ( $row->pending ?? 0 ),
 			'handed_over'     => (int) ( $row->handed_over ?? 0 ),
@@ -228,12 +278,7 @@ final class Outbox {
 				),
 				(array) $rejected
 			),
-			'write_failures'  => array(
-				'count'      => (int) ( $failures['count'] ?? 0 ),
-				'last_event' => $failures['last_event'] ?? null,
-				'last_error' => $failures['last_error'] ?? null,
-				'last_at'    => $failures['last_at'] ?? null,
-			),
+			'write_failures'  => Outbox_Write_Failures::read( $this->options->get( self::WRITE_FAILURES_OPTION, array() ) ),
 		);
 	}
 }

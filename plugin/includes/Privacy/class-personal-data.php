@@ -38,9 +38,11 @@ final class Personal_Data {
 	/**
 	 * Constructor.
 	 *
-	 * @param Sidecar_Client $sidecar The signed channel to the sidecar.
+	 * @param Sidecar_Client $sidecar       The signed channel to the sidecar.
+	 * @param Outbox         $outbox        The outbox (its table).
+	 * @param Inbound_Store  $inbound_store The inbound events (their table).
 	 */
-	public function __construct( private Sidecar_Client $sidecar ) {
+	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox, private Inbound_Store $inbound_store ) {
 	}
 
 	/**
@@ -102,7 +104,7 @@ final class Personal_Data {
 	private function table( string $which ): array {
 		if ( 'outbox' === $which ) {
 			return array(
-				'table'       => Outbox::table(),
+				'table'       => $this->outbox->table(),
 				'columns'     => 'id, event_id, type, created_at AS at, payload',
 				'group'       => 'service-integration-outbox',
 				'label'       => __( 'Outgoing order events', 'service-integration' ),
@@ -110,7 +112,7 @@ final class Personal_Data {
 			);
 		}
 		return array(
-			'table'       => Inbound_Store::table(),
+			'table'       => $this->inbound_store->table(),
 			'columns'     => 'id, event_id, type, received_at AS at, payload, source',
 			'group'       => 'service-integration-inbound',
 			'label'       => __( 'Incoming webhooks', 'service-integration' ),

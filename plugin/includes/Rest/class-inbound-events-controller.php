@@ -30,8 +30,10 @@ final class Inbound_Events_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
+	 *
+	 * @param Inbound_Store $store The stored events.
 	 */
-	public function __construct() {
+	public function __construct( private Inbound_Store $store ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = 'inbound/events';
 	}
@@ -168,11 +170,12 @@ final class Inbound_Events_Controller extends View_Controller {
 	 * A page of stored events, newest first, without payloads.
 	 *
 	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error
 	 */
-	public function get_items( $request ): WP_REST_Response {
-		$page     = (int) $request['page'];
-		$per_page = (int) $request['per_page'];
-		$result   = Inbound_Store::page(
+	public function get_items( $request ) {
+		$page       = (int) $request['page'];
+		$per_page   = (int) $request['per_page'];
+		$result     = $this->store->page(
 			array(
 				'source'    => (string) $request['source'],
 				'status'    => (string) $request['status'],
@@ -182,7 +185,14 @@ final class Inbound_Events_Controller extends View_Controller {
 			$page,
 			$per_page
 		);
-		$events   = array();
+		$counts     = $this->store->counts();
+		$duplicates = $this->store->duplicate_totals();
+		foreach ( array( $result, $counts, $duplicates ) as $answer ) {
+			if ( is_wp_error( $answer ) ) {
+				return $answer;
+			}
+		}
+		$events = array();
 		foreach ( $result['items'] as $row ) {
 			$events[] = $this->view_data( self::event_view( $row ), $request );
 		}
@@ -191,9 +201,9 @@ final class Inbound_Events_Controller extends View_Controller {
 			'total'      => $result['total'],
 			'page'       => $page,
 			'per_page'   => $per_page,
-			'counts'     => Inbound_Store::counts(),
+			'counts'     => $counts,
 			// Redeliveries acknowledged as duplicates (never stored or processed again).
-			'duplicates' => Inbound_Store::duplicate_totals(),
+			'duplicates' => $duplicates,
 		);
 		$response  = new WP_REST_Response( $this->view_data( $page_data, $request, $this->get_collection_schema() ) );
 		$response->header( 'X-WP-Total', (string) $result['total'] );
@@ -208,7 +218,10 @@ final class Inbound_Events_Controller extends View_Controller {
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function get_item( $request ) {
-		$row = Inbound_Store::get( (int) $request['id'] );
+		$row = $this->store->get( (int) $request['id'] );
+		if ( is_wp_error( $row ) ) {
+			return $row;
+		}
 		if ( ! $row ) {
 			return new WP_Error( 'inbound_event_not_found', __( 'No inbound event with this id.', 'service-integration' ), array( 'status' => 404 ) );
 		}
@@ -222,15 +235,24 @@ final class Inbound_Events_Controller extends View_Controller {
 	 * @return WP_REST_Response|WP_Error
 	 */
 	public function retry_item( $request ) {
-		$id = (int) $request['id'];
-		if ( ! Inbound_Store::get( $id ) ) {
+		$id    = (int) $request['id'];
+		$found = $this->store->get( $id );
+		if ( is_wp_error( $found ) ) {
+			return $found;
+		}
+		if ( ! $found ) {
 			return new WP_Error( 'inbound_event_not_found', __( 'No inbound event with this id.', 'service-integration' ), array( 'status' => 404 ) );
 		}
-		if ( ! Inbound_Store::requeue( $id ) ) {
+		$requeued = $this->store->requeue( $id );
+		if ( is_wp_error( $requeued ) ) {
+			return $requeued;
+		}
+		if ( ! $requeued ) {
 			return new WP_Error( 'inbound_event_not_failed', __( 'Only a failed event can be retried.', 'service-integration' ), array( 'status' => 409 ) );
 		}
 		Inbound_Processor::kick();
-		return new WP_REST_Response( $this->view_data( self::event_view( Inbound_Store::get( $id ) ), $request ) );
+		$row = $this->store->get( $id );
+		return is_wp_error( $row ) ? $row : new WP_REST_Response( $this->view_data( self::event_view( $row ? $row : $found ), $request ) );
 	}
 
 	/**

@@ -31,8 +31,9 @@ final class Outbox_Controller extends View_Controller {
 	 * Constructor.
 	 *
 	 * @param Hand_Over $hand_over Hand-over to the sidecar.
+	 * @param Outbox    $outbox    The outbox whose state is answered.
 	 */
-	public function __construct( private Hand_Over $hand_over ) {
+	public function __construct( private Hand_Over $hand_over, private Outbox $outbox ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = 'webhooks/outbox';
 	}
@@ -76,9 +77,11 @@ final class Outbox_Controller extends View_Controller {
 	 * Outbox counts.
 	 *
 	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|\WP_Error
 	 */
-	public function get_item( $request ): WP_REST_Response {
-		return new WP_REST_Response( $this->view_data( Outbox::counts(), $request ) );
+	public function get_item( $request ) {
+		$counts = $this->outbox->counts();
+		return is_wp_error( $counts ) ? $counts : new WP_REST_Response( $this->view_data( $counts, $request ) );
 	}
 
 	/**
@@ -87,8 +90,9 @@ final class Outbox_Controller extends View_Controller {
 	 * hand_over_in_progress; 503 when the sidecar could not take them.
 	 *
 	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|\WP_Error
 	 */
-	public function create_item( $request ): WP_REST_Response {
+	public function create_item( $request ) {
 		$result = $this->hand_over->flush( Hand_Over::MAX_BATCHES, self::LOCK_WAIT );
 		$status = 200;
 		if ( Hand_Over::BUSY === $result['error'] ) {
@@ -96,7 +100,10 @@ final class Outbox_Controller extends View_Controller {
 		} elseif ( null !== $result['error'] ) {
 			$status = 503;
 		}
-		return new WP_REST_Response( $this->view_data( array_merge( $result, Outbox::counts() ), $request ), $status );
+		$counts = $this->outbox->counts();
+		return is_wp_error( $counts )
+			? $counts
+			: new WP_REST_Response( $this->view_data( array_merge( $result, $counts ), $request ), $status );
 	}
 
 	/**

@@ -1,0 +1,51 @@
+<?php
+/**
+ * Options held in memory, for the stores' unit tests.
+ *
+ * @package ServiceIntegration
+ */
+
+use ServiceIntegration\Options;
+
+/**
+ * Each option's value and whether it would be autoloaded.
+ */
+final class In_Memory_Options implements Options {
+
+	/**
+	 * Values by name.
+	 *
+	 * @var array<string, mixed>
+	 */
+	public array $values = array();
+
+	/**
+	 * Autoload by name.
+	 *
+	 * @var array<string, bool>
+	 */
+	public array $autoload = array();
+
+	/**
+	 * An option's value.
+	 *
+	 * @param string $name     Option name.
+	 * @param mixed  $fallback Value when missing.
+	 * @return mixed
+	 */
+	public function get( string $name, $fallback = false ) {
+		return array_key_exists( $name, $this->values ) ? $this->values[ $name ] : $fallback;
+	}
+
+	/**
+	 * Stores an option.
+	 *
+	 * @param string $name     Option name.
+	 * @param mixed  $value    Value.
+	 * @param bool   $autoload Whether WordPress loads it on every request.
+	 */
+	public function update( string $name, $value, bool $autoload ): void {
+		$this->values[ $name ]   = $value;
+		$this->autoload[ $name ] = $autoload;
+	}
+}

@@ -1,0 +1,110 @@
+<?php
+/**
+ * The few WordPress functions the stores and the inbound processor call, for the unit tests:
+ * actions, filters and cron events in memory, translations as given, JSON as PHP encodes it.
+ *
+ * @package ServiceIntegration
+ */
+
+/**
+ * Actions (and filters), actions done and cron events of the current test: each test that
+ * reads them starts from an empty array.
+ */
+$GLOBALS['service_integration_test_wp'] = array();
+
+/**
+ * The text as given.
+ *
+ * @param string $text   Text.
+ * @param string $domain Text domain.
+ */
+function __( $text, $domain = 'default' ) {
+	return $text;
+}
+
+/**
+ * Whether the value is a WP_Error.
+ *
+ * @param mixed $thing Value.
+ */
+function is_wp_error( $thing ) {
+	return $thing instanceof WP_Error;
+}
+
+/**
+ * JSON as WordPress encodes it (false when PHP cannot).
+ *
+ * @param mixed $value Value.
+ */
+function wp_json_encode( $value ) {
+	return json_encode( $value );
+}
+
+/**
+ * Runs the callbacks added for the hook.
+ *
+ * @param string $hook    Hook.
+ * @param mixed  ...$args Arguments.
+ */
+function do_action( $hook, ...$args ) {
+	$GLOBALS['service_integration_test_wp']['done'][] = array( $hook, $args );
+	foreach ( $GLOBALS['service_integration_test_wp']['actions'][ $hook ] ?? array() as $callback ) {
+		$callback( ...$args );
+	}
+}
+
+/**
+ * Adds a callback to a hook of this test.
+ *
+ * @param string   $hook     Hook.
+ * @param callable $callback Callback.
+ */
+function add_action( $hook, $callback ) {
+	$GLOBALS['service_integration_test_wp']['actions'][ $hook ][] = $callback;
+	return true;
+}
+
+/**
+ * The value as filtered by this test's filters (added with add_action under the filter's name).
+ *
+ * @param string $hook    Filter.
+ * @param mixed  $value   Value.
+ * @param mixed  ...$args Arguments.
+ */
+function apply_filters( $hook, $value, ...$args ) {
+	foreach ( $GLOBALS['service_integration_test_wp']['actions'][ $hook ] ?? array() as $callback ) {
+		$value = $callback( $value, ...$args );
+	}
+	return $value;
+}
+
+/**
+ * The next run of a cron hook of this test.
+ *
+ * @param string $hook Hook.
+ */
+function wp_next_scheduled( $hook ) {
+	return $GLOBALS['service_integration_test_wp']['cron'][ $hook ] ?? false;
+}
+
+/**
+ * Schedules a single run of a cron hook for this test.
+ *
+ * @param int    $at   Unix time.
+ * @param string $hook Hook.
+ */
+function wp_schedule_single_event( $at, $hook ) {
+	$GLOBALS['service_integration_test_wp']['cron'][ $hook ] = $at;
+	return true;
+}
+
+/**
+ * Removes a run of a cron hook of this test.
+ *
+ * @param int    $at   Unix time.
+ * @param string $hook Hook.
+ */
+function wp_unschedule_event( $at, $hook ) {
+	unset( $GLOBALS['service_integration_test_wp']['cron'][ $hook ] );
+	return true;
+}
