@@ -79,7 +79,7 @@ final class Inbound_Processor {
 	}
 
 	/**
-	 * Adds a one-minute schedule.
+	 * Adds the sweep's five-minute schedule.
 	 *
 	 * @param array $schedules Schedules.
 	 * @return array
