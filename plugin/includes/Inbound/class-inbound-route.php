@@ -9,6 +9,7 @@ namespace ServiceIntegration\Inbound;
 
 use ServiceIntegration\Sidecar_Contract;
 use ServiceIntegration\Rest\Route_Args;
+use ServiceIntegration\Rest\Schemas\Inbound_Receipt;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
 use WP_REST_Controller;
@@ -128,34 +129,12 @@ final class Inbound_Route extends WP_REST_Controller {
 	}
 
 	/**
-	 * What a sender gets: 202 for a new event, 200 for a duplicate (or a WooCommerce ping).
+	 * What a sender gets (Rest\Schemas\Inbound_Receipt).
 	 *
 	 * @return array<string, mixed>
 	 */
 	public function get_item_schema(): array {
-		return array(
-			'$schema'    => 'http://json-schema.org/draft-04/schema#',
-			'title'      => 'inbound-webhook-receipt',
-			'type'       => 'object',
-			'properties' => array(
-				'received'  => array(
-					'type'        => 'boolean',
-					'description' => __( 'Whether the event is stored (now or earlier).', 'service-integration' ),
-				),
-				'duplicate' => array(
-					'type'        => 'boolean',
-					'description' => __( 'The event was stored before: acknowledged, not processed again.', 'service-integration' ),
-				),
-				'id'        => array(
-					'type'        => 'integer',
-					'description' => __( 'The stored event\'s id (new events only).', 'service-integration' ),
-				),
-				'ping'      => array(
-					'type'        => 'boolean',
-					'description' => __( 'A WooCommerce webhook\'s test ping: nothing stored.', 'service-integration' ),
-				),
-			),
-		);
+		return Inbound_Receipt::receipt();
 	}
 
 	/**

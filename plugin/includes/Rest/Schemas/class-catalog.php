@@ -32,6 +32,7 @@ final class Catalog {
 			'WideningState'              => Service_Account::widening(),
 			'InboundEvent'               => Inbound_Events::event(),
 			'InboundEventPage'           => Inbound_Events::page(),
+			'InboundReceipt'             => Inbound_Receipt::receipt(),
 			'Me'                         => Me::caller(),
 			'OutboxState'                => Outbox::state(),
 			'PaidOrder'                  => Paid_Order::order(),

@@ -207,6 +207,18 @@ export type InboundEventPage = {
 	};
 };
 
+/** inbound-webhook-receipt */
+export type InboundReceipt = {
+	/** Whether the event is stored (now or earlier). */
+	received: boolean;
+	/** The event was stored before: acknowledged, not processed again. */
+	duplicate?: boolean;
+	/** The stored event's id (new events only). */
+	id?: number;
+	/** A WooCommerce webhook's test ping: nothing stored. */
+	ping?: boolean;
+};
+
 /** service-integration-me */
 export type Me = {
 	/** User ID. */
