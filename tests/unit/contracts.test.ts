@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import { spawnSync } from 'child_process';
 import fs from 'fs';
-import { PROXIED_REQUESTS } from '../../sidecar/src/contracts/requests';
+import { PROXIED_REQUESTS, REPLAY_DEFAULT_LIMIT, REPLAY_MAX_LIMIT } from '../../sidecar/src/contracts/requests';
 import { PROXIED_RESPONSES } from '../../sidecar/src/contracts/responses';
 import { SIDECAR_CONTRACT_FILE, requestArgs, sidecarContractPhp } from '../../scripts/lib/sidecar-contract';
 import { responseSchemas } from '../../scripts/lib/sidecar-responses';
@@ -227,5 +227,23 @@ describe( "the proxy routes' response schemas, generated from the sidecar's answ
 		expect( validate( 'webhook-endpoint-with-secret', endpointAnswer ) ).toEqual( [
 			" must have required property 'secret'",
 		] );
+	} );
+} );
+
+/**
+ * WP-CLI reads a command's help from its PHP docblock, which cannot be generated: where that help
+ * states a limit of the sidecar's, this checks it is the contract's.
+ */
+describe( "the WP-CLI help's statements of the sidecar's limits", () => {
+	it( "gives the range replay the limit and default of the sidecar's request schema", () => {
+		const command = fs.readFileSync( 'plugin/includes/Cli/class-endpoint-command.php', 'utf8' );
+		const limit = /\[--limit=<n>\]\n\s*\* : At most this many events \(1 to (\d+), default (\d+)\)\./.exec(
+			command
+		);
+		expect( limit ).not.toBeNull();
+		expect( { max: Number( limit?.[ 1 ] ), default: Number( limit?.[ 2 ] ) } ).toEqual( {
+			max: REPLAY_MAX_LIMIT,
+			default: REPLAY_DEFAULT_LIMIT,
+		} );
 	} );
 } );

@@ -17,6 +17,8 @@ import {
 
 /** The most events one range replay takes. */
 export const REPLAY_MAX_LIMIT = 10_000;
+/** How many events a range replay takes when the request says nothing. */
+export const REPLAY_DEFAULT_LIMIT = 1000;
 
 /** How a list of event types is documented: the routes check each type themselves, naming the bad one. */
 const EVENT_TYPE_ITEMS = { items: { type: 'string', enum: [ ...EVENT_TYPES ] } };
@@ -105,7 +107,9 @@ export const RANGE_REPLAY_FIELDS = {
 		.int()
 		.min( 1 )
 		.max( REPLAY_MAX_LIMIT )
-		.meta( { description: 'At most this many events (default 1000); more says whether others remain.' } ),
+		.meta( {
+			description: `At most this many events (default ${ REPLAY_DEFAULT_LIMIT }); more says whether others remain.`,
+		} ),
 	dry_run: z.boolean().meta( { description: 'Only count what would be replayed.' } ),
 };
 

@@ -6,7 +6,13 @@ import type { Endpoint } from '../../model/endpoints';
 import type { QueueStore } from '../../store/queue-store';
 import { ReplayConflict } from '../../store/replay-queue';
 import { isDeadlock } from '../../store/mysql/mysql-transaction';
-import { EVENT_REPLAY, RANGE_REPLAY, RANGE_REPLAY_FIELDS, SINCE_REPLAY } from '../../contracts/requests';
+import {
+	EVENT_REPLAY,
+	RANGE_REPLAY,
+	RANGE_REPLAY_FIELDS,
+	REPLAY_DEFAULT_LIMIT,
+	SINCE_REPLAY,
+} from '../../contracts/requests';
 import { HttpError } from '../errors';
 import { parseJsonBody } from '../json-body';
 import type { QueueRouteContext, RouteDispatcher } from './context';
@@ -18,8 +24,6 @@ import { eventNotFound } from './views';
 export type ReplayRouteContext = Omit< QueueRouteContext, 'dispatcher' > & {
 	dispatcher: Pick< RouteDispatcher, 'wake' >;
 };
-
-export const REPLAY_DEFAULT_LIMIT = 1000;
 
 /**
  * The range replay's body, checked field by field: a bad field answers 400 `invalid_<field>`
