@@ -33,12 +33,14 @@ import { ensureProductionPackages } from './production/services';
  *   other paid-orders files read legacy storage through the same queries.
  * - WordPress 6.5.5 without WooCommerce on Playground (the runtime `npm start` uses; no shop, so
  *   its one PHP worker is not held by WooCommerce's ~3 s requests): what no shop changes and what
- *   the quick start's runtime must run, one file or folder per part: the foundation (with the
- *   commerce route's 503), the service account and manufacturing orders, inbound events handed to
- *   the site, and in a browser the admin page and the manufacturing orders' screens. The sweeps
- *   that call every route or every scheme many times (capability-sweep, idempotency, inbound's
- *   schemes, forgery, duplicates and sidecar-down) run on the current cell: Playground runs PHP
- *   ten to twenty times slower, and they exercise the same PHP.
+ *   the quick start's runtime must run, one file or folder per part: the site's foundation (its
+ *   environment, the sidecar channel, the commerce route's 503, the Abilities API), the service
+ *   account and manufacturing orders, inbound events handed to the site, and in a browser the
+ *   admin page and the manufacturing orders' screens. Playground runs PHP ten to twenty times
+ *   slower, so what repeats the same PHP many times runs on the current cell only: the sweeps
+ *   (capability-sweep, idempotency, inbound's schemes, forgery, duplicates and sidecar-down), the
+ *   schema checks of every route (route-documentation, inbound/admin), and npm start's own
+ *   stacks (dev-environment, failed-start), which start Playground there too.
  * Ports: each cell its own (the production runtime also takes WordPress's port + 2 and + 3 for
  * PHP-FPM and MariaDB, and foundation/failed-start + 4 for stacks of its own); the release tests
  * use 8951-8956.
@@ -53,9 +55,9 @@ interface E2ECell {
 
 const ORDER_FOLDERS = 'tests/e2e/(paid-orders/(?!sync-at-scale)|outbound/|operations/)';
 const NO_SHOP_FOLDERS = [
-	'tests/e2e/foundation/',
+	'tests/e2e/foundation/(environment|sidecar-channel|without-a-shop|abilities-api)\\.test',
 	'tests/e2e/service-account/(?!capability-sweep|idempotency)',
-	'tests/e2e/inbound/(refusals|retries|admin)\\.test',
+	'tests/e2e/inbound/(refusals|retries)\\.test',
 	'tests/e2e/admin/(page|manufacturing-orders)\\.test',
 ].join( '|' );
 
