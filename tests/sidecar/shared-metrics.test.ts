@@ -32,8 +32,10 @@ interface Instance {
 
 /**
  * One instance on the shared store, in this process, wired as cli-start.ts wires it:
- * one registry (storeMetrics) for its runtime and its app. The dispatcher polls once a
- * minute, so an instance delivers what was handed to it (or what a test wakes it for).
+ * one registry (storeMetrics) for its runtime and its app. Its dispatcher does not poll while
+ * the file runs (an hour apart), so an instance delivers what was handed to it, or what a test
+ * wakes it for: each test knows which instance made each attempt it counts. (A poll a minute apart
+ * lets B claim some of what was handed to A once a busy machine stretches the file past a minute.)
  */
 async function startInstance( databaseUrl: string, name: string, env: NodeJS.ProcessEnv ): Promise< Instance > {
 	const config = loadConfig( { ...TEST_ENV, SIDECAR_LOG_LEVEL: 'silent', ...env } );
@@ -45,7 +47,7 @@ async function startInstance( databaseUrl: string, name: string, env: NodeJS.Pro
 		store,
 		metrics,
 		instanceId: name,
-		coordination: { kind: 'leases', pollMs: 60_000 },
+		coordination: { kind: 'leases', pollMs: 3_600_000 },
 	} );
 	outbound.start();
 	const app = instanceApp( store, config, log, outbound.dispatcher, metrics );
