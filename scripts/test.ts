@@ -3,10 +3,10 @@
  * lanes side by side, because the Playground run keeps one core busy (PHP as WebAssembly on one
  * thread, its files one at a time) while the other would sit idle.
  * - Lane 1, streamed here as it runs: the cell without a shop on Playground, then (logged) the
- *   `release` project and the order folders on the oldest supported stack.
- * - Lane 2, into logs printed as each part ends: `unit` and `sidecar`, then the whole e2e suite on
- *   the stack site owners run.
- * The parts are placed so that both lanes take about as long (each about 25 minutes on a 2-core
+ *   `unit` and `sidecar` projects, the `release` project and the order folders on the oldest
+ *   supported stack.
+ * - Lane 2, into a log printed when it ends: the whole e2e suite on the stack site owners run.
+ * The parts are placed so that both lanes take about as long (20 to 25 minutes each on a 2-core
  * machine).
  * The last line adds everything up in the "Tests: N passed, N failed, N skipped" form CI reads.
  */
@@ -117,10 +117,9 @@ sidecar, type-checks, runs ESLint (npm run lint:js), checks the layout (npm run 
 runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two lanes side by side:
   1. no-shop   ${ MATRIX.noShop.title }
                (output below, live), then
-               release, then
+               unit and sidecar, then release, then
      oldest    ${ MATRIX.oldest.title }
-  2.           unit and sidecar, then
-     current   ${ MATRIX.current.title }
+  2. current   ${ MATRIX.current.title }
 (output of the logged parts in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
 and prints the sum: "Tests: N passed, N failed, N skipped". WordPress 7.1 and WooCommerce come from
 ../shared/builds (scripts/lib/builds.ts); each cell sets WORDPRESS_VERSION, WOOCOMMERCE_VERSION and
@@ -362,7 +361,7 @@ async function main(): Promise< void > {
 	);
 
 	const secondLane = ( async (): Promise< LaneResult[] > => {
-		const done = [ await runLogged( unitAndSidecar, extraArgs, 'unit, sidecar' ) ];
+		const done: LaneResult[] = [];
 		if ( cells.has( 'current' ) ) {
 			done.push( await runLogged( cellLane( MATRIX.current, true ), extraArgs, MATRIX.current.title ) );
 		}
@@ -374,6 +373,7 @@ async function main(): Promise< void > {
 			process.stderr.write( `\n──── ${ MATRIX.noShop.title } ────\n` );
 			done.push( await runLane( cellLane( MATRIX.noShop, false ), extraArgs ) );
 		}
+		done.push( await runLogged( unitAndSidecar, extraArgs, 'unit, sidecar' ) );
 		done.push( await runLogged( release, extraArgs, 'release' ) );
 		if ( cells.has( 'oldest' ) ) {
 			done.push( await runLogged( cellLane( MATRIX.oldest, true ), extraArgs, MATRIX.oldest.title ) );
