@@ -18,6 +18,20 @@ class wpdb {
 	public $prefix = 'wp_';
 
 	/**
+	 * The posts table.
+	 *
+	 * @var string
+	 */
+	public $posts = 'wp_posts';
+
+	/**
+	 * The posts' meta table.
+	 *
+	 * @var string
+	 */
+	public $postmeta = 'wp_postmeta';
+
+	/**
 	 * The last query's error ('' when it succeeded).
 	 *
 	 * @var string

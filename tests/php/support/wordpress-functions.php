@@ -23,6 +23,16 @@ function __( $text, $domain = 'default' ) {
 }
 
 /**
+ * A random string of letters and digits, as core's without special characters.
+ *
+ * @param int  $length        Length.
+ * @param bool $special_chars Whether to use special characters (never, here).
+ */
+function wp_generate_password( $length = 12, $special_chars = true ) {
+	return substr( bin2hex( random_bytes( $length ) ), 0, $length );
+}
+
+/**
  * Whether the value is a WP_Error.
  *
  * @param mixed $thing Value.
