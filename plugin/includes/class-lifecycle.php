@@ -28,9 +28,10 @@ final class Lifecycle {
 	 * @param Inbound\Inbound_Store     $inbound_store     The inbound events.
 	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor, Manufacturing\Idempotency_Store $idempotency_store ): void {
-		self::upgrade( true, $outbox, $inbound_store, $idempotency_store );
+	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
+		self::upgrade( true, $outbox, $inbound_store, $idempotency_store, $upgrade_lock );
 		self::schedule_jobs( $inbound_processor );
 		flush_rewrite_rules( false );
 	}
@@ -94,9 +95,10 @@ final class Lifecycle {
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store ): void {
-		self::upgrade( false, $outbox, $inbound_store, $idempotency_store );
+	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
+		self::upgrade( false, $outbox, $inbound_store, $idempotency_store, $upgrade_lock );
 	}
 
 	/**
@@ -114,13 +116,14 @@ final class Lifecycle {
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param Option_Lock                     $lock              One upgrade at a time.
 	 */
-	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store ): void {
+	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $lock ): void {
 		if ( ! $activation && self::is_current() ) {
 			return;
 		}
-		$lock   = new Option_Lock( self::UPGRADE_LOCK_OPTION );
-		$locked = $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
+		// A lock the database could not take is not held: a later request upgrades.
+		$locked = true === $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
 		if ( ! $locked && ! $activation ) {
 			return;
 		}

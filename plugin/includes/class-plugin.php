@@ -28,7 +28,7 @@ final class Plugin {
 
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
 		$site_health = new Admin\Site_Health( $sidecar, $outbox );
-		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox );
+		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox, self::lock( Outbound\Hand_Over_Lock::OPTION ) );
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
@@ -73,7 +73,7 @@ final class Plugin {
 		add_action(
 			'init',
 			static function () use ( $outbox, $inbound_store, $idempotency_store ): void {
-				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $idempotency_store );
+				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $idempotency_store, self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
 			},
 			5
 		);
@@ -85,7 +85,7 @@ final class Plugin {
 	 */
 	public static function activate(): void {
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
-		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::manufacturing()[0] );
+		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::manufacturing()[0], self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
 	}
 
 	/**
@@ -104,14 +104,25 @@ final class Plugin {
 
 	/**
 	 * The manufacturing orders' idempotency keys (over WordPress's database, the system clock and
-	 * its options) and their one-live-record-per-source-order rule (the database and the setting);
-	 * the global connection is read here as in stores(), and nowhere else.
+	 * its options) and their one-live-record-per-source-order rule (the database, its locks and the
+	 * setting); the global connection is read here and in lock() as in stores(), and nowhere else.
 	 *
 	 * @return array{0: Manufacturing\Idempotency_Store, 1: Manufacturing\Source_Order_Uniqueness}
 	 */
 	private static function manufacturing(): array {
 		global $wpdb;
 		$options = new Wp_Options();
-		return array( new Manufacturing\Idempotency_Store( $wpdb, new System_Clock(), $options ), new Manufacturing\Source_Order_Uniqueness( $wpdb, $options ) );
+		$clock   = new System_Clock();
+		return array( new Manufacturing\Idempotency_Store( $wpdb, $clock, $options ), new Manufacturing\Source_Order_Uniqueness( $wpdb, $clock, $options ) );
+	}
+
+	/**
+	 * A lock row in WordPress's options table (over its database and the system clock).
+	 *
+	 * @param string $option The lock's option name.
+	 */
+	private static function lock( string $option ): Option_Lock {
+		global $wpdb;
+		return new Option_Lock( $wpdb, new System_Clock(), $option );
 	}
 }

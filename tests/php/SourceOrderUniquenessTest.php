@@ -41,7 +41,7 @@ final class SourceOrderUniquenessTest extends TestCase {
 		$this->db->posts                        = 'shop_posts';
 		$this->db->postmeta                     = 'shop_postmeta';
 		$this->options                          = new In_Memory_Options();
-		$this->rule                             = new Source_Order_Uniqueness( $this->db, $this->options );
+		$this->rule                             = new Source_Order_Uniqueness( $this->db, new Fixed_Clock( 1767225600 ), $this->options );
 	}
 
 	protected function tearDown(): void {

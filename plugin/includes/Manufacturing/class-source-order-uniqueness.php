@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Manufacturing;
 
+use ServiceIntegration\Clock;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Option_Lock;
 use ServiceIntegration\Options;
@@ -27,9 +28,10 @@ if ( ! defined( 'ABSPATH' ) ) {
  * requests for one commerce order, with or without an Idempotency-Key, make one record.
  * `0`, the field's default, names no commerce order and is never checked.
  *
- * One instance, built in Plugin with WordPress's connection and options; the decisions are
- * Source_Order_Rule's. A failed read of the live records is a WP_Error (Database_Error), never
- * "none": the write does not run on a check that did not happen.
+ * One instance, built in Plugin with WordPress's connection, the system clock (the locks'
+ * expiry) and options; the decisions are Source_Order_Rule's. A failed query (the lock, the
+ * live records) is a WP_Error (Database_Error), never "none": the write does not run on a check
+ * that did not happen.
  */
 final class Source_Order_Uniqueness {
 
@@ -50,12 +52,18 @@ final class Source_Order_Uniqueness {
 	const LOCK_WAIT = 10.0;
 
 	/**
+	 * The lock's option name, before the source order's id.
+	 */
+	const LOCK_PREFIX = 'service_integration_source_order_lock_';
+
+	/**
 	 * Constructor.
 	 *
-	 * @param \wpdb   $db      The database (the live records, read past any cache).
+	 * @param \wpdb   $db      The database (the live records, read past any cache, and the locks).
+	 * @param Clock   $clock   Time of the locks' expiry.
 	 * @param Options $options The setting.
 	 */
-	public function __construct( private \wpdb $db, private Options $options ) {
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
 	}
 
 	/**
@@ -109,8 +117,12 @@ final class Source_Order_Uniqueness {
 		if ( ! Source_Order_Rule::applies( $source, $this->is_enabled() ) ) {
 			return $write( $request );
 		}
-		$lock = new Option_Lock( 'service_integration_source_order_lock_' . $source );
-		if ( ! $lock->acquire( self::LOCK_TTL, self::LOCK_WAIT ) ) {
+		$lock  = new Option_Lock( $this->db, $this->clock, self::LOCK_PREFIX . $source );
+		$taken = $lock->acquire( self::LOCK_TTL, self::LOCK_WAIT );
+		if ( is_wp_error( $taken ) ) {
+			return $taken;
+		}
+		if ( ! $taken ) {
 			return new WP_Error(
 				'manufacturing_order_locked',
 				__( 'Another request is writing a manufacturing order for this source order. Retry in a moment.', 'service-integration' ),

@@ -32,6 +32,13 @@ class wpdb {
 	public $postmeta = 'wp_postmeta';
 
 	/**
+	 * The options table.
+	 *
+	 * @var string
+	 */
+	public $options = 'wp_options';
+
+	/**
 	 * The last query's error ('' when it succeeded).
 	 *
 	 * @var string
