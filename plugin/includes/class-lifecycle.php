@@ -27,9 +27,11 @@ final class Lifecycle {
 	 * @param Outbound\Outbox           $outbox            The outbox.
 	 * @param Inbound\Inbound_Store     $inbound_store     The inbound events.
 	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
+	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor ): void {
-		self::upgrade( true, $outbox, $inbound_store );
+	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
+		self::upgrade( true, $outbox, $inbound_store, $idempotency_store, $upgrade_lock );
 		self::schedule_jobs( $inbound_processor );
 		flush_rewrite_rules( false );
 	}
@@ -92,9 +94,11 @@ final class Lifecycle {
 	 *
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
+	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store ): void {
-		self::upgrade( false, $outbox, $inbound_store );
+	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
+		self::upgrade( false, $outbox, $inbound_store, $idempotency_store, $upgrade_lock );
 	}
 
 	/**
@@ -111,20 +115,22 @@ final class Lifecycle {
 	 * @param bool                   $activation    Whether the plugin is being activated.
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
+	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param Option_Lock                     $lock              One upgrade at a time.
 	 */
-	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store ): void {
+	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $lock ): void {
 		if ( ! $activation && self::is_current() ) {
 			return;
 		}
-		$lock   = new Option_Lock( self::UPGRADE_LOCK_OPTION );
-		$locked = $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
+		// A lock the database could not take is not held: a later request upgrades.
+		$locked = true === $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
 		if ( ! $locked && ! $activation ) {
 			return;
 		}
 		try {
 			wp_cache_delete( 'alloptions', 'options' );
 			if ( $activation || ! self::is_current() ) {
-				self::install( $activation, $outbox, $inbound_store );
+				self::install( $activation, $outbox, $inbound_store, $idempotency_store );
 			}
 		} finally {
 			if ( $locked ) {
@@ -154,12 +160,13 @@ final class Lifecycle {
 	 *                                              paid while it was off, so the paid-orders index is walked again.
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
+	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 */
-	private static function install( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store ): void {
+	private static function install( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store ): void {
 		Security\Service_Role::install();
 		$outbox->install();
 		$inbound_store->install();
-		Manufacturing\Idempotency_Store::install();
+		$idempotency_store->install();
 		Commerce\Paid_Moment_Recorder::install();
 		Commerce\Paid_Order_Index::install( $activation );
 		$administrator = get_role( 'administrator' );

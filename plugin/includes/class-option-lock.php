@@ -8,27 +8,25 @@
 
 namespace ServiceIntegration;
 
+use WP_Error;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
 /**
  * A row in the options table, taken with INSERT IGNORE (atomic on the option_name unique
- * key: add_option() is not, it upserts) and holding "<expiry>:<token>". An expired lock
- * (its holder died) is taken over with a compare-and-set on the old value, and a holder
- * releases only its own token. Never read through get_option(), so no cache is involved.
+ * key: add_option() is not, it upserts) and holding Option_Lock_Value's "<expiry>:<token>". An
+ * expired lock (its holder died) is taken over with a compare-and-set on the old value, and a
+ * holder releases only its own token. Never read through get_option(), so no cache is involved.
+ *
+ * Built over the connection and the clock its user was given (Plugin is where they come
+ * from); a failed query is a WP_Error (Database_Error), never "held by someone else" nor "taken".
  */
 final class Option_Lock {
 
 	/**
-	 * The option row that is the lock.
-	 *
-	 * @var string
-	 */
-	private string $option;
-
-	/**
-	 * The value this request holds, if any.
+	 * The value this instance holds, if any.
 	 *
 	 * @var string|null
 	 */
@@ -37,23 +35,26 @@ final class Option_Lock {
 	/**
 	 * A lock named by its option.
 	 *
+	 * @param \wpdb  $db     The database.
+	 * @param Clock  $clock  Time of the lock's expiry.
 	 * @param string $option Option name.
 	 */
-	public function __construct( string $option ) {
-		$this->option = $option;
+	public function __construct( private \wpdb $db, private Clock $clock, private string $option ) {
 	}
 
 	/**
-	 * Takes the lock, waiting up to $wait seconds for another holder to release it.
+	 * Takes the lock, waiting up to $wait seconds (of real time) for another holder to release it.
 	 *
 	 * @param int   $ttl  Seconds before the lock counts as abandoned.
 	 * @param float $wait Seconds to wait for it.
+	 * @return bool|WP_Error Whether it was taken; a WP_Error when the database did not answer.
 	 */
-	public function acquire( int $ttl, float $wait = 0.0 ): bool {
+	public function acquire( int $ttl, float $wait = 0.0 ) {
 		$deadline = microtime( true ) + $wait;
 		for ( ;; ) {
-			if ( $this->try_acquire( $ttl ) ) {
-				return true;
+			$taken = $this->try_acquire( $ttl );
+			if ( false !== $taken ) {
+				return $taken;
 			}
 			if ( microtime( true ) >= $deadline ) {
 				return false;
@@ -66,22 +67,35 @@ final class Option_Lock {
 	 * One attempt.
 	 *
 	 * @param int $ttl Seconds.
+	 * @return bool|WP_Error
 	 */
-	private function try_acquire( int $ttl ): bool {
-		global $wpdb;
-		$value    = ( time() + $ttl ) . ':' . wp_generate_password( 16, false );
-		$inserted = $wpdb->query( $wpdb->prepare( "INSERT IGNORE INTO {$wpdb->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", $this->option, $value ) );
-		if ( 1 === $inserted ) {
+	private function try_acquire( int $ttl ) {
+		$now      = $this->clock->now();
+		$value    = Option_Lock_Value::of( $now, $ttl, wp_generate_password( 16, false ) );
+		$inserted = $this->db->query( $this->db->prepare( "INSERT IGNORE INTO {$this->db->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", $this->option, $value ) );
+		$fault    = Database_Error::of( $this->db, $inserted, 'lock ' . $this->option . ': insert' );
+		if ( $fault ) {
+			return $fault;
+		}
+		if ( 1 === (int) $inserted ) {
 			$this->held = $value;
 			return true;
 		}
-		$current = $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", $this->option ) );
-		if ( null === $current || (int) strtok( (string) $current, ':' ) >= time() ) {
+		$current = $this->db->get_var( $this->db->prepare( "SELECT option_value FROM {$this->db->options} WHERE option_name = %s", $this->option ) );
+		$fault   = Database_Error::of( $this->db, $current, 'lock ' . $this->option . ': read' );
+		if ( $fault ) {
+			return $fault;
+		}
+		if ( ! Option_Lock_Value::is_abandoned( null === $current ? null : (string) $current, $now ) ) {
 			return false; // held (or released just now: the next attempt inserts)
 		}
 		// Abandoned: take it over, unless someone else just did.
-		$taken = $wpdb->query( $wpdb->prepare( "UPDATE {$wpdb->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, $this->option, $current ) );
-		if ( 1 === $taken ) {
+		$taken = $this->db->query( $this->db->prepare( "UPDATE {$this->db->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, $this->option, $current ) );
+		$fault = Database_Error::of( $this->db, $taken, 'lock ' . $this->option . ': take over' );
+		if ( $fault ) {
+			return $fault;
+		}
+		if ( 1 === (int) $taken ) {
 			$this->held = $value;
 			return true;
 		}
@@ -89,14 +103,16 @@ final class Option_Lock {
 	}
 
 	/**
-	 * Releases the lock if this request holds it.
+	 * Releases the lock if this instance holds it.
+	 *
+	 * @return true|WP_Error A WP_Error when the row could not be deleted (it then expires).
 	 */
-	public function release(): void {
-		global $wpdb;
+	public function release() {
 		if ( null === $this->held ) {
-			return;
+			return true;
 		}
-		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name = %s AND option_value = %s", $this->option, $this->held ) );
+		$deleted    = $this->db->query( $this->db->prepare( "DELETE FROM {$this->db->options} WHERE option_name = %s AND option_value = %s", $this->option, $this->held ) );
 		$this->held = null;
+		return Database_Error::of( $this->db, $deleted, 'lock ' . $this->option . ': release' ) ?? true;
 	}
 }

@@ -24,17 +24,19 @@ final class Plugin {
 	public static function boot(): void {
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
 
+		list( $idempotency_store, $source_orders ) = self::manufacturing();
+
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
 		$site_health = new Admin\Site_Health( $sidecar, $outbox );
-		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox );
+		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox, self::lock( Outbound\Hand_Over_Lock::OPTION ) );
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
 		Security\Xmlrpc_Guard::register();
-		Manufacturing\Manufacturing_Order_Type::register();
-		Manufacturing\Source_Order_Uniqueness::register();
+		Manufacturing\Manufacturing_Order_Type::register( new Manufacturing\Idempotent_Request( $idempotency_store ), $source_orders );
+		$source_orders->register();
 		// Expired idempotency keys go with the inbound sweep, the five-minute job every site has.
-		add_action( Inbound\Inbound_Processor::SWEEP_HOOK, array( Manufacturing\Idempotency_Store::class, 'purge_expired' ) );
+		add_action( Inbound\Inbound_Processor::SWEEP_HOOK, array( $idempotency_store, 'purge_expired' ) );
 		Abilities\Abilities::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
@@ -70,8 +72,8 @@ final class Plugin {
 
 		add_action(
 			'init',
-			static function () use ( $outbox, $inbound_store ): void {
-				Lifecycle::maybe_upgrade( $outbox, $inbound_store );
+			static function () use ( $outbox, $inbound_store, $idempotency_store ): void {
+				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $idempotency_store, self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
 			},
 			5
 		);
@@ -83,7 +85,7 @@ final class Plugin {
 	 */
 	public static function activate(): void {
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
-		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor );
+		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::manufacturing()[0], self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
 	}
 
 	/**
@@ -98,5 +100,29 @@ final class Plugin {
 		$options       = new Wp_Options();
 		$inbound_store = new Inbound\Inbound_Store( $wpdb, $clock, $options );
 		return array( new Outbound\Outbox( $wpdb, $clock, $options ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
+	}
+
+	/**
+	 * The manufacturing orders' idempotency keys (over WordPress's database, the system clock and
+	 * its options) and their one-live-record-per-source-order rule (the database, its locks and the
+	 * setting); the global connection is read here and in lock() as in stores(), and nowhere else.
+	 *
+	 * @return array{0: Manufacturing\Idempotency_Store, 1: Manufacturing\Source_Order_Uniqueness}
+	 */
+	private static function manufacturing(): array {
+		global $wpdb;
+		$options = new Wp_Options();
+		$clock   = new System_Clock();
+		return array( new Manufacturing\Idempotency_Store( $wpdb, $clock, $options ), new Manufacturing\Source_Order_Uniqueness( $wpdb, $clock, $options ) );
+	}
+
+	/**
+	 * A lock row in WordPress's options table (over its database and the system clock).
+	 *
+	 * @param string $option The lock's option name.
+	 */
+	private static function lock( string $option ): Option_Lock {
+		global $wpdb;
+		return new Option_Lock( $wpdb, new System_Clock(), $option );
 	}
 }

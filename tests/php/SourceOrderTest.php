@@ -6,10 +6,10 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Manufacturing\Source_Order_Uniqueness;
+use ServiceIntegration\Manufacturing\Source_Order_Rule;
 
 /**
- * Source_Order_Uniqueness::source_of(): the one-live-record rule applies to a positive source
+ * Source_Order_Rule::source_of(): the one-live-record rule applies to a positive source
  * order only.
  */
 final class SourceOrderTest extends TestCase {
@@ -53,6 +53,6 @@ final class SourceOrderTest extends TestCase {
 	 * @param int   $source Source order (0: none).
 	 */
 	public function test_only_a_positive_source_order_is_guarded( $meta, int $source ): void {
-		$this->assertSame( $source, Source_Order_Uniqueness::source_of( $meta ) );
+		$this->assertSame( $source, Source_Order_Rule::source_of( $meta ) );
 	}
 }

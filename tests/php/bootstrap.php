@@ -1,7 +1,7 @@
 <?php
 /**
  * Loads the plugin's classes through its own autoloader, without WordPress: classes that need
- * none of it, and the stores and the inbound processor over the stand-ins in support/ (a
+ * none of it, and the stores, the inbound processor and the idempotent create over the stand-ins in support/ (a
  * recording wpdb, a fixed clock, options, actions and cron events in memory). The rest is covered by the
  * end-to-end suite.
  *
@@ -18,10 +18,12 @@ define( 'SERVICE_INTEGRATION_TEST_LOG', sys_get_temp_dir() . '/service-integrati
 ini_set( 'error_log', SERVICE_INTEGRATION_TEST_LOG );
 register_shutdown_function( static fn() => file_exists( SERVICE_INTEGRATION_TEST_LOG ) && unlink( SERVICE_INTEGRATION_TEST_LOG ) );
 
-// WordPress's few functions and classes the stores call, in memory.
+// WordPress's few functions and classes the stores and the idempotent create call, in memory.
 require __DIR__ . '/support/wordpress-functions.php';
 require __DIR__ . '/support/class-wp-error.php';
 require __DIR__ . '/support/class-wpdb.php';
+require __DIR__ . '/support/class-wp-rest-request.php';
+require __DIR__ . '/support/class-wp-rest-response.php';
 
 // In-memory implementations of the plugin's ports, for the units that read through them.
 require __DIR__ . '/support/class-in-memory-order.php';

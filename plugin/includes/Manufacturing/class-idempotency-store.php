@@ -7,6 +7,12 @@
 
 namespace ServiceIntegration\Manufacturing;
 
+use ServiceIntegration\Clock;
+use ServiceIntegration\Database_Error;
+use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Options;
+use WP_Error;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -23,21 +29,18 @@ if ( ! defined( 'ABSPATH' ) ) {
  * once the lease is over, with a compare-and-set on the claim token. The key is stored as
  * its SHA-256, so the unique index stays within every MySQL's key length limit whatever
  * the key's length.
+ *
+ * One instance, built in Plugin with WordPress's connection, the system clock and WordPress's
+ * options (the schema version); what a row means for a request is Idempotency_Key_State's
+ * decision. A failed query comes back as a WP_Error (Database_Error), never as "no row": a
+ * request whose key could not be checked does no work.
  */
 final class Idempotency_Store {
 
 	const DB_VERSION_OPTION = 'service_integration_idempotency_db';
 	const DB_VERSION        = '1';
-
-	/**
-	 * How long a key answers as the first time (the IETF draft and Stripe: 24 hours).
-	 */
-	const TTL = DAY_IN_SECONDS;
-
-	/**
-	 * How long a claim holds before another request may take the key over.
-	 */
-	const LEASE_SECONDS = 60;
+	/** The table's name after the site's prefix. */
+	const TABLE = 'si_idempotency_keys';
 
 	/**
 	 * Rows the purge deletes at most per run.
@@ -45,21 +48,29 @@ final class Idempotency_Store {
 	const PURGE_BATCH = 1000;
 
 	/**
+	 * Constructor.
+	 *
+	 * @param \wpdb   $db      The database.
+	 * @param Clock   $clock   Time of the claims, their leases and expiry.
+	 * @param Options $options The schema version.
+	 */
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
+	}
+
+	/**
 	 * Table name.
 	 */
-	public static function table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'si_idempotency_keys';
+	public function table(): string {
+		return $this->db->prefix . self::TABLE;
 	}
 
 	/**
 	 * Creates or upgrades the table (dbDelta: idempotent).
 	 */
-	public static function install(): void {
-		global $wpdb;
+	public function install(): void {
 		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
-		$charset = $wpdb->get_charset_collate();
-		$table   = self::table();
+		$charset = $this->db->get_charset_collate();
+		$table   = $this->table();
 		dbDelta(
 			"CREATE TABLE {$table} (
 				id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
@@ -80,7 +91,7 @@ final class Idempotency_Store {
 			) {$charset};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
+		$this->options->update( self::DB_VERSION_OPTION, self::DB_VERSION, true );
 	}
 
 	/**
@@ -90,52 +101,62 @@ final class Idempotency_Store {
 	 * @param string $scope       What the key is for (one route).
 	 * @param string $key         The key, as Idempotency_Key::parse() gave it.
 	 * @param string $fingerprint The request's Idempotency_Key::fingerprint().
-	 * @return array{state:string, id?:int, token?:string, status?:int, data?:array, meta?:array, retry_after?:int}
+	 * @return array{state:string, id?:int, token?:string, status?:int, data?:array, meta?:array, retry_after?:int}|WP_Error
 	 *         state `claimed` (id, token: do the work, then complete() or release()),
 	 *         `replay` (status, data, meta: the first answer), `mismatch` (the key was used
-	 *         with another request), `in_progress` (retry_after seconds) or `error`.
+	 *         with another request) or `in_progress` (retry_after seconds); a WP_Error when
+	 *         the database did not answer (then nothing may be done for the request).
 	 */
-	public static function claim( int $user_id, string $scope, string $key, string $fingerprint ): array {
-		global $wpdb;
-		$table    = self::table();
+	public function claim( int $user_id, string $scope, string $key, string $fingerprint ) {
+		$table    = $this->table();
 		$key_hash = hash( 'sha256', $key );
 		// Twice at most: a row that expired, or was released meanwhile, is gone for the second insert.
 		for ( $attempt = 0; $attempt < 2; $attempt++ ) {
-			$now      = time();
+			$now      = $this->clock->now();
 			$token    = wp_generate_password( 32, false );
-			$inserted = $wpdb->query(
-				$wpdb->prepare(
+			$inserted = $this->db->query(
+				$this->db->prepare(
 					"INSERT IGNORE INTO {$table} (user_id, scope, key_hash, fingerprint, claim_token, locked_until, created_at, expires_at) VALUES (%d, %s, %s, %s, %s, %s, %s, %s)",
 					$user_id,
 					$scope,
 					$key_hash,
 					$fingerprint,
 					$token,
-					gmdate( 'Y-m-d H:i:s', $now + self::LEASE_SECONDS ),
-					gmdate( 'Y-m-d H:i:s', $now ),
-					gmdate( 'Y-m-d H:i:s', $now + self::TTL )
+					Mysql_Time::of( Idempotency_Key_State::locked_until( $now ) ),
+					Mysql_Time::of( $now ),
+					Mysql_Time::of( Idempotency_Key_State::expires_at( $now ) )
 				)
 			);
-			if ( false === $inserted ) {
-				return array( 'state' => 'error' );
+			$fault    = Database_Error::of( $this->db, $inserted, 'idempotency keys: claim a key' );
+			if ( $fault ) {
+				return $fault;
 			}
 			if ( 1 === (int) $inserted ) {
 				return array(
 					'state' => 'claimed',
-					'id'    => (int) $wpdb->insert_id,
+					'id'    => (int) $this->db->insert_id,
 					'token' => $token,
 				);
 			}
-			$row = $wpdb->get_row( $wpdb->prepare( "SELECT * FROM {$table} WHERE user_id = %d AND scope = %s AND key_hash = %s", $user_id, $scope, $key_hash ) );
+			$row   = $this->db->get_row( $this->db->prepare( "SELECT * FROM {$table} WHERE user_id = %d AND scope = %s AND key_hash = %s", $user_id, $scope, $key_hash ) );
+			$fault = Database_Error::of( $this->db, $row, 'idempotency keys: read a claimed key' );
+			if ( $fault ) {
+				return $fault;
+			}
 			if ( ! $row ) {
 				continue;
 			}
-			if ( self::timestamp( $row->expires_at ) <= $now ) {
+			$found = Idempotency_Key_State::of( $row, $fingerprint, $now );
+			if ( Idempotency_Key_State::EXPIRED === $found['state'] ) {
 				// Past its 24 hours the key is new again (the purge may not have run yet).
-				$wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE id = %d AND expires_at = %s", $row->id, $row->expires_at ) );
+				$deleted = $this->db->query( $this->db->prepare( "DELETE FROM {$table} WHERE id = %d AND expires_at = %s", $row->id, $row->expires_at ) );
+				$fault   = Database_Error::of( $this->db, $deleted, 'idempotency keys: delete an expired key' );
+				if ( $fault ) {
+					return $fault;
+				}
 				continue;
 			}
-			return self::existing( $row, $fingerprint, $now );
+			return $this->existing( $row, $found, $now );
 		}
 		return array(
 			'state'       => 'in_progress',
@@ -144,45 +165,37 @@ final class Idempotency_Store {
 	}
 
 	/**
-	 * What a request meets when its key has a live row.
+	 * The answer of a claim that met a live row.
 	 *
-	 * @param object $row         The row.
-	 * @param string $fingerprint The request's fingerprint.
-	 * @param int    $now         Unix time.
-	 * @return array See claim().
+	 * @param object $row   The row.
+	 * @param array  $found What the row is for the request (Idempotency_Key_State::of()).
+	 * @param int    $now   Unix time.
+	 * @return array|WP_Error See claim().
 	 */
-	private static function existing( object $row, string $fingerprint, int $now ): array {
-		global $wpdb;
-		if ( ! hash_equals( (string) $row->fingerprint, $fingerprint ) ) {
-			return array( 'state' => 'mismatch' );
-		}
-		if ( null !== $row->response_status ) {
-			// Top level as an array (WordPress's response filters expect one), objects inside kept as objects.
-			return array(
-				'state'  => 'replay',
-				'status' => (int) $row->response_status,
-				'data'   => (array) json_decode( (string) $row->response_data ),
-				'meta'   => (array) json_decode( (string) $row->response_meta, true ),
-			);
-		}
-		$locked_until = self::timestamp( (string) $row->locked_until );
-		if ( $locked_until > $now ) {
-			return array(
-				'state'       => 'in_progress',
-				'retry_after' => $locked_until - $now,
-			);
+	private function existing( object $row, array $found, int $now ) {
+		switch ( $found['state'] ) {
+			case Idempotency_Key_State::MISMATCH:
+				return array( 'state' => 'mismatch' );
+			case Idempotency_Key_State::REPLAY:
+				return array( 'state' => 'replay' ) + Idempotency_Key_State::answer( $row );
+			case Idempotency_Key_State::IN_PROGRESS:
+				return $found;
 		}
 		// Abandoned by a request that died: take it over, unless another request just did.
 		$token = wp_generate_password( 32, false );
-		$taken = $wpdb->query(
-			$wpdb->prepare(
-				'UPDATE ' . self::table() . ' SET claim_token = %s, locked_until = %s WHERE id = %d AND claim_token = %s AND response_status IS NULL',
+		$taken = $this->db->query(
+			$this->db->prepare(
+				'UPDATE ' . $this->table() . ' SET claim_token = %s, locked_until = %s WHERE id = %d AND claim_token = %s AND response_status IS NULL',
 				$token,
-				gmdate( 'Y-m-d H:i:s', $now + self::LEASE_SECONDS ),
+				Mysql_Time::of( Idempotency_Key_State::locked_until( $now ) ),
 				$row->id,
 				$row->claim_token
 			)
 		);
+		$fault = Database_Error::of( $this->db, $taken, 'idempotency keys: take over an abandoned key' );
+		if ( $fault ) {
+			return $fault;
+		}
 		if ( 1 === (int) $taken ) {
 			return array(
 				'state' => 'claimed',
@@ -204,12 +217,13 @@ final class Idempotency_Store {
 	 * @param int    $status HTTP status.
 	 * @param mixed  $data   Response data.
 	 * @param array  $meta   Headers and links: {headers: array, links: array}.
+	 * @return bool|WP_Error Whether the answer was recorded (false: the claim is no longer this
+	 *                       request's, another took the key over after its lease).
 	 */
-	public static function complete( int $id, string $token, int $status, $data, array $meta ): bool {
-		global $wpdb;
-		$written = $wpdb->query(
-			$wpdb->prepare(
-				'UPDATE ' . self::table() . " SET response_status = %d, response_data = %s, response_meta = %s, claim_token = '', locked_until = NULL WHERE id = %d AND claim_token = %s",
+	public function complete( int $id, string $token, int $status, $data, array $meta ) {
+		$written = $this->db->query(
+			$this->db->prepare(
+				'UPDATE ' . $this->table() . " SET response_status = %d, response_data = %s, response_meta = %s, claim_token = '', locked_until = NULL WHERE id = %d AND claim_token = %s",
 				$status,
 				(string) wp_json_encode( $data ),
 				(string) wp_json_encode( $meta ),
@@ -217,7 +231,7 @@ final class Idempotency_Store {
 				$token
 			)
 		);
-		return 1 === (int) $written;
+		return Database_Error::of( $this->db, $written, 'idempotency keys: record an answer' ) ?? 1 === (int) $written;
 	}
 
 	/**
@@ -226,35 +240,31 @@ final class Idempotency_Store {
 	 *
 	 * @param int    $id    Row id.
 	 * @param string $token Claim token.
+	 * @return true|WP_Error
 	 */
-	public static function release( int $id, string $token ): void {
-		global $wpdb;
-		$wpdb->query( $wpdb->prepare( 'DELETE FROM ' . self::table() . ' WHERE id = %d AND claim_token = %s AND response_status IS NULL', $id, $token ) );
+	public function release( int $id, string $token ) {
+		$deleted = $this->db->query( $this->db->prepare( 'DELETE FROM ' . $this->table() . ' WHERE id = %d AND claim_token = %s AND response_status IS NULL', $id, $token ) );
+		return Database_Error::of( $this->db, $deleted, 'idempotency keys: release a key' ) ?? true;
 	}
 
 	/**
 	 * Deletes keys past their 24 hours (from the inbound sweep, every five minutes).
 	 *
-	 * @return int Rows deleted.
+	 * @return int|WP_Error Rows deleted.
 	 */
-	public static function purge_expired(): int {
-		global $wpdb;
-		$table = self::table();
+	public function purge_expired() {
+		$table = $this->table();
 		// Ids first, then DELETE … IN: DELETE with LIMIT is not portable (SQLite).
-		$ids = $wpdb->get_col( $wpdb->prepare( "SELECT id FROM {$table} WHERE expires_at <= %s ORDER BY expires_at LIMIT %d", gmdate( 'Y-m-d H:i:s' ), self::PURGE_BATCH ) );
+		$ids   = $this->db->get_col( $this->db->prepare( "SELECT id FROM {$table} WHERE expires_at <= %s ORDER BY expires_at LIMIT %d", Mysql_Time::of( $this->clock->now() ), self::PURGE_BATCH ) );
+		$fault = Database_Error::of( $this->db, $ids, 'idempotency keys: find expired keys' );
+		if ( $fault ) {
+			return $fault;
+		}
 		if ( ! $ids ) {
 			return 0;
 		}
 		$placeholders = implode( ',', array_fill( 0, count( $ids ), '%d' ) );
-		return (int) $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) );
-	}
-
-	/**
-	 * Unix time of a UTC datetime column (0 for none).
-	 *
-	 * @param string|null $datetime Datetime.
-	 */
-	private static function timestamp( ?string $datetime ): int {
-		return $datetime ? (int) strtotime( $datetime . ' UTC' ) : 0;
+		$deleted      = $this->db->query( $this->db->prepare( "DELETE FROM {$table} WHERE id IN ({$placeholders})", array_map( 'intval', $ids ) ) );
+		return Database_Error::of( $this->db, $deleted, 'idempotency keys: purge expired keys' ) ?? (int) $deleted;
 	}
 }

@@ -22,6 +22,11 @@ if ( ! defined( 'ABSPATH' ) ) {
  * request is refused (422); while the first is still running, 409 with Retry-After. Only a
  * success is kept: a refused or failed request wrote nothing, so its key is released and a
  * corrected retry runs. Without the header the request runs as always.
+ *
+ * When the keys' table cannot be read or written before the work, the request answers the
+ * store's 500 `service_integration_database_error` and does nothing. When the answer cannot be
+ * recorded after the work, the answer still goes out (the record exists; an error would tell the
+ * client to create it again) and the failure is logged.
  */
 final class Idempotent_Request {
 
@@ -36,6 +41,14 @@ final class Idempotent_Request {
 	const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 	/**
+	 * Constructor.
+	 *
+	 * @param Idempotency_Store $store The keys and their first answers.
+	 */
+	public function __construct( private Idempotency_Store $store ) {
+	}
+
+	/**
 	 * Runs $handler for the request, unless its key already answered.
 	 *
 	 * @param WP_REST_Request $request Request.
@@ -43,7 +56,7 @@ final class Idempotent_Request {
 	 * @param callable        $handler Does the work: WP_REST_Request => WP_REST_Response|WP_Error.
 	 * @return WP_REST_Response|WP_Error
 	 */
-	public static function run( WP_REST_Request $request, string $scope, callable $handler ) {
+	public function run( WP_REST_Request $request, string $scope, callable $handler ) {
 		$header = $request->get_header( self::HEADER );
 		if ( null === $header ) {
 			return $handler( $request );
@@ -57,10 +70,13 @@ final class Idempotent_Request {
 				array( 'status' => 400 )
 			);
 		}
-		$claim = Idempotency_Store::claim( get_current_user_id(), $scope, $key, self::fingerprint( $request ) );
+		$claim = $this->store->claim( get_current_user_id(), $scope, $key, self::fingerprint( $request ) );
+		if ( is_wp_error( $claim ) ) {
+			return $claim;
+		}
 		switch ( $claim['state'] ) {
 			case 'claimed':
-				return self::first( $request, $handler, $claim['id'], $claim['token'] );
+				return $this->first( $request, $handler, $claim['id'], $claim['token'] );
 			case 'replay':
 				return self::replay( $claim['status'], $claim['data'], $claim['meta'] );
 			case 'mismatch':
@@ -70,7 +86,7 @@ final class Idempotent_Request {
 					sprintf( __( 'This %s was already used with another request. Send a new key for a new request.', 'service-integration' ), self::HEADER ),
 					array( 'status' => 422 )
 				);
-			case 'in_progress':
+			default: // in_progress.
 				$response = rest_convert_error_to_response(
 					new WP_Error(
 						'idempotency_key_in_progress',
@@ -81,8 +97,6 @@ final class Idempotent_Request {
 				);
 				$response->header( 'Retry-After', (string) max( 1, (int) $claim['retry_after'] ) );
 				return $response;
-			default:
-				return new WP_Error( 'idempotency_store_error', __( 'The idempotency key could not be checked. Nothing was written; retry later.', 'service-integration' ), array( 'status' => 500 ) );
 		}
 	}
 
@@ -95,23 +109,24 @@ final class Idempotent_Request {
 	 * @param string          $token   Claim token.
 	 * @return WP_REST_Response|WP_Error
 	 */
-	private static function first( WP_REST_Request $request, callable $handler, int $id, string $token ) {
+	private function first( WP_REST_Request $request, callable $handler, int $id, string $token ) {
 		try {
 			$result = $handler( $request );
 		} catch ( \Throwable $error ) {
-			Idempotency_Store::release( $id, $token );
+			$this->store->release( $id, $token );
 			throw $error;
 		}
 		if ( is_wp_error( $result ) ) {
-			Idempotency_Store::release( $id, $token );
+			$this->store->release( $id, $token );
 			return $result;
 		}
 		$response = rest_ensure_response( $result );
 		if ( $response->get_status() >= 400 ) {
-			Idempotency_Store::release( $id, $token );
+			$this->store->release( $id, $token );
 			return $response;
 		}
-		Idempotency_Store::complete(
+		// A failure is logged by the store; the key then answers "in progress" until its lease ends.
+		$this->store->complete(
 			$id,
 			$token,
 			$response->get_status(),

@@ -39,9 +39,25 @@ final class Manufacturing_Order_Type {
 
 	/**
 	 * Registers hooks.
+	 *
+	 * @param Idempotent_Request      $idempotent_request Creation once per Idempotency-Key.
+	 * @param Source_Order_Uniqueness $source_orders      One live record per source order, when on.
 	 */
-	public static function register(): void {
+	public static function register( Idempotent_Request $idempotent_request, Source_Order_Uniqueness $source_orders ): void {
 		add_action( 'init', array( self::class, 'register_post_type' ) );
+		/*
+		 * Core builds a type's REST controller itself, with the post type as its only argument;
+		 * the type's object keeps it (WP_Post_Type::$rest_controller, read by get_rest_controller()),
+		 * so the one with its collaborators is set there as soon as the type exists.
+		 */
+		add_action(
+			'registered_post_type_' . self::POST_TYPE,
+			static function ( string $post_type, \WP_Post_Type $type ) use ( $idempotent_request, $source_orders ): void {
+				$type->rest_controller = new Manufacturing_Orders_Controller( $post_type, $idempotent_request, $source_orders );
+			},
+			10,
+			2
+		);
 		add_action( 'init', array( self::class, 'register_fields' ) );
 		Manufacturing_Order_List_Screen::register();
 		Manufacturing_Order_Edit_Screen::register();

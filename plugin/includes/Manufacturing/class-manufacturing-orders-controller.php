@@ -27,6 +27,17 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 
 	/**
+	 * Constructor (Manufacturing_Order_Type sets it as the type's controller).
+	 *
+	 * @param string                  $post_type          The post type.
+	 * @param Idempotent_Request      $idempotent_request Creation once per Idempotency-Key.
+	 * @param Source_Order_Uniqueness $source_orders      One live record per source order, when on.
+	 */
+	public function __construct( string $post_type, private Idempotent_Request $idempotent_request, private Source_Order_Uniqueness $source_orders ) {
+		parent::__construct( $post_type );
+	}
+
+	/**
 	 * Creates a record once its custom fields are valid: once per Idempotency-Key
 	 * (Idempotent_Request), and, when source orders are unique, only for a source order
 	 * without a live record (Source_Order_Uniqueness).
@@ -35,7 +46,7 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 	 * @return \WP_REST_Response|\WP_Error
 	 */
 	public function create_item( $request ) {
-		return Idempotent_Request::run(
+		return $this->idempotent_request->run(
 			$request,
 			'create:' . $this->post_type,
 			function ( WP_REST_Request $request ) {
@@ -43,7 +54,7 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 				if ( is_wp_error( $valid ) ) {
 					return $valid;
 				}
-				return Source_Order_Uniqueness::guard( $request, 0, fn( WP_REST_Request $request ) => parent::create_item( $request ) );
+				return $this->source_orders->guard( $request, 0, fn( WP_REST_Request $request ) => parent::create_item( $request ) );
 			}
 		);
 	}
@@ -60,7 +71,7 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 		if ( is_wp_error( $valid ) ) {
 			return $valid;
 		}
-		return Source_Order_Uniqueness::guard( $request, (int) $request['id'], fn( WP_REST_Request $request ) => parent::update_item( $request ) );
+		return $this->source_orders->guard( $request, (int) $request['id'], fn( WP_REST_Request $request ) => parent::update_item( $request ) );
 	}
 
 	/**

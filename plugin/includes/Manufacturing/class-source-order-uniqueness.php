@@ -7,7 +7,10 @@
 
 namespace ServiceIntegration\Manufacturing;
 
+use ServiceIntegration\Clock;
+use ServiceIntegration\Database_Error;
 use ServiceIntegration\Option_Lock;
+use ServiceIntegration\Options;
 use WP_Error;
 use WP_REST_Request;
 
@@ -24,6 +27,11 @@ if ( ! defined( 'ABSPATH' ) ) {
  * The check and the write run under a lock per source order (Option_Lock), so concurrent
  * requests for one commerce order, with or without an Idempotency-Key, make one record.
  * `0`, the field's default, names no commerce order and is never checked.
+ *
+ * One instance, built in Plugin with WordPress's connection, the system clock (the locks'
+ * expiry) and options; the decisions are Source_Order_Rule's. A failed query (the lock, the
+ * live records) is a WP_Error (Database_Error), never "none": the write does not run on a check
+ * that did not happen.
  */
 final class Source_Order_Uniqueness {
 
@@ -44,17 +52,32 @@ final class Source_Order_Uniqueness {
 	const LOCK_WAIT = 10.0;
 
 	/**
+	 * The lock's option name, before the source order's id.
+	 */
+	const LOCK_PREFIX = 'service_integration_source_order_lock_';
+
+	/**
+	 * Constructor.
+	 *
+	 * @param \wpdb   $db      The database (the live records, read past any cache, and the locks).
+	 * @param Clock   $clock   Time of the locks' expiry.
+	 * @param Options $options The setting.
+	 */
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
+	}
+
+	/**
 	 * Registers the setting.
 	 */
-	public static function register(): void {
-		add_action( 'init', array( self::class, 'register_setting' ) );
+	public function register(): void {
+		add_action( 'init', array( $this, 'register_setting' ) );
 	}
 
 	/**
 	 * The setting, so administrators switch it from REST (`/wp/v2/settings`) or WP-CLI
 	 * (`wp option update`).
 	 */
-	public static function register_setting(): void {
+	public function register_setting(): void {
 		register_setting(
 			'service_integration',
 			self::OPTION,
@@ -71,25 +94,14 @@ final class Source_Order_Uniqueness {
 	/**
 	 * Whether source_order_id is unique among live records.
 	 */
-	public static function is_enabled(): bool {
+	public function is_enabled(): bool {
 		/**
 		 * Filters whether a manufacturing order's source_order_id must be unique among live
 		 * records (not trashed). Default: the `service_integration_unique_source_order_id` setting.
 		 *
 		 * @param bool $unique Whether it must be unique.
 		 */
-		return (bool) apply_filters( self::FILTER, (bool) get_option( self::OPTION, false ) );
-	}
-
-	/**
-	 * The source order a request's meta names: a positive id (a numeric one cut to its whole
-	 * part), or 0 for none (absent, not a number, zero or below), which the rule leaves alone.
-	 *
-	 * @param mixed $meta The request's meta parameter.
-	 */
-	public static function source_of( $meta ): int {
-		$source = is_array( $meta ) && isset( $meta['source_order_id'] ) && is_numeric( $meta['source_order_id'] ) ? (int) $meta['source_order_id'] : 0;
-		return max( 0, $source );
+		return (bool) apply_filters( self::FILTER, (bool) $this->options->get( self::OPTION, false ) );
 	}
 
 	/**
@@ -100,13 +112,17 @@ final class Source_Order_Uniqueness {
 	 * @param callable       $write   Does the write: WP_REST_Request => WP_REST_Response|WP_Error.
 	 * @return \WP_REST_Response|WP_Error
 	 */
-	public static function guard( WP_REST_Request $request, int $own_id, callable $write ) {
-		$source = self::source_of( $request->get_param( 'meta' ) );
-		if ( $source <= 0 || ! self::is_enabled() ) {
+	public function guard( WP_REST_Request $request, int $own_id, callable $write ) {
+		$source = Source_Order_Rule::source_of( $request->get_param( 'meta' ) );
+		if ( ! Source_Order_Rule::applies( $source, $this->is_enabled() ) ) {
 			return $write( $request );
 		}
-		$lock = new Option_Lock( 'service_integration_source_order_lock_' . $source );
-		if ( ! $lock->acquire( self::LOCK_TTL, self::LOCK_WAIT ) ) {
+		$lock  = new Option_Lock( $this->db, $this->clock, self::LOCK_PREFIX . $source );
+		$taken = $lock->acquire( self::LOCK_TTL, self::LOCK_WAIT );
+		if ( is_wp_error( $taken ) ) {
+			return $taken;
+		}
+		if ( ! $taken ) {
 			return new WP_Error(
 				'manufacturing_order_locked',
 				__( 'Another request is writing a manufacturing order for this source order. Retry in a moment.', 'service-integration' ),
@@ -114,18 +130,13 @@ final class Source_Order_Uniqueness {
 			);
 		}
 		try {
-			$existing = self::live_record( $source, $own_id );
-			if ( $existing ) {
-				return new WP_Error(
-					'manufacturing_order_exists',
-					/* translators: 1: the source order id, 2: the existing manufacturing order's id. */
-					sprintf( __( 'Source order %1$d already has a manufacturing order: %2$d.', 'service-integration' ), $source, $existing ),
-					array(
-						'status'          => 409,
-						'id'              => $existing,
-						'source_order_id' => $source,
-					)
-				);
+			$existing = $this->live_record( $source, $own_id );
+			if ( is_wp_error( $existing ) ) {
+				return $existing;
+			}
+			$refusal = Source_Order_Rule::refusal( $source, $existing );
+			if ( $refusal ) {
+				return $refusal;
 			}
 			return $write( $request );
 		} finally {
@@ -139,16 +150,17 @@ final class Source_Order_Uniqueness {
 	 *
 	 * @param int $source Source order id.
 	 * @param int $own_id Record to leave out.
+	 * @return int|WP_Error The record's id, 0 for none.
 	 */
-	private static function live_record( int $source, int $own_id ): int {
-		global $wpdb;
-		return (int) $wpdb->get_var(
-			$wpdb->prepare(
-				"SELECT p.ID FROM {$wpdb->posts} p INNER JOIN {$wpdb->postmeta} m ON m.post_id = p.ID AND m.meta_key = 'source_order_id' WHERE p.post_type = %s AND p.post_status NOT IN ('trash', 'auto-draft', 'inherit') AND m.meta_value = %s AND p.ID <> %d ORDER BY p.ID ASC LIMIT 1",
+	public function live_record( int $source, int $own_id ) {
+		$id = $this->db->get_var(
+			$this->db->prepare(
+				"SELECT p.ID FROM {$this->db->posts} p INNER JOIN {$this->db->postmeta} m ON m.post_id = p.ID AND m.meta_key = 'source_order_id' WHERE p.post_type = %s AND p.post_status NOT IN ('trash', 'auto-draft', 'inherit') AND m.meta_value = %s AND p.ID <> %d ORDER BY p.ID ASC LIMIT 1",
 				Manufacturing_Order_Type::POST_TYPE,
 				(string) $source,
 				$own_id
 			)
 		);
+		return Database_Error::of( $this->db, $id, 'manufacturing orders: find the live record of a source order' ) ?? (int) $id;
 	}
 }

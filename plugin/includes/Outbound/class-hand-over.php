@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Outbound;
 
+use ServiceIntegration\Option_Lock;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
 
@@ -19,7 +20,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * marked handed over only after the sidecar acknowledged it (stored durably). When the
  * sidecar is down the rows stay, and the every-minute cron event tries again, in order.
  * A row the sidecar refuses (or that cannot be sent at all) is parked as rejected, so it
- * never blocks the rows behind it. One holder at a time (Hand_Over_Lock).
+ * never blocks the rows behind it. One holder at a time (the Option_Lock named by Hand_Over_Lock).
  */
 final class Hand_Over {
 
@@ -49,8 +50,9 @@ final class Hand_Over {
 	 *
 	 * @param Sidecar_Client $sidecar Client.
 	 * @param Outbox         $outbox  The rows to hand over.
+	 * @param Option_Lock    $lock    One hand-over at a time (Hand_Over_Lock::OPTION).
 	 */
-	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox ) {
+	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox, private Option_Lock $lock ) {
 	}
 
 	/**
@@ -158,17 +160,18 @@ final class Hand_Over {
 	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
 	public function flush( int $max_batches = self::MAX_BATCHES, float $wait = 0.0 ): array {
-		if ( ! Hand_Over_Lock::acquire( Hand_Over_Lock::TTL, $wait ) ) {
+		$taken = $this->lock->acquire( Hand_Over_Lock::TTL, $wait );
+		if ( true !== $taken ) {
 			return array(
 				'handed_over' => 0,
 				'rejected'    => 0,
-				'error'       => self::BUSY,
+				'error'       => is_wp_error( $taken ) ? $taken->get_error_code() : self::BUSY,
 			);
 		}
 		try {
 			return $this->hand_over_batches( $max_batches );
 		} finally {
-			Hand_Over_Lock::release();
+			$this->lock->release();
 		}
 	}
 

@@ -304,3 +304,102 @@ describe( 'manufacturing orders: one live record per source order (the option)',
 		expect( [ 401, 403 ] ).toContain( refused.status );
 	} );
 } );
+
+/**
+ * A query of the create that fails is answered as an error and never creates twice: a test
+ * plugin makes one kind of query of one request read a table that does not exist.
+ */
+describe( 'manufacturing orders: database errors', () => {
+	const FAULT_PLUGIN = 'manufacturing-store-fault/manufacturing-store-fault';
+	let account: ServiceAccount;
+
+	beforeAll( async () => {
+		account = await provisionServiceAccount( 'store-fault-test' );
+	} );
+
+	afterAll( async () => {
+		await setUniqueSourceOrders( false );
+	} );
+
+	/** A create whose queries of one kind fail. */
+	function createFaulty( fault: string, data: Record< string, unknown >, key?: string ) {
+		return account.client.request< Record_ & RestError >( {
+			method: 'POST',
+			path: ROUTE,
+			data,
+			headers: {
+				'x-test-manufacturing-store-fault': fault,
+				...( key === undefined ? {} : { 'idempotency-key': key } ),
+			},
+		} );
+	}
+
+	/** The database's error as REST answers it: 500, no SQL, no table name. */
+	function expectDatabaseError( answer: RestResult< Record_ & RestError > ): void {
+		expect( [ answer.status, answer.body.code, answer.body.data?.status ] ).toEqual( [
+			500,
+			'service_integration_database_error',
+			500,
+		] );
+		expect( answer.body.message ).not.toMatch( /select|from|missing_table|si_idempotency_keys|wp_|sql/i );
+	}
+
+	it( 'answers 500 service_integration_database_error when the key cannot be claimed, and creates nothing', async () => {
+		await withPluginActive( FAULT_PLUGIN, async () => {
+			const title = uniqueTitle( 'Keys down' );
+			const key = randomUUID();
+			const body = { title, status: 'publish', meta: { source_order_id: uniqueSource() } };
+			expectDatabaseError( await createFaulty( 'keys', body, key ) );
+			expect( await recordsTitled( title ) ).toEqual( [] );
+
+			// Nothing was claimed: once the table answers, the same key creates, once.
+			const retried = await create( account.client, body, key );
+			const again = await create( account.client, body, key );
+			expect( [
+				retried.status,
+				again.status,
+				again.headers.get( 'idempotent-replayed' ),
+				again.body.id,
+			] ).toEqual( [ 201, 201, 'true', retried.body.id ] );
+			expect( await recordsTitled( title ) ).toEqual( [ retried.body.id ] );
+		} );
+	} );
+
+	it( 'still answers a created record whose answer could not be kept, and a retry meets the held key, not a second record', async () => {
+		await withPluginActive( FAULT_PLUGIN, async () => {
+			const title = uniqueTitle( 'Answer lost' );
+			const key = randomUUID();
+			const body = { title, status: 'publish' };
+			const first = await createFaulty( 'complete', body, key );
+			expect( first.status ).toBe( 201 );
+
+			const retry = await create( account.client, body, key );
+			expect( [ retry.status, retry.body.code ] ).toEqual( [ 409, 'idempotency_key_in_progress' ] );
+			expect( Number( retry.headers.get( 'retry-after' ) ) ).toBeGreaterThanOrEqual( 1 );
+			expect( await recordsTitled( title ) ).toEqual( [ first.body.id ] );
+		} );
+	} );
+
+	it.each( [
+		[ 'the source order cannot be locked', 'lock' ],
+		[ 'its live records cannot be read', 'live' ],
+	] )(
+		'with unique source orders, answers 500 service_integration_database_error when %s, and writes nothing',
+		async ( _label, fault ) => {
+			await setUniqueSourceOrders( true );
+			await withPluginActive( FAULT_PLUGIN, async () => {
+				const title = uniqueTitle( `Source ${ fault } down` );
+				const source = uniqueSource();
+				const body = { title, status: 'publish', meta: { source_order_id: source } };
+				expectDatabaseError( await createFaulty( fault, body ) );
+				expectDatabaseError( await createFaulty( fault, body, randomUUID() ) );
+				expect( await recordsTitled( title ) ).toEqual( [] );
+
+				// With the database answering, the record is made.
+				const made = await create( account.client, body );
+				expect( made.status ).toBe( 201 );
+				expect( await recordsTitled( title ) ).toEqual( [ made.body.id ] );
+			} );
+		}
+	);
+} );

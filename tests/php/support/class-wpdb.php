@@ -18,6 +18,27 @@ class wpdb {
 	public $prefix = 'wp_';
 
 	/**
+	 * The posts table.
+	 *
+	 * @var string
+	 */
+	public $posts = 'wp_posts';
+
+	/**
+	 * The posts' meta table.
+	 *
+	 * @var string
+	 */
+	public $postmeta = 'wp_postmeta';
+
+	/**
+	 * The options table.
+	 *
+	 * @var string
+	 */
+	public $options = 'wp_options';
+
+	/**
 	 * The last query's error ('' when it succeeded).
 	 *
 	 * @var string

@@ -23,6 +23,16 @@ function __( $text, $domain = 'default' ) {
 }
 
 /**
+ * A random string of letters and digits, as core's without special characters.
+ *
+ * @param int  $length        Length.
+ * @param bool $special_chars Whether to use special characters (never, here).
+ */
+function wp_generate_password( $length = 12, $special_chars = true ) {
+	return substr( bin2hex( random_bytes( $length ) ), 0, $length );
+}
+
+/**
  * Whether the value is a WP_Error.
  *
  * @param mixed $thing Value.
@@ -107,4 +117,37 @@ function wp_schedule_single_event( $at, $hook ) {
 function wp_unschedule_event( $at, $hook ) {
 	unset( $GLOBALS['service_integration_test_wp']['cron'][ $hook ] );
 	return true;
+}
+
+/**
+ * The current user of this test (0 when none was set).
+ */
+function get_current_user_id() {
+	return $GLOBALS['service_integration_test_wp']['user'] ?? 0;
+}
+
+/**
+ * A response for a result (a response stays as it is, a value becomes one with status 200).
+ *
+ * @param mixed $response Result.
+ */
+function rest_ensure_response( $response ) {
+	return $response instanceof WP_REST_Response ? $response : new WP_REST_Response( $response );
+}
+
+/**
+ * An error as the response core answers it with.
+ *
+ * @param WP_Error $error Error.
+ */
+function rest_convert_error_to_response( $error ) {
+	$data = $error->get_error_data();
+	return new WP_REST_Response(
+		array(
+			'code'    => $error->get_error_code(),
+			'message' => $error->get_error_message(),
+			'data'    => $data,
+		),
+		(int) ( $data['status'] ?? 500 )
+	);
 }
