@@ -134,7 +134,7 @@ final class Paid_Orders {
 	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ): array {
+	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ) {
 		if ( ! self::paid_statuses() ) {
 			return array( 'orders' => array(), 'total' => 0 );
 		}
@@ -348,7 +348,7 @@ final class Paid_Orders {
 	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ): array {
+	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ) {
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
 			return array( 'orders' => array(), 'total' => 0 );
 		}
