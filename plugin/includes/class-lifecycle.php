@@ -27,12 +27,13 @@ final class Lifecycle {
 	 * @param Outbound\Outbox           $outbox            The outbox.
 	 * @param Inbound\Inbound_Store     $inbound_store     The inbound events.
 	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
+	 * @param Commerce\Paid_Orders       $paid_orders       The paid orders and their index.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
-		self::upgrade( true, $outbox, $inbound_store, $idempotency_store, $upgrade_lock );
-		self::schedule_jobs( $inbound_processor );
+	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
+		self::upgrade( true, $outbox, $inbound_store, $paid_orders, $idempotency_store, $upgrade_lock );
+		self::schedule_jobs( $inbound_processor, $paid_orders );
 		flush_rewrite_rules( false );
 	}
 
@@ -62,13 +63,14 @@ final class Lifecycle {
 	 * on a recurrence it does not know. Later requests check the recurring ones on `init` too.
 	 *
 	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
+	 * @param Commerce\Paid_Orders       $paid_orders       Schedules the paid-orders index's walk.
 	 */
-	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor ): void {
+	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Orders $paid_orders ): void {
 		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) );
 		add_filter( 'cron_schedules', array( Inbound\Inbound_Processor::class, 'add_schedule' ) );
 		Outbound\Hand_Over::schedule( time() );
 		$inbound_processor->schedule();
-		Commerce\Paid_Order_Index_Walk::schedule();
+		$paid_orders->schedule_index_walk();
 	}
 
 	/** The lock that lets one request at a time run the upgrade, and how long before it counts as abandoned. */
@@ -94,11 +96,12 @@ final class Lifecycle {
 	 *
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
+	 * @param Commerce\Paid_Orders   $paid_orders   The paid orders and their index.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
-		self::upgrade( false, $outbox, $inbound_store, $idempotency_store, $upgrade_lock );
+	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
+		self::upgrade( false, $outbox, $inbound_store, $paid_orders, $idempotency_store, $upgrade_lock );
 	}
 
 	/**
@@ -115,10 +118,11 @@ final class Lifecycle {
 	 * @param bool                   $activation    Whether the plugin is being activated.
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
+	 * @param Commerce\Paid_Orders   $paid_orders   The paid orders and their index.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 * @param Option_Lock                     $lock              One upgrade at a time.
 	 */
-	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $lock ): void {
+	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $lock ): void {
 		if ( ! $activation && self::is_current() ) {
 			return;
 		}
@@ -130,7 +134,7 @@ final class Lifecycle {
 		try {
 			wp_cache_delete( 'alloptions', 'options' );
 			if ( $activation || ! self::is_current() ) {
-				self::install( $activation, $outbox, $inbound_store, $idempotency_store );
+				self::install( $activation, $outbox, $inbound_store, $paid_orders, $idempotency_store );
 			}
 		} finally {
 			if ( $locked ) {
@@ -160,15 +164,16 @@ final class Lifecycle {
 	 *                                              paid while it was off, so the paid-orders index is walked again.
 	 * @param Outbound\Outbox       $outbox        The outbox.
 	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
+	 * @param Commerce\Paid_Orders   $paid_orders   The paid orders and their index.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 */
-	private static function install( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Manufacturing\Idempotency_Store $idempotency_store ): void {
+	private static function install( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store ): void {
 		Security\Service_Role::install();
 		$outbox->install();
 		$inbound_store->install();
 		$idempotency_store->install();
 		Commerce\Paid_Moment_Recorder::install();
-		Commerce\Paid_Order_Index::install( $activation );
+		$paid_orders->install_index( $activation );
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {
 			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {

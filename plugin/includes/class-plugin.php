@@ -23,8 +23,8 @@ final class Plugin {
 	 */
 	public static function boot(): void {
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
-
-		list( $idempotency_store, $source_orders ) = self::manufacturing();
+		list( $paid_order_index, $paid_orders )             = self::paid_orders();
+		list( $idempotency_store, $source_orders )          = self::manufacturing();
 
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
 		$site_health = new Admin\Site_Health( $sidecar, $outbox );
@@ -41,8 +41,9 @@ final class Plugin {
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
 		$site_health->register();
-		Commerce\Paid_Order_Index_Hooks::register();
-		Commerce\Paid_Order_Index_Walk::register();
+		$paid_order_index_hooks = new Commerce\Paid_Order_Index_Hooks( $paid_order_index );
+		$paid_order_index_hooks->register();
+		( new Commerce\Paid_Order_Index_Walk( $paid_order_index, $paid_orders, $paid_order_index_hooks ) )->register();
 		Commerce\Paid_Moment_Recorder::register();
 		Commerce\Paid_Moment_Query::register();
 		( new Outbound\Order_Events( $hand_over, $outbox ) )->register();
@@ -55,13 +56,13 @@ final class Plugin {
 
 		add_action(
 			'rest_api_init',
-			static function () use ( $sidecar, $site_health, $hand_over, $outbox, $inbound_store ): void {
+			static function () use ( $sidecar, $site_health, $hand_over, $outbox, $inbound_store, $paid_order_index, $paid_orders ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
 				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
-				( new Rest\Paid_Orders_Controller() )->register_routes();
-				( new Rest\Paid_Order_Index_Controller() )->register_routes();
+				( new Rest\Paid_Orders_Controller( $paid_orders ) )->register_routes();
+				( new Rest\Paid_Order_Index_Controller( $paid_order_index ) )->register_routes();
 				( new Rest\Sidecar_Proxy_Controller( $sidecar, Rest\Sidecar_Proxy_Routes::all() ) )->register_routes();
 				( new Rest\Outbox_Controller( $hand_over, $outbox ) )->register_routes();
 				( new Inbound\Inbound_Route( $sidecar, $inbound_store ) )->register_routes();
@@ -72,8 +73,8 @@ final class Plugin {
 
 		add_action(
 			'init',
-			static function () use ( $outbox, $inbound_store, $idempotency_store ): void {
-				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $idempotency_store, self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
+			static function () use ( $outbox, $inbound_store, $paid_orders, $idempotency_store ): void {
+				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $paid_orders, $idempotency_store, self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
 			},
 			5
 		);
@@ -85,7 +86,7 @@ final class Plugin {
 	 */
 	public static function activate(): void {
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
-		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::manufacturing()[0], self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
+		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::paid_orders()[1], self::manufacturing()[0], self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
 	}
 
 	/**
@@ -105,7 +106,7 @@ final class Plugin {
 	/**
 	 * The manufacturing orders' idempotency keys (over WordPress's database, the system clock and
 	 * its options) and their one-live-record-per-source-order rule (the database, its locks and the
-	 * setting); the global connection is read here and in lock() as in stores(), and nowhere else.
+	 * setting). The global connection is read in these builders of this class, and nowhere else.
 	 *
 	 * @return array{0: Manufacturing\Idempotency_Store, 1: Manufacturing\Source_Order_Uniqueness}
 	 */
@@ -124,5 +125,18 @@ final class Plugin {
 	private static function lock( string $option ): Option_Lock {
 		global $wpdb;
 		return new Option_Lock( $wpdb, new System_Clock(), $option );
+	}
+
+	/**
+	 * The paid-orders index over WordPress's database, the system clock and WordPress's
+	 * options, and the adapter that reads paid orders from it or from WooCommerce (whose
+	 * queries run on the same connection).
+	 *
+	 * @return array{0: Commerce\Paid_Order_Index, 1: Commerce\Paid_Orders}
+	 */
+	private static function paid_orders(): array {
+		global $wpdb;
+		$index = new Commerce\Paid_Order_Index( $wpdb, new System_Clock(), new Wp_Options() );
+		return array( $index, new Commerce\Paid_Orders( $wpdb, $index ) );
 	}
 }

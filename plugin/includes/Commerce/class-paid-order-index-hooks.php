@@ -34,14 +34,22 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Paid_Order_Index_Hooks {
 
 	/**
+	 * The hooks of an index.
+	 *
+	 * @param Paid_Order_Index $index The index they keep in step.
+	 */
+	public function __construct( private Paid_Order_Index $index ) {
+	}
+
+	/**
 	 * Registers the hooks.
 	 */
-	public static function register(): void {
-		add_action( 'woocommerce_after_order_object_save', array( self::class, 'on_saved' ), 10, 1 );
-		add_action( 'woocommerce_trash_order', array( self::class, 'on_removed' ), 10, 1 );
-		add_action( 'woocommerce_delete_order', array( self::class, 'on_removed' ), 10, 1 );
-		add_action( 'woocommerce_untrash_order', array( self::class, 'on_restored' ), 10, 1 );
-		add_action( 'untrashed_post', array( self::class, 'on_restored' ), 10, 1 );
+	public function register(): void {
+		add_action( 'woocommerce_after_order_object_save', array( $this, 'on_saved' ), 10, 1 );
+		add_action( 'woocommerce_trash_order', array( $this, 'on_removed' ), 10, 1 );
+		add_action( 'woocommerce_delete_order', array( $this, 'on_removed' ), 10, 1 );
+		add_action( 'woocommerce_untrash_order', array( $this, 'on_restored' ), 10, 1 );
+		add_action( 'untrashed_post', array( $this, 'on_restored' ), 10, 1 );
 	}
 
 	/**
@@ -49,9 +57,9 @@ final class Paid_Order_Index_Hooks {
 	 *
 	 * @param mixed $order The order (WC_Order for shop orders; refunds are WC_Order_Refund).
 	 */
-	public static function on_saved( $order ): void {
+	public function on_saved( $order ): void {
 		if ( $order instanceof \WC_Order && $order->get_id() ) {
-			self::guarded( static fn() => self::sync_stored( $order->get_id() ) );
+			$this->guarded( fn() => $this->sync_stored( $order->get_id() ) );
 		}
 	}
 
@@ -60,8 +68,8 @@ final class Paid_Order_Index_Hooks {
 	 *
 	 * @param mixed $order_id Order id.
 	 */
-	public static function on_removed( $order_id ): void {
-		self::guarded( static fn() => Paid_Order_Index::remove( (int) $order_id ) );
+	public function on_removed( $order_id ): void {
+		$this->guarded( fn() => $this->index->remove( (int) $order_id ) );
 	}
 
 	/**
@@ -69,9 +77,9 @@ final class Paid_Order_Index_Hooks {
 	 *
 	 * @param mixed $id Order or post id.
 	 */
-	public static function on_restored( $id ): void {
+	public function on_restored( $id ): void {
 		if ( Paid_Orders::is_available() ) {
-			self::guarded( static fn() => self::sync_stored( (int) $id ) );
+			$this->guarded( fn() => $this->sync_stored( (int) $id ) );
 		}
 	}
 
@@ -80,13 +88,14 @@ final class Paid_Order_Index_Hooks {
 	 * loads for it now.
 	 *
 	 * @param int $id Order (or any post) id.
-	 * @throws Order_Query_Error When the database refuses the write.
+	 * @return \WP_Error|null The error when the database refuses the write.
 	 */
-	private static function sync_stored( int $id ): void {
+	private function sync_stored( int $id ): ?\WP_Error {
 		$order = wc_get_order( $id );
 		if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
-			self::sync( $order );
+			return $this->sync( $order );
 		}
+		return null;
 	}
 
 	/**
@@ -95,41 +104,44 @@ final class Paid_Order_Index_Hooks {
 	 * those with one).
 	 *
 	 * @param \WC_Order $order Order, as loaded from the store.
-	 * @throws Order_Query_Error When the database refuses the write.
+	 * @return \WP_Error|null The error when the database refuses the write.
 	 */
-	public static function sync( \WC_Order $order ): void {
+	public function sync( \WC_Order $order ): ?\WP_Error {
 		if ( ! $order->get_id() ) {
-			return;
+			return null;
 		}
 		if ( Paid_Orders::ORDER_TYPE === $order->get_type() && $order->has_status( Paid_Orders::paid_statuses() ) ) {
 			$created = $order->get_date_created();
-			Paid_Order_Index::put(
+			return $this->index->put(
 				$order->get_id(),
 				Paid_Orders::paid_moment( $order ),
 				$created ? (int) $created->getTimestamp() : 0,
 				Paid_Orders::modified_timestamp( $order ),
 				Paid_Order_Snapshot::of( $order )
 			);
-		} else {
-			Paid_Order_Index::remove( $order->get_id() );
 		}
+		return $this->index->remove( $order->get_id() );
 	}
 
 	/**
 	 * Runs a write; on failure logs it and takes the index out of service until a walk has
 	 * brought it back in step (reads fall back to WooCommerce's own queries meanwhile).
 	 *
-	 * @param callable $write The write.
+	 * @param callable $write The write: null, or the WP_Error of a refused query.
 	 */
-	private static function guarded( callable $write ): void {
+	private function guarded( callable $write ): void {
 		try {
-			$write();
+			$fault = $write();
+			$error = $fault instanceof \WP_Error ? $fault->get_error_message() : null;
 		} catch ( \Throwable $e ) {
+			$error = $e->getMessage();
+		}
+		if ( null !== $error ) {
 			error_log( // An operator must see why the index is rebuilt.
-				sprintf( 'Service Integration: the paid-orders index could not be updated (%s); the sync order is read from WooCommerce until it is rebuilt.', substr( trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $e->getMessage() ) ) ), 0, 500 ) )
+				sprintf( 'Service Integration: the paid-orders index could not be updated (%s); the sync order is read from WooCommerce until it is rebuilt.', substr( trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $error ) ) ), 0, 500 ) )
 			);
 			try {
-				Paid_Order_Index_Walk::start( false );
+				$this->index->start_walk( false );
 			} catch ( \Throwable $ignored ) {
 				// The database is down: the next read that finds the index ready still corrects it row by row.
 				unset( $ignored );

@@ -47,73 +47,31 @@ final class Paid_Order_Index_Walk {
 	const SWEEPING = -1;
 
 	/**
+	 * The walk of an index, loading orders through the adapter and writing their rows through
+	 * the index's hooks.
+	 *
+	 * @param Paid_Order_Index       $index  The index (its rows and state).
+	 * @param Paid_Orders            $orders Loads the paid orders.
+	 * @param Paid_Order_Index_Hooks $hooks  Writes or removes an order's row.
+	 */
+	public function __construct( private Paid_Order_Index $index, private Paid_Orders $orders, private Paid_Order_Index_Hooks $hooks ) {
+	}
+
+	/**
 	 * Registers the actions' handlers.
 	 */
-	public static function register(): void {
-		add_action( self::HOOK, array( self::class, 'run' ) );
-		add_action( self::CHECK_HOOK, array( self::class, 'check' ) );
-	}
-
-	/**
-	 * Starts a walk from the first order.
-	 *
-	 * @param bool $ready Whether the index serves meanwhile (it holds every paid order already,
-	 *                    or there are none).
-	 */
-	public static function start( bool $ready ): void {
-		$available = Paid_Orders::is_available();
-		$state     = Paid_Order_Index::state();
-		Paid_Order_Index::save_state(
-			array(
-				'ready'      => $ready,
-				'walk'       => 0,
-				'generation' => $state['generation'] + 1,
-				'walked_at'  => $state['walked_at'],
-				'statuses'   => $available ? Paid_Orders::paid_statuses() : array(),
-				'source'     => $available ? Order_Source::current() : array(),
-			)
-		);
-		self::schedule();
-	}
-
-	/**
-	 * Ends the walk: the index holds every paid order. The daily check is queued if it is not
-	 * yet (WooCommerce may have been activated after the plugin).
-	 */
-	public static function finish(): void {
-		$state = Paid_Order_Index::state();
-		Paid_Order_Index::save_state(
-			array(
-				'ready'      => true,
-				'walk'       => null,
-				'generation' => $state['generation'],
-				'walked_at'  => time(),
-				'statuses'   => $state['statuses'],
-				'source'     => $state['source'],
-			)
-		);
-		self::schedule();
-	}
-
-	/**
-	 * Ends the walk at once when the store has no paid order: the rows written before it began
-	 * are orders the store does not have (or no longer counts as paid), so they go, as the sweep
-	 * would remove them one by one; rows the hooks wrote since it began stay.
-	 *
-	 * @throws Order_Query_Error On a database error.
-	 */
-	public static function finish_empty(): void {
-		Paid_Order_Index::remove_written_before( Paid_Order_Index::state()['generation'] );
-		self::finish();
+	public function register(): void {
+		add_action( self::HOOK, array( $this, 'run' ) );
+		add_action( self::CHECK_HOOK, array( $this, 'check' ) );
 	}
 
 	/**
 	 * The daily consistency check: a walk while the index keeps serving.
 	 */
-	public static function check(): void {
-		$state = Paid_Order_Index::state();
+	public function check(): void {
+		$state = $this->index->state();
 		if ( null === $state['walk'] ) {
-			self::start( $state['ready'] );
+			$this->index->start_walk( $state['ready'] );
 		}
 	}
 
@@ -121,12 +79,14 @@ final class Paid_Order_Index_Walk {
 	 * Queues the walk's next run, and the daily check, when Action Scheduler is there and they
 	 * are not queued yet. Without WooCommerce (and its Action Scheduler) there is nothing to
 	 * walk; the paid-orders route calls this again once it is back.
+	 *
+	 * @param array{walk: int|null} $state The index's state (Paid_Order_Index::state()).
 	 */
-	public static function schedule(): void {
+	public static function schedule( array $state ): void {
 		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
 			return;
 		}
-		if ( null !== Paid_Order_Index::state()['walk'] && ! as_has_scheduled_action( self::HOOK, null, self::GROUP ) ) {
+		if ( null !== $state['walk'] && ! as_has_scheduled_action( self::HOOK, null, self::GROUP ) ) {
 			as_enqueue_async_action( self::HOOK, array(), self::GROUP );
 		}
 		if ( function_exists( 'as_schedule_recurring_action' ) && ! as_has_scheduled_action( self::CHECK_HOOK, null, self::GROUP ) ) {
@@ -137,34 +97,37 @@ final class Paid_Order_Index_Walk {
 	/**
 	 * Walks batches, then sweeps, for up to RUN_SECONDS, then queues the next run, or marks the
 	 * index ready.
+	 *
+	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
+	 *                           and the route's next call queues the walk again).
 	 */
-	public static function run(): void {
+	public function run(): void {
 		if ( ! Paid_Orders::is_available() ) {
 			return;
 		}
-		$state = Paid_Order_Index::state();
+		$state = $this->index->state();
 		if ( Walk_Steps::started_blind( $state ) ) {
 			// Started while WooCommerce was not loaded (activated before it): no batch has run
 			// since, so this walk is the one for today's statuses and order source.
 			$state['statuses'] = Paid_Orders::paid_statuses();
 			$state['source']   = Order_Source::current();
-			Paid_Order_Index::save_state( $state );
+			$this->index->save_state( $state );
 		}
 		$started = microtime( true );
 		do {
-			$state = Paid_Order_Index::state();
+			$state = $this->index->state();
 			if ( null === $state['walk'] ) {
 				return;
 			}
 			if ( self::SWEEPING === $state['walk'] ) {
-				if ( self::sweep( $state['generation'] ) ) {
-					self::finish();
+				if ( $this->sweep( $state['generation'] ) ) {
+					$this->index->finish_walk();
 					return;
 				}
 				continue; // To the time and memory checks.
 			}
-			$state['walk'] = self::batch( $state['walk'] ) ?? self::SWEEPING;
-			Paid_Order_Index::save_state( $state );
+			$state['walk'] = $this->batch( $state['walk'] ) ?? self::SWEEPING;
+			$this->index->save_state( $state );
 		} while ( microtime( true ) - $started < self::RUN_SECONDS && self::memory_left() );
 		as_enqueue_async_action( self::HOOK, array(), self::GROUP );
 	}
@@ -192,12 +155,12 @@ final class Paid_Order_Index_Walk {
 	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
 	 *                           and the route's next call queues the walk again).
 	 */
-	private static function batch( int $offset ): ?int {
+	private function batch( int $offset ): ?int {
 		$window = Walk_Steps::window( $offset, self::BATCH, self::OVERLAP );
-		$orders = Paid_Orders::batch_in_id_order( $window['from'], $window['limit'] );
+		$orders = $this->orders->batch_in_id_order( $window['from'], $window['limit'] );
 		Line_Items::prime( $orders );
 		foreach ( $orders as $order ) {
-			Paid_Order_Index_Hooks::sync( $order );
+			self::check_written( $this->hooks->sync( $order ) );
 		}
 		return Walk_Steps::next( $window['from'], $window['limit'], count( $orders ) );
 	}
@@ -211,23 +174,33 @@ final class Paid_Order_Index_Walk {
 	 * @return bool Whether no such row is left.
 	 * @throws Order_Query_Error On a database error.
 	 */
-	private static function sweep( int $generation ): bool {
-		$ids = Paid_Order_Index::written_before( $generation, self::BATCH );
+	private function sweep( int $generation ): bool {
+		$ids = $this->index->written_before( $generation, self::BATCH );
+		self::check_written( $ids );
 		if ( ! $ids ) {
 			return true;
 		}
 		$paid = array();
-		foreach ( Paid_Orders::paid_among( $ids ) as $order ) {
+		foreach ( $this->orders->paid_among( $ids ) as $order ) {
 			$paid[ $order->get_id() ] = $order;
 		}
 		foreach ( Walk_Steps::sweep( $ids, array_keys( $paid ) ) as $id => $action ) {
-			if ( 'sync' === $action ) {
-				Paid_Order_Index_Hooks::sync( $paid[ $id ] );
-			} else {
-				Paid_Order_Index::remove( $id );
-			}
+			self::check_written( 'sync' === $action ? $this->hooks->sync( $paid[ $id ] ) : $this->index->remove( $id ) );
 		}
 		return Walk_Steps::swept( count( $ids ), self::BATCH );
+	}
+
+	/**
+	 * Fails the run on the index's database error: the action fails, Action Scheduler logs it,
+	 * and the walk resumes from its saved position at the next run.
+	 *
+	 * @param mixed $result What the index answered.
+	 * @throws Order_Query_Error When it is a WP_Error.
+	 */
+	private static function check_written( $result ): void {
+		if ( $result instanceof \WP_Error ) {
+			throw new Order_Query_Error( 'the paid-orders index could not be read or written: ' . $result->get_error_message() );
+		}
 	}
 
 	/**

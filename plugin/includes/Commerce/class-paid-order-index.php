@@ -7,6 +7,11 @@
 
 namespace ServiceIntegration\Commerce;
 
+use ServiceIntegration\Clock;
+use ServiceIntegration\Database_Error;
+use ServiceIntegration\Options;
+use WP_Error;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -14,7 +19,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * One row per order in a paid status, in a table of the plugin's own: its paid moment
  * (Paid_Moment), creation and last modification seconds, and its snapshot (Paid_Order_Snapshot)
- * as JSON, the fields the paid-orders endpoint serves.
+ * as JSON, the fields the paid-orders endpoint serves (Paid_Order_Index_Row).
  *
  * WooCommerce cannot sort orders by payment date on either storage, and neither its date_paid
  * (HPOS: wc_order_operational_data.date_paid_gmt; legacy: the _date_paid meta) nor the recorded
@@ -29,48 +34,64 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Paid_Order_Index_Walk, and checked daily by the same walk, which rewrites every paid order's
  * row and removes the rows it did not meet. Nothing here reads WooCommerce's tables.
  *
+ * Built once by Plugin over WordPress's database, the system clock and the site's options, and
+ * handed to every class that reads or writes it. A failed query comes back as a WP_Error
+ * (Database_Error), never as an empty result.
+ *
  * Works on MySQL/MariaDB and on SQLite (the SQLite Database Integration): plain comparisons,
  * no row values, REPLACE for the upsert.
  */
 final class Paid_Order_Index {
 
+	/** The table's name after the site's prefix. */
+	const TABLE = 'si_paid_orders';
+
 	const DB_VERSION        = '3';
 	const DB_VERSION_OPTION = 'service_integration_paid_index_db';
 
 	/**
-	 * State of the index: {ready: bool, walk: int|null (the walk's next offset while one runs,
-	 * Paid_Order_Index_Walk::SWEEPING once it sweeps), generation: int (counts the walks; each
-	 * row records the one it was written during), walked_at: int (when the last walk finished),
-	 * statuses: string[] (the paid statuses the last walk indexed), source: array (the
-	 * Order_Source::current() it read them from)}. Read only by the paid-orders route and the
-	 * walk, so stored with autoload off.
+	 * State of the index (Paid_Order_Index_State): {ready: bool, walk: int|null (the walk's next
+	 * offset while one runs, Paid_Order_Index_Walk::SWEEPING once it sweeps), generation: int
+	 * (counts the walks; each row records the one it was written during), walked_at: int (when
+	 * the last walk finished), statuses: string[] (the paid statuses the last walk indexed),
+	 * source: array (the Order_Source::current() it read them from)}. Read only by the
+	 * paid-orders route and the walk, so stored with autoload off.
 	 */
 	const STATE_OPTION = 'service_integration_paid_index_state';
 
 	/**
-	 * Table name.
+	 * The index over a database connection, a clock and the site's options.
+	 *
+	 * @param \wpdb   $db      The database.
+	 * @param Clock   $clock   The time a finished walk records.
+	 * @param Options $options Where the layout version and the state are kept.
 	 */
-	public static function table(): string {
-		global $wpdb;
-		return $wpdb->prefix . 'si_paid_orders';
+	public function __construct( private \wpdb $db, private Clock $clock, private Options $options ) {
 	}
 
 	/**
-	 * Creates or updates the table. A new table (or a new layout) is not ready until the walk
-	 * has filled it from the orders that exist, unless there are none.
+	 * Table name.
+	 */
+	public function table(): string {
+		return $this->db->prefix . self::TABLE;
+	}
+
+	/**
+	 * Creates or updates the table. A new table (or a new layout) is not ready until a walk
+	 * has filled it from the orders that exist (Paid_Orders::install_index() starts it).
 	 *
 	 * @param bool $rebuild Whether to walk the orders again even if the layout did not change
 	 *                      (activation: orders may have been paid while the plugin was off).
+	 * @return bool Whether a walk must start: the layout changed, or $rebuild.
 	 */
-	public static function install( bool $rebuild ): void {
-		global $wpdb;
+	public function install( bool $rebuild ): bool {
 		require_once ABSPATH . 'wp-admin/includes/upgrade.php';
-		$changed = get_option( self::DB_VERSION_OPTION ) !== self::DB_VERSION;
-		$table   = self::table();
+		$changed = $this->options->get( self::DB_VERSION_OPTION ) !== self::DB_VERSION;
+		$table   = $this->table();
 		if ( $changed ) {
 			// The rows of another layout lack what this one stores; the walk writes them all
 			// again anyway. And SQLite cannot add a NOT NULL column to a table that has rows.
-			$wpdb->query( "DROP TABLE IF EXISTS {$table}" ); // The plugin's own table.
+			$this->db->query( "DROP TABLE IF EXISTS {$table}" ); // The plugin's own table.
 		}
 		dbDelta(
 			"CREATE TABLE {$table} (
@@ -85,25 +106,11 @@ final class Paid_Order_Index {
 				KEY created (created_at, order_id),
 				KEY modified (modified_at, order_id),
 				KEY generation (generation)
-			) {$wpdb->get_charset_collate()};"
+			) {$this->db->get_charset_collate()};"
 		);
 		// Autoloaded: the version checks run on every request (Lifecycle::AUTOLOADED_OPTIONS).
-		update_option( self::DB_VERSION_OPTION, self::DB_VERSION, true );
-		if ( $changed || $rebuild ) {
-			Paid_Order_Index_Walk::start( self::nothing_to_walk() );
-		}
-	}
-
-	/**
-	 * Whether WooCommerce is there and has no paid order, so an empty index is complete.
-	 * Without WooCommerce it cannot be told (its orders stay in the database), so no.
-	 */
-	public static function nothing_to_walk(): bool {
-		try {
-			return Paid_Orders::is_available() && ! Paid_Orders::any_paid();
-		} catch ( Order_Query_Error $e ) {
-			return false;
-		}
+		$this->options->update( self::DB_VERSION_OPTION, self::DB_VERSION, true );
+		return $changed || $rebuild;
 	}
 
 	/**
@@ -111,17 +118,8 @@ final class Paid_Order_Index {
 	 *
 	 * @return array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>}
 	 */
-	public static function state(): array {
-		$state = get_option( self::STATE_OPTION );
-		$state = is_array( $state ) ? $state : array();
-		return array(
-			'ready'      => ! empty( $state['ready'] ),
-			'walk'       => isset( $state['walk'] ) ? (int) $state['walk'] : null,
-			'generation' => (int) ( $state['generation'] ?? 0 ),
-			'walked_at'  => (int) ( $state['walked_at'] ?? 0 ),
-			'statuses'   => array_values( array_map( 'strval', (array) ( $state['statuses'] ?? array() ) ) ),
-			'source'     => array_map( 'strval', (array) ( $state['source'] ?? array() ) ),
-		);
+	public function state(): array {
+		return Paid_Order_Index_State::of( $this->options->get( self::STATE_OPTION ) );
 	}
 
 	/**
@@ -129,8 +127,8 @@ final class Paid_Order_Index {
 	 *
 	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state State.
 	 */
-	public static function save_state( array $state ): void {
-		update_option( self::STATE_OPTION, $state, false );
+	public function save_state( array $state ): void {
+		$this->options->update( self::STATE_OPTION, $state, false );
 	}
 
 	/**
@@ -141,58 +139,92 @@ final class Paid_Order_Index {
 	 * rows are another store's orders. Either way a new walk starts, and the index does not serve
 	 * until it has finished (its sweep removes the rows of orders the store does not have).
 	 */
-	public static function is_ready(): bool {
-		$state = self::state();
+	public function is_ready(): bool {
+		$state = $this->state();
 		if ( ! $state['ready'] ) {
 			return false;
 		}
-		if ( Paid_Orders::paid_statuses() === $state['statuses'] && Order_Source::current() === $state['source'] ) {
+		if ( Paid_Order_Index_State::serves( $state, Paid_Orders::paid_statuses(), Order_Source::current() ) ) {
 			return true;
 		}
-		Paid_Order_Index_Walk::start( false );
+		$this->start_walk( false );
 		return false;
 	}
 
 	/**
-	 * Adds or updates an order's row.
+	 * Starts a walk from the first order (Paid_Order_Index_Walk runs it).
+	 *
+	 * @param bool $ready Whether the index serves meanwhile (it holds every paid order already,
+	 *                    or there are none).
+	 */
+	public function start_walk( bool $ready ): void {
+		$available = Paid_Orders::is_available();
+		$state     = Paid_Order_Index_State::started(
+			$this->state(),
+			$ready,
+			$available ? Paid_Orders::paid_statuses() : array(),
+			$available ? Order_Source::current() : array()
+		);
+		$this->save_state( $state );
+		Paid_Order_Index_Walk::schedule( $state );
+	}
+
+	/**
+	 * Ends the walk: the index holds every paid order. The daily check is queued if it is not
+	 * yet (WooCommerce may have been activated after the plugin).
+	 */
+	public function finish_walk(): void {
+		$state = Paid_Order_Index_State::finished( $this->state(), $this->clock->now() );
+		$this->save_state( $state );
+		Paid_Order_Index_Walk::schedule( $state );
+	}
+
+	/**
+	 * Ends the walk at once when the store has no paid order: the rows written before it began
+	 * are orders the store does not have (or no longer counts as paid), so they go, as the sweep
+	 * would remove them one by one; rows the hooks wrote since it began stay.
+	 *
+	 * @return WP_Error|null The error when the rows could not be removed (the walk goes on).
+	 */
+	public function finish_empty(): ?WP_Error {
+		$fault = $this->remove_written_before( $this->state()['generation'] );
+		if ( null === $fault ) {
+			$this->finish_walk();
+		}
+		return $fault;
+	}
+
+	/**
+	 * Adds or updates an order's row, written during the current walk's generation.
 	 *
 	 * @param int                  $order_id    Order id.
 	 * @param int                  $paid_at     Paid moment (UTC timestamp; 0 for none).
 	 * @param int                  $created_at  Creation time (UTC timestamp).
 	 * @param int                  $modified_at Last modification (UTC timestamp).
 	 * @param array<string, mixed> $snapshot    Paid_Order_Snapshot::of() the order.
-	 * @throws Order_Query_Error When the database refuses the write.
+	 * @return WP_Error|null The error when the database refuses the write.
 	 */
-	public static function put( int $order_id, int $paid_at, int $created_at, int $modified_at, array $snapshot ): void {
-		global $wpdb;
-		$wpdb->last_error = '';
+	public function put( int $order_id, int $paid_at, int $created_at, int $modified_at, array $snapshot ): ?WP_Error {
+		$this->db->last_error = '';
 		// REPLACE: one statement MySQL and SQLite both know; every column is written.
-		$written = $wpdb->replace(
-			self::table(),
-			array(
-				'order_id'    => $order_id,
-				'paid_at'     => $paid_at,
-				'created_at'  => $created_at,
-				'modified_at' => $modified_at,
-				'generation'  => self::state()['generation'],
-				'snapshot'    => (string) wp_json_encode( $snapshot, JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES ),
-			),
-			array( '%d', '%d', '%d', '%d', '%d', '%s' )
+		$written = $this->db->replace(
+			$this->table(),
+			Paid_Order_Index_Row::of( $order_id, $paid_at, $created_at, $modified_at, $this->state()['generation'], $snapshot ),
+			Paid_Order_Index_Row::FORMATS
 		);
-		self::check( false === $written );
+		return Database_Error::of( $this->db, $written, 'paid-orders index: write order ' . $order_id );
 	}
 
 	/**
 	 * Removes an order's row, if any.
 	 *
 	 * @param int $order_id Order id.
-	 * @throws Order_Query_Error When the database refuses the write.
+	 * @return WP_Error|null The error when the database refuses the write.
 	 */
-	public static function remove( int $order_id ): void {
-		global $wpdb;
-		$wpdb->last_error = '';
-		$deleted          = $wpdb->delete( self::table(), array( 'order_id' => $order_id ), array( '%d' ) );
-		self::check( false === $deleted );
+	public function remove( int $order_id ): ?WP_Error {
+		$this->db->last_error = '';
+		$deleted              = $this->db->delete( $this->table(), array( 'order_id' => $order_id ), array( '%d' ) );
+		return Database_Error::of( $this->db, $deleted, 'paid-orders index: remove order ' . $order_id );
 	}
 
 	/**
@@ -201,21 +233,22 @@ final class Paid_Order_Index {
 	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set (its where() and order_by()).
 	 * @param int                                 $offset Rank of the first row.
 	 * @param int                                 $limit  Rows.
-	 * @return array<int, array<string, mixed>>
-	 * @throws Order_Query_Error On a database error, or a row that is not a snapshot.
+	 * @return array<int, array<string, mixed>>|WP_Error The error on a database error, or a row that is not a snapshot.
 	 */
-	public function snapshots( $set, int $offset, int $limit ): array {
-		global $wpdb;
-		$wpdb->last_error = '';
-		$table            = self::table();
+	public function snapshots( $set, int $offset, int $limit ) {
+		$this->db->last_error = '';
+		$table                = $this->table();
 		// The table name and the set's own SQL (integers and fixed column names only).
-		$found = $wpdb->get_col( $wpdb->prepare( "SELECT snapshot FROM {$table} WHERE {$set->where()} ORDER BY {$set->order_by()} LIMIT %d, %d", $offset, $limit ) );
-		self::check( ! is_array( $found ) );
+		$found = $this->db->get_col( $this->db->prepare( "SELECT snapshot FROM {$table} WHERE {$set->where()} ORDER BY {$set->order_by()} LIMIT %d, %d", $offset, $limit ) );
+		$fault = Database_Error::of( $this->db, is_array( $found ) ? $found : false, 'paid-orders index: read a page' );
+		if ( $fault ) {
+			return $fault;
+		}
 		$snapshots = array();
 		foreach ( $found as $json ) {
-			$snapshot = json_decode( (string) $json, true );
-			if ( ! is_array( $snapshot ) || ! isset( $snapshot['id'] ) ) {
-				throw new Order_Query_Error( 'a row of the paid-orders index holds no snapshot' );
+			$snapshot = Paid_Order_Index_Row::snapshot( $json );
+			if ( null === $snapshot ) {
+				return Database_Error::failed( 'paid-orders index: read a page', 'a row of the paid-orders index holds no snapshot' );
 			}
 			$snapshots[] = $snapshot;
 		}
@@ -226,25 +259,26 @@ final class Paid_Order_Index {
 	 * How many rows the set has.
 	 *
 	 * @param Paid_Order_Range|Paid_Order_Listing $set The set.
-	 * @throws Order_Query_Error On a database error.
+	 * @return int|WP_Error The error on a database error.
 	 */
-	public function count( $set ): int {
-		global $wpdb;
-		$wpdb->last_error = '';
-		$table            = self::table();
+	public function count( $set ) {
+		$this->db->last_error = '';
+		$table                = $this->table();
 		// The table name and the set's own SQL.
-		$count = $wpdb->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$set->where()}" );
-		self::check( null === $count );
-		return (int) $count;
+		$count = $this->db->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$set->where()}" );
+		return Database_Error::of( $this->db, null === $count ? false : $count, 'paid-orders index: count a set' ) ?? (int) $count;
 	}
 
 	/**
-	 * How many paid orders the table holds (0 when it cannot be read).
+	 * How many paid orders the table holds.
+	 *
+	 * @return int|WP_Error The error when the table cannot be read.
 	 */
-	public static function row_count(): int {
-		global $wpdb;
-		$table = self::table();
-		return (int) $wpdb->get_var( "SELECT COUNT(*) FROM {$table}" );
+	public function row_count() {
+		$this->db->last_error = '';
+		$table                = $this->table();
+		$count                = $this->db->get_var( "SELECT COUNT(*) FROM {$table}" ); // The table name.
+		return Database_Error::of( $this->db, null === $count ? false : $count, 'paid-orders index: count the rows' ) ?? (int) $count;
 	}
 
 	/**
@@ -253,16 +287,13 @@ final class Paid_Order_Index {
 	 *
 	 * @param int $generation The walk's generation.
 	 * @param int $limit      At most this many.
-	 * @return int[]
-	 * @throws Order_Query_Error On a database error.
+	 * @return int[]|WP_Error The error on a database error.
 	 */
-	public static function written_before( int $generation, int $limit ): array {
-		global $wpdb;
-		$wpdb->last_error = '';
-		$table            = self::table();
-		$ids              = $wpdb->get_col( $wpdb->prepare( "SELECT order_id FROM {$table} WHERE generation < %d ORDER BY order_id ASC LIMIT %d", $generation, $limit ) ); // The table name.
-		self::check( ! is_array( $ids ) );
-		return array_map( 'intval', $ids );
+	public function written_before( int $generation, int $limit ) {
+		$this->db->last_error = '';
+		$table                = $this->table();
+		$ids                  = $this->db->get_col( $this->db->prepare( "SELECT order_id FROM {$table} WHERE generation < %d ORDER BY order_id ASC LIMIT %d", $generation, $limit ) ); // The table name.
+		return Database_Error::of( $this->db, is_array( $ids ) ? $ids : false, 'paid-orders index: read the rows a walk left' ) ?? array_map( 'intval', $ids );
 	}
 
 	/**
@@ -270,27 +301,12 @@ final class Paid_Order_Index {
 	 * sweep does when the store has no paid order left to load.
 	 *
 	 * @param int $generation The walk's generation.
-	 * @throws Order_Query_Error On a database error.
+	 * @return WP_Error|null The error on a database error.
 	 */
-	public static function remove_written_before( int $generation ): void {
-		global $wpdb;
-		$wpdb->last_error = '';
-		$table            = self::table();
-		$deleted          = $wpdb->query( $wpdb->prepare( "DELETE FROM {$table} WHERE generation < %d", $generation ) ); // The table name.
-		self::check( false === $deleted );
-	}
-
-	/**
-	 * Throws when the last query failed: a missing table or a refused query is never an
-	 * empty result.
-	 *
-	 * @param bool $failed Whether the caller saw a failure in the return value.
-	 * @throws Order_Query_Error On a database error.
-	 */
-	private static function check( bool $failed ): void {
-		global $wpdb;
-		if ( $failed || '' !== (string) $wpdb->last_error ) {
-			throw new Order_Query_Error( '' !== (string) $wpdb->last_error ? (string) $wpdb->last_error : 'the paid-orders index query failed' );
-		}
+	public function remove_written_before( int $generation ): ?WP_Error {
+		$this->db->last_error = '';
+		$table                = $this->table();
+		$deleted              = $this->db->query( $this->db->prepare( "DELETE FROM {$table} WHERE generation < %d", $generation ) ); // The table name.
+		return Database_Error::of( $this->db, $deleted, 'paid-orders index: remove the rows a walk left' );
 	}
 }

@@ -14,7 +14,8 @@
  * Every query has a finite limit: HPOS turns 'limit' => -1 into
  * 'LIMIT 0, 18446744073709551615' (OrdersTableQuery::build_query(), MYSQL_MAX_UNSIGNED_BIGINT),
  * which the SQLite integration refuses. And every query is checked for database errors, which
- * WooCommerce answers with an empty list: Order_Query_Error is thrown instead (see query()).
+ * WooCommerce answers with an empty list: Order_Query_Error is thrown instead (see query()). A
+ * failed read of the index comes back as its WP_Error (Database_Error); neither is an empty page.
  *
  * @package ServiceIntegration
  */
@@ -47,19 +48,13 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Paid_Orders {
 
 	/**
-	 * The plugin's index of paid orders.
+	 * An adapter over WordPress's database connection (the one WooCommerce's queries run on,
+	 * watched for their errors) and the plugin's index of paid orders.
 	 *
-	 * @var Paid_Order_Index
+	 * @param \wpdb            $db    The database WooCommerce reads orders from.
+	 * @param Paid_Order_Index $index The plugin's index of paid orders.
 	 */
-	private Paid_Order_Index $index;
-
-	/**
-	 * An adapter.
-	 *
-	 * @param Paid_Order_Index|null $index Index (a new one by default).
-	 */
-	public function __construct( ?Paid_Order_Index $index = null ) {
-		$this->index = $index ?? new Paid_Order_Index();
+	public function __construct( private \wpdb $db, private Paid_Order_Index $index ) {
 	}
 
 	const ORDER_TYPE = 'shop_order';
@@ -136,19 +131,19 @@ final class Paid_Orders {
 	 * @param array<string, string>    $filters  Date ranges as the controller builds them (paid_at,
 	 *                                           the paid moment; date_modified).
 	 * @param array<string, bool>|null $include  Fields wanted (Paid_Order_Snapshot::of()).
-	 * @return array{orders: array<int, array<string, mixed>>, total: int}
-	 * @throws Order_Query_Error On a database error.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
+	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ): array {
+	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ) {
 		if ( ! self::paid_statuses() ) {
 			return array( 'orders' => array(), 'total' => 0 );
 		}
-		if ( $this->index_serves() ) {
-			$listing = new Paid_Order_Listing( $orderby, $order, $filters );
-			return array(
-				'orders' => $this->index->snapshots( $listing, ( $page - 1 ) * $per_page, $per_page ),
-				'total'  => $this->index->count( $listing ),
-			);
+		$serves = $this->index_serves();
+		if ( true === $serves ) {
+			return $this->from_index( new Paid_Order_Listing( $orderby, $order, $filters ), ( $page - 1 ) * $per_page, $per_page );
+		}
+		if ( is_wp_error( $serves ) ) {
+			return $serves;
 		}
 		$sort = self::sort( $orderby, $order );
 		if ( isset( $filters['paid_at'] ) ) {
@@ -249,20 +244,79 @@ final class Paid_Orders {
 	/**
 	 * Whether pages are read from the index: it holds every paid order, and its snapshots say
 	 * what WooCommerce's getters would say on this request.
+	 *
+	 * @return bool|\WP_Error The error when the index could not be brought in step.
 	 */
-	private function index_serves(): bool {
-		$ready = Paid_Order_Index::is_ready();
-		if ( ! $ready && Paid_Order_Index::nothing_to_walk() ) {
+	private function index_serves() {
+		$ready = $this->index->is_ready();
+		if ( ! $ready && $this->nothing_to_walk() ) {
 			// No paid order to walk: every one from now on goes through the save hooks, and the
 			// rows left from before are of orders the store does not have.
-			Paid_Order_Index_Walk::finish_empty();
+			$fault = $this->index->finish_empty();
+			if ( $fault ) {
+				return $fault;
+			}
 			$ready = true;
 		}
 		if ( ! $ready ) {
-			Paid_Order_Index_Walk::schedule();
+			Paid_Order_Index_Walk::schedule( $this->index->state() );
 			return false;
 		}
 		return Paid_Order_Snapshot::stored_ones_hold();
+	}
+
+	/**
+	 * A page of the set and its total, from the index: two queries on its table.
+	 *
+	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set.
+	 * @param int                                 $offset Rank of the first order.
+	 * @param int                                 $limit  Page size.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The database error.
+	 */
+	private function from_index( $set, int $offset, int $limit ) {
+		$orders = $this->index->snapshots( $set, $offset, $limit );
+		if ( is_wp_error( $orders ) ) {
+			return $orders;
+		}
+		$total = $this->index->count( $set );
+		if ( is_wp_error( $total ) ) {
+			return $total;
+		}
+		return array(
+			'orders' => $orders,
+			'total'  => $total,
+		);
+	}
+
+	/**
+	 * Creates or updates the index's table and, when it is new or $rebuild asks, starts a walk
+	 * of the orders (ready at once when there is no paid order to walk).
+	 *
+	 * @param bool $rebuild Whether to walk the orders again even if the layout did not change.
+	 */
+	public function install_index( bool $rebuild ): void {
+		if ( $this->index->install( $rebuild ) ) {
+			$this->index->start_walk( $this->nothing_to_walk() );
+		}
+	}
+
+	/**
+	 * Queues the index walk's next run and its daily check (Paid_Order_Index_Walk::schedule()).
+	 */
+	public function schedule_index_walk(): void {
+		Paid_Order_Index_Walk::schedule( $this->index->state() );
+	}
+
+	/**
+	 * Whether WooCommerce is there and has no paid order, so an empty index is complete.
+	 * Without WooCommerce it cannot be told (its orders stay in the database), so no.
+	 */
+	public function nothing_to_walk(): bool {
+		try {
+			return self::is_available() && ! $this->any_paid();
+		} catch ( Order_Query_Error $e ) {
+			return false;
+		}
 	}
 
 	/**
@@ -291,19 +345,19 @@ final class Paid_Orders {
 	 * @param int                      $limit     Page size.
 	 * @param array<string, string>    $filters   Extra wc_get_orders filters (date_modified).
 	 * @param array<string, bool>|null $include   Fields wanted (Paid_Order_Snapshot::of()).
-	 * @return array{orders: array<int, array<string, mixed>>, total: int}
-	 * @throws Order_Query_Error On a database error.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
+	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ): array {
+	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ) {
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
 			return array( 'orders' => array(), 'total' => 0 );
 		}
-		if ( $this->index_serves() ) {
-			$range = Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null );
-			return array(
-				'orders' => $this->index->snapshots( $range, $offset, $limit ),
-				'total'  => $this->index->count( $range ),
-			);
+		$serves = $this->index_serves();
+		if ( true === $serves ) {
+			return $this->from_index( Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null ), $offset, $limit );
+		}
+		if ( is_wp_error( $serves ) ) {
+			return $serves;
 		}
 		$found = $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
 		return array(
@@ -319,16 +373,15 @@ final class Paid_Orders {
 	 * @return \WC_Order[]
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public static function paid_among( array $ids ): array {
-		$self = new self();
+	public function paid_among( array $ids ): array {
 		if ( ! $ids || ! self::paid_statuses() ) {
 			return array();
 		}
 		// post__in: WP_Query's own argument on legacy storage, mapped to HPOS's id
 		// (OrdersTableQuery::maybe_remap_args()). Never empty: an empty array is no filter there.
 		return self::only_orders(
-			$self->query(
-				$self->args(
+			$this->query(
+				$this->args(
 					array(),
 					array(
 						'post__in' => array_values( $ids ),
@@ -348,14 +401,13 @@ final class Paid_Orders {
 	 * @return \WC_Order[]
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public static function batch_in_id_order( int $offset, int $limit ): array {
-		$self = new self();
+	public function batch_in_id_order( int $offset, int $limit ): array {
 		if ( ! self::paid_statuses() ) {
 			return array();
 		}
 		return self::only_orders(
-			$self->query(
-				$self->args(
+			$this->query(
+				$this->args(
 					array(),
 					array(
 						'limit'   => $limit,
@@ -372,8 +424,8 @@ final class Paid_Orders {
 	 *
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public static function any_paid(): bool {
-		return self::paid_statuses() && ( new self() )->count( array() ) > 0;
+	public function any_paid(): bool {
+		return self::paid_statuses() && $this->count( array() ) > 0;
 	}
 
 	/**
@@ -609,7 +661,7 @@ final class Paid_Orders {
 
 	/**
 	 * wc_get_orders(), failing loudly on a database error. WooCommerce reads orders with
-	 * $wpdb->get_col() and answers a failed query with an empty list and a total of 0 (HPOS's
+	 * wpdb::get_col() and answers a failed query with an empty list and a total of 0 (HPOS's
 	 * OrdersTableQuery::run_query(), legacy's WP_Query), so its result alone cannot tell "no
 	 * orders" from "the database refused the query". wpdb records every failed query in the
 	 * global $EZSQL_ERROR (wpdb::print_error(), and the SQLite integration's WP_SQLite_DB,
@@ -621,17 +673,13 @@ final class Paid_Orders {
 	 * @throws Order_Query_Error On a database error during the call.
 	 */
 	private function query( array $args ) {
-		global $wpdb, $EZSQL_ERROR;
-		$errors_before = is_array( $EZSQL_ERROR ) ? count( $EZSQL_ERROR ) : 0;
-		if ( $wpdb instanceof \wpdb ) {
-			$wpdb->last_error = '';
-		}
-		$result = wc_get_orders( $args );
-		$errors = is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array();
-		$last   = $wpdb instanceof \wpdb ? (string) $wpdb->last_error : '';
-		if ( $errors || '' !== $last ) {
-			$error = end( $errors );
-			throw new Order_Query_Error( '' !== $last ? $last : (string) ( is_array( $error ) ? ( $error['error_str'] ?? '' ) : '' ) );
+		global $EZSQL_ERROR; // wpdb's own log of failed queries, kept by wpdb::print_error().
+		$errors_before        = is_array( $EZSQL_ERROR ) ? count( $EZSQL_ERROR ) : 0;
+		$this->db->last_error = '';
+		$result               = wc_get_orders( $args );
+		$fault                = Order_Query_Fault::of( is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array(), (string) $this->db->last_error );
+		if ( null !== $fault ) {
+			throw new Order_Query_Error( $fault );
 		}
 		return $result;
 	}

@@ -8,7 +8,6 @@
 namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Commerce\Paid_Order_Index;
-use ServiceIntegration\Commerce\Paid_Order_Index_Walk;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
 use WP_REST_Request;
@@ -31,8 +30,10 @@ final class Paid_Order_Index_Controller extends View_Controller {
 
 	/**
 	 * Constructor.
+	 *
+	 * @param Paid_Order_Index $index The index.
 	 */
-	public function __construct() {
+	public function __construct( private Paid_Order_Index $index ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = 'paid-orders/index';
 	}
@@ -89,9 +90,11 @@ final class Paid_Order_Index_Controller extends View_Controller {
 	 * The index's state.
 	 *
 	 * @param WP_REST_Request $request Request.
+	 * @return WP_REST_Response|WP_Error 500 service_integration_database_error when the table cannot be read.
 	 */
-	public function get_item( $request ): WP_REST_Response {
-		return new WP_REST_Response( $this->view_data( self::state(), $request ) );
+	public function get_item( $request ) {
+		$state = $this->state();
+		return is_wp_error( $state ) ? $state : new WP_REST_Response( $this->view_data( $state, $request ) );
 	}
 
 	/**
@@ -108,25 +111,30 @@ final class Paid_Order_Index_Controller extends View_Controller {
 				array( 'status' => 503 )
 			);
 		}
-		Paid_Order_Index_Walk::start( (bool) $request['keep_serving'] && Paid_Order_Index::state()['ready'] );
-		return new WP_REST_Response( $this->view_data( self::state(), $request ), 202 );
+		$this->index->start_walk( (bool) $request['keep_serving'] && $this->index->state()['ready'] );
+		$state = $this->state();
+		return is_wp_error( $state ) ? $state : new WP_REST_Response( $this->view_data( $state, $request ), 202 );
 	}
 
 	/**
 	 * What both routes answer.
 	 *
-	 * @return array<string, mixed>
+	 * @return array<string, mixed>|WP_Error The error when the table cannot be read.
 	 */
-	private static function state(): array {
-		$state = Paid_Order_Index::state();
+	private function state() {
+		$rows = $this->index->row_count();
+		if ( is_wp_error( $rows ) ) {
+			return $rows;
+		}
+		$state = $this->index->state();
 		return array(
 			'commerce_available' => Paid_Orders::is_available(),
-			'serving'            => Paid_Order_Index::is_ready(),
+			'serving'            => $this->index->is_ready(),
 			'walking'            => null !== $state['walk'],
 			'walk_position'      => $state['walk'],
 			'generation'         => $state['generation'],
 			'walked_at'          => $state['walked_at'] ? gmdate( 'c', $state['walked_at'] ) : null,
-			'rows'               => Paid_Order_Index::row_count(),
+			'rows'               => $rows,
 			'statuses'           => $state['statuses'],
 			'source'             => (object) $state['source'],
 		);

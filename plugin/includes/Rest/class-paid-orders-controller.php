@@ -52,7 +52,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	/**
 	 * Commerce adapter.
 	 *
-	 * @var Paid_Orders
+	 * @var Paid_Orders|null
 	 */
 	private $orders;
 
@@ -73,12 +73,14 @@ final class Paid_Orders_Controller extends View_Controller {
 	/**
 	 * Constructor.
 	 *
-	 * @param Paid_Orders|null $orders Adapter (a new one by default).
+	 * @param Paid_Orders|null $orders Adapter (Plugin's); null for a controller asked only for
+	 *                              its schema and parameters (List_Paid_Orders), which answers
+	 *                              no request.
 	 */
 	public function __construct( ?Paid_Orders $orders = null ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = self::REST_BASE;
-		$this->orders    = $orders ?? new Paid_Orders();
+		$this->orders    = $orders;
 	}
 
 	/**
@@ -159,19 +161,28 @@ final class Paid_Orders_Controller extends View_Controller {
 			return $this->list_orders( $request, $page, $per_page, $orderby, $order, $sync, $filters );
 		} catch ( Order_Query_Error $e ) {
 			// WooCommerce answers a failed order query with an empty list: say so instead of
-			// serving an empty page, which a poller would take for "nothing new". The database's
-			// own message (which may quote SQL) goes to the server's log only, as one line of text
-			// (the SQLite integration's last_error is an HTML block).
-			$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $e->getMessage() ) ) );
-			error_log( // An operator must see why the route failed.
-				sprintf( 'Service Integration: paid orders could not be read: a database error (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
-			);
-			return new WP_Error(
-				'rest_paid_orders_database_error',
-				__( 'The orders could not be read from the database, so no page is served. Try again later; the site’s error log has the details.', 'service-integration' ),
-				array( 'status' => 500 )
-			);
+			// serving an empty page, which a poller would take for "nothing new".
+			return self::database_error( $e->getMessage() );
 		}
+	}
+
+	/**
+	 * The answer to a database error, never an empty page. The database's own message (which
+	 * may quote SQL) goes to the server's log only, as one line of text (the SQLite
+	 * integration's last_error is an HTML block).
+	 *
+	 * @param string $detail What went wrong, for the log.
+	 */
+	private static function database_error( string $detail ): WP_Error {
+		$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $detail ) ) );
+		error_log( // An operator must see why the route failed.
+			sprintf( 'Service Integration: paid orders could not be read: a database error (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
+		);
+		return new WP_Error(
+			'rest_paid_orders_database_error',
+			__( 'The orders could not be read from the database, so no page is served. Try again later; the site’s error log has the details.', 'service-integration' ),
+			array( 'status' => 500 )
+		);
 	}
 
 	/**
@@ -188,6 +199,9 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @throws Order_Query_Error On a database error.
 	 */
 	private function list_orders( WP_REST_Request $request, int $page, int $per_page, string $orderby, string $order, bool $sync, array $filters ) {
+		if ( null === $this->orders ) {
+			throw new \LogicException( 'A paid-orders controller built for its schema only was asked for orders.' );
+		}
 		$paid_before = null;
 		if ( $sync ) {
 			$paid_before = time() - self::settle_seconds();
@@ -206,6 +220,11 @@ final class Paid_Orders_Controller extends View_Controller {
 				$filters['paid_at'] = $paid;
 			}
 			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters, $this->included_fields( $request ) );
+		}
+		if ( is_wp_error( $result ) ) {
+			// The plugin's index could not be read (Database_Error logged the database's
+			// message): the same answer as a failed WooCommerce query.
+			return self::database_error( 'the paid-orders index could not be read (' . $result->get_error_code() . ', see the line before)' );
 		}
 
 		$max_pages = (int) ceil( $result['total'] / $per_page );

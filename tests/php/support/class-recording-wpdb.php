@@ -11,7 +11,7 @@
  * values; every query is recorded; an answer scripted for a fragment of the SQL is returned
  * by the first query containing it (once), anything else gets what an empty table gives.
  * A scripted failure answers as core's wpdb does on a database error: last_error set, and
- * false from query() and update(), an empty array from get_results() and get_col(), null
+ * false from query(), update(), replace() and delete(), an empty array from get_results() and get_col(), null
  * from get_row() and get_var().
  */
 final class Recording_Wpdb extends wpdb {
@@ -36,6 +36,13 @@ final class Recording_Wpdb extends wpdb {
 	 * @var array<int, array{table: string, data: array, where: array}>
 	 */
 	public array $updates = array();
+
+	/**
+	 * replace() and delete() calls: each {method, table, data (the row or the where), format}.
+	 *
+	 * @var array<int, array{method: string, table: string, data: array, format: mixed}>
+	 */
+	public array $writes = array();
 
 	/**
 	 * Scripted answers: each {fragment, result, error, insert_id, used}.
@@ -189,6 +196,40 @@ final class Recording_Wpdb extends wpdb {
 			'where' => $where,
 		);
 		return $this->run( 'update', 'UPDATE ' . $table . ' SET ' . implode( ', ', array_keys( $data ) ) . ' WHERE ' . implode( ', ', array_keys( $where ) ), 1, false );
+	}
+
+	/**
+	 * Core's replace(): rows affected (1 new, 2 replaced), or false. Recorded in $writes.
+	 *
+	 * @param string       $table  Table.
+	 * @param array        $data   Column => value.
+	 * @param string|array $format Formats of $data.
+	 */
+	public function replace( $table, $data, $format = null ) {
+		$this->writes[] = array(
+			'method' => 'replace',
+			'table'  => $table,
+			'data'   => $data,
+			'format' => $format,
+		);
+		return $this->run( 'replace', 'REPLACE INTO ' . $table . ' (' . implode( ', ', array_keys( $data ) ) . ')', 1, false );
+	}
+
+	/**
+	 * Core's delete(): rows affected, or false. Recorded in $writes.
+	 *
+	 * @param string       $table        Table.
+	 * @param array        $where        Column => value.
+	 * @param string|array $where_format Formats of $where.
+	 */
+	public function delete( $table, $where, $where_format = null ) {
+		$this->writes[] = array(
+			'method' => 'delete',
+			'table'  => $table,
+			'data'   => $where,
+			'format' => $where_format,
+		);
+		return $this->run( 'delete', 'DELETE FROM ' . $table . ' WHERE ' . implode( ', ', array_keys( $where ) ), 1, false );
 	}
 
 	/**

@@ -45,9 +45,10 @@ function is_wp_error( $thing ) {
  * JSON as WordPress encodes it (false when PHP cannot).
  *
  * @param mixed $value Value.
+ * @param int   $flags json_encode() flags.
  */
-function wp_json_encode( $value ) {
-	return json_encode( $value );
+function wp_json_encode( $value, $flags = 0 ) {
+	return json_encode( $value, $flags );
 }
 
 /**

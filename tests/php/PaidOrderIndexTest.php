@@ -1,0 +1,258 @@
+<?php
+/**
+ * The paid-orders index over a recording database.
+ *
+ * @package ServiceIntegration
+ */
+
+use PHPUnit\Framework\TestCase;
+use ServiceIntegration\Commerce\Paid_Order_Index;
+use ServiceIntegration\Commerce\Paid_Order_Listing;
+use ServiceIntegration\Commerce\Paid_Order_Range;
+use ServiceIntegration\Database_Error;
+
+/**
+ * What Paid_Order_Index reads and writes, its state, and that a database error is an error,
+ * never an empty page, a zero count or a silent write.
+ */
+final class PaidOrderIndexTest extends TestCase {
+
+	/** 2026-01-01 00:00:00 UTC. */
+	const NOW = 1767225600;
+
+	/**
+	 * The database.
+	 *
+	 * @var Recording_Wpdb
+	 */
+	private Recording_Wpdb $db;
+
+	/**
+	 * The site's options.
+	 *
+	 * @var In_Memory_Options
+	 */
+	private In_Memory_Options $options;
+
+	/**
+	 * The index under test.
+	 *
+	 * @var Paid_Order_Index
+	 */
+	private Paid_Order_Index $index;
+
+	protected function setUp(): void {
+		$this->db         = new Recording_Wpdb();
+		$this->db->prefix = 'shop_';
+		$this->options    = new In_Memory_Options();
+		$this->index      = new Paid_Order_Index( $this->db, new Fixed_Clock( self::NOW ), $this->options );
+	}
+
+	/**
+	 * A stored state, with the given fields over a ready, finished walk.
+	 *
+	 * @param array<string, mixed> $fields Fields.
+	 */
+	private function given_state( array $fields ): void {
+		$this->options->values[ Paid_Order_Index::STATE_OPTION ] = $fields + array(
+			'ready'      => true,
+			'walk'       => null,
+			'generation' => 4,
+			'walked_at'  => 1700000000,
+			'statuses'   => array( 'completed', 'processing' ),
+			'source'     => array( 'storage' => 'hpos' ),
+		);
+	}
+
+	/**
+	 * Asserts the answer is the plugin's database error (500, no database message).
+	 *
+	 * @param mixed $answer What the index answered.
+	 */
+	private function assertDatabaseError( $answer ): void {
+		$this->assertInstanceOf( WP_Error::class, $answer );
+		$this->assertSame( Database_Error::CODE, $answer->get_error_code() );
+		$this->assertSame( array( 'status' => 500 ), $answer->get_error_data() );
+	}
+
+	public function test_the_table_is_named_after_the_site_prefix(): void {
+		$this->assertSame( 'shop_si_paid_orders', $this->index->table() );
+	}
+
+	public function test_a_row_is_replaced_whole_with_the_current_generation(): void {
+		$this->given_state( array( 'generation' => 7 ) );
+		$this->assertNull( $this->index->put( 12, 1767225000, 1767220000, 1767225500, array( 'id' => 12 ) ) );
+		$this->assertSame(
+			array(
+				'method' => 'replace',
+				'table'  => 'shop_si_paid_orders',
+				'data'   => array(
+					'order_id'    => 12,
+					'paid_at'     => 1767225000,
+					'created_at'  => 1767220000,
+					'modified_at' => 1767225500,
+					'generation'  => 7,
+					'snapshot'    => '{"id":12}',
+				),
+				'format' => array( '%d', '%d', '%d', '%d', '%d', '%s' ),
+			),
+			$this->db->writes[0]
+		);
+	}
+
+	public function test_a_fresh_index_writes_rows_of_generation_zero(): void {
+		$this->index->put( 3, 0, 1767220000, 1767220000, array( 'id' => 3 ) );
+		$this->assertSame( 0, $this->db->writes[0]['data']['generation'] );
+	}
+
+	public function test_a_refused_write_is_a_database_error_and_is_logged(): void {
+		$this->db->fails( 'REPLACE INTO shop_si_paid_orders', 'The table is full' );
+		$this->assertDatabaseError( $this->index->put( 12, 0, 1, 1, array( 'id' => 12 ) ) );
+		$this->assertStringContainsString( 'service-integration: paid-orders index: write order 12 failed: The table is full', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+	}
+
+	public function test_an_error_left_by_an_earlier_query_does_not_fail_a_write(): void {
+		$this->db->last_error = 'Deadlock found when trying to get lock';
+		$this->assertNull( $this->index->put( 12, 0, 1, 1, array( 'id' => 12 ) ) );
+	}
+
+	public function test_a_row_is_removed_by_its_order_id(): void {
+		$this->assertNull( $this->index->remove( 9 ) );
+		$this->assertSame( array( 'order_id' => 9 ), $this->db->writes[0]['data'] );
+		$this->assertSame( array( '%d' ), $this->db->writes[0]['format'] );
+	}
+
+	public function test_a_refused_removal_is_a_database_error(): void {
+		$this->db->fails( 'DELETE FROM shop_si_paid_orders' );
+		$this->assertDatabaseError( $this->index->remove( 9 ) );
+	}
+
+	public function test_a_page_reads_the_sets_window_in_its_order(): void {
+		$this->db->answers( 'SELECT snapshot FROM shop_si_paid_orders', array( '{"id":5,"number":"5"}', '{"id":8}' ) );
+		$range = new Paid_Order_Range( 1767000000, 5, 1767225540 );
+		$this->assertSame( array( array( 'id' => 5, 'number' => '5' ), array( 'id' => 8 ) ), $this->index->snapshots( $range, 20, 10 ) );
+		$this->assertSame(
+			'SELECT snapshot FROM shop_si_paid_orders WHERE ' . $range->where() . ' ORDER BY paid_at ASC, order_id ASC LIMIT 20, 10',
+			$this->db->sql()[0]
+		);
+	}
+
+	public function test_an_empty_set_is_an_empty_page(): void {
+		$this->assertSame( array(), $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
+	}
+
+	public function test_a_page_the_database_refuses_is_an_error_never_an_empty_page(): void {
+		$this->db->fails( 'SELECT snapshot', "Table 'shop_si_paid_orders' doesn't exist" );
+		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
+	}
+
+	public function test_a_row_without_a_snapshot_fails_the_page(): void {
+		$this->db->answers( 'SELECT snapshot', array( '{"id":5}', 'not json' ) );
+		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
+		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+	}
+
+	public function test_a_set_is_counted_with_its_condition(): void {
+		$listing = new Paid_Order_Listing( 'modified', 'asc', array( 'date_modified' => '>=1767000000' ) );
+		$this->db->answers( 'SELECT COUNT(*) FROM shop_si_paid_orders WHERE ' . $listing->where(), '42' );
+		$this->assertSame( 42, $this->index->count( $listing ) );
+	}
+
+	public function test_a_count_the_database_refuses_is_an_error_never_zero(): void {
+		$this->db->fails( 'SELECT COUNT(*)' );
+		$this->assertDatabaseError( $this->index->count( new Paid_Order_Range( 0, 0, self::NOW ) ) );
+	}
+
+	public function test_the_rows_are_counted(): void {
+		$this->db->answers( 'SELECT COUNT(*) FROM shop_si_paid_orders', '3' );
+		$this->assertSame( 3, $this->index->row_count() );
+		$this->assertSame( array( 'SELECT COUNT(*) FROM shop_si_paid_orders' ), $this->db->sql() );
+	}
+
+	public function test_a_table_that_cannot_be_read_has_no_row_count(): void {
+		$this->db->fails( 'SELECT COUNT(*)', "Table 'shop_si_paid_orders' doesn't exist" );
+		$this->assertDatabaseError( $this->index->row_count() );
+	}
+
+	public function test_a_walks_leftovers_are_read_lowest_first_as_integers(): void {
+		$this->db->answers( 'WHERE generation < 6', array( '4', '11' ) );
+		$this->assertSame( array( 4, 11 ), $this->index->written_before( 6, 200 ) );
+		$this->assertSame( 'SELECT order_id FROM shop_si_paid_orders WHERE generation < %d ORDER BY order_id ASC LIMIT %d', $this->db->prepared[0]['sql'] );
+		$this->assertSame( array( 6, 200 ), $this->db->prepared[0]['args'] );
+	}
+
+	public function test_leftovers_the_database_refuses_are_an_error_never_none(): void {
+		$this->db->fails( 'WHERE generation <' );
+		$this->assertDatabaseError( $this->index->written_before( 6, 200 ) );
+	}
+
+	public function test_a_walks_leftovers_are_removed_at_once(): void {
+		$this->assertNull( $this->index->remove_written_before( 6 ) );
+		$this->assertSame( array( 'DELETE FROM shop_si_paid_orders WHERE generation < 6' ), $this->db->sql() );
+	}
+
+	public function test_a_refused_removal_of_leftovers_is_a_database_error(): void {
+		$this->db->fails( 'DELETE FROM shop_si_paid_orders WHERE generation' );
+		$this->assertDatabaseError( $this->index->remove_written_before( 6 ) );
+	}
+
+	public function test_a_fresh_site_has_a_state_that_does_not_serve(): void {
+		$this->assertSame(
+			array(
+				'ready'      => false,
+				'walk'       => null,
+				'generation' => 0,
+				'walked_at'  => 0,
+				'statuses'   => array(),
+				'source'     => array(),
+			),
+			$this->index->state()
+		);
+		$this->assertFalse( $this->index->is_ready() );
+		$this->assertSame( array(), $this->db->queries );
+	}
+
+	public function test_the_state_is_saved_without_autoload(): void {
+		$this->index->save_state( array( 'ready' => true ) + $this->index->state() );
+		$this->assertTrue( $this->options->values[ Paid_Order_Index::STATE_OPTION ]['ready'] );
+		$this->assertFalse( $this->options->autoload[ Paid_Order_Index::STATE_OPTION ] );
+	}
+
+	public function test_a_walk_starts_a_new_generation_from_the_first_order(): void {
+		$this->given_state( array() );
+		$this->index->start_walk( true );
+		$state = $this->index->state();
+		$this->assertSame( array( true, 0, 5, 1700000000 ), array( $state['ready'], $state['walk'], $state['generation'], $state['walked_at'] ) );
+		// Without WooCommerce loaded, the walk records no statuses nor source (Walk_Steps::started_blind()).
+		$this->assertSame( array( array(), array() ), array( $state['statuses'], $state['source'] ) );
+	}
+
+	public function test_a_walk_that_does_not_keep_serving_takes_the_index_out_of_service(): void {
+		$this->given_state( array() );
+		$this->index->start_walk( false );
+		$this->assertFalse( $this->index->state()['ready'] );
+		$this->assertFalse( $this->index->is_ready() );
+	}
+
+	public function test_a_finished_walk_serves_and_records_the_clock_time(): void {
+		$this->given_state( array( 'ready' => false, 'walk' => -1 ) );
+		$this->index->finish_walk();
+		$state = $this->index->state();
+		$this->assertSame( array( true, null, 4, self::NOW ), array( $state['ready'], $state['walk'], $state['generation'], $state['walked_at'] ) );
+		$this->assertSame( array( 'completed', 'processing' ), $state['statuses'] );
+	}
+
+	public function test_a_walk_over_no_paid_order_removes_the_older_rows_and_finishes(): void {
+		$this->given_state( array( 'ready' => false, 'walk' => 0, 'generation' => 9 ) );
+		$this->assertNull( $this->index->finish_empty() );
+		$this->assertSame( array( 'DELETE FROM shop_si_paid_orders WHERE generation < 9' ), $this->db->sql() );
+		$this->assertSame( array( true, null, self::NOW ), array( $this->index->state()['ready'], $this->index->state()['walk'], $this->index->state()['walked_at'] ) );
+	}
+
+	public function test_a_walk_over_no_paid_order_whose_rows_stay_does_not_finish(): void {
+		$this->given_state( array( 'ready' => false, 'walk' => 0, 'generation' => 9 ) );
+		$this->db->fails( 'DELETE FROM shop_si_paid_orders' );
+		$this->assertDatabaseError( $this->index->finish_empty() );
+		$this->assertSame( array( false, 0 ), array( $this->index->state()['ready'], $this->index->state()['walk'] ) );
+	}
+}
