@@ -37,7 +37,7 @@ export const E2E_DB_PORT = Number( process.env.E2E_DB_PORT ?? E2E_WP_PORT + 3 );
  * The production runtime's cron loop calls wp-cron.php this often: every minute, as the crontab
  * line of docs/production.md. Tests that wait for cron call wp-cron.php themselves. A faster
  * loop would only add concurrent writers of the cron option (a serialized value, last writer
- * wins) and with them lost inbound kicks (see INBOUND_SWEEP_MS in inbound.ts).
+ * wins) and with them lost cron events (see WP_CRON_ALONE_MS in cron.ts).
  */
 export const E2E_CRON_SECONDS = Number( process.env.E2E_CRON_SECONDS ?? 60 );
 /** Release artifacts to install on the production runtime (default: npm run release builds them into dist/). */
