@@ -93,7 +93,7 @@ function chooseWooCommerce( env: NodeJS.ProcessEnv, wordpress: string ): Pick< S
 		( wordpress === '6.5' ? WOOCOMMERCE_FOR_WORDPRESS_6_5 : WOOCOMMERCE_BUILDS[ 0 ] ) ) as WooCommerceBuild;
 	if ( ! wanted && ! hasBuild( woocommerceArchive( version ) ) ) {
 		return {
-			note: `No WooCommerce build in ${ BUILDS_DIR }: this site has no shop. Add one with WOOCOMMERCE_DIR=<a woocommerce plugin folder>.`,
+			note: `No WooCommerce build in ${ BUILDS_DIR }: this site has no shop. Builds are looked for in ../shared/builds beside this checkout; point SERVICE_INTEGRATION_BUILDS_DIR at the folder that has them, or add a shop with WOOCOMMERCE_DIR=<a woocommerce plugin folder>.`,
 		};
 	}
 	return { woocommerceDir: woocommerceBuild( version ) };
