@@ -34,4 +34,16 @@ interface Options {
 	 * @param bool   $autoload Whether WordPress loads it on every request.
 	 */
 	public function update( string $name, $value, bool $autoload ): void;
+
+	/**
+	 * Stores $value only if the option, as stored now, is one $expected accepts, in one step: a
+	 * writer from another request between the read and the write makes it fail. For state that
+	 * a long-running job advances while requests may restart it.
+	 *
+	 * @param string                $name     Option name (an option that exists).
+	 * @param callable(mixed): bool $expected Whether the stored value is the one the change was made from.
+	 * @param mixed                 $value    New value.
+	 * @return bool Whether it was stored (false: changed meanwhile, missing, or the database refused).
+	 */
+	public function compare_and_set( string $name, callable $expected, $value ): bool;
 }

@@ -98,7 +98,7 @@ final class Plugin {
 	private static function stores(): array {
 		global $wpdb;
 		$clock         = new System_Clock();
-		$options       = new Wp_Options();
+		$options       = new Wp_Options( $wpdb );
 		$inbound_store = new Inbound\Inbound_Store( $wpdb, $clock, $options );
 		return array( new Outbound\Outbox( $wpdb, $clock, $options ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
 	}
@@ -112,7 +112,7 @@ final class Plugin {
 	 */
 	private static function manufacturing(): array {
 		global $wpdb;
-		$options = new Wp_Options();
+		$options = new Wp_Options( $wpdb );
 		$clock   = new System_Clock();
 		return array( new Manufacturing\Idempotency_Store( $wpdb, $clock, $options ), new Manufacturing\Source_Order_Uniqueness( $wpdb, $clock, $options ) );
 	}
@@ -136,7 +136,7 @@ final class Plugin {
 	 */
 	private static function paid_orders(): array {
 		global $wpdb;
-		$index = new Commerce\Paid_Order_Index( $wpdb, new System_Clock(), new Wp_Options() );
+		$index = new Commerce\Paid_Order_Index( $wpdb, new System_Clock(), new Wp_Options( $wpdb ) );
 		return array( $index, new Commerce\Paid_Orders( $wpdb, $index ) );
 	}
 }

@@ -213,7 +213,7 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	public function test_the_state_is_saved_without_autoload(): void {
-		$this->index->save_state( array( 'ready' => true ) + $this->index->state() );
+		$this->index->start_walk( true );
 		$this->assertTrue( $this->options->values[ Paid_Order_Index::STATE_OPTION ]['ready'] );
 		$this->assertFalse( $this->options->autoload[ Paid_Order_Index::STATE_OPTION ] );
 	}
@@ -236,15 +236,45 @@ final class PaidOrderIndexTest extends TestCase {
 
 	public function test_a_finished_walk_serves_and_records_the_clock_time(): void {
 		$this->given_state( array( 'ready' => false, 'walk' => -1 ) );
-		$this->index->finish_walk();
+		$this->assertTrue( $this->index->finish_walk( $this->index->state() ) );
 		$state = $this->index->state();
 		$this->assertSame( array( true, null, 4, self::NOW ), array( $state['ready'], $state['walk'], $state['generation'], $state['walked_at'] ) );
 		$this->assertSame( array( 'completed', 'processing' ), $state['statuses'] );
 	}
 
+	public function test_a_walk_restarted_while_it_ran_is_not_finished_by_it(): void {
+		$this->given_state( array( 'ready' => false, 'walk' => -1 ) );
+		$read = $this->index->state();
+		$this->index->start_walk( false ); // A request, while the walk swept.
+		$restarted = $this->index->state();
+		$this->assertFalse( $this->index->finish_walk( $read ) );
+		$this->assertSame( $restarted, $this->index->state() );
+		$this->assertSame( array( false, 0, 5 ), array( $restarted['ready'], $restarted['walk'], $restarted['generation'] ) );
+	}
+
+	public function test_a_step_saves_only_over_the_state_it_started_from(): void {
+		$this->given_state( array( 'ready' => false, 'walk' => 200 ) );
+		$read = $this->index->state();
+		$this->assertTrue( $this->index->advance( $read, array( 'walk' => 380 ) + $read ) );
+		$this->assertSame( 380, $this->index->state()['walk'] );
+		// Another runner of the same walk, still holding the state before that step.
+		$this->assertFalse( $this->index->advance( $read, array( 'walk' => 380 ) + $read ) );
+		$this->assertFalse( $this->index->advance( $read, array( 'walk' => -1 ) + $read ) );
+		$this->assertSame( 380, $this->index->state()['walk'] );
+	}
+
+	public function test_a_step_of_a_walk_already_finished_does_not_take_it_out_of_service(): void {
+		$this->given_state( array( 'ready' => false, 'walk' => 180 ) );
+		$late = $this->index->state(); // Read by a second runner before the first one finished.
+		$this->assertTrue( $this->index->advance( $late, array( 'walk' => -1 ) + $late ) );
+		$this->assertTrue( $this->index->finish_walk( $this->index->state() ) );
+		$this->assertFalse( $this->index->advance( $late, array( 'walk' => -1 ) + $late ) );
+		$this->assertSame( array( true, null ), array( $this->index->state()['ready'], $this->index->state()['walk'] ) );
+	}
+
 	public function test_a_walk_over_no_paid_order_removes_the_older_rows_and_finishes(): void {
 		$this->given_state( array( 'ready' => false, 'walk' => 0, 'generation' => 9 ) );
-		$this->assertNull( $this->index->finish_empty() );
+		$this->assertTrue( $this->index->finish_empty() );
 		$this->assertSame( array( 'DELETE FROM shop_si_paid_orders WHERE generation < 9' ), $this->db->sql() );
 		$this->assertSame( array( true, null, self::NOW ), array( $this->index->state()['ready'], $this->index->state()['walk'], $this->index->state()['walked_at'] ) );
 	}

@@ -98,6 +98,11 @@ final class Paid_Order_Index_Walk {
 	 * Walks batches, then sweeps, for up to RUN_SECONDS, then queues the next run, or marks the
 	 * index ready.
 	 *
+	 * Each step starts from the state as stored and is saved only if that state is still the
+	 * stored one (Paid_Order_Index::advance()): a request that restarted the walk meanwhile, or
+	 * another run of this walk (a second queue runner, the action run by hand) that moved it on
+	 * or finished it, keeps its state, and this run goes on from there.
+	 *
 	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
 	 *                           and the route's next call queues the walk again).
 	 */
@@ -105,31 +110,48 @@ final class Paid_Order_Index_Walk {
 		if ( ! Paid_Orders::is_available() ) {
 			return;
 		}
-		$state = $this->index->state();
-		if ( Walk_Steps::started_blind( $state ) ) {
-			// Started while WooCommerce was not loaded (activated before it): no batch has run
-			// since, so this walk is the one for today's statuses and order source.
-			$state['statuses'] = Paid_Orders::paid_statuses();
-			$state['source']   = Order_Source::current();
-			$this->index->save_state( $state );
-		}
 		$started = microtime( true );
 		do {
 			$state = $this->index->state();
 			if ( null === $state['walk'] ) {
 				return;
 			}
-			if ( self::SWEEPING === $state['walk'] ) {
-				if ( $this->sweep( $state['generation'] ) ) {
-					$this->index->finish_walk();
-					return;
-				}
-				continue; // To the time and memory checks.
+			$next = $this->step( $state );
+			if ( null === $next ) {
+				$this->index->finish_walk( $state );
+			} elseif ( $next !== $state ) {
+				$this->index->advance( $state, $next );
 			}
-			$state['walk'] = $this->batch( $state['walk'] ) ?? self::SWEEPING;
-			$this->index->save_state( $state );
 		} while ( microtime( true ) - $started < self::RUN_SECONDS && self::memory_left() );
-		as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+		if ( null !== $this->index->state()['walk'] ) {
+			as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+		}
+	}
+
+	/**
+	 * The state after the walk's next step from $state: one batch, or one batch of the sweep.
+	 *
+	 * @param array{ready: bool, walk: int, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state The state, during a walk.
+	 * @return array{ready: bool, walk: int, generation: int, walked_at: int, statuses: string[], source: array<string, string>}|null
+	 *         Null once the sweep has left no row behind: the walk is done.
+	 * @throws Order_Query_Error On a database error.
+	 */
+	private function step( array $state ): ?array {
+		if ( Walk_Steps::started_blind( $state ) ) {
+			// Started while WooCommerce was not loaded (activated before it): no batch has run
+			// since, so this walk is the one for today's statuses and order source.
+			return array_merge(
+				$state,
+				array(
+					'statuses' => Paid_Orders::paid_statuses(),
+					'source'   => Order_Source::current(),
+				)
+			);
+		}
+		if ( self::SWEEPING !== $state['walk'] ) {
+			return array_merge( $state, array( 'walk' => $this->batch( $state['walk'] ) ?? self::SWEEPING ) );
+		}
+		return $this->sweep( $state['generation'] ) ? null : $state;
 	}
 
 	/**

@@ -123,12 +123,32 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * Saves the state.
+	 * Saves the state, whatever it was: a walk (re)started wins over the progress of one that
+	 * is running, whose next step then fails to advance() and reads the new state.
 	 *
 	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state State.
 	 */
-	public function save_state( array $state ): void {
+	private function save_state( array $state ): void {
 		$this->options->update( self::STATE_OPTION, $state, false );
+	}
+
+	/**
+	 * Moves the state from $read to $next, unless it changed since $read was read: a walk's
+	 * steps take seconds, during which a request may start a new walk (other statuses, a
+	 * failed write) or another runner of the same walk may have moved on or finished it.
+	 * Saving anyway would undo that; instead the step is dropped and the walk reads the state
+	 * again.
+	 *
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $read The state the step started from (state()).
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $next The state after it.
+	 * @return bool Whether it was saved.
+	 */
+	public function advance( array $read, array $next ): bool {
+		return $this->options->compare_and_set(
+			self::STATE_OPTION,
+			static fn( $stored ): bool => Paid_Order_Index_State::of( $stored ) === $read,
+			$next
+		);
 	}
 
 	/**
@@ -170,13 +190,19 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * Ends the walk: the index holds every paid order. The daily check is queued if it is not
-	 * yet (WooCommerce may have been activated after the plugin).
+	 * Ends the walk that was in state $read: the index holds every paid order. The daily check
+	 * is queued if it is not yet (WooCommerce may have been activated after the plugin).
+	 *
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $read The state the walk's last step read.
+	 * @return bool Whether it ended (false: the state changed meanwhile, see advance()).
 	 */
-	public function finish_walk(): void {
-		$state = Paid_Order_Index_State::finished( $this->state(), $this->clock->now() );
-		$this->save_state( $state );
-		Paid_Order_Index_Walk::schedule( $state );
+	public function finish_walk( array $read ): bool {
+		$finished = Paid_Order_Index_State::finished( $read, $this->clock->now() );
+		if ( ! $this->advance( $read, $finished ) ) {
+			return false;
+		}
+		Paid_Order_Index_Walk::schedule( $finished );
+		return true;
 	}
 
 	/**
@@ -184,14 +210,13 @@ final class Paid_Order_Index {
 	 * are orders the store does not have (or no longer counts as paid), so they go, as the sweep
 	 * would remove them one by one; rows the hooks wrote since it began stay.
 	 *
-	 * @return WP_Error|null The error when the rows could not be removed (the walk goes on).
+	 * @return bool|WP_Error Whether it ended (false: another walk started meanwhile); the error
+	 *                       when the rows could not be removed (the walk goes on).
 	 */
-	public function finish_empty(): ?WP_Error {
-		$fault = $this->remove_written_before( $this->state()['generation'] );
-		if ( null === $fault ) {
-			$this->finish_walk();
-		}
-		return $fault;
+	public function finish_empty() {
+		$state = $this->state();
+		$fault = $this->remove_written_before( $state['generation'] );
+		return $fault ?? $this->finish_walk( $state );
 	}
 
 	/**

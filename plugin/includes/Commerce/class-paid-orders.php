@@ -252,11 +252,10 @@ final class Paid_Orders {
 		if ( ! $ready && $this->nothing_to_walk() ) {
 			// No paid order to walk: every one from now on goes through the save hooks, and the
 			// rows left from before are of orders the store does not have.
-			$fault = $this->index->finish_empty();
-			if ( $fault ) {
-				return $fault;
+			$ready = $this->index->finish_empty();
+			if ( is_wp_error( $ready ) ) {
+				return $ready;
 			}
-			$ready = true;
 		}
 		if ( ! $ready ) {
 			Paid_Order_Index_Walk::schedule( $this->index->state() );

@@ -48,4 +48,19 @@ final class In_Memory_Options implements Options {
 		$this->values[ $name ]   = $value;
 		$this->autoload[ $name ] = $autoload;
 	}
+
+	/**
+	 * Stores $value if the option exists and $expected accepts it.
+	 *
+	 * @param string                $name     Option name.
+	 * @param callable(mixed): bool $expected Whether the stored value is the one the change was made from.
+	 * @param mixed                 $value    New value.
+	 */
+	public function compare_and_set( string $name, callable $expected, $value ): bool {
+		if ( ! array_key_exists( $name, $this->values ) || ! $expected( $this->values[ $name ] ) ) {
+			return false;
+		}
+		$this->values[ $name ] = $value;
+		return true;
+	}
 }

@@ -152,3 +152,56 @@ function rest_convert_error_to_response( $error ) {
 		(int) ( $data['status'] ?? 500 )
 	);
 }
+
+/**
+ * Core's serialization of option values: arrays and objects serialized, scalars as they are.
+ *
+ * @param mixed $data Value.
+ */
+function maybe_serialize( $data ) {
+	return is_array( $data ) || is_object( $data ) ? serialize( $data ) : $data; // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- core's own format.
+}
+
+/**
+ * The value of a stored option.
+ *
+ * @param mixed $data Stored value.
+ */
+function maybe_unserialize( $data ) {
+	if ( is_string( $data ) && preg_match( '/^(a|O|s|i|b|d):/', $data ) ) {
+		return unserialize( $data ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_unserialize -- core's own format.
+	}
+	return $data;
+}
+
+/**
+ * The autoloaded options: those the test put under 'alloptions'.
+ *
+ * @return array<string, string>
+ */
+function wp_load_alloptions() {
+	return $GLOBALS['service_integration_test_wp']['alloptions'] ?? array();
+}
+
+/**
+ * The object cache, as the test's 'cache' entries ("group/key" => value).
+ *
+ * @param string $key   Key.
+ * @param mixed  $value Value.
+ * @param string $group Group.
+ */
+function wp_cache_set( $key, $value, $group = '' ) {
+	$GLOBALS['service_integration_test_wp']['cache'][ $group . '/' . $key ] = $value;
+	return true;
+}
+
+/**
+ * Drops a cached value.
+ *
+ * @param string $key   Key.
+ * @param string $group Group.
+ */
+function wp_cache_delete( $key, $group = '' ) {
+	unset( $GLOBALS['service_integration_test_wp']['cache'][ $group . '/' . $key ] );
+	return true;
+}
