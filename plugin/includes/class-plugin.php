@@ -22,13 +22,14 @@ final class Plugin {
 	 * Registers all components. Runs on plugins_loaded, before WP::init resolves the user.
 	 */
 	public static function boot(): void {
-		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
-		list( $paid_order_index, $paid_orders )             = self::paid_orders();
-		list( $idempotency_store, $source_orders )          = self::manufacturing();
+		$basis = self::basis();
+		list( $outbox, $inbound_store, $inbound_processor ) = self::stores( $basis );
+		list( $paid_order_index, $paid_orders )             = self::paid_orders( $basis );
+		list( $idempotency_store, $source_orders )          = self::manufacturing( $basis );
 
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
 		$site_health = new Admin\Site_Health( $sidecar, $outbox );
-		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox, self::lock( Outbound\Hand_Over_Lock::OPTION ) );
+		$hand_over   = new Outbound\Hand_Over( $sidecar, $outbox, self::lock( $basis, Outbound\Hand_Over_Lock::OPTION ) );
 
 		Security\Authentication_Errors::register();
 		Security\Capability_Clamp::register();
@@ -50,7 +51,7 @@ final class Plugin {
 		$hand_over->register();
 		( new Outbound\Endpoint_Notices() )->register();
 		$inbound_processor->register();
-		( new Privacy\Personal_Data( $sidecar, $outbox, $inbound_store ) )->register();
+		( new Privacy\Personal_Data( $basis[0], $sidecar, $outbox, $inbound_store ) )->register();
 		Rest\Json_Encoding::register();
 		Cli\Commands::register();
 
@@ -73,8 +74,8 @@ final class Plugin {
 
 		add_action(
 			'init',
-			static function () use ( $outbox, $inbound_store, $paid_orders, $idempotency_store ): void {
-				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $paid_orders, $idempotency_store, self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
+			static function () use ( $basis, $outbox, $inbound_store, $paid_orders, $idempotency_store ): void {
+				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $paid_orders, $idempotency_store, self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) );
 			},
 			5
 		);
@@ -85,58 +86,67 @@ final class Plugin {
 	 * the lifecycle gets its stores from the same wiring.
 	 */
 	public static function activate(): void {
-		list( $outbox, $inbound_store, $inbound_processor ) = self::stores();
-		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::paid_orders()[1], self::manufacturing()[0], self::lock( Lifecycle::UPGRADE_LOCK_OPTION ) );
+		$basis = self::basis();
+		list( $outbox, $inbound_store, $inbound_processor ) = self::stores( $basis );
+		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::paid_orders( $basis )[1], self::manufacturing( $basis )[0], self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) );
 	}
 
 	/**
-	 * The stores over WordPress's database, the system clock and WordPress's options, and the
-	 * processor of the inbound events: the one place the plugin reads the global connection.
+	 * WordPress's database connection, the system clock and the site's options: what every
+	 * store is built over. The one place the plugin reads the global connection.
 	 *
+	 * @return array{0: \wpdb, 1: Clock, 2: Options}
+	 */
+	private static function basis(): array {
+		global $wpdb;
+		return array( $wpdb, new System_Clock(), new Wp_Options( $wpdb ) );
+	}
+
+	/**
+	 * The outbox, the inbound events' store and their processor.
+	 *
+	 * @param array{0: \wpdb, 1: Clock, 2: Options} $basis self::basis().
 	 * @return array{0: Outbound\Outbox, 1: Inbound\Inbound_Store, 2: Inbound\Inbound_Processor}
 	 */
-	private static function stores(): array {
-		global $wpdb;
-		$clock         = new System_Clock();
-		$options       = new Wp_Options( $wpdb );
-		$inbound_store = new Inbound\Inbound_Store( $wpdb, $clock, $options );
-		return array( new Outbound\Outbox( $wpdb, $clock, $options ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
+	private static function stores( array $basis ): array {
+		list( $db, $clock, $options ) = $basis;
+		$inbound_store                = new Inbound\Inbound_Store( $db, $clock, $options );
+		return array( new Outbound\Outbox( $db, $clock, $options ), $inbound_store, new Inbound\Inbound_Processor( $inbound_store, $clock ) );
 	}
 
 	/**
-	 * The manufacturing orders' idempotency keys (over WordPress's database, the system clock and
-	 * its options) and their one-live-record-per-source-order rule (the database, its locks and the
-	 * setting). The global connection is read in these builders of this class, and nowhere else.
+	 * The manufacturing orders' idempotency keys and their one-live-record-per-source-order rule
+	 * (the database, its locks and the setting).
 	 *
+	 * @param array{0: \wpdb, 1: Clock, 2: Options} $basis self::basis().
 	 * @return array{0: Manufacturing\Idempotency_Store, 1: Manufacturing\Source_Order_Uniqueness}
 	 */
-	private static function manufacturing(): array {
-		global $wpdb;
-		$options = new Wp_Options( $wpdb );
-		$clock   = new System_Clock();
-		return array( new Manufacturing\Idempotency_Store( $wpdb, $clock, $options ), new Manufacturing\Source_Order_Uniqueness( $wpdb, $clock, $options ) );
+	private static function manufacturing( array $basis ): array {
+		list( $db, $clock, $options ) = $basis;
+		return array( new Manufacturing\Idempotency_Store( $db, $clock, $options ), new Manufacturing\Source_Order_Uniqueness( $db, $clock, $options ) );
 	}
 
 	/**
-	 * A lock row in WordPress's options table (over its database and the system clock).
+	 * A lock row in WordPress's options table.
 	 *
-	 * @param string $option The lock's option name.
+	 * @param array{0: \wpdb, 1: Clock, 2: Options} $basis  self::basis().
+	 * @param string                                $option The lock's option name.
 	 */
-	private static function lock( string $option ): Option_Lock {
-		global $wpdb;
-		return new Option_Lock( $wpdb, new System_Clock(), $option );
+	private static function lock( array $basis, string $option ): Option_Lock {
+		list( $db, $clock ) = $basis;
+		return new Option_Lock( $db, $clock, $option );
 	}
 
 	/**
-	 * The paid-orders index over WordPress's database, the system clock and WordPress's
-	 * options, and the adapter that reads paid orders from it or from WooCommerce (whose
-	 * queries run on the same connection).
+	 * The paid-orders index, and the adapter that reads paid orders from it or from WooCommerce
+	 * (whose queries run on the same connection).
 	 *
+	 * @param array{0: \wpdb, 1: Clock, 2: Options} $basis self::basis().
 	 * @return array{0: Commerce\Paid_Order_Index, 1: Commerce\Paid_Orders}
 	 */
-	private static function paid_orders(): array {
-		global $wpdb;
-		$index = new Commerce\Paid_Order_Index( $wpdb, new System_Clock(), new Wp_Options( $wpdb ) );
-		return array( $index, new Commerce\Paid_Orders( $wpdb, $index ) );
+	private static function paid_orders( array $basis ): array {
+		list( $db, $clock, $options ) = $basis;
+		$index                        = new Commerce\Paid_Order_Index( $db, $clock, $options );
+		return array( $index, new Commerce\Paid_Orders( $db, $index ) );
 	}
 }
