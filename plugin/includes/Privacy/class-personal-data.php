@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Privacy;
 
+use ServiceIntegration\Database_Error;
 use ServiceIntegration\Inbound\Inbound_Store;
 use ServiceIntegration\Outbound\Outbox;
 use ServiceIntegration\Sidecar\Sidecar_Client;
@@ -38,11 +39,12 @@ final class Personal_Data {
 	/**
 	 * Constructor.
 	 *
+	 * @param \wpdb          $db            The database the two tables are in.
 	 * @param Sidecar_Client $sidecar       The signed channel to the sidecar.
 	 * @param Outbox         $outbox        The outbox (its table).
 	 * @param Inbound_Store  $inbound_store The inbound events (their table).
 	 */
-	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox, private Inbound_Store $inbound_store ) {
+	public function __construct( private \wpdb $db, private Sidecar_Client $sidecar, private Outbox $outbox, private Inbound_Store $inbound_store ) {
 	}
 
 	/**
@@ -131,13 +133,14 @@ final class Personal_Data {
 	 * @return object[]|WP_Error A failed query is an error, never an empty result.
 	 */
 	private function candidates( string $which, string $email, int $after_id, int $limit, int $offset = 0 ) {
-		global $wpdb;
-		$spec = $this->table( $which );
-		$like = '%' . $wpdb->esc_like( trim( $email ) ) . '%';
+		$spec                 = $this->table( $which );
+		$like                 = '%' . $this->db->esc_like( trim( $email ) ) . '%';
+		$this->db->last_error = '';
 		// Each table's name comes from its class; LIKE is case-insensitive on MySQL's default collations and on SQLite (ASCII).
 		$sql  = "SELECT {$spec['columns']} FROM {$spec['table']} WHERE id > %d AND LOWER(payload) LIKE LOWER(%s) ORDER BY id ASC LIMIT %d OFFSET %d";
-		$rows = $wpdb->get_results( $wpdb->prepare( $sql, $after_id, $like, $limit, $offset ) );
-		if ( '' !== $wpdb->last_error || ! is_array( $rows ) ) {
+		$rows = $this->db->get_results( $this->db->prepare( $sql, $after_id, $like, $limit, $offset ) );
+		if ( Database_Error::of( $this->db, is_array( $rows ) ? $rows : false, 'privacy: read ' . $spec['table'] ) ) {
+			// The database's message is in the PHP error log; the administrator is told what to do.
 			return new WP_Error( 'service_integration_privacy_query_failed', sprintf( /* translators: %s: table name. */ __( 'Reading %s failed; nothing was exported or erased from it. Try again.', 'service-integration' ), $spec['table'] ) );
 		}
 		return $rows;
@@ -270,7 +273,6 @@ final class Personal_Data {
 	 * @param string $email Email address.
 	 */
 	public function erase_table( string $which, string $email ): array {
-		global $wpdb;
 		$spec     = $this->table( $which );
 		$removed  = false;
 		$after    = 0;
@@ -287,8 +289,9 @@ final class Personal_Data {
 				if ( null === $redacted ) {
 					continue;
 				}
-				$written = $wpdb->update( $spec['table'], array( 'payload' => $redacted ), array( 'id' => (int) $row->id ), array( '%s' ), array( '%d' ) );
-				if ( false === $written ) {
+				$this->db->last_error = '';
+				$written              = $this->db->update( $spec['table'], array( 'payload' => $redacted ), array( 'id' => (int) $row->id ), array( '%s' ), array( '%d' ) );
+				if ( Database_Error::of( $this->db, $written, 'privacy: rewrite a row of ' . $spec['table'] ) ) {
 					/* translators: 1: row id, 2: table name. */
 					$messages[] = sprintf( __( 'Row %1$d of %2$s could not be rewritten; run the erasure again.', 'service-integration' ), (int) $row->id, $spec['table'] );
 					continue;

@@ -136,6 +136,15 @@ final class Recording_Wpdb extends wpdb {
 	}
 
 	/**
+	 * Core's esc_like(): LIKE's wildcards and escape character escaped.
+	 *
+	 * @param string $text Text.
+	 */
+	public function esc_like( $text ) {
+		return addcslashes( $text, '_%\\' );
+	}
+
+	/**
 	 * Runs a statement: rows affected, or false.
 	 *
 	 * @param string $sql SQL.

@@ -205,3 +205,12 @@ function wp_cache_delete( $key, $group = '' ) {
 	unset( $GLOBALS['service_integration_test_wp']['cache'][ $group . '/' . $key ] );
 	return true;
 }
+
+/**
+ * The text without trailing slashes.
+ *
+ * @param string $value Text.
+ */
+function untrailingslashit( $value ) {
+	return rtrim( $value, '/\\' );
+}
