@@ -1,6 +1,7 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { freeze } from '../support/freeze';
 import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { sleep, waitUntil } from '../support/wait-until';
 import { orderEvent } from './support/api-client';
@@ -62,12 +63,12 @@ describe( 'the shared store under faults', () => {
 				.status
 		).toBe( 202 );
 
-		process.kill( database.pid, 'SIGSTOP' );
+		const frozen = await freeze( [ database.pid ] );
 		const ready = await timed( fetch( `${ sidecar.url }/ready` ) );
 		const handOver = await timed(
 			sidecar.api( 'POST', '/v1/events', { events: [ orderEvent( 'during', 'order.paid', 2 ) ] } )
 		);
-		process.kill( database.pid, 'SIGCONT' );
+		frozen.thaw();
 
 		expect( ready.answer ).not.toBe( 'hung' );
 		expect( ready.ms ).toBeLessThan( 2000 );

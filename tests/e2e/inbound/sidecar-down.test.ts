@@ -106,7 +106,7 @@ describe( 'inbound webhooks while the sidecar is down', () => {
 		const before = await totalEvents();
 		const mark = debugLogMark();
 
-		const frozen = freezeSidecar();
+		const frozen = await freezeSidecar();
 		let answer: Answer;
 		const started = Date.now();
 		try {

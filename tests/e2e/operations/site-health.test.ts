@@ -76,7 +76,7 @@ describe( 'Site Health', () => {
 	} );
 
 	it( 'says the sidecar does not answer when it accepts the connection but never replies, and the other tests do not wait for it', async () => {
-		const frozen = freezeSidecar();
+		const frozen = await freezeSidecar();
 		try {
 			const hung = await runTest( 'sidecar', 'sidecar frozen' );
 			expect( hung.status ).toBe( 'critical' );

@@ -3,6 +3,7 @@ import { spawnSidecar, waitForSidecar } from '../../../scripts/lib/sidecar-proce
 import { restartProductionSidecar, restartProductionSidecarPeer } from '../../../scripts/production/stack';
 import { E2E_ENV_NAME, E2E_SIDECAR_ENV, E2E_SIDECAR_PORT, readState, writeState } from './environment';
 import { waitUntil } from '../../support/wait-until';
+import { freeze } from '../../support/freeze';
 
 /** The suite's sidecar processes: the one WordPress talks to, and the second on the shared store. */
 function sidecarPids(): number[] {
@@ -34,23 +35,11 @@ export async function stopSidecar( signal: NodeJS.Signals = 'SIGTERM' ): Promise
 }
 
 /**
- * Freezes the suite's sidecar (SIGSTOP; both instances on the shared store), as an overloaded or
- * swapped-out process would be: its port stays open and the kernel still accepts connections,
- * but nothing answers until `thaw` (SIGCONT), after which it handles what it had been sent.
- * Always thaw it (try/finally).
+ * Freezes the suite's sidecar (both instances on the shared store), as an overloaded or
+ * swapped-out process would be (tests/support/freeze.ts). Always thaw it (try/finally).
  */
-export function freezeSidecar(): { thaw: () => void } {
-	const pids = sidecarPids();
-	for ( const pid of pids ) {
-		process.kill( pid, 'SIGSTOP' );
-	}
-	return {
-		thaw: () => {
-			for ( const pid of pids ) {
-				process.kill( pid, 'SIGCONT' );
-			}
-		},
-	};
+export function freezeSidecar(): Promise< { thaw: () => void } > {
+	return freeze( sidecarPids() );
 }
 
 export async function startSidecar(): Promise< void > {
