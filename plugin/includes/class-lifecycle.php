@@ -13,8 +13,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * Activation runs once; upgrades run on the first request after a version change,
- * because activation hooks do not run when a plugin is updated in place. The stores whose
- * tables it creates come from Plugin (the composition root), which calls activate() and
+ * because activation hooks do not run when a plugin is updated in place. Built by Plugin (the
+ * composition root) over the stores whose tables it creates, the processing it schedules and
+ * the lock that lets one request at a time upgrade; Plugin calls activate() and
  * maybe_upgrade().
  */
 final class Lifecycle {
@@ -22,18 +23,31 @@ final class Lifecycle {
 	const VERSION_OPTION = 'service_integration_version';
 
 	/**
-	 * Activation (Plugin::activate).
+	 * The lifecycle of the stores and jobs Plugin built.
 	 *
-	 * @param Outbound\Outbox           $outbox            The outbox.
-	 * @param Inbound\Inbound_Store     $inbound_store     The inbound events.
-	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
-	 * @param Commerce\Paid_Orders       $paid_orders       The paid orders and their index.
+	 * @param Outbound\Outbox                 $outbox            The outbox.
+	 * @param Inbound\Inbound_Store           $inbound_store     The inbound events.
+	 * @param Inbound\Inbound_Processor       $inbound_processor Schedules the stored events' processing.
+	 * @param Commerce\Paid_Orders            $paid_orders       The paid orders and their index.
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function activate( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
-		self::upgrade( true, $outbox, $inbound_store, $paid_orders, $idempotency_store, $upgrade_lock );
-		self::schedule_jobs( $inbound_processor, $paid_orders );
+	public function __construct(
+		private Outbound\Outbox $outbox,
+		private Inbound\Inbound_Store $inbound_store,
+		private Inbound\Inbound_Processor $inbound_processor,
+		private Commerce\Paid_Orders $paid_orders,
+		private Manufacturing\Idempotency_Store $idempotency_store,
+		private Option_Lock $upgrade_lock
+	) {
+	}
+
+	/**
+	 * Activation (Plugin::activate).
+	 */
+	public function activate(): void {
+		$this->upgrade( true );
+		self::schedule_jobs( $this->inbound_processor, $this->paid_orders );
 		flush_rewrite_rules( false );
 	}
 
@@ -94,14 +108,9 @@ final class Lifecycle {
 	 * 0.1.0 and earlier, which stored them with autoload off) runs install(), which switches
 	 * them to autoload: that upgrade happens once, on the first request after the update.
 	 *
-	 * @param Outbound\Outbox       $outbox        The outbox.
-	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
-	 * @param Commerce\Paid_Orders   $paid_orders   The paid orders and their index.
-	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
-	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
-	public static function maybe_upgrade( Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $upgrade_lock ): void {
-		self::upgrade( false, $outbox, $inbound_store, $paid_orders, $idempotency_store, $upgrade_lock );
+	public function maybe_upgrade(): void {
+		$this->upgrade( false );
 	}
 
 	/**
@@ -115,30 +124,25 @@ final class Lifecycle {
 	 * Activation runs every step even when the versions are current, and even without the lock
 	 * (a lock left by a crashed request must not stop it; every step is idempotent).
 	 *
-	 * @param bool                   $activation    Whether the plugin is being activated.
-	 * @param Outbound\Outbox       $outbox        The outbox.
-	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
-	 * @param Commerce\Paid_Orders   $paid_orders   The paid orders and their index.
-	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
-	 * @param Option_Lock                     $lock              One upgrade at a time.
+	 * @param bool $activation Whether the plugin is being activated.
 	 */
-	private static function upgrade( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store, Option_Lock $lock ): void {
+	private function upgrade( bool $activation ): void {
 		if ( ! $activation && self::is_current() ) {
 			return;
 		}
 		// A lock the database could not take is not held: a later request upgrades.
-		$locked = true === $lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
+		$locked = true === $this->upgrade_lock->acquire( self::UPGRADE_LOCK_TTL, 5.0 );
 		if ( ! $locked && ! $activation ) {
 			return;
 		}
 		try {
 			wp_cache_delete( 'alloptions', 'options' );
 			if ( $activation || ! self::is_current() ) {
-				self::install( $activation, $outbox, $inbound_store, $paid_orders, $idempotency_store );
+				$this->install( $activation );
 			}
 		} finally {
 			if ( $locked ) {
-				$lock->release();
+				$this->upgrade_lock->release();
 			}
 		}
 	}
@@ -160,20 +164,16 @@ final class Lifecycle {
 	 * Idempotent install steps, called explicitly: on activation the plugin's
 	 * own hooks are not registered yet, so an action would reach nobody.
 	 *
-	 * @param bool                   $activation    Whether the plugin is being activated: orders may have been
-	 *                                              paid while it was off, so the paid-orders index is walked again.
-	 * @param Outbound\Outbox       $outbox        The outbox.
-	 * @param Inbound\Inbound_Store $inbound_store The inbound events.
-	 * @param Commerce\Paid_Orders   $paid_orders   The paid orders and their index.
-	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
+	 * @param bool $activation Whether the plugin is being activated: orders may have been paid
+	 *                         while it was off, so the paid-orders index is walked again.
 	 */
-	private static function install( bool $activation, Outbound\Outbox $outbox, Inbound\Inbound_Store $inbound_store, Commerce\Paid_Orders $paid_orders, Manufacturing\Idempotency_Store $idempotency_store ): void {
+	private function install( bool $activation ): void {
 		Security\Service_Role::install();
-		$outbox->install();
-		$inbound_store->install();
-		$idempotency_store->install();
+		$this->outbox->install();
+		$this->inbound_store->install();
+		$this->idempotency_store->install();
 		Commerce\Paid_Moment_Recorder::install();
-		$paid_orders->install_index( $activation );
+		$this->paid_orders->install_index( $activation );
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {
 			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {

@@ -74,8 +74,8 @@ final class Plugin {
 
 		add_action(
 			'init',
-			static function () use ( $basis, $outbox, $inbound_store, $paid_orders, $idempotency_store ): void {
-				Lifecycle::maybe_upgrade( $outbox, $inbound_store, $paid_orders, $idempotency_store, self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) );
+			static function () use ( $basis, $outbox, $inbound_store, $inbound_processor, $paid_orders, $idempotency_store ): void {
+				( new Lifecycle( $outbox, $inbound_store, $inbound_processor, $paid_orders, $idempotency_store, self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) ) )->maybe_upgrade();
 			},
 			5
 		);
@@ -88,7 +88,7 @@ final class Plugin {
 	public static function activate(): void {
 		$basis = self::basis();
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores( $basis );
-		Lifecycle::activate( $outbox, $inbound_store, $inbound_processor, self::paid_orders( $basis )[1], self::manufacturing( $basis )[0], self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) );
+		( new Lifecycle( $outbox, $inbound_store, $inbound_processor, self::paid_orders( $basis )[1], self::manufacturing( $basis )[0], self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) ) )->activate();
 	}
 
 	/**

@@ -5,6 +5,7 @@ import { cronUntil } from '../support/cron';
 import {
 	createSource,
 	eventsFor,
+	INBOUND_SWEEP_HOOK,
 	INBOUND_SWEEP_MS,
 	RECORDER_PLUGIN,
 	recordedCalls,
@@ -92,14 +93,14 @@ describe( 'deactivating and activating the plugin with work pending', () => {
 			expect( hooks( activated ).sort() ).toEqual( hooks( before ).sort() );
 			expect( hooks( activated ).sort() ).toEqual( [
 				'service_integration_inbound_process once',
-				'service_integration_inbound_sweep service_integration_inbound_every_five_minutes',
+				`${ INBOUND_SWEEP_HOOK } service_integration_inbound_every_five_minutes`,
 				'service_integration_outbox_flush service_integration_every_minute',
 			] );
 			// Nothing waits longer than it did: the stored event and the outbox at the next cron run,
 			// the sweep within its period.
 			expect( next( activated, 'service_integration_inbound_process' ) ).toBeLessThanOrEqual( activated.now );
 			expect( next( activated, 'service_integration_outbox_flush' ) ).toBeLessThanOrEqual( activated.now );
-			sweepAt = next( activated, 'service_integration_inbound_sweep' ) as number;
+			sweepAt = next( activated, INBOUND_SWEEP_HOOK ) as number;
 			expect( sweepAt ).toBeLessThanOrEqual( activated.now + INBOUND_SWEEP_MS / 1000 );
 			// The paid-orders index: its daily check (Action Scheduler, with WooCommerce), as before.
 			if ( before.actions.service_integration_paid_index_check !== undefined ) {
