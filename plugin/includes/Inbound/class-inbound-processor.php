@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Inbound;
 
 use ServiceIntegration\Clock;
+use ServiceIntegration\Recurring_Event;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
@@ -93,12 +94,10 @@ final class Inbound_Processor {
 	}
 
 	/**
-	 * Schedules the sweep when it is missing (reads the cron array WordPress already loaded).
+	 * Schedules the sweep when it is missing, once (Recurring_Event).
 	 */
 	public static function ensure_sweep(): void {
-		if ( ! wp_next_scheduled( self::SWEEP_HOOK ) ) {
-			wp_schedule_event( time() + 5 * MINUTE_IN_SECONDS, self::SCHEDULE, self::SWEEP_HOOK );
-		}
+		Recurring_Event::ensure( self::SWEEP_HOOK, self::SCHEDULE, time() + 5 * MINUTE_IN_SECONDS );
 	}
 
 	/**

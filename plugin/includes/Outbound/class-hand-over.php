@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Outbound;
 
 use ServiceIntegration\Option_Lock;
+use ServiceIntegration\Recurring_Event;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
 
@@ -70,16 +71,14 @@ final class Hand_Over {
 	}
 
 	/**
-	 * Schedules the every-minute hand-over when it is missing (reads the cron array WordPress
-	 * already loaded). The schedule must be known when the event is written (add_schedule):
-	 * activation calls this before the plugin's hooks are registered (Lifecycle::schedule_jobs).
+	 * Schedules the every-minute hand-over when it is missing, once (Recurring_Event). The
+	 * schedule must be known when the event is written (add_schedule): activation calls this
+	 * before the plugin's hooks are registered (Lifecycle::schedule_jobs).
 	 *
 	 * @param int|null $first_run Unix time of the first run; a minute from now by default.
 	 */
 	public static function schedule( ?int $first_run = null ): void {
-		if ( ! wp_next_scheduled( self::CRON_HOOK ) ) {
-			wp_schedule_event( $first_run ?? time() + MINUTE_IN_SECONDS, self::SCHEDULE, self::CRON_HOOK );
-		}
+		Recurring_Event::ensure( self::CRON_HOOK, self::SCHEDULE, $first_run ?? time() + MINUTE_IN_SECONDS );
 	}
 
 	/**

@@ -214,3 +214,41 @@ function wp_cache_delete( $key, $group = '' ) {
 function untrailingslashit( $value ) {
 	return rtrim( $value, '/\\' );
 }
+
+/**
+ * The cron array of this test, as core keeps it: time => hook => key => {schedule, args}.
+ */
+function _get_cron_array() {
+	return $GLOBALS['service_integration_test_wp']['crons'] ?? array();
+}
+
+/**
+ * Schedules a recurring event in this test's cron array.
+ *
+ * @param int    $at         Unix time of the first run.
+ * @param string $recurrence Schedule name.
+ * @param string $hook       Hook.
+ */
+function wp_schedule_event( $at, $recurrence, $hook ) {
+	$GLOBALS['service_integration_test_wp']['crons'][ $at ][ $hook ][ md5( serialize( array() ) ) ] = array( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- core's own key.
+		'schedule' => $recurrence,
+		'args'     => array(),
+	);
+	ksort( $GLOBALS['service_integration_test_wp']['crons'] );
+	return true;
+}
+
+/**
+ * Removes every event of a hook from this test's cron array.
+ *
+ * @param string $hook Hook.
+ */
+function wp_clear_scheduled_hook( $hook ) {
+	foreach ( $GLOBALS['service_integration_test_wp']['crons'] ?? array() as $at => $hooks ) {
+		unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ][ $hook ] );
+		if ( array() === $GLOBALS['service_integration_test_wp']['crons'][ $at ] ) {
+			unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ] );
+		}
+	}
+	return 0;
+}
