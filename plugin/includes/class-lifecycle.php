@@ -107,7 +107,6 @@ final class Lifecycle {
 	 * query here. A version missing from them (a new site, a changed version, or a site from
 	 * 0.1.0 and earlier, which stored them with autoload off) runs install(), which switches
 	 * them to autoload: that upgrade happens once, on the first request after the update.
-	 *
 	 */
 	public function maybe_upgrade(): void {
 		$this->upgrade( false );
