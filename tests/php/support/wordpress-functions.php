@@ -90,33 +90,40 @@ function apply_filters( $hook, $value, ...$args ) {
 }
 
 /**
- * The next run of a cron hook of this test.
+ * The next run of a cron hook in this test's cron array.
  *
  * @param string $hook Hook.
  */
 function wp_next_scheduled( $hook ) {
-	return $GLOBALS['service_integration_test_wp']['cron'][ $hook ] ?? false;
+	foreach ( _get_cron_array() as $at => $hooks ) {
+		if ( isset( $hooks[ $hook ] ) ) {
+			return $at;
+		}
+	}
+	return false;
 }
 
 /**
- * Schedules a single run of a cron hook for this test.
+ * Schedules a single run of a cron hook in this test's cron array.
  *
  * @param int    $at   Unix time.
  * @param string $hook Hook.
  */
 function wp_schedule_single_event( $at, $hook ) {
-	$GLOBALS['service_integration_test_wp']['cron'][ $hook ] = $at;
-	return true;
+	return service_integration_test_add_cron( $at, $hook, false );
 }
 
 /**
- * Removes a run of a cron hook of this test.
+ * Removes a run of a cron hook from this test's cron array.
  *
  * @param int    $at   Unix time.
  * @param string $hook Hook.
  */
 function wp_unschedule_event( $at, $hook ) {
-	unset( $GLOBALS['service_integration_test_wp']['cron'][ $hook ] );
+	unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ][ $hook ] );
+	if ( array() === ( $GLOBALS['service_integration_test_wp']['crons'][ $at ] ?? null ) ) {
+		unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ] );
+	}
 	return true;
 }
 
@@ -230,6 +237,17 @@ function _get_cron_array() {
  * @param string $hook       Hook.
  */
 function wp_schedule_event( $at, $recurrence, $hook ) {
+	return service_integration_test_add_cron( $at, $hook, $recurrence );
+}
+
+/**
+ * Adds an event without arguments to this test's cron array, as core keys it.
+ *
+ * @param int          $at         Unix time.
+ * @param string       $hook       Hook.
+ * @param string|false $recurrence Schedule name, or false for a single run.
+ */
+function service_integration_test_add_cron( $at, $hook, $recurrence ) {
 	$GLOBALS['service_integration_test_wp']['crons'][ $at ][ $hook ][ md5( serialize( array() ) ) ] = array( // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- core's own key.
 		'schedule' => $recurrence,
 		'args'     => array(),
