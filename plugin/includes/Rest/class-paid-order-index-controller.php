@@ -126,10 +126,13 @@ final class Paid_Order_Index_Controller extends View_Controller {
 		if ( is_wp_error( $rows ) ) {
 			return $rows;
 		}
-		$state = $this->index->state();
+		// First: an index walked for other statuses or another order storage starts a new walk
+		// here, which the state read after it then shows.
+		$serving = $this->index->is_ready();
+		$state   = $this->index->state();
 		return array(
 			'commerce_available' => Paid_Orders::is_available(),
-			'serving'            => $this->index->is_ready(),
+			'serving'            => $serving,
 			'walking'            => null !== $state['walk'],
 			'walk_position'      => $state['walk'],
 			'generation'         => $state['generation'],

@@ -85,6 +85,13 @@ describe( 'paid-orders endpoint: served from the index, in step with the store',
 		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
 
 		await withPluginActive( PAID_STATUSES, async () => {
+			// The first request to see the new statuses is the index's status: it starts the walk
+			// for them and says so (never "not serving, not walking", which would read as stuck).
+			const status = await adminClient().get< { serving: boolean; walking: boolean; statuses: string[] } >(
+				'/service-integration/v1/paid-orders/index'
+			);
+			expect( status.body.statuses ).toEqual( [ 'completed', 'on-hold', 'processing' ] );
+			expect( status.body.serving || status.body.walking ).toBe( true );
 			// The index has no row for the on-hold order: this read is WooCommerce's.
 			expect( await served( [ held, paid ], since ) ).toEqual( await store( [ held, paid ] ) );
 			await withPluginActive( PROBE, async () => {
