@@ -118,10 +118,37 @@ final class PaidOrderIndexStateTest extends TestCase {
 		$this->assertFalse( Paid_Order_Index_State::outdated( self::ready(), self::STATUSES, self::SOURCE ) );
 	}
 
-	public function test_an_index_not_ready_does_not_serve_and_is_not_outdated(): void {
-		$walking = self::ready( array( 'ready' => false ) );
+	public function test_a_walk_for_todays_statuses_does_not_serve_and_is_not_outdated(): void {
+		$walking = self::ready( array( 'ready' => false, 'walk' => 200 ) );
 		$this->assertFalse( Paid_Order_Index_State::serves( $walking, self::STATUSES, self::SOURCE ) );
-		$this->assertFalse( Paid_Order_Index_State::outdated( $walking, array( 'completed' ), self::SOURCE ) );
+		$this->assertFalse( Paid_Order_Index_State::outdated( $walking, self::STATUSES, self::SOURCE ) );
+	}
+
+	public function test_a_walk_for_other_statuses_or_another_source_is_outdated(): void {
+		$walking = self::ready( array( 'ready' => false, 'walk' => 200 ) );
+		$this->assertTrue( Paid_Order_Index_State::outdated( $walking, array( 'completed', 'on-hold', 'processing' ), self::SOURCE ) );
+		$this->assertTrue( Paid_Order_Index_State::outdated( $walking, self::STATUSES, array( 'storage' => 'posts' ) ) );
+		$sweeping = self::ready( array( 'ready' => true, 'walk' => -1 ) );
+		$this->assertTrue( Paid_Order_Index_State::outdated( $sweeping, array( 'completed' ), self::SOURCE ) );
+	}
+
+	public function test_a_walk_started_without_woocommerce_is_not_outdated(): void {
+		// Its next step records today's statuses and source (Walk_Steps::started_blind()).
+		$blind = self::ready(
+			array(
+				'ready'    => false,
+				'walk'     => 0,
+				'statuses' => array(),
+				'source'   => array(),
+			)
+		);
+		$this->assertFalse( Paid_Order_Index_State::outdated( $blind, self::STATUSES, self::SOURCE ) );
+	}
+
+	public function test_an_index_never_walked_is_not_outdated(): void {
+		$fresh = Paid_Order_Index_State::of( false );
+		$this->assertFalse( Paid_Order_Index_State::serves( $fresh, self::STATUSES, self::SOURCE ) );
+		$this->assertFalse( Paid_Order_Index_State::outdated( $fresh, self::STATUSES, self::SOURCE ) );
 	}
 
 	public function test_a_paid_status_added_since_the_walk_outdates_the_index(): void {

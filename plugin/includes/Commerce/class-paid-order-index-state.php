@@ -91,14 +91,19 @@ final class Paid_Order_Index_State {
 	}
 
 	/**
-	 * Whether the index was ready for other statuses or another order source than today's: its
-	 * rows are not today's paid orders, so a new walk must start.
+	 * Whether the index, or the walk that fills it, is for other statuses or another order
+	 * source than today's: its rows are not (or will not be) today's paid orders, so a new walk
+	 * must start. A walk started while WooCommerce was not loaded (Walk_Steps::started_blind())
+	 * records today's on its next step, and an index never walked has nothing to restart.
 	 *
 	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state    The state.
 	 * @param string[]                                                                                                               $statuses WooCommerce's paid statuses now (sorted).
 	 * @param array<string, string>                                                                                                  $source   Order_Source::current().
 	 */
 	public static function outdated( array $state, array $statuses, array $source ): bool {
-		return $state['ready'] && ! self::serves( $state, $statuses, $source );
+		if ( Walk_Steps::started_blind( $state ) || ( ! $state['ready'] && null === $state['walk'] ) ) {
+			return false;
+		}
+		return $statuses !== $state['statuses'] || $source !== $state['source'];
 	}
 }

@@ -156,18 +156,24 @@ final class Paid_Order_Index {
 	 * the statuses WooCommerce counts as paid now, from the orders the site reads now. When a
 	 * site changes those statuses (the filter woocommerce_order_is_paid_statuses), the orders of
 	 * a status just added have no row yet; when it changes its order storage (Order_Source), the
-	 * rows are another store's orders. Either way a new walk starts, and the index does not serve
-	 * until it has finished (its sweep removes the rows of orders the store does not have).
+	 * rows are another store's orders. Either way a new walk starts, also over one that runs
+	 * for the former ones, and the index does not serve until it has finished (its sweep
+	 * removes the rows of orders the store does not have). Without WooCommerce there are no
+	 * paid statuses to compare with, and nothing is served.
 	 */
 	public function is_ready(): bool {
-		$state = $this->state();
-		if ( ! $state['ready'] ) {
+		if ( ! Paid_Orders::is_available() ) {
 			return false;
 		}
-		if ( Paid_Order_Index_State::serves( $state, Paid_Orders::paid_statuses(), Order_Source::current() ) ) {
+		$state    = $this->state();
+		$statuses = Paid_Orders::paid_statuses();
+		$source   = Order_Source::current();
+		if ( Paid_Order_Index_State::serves( $state, $statuses, $source ) ) {
 			return true;
 		}
-		$this->start_walk( false );
+		if ( Paid_Order_Index_State::outdated( $state, $statuses, $source ) ) {
+			$this->start_walk( false );
+		}
 		return false;
 	}
 

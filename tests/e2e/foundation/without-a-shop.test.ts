@@ -10,7 +10,8 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
  * installed; on a site with a shop, WooCommerce is deactivated for these tests and activated again
  * after. The plugin keeps working (the service account, the site's own routes) and the paid-orders
  * route answers its documented 503 commerce_unavailable for every query, with a message and no PHP
- * problem logged, never a fatal error.
+ * problem logged, never a fatal error; the index's status says it does not serve (on a site with a
+ * shop, its state is the one a finished walk left).
  */
 describe( 'a site without WooCommerce', () => {
 	const withShop = readState().commerce === 'woocommerce';
@@ -52,6 +53,20 @@ describe( 'a site without WooCommerce', () => {
 		const administrator = await adminClient().get< { code: string } >( PAID_ORDERS );
 		expect( administrator.status ).toBe( 403 );
 		expect( administrator.body.code ).toBe( 'rest_forbidden' );
+	} );
+
+	it( 'shows the paid-orders index as not serving, and refuses a rebuild with 503 commerce_unavailable', async () => {
+		const mark = debugLogMark();
+		const admin = adminClient();
+		const status = await admin.get< { commerce_available: boolean; serving: boolean } >(
+			'/service-integration/v1/paid-orders/index'
+		);
+		expect( status.status ).toBe( 200 );
+		expect( status.body ).toMatchObject( { commerce_available: false, serving: false } );
+		const rebuild = await admin.post< { code: string } >( '/service-integration/v1/paid-orders/index/rebuild', {} );
+		expect( rebuild.status ).toBe( 503 );
+		expect( rebuild.body.code ).toBe( 'commerce_unavailable' );
+		expect( phpProblemsSince( mark ) ).toEqual( [] );
 	} );
 
 	it( 'keeps the rest of the plugin working: the account, its manufacturing orders, the sidecar status', async () => {

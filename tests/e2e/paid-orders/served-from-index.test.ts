@@ -83,6 +83,14 @@ describe( 'paid-orders endpoint: served from the index, in step with the store',
 			{ status: 'processing', line_items: [ { product_id: product.id, quantity: 1 } ] },
 		] ) ) as [ number, number ];
 		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
+		// A walk for today's statuses runs (as after a change of order storage) when the site
+		// adds one; the walk that then runs must be for the new statuses, not finish the old one.
+		const rebuilt = await adminClient().post< { statuses: string[] } >(
+			'/service-integration/v1/paid-orders/index/rebuild',
+			{ keep_serving: false }
+		);
+		expect( rebuilt.status ).toBe( 202 );
+		expect( rebuilt.body.statuses ).toEqual( [ 'completed', 'processing' ] );
 
 		await withPluginActive( PAID_STATUSES, async () => {
 			// The first request to see the new statuses is the index's status: it starts the walk
