@@ -11,7 +11,7 @@ import { provisionServiceAccount, type ServiceAccount } from '../support/service
  * after. The plugin keeps working (the service account, the site's own routes) and the paid-orders
  * route answers its documented 503 commerce_unavailable for every query, with a message and no PHP
  * problem logged, never a fatal error; the index's status says it does not serve (on a site with a
- * shop, its state is the one a finished walk left).
+ * shop, over the state its last walk left for WooCommerce's paid statuses).
  */
 describe( 'a site without WooCommerce', () => {
 	const withShop = readState().commerce === 'woocommerce';

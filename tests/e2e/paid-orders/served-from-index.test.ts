@@ -83,8 +83,9 @@ describe( 'paid-orders endpoint: served from the index, in step with the store',
 			{ status: 'processing', line_items: [ { product_id: product.id, quantity: 1 } ] },
 		] ) ) as [ number, number ];
 		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
-		// A walk for today's statuses runs (as after a change of order storage) when the site
-		// adds one; the walk that then runs must be for the new statuses, not finish the old one.
+		// A walk is under way for the statuses paid now (as after a rebuild or a change of order
+		// storage) when the site adds a status: the walk must start over for the new set, not
+		// finish for the former one.
 		const rebuilt = await adminClient().post< { statuses: string[] } >(
 			'/service-integration/v1/paid-orders/index/rebuild',
 			{ keep_serving: false }
