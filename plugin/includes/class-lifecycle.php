@@ -77,7 +77,7 @@ final class Lifecycle {
 	 * on a recurrence it does not know. Later requests check the recurring ones on `init` too.
 	 *
 	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
-	 * @param Commerce\Paid_Orders       $paid_orders       Schedules the paid-orders index's walk.
+	 * @param Commerce\Paid_Orders      $paid_orders       Schedules the paid-orders index's walk.
 	 */
 	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Orders $paid_orders ): void {
 		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) );

@@ -50,7 +50,14 @@ final class BatchPackerTest extends TestCase {
 	}
 
 	public function test_sets_apart_an_event_too_large_alone_without_blocking_the_next(): void {
-		$packed = Batch_Packer::pack( array( 3 => self::event( 100 ), 4 => self::event( 5000 ), 5 => self::event( 100 ) ), 1024 );
+		$packed = Batch_Packer::pack(
+			array(
+				3 => self::event( 100 ),
+				4 => self::event( 5000 ),
+				5 => self::event( 100 ),
+			),
+			1024
+		);
 		$this->assertSame( array( 3, 5 ), $packed['batch'] );
 		$this->assertSame( array( 4 ), $packed['too_large'] );
 		$this->assertFalse( $packed['left'] );

@@ -46,8 +46,8 @@ final class ClampRulesTest extends TestCase {
 	 */
 	public static function widened(): array {
 		return array(
-			'a capability added on the role' => array( array( 'manage_options' => true ), array( 'manage_options' ) ),
-			'several, in their order'        => array(
+			'a capability added on the role'     => array( array( 'manage_options' => true ), array( 'manage_options' ) ),
+			'several, in their order'            => array(
 				array(
 					'edit_posts'       => true,
 					'edit_shop_orders' => true,

@@ -39,20 +39,20 @@ final class IdempotencyKeyTest extends TestCase {
 	 */
 	public function bad_keys(): array {
 		return array(
-			'empty'                                  => array( '' ),
-			'only spaces'                            => array( '   ' ),
-			'an empty Structured Field string'       => array( '""' ),
-			'256 characters'                         => array( str_repeat( 'k', 256 ) ),
-			'a tab inside'                           => array( "a\tb" ),
-			'a newline inside'                       => array( "a\nb" ),
-			'a NUL byte'                             => array( "a\0b" ),
-			'DEL'                                    => array( "a\x7Fb" ),
-			'non-ASCII (UTF-8)'                      => array( 'clé' ),
-			'a Latin-1 byte'                         => array( "cl\xE9" ),
+			'empty'                                   => array( '' ),
+			'only spaces'                             => array( '   ' ),
+			'an empty Structured Field string'        => array( '""' ),
+			'256 characters'                          => array( str_repeat( 'k', 256 ) ),
+			'a tab inside'                            => array( "a\tb" ),
+			'a newline inside'                        => array( "a\nb" ),
+			'a NUL byte'                              => array( "a\0b" ),
+			'DEL'                                     => array( "a\x7Fb" ),
+			'non-ASCII (UTF-8)'                       => array( 'clé' ),
+			'a Latin-1 byte'                          => array( "cl\xE9" ),
 			'an unterminated Structured Field string' => array( '"abc' ),
-			'text after the closing quote'           => array( '"abc"def' ),
-			'an unescaped quote inside'              => array( '"a"b"' ),
-			'an escape of another character'         => array( '"a\\nb"' ),
+			'text after the closing quote'            => array( '"abc"def' ),
+			'an unescaped quote inside'               => array( '"a"b"' ),
+			'an escape of another character'          => array( '"a\\nb"' ),
 		);
 	}
 
@@ -129,7 +129,13 @@ final class IdempotencyKeyTest extends TestCase {
 			'a number or its string'         => array( array( 'id' => 4 ), array( 'id' => '4' ) ),
 			'an integer or a float'          => array( array( 'n' => 1 ), array( 'n' => 1.0 ) ),
 			'a list in another order'        => array( array( 'l' => array( 1, 2 ) ), array( 'l' => array( 2, 1 ) ) ),
-			'a missing key'                  => array( array( 'a' => 1, 'b' => 2 ), array( 'a' => 1 ) ),
+			'a missing key'                  => array(
+				array(
+					'a' => 1,
+					'b' => 2,
+				),
+				array( 'a' => 1 ),
+			),
 			'a nested value'                 => array( array( 'meta' => array( 'q' => 1 ) ), array( 'meta' => array( 'q' => 2 ) ) ),
 			'a list or an object of indexes' => array( array( 'l' => array( 'x' ) ), array( 'l' => array( 1 => 'x' ) ) ),
 		);

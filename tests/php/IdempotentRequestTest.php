@@ -180,7 +180,17 @@ final class IdempotentRequestTest extends TestCase {
 			),
 			$answer->get_headers()
 		);
-		$this->assertSame( array( 'self' => array( array( 'href' => '/x/7', 'attributes' => array() ) ) ), $answer->get_links() );
+		$this->assertSame(
+			array(
+				'self' => array(
+					array(
+						'href'       => '/x/7',
+						'attributes' => array(),
+					),
+				),
+			),
+			$answer->get_links()
+		);
 	}
 
 	public function test_the_key_with_another_request_is_refused_with_422_without_running(): void {

@@ -21,14 +21,14 @@ final class InboundPayloadTest extends TestCase {
 				'amount' => 1200,
 				'tags'   => array( 'a', 'b' ),
 			),
-			'empty' => array(),
-			'none'  => null,
-			'text'  => 'x',
+			'empty'  => array(),
+			'none'   => null,
+			'text'   => 'x',
 		),
-		'a/b' => array( 'slash' => true ),
-		'm~n' => array( 'tilde' => true ),
-		''    => array( 'blank' => true ),
-		'~1'  => array( 'literal' => true ),
+		'a/b'  => array( 'slash' => true ),
+		'm~n'  => array( 'tilde' => true ),
+		''     => array( 'blank' => true ),
+		'~1'   => array( 'literal' => true ),
 	);
 
 	/**

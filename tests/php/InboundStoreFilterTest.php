@@ -20,8 +20,8 @@ final class InboundStoreFilterTest extends TestCase {
 	 */
 	public static function filters(): array {
 		return array(
-			'none'                       => array( array(), '1=1', array() ),
-			'empty values are no filter' => array(
+			'none'                         => array( array(), '1=1', array() ),
+			'empty values are no filter'   => array(
 				array(
 					'source'    => '',
 					'status'    => '',
@@ -31,11 +31,11 @@ final class InboundStoreFilterTest extends TestCase {
 				'1=1',
 				array(),
 			),
-			'a source'                   => array( array( 'source' => 'stripe' ), '1=1 AND source = %s', array( 'stripe' ) ),
-			'a status'                   => array( array( 'status' => 'failed' ), '1=1 AND status = %s', array( 'failed' ) ),
-			'an event id or delivery id' => array( array( 'event_id' => 'evt_1' ), '1=1 AND (event_id = %s OR delivery_id = %s)', array( 'evt_1', 'evt_1' ) ),
-			'duplicates only'            => array( array( 'duplicate' => true ), '1=1 AND duplicate_count > 0', array() ),
-			'everything, in that order'  => array(
+			'a source'                     => array( array( 'source' => 'stripe' ), '1=1 AND source = %s', array( 'stripe' ) ),
+			'a status'                     => array( array( 'status' => 'failed' ), '1=1 AND status = %s', array( 'failed' ) ),
+			'an event id or delivery id'   => array( array( 'event_id' => 'evt_1' ), '1=1 AND (event_id = %s OR delivery_id = %s)', array( 'evt_1', 'evt_1' ) ),
+			'duplicates only'              => array( array( 'duplicate' => true ), '1=1 AND duplicate_count > 0', array() ),
+			'everything, in that order'    => array(
 				array(
 					'duplicate' => true,
 					'event_id'  => 'e',

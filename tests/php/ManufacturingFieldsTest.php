@@ -21,7 +21,7 @@ final class ManufacturingFieldsTest extends TestCase {
 	 */
 	public static function fields(): array {
 		return array(
-			'a typed field, kept whole' => array(
+			'a typed field, kept whole'             => array(
 				array(
 					'colour' => array(
 						'type'        => 'string',
@@ -37,7 +37,7 @@ final class ManufacturingFieldsTest extends TestCase {
 					),
 				),
 			),
-			'no type: a string' => array(
+			'no type: a string'                     => array(
 				array( 'note' => array( 'description' => 'Note' ) ),
 				array(
 					'note' => array(
@@ -46,19 +46,19 @@ final class ManufacturingFieldsTest extends TestCase {
 					),
 				),
 			),
-			'an unknown type: a string' => array(
+			'an unknown type: a string'             => array(
 				array( 'when' => array( 'type' => 'date' ) ),
 				array( 'when' => array( 'type' => 'string' ) ),
 			),
-			'a list of types: a string' => array(
+			'a list of types: a string'             => array(
 				array( 'x' => array( 'type' => array( 'string', 'null' ) ) ),
 				array( 'x' => array( 'type' => 'string' ) ),
 			),
-			'a type in capitals: a string' => array(
+			'a type in capitals: a string'          => array(
 				array( 'x' => array( 'type' => 'Integer' ) ),
 				array( 'x' => array( 'type' => 'string' ) ),
 			),
-			'a list without items holds strings' => array(
+			'a list without items holds strings'    => array(
 				array( 'tags' => array( 'type' => 'array' ) ),
 				array(
 					'tags' => array(
@@ -81,7 +81,7 @@ final class ManufacturingFieldsTest extends TestCase {
 					),
 				),
 			),
-			'a list with items keeps them' => array(
+			'a list with items keeps them'          => array(
 				array(
 					'sizes' => array(
 						'type'  => 'array',
@@ -95,7 +95,7 @@ final class ManufacturingFieldsTest extends TestCase {
 					),
 				),
 			),
-			'each scalar type kept' => array(
+			'each scalar type kept'                 => array(
 				array(
 					'a' => array( 'type' => 'boolean' ),
 					'b' => array( 'type' => 'integer' ),
@@ -109,21 +109,21 @@ final class ManufacturingFieldsTest extends TestCase {
 					'd' => array( 'type' => 'object' ),
 				),
 			),
-			'a schema that is text is dropped' => array(
+			'a schema that is text is dropped'      => array(
 				array(
 					'x'    => 'string',
 					'kept' => array( 'type' => 'string' ),
 				),
 				array( 'kept' => array( 'type' => 'string' ) ),
 			),
-			'a field without a name is dropped' => array(
+			'a field without a name is dropped'     => array(
 				array(
 					0  => array( 'type' => 'string' ),
 					'' => array( 'type' => 'string' ),
 				),
 				array(),
 			),
-			'none' => array( array(), array() ),
+			'none'                                  => array( array(), array() ),
 		);
 	}
 

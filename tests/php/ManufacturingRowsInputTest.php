@@ -26,9 +26,9 @@ final class ManufacturingRowsInputTest extends TestCase {
 						'type'    => 'integer',
 						'minimum' => 0,
 					),
-					'sku'      => array( 'type' => 'string' ),
-					'name'     => array( 'type' => 'string' ),
-					'quantity' => array(
+					'sku'        => array( 'type' => 'string' ),
+					'name'       => array( 'type' => 'string' ),
+					'quantity'   => array(
 						'type'    => 'integer',
 						'minimum' => 1,
 					),
@@ -45,14 +45,14 @@ final class ManufacturingRowsInputTest extends TestCase {
 	public static function fields(): array {
 		$items = self::items();
 		return array(
-			'the items'                          => array( $items, true ),
-			'a property without a type (string)' => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'note' => array() ) ) ) ), true ),
-			'a number property'                  => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'weight' => array( 'type' => 'number' ) ) ) ) ), true ),
-			'a boolean property'                 => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'rush' => array( 'type' => 'boolean' ) ) ) ) ), false ),
-			'a nested object property'           => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'dims' => array( 'type' => 'object' ) ) ) ) ), false ),
-			'a property that is no schema'       => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'x' => 'string' ) ) ) ), false ),
-			'a string field'                     => array( array( 'type' => 'string' ), false ),
-			'a list of strings'                  => array(
+			'the items'                            => array( $items, true ),
+			'a property without a type (string)'   => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'note' => array() ) ) ) ), true ),
+			'a number property'                    => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'weight' => array( 'type' => 'number' ) ) ) ) ), true ),
+			'a boolean property'                   => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'rush' => array( 'type' => 'boolean' ) ) ) ) ), false ),
+			'a nested object property'             => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'dims' => array( 'type' => 'object' ) ) ) ) ), false ),
+			'a property that is no schema'         => array( array_replace_recursive( $items, array( 'items' => array( 'properties' => array( 'x' => 'string' ) ) ) ), false ),
+			'a string field'                       => array( array( 'type' => 'string' ), false ),
+			'a list of strings'                    => array(
 				array(
 					'type'  => 'array',
 					'items' => array( 'type' => 'string' ),
@@ -67,7 +67,7 @@ final class ManufacturingRowsInputTest extends TestCase {
 				),
 				false,
 			),
-			'properties that are no list' => array(
+			'properties that are no list'          => array(
 				array(
 					'type'  => 'array',
 					'items' => array(
@@ -77,7 +77,7 @@ final class ManufacturingRowsInputTest extends TestCase {
 				),
 				false,
 			),
-			'an object field' => array(
+			'an object field'                      => array(
 				array(
 					'type'       => 'object',
 					'properties' => array( 'sku' => array( 'type' => 'string' ) ),
@@ -105,9 +105,9 @@ final class ManufacturingRowsInputTest extends TestCase {
 	 */
 	public static function submitted(): array {
 		return array(
-			'every row removed (nothing sent)' => array( null, array() ),
-			'no rows'                          => array( array(), array() ),
-			'one row, as typed'                => array(
+			'every row removed (nothing sent)'             => array( null, array() ),
+			'no rows'                                      => array( array(), array() ),
+			'one row, as typed'                            => array(
 				array(
 					array(
 						'product_id' => '12',
@@ -125,7 +125,7 @@ final class ManufacturingRowsInputTest extends TestCase {
 					),
 				),
 			),
-			'spaces trimmed' => array(
+			'spaces trimmed'                               => array(
 				array(
 					array(
 						'sku'      => '  MUG-1 ',
@@ -139,7 +139,7 @@ final class ManufacturingRowsInputTest extends TestCase {
 					),
 				),
 			),
-			'empty properties left out' => array(
+			'empty properties left out'                    => array(
 				array(
 					array(
 						'product_id' => '',
@@ -149,7 +149,7 @@ final class ManufacturingRowsInputTest extends TestCase {
 				),
 				array( array( 'quantity' => '1' ) ),
 			),
-			'an empty row is no entry' => array(
+			'an empty row is no entry'                     => array(
 				array(
 					array(
 						'sku'      => '',
@@ -159,14 +159,14 @@ final class ManufacturingRowsInputTest extends TestCase {
 				),
 				array( array( 'quantity' => '4' ) ),
 			),
-			'indexes renumbered in their order' => array(
+			'indexes renumbered in their order'            => array(
 				array(
 					'7' => array( 'quantity' => '1' ),
 					'2' => array( 'quantity' => '2' ),
 				),
 				array( array( 'quantity' => '1' ), array( 'quantity' => '2' ) ),
 			),
-			'a property that is no text is dropped' => array(
+			'a property that is no text is dropped'        => array(
 				array(
 					array(
 						'sku'      => array( 'MUG-1' ),
@@ -175,7 +175,7 @@ final class ManufacturingRowsInputTest extends TestCase {
 				),
 				array( array( 'quantity' => '1' ) ),
 			),
-			'the text "0" is kept' => array(
+			'the text "0" is kept'                         => array(
 				array( array( 'quantity' => '0' ) ),
 				array( array( 'quantity' => '0' ) ),
 			),

@@ -32,10 +32,10 @@ final class OutboxEventTest extends TestCase {
 	public function test_a_row_makes_the_event_with_its_timestamp_and_data(): void {
 		$this->assertSame(
 			array(
-				'id'        => 'evt-3',
-				'type'      => 'order.paid',
-				'timestamp' => '2026-07-08T12:00:00Z',
-				'data'      => array(
+				'id'           => 'evt-3',
+				'type'         => 'order.paid',
+				'timestamp'    => '2026-07-08T12:00:00Z',
+				'data'         => array(
 					'id'    => 12,
 					'total' => '42.50',
 				),

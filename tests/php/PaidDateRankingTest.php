@@ -42,7 +42,18 @@ final class PaidDateRankingTest extends TestCase {
 	 * @return callable Second => how many orders come before it (from second 100).
 	 */
 	private static function rank_before(): callable {
-		$per_second = array( 100 => 2, 101 => 0, 102 => 3, 103 => 0, 104 => 0, 105 => 1, 106 => 0, 107 => 4, 108 => 0, 109 => 0 );
+		$per_second = array(
+			100 => 2,
+			101 => 0,
+			102 => 3,
+			103 => 0,
+			104 => 0,
+			105 => 1,
+			106 => 0,
+			107 => 4,
+			108 => 0,
+			109 => 0,
+		);
 		return static function ( int $second ) use ( $per_second ): int {
 			$before = 0;
 			foreach ( $per_second as $s => $count ) {
@@ -59,13 +70,13 @@ final class PaidDateRankingTest extends TestCase {
 	 */
 	public function ranks(): array {
 		return array(
-			'the first order'            => array( 0, 100 ),
-			'the last of the first second' => array( 1, 100 ),
-			'past an empty second'       => array( 2, 102 ),
-			'inside a second'            => array( 4, 102 ),
-			'a second of its own'        => array( 5, 105 ),
+			'the first order'                   => array( 0, 100 ),
+			'the last of the first second'      => array( 1, 100 ),
+			'past an empty second'              => array( 2, 102 ),
+			'inside a second'                   => array( 4, 102 ),
+			'a second of its own'               => array( 5, 105 ),
 			'the first of the last busy second' => array( 6, 107 ),
-			'the last order'             => array( 9, 107 ),
+			'the last order'                    => array( 9, 107 ),
 		);
 	}
 

@@ -31,21 +31,45 @@ final class PaidMomentTest extends TestCase {
 	}
 
 	public function test_cash_on_delivery_is_paid_when_it_enters_processing_without_a_date_paid(): void {
-		$this->assertSame( array( 'at' => 1752000100, 'announce' => true ), Paid_Moment::on_entry( null, null, self::SINCE, 1752000100 ) );
+		$this->assertSame(
+			array(
+				'at'       => 1752000100,
+				'announce' => true,
+			),
+			Paid_Moment::on_entry( null, null, self::SINCE, 1752000100 )
+		);
 	}
 
 	public function test_a_payment_that_stamped_date_paid_is_paid_at_that_date(): void {
 		// payment_complete(), or bank transfer and cheque marked processing: date_paid set by the move.
-		$this->assertSame( array( 'at' => 1752000090, 'announce' => true ), Paid_Moment::on_entry( null, 1752000090, self::SINCE, 1752000100 ) );
+		$this->assertSame(
+			array(
+				'at'       => 1752000090,
+				'announce' => true,
+			),
+			Paid_Moment::on_entry( null, 1752000090, self::SINCE, 1752000100 )
+		);
 	}
 
 	public function test_a_date_paid_from_earlier_in_the_recording_era_is_still_this_first_entry(): void {
 		// Paid through payment_complete() into a status a site does not count as paid, entering one later.
-		$this->assertSame( array( 'at' => 1751000000, 'announce' => true ), Paid_Moment::on_entry( null, 1751000000, self::SINCE, 1752000100 ) );
+		$this->assertSame(
+			array(
+				'at'       => 1751000000,
+				'announce' => true,
+			),
+			Paid_Moment::on_entry( null, 1751000000, self::SINCE, 1752000100 )
+		);
 	}
 
 	public function test_an_order_paid_before_moments_were_recorded_keeps_its_date_paid_and_is_not_announced_again(): void {
-		$this->assertSame( array( 'at' => 1600000000, 'announce' => false ), Paid_Moment::on_entry( null, 1600000000, self::SINCE, 1752000100 ) );
+		$this->assertSame(
+			array(
+				'at'       => 1600000000,
+				'announce' => false,
+			),
+			Paid_Moment::on_entry( null, 1600000000, self::SINCE, 1752000100 )
+		);
 	}
 
 	public function test_a_recorded_moment_never_moves(): void {

@@ -23,7 +23,17 @@ final class PaidOrderIndexRowTest extends TestCase {
 				'generation'  => 2,
 				'snapshot'    => '{"id":7,"total":"12.50"}',
 			),
-			Paid_Order_Index_Row::of( 7, 1767225000, 1767220000, 1767225100, 2, array( 'id' => 7, 'total' => '12.50' ) )
+			Paid_Order_Index_Row::of(
+				7,
+				1767225000,
+				1767220000,
+				1767225100,
+				2,
+				array(
+					'id'    => 7,
+					'total' => '12.50',
+				)
+			)
 		);
 	}
 
@@ -32,12 +42,32 @@ final class PaidOrderIndexRowTest extends TestCase {
 	}
 
 	public function test_the_snapshot_is_stored_as_utf_8_with_plain_slashes(): void {
-		$row = Paid_Order_Index_Row::of( 7, 0, 0, 0, 0, array( 'id' => 7, 'customer' => 'Zoé', 'url' => 'https://shop.example/o/7' ) );
+		$row = Paid_Order_Index_Row::of(
+			7,
+			0,
+			0,
+			0,
+			0,
+			array(
+				'id'       => 7,
+				'customer' => 'Zoé',
+				'url'      => 'https://shop.example/o/7',
+			)
+		);
 		$this->assertSame( '{"id":7,"customer":"Zoé","url":"https://shop.example/o/7"}', $row['snapshot'] );
 	}
 
 	public function test_a_stored_snapshot_reads_back_as_written(): void {
-		$snapshot = array( 'id' => 7, 'customer' => 'Zoé', 'line_items' => array( array( 'sku' => 'A/1', 'quantity' => 2 ) ) );
+		$snapshot = array(
+			'id'         => 7,
+			'customer'   => 'Zoé',
+			'line_items' => array(
+				array(
+					'sku'      => 'A/1',
+					'quantity' => 2,
+				),
+			),
+		);
 		$this->assertSame( $snapshot, Paid_Order_Index_Row::snapshot( Paid_Order_Index_Row::of( 7, 0, 0, 0, 0, $snapshot )['snapshot'] ) );
 	}
 

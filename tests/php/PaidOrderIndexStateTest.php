@@ -107,7 +107,12 @@ final class PaidOrderIndexStateTest extends TestCase {
 	}
 
 	public function test_a_finished_walk_serves_from_now_in_the_same_generation(): void {
-		$walking  = self::ready( array( 'ready' => false, 'walk' => -1 ) );
+		$walking  = self::ready(
+			array(
+				'ready' => false,
+				'walk'  => -1,
+			)
+		);
 		$finished = Paid_Order_Index_State::finished( $walking, 1767225600 );
 		$this->assertSame( array( true, null, 3, 1767225600 ), array( $finished['ready'], $finished['walk'], $finished['generation'], $finished['walked_at'] ) );
 		$this->assertSame( array( self::STATUSES, self::SOURCE ), array( $finished['statuses'], $finished['source'] ) );
@@ -119,16 +124,31 @@ final class PaidOrderIndexStateTest extends TestCase {
 	}
 
 	public function test_a_walk_for_todays_statuses_does_not_serve_and_is_not_outdated(): void {
-		$walking = self::ready( array( 'ready' => false, 'walk' => 200 ) );
+		$walking = self::ready(
+			array(
+				'ready' => false,
+				'walk'  => 200,
+			)
+		);
 		$this->assertFalse( Paid_Order_Index_State::serves( $walking, self::STATUSES, self::SOURCE ) );
 		$this->assertFalse( Paid_Order_Index_State::outdated( $walking, self::STATUSES, self::SOURCE ) );
 	}
 
 	public function test_a_walk_for_other_statuses_or_another_source_is_outdated(): void {
-		$walking = self::ready( array( 'ready' => false, 'walk' => 200 ) );
+		$walking = self::ready(
+			array(
+				'ready' => false,
+				'walk'  => 200,
+			)
+		);
 		$this->assertTrue( Paid_Order_Index_State::outdated( $walking, array( 'completed', 'on-hold', 'processing' ), self::SOURCE ) );
 		$this->assertTrue( Paid_Order_Index_State::outdated( $walking, self::STATUSES, array( 'storage' => 'posts' ) ) );
-		$sweeping = self::ready( array( 'ready' => true, 'walk' => -1 ) );
+		$sweeping = self::ready(
+			array(
+				'ready' => true,
+				'walk'  => -1,
+			)
+		);
 		$this->assertTrue( Paid_Order_Index_State::outdated( $sweeping, array( 'completed' ), self::SOURCE ) );
 	}
 

@@ -130,7 +130,16 @@ final class PaidOrderIndexTest extends TestCase {
 	public function test_a_page_reads_the_sets_window_in_its_order(): void {
 		$this->db->answers( 'SELECT snapshot FROM shop_si_paid_orders', array( '{"id":5,"number":"5"}', '{"id":8}' ) );
 		$range = new Paid_Order_Range( 1767000000, 5, 1767225540 );
-		$this->assertSame( array( array( 'id' => 5, 'number' => '5' ), array( 'id' => 8 ) ), $this->index->snapshots( $range, 20, 10 ) );
+		$this->assertSame(
+			array(
+				array(
+					'id'     => 5,
+					'number' => '5',
+				),
+				array( 'id' => 8 ),
+			),
+			$this->index->snapshots( $range, 20, 10 )
+		);
 		$this->assertSame(
 			'SELECT snapshot FROM shop_si_paid_orders WHERE ' . $range->where() . ' ORDER BY paid_at ASC, order_id ASC LIMIT 20, 10',
 			$this->db->sql()[0]
@@ -235,7 +244,12 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	public function test_a_finished_walk_serves_and_records_the_clock_time(): void {
-		$this->given_state( array( 'ready' => false, 'walk' => -1 ) );
+		$this->given_state(
+			array(
+				'ready' => false,
+				'walk'  => -1,
+			)
+		);
 		$this->assertTrue( $this->index->finish_walk( $this->index->state() ) );
 		$state = $this->index->state();
 		$this->assertSame( array( true, null, 4, self::NOW ), array( $state['ready'], $state['walk'], $state['generation'], $state['walked_at'] ) );
@@ -243,7 +257,12 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	public function test_a_walk_restarted_while_it_ran_is_not_finished_by_it(): void {
-		$this->given_state( array( 'ready' => false, 'walk' => -1 ) );
+		$this->given_state(
+			array(
+				'ready' => false,
+				'walk'  => -1,
+			)
+		);
 		$read = $this->index->state();
 		$this->index->start_walk( false ); // A request, while the walk swept.
 		$restarted = $this->index->state();
@@ -253,7 +272,12 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	public function test_a_step_saves_only_over_the_state_it_started_from(): void {
-		$this->given_state( array( 'ready' => false, 'walk' => 200 ) );
+		$this->given_state(
+			array(
+				'ready' => false,
+				'walk'  => 200,
+			)
+		);
 		$read = $this->index->state();
 		$this->assertTrue( $this->index->advance( $read, array( 'walk' => 380 ) + $read ) );
 		$this->assertSame( 380, $this->index->state()['walk'] );
@@ -264,7 +288,12 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	public function test_a_step_of_a_walk_already_finished_does_not_take_it_out_of_service(): void {
-		$this->given_state( array( 'ready' => false, 'walk' => 180 ) );
+		$this->given_state(
+			array(
+				'ready' => false,
+				'walk'  => 180,
+			)
+		);
 		$late = $this->index->state(); // Read by a second runner before the first one finished.
 		$this->assertTrue( $this->index->advance( $late, array( 'walk' => -1 ) + $late ) );
 		$this->assertTrue( $this->index->finish_walk( $this->index->state() ) );
@@ -273,14 +302,26 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	public function test_a_walk_over_no_paid_order_removes_the_older_rows_and_finishes(): void {
-		$this->given_state( array( 'ready' => false, 'walk' => 0, 'generation' => 9 ) );
+		$this->given_state(
+			array(
+				'ready'      => false,
+				'walk'       => 0,
+				'generation' => 9,
+			)
+		);
 		$this->assertTrue( $this->index->finish_empty() );
 		$this->assertSame( array( 'DELETE FROM shop_si_paid_orders WHERE generation < 9' ), $this->db->sql() );
 		$this->assertSame( array( true, null, self::NOW ), array( $this->index->state()['ready'], $this->index->state()['walk'], $this->index->state()['walked_at'] ) );
 	}
 
 	public function test_a_walk_over_no_paid_order_whose_rows_stay_does_not_finish(): void {
-		$this->given_state( array( 'ready' => false, 'walk' => 0, 'generation' => 9 ) );
+		$this->given_state(
+			array(
+				'ready'      => false,
+				'walk'       => 0,
+				'generation' => 9,
+			)
+		);
 		$this->db->fails( 'DELETE FROM shop_si_paid_orders' );
 		$this->assertDatabaseError( $this->index->finish_empty() );
 		$this->assertSame( array( false, 0 ), array( $this->index->state()['ready'], $this->index->state()['walk'] ) );

@@ -59,7 +59,7 @@ final class PaidOrderSnapshotTest extends TestCase {
 					'last_name'  => 'Lovelace',
 					'email'      => 'ada@example.com',
 				),
-				'line_items' => self::LINES,
+				'line_items'    => self::LINES,
 			),
 			Paid_Order_Snapshot::of_order( $order )
 		);
@@ -123,15 +123,15 @@ final class PaidOrderSnapshotTest extends TestCase {
 				),
 				array_merge( $always, array( 'customer', 'line_items' ) ),
 			),
-			'a field set false' => array(
+			'a field set false'         => array(
 				array(
 					'total'  => false,
 					'status' => true,
 				),
 				array_merge( $always, array( 'status' ) ),
 			),
-			'an unknown field'         => array( array( 'secret' => true ), $always ),
-			'the cursor\'s own, false' => array( array( 'id' => false ), $always ),
+			'an unknown field'          => array( array( 'secret' => true ), $always ),
+			'the cursor\'s own, false'  => array( array( 'id' => false ), $always ),
 		);
 	}
 

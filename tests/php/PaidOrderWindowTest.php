@@ -66,7 +66,7 @@ final class PaidOrderWindowTest extends TestCase {
 	 * Only the two forms the controller builds, with timestamps, bound a range.
 	 *
 	 * @dataProvider date_arguments
-	 * @param string|null                       $argument The wc_get_orders date argument.
+	 * @param string|null                     $argument The wc_get_orders date argument.
 	 * @param array{0: int|null, 1: int|null} $bounds   Its inclusive bounds.
 	 */
 	public function test_a_date_argument_has_inclusive_bounds( ?string $argument, array $bounds ): void {

@@ -46,14 +46,14 @@ final class RecurringEventTest extends TestCase {
 
 	public function test_the_runs_of_a_hook_are_read_from_every_time_slot(): void {
 		$crons = array(
-			100         => array( self::HOOK => self::event() ),
-			160         => array( 'other_hook' => self::event() ),
-			220         => array(
+			100       => array( self::HOOK => self::event() ),
+			160       => array( 'other_hook' => self::event() ),
+			220       => array(
 				self::HOOK   => self::event(),
 				'other_hook' => self::event(),
 			),
-			280         => array( self::HOOK => self::event( array( 42 ) ) ),
-			'version'   => 2,
+			280       => array( self::HOOK => self::event( array( 42 ) ) ),
+			'version' => 2,
 		);
 		$this->assertSame( array( 100, 220 ), Recurring_Event::runs( $crons, self::HOOK ) );
 		$this->assertSame( array(), Recurring_Event::runs( $crons, 'absent_hook' ) );

@@ -27,9 +27,9 @@ final class Abilities {
 	 */
 	public static function all(): array {
 		return array(
-			List_Paid_Orders::NAME             => List_Paid_Orders::class,
-			Create_Manufacturing_Order::NAME   => Create_Manufacturing_Order::class,
-			Get_Manufacturing_Order::NAME      => Get_Manufacturing_Order::class,
+			List_Paid_Orders::NAME           => List_Paid_Orders::class,
+			Create_Manufacturing_Order::NAME => Create_Manufacturing_Order::class,
+			Get_Manufacturing_Order::NAME    => Get_Manufacturing_Order::class,
 		);
 	}
 

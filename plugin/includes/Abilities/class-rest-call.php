@@ -26,9 +26,9 @@ final class Rest_Call {
 	/**
 	 * Dispatches a request as the current user.
 	 *
-	 * @param string               $method  HTTP method.
-	 * @param string               $route   Route, e.g. /wp/v2/commandes-fabrication.
-	 * @param array<string, mixed> $params  Query parameters (GET) or body parameters.
+	 * @param string                $method  HTTP method.
+	 * @param string                $route   Route, e.g. /wp/v2/commandes-fabrication.
+	 * @param array<string, mixed>  $params  Query parameters (GET) or body parameters.
 	 * @param array<string, string> $headers Request headers.
 	 * @return WP_REST_Response|WP_Error
 	 */

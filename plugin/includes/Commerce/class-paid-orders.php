@@ -136,7 +136,10 @@ final class Paid_Orders {
 	 */
 	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ) {
 		if ( ! self::paid_statuses() ) {
-			return array( 'orders' => array(), 'total' => 0 );
+			return array(
+				'orders' => array(),
+				'total'  => 0,
+			);
 		}
 		$serves = $this->index_serves();
 		if ( true === $serves ) {
@@ -149,7 +152,16 @@ final class Paid_Orders {
 		if ( isset( $filters['paid_at'] ) ) {
 			$found = $this->page_of_sets( $page, $per_page, $sort, $filters );
 		} else {
-			$results = $this->query( $this->args( $filters, array( 'limit' => $per_page, 'page' => $page, 'paginate' => true ) + $sort ) );
+			$results = $this->query(
+				$this->args(
+					$filters,
+					array(
+						'limit'    => $per_page,
+						'page'     => $page,
+						'paginate' => true,
+					) + $sort
+				)
+			);
 			$found   = array(
 				'orders' => self::only_orders( $results->orders ),
 				'total'  => (int) $results->total,
@@ -184,7 +196,10 @@ final class Paid_Orders {
 			'modified' => 'modified',
 		)[ $orderby ] ?? 'date';
 		return array(
-			'orderby' => 'ID' === $key ? array( 'ID' => $direction ) : array( $key => $direction, 'ID' => $direction ),
+			'orderby' => 'ID' === $key ? array( 'ID' => $direction ) : array(
+				$key => $direction,
+				'ID' => $direction,
+			),
 			'order'   => $direction,
 		);
 	}
@@ -194,17 +209,27 @@ final class Paid_Orders {
 	 * WooCommerce reads apart: the page's orders are among the first page * per_page ids of each
 	 * set in that order, so those ids are read, then the page among them in one query.
 	 *
-	 * @param int                                                    $page     Page, from 1.
-	 * @param int                                                    $per_page Page size.
-	 * @param array{orderby: array<string, string>, order: string}   $sort     Sort arguments.
-	 * @param array<string, string>                                  $filters  Filters, with paid_at.
+	 * @param int                                                  $page     Page, from 1.
+	 * @param int                                                  $per_page Page size.
+	 * @param array{orderby: array<string, string>, order: string} $sort     Sort arguments.
+	 * @param array<string, string>                                $filters  Filters, with paid_at.
 	 * @return array{orders: \WC_Order[], total: int}
 	 */
 	private function page_of_sets( int $page, int $per_page, array $sort, array $filters ): array {
 		$ids   = array();
 		$total = 0;
 		foreach ( $this->sets( $filters ) as $set ) {
-			$results = $this->query( $this->args( $set, array( 'limit' => $page * $per_page, 'page' => 1, 'paginate' => true, 'return' => 'ids' ) + $sort ) );
+			$results = $this->query(
+				$this->args(
+					$set,
+					array(
+						'limit'    => $page * $per_page,
+						'page'     => 1,
+						'paginate' => true,
+						'return'   => 'ids',
+					) + $sort
+				)
+			);
 			$ids     = array_merge( $ids, array_map( 'intval', (array) $results->orders ) );
 			$total  += (int) $results->total;
 		}
@@ -349,7 +374,10 @@ final class Paid_Orders {
 	 */
 	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ) {
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
-			return array( 'orders' => array(), 'total' => 0 );
+			return array(
+				'orders' => array(),
+				'total'  => 0,
+			);
 		}
 		$serves = $this->index_serves();
 		if ( true === $serves ) {
@@ -452,7 +480,10 @@ final class Paid_Orders {
 		$total = $head + $this->count_paid_between( $start, $before_ts, $filters );
 		$end   = min( $offset + $limit, $total );
 		if ( $offset >= $end ) {
-			return array( 'orders' => array(), 'total' => $total );
+			return array(
+				'orders' => array(),
+				'total'  => $total,
+			);
 		}
 
 		$orders = array();

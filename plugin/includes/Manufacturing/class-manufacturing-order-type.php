@@ -86,13 +86,13 @@ final class Manufacturing_Order_Type {
 				'capability_type'       => array( 'commande_fabrication', 'commande_fabrications' ),
 				'map_meta_cap'          => true,
 				'capabilities'          => array(
-					'edit_post'    => 'edit_commande_fabrication',
-					'edit_posts'   => 'edit_commande_fabrications',
+					'edit_post'     => 'edit_commande_fabrication',
+					'edit_posts'    => 'edit_commande_fabrications',
 					'publish_posts' => 'publish_commande_fabrications',
-					'read_post'    => 'read_commande_fabrication',
+					'read_post'     => 'read_commande_fabrication',
 					// Not public: reading a published record needs this primitive (see the controller).
-					'read'         => 'read_commande_fabrications',
-					'create_posts' => 'edit_commande_fabrications',
+					'read'          => 'read_commande_fabrications',
+					'create_posts'  => 'edit_commande_fabrications',
 				),
 				'rewrite'               => false,
 				'query_var'             => false,
@@ -185,10 +185,16 @@ final class Manufacturing_Order_Type {
 					'type'                 => 'object',
 					'additionalProperties' => false,
 					'properties'           => array(
-						'product_id' => array( 'type' => 'integer', 'minimum' => 0 ),
+						'product_id' => array(
+							'type'    => 'integer',
+							'minimum' => 0,
+						),
 						'sku'        => array( 'type' => 'string' ),
 						'name'       => array( 'type' => 'string' ),
-						'quantity'   => array( 'type' => 'integer', 'minimum' => 1 ),
+						'quantity'   => array(
+							'type'    => 'integer',
+							'minimum' => 1,
+						),
 					),
 					'required'             => array( 'quantity' ),
 				),

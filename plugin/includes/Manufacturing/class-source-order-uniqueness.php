@@ -109,7 +109,7 @@ final class Source_Order_Uniqueness {
 	 *
 	 * @param WP_REST_Request $request Request (its `meta.source_order_id`).
 	 * @param int             $own_id  The record being updated (0 for a new one): it does not count.
-	 * @param callable       $write   Does the write: WP_REST_Request => WP_REST_Response|WP_Error.
+	 * @param callable        $write   Does the write: WP_REST_Request => WP_REST_Response|WP_Error.
 	 * @return \WP_REST_Response|WP_Error
 	 */
 	public function guard( WP_REST_Request $request, int $own_id, callable $write ) {

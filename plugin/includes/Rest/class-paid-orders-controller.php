@@ -249,10 +249,10 @@ final class Paid_Orders_Controller extends View_Controller {
 	/**
 	 * The response with WordPress's paging headers and Link header.
 	 *
-	 * @param array<int, mixed> $items       Items.
-	 * @param int               $total       Matching orders.
-	 * @param WP_REST_Request   $request     Request.
-	 * @param int|null          $paid_before Bound used in the sync order.
+	 * @param array<int, mixed>                $items       Items.
+	 * @param int                              $total       Matching orders.
+	 * @param WP_REST_Request                  $request     Request.
+	 * @param int|null                         $paid_before Bound used in the sync order.
 	 * @param array<int, array<string, mixed>> $orders The snapshots returned (for the cursor).
 	 */
 	private function respond( array $items, int $total, WP_REST_Request $request, ?int $paid_before, array $orders = array() ): WP_REST_Response {

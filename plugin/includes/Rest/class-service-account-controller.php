@@ -177,17 +177,17 @@ final class Service_Account_Controller extends View_Controller {
 		$account = Service_Account::current();
 		// Capability maps are objects, also when empty (PHP would send an empty one as []).
 		$state = array(
-			'role_exists'           => null !== $role,
-			'role_capabilities'     => (object) ( $role ? $role->capabilities : array() ),
-			'expected_capabilities' => (object) Service_Role::CAPABILITIES,
-			'widening_detected'     => Capability_Clamp::detected_widening(),
-			'account'               => $account ? array(
+			'role_exists'                     => null !== $role,
+			'role_capabilities'               => (object) ( $role ? $role->capabilities : array() ),
+			'expected_capabilities'           => (object) Service_Role::CAPABILITIES,
+			'widening_detected'               => Capability_Clamp::detected_widening(),
+			'account'                         => $account ? array(
 				'id'       => $account->ID,
 				'username' => $account->user_login,
 				'email'    => $account->user_email,
 				'roles'    => array_values( $account->roles ),
 			) : null,
-			'application_passwords' => $account ? Service_Account::application_passwords( $account ) : array(),
+			'application_passwords'           => $account ? Service_Account::application_passwords( $account ) : array(),
 			'application_passwords_available' => wp_is_application_passwords_available(),
 		);
 		return new WP_REST_Response( $this->view_data( $state, $request ) );
@@ -208,7 +208,10 @@ final class Service_Account_Controller extends View_Controller {
 				'service_account_exists',
 				/* translators: %s: login of the existing service account. */
 				sprintf( __( 'The service account already exists with the login "%s".', 'service-integration' ), $current->user_login ),
-				array( 'status' => 409, 'username' => $current->user_login )
+				array(
+					'status'   => 409,
+					'username' => $current->user_login,
+				)
 			);
 		}
 		$login   = $current ? $current->user_login : ( '' !== $asked ? $asked : Service_Account::DEFAULT_LOGIN );
@@ -273,7 +276,17 @@ final class Service_Account_Controller extends View_Controller {
 		if ( is_wp_error( $deleted ) ) {
 			return $deleted;
 		}
-		return new WP_REST_Response( $this->view_data( array( 'revoked' => true, 'uuid' => (string) $request['uuid'] ), $request, Schemas\Service_Account::revoked_password() ), 200 );
+		return new WP_REST_Response(
+			$this->view_data(
+				array(
+					'revoked' => true,
+					'uuid'    => (string) $request['uuid'],
+				),
+				$request,
+				Schemas\Service_Account::revoked_password()
+			),
+			200
+		);
 	}
 
 	/**

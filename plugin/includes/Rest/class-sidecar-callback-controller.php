@@ -53,14 +53,14 @@ final class Sidecar_Callback_Controller extends View_Controller {
 					// Described only: the signature covers the raw body, read as it came.
 					'args'                => Route_Args::described(
 						array(
-						'type'        => array(
-							'description' => __( 'The notice: endpoint.disabled, endpoint.enabled or endpoint.deleted.', 'service-integration' ),
-							'type'        => 'string',
-						),
-						'endpoint_id' => array(
-							'description' => __( 'The endpoint it is about.', 'service-integration' ),
-							'type'        => 'string',
-						),
+							'type'        => array(
+								'description' => __( 'The notice: endpoint.disabled, endpoint.enabled or endpoint.deleted.', 'service-integration' ),
+								'type'        => 'string',
+							),
+							'endpoint_id' => array(
+								'description' => __( 'The endpoint it is about.', 'service-integration' ),
+								'type'        => 'string',
+							),
 						)
 					),
 				),

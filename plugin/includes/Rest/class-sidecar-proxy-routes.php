@@ -35,7 +35,7 @@ final class Sidecar_Proxy_Routes {
 		$source_id   = '(?P<id>' . Sidecar_Contract::SOURCE_ID_PATTERN . ')';
 		$requests    = Sidecar_Contract::requests();
 		return array(
-			'/webhooks/endpoints'                                   => array(
+			'/webhooks/endpoints'                       => array(
 				'sidecar' => '/v1/endpoints',
 				'methods' => array(
 					'GET'  => array(),
@@ -43,7 +43,7 @@ final class Sidecar_Proxy_Routes {
 				),
 				'schema'  => 'webhook-endpoints',
 			),
-			'/webhooks/endpoints/' . $endpoint_id                    => array(
+			'/webhooks/endpoints/' . $endpoint_id       => array(
 				'sidecar' => '/v1/endpoints/{id}',
 				'methods' => array(
 					'GET'    => array(),
@@ -57,44 +57,44 @@ final class Sidecar_Proxy_Routes {
 				'methods' => array( 'POST' => array( 'args' => $requests['endpoint.rotate'] ) ),
 				'schema'  => 'webhook-endpoint-with-secret',
 			),
-			'/webhooks/endpoints/' . $endpoint_id . '/enable'       => array(
+			'/webhooks/endpoints/' . $endpoint_id . '/enable' => array(
 				'sidecar' => '/v1/endpoints/{id}/enable',
 				'methods' => array( 'POST' => array( 'args' => $requests['endpoint.enable'] ) ),
 				'schema'  => 'webhook-endpoint-enabled',
 			),
-			'/webhooks/endpoints/' . $endpoint_id . '/disable'      => array(
+			'/webhooks/endpoints/' . $endpoint_id . '/disable' => array(
 				'sidecar' => '/v1/endpoints/{id}/disable',
 				'methods' => array( 'POST' => array( 'args' => $requests['endpoint.disable'] ) ),
 				'schema'  => 'webhook-endpoint-disabled',
 			),
-			'/webhooks/endpoints/' . $endpoint_id . '/replay'       => array(
+			'/webhooks/endpoints/' . $endpoint_id . '/replay' => array(
 				'sidecar'              => '/v1/endpoints/{id}/replay',
 				'validate'             => true,
 				'refuse_other_methods' => true,
 				'methods'              => array( 'POST' => array( 'args' => $requests['endpoint.replay'] ) ),
 				'schema'               => 'webhook-endpoint-replay',
 			),
-			'/webhooks/deliveries'                                  => array(
+			'/webhooks/deliveries'                      => array(
 				'sidecar' => '/v1/deliveries',
 				'methods' => array( 'GET' => array( 'args' => $requests['delivery.query'] ) ),
 				'schema'  => 'webhook-deliveries',
 			),
-			'/webhooks/events/' . $event_id                         => array(
+			'/webhooks/events/' . $event_id             => array(
 				'sidecar' => '/v1/events/{id}',
 				'methods' => array( 'GET' => array() ),
 				'schema'  => 'webhook-event',
 			),
-			'/webhooks/events/' . $event_id . '/replay'             => array(
+			'/webhooks/events/' . $event_id . '/replay' => array(
 				'sidecar' => '/v1/events/{id}/replay',
 				'methods' => array( 'POST' => array( 'args' => $requests['event.replay'] ) ),
 				'schema'  => 'webhook-event-replay',
 			),
-			'/webhooks/replay'                                      => array(
+			'/webhooks/replay'                          => array(
 				'sidecar' => '/v1/replay',
 				'methods' => array( 'POST' => array( 'args' => $requests['replay.since'] ) ),
 				'schema'  => 'webhook-replay',
 			),
-			'/inbound/sources'                                      => array(
+			'/inbound/sources'                          => array(
 				'sidecar'       => '/v1/inbound/sources',
 				'receiving_url' => true,
 				'methods'       => array(
@@ -103,7 +103,7 @@ final class Sidecar_Proxy_Routes {
 				),
 				'schema'        => 'inbound-sources',
 			),
-			'/inbound/sources/' . $source_id                        => array(
+			'/inbound/sources/' . $source_id            => array(
 				'sidecar'       => '/v1/inbound/sources/{id}',
 				'receiving_url' => true,
 				'methods'       => array(
@@ -118,13 +118,13 @@ final class Sidecar_Proxy_Routes {
 				),
 				'schema'        => 'inbound-source',
 			),
-			'/inbound/sources/' . $source_id . '/rotate-secret'     => array(
+			'/inbound/sources/' . $source_id . '/rotate-secret' => array(
 				'sidecar'       => '/v1/inbound/sources/{id}/rotate-secret',
 				'receiving_url' => true,
 				'methods'       => array( 'POST' => array( 'args' => $requests['source.rotate'] ) ),
 				'schema'        => 'inbound-source-with-secret',
 			),
-			'/inbound/log'                                          => array(
+			'/inbound/log'                              => array(
 				'sidecar'  => '/v1/inbound/log',
 				'validate' => true,
 				'methods'  => array( 'GET' => array( 'args' => $requests['inbound.log'] ) ),

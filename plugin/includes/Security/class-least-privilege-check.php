@@ -37,7 +37,16 @@ final class Least_Privilege_Check {
 		$base  = \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE;
 		$calls = array(
 			array( 'GET', '/wp/v2/users', array(), 'refused' ),
-			array( 'POST', '/wp/v2/users', array( 'username' => 'intruder', 'email' => 'intruder@example.com', 'password' => 'x' ), 'refused' ),
+			array(
+				'POST',
+				'/wp/v2/users',
+				array(
+					'username' => 'intruder',
+					'email'    => 'intruder@example.com',
+					'password' => 'x',
+				),
+				'refused',
+			),
 			array( 'GET', '/wp/v2/users/me', array(), 'refused' ),
 			array( 'POST', '/wp/v2/users/me/application-passwords', array( 'name' => 'persistence' ), 'refused' ),
 			array( 'GET', '/wp/v2/plugins', array(), 'refused' ),
@@ -47,7 +56,15 @@ final class Least_Privilege_Check {
 			array( 'POST', '/wp/v2/posts', array( 'title' => 'spam' ), 'refused' ),
 			array( 'GET', '/wc/v3/orders', array(), 'refused' ),
 			array( 'GET', '/service-integration/v1/me', array(), 'allowed' ),
-			array( 'POST', '/wp/v2/' . $base, array( 'title' => 'least-privilege check', 'status' => 'draft' ), 'allowed' ),
+			array(
+				'POST',
+				'/wp/v2/' . $base,
+				array(
+					'title'  => 'least-privilege check',
+					'status' => 'draft',
+				),
+				'allowed',
+			),
 		);
 		if ( function_exists( 'wp_register_ability' ) ) {
 			// The Abilities API (WordPress 6.9+): the listing is open, core's abilities are not,
@@ -75,7 +92,14 @@ final class Least_Privilege_Check {
 		$login = Service_Account::CHECK_PREFIX . strtolower( wp_generate_password( 8, false ) );
 		$user  = Service_Account::create( $login, $login . '@example.invalid' );
 		if ( is_wp_error( $user ) ) {
-			return array( 'passed' => false, 'account' => $login, 'authenticated' => false, 'widening_detected' => Capability_Clamp::detected_widening(), 'results' => array(), 'error' => $user->get_error_message() );
+			return array(
+				'passed'            => false,
+				'account'           => $login,
+				'authenticated'     => false,
+				'widening_detected' => Capability_Clamp::detected_widening(),
+				'results'           => array(),
+				'error'             => $user->get_error_message(),
+			);
 		}
 
 		try {

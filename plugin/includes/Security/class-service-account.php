@@ -50,7 +50,14 @@ final class Service_Account {
 				return $user;
 			}
 		}
-		foreach ( get_users( array( 'role' => Service_Role::ROLE, 'orderby' => 'ID', 'order' => 'ASC', 'number' => 20 ) ) as $user ) {
+		foreach ( get_users(
+			array(
+				'role'    => Service_Role::ROLE,
+				'orderby' => 'ID',
+				'order'   => 'ASC',
+				'number'  => 20,
+			)
+		) as $user ) {
 			if ( ! str_starts_with( $user->user_login, self::CHECK_PREFIX ) ) {
 				return $user;
 			}
@@ -83,7 +90,14 @@ final class Service_Account {
 				: new WP_Error( 'service_account_login_taken', __( 'A user with this login already exists and is not a service account.', 'service-integration' ), array( 'status' => 409 ) );
 		}
 		if ( ! validate_username( $login ) ) {
-			return new WP_Error( 'rest_invalid_param', __( 'Invalid login name.', 'service-integration' ), array( 'status' => 400, 'params' => array( 'username' => 'invalid' ) ) );
+			return new WP_Error(
+				'rest_invalid_param',
+				__( 'Invalid login name.', 'service-integration' ),
+				array(
+					'status' => 400,
+					'params' => array( 'username' => 'invalid' ),
+				)
+			);
 		}
 		$user_id = wp_insert_user(
 			array(

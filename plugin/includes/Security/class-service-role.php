@@ -90,7 +90,12 @@ final class Service_Role {
 	 */
 	public static function stored_extra_roles(): array {
 		$found = array();
-		foreach ( get_users( array( 'role' => self::ROLE, 'number' => 100 ) ) as $user ) {
+		foreach ( get_users(
+			array(
+				'role'   => self::ROLE,
+				'number' => 100,
+			)
+		) as $user ) {
 			foreach ( self::extra_roles( $user ) as $role ) {
 				$found[ 'role:' . $role ] = true;
 			}

@@ -108,10 +108,10 @@ final class Sidecar_Client {
 		$headers    = array_merge(
 			$extra_headers,
 			array(
-				'content-type'                        => 'application/json',
-				Channel_Signature::HEADER_TIMESTAMP   => (string) $timestamp,
-				Channel_Signature::HEADER_REQUEST_ID  => $request_id,
-				Channel_Signature::HEADER_SIGNATURE   => Channel_Signature::sign_request( $this->key, $timestamp, $request_id, $method, $path, $body ),
+				'content-type'                       => 'application/json',
+				Channel_Signature::HEADER_TIMESTAMP  => (string) $timestamp,
+				Channel_Signature::HEADER_REQUEST_ID => $request_id,
+				Channel_Signature::HEADER_SIGNATURE  => Channel_Signature::sign_request( $this->key, $timestamp, $request_id, $method, $path, $body ),
 			)
 		);
 
