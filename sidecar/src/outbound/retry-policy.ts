@@ -28,8 +28,11 @@ export interface RetryPolicyConfig {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicyConfig = Object.freeze( {
-	// Svix-like: immediately, 5s, 5m, 30m, 2h, 5h, 10h, 10h.
-	scheduleSeconds: Object.freeze( [ 0, 5, 300, 1800, 7200, 18000, 36000, 36000 ] ) as number[],
+	// Standard Webhooks' example schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h,
+	// 20 h, 24 h: 75 h 35 min) and one more day, so that a receiver down for three days still gets
+	// every event from retries alone even when jitter shortens each delay by 20 % (99.6 h nominal,
+	// 79.7 h at the shortest), and all retries end before SIDECAR_DISABLE_AFTER_HOURS (120 h).
+	scheduleSeconds: Object.freeze( [ 0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400, 86400 ] ) as number[],
 	jitterRatio: 0.2,
 	overloadPenaltySeconds: 60,
 } );

@@ -15,9 +15,9 @@ const netErr = ( code: string ): AttemptOutcome => ( { kind: 'network-error', co
 const NOW = Date.UTC( 2025, 0, 1, 12, 0, 0 );
 
 describe( 'DEFAULT_RETRY_POLICY', () => {
-	it( 'is Svix-like: 8 attempts, first immediate', () => {
+	it( "is Standard Webhooks' schedule and one more day: 11 attempts, first immediate", () => {
 		expect( DEFAULT_RETRY_POLICY ).toEqual( {
-			scheduleSeconds: [ 0, 5, 300, 1800, 7200, 18000, 36000, 36000 ],
+			scheduleSeconds: [ 0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400, 86400 ],
 			jitterRatio: 0.2,
 			overloadPenaltySeconds: 60,
 		} );
@@ -39,7 +39,9 @@ describe( 'decide', () => {
 
 	it( '410 → disable-endpoint, even on the last attempt', () => {
 		expect( decide( status( 410 ), 1, cfg, noJitter ) ).toMatchObject( { action: 'disable-endpoint' } );
-		expect( decide( status( 410 ), 8, cfg, noJitter ) ).toMatchObject( { action: 'disable-endpoint' } );
+		expect( decide( status( 410 ), cfg.scheduleSeconds.length, cfg, noJitter ) ).toMatchObject( {
+			action: 'disable-endpoint',
+		} );
 	} );
 
 	it( 'EBLOCKED → give-up immediately (permanent)', () => {
@@ -72,22 +74,36 @@ describe( 'decide', () => {
 	} );
 
 	it( 'follows the schedule: delay after attempt n is scheduleSeconds[n]', () => {
-		const delays = [ 1, 2, 3, 4, 5, 6, 7 ].map( ( n ) => {
+		const delays = [ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 ].map( ( n ) => {
 			const d = decide( status( 500 ), n, cfg, noJitter );
 			return d.action === 'retry' ? d.delaySeconds : d.action;
 		} );
-		expect( delays ).toEqual( [ 5, 300, 1800, 7200, 18000, 36000, 36000 ] );
+		expect( delays ).toEqual( [ 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400, 86400, 'give-up' ] );
+	} );
+
+	it( 'keeps retrying for at least 72 hours, even when jitter shortens every delay', () => {
+		const shortest = (): number => 0; // 2*0-1 = -1 → every delay cut by the whole jitter ratio
+		let waited = 0;
+		for ( let attempt = 1; ; attempt++ ) {
+			const d = decide( status( 500 ), attempt, cfg, shortest );
+			if ( d.action !== 'retry' ) {
+				break;
+			}
+			waited += d.delaySeconds;
+		}
+		expect( waited / 3600 ).toBeGreaterThanOrEqual( 72 );
 	} );
 
 	it.each( [ status( 500 ), status( 429 ), status( 301 ), netErr( 'ETIMEDOUT' ) ] )(
 		'%j after the last scheduled attempt → give-up',
 		( outcome ) => {
-			const d = decide( outcome, 8, cfg, noJitter );
+			const last = cfg.scheduleSeconds.length;
+			const d = decide( outcome, last, cfg, noJitter );
 			expect( d ).toMatchObject( {
 				action: 'give-up',
-				reason: expect.stringMatching( /attempts exhausted after 8/ ),
+				reason: expect.stringMatching( new RegExp( `attempts exhausted after ${ last }` ) ),
 			} );
-			expect( decide( outcome, 9, cfg, noJitter ) ).toMatchObject( { action: 'give-up' } );
+			expect( decide( outcome, last + 1, cfg, noJitter ) ).toMatchObject( { action: 'give-up' } );
 		}
 	);
 
