@@ -59,7 +59,7 @@ final class Plugin {
 			'rest_api_init',
 			static function () use ( $sidecar, $site_health, $hand_over, $outbox, $inbound_store, $paid_order_index, $paid_orders ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
-				( new Rest\Sidecar_Callback_Controller( $sidecar ) )->register_routes();
+				( new Rest\Sidecar_Callback_Controller( $sidecar, $hand_over ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
 				( new Rest\Paid_Orders_Controller( $paid_orders ) )->register_routes();

@@ -11,7 +11,7 @@ import {
 } from './support/delivery-sidecar';
 import { TEST_KEY } from './support/harness';
 import { ManualClock } from './support/manual-clock';
-import { startReceiver, type Receiver, type ReceivedRequest } from './support/receiver';
+import { startReceiver, startWordPress, type Receiver, type ReceivedRequest } from './support/receiver';
 import { sleep, waitUntil } from '../support/wait-until';
 
 /**
@@ -41,7 +41,7 @@ describe.each( DELIVERY_STORES )( 'outbound delivery (%s store)', ( store ) => {
 	const nextId = ( prefix = 'evt' ) => `${ prefix }_${ Date.now().toString( 36 ) }_${ ++seq }`;
 
 	beforeAll( async () => {
-		wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end( '{"received":true}' ) );
+		wordpress = await startWordPress( ( _req, res ) => void res.writeHead( 202 ).end( '{"received":true}' ) );
 		sidecars = await deliverySidecars( store );
 		sidecar = await sidecars.start( { SIDECAR_WORDPRESS_URL: wordpress.url } );
 	} );
@@ -569,7 +569,7 @@ describe.each( DELIVERY_STORES )( 'endpoint health (%s store)', ( store ) => {
 	} );
 
 	it( 'disables an endpoint that has failed without a success for longer than SIDECAR_DISABLE_AFTER_HOURS, and a success resets the streak', async () => {
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( 202 ).end() );
 		let healthy = false;
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( healthy ? 200 : 500 ).end() );
 		// 0.0005 h = 1.8 s; a long schedule of 0.1 s retries keeps failing past it, as the test moves

@@ -1,9 +1,10 @@
 import { CHANNEL_HEADERS, signChannelRequest } from '../../sidecar/src/channel/channel-signature';
+import { HAND_OVER_REQUEST_RETRIES_MS } from '../../sidecar/src/outbound/hand-over-request';
 import { CALLBACK_ROUTE } from '../../sidecar/src/outbound/wordpress-notice';
 import { orderEvent } from './support/api-client';
 import { startHarness, TEST_KEY } from './support/harness';
 import { ManualClock } from './support/manual-clock';
-import { startReceiver, type ReceivedRequest } from './support/receiver';
+import { isHandOverRequest, startReceiver, startWordPress, type ReceivedRequest } from './support/receiver';
 import { waitUntil } from '../support/wait-until';
 
 /** Fast upkeep for tests: a 0.1 s maintenance period, which is also the first notice retry delay. */
@@ -27,7 +28,7 @@ function expectSignedNotice( request: ReceivedRequest ): void {
 
 describe( 'endpoint health sweep', () => {
 	it( 'disables an endpoint failing for longer than SIDECAR_DISABLE_AFTER_HOURS even when no attempt follows, and tells WordPress', async () => {
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const receiver = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
 		// One attempt, then nothing more is ever sent; 0.0003 h = 1,080 ms of failure streak. The
 		// sweep runs at start and then only when the test asks, on a clock the test moves.
@@ -94,7 +95,7 @@ describe( 'endpoint health sweep', () => {
 describe( 'notices to WordPress', () => {
 	it( 'retries the endpoint.disabled notice until WordPress acknowledges it, then stops', async () => {
 		let calls = 0;
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( ++calls <= 2 ? 503 : 202 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( ++calls <= 2 ? 503 : 202 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
 		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
 		try {
@@ -130,7 +131,7 @@ describe( 'notices to WordPress', () => {
 	it( 'stops retrying the notices of an endpoint once it is deleted', async () => {
 		// WordPress refuses every notice, so the sidecar keeps retrying (0.1 s, doubling), as the
 		// test moves the clock.
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 503 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( 503 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
 		const clock = new ManualClock();
 		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url }, { clock } );
@@ -170,7 +171,7 @@ describe( 'notices to WordPress', () => {
 	} );
 
 	it( 'tells WordPress when an endpoint is enabled again and when it is deleted, after its disabled notice', async () => {
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
 		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
 		try {
@@ -201,7 +202,7 @@ describe( 'notices to WordPress', () => {
 
 	it( 'drops a disabled notice still unacknowledged when the endpoint is enabled: WordPress gets the enabled one only', async () => {
 		let refuse = true;
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( refuse ? 503 : 202 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( refuse ? 503 : 202 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
 		const sidecar = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: wordpress.url } );
 		try {
@@ -228,10 +229,10 @@ describe( 'notices to WordPress', () => {
 	} );
 
 	it( 'keeps an unacknowledged notice across a restart and sends it then', async () => {
-		const down = await startReceiver( ( _req, res ) => void res.writeHead( 500 ).end() );
+		const down = await startWordPress( ( _req, res ) => void res.writeHead( 500 ).end() );
 		const gone = await startReceiver( ( _req, res ) => void res.writeHead( 410 ).end() );
 		const first = await startHarness( { ...FAST, SIDECAR_WORDPRESS_URL: down.url } );
-		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const wordpress = await startWordPress( ( _req, res ) => void res.writeHead( 202 ).end() );
 		let endpointId = '';
 		try {
 			endpointId = ( await first.api( 'POST', '/v1/endpoints', { url: gone.url } ) ).body.id;
@@ -254,6 +255,103 @@ describe( 'notices to WordPress', () => {
 		} finally {
 			await second.close();
 			await Promise.all( [ down.close(), gone.close(), wordpress.close() ] );
+		}
+	} );
+} );
+
+describe( 'the hand-over request', () => {
+	it( 'asks WordPress, signed, to hand over what its outbox holds as soon as the sidecar starts', async () => {
+		const wordpress = await startWordPress();
+		const sidecar = await startHarness( { SIDECAR_WORDPRESS_URL: wordpress.url } );
+		try {
+			await waitUntil(
+				() => wordpress.apart.length === 1,
+				5000,
+				() => 'the sidecar.ready notice'
+			);
+			const request = wordpress.apart[ 0 ] as ReceivedRequest;
+			expect( JSON.parse( request.body ) ).toEqual( { type: 'sidecar.ready' } );
+			expectSignedNotice( request );
+			// Nothing is queued for it: the notices table stays empty.
+			expect( sidecar.stores.notices.pendingCount() ).toBe( 0 );
+		} finally {
+			await sidecar.close();
+			await wordpress.close();
+		}
+	} );
+
+	it( 'asks again on its schedule until WordPress takes it, then stops asking', async () => {
+		let refusals = 2;
+		const wordpress = await startReceiver(
+			( _req, res ) => void res.writeHead( refusals-- > 0 ? 503 : 202 ).end()
+		);
+		const clock = new ManualClock();
+		const sidecar = await startHarness(
+			{ SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600', SIDECAR_WORDPRESS_URL: wordpress.url },
+			{ clock }
+		);
+		const [ first, second ] = HAND_OVER_REQUEST_RETRIES_MS as [ number, number ];
+		const asked = () => wordpress.requests.filter( isHandOverRequest ).length;
+		try {
+			await waitUntil(
+				() => asked() === 1,
+				5000,
+				() => 'the first request, at start'
+			);
+			// Not before its delay: a millisecond short of it, then the last millisecond.
+			await clock.advance( first - 1 );
+			expect( asked() ).toBe( 1 );
+			await clock.advance( 1 );
+			await waitUntil(
+				() => asked() === 2,
+				5000,
+				() => 'the second request'
+			);
+			await clock.advance( second );
+			await waitUntil(
+				() => asked() === 3,
+				5000,
+				() => 'the third request, which WordPress takes'
+			);
+			wordpress.requests.forEach( expectSignedNotice );
+			// Taken: however long the sidecar runs, it asks no more.
+			await clock.advance( 24 * 3_600_000 );
+			expect( asked() ).toBe( 3 );
+		} finally {
+			await sidecar.close();
+			await wordpress.close();
+		}
+	} );
+
+	it( 'gives up after its last try and leaves the outbox to WordPress’s cron', async () => {
+		const wordpress = await startReceiver( ( _req, res ) => void res.writeHead( 503 ).end() );
+		const clock = new ManualClock();
+		const sidecar = await startHarness(
+			{ SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '3600', SIDECAR_WORDPRESS_URL: wordpress.url },
+			{ clock }
+		);
+		const tries = HAND_OVER_REQUEST_RETRIES_MS.length + 1;
+		const asked = () => wordpress.requests.filter( isHandOverRequest ).length;
+		try {
+			for ( const [ retry, delay ] of HAND_OVER_REQUEST_RETRIES_MS.entries() ) {
+				await waitUntil(
+					() => asked() === retry + 1,
+					5000,
+					() => `try ${ retry + 1 }`
+				);
+				await clock.advance( delay );
+			}
+			await waitUntil(
+				() => asked() === tries,
+				5000,
+				() => 'the last try'
+			);
+			await waitUntil( () => sidecar.logText().includes( 'did not take the request to hand over' ) );
+			await clock.advance( 24 * 3_600_000 );
+			expect( asked() ).toBe( tries );
+		} finally {
+			await sidecar.close();
+			await wordpress.close();
 		}
 	} );
 } );

@@ -8,7 +8,7 @@ import { startMariaDb, type RunningMariaDb } from '../support/mariadb';
 import { sleep, waitUntil } from '../support/wait-until';
 import { apiClient, orderEvent, type ApiCall } from './support/api-client';
 import { TEST_ENV, TEST_KEY } from './support/harness';
-import { startReceiver, type Receiver } from './support/receiver';
+import { startReceiver, startWordPress, type Receiver } from './support/receiver';
 import { serveOnLoopback } from './support/loopback-server';
 import { instanceApp } from './support/instance-app';
 import { ManualClock } from './support/manual-clock';
@@ -91,11 +91,14 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 		);
 		return [ a, b ];
 	};
-	const receiver = async ( handler?: Parameters< typeof startReceiver >[ 0 ] ) => {
-		const started = await startReceiver( handler );
+	const receiver = async ( handler?: Parameters< typeof startReceiver >[ 0 ], start = startReceiver ) => {
+		const started = await start( handler );
 		receivers.push( started );
 		return started;
 	};
+	/** WordPress's callback route, the instances' hand-over requests at start kept apart. */
+	const wordpressReceiver = ( handler?: Parameters< typeof startReceiver >[ 0 ] ) =>
+		receiver( handler, startWordPress );
 	const noticeRows = async () => {
 		const [ rows ] = await admin.query< mysql.RowDataPacket[] >(
 			'SELECT payload, attempts, acknowledged_at FROM notices ORDER BY id'
@@ -141,7 +144,7 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 
 	it( 'sends each notice once while both instances’ senders run, whichever instance queued it', async () => {
 		// A slow WordPress: a second sender running at the same time would send the same notice again.
-		const wordpress = await receiver( async ( _req, res ) => {
+		const wordpress = await wordpressReceiver( async ( _req, res ) => {
 			await sleep( 150 );
 			res.writeHead( 202 ).end();
 		} );
@@ -181,7 +184,9 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 
 	it( 'sends a notice queued through A from B when A’s sender is not running, retrying with backoff until acknowledged', async () => {
 		let calls = 0;
-		const wordpress = await receiver( ( _req, res ) => void res.writeHead( ++calls <= 2 ? 503 : 202 ).end() );
+		const wordpress = await wordpressReceiver(
+			( _req, res ) => void res.writeHead( ++calls <= 2 ? 503 : 202 ).end()
+		);
 		const [ a, b ] = await two( {
 			SIDECAR_WORDPRESS_URL: wordpress.url,
 			SIDECAR_MAINTENANCE_INTERVAL_SECONDS: '0.1',
@@ -222,7 +227,7 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 	} );
 
 	it( 'disables an endpoint failing for too long in the health sweep, on one instance, and tells WordPress once', async () => {
-		const wordpress = await receiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const wordpress = await wordpressReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const failing = await receiver( ( _req, res ) => void res.writeHead( 500 ).end( 'down' ) );
 		// One attempt, then none; 0.0003 h = 1,080 ms of failure streak. Maintenance runs when the
 		// clock first moves and then when the test asks.
@@ -274,7 +279,7 @@ describe( 'upkeep through two instances on one MariaDB', () => {
 	} );
 
 	it( 'disables an endpoint that answers 410 Gone, and tells WordPress once', async () => {
-		const wordpress = await receiver( ( _req, res ) => void res.writeHead( 202 ).end() );
+		const wordpress = await wordpressReceiver( ( _req, res ) => void res.writeHead( 202 ).end() );
 		const gone = await receiver( ( _req, res ) => void res.writeHead( 410 ).end() );
 		const [ a, b ] = await two( {
 			SIDECAR_WORDPRESS_URL: wordpress.url,

@@ -128,6 +128,28 @@ final class Hand_Over {
 	}
 
 	/**
+	 * The sidecar says it takes events again (it has just started): everything pending is
+	 * handed over at the end of this request, as the cron would, without waiting for the next
+	 * cron run or visitor. The back-off an earlier failure set is lifted, since that failure
+	 * is over.
+	 */
+	public function resume_after_response(): void {
+		delete_transient( self::BACKOFF_KEY );
+		add_action( 'shutdown', array( $this, 'drain_at_shutdown' ), 100 );
+	}
+
+	/**
+	 * End of the sidecar's request: the response first, then as many batches as a cron run
+	 * hands over; none when another request or the cron holds the lock.
+	 */
+	public function drain_at_shutdown(): void {
+		if ( function_exists( 'fastcgi_finish_request' ) ) {
+			fastcgi_finish_request();
+		}
+		$this->flush();
+	}
+
+	/**
 	 * The cron job: hand over what is pending, then delete rows handed over long ago.
 	 */
 	public function run_cron(): void {

@@ -7,6 +7,7 @@
 
 namespace ServiceIntegration\Rest;
 
+use ServiceIntegration\Outbound\Hand_Over;
 use ServiceIntegration\Sidecar\Channel_Signature;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
@@ -21,8 +22,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * POST /service-integration/v1/sidecar/callback: notices from the sidecar
- * (endpoint disabled, ping). Authenticated by the channel signature, not a user.
+ * POST /service-integration/v1/sidecar/callback: notices from the sidecar (an endpoint
+ * disabled, enabled or deleted; the sidecar ready to take the events the outbox holds).
+ * Authenticated by the channel signature, not a user.
  * The signed subject is the REST route (not the URL), so /wp-json/... and
  * ?rest_route=... sign the same way.
  */
@@ -31,9 +33,10 @@ final class Sidecar_Callback_Controller extends View_Controller {
 	/**
 	 * Constructor.
 	 *
-	 * @param Sidecar_Client $sidecar Sidecar client (holds the shared key).
+	 * @param Sidecar_Client $sidecar   Sidecar client (holds the shared key).
+	 * @param Hand_Over      $hand_over The outbox's hand-over, resumed on sidecar.ready.
 	 */
-	public function __construct( private Sidecar_Client $sidecar ) {
+	public function __construct( private Sidecar_Client $sidecar, private Hand_Over $hand_over ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = 'sidecar/callback';
 	}
@@ -54,7 +57,7 @@ final class Sidecar_Callback_Controller extends View_Controller {
 					'args'                => Route_Args::described(
 						array(
 							'type'        => array(
-								'description' => __( 'The notice: endpoint.disabled, endpoint.enabled or endpoint.deleted.', 'service-integration' ),
+								'description' => __( 'The notice: endpoint.disabled, endpoint.enabled, endpoint.deleted or sidecar.ready.', 'service-integration' ),
 								'type'        => 'string',
 							),
 							'endpoint_id' => array(
@@ -113,6 +116,12 @@ final class Sidecar_Callback_Controller extends View_Controller {
 		$notice = json_decode( $request->get_body(), true );
 		if ( ! is_array( $notice ) || ! isset( $notice['type'] ) || ! is_string( $notice['type'] ) ) {
 			return new WP_Error( 'rest_invalid_json', __( 'Expected a JSON object with a string "type".', 'service-integration' ), array( 'status' => 400 ) );
+		}
+
+		// The sidecar has started: what the outbox held while it was away goes now, not at the
+		// next cron run or visitor request.
+		if ( 'sidecar.ready' === $notice['type'] ) {
+			$this->hand_over->resume_after_response();
 		}
 
 		/**

@@ -26,6 +26,18 @@ export interface EndpointDeletedNotice {
 
 export type Notice = EndpointDisabledNotice | EndpointEnabledNotice | EndpointDeletedNotice;
 
+/**
+ * This sidecar takes events now: WordPress hands over what its outbox holds. Sent straight to
+ * WordPress when the sidecar starts (outbound/hand-over-request.ts), never queued: WordPress's
+ * cron hands the outbox over anyway, so a request that is lost costs a minute, not an event.
+ */
+export interface SidecarReadyNotice {
+	type: 'sidecar.ready';
+}
+
+/** What the signed channel carries to WordPress's callback route. */
+export type ChannelNotice = Notice | SidecarReadyNotice;
+
 export interface QueuedNotice {
 	id: number;
 	notice: Notice;

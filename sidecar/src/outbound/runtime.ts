@@ -5,6 +5,7 @@ import type { QueueStore } from '../store/queue-store';
 import type { Clock } from './clock';
 import type { DeliveryClient } from './delivery-client';
 import { Dispatcher, type Coordination } from './dispatcher';
+import { HandOverRequest } from './hand-over-request';
 import { Maintenance } from './maintenance';
 import { NoticeSender } from './notice-sender';
 import { notifierFromConfig, type Notifier } from './wordpress-notice';
@@ -16,6 +17,7 @@ export interface OutboundRuntime {
 	dispatcher: Dispatcher;
 	notices: NoticeSender;
 	maintenance: Maintenance;
+	/** Starts the workers, then asks WordPress for what its outbox holds (HandOverRequest). */
 	start: () => void;
 	/** Maintenance first, then attempts in flight (which may queue notices), then the notices being sent. */
 	stop: ( graceMs: number ) => Promise< void >;
@@ -48,10 +50,11 @@ export function createOutboundRuntime( options: {
 } ): OutboundRuntime {
 	const { config, log, store, metrics, clock } = options;
 	const intervalMs = Math.round( config.maintenanceIntervalSeconds * 1000 );
+	const notifier = options.notifier ?? notifierFromConfig( config );
 	const notices = new NoticeSender( {
 		notices: store.notices,
 		log,
-		notifier: options.notifier ?? notifierFromConfig( config ),
+		notifier,
 		baseDelayMs: intervalMs,
 		exclusively: ( fn ) => store.exclusively( NOTICES_LOCK, fn ),
 		busyRetryMs: options.busyRetryMs,
@@ -80,5 +83,19 @@ export function createOutboundRuntime( options: {
 		metrics,
 		clock,
 	} );
-	return { dispatcher, notices, maintenance, ...workerLifecycle( { dispatcher, notices, maintenance } ) };
+	const lifecycle = workerLifecycle( { dispatcher, notices, maintenance } );
+	const handOverRequest = new HandOverRequest( { notifier, log, clock } );
+	return {
+		dispatcher,
+		notices,
+		maintenance,
+		start() {
+			lifecycle.start();
+			handOverRequest.start();
+		},
+		stop( graceMs ) {
+			handOverRequest.stop();
+			return lifecycle.stop( graceMs );
+		},
+	};
 }

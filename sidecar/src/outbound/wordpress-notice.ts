@@ -3,13 +3,13 @@ import http from 'http';
 import https from 'https';
 import { CHANNEL_HEADERS, signChannelRequest } from '../channel/channel-signature';
 import type { SidecarConfig } from '../config';
-import type { Notice } from '../model/notices';
+import type { ChannelNotice } from '../model/notices';
 import { postOnce } from './http-post';
 import { USER_AGENT } from './signing';
 
 /** acknowledged: WordPress answered 2xx; anything else is retried by the notice sender. */
 export type NoticeResult = { acknowledged: true } | { acknowledged: false; error: string };
-export type Notifier = ( notice: Notice, signal?: AbortSignal ) => Promise< NoticeResult >;
+export type Notifier = ( notice: ChannelNotice, signal?: AbortSignal ) => Promise< NoticeResult >;
 
 /** WordPress signs and checks the REST route, not the URL path (so ?rest_route= works too). */
 export const CALLBACK_ROUTE = '/service-integration/v1/sidecar/callback';

@@ -3,6 +3,7 @@ import { adminClient } from '../support/clients';
 import { commerce } from '../support/commerce';
 import { cronUntil } from '../support/cron';
 import { withPluginActive } from '../support/plugins';
+import { readState } from '../support/environment';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
 import { waitUntil } from '../../support/wait-until';
 
@@ -42,6 +43,32 @@ async function ordersWithSku( prefix: string, count = 1 ): Promise< number[] > {
 	return shop.createOrders(
 		Array.from( { length: count }, () => ( { status: 'pending' as const, line_items: items } ) )
 	);
+}
+
+/**
+ * Starts the sidecar (each instance asks WordPress for its outbox: sidecar.ready) while the
+ * probe holds the hand-over lock, and releases it once WordPress has taken every instance's
+ * request: the hand-over each asked for, which runs right after its answer, found the lock taken.
+ */
+async function startSidecarWithHandOverLockHeld(): Promise< void > {
+	const readyNotices = async () =>
+		( await adminClient().get< { count: number } >( '/outbound-probe/v1/ready-notices' ) ).body.count;
+	const before = await readyNotices();
+	expect( ( await adminClient().post< { held: boolean } >( '/outbound-probe/v1/lock' ) ).body ).toEqual( {
+		held: true,
+	} );
+	try {
+		await startSidecar();
+		const instances = readState().sidecarPeerPid ? 2 : 1;
+		await waitUntil(
+			async () => ( await readyNotices() ) >= before + instances,
+			20_000,
+			'every instance’s sidecar.ready request taken',
+			250
+		);
+	} finally {
+		await adminClient().request( { method: 'DELETE', path: '/outbound-probe/v1/lock' } );
+	}
 }
 
 /** Hand_Over::CRON_HOOK: the every-minute hand-over, which also prunes handed-over rows. */
@@ -182,17 +209,40 @@ describe( 'outbox hand-over', () => {
 		} );
 	} );
 
+	it( 'hands over what waited while the sidecar was down as soon as it is back, with no cron run and no visitor', async () => {
+		// The probe keeps WP-Cron from running any job: only the sidecar's sidecar.ready request,
+		// as it starts, can make WordPress hand these over; reading the outbox hands nothing over.
+		await withPluginActive( PROBE, async () => {
+			const { pending } = await outbox();
+			await stopSidecar();
+			let orders: number[] = [];
+			try {
+				orders = [ ...( await ordersWithSku( 'READY' ) ), ...( await ordersWithSku( 'READY' ) ) ];
+				expect( ( await outbox() ).pending ).toBe( pending + 2 );
+			} finally {
+				await startSidecar();
+			}
+			await receiver.waitFor( () => orders.every( ( id ) => deliveredFor( id ).length === 1 ), 20_000 );
+			await waitUntil( async () => ( await outbox() ).pending === pending, 10_000, 'the outbox as before', 250 );
+		} );
+	} );
+
 	it( 'WP-Cron hands over what waited while the sidecar was down, with nobody asking, then prunes handed-over rows', async () => {
 		await withPluginActive( FAULTS, async () => {
 			const { rejected, pending } = await outbox();
 			await stopSidecar();
 			let orders: number[] = [];
-			try {
-				orders = [ ...( await ordersWithSku( 'CRON' ) ), ...( await ordersWithSku( 'CRON' ) ) ];
-				expect( ( await outbox() ).pending ).toBe( pending + 2 );
-			} finally {
-				await startSidecar();
-			}
+			// The hand-over lock is held while the sidecar comes back, so that the hand-over its
+			// sidecar.ready request asks for finds it taken: cron alone is left to hand these over.
+			await withPluginActive( PROBE, async () => {
+				try {
+					orders = [ ...( await ordersWithSku( 'CRON' ) ), ...( await ordersWithSku( 'CRON' ) ) ];
+					expect( ( await outbox() ).pending ).toBe( pending + 2 );
+				} finally {
+					await startSidecarWithHandOverLockHeld();
+				}
+			} );
+			expect( ( await outbox() ).pending ).toBe( pending + 2 );
 			// Only cron from here: no POST /webhooks/outbox. The every-minute event may be up to a
 			// minute away; past support/cron.ts's wait for wp-cron.php alone, WP-CLI runs it now.
 			await cronUntil(
