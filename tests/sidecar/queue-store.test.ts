@@ -88,6 +88,27 @@ describe.each( STORE_KINDS )( 'the queue store on %s', ( kind ) => {
 		] );
 	} );
 
+	it( 'puts the attempts a restart cut short ahead of the backlog that came due after them', async () => {
+		const store = await backend.open();
+		const target = await endpoint( store );
+		await store.insertBatch( [ event( 'cut-1', 'order:1' ), event( 'cut-2' ) ], 1000, 1000 );
+		// Claimed, then the instance died with them in flight.
+		expect( ( await store.claimDue( target.id, 2000, 10, LEASE ) ).map( ( c ) => c.eventId ).sort() ).toEqual( [
+			'cut-1',
+			'cut-2',
+		] );
+		await store.insertBatch(
+			Array.from( { length: 30 }, ( _, i ) => event( `backlog-${ i }` ) ),
+			3000,
+			3000
+		);
+		expect( await store.recoverInFlight( LEASE, 10_000 ) ).toBe( 2 );
+		expect( ( await store.claimDue( target.id, 10_000, 2, LEASE ) ).map( ( c ) => c.eventId ).sort() ).toEqual( [
+			'cut-1',
+			'cut-2',
+		] );
+	} );
+
 	it( 'shares endpoints and their secrets; a deleted endpoint takes its deliveries with it', async () => {
 		const store = await backend.open();
 		const created = await endpoint( store );

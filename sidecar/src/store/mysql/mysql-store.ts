@@ -664,12 +664,16 @@ export class MysqlStore implements QueueStore {
 		);
 	}
 
-	/** This instance's own claims from before a restart: its attempts were cut short, so they go out again now. */
+	/**
+	 * This instance's own claims from before a restart: its attempts were cut short, so they go
+	 * out again now, first: each keeps the due time it was claimed at, ahead of everything that
+	 * came due after it.
+	 */
 	async recoverInFlight( lease: Lease, now: number ): Promise< number > {
 		const [ result ] = await this.pool.query< ResultSetHeader >(
-			`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
+			`UPDATE deliveries SET status = 'pending', claimed_by = NULL, claimed_until = NULL, updated_at = ?
 			 WHERE status = 'in_flight' AND claimed_by = ?`,
-			[ now, now, lease.instanceId ]
+			[ now, lease.instanceId ]
 		);
 		return result.affectedRows;
 	}

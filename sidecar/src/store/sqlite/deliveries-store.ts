@@ -69,8 +69,10 @@ export class DeliveriesStore {
 
 	constructor( private readonly db: Db ) {
 		this.statements = {
+			// next_attempt_at is left as it was when claimed (already due): the cut-short attempts go
+			// ahead of everything that came due after them, instead of behind the whole backlog.
 			recover: db.prepare(
-				`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE status = 'in_flight'`
+				`UPDATE deliveries SET status = 'pending', updated_at = ? WHERE status = 'in_flight'`
 			),
 			claim: db.prepare(
 				`UPDATE deliveries SET status = 'in_flight', updated_at = ? WHERE id = ? AND status = 'pending'`
@@ -153,9 +155,12 @@ export class DeliveriesStore {
 		};
 	}
 
-	/** At-least-once: an attempt cut short by a crash may or may not have arrived, so send it again. */
+	/**
+	 * At-least-once: an attempt cut short by a crash may or may not have arrived, so send it
+	 * again, first: it keeps the due time it was claimed at.
+	 */
 	recoverInFlight( now: number ): number {
-		return this.statements.recover.run( now, now ).changes;
+		return this.statements.recover.run( now ).changes;
 	}
 
 	/**
