@@ -22,8 +22,9 @@ and exits 1 if any file fails.
 
 Options:
   --php=<version>  8.1 or 8.2: that PHP as WebAssembly (npm's @php-wasm/node, no PHP install;
-                   about a third of a second a file). Without it, the PHP CLI on PATH (\`php\`:
-                   Debian's PHP 8.2, package php8.2-cli), a process per core.
+                   a fresh interpreter a file, a third of a second to a second each). Without it,
+                   the PHP CLI on PATH (\`php\`: Debian's PHP 8.2, package php8.2-cli), a process
+                   per core.
   --help
 `;
 
