@@ -1,7 +1,6 @@
 <?php
 /**
  * Plugin Name:       Service Integration
- * Plugin URI:        https://example.com/service-integration
  * Description:       Least-privilege service account for automation tools, a read-only paid-orders endpoint, and reliable signed webhooks (in and out) through a Node sidecar.
  * Version:           0.2.0
  * Requires at least: 6.5

@@ -5,7 +5,7 @@ import path from 'path';
 import { CACHE_DIR, ROOT } from './paths';
 
 /**
- * The real WordPress, WooCommerce and WP-CLI release builds that every machine of this project
+ * The real WordPress, WooCommerce, WP-CLI and Plugin Check release builds that every machine of this project
  * (CI's included) has beside the checkout, in ../shared/builds with their SHA256SUMS. They are test
  * material, never part of the product: each archive is checked against SHA256SUMS and unpacked
  * once under .cache/builds (git-ignored), then read in place.
@@ -23,6 +23,8 @@ export type WooCommerceBuild = ( typeof WOOCOMMERCE_BUILDS )[ number ];
 /** The WordPress release build (the oldest supported, 6.5.5, comes from the npm registry: wordpress-core.ts). */
 export const WORDPRESS_BUILD = '7.1';
 const WP_CLI_BUILD = 'wp-cli-2.10.0.phar';
+/** WordPress.org's Plugin Check, with its Composer vendor/ (PHP_CodeSniffer, the WordPress Coding Standards). */
+export const PLUGIN_CHECK_BUILD = '1.2.0';
 
 function archive( name: string ): string {
 	return path.join( BUILDS_DIR, name );
@@ -136,6 +138,20 @@ export function woocommerceBuild( version: WooCommerceBuild ): string {
 /** The unpacked WordPress 7.1 core tree. */
 export function wordpressBuild(): string {
 	return unpacked( wordpressArchive(), 'wordpress' );
+}
+
+/** The Plugin Check build's archive name. */
+export function pluginCheckArchive(): string {
+	return `plugin-check-${ PLUGIN_CHECK_BUILD }.tar.xz`;
+}
+
+/**
+ * The unpacked Plugin Check plugin folder (plugin.php, cli.php, vendor/). Read-only like every
+ * build: a site copies it into its wp-content/plugins (Plugin Check writes an object-cache.php
+ * drop-in beside it while its runtime checks run).
+ */
+export function pluginCheckBuild(): string {
+	return unpacked( pluginCheckArchive(), 'plugin-check' );
 }
 
 /** WP-CLI's phar, read in place (run it with `php <phar> --path=<wordpress>`). */

@@ -78,7 +78,8 @@ export function wpCli( args: string[], cwd: string ): { stdout: string; stderr: 
  * warnings it prints (a placeholder without a translators comment, ...) are returned.
  */
 export function makePot( pluginDir: string, outFile: string, exclude = MAKE_POT_EXCLUDE ): string[] {
-	// The plugin is not on wordpress.org: bug reports go to its own page (the header's Plugin URI).
+	// The plugin is not on wordpress.org, where WP-CLI would send bug reports by default: they go to
+	// the header's Plugin URI, and nowhere (an empty header) while the plugin has no public page.
 	const main = fs.readFileSync( path.join( pluginDir, `${ TEXT_DOMAIN }.php` ), 'utf8' );
 	const pluginUri = /^\s*\*\s*Plugin URI:\s*(\S+)\s*$/m.exec( main )?.[ 1 ] ?? '';
 	const { stderr } = wpCli(

@@ -13,6 +13,9 @@ import { headerField, pluginVersionProblems } from './release-version';
  * every version they carry is the one expected. Each returns its problems; empty is good.
  */
 
+/** An address left from a template: the documentation domains of RFC 2606 (Plugin Check flags example.com too). */
+const PLACEHOLDER = /(^|[/.@])example\.(com|org|net)([/:]|$)/i;
+
 const NEVER_SHIPPED = [
 	/(^|\/)node_modules\//,
 	/(^|\/)tests?\//,
@@ -76,11 +79,19 @@ export function checkPluginZip( zipFile: string, version: string ): string[] {
 				problems.push( `service-integration.php has no "${ field }" header` );
 			}
 		}
+		// A placeholder is worse than no field: the plugin has no public page or author page, so
+		// those fields are left out rather than filled in (nor has it a WordPress.org account:
+		// readme.txt has no Contributors).
+		for ( const field of [ 'Plugin URI', 'Author URI', 'Update URI' ] ) {
+			const value = headerField( main, field );
+			if ( value !== null && PLACEHOLDER.test( value ) ) {
+				problems.push( `service-integration.php's "${ field }" is a placeholder (${ value }): leave it out` );
+			}
+		}
 		const readme = fs.existsSync( path.join( pluginDir, 'readme.txt' ) )
 			? fs.readFileSync( path.join( pluginDir, 'readme.txt' ), 'utf8' )
 			: '';
 		for ( const field of [
-			'Contributors',
 			'Tags',
 			'Requires at least',
 			'Tested up to',
@@ -90,6 +101,12 @@ export function checkPluginZip( zipFile: string, version: string ): string[] {
 		] ) {
 			if ( ! headerField( readme, field ) ) {
 				problems.push( `readme.txt has no "${ field }:" field` );
+			}
+		}
+		for ( const field of [ 'Donate link' ] ) {
+			const value = headerField( readme, field );
+			if ( value !== null && PLACEHOLDER.test( value ) ) {
+				problems.push( `readme.txt's "${ field }" is a placeholder (${ value }): leave it out` );
 			}
 		}
 		for ( const section of [ 'Description', 'Installation', 'Frequently Asked Questions', 'Changelog' ] ) {
