@@ -13,6 +13,9 @@ use ServiceIntegration\Database_Error;
  */
 final class DatabaseErrorTest extends TestCase {
 
+	/**
+	 * A query that succeeded is no error even when it found nothing.
+	 */
 	public function test_a_query_that_succeeded_is_no_error_even_when_it_found_nothing(): void {
 		$db = new Recording_Wpdb();
 		foreach ( array( 0, array(), null, '0' ) as $result ) {
@@ -20,6 +23,9 @@ final class DatabaseErrorTest extends TestCase {
 		}
 	}
 
+	/**
+	 * False is an error even without a message.
+	 */
 	public function test_false_is_an_error_even_without_a_message(): void {
 		$error = Database_Error::of( new Recording_Wpdb(), false, 'a write' );
 		$this->assertInstanceOf( WP_Error::class, $error );
@@ -27,12 +33,18 @@ final class DatabaseErrorTest extends TestCase {
 		$this->assertSame( array( 'status' => 500 ), $error->get_error_data() );
 	}
 
+	/**
+	 * An empty result with last error set is an error.
+	 */
 	public function test_an_empty_result_with_last_error_set_is_an_error(): void {
 		$db             = new Recording_Wpdb();
 		$db->last_error = "Table 'wp_si_outbox' doesn't exist";
 		$this->assertInstanceOf( WP_Error::class, Database_Error::of( $db, array(), 'a read' ) );
 	}
 
+	/**
+	 * The database message goes to the log never to the client.
+	 */
 	public function test_the_database_message_goes_to_the_log_never_to_the_client(): void {
 		$db             = new Recording_Wpdb();
 		$db->last_error = "Table 'wp_si_outbox' doesn't exist";

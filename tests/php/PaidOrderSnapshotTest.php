@@ -33,6 +33,9 @@ final class PaidOrderSnapshotTest extends TestCase {
 		return new DateTimeImmutable( $local, new DateTimeZone( 'Europe/Paris' ) );
 	}
 
+	/**
+	 * Every field of an order in utc.
+	 */
 	public function test_every_field_of_an_order_in_utc(): void {
 		$order = new In_Memory_Order(
 			array(
@@ -146,6 +149,9 @@ final class PaidOrderSnapshotTest extends TestCase {
 		$this->assertSame( $keys, array_keys( Paid_Order_Snapshot::of_order( new In_Memory_Order( array( 'lines' => self::LINES ) ), $include ) ) );
 	}
 
+	/**
+	 * A number and a total are text whatever the getters return.
+	 */
 	public function test_a_number_and_a_total_are_text_whatever_the_getters_return(): void {
 		$snapshot = Paid_Order_Snapshot::of_order(
 			new In_Memory_Order(
@@ -159,6 +165,9 @@ final class PaidOrderSnapshotTest extends TestCase {
 		$this->assertSame( '12.5', $snapshot['total'] );
 	}
 
+	/**
+	 * An order without customer names keeps them empty.
+	 */
 	public function test_an_order_without_customer_names_keeps_them_empty(): void {
 		$snapshot = Paid_Order_Snapshot::of_order(
 			new In_Memory_Order(
@@ -210,12 +219,18 @@ final class PaidOrderSnapshotTest extends TestCase {
 		$this->assertSame( $expected, Paid_Order_Snapshot::iso8601( $date ) );
 	}
 
+	/**
+	 * A timestamp of zero or below is no date.
+	 */
 	public function test_a_timestamp_of_zero_or_below_is_no_date(): void {
 		$this->assertNull( Paid_Order_Snapshot::iso8601_of( 0 ) );
 		$this->assertNull( Paid_Order_Snapshot::iso8601_of( -1 ) );
 		$this->assertSame( '1970-01-01T00:00:01Z', Paid_Order_Snapshot::iso8601_of( 1 ) );
 	}
 
+	/**
+	 * Presented fields come in their order only those asked for and held.
+	 */
 	public function test_presented_fields_come_in_their_order_only_those_asked_for_and_held(): void {
 		$snapshot = array(
 			'currency'  => 'EUR',
