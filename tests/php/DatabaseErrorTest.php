@@ -7,6 +7,7 @@
 
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Database_Error::of().
@@ -50,6 +51,6 @@ final class DatabaseErrorTest extends TestCase {
 		$db->last_error = "Table 'wp_si_outbox' doesn't exist";
 		$error          = Database_Error::of( $db, null, 'outbox: count rows' );
 		$this->assertStringNotContainsString( 'wp_si_outbox', $error->get_error_message() );
-		$this->assertStringContainsString( "service-integration: outbox: count rows failed: Table 'wp_si_outbox' doesn't exist", (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+		$this->assertStringContainsString( "service-integration: outbox: count rows failed: Table 'wp_si_outbox' doesn't exist", (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 }

@@ -8,6 +8,9 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Manufacturing\Idempotency_Store;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * What Idempotency_Store reads and writes for each state of a key, and that a database error is
@@ -283,7 +286,7 @@ final class IdempotencyStoreTest extends TestCase {
 		$this->db->fails( 'INSERT IGNORE', "Table 'shop_si_idempotency_keys' doesn't exist" );
 		$answer = $this->store->claim( 5, 'scope', 'key-1', 'fp' );
 		$this->assertStringNotContainsString( 'shop_si_idempotency_keys', $answer->get_error_message() );
-		$this->assertStringContainsString( "idempotency keys: claim a key failed: Table 'shop_si_idempotency_keys' doesn't exist", (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+		$this->assertStringContainsString( "idempotency keys: claim a key failed: Table 'shop_si_idempotency_keys' doesn't exist", (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 
 	/**

@@ -9,6 +9,9 @@ use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Manufacturing\Idempotency_Store;
 use ServiceIntegration\Manufacturing\Idempotent_Request;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Idempotent_Request::run(): when the work runs, what is kept, and that a key the store could

@@ -8,6 +8,9 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Inbound\Inbound_Processor;
 use ServiceIntegration\Inbound\Inbound_Store;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Inbound_Processor::drain(): what it claims, which handlers run, what it records after success

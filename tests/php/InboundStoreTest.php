@@ -8,6 +8,9 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Inbound\Inbound_Store;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * What Inbound_Store reads and writes, and that a database error is an error, never an empty

@@ -26,11 +26,11 @@ final class MysqlTimeTest extends TestCase {
 	 */
 	public function test_a_stored_datetime_is_read_as_utc_whatever_the_php_time_zone(): void {
 		$zone = date_default_timezone_get();
-		date_default_timezone_set( 'Europe/Paris' );
+		date_default_timezone_set( 'Europe/Paris' ); // phpcs:ignore WordPress.DateTime.RestrictedFunctions.timezone_change_date_default_timezone_set -- the test checks the conversion under a non-UTC PHP default time zone and restores it
 		try {
 			$this->assertSame( 1774747800, Mysql_Time::unix( '2026-03-29 01:30:00' ) );
 		} finally {
-			date_default_timezone_set( $zone );
+			date_default_timezone_set( $zone ); // phpcs:ignore WordPress.DateTime.RestrictedFunctions.timezone_change_date_default_timezone_set -- the test checks the conversion under a non-UTC PHP default time zone and restores it
 		}
 	}
 

@@ -8,6 +8,8 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Option_Lock;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Option_Lock: one atomic insert, a compare-and-set take-over of an abandoned lock, a release of

@@ -23,7 +23,7 @@ final class PaidMomentTest extends TestCase {
 		$this->assertSame( 1752000000, Paid_Moment::parse( '1752000000' ) );
 		$this->assertSame( 1752000000, Paid_Moment::parse( 1752000000 ) );
 		foreach ( array( '', '0', 0, -5, '-5', '17.5', ' 1752000000', 'abc', null, false, array( 1 ) ) as $junk ) {
-			$this->assertNull( Paid_Moment::parse( $junk ), var_export( $junk, true ) );
+			$this->assertNull( Paid_Moment::parse( $junk ), var_export( $junk, true ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_var_export -- names the failing value in the assertion message
 		}
 	}
 

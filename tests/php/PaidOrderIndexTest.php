@@ -10,6 +10,9 @@ use ServiceIntegration\Commerce\Paid_Order_Index;
 use ServiceIntegration\Commerce\Paid_Order_Listing;
 use ServiceIntegration\Commerce\Paid_Order_Range;
 use ServiceIntegration\Database_Error;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * What Paid_Order_Index reads and writes, its state, and that a database error is an error,
@@ -123,7 +126,7 @@ final class PaidOrderIndexTest extends TestCase {
 	public function test_a_refused_write_is_a_database_error_and_is_logged(): void {
 		$this->db->fails( 'REPLACE INTO shop_si_paid_orders', 'The table is full' );
 		$this->assertDatabaseError( $this->index->put( 12, 0, 1, 1, array( 'id' => 12 ) ) );
-		$this->assertStringContainsString( 'service-integration: paid-orders index: write order 12 failed: The table is full', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+		$this->assertStringContainsString( 'service-integration: paid-orders index: write order 12 failed: The table is full', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 
 	/**
@@ -194,7 +197,7 @@ final class PaidOrderIndexTest extends TestCase {
 	public function test_a_row_without_a_snapshot_fails_the_page(): void {
 		$this->db->answers( 'SELECT snapshot', array( '{"id":5}', 'not json' ) );
 		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
-		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 
 	/**

@@ -8,6 +8,7 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Commerce\Paid_Moment;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
+use ServiceIntegration\Tests\In_Memory_Order;
 
 /**
  * Paid_Order_Snapshot::of_order() and present(): the fields an order determines, in UTC, only
@@ -89,7 +90,7 @@ final class PaidOrderSnapshotTest extends TestCase {
 	}
 
 	/**
-	 * paid_at is the paid moment: the recorded one, else date_paid, else none.
+	 * The paid moment (paid_at) is: the recorded one, else date_paid, else none.
 	 *
 	 * @dataProvider moments
 	 * @param mixed                  $meta      Recorded meta value.
@@ -139,14 +140,14 @@ final class PaidOrderSnapshotTest extends TestCase {
 	}
 
 	/**
-	 * id, date_paid and paid_at always; the others only when asked for.
+	 * The fields id, date_paid and paid_at always; the others only when asked for.
 	 *
 	 * @dataProvider includes
-	 * @param array<string, bool>|null $include Fields wanted.
+	 * @param array<string, bool>|null $fields  Fields wanted.
 	 * @param string[]                 $keys    Keys of the snapshot.
 	 */
-	public function test_a_snapshot_holds_the_cursor_fields_and_those_asked_for( ?array $include, array $keys ): void {
-		$this->assertSame( $keys, array_keys( Paid_Order_Snapshot::of_order( new In_Memory_Order( array( 'lines' => self::LINES ) ), $include ) ) );
+	public function test_a_snapshot_holds_the_cursor_fields_and_those_asked_for( ?array $fields, array $keys ): void {
+		$this->assertSame( $keys, array_keys( Paid_Order_Snapshot::of_order( new In_Memory_Order( array( 'lines' => self::LINES ) ), $fields ) ) );
 	}
 
 	/**

@@ -11,6 +11,9 @@ use ServiceIntegration\Outbound\Outbox;
 use ServiceIntegration\Privacy\Personal_Data;
 use ServiceIntegration\Privacy\Personal_Data_Json;
 use ServiceIntegration\Sidecar\Sidecar_Client;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Personal_Data's tables: the rows whose payload mentions the email, read a page at a time by

@@ -8,6 +8,9 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Manufacturing\Source_Order_Uniqueness;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Source_Order_Uniqueness::is_enabled() and live_record().

@@ -6,6 +6,7 @@
  */
 
 use PHPUnit\Framework\TestCase;
+use ServiceIntegration\Tests\Recording_Wpdb;
 use ServiceIntegration\Wp_Options;
 
 /**
