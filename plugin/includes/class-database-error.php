@@ -45,7 +45,7 @@ final class Database_Error {
 	 * @param string $message What went wrong, for the log.
 	 */
 	public static function failed( string $what, string $message ): WP_Error {
-		error_log( 'service-integration: ' . $what . ' failed: ' . $message );
+		Logger::error( 'service-integration: ' . $what . ' failed: ' . $message );
 		return new WP_Error(
 			self::CODE,
 			__( 'The database did not answer as expected. Try again in a moment.', 'service-integration' ),

@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Commerce;
 
+use ServiceIntegration\Logger;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -76,7 +78,7 @@ final class Paid_Moment_Recorder {
 			}
 		} catch ( \Throwable $e ) {
 			// Never break the order's save: the order keeps its date_paid as its moment.
-			error_log( sprintf( 'Service Integration: the paid moment of order %d could not be recorded (%s).', (int) $order->get_id(), $e->getMessage() ) ); // An operator must see it.
+			Logger::error( sprintf( 'Service Integration: the paid moment of order %d could not be recorded (%s).', (int) $order->get_id(), $e->getMessage() ) ); // An operator must see it.
 		}
 	}
 

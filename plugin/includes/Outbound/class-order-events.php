@@ -9,6 +9,7 @@ namespace ServiceIntegration\Outbound;
 
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
+use ServiceIntegration\Logger;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
@@ -257,6 +258,6 @@ final class Order_Events {
 	 * @param \Throwable $error    What went wrong.
 	 */
 	private function log_failure( string $type, int $order_id, \Throwable $error ): void {
-		error_log( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() );
+		Logger::error( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() );
 	}
 }

@@ -10,6 +10,7 @@ namespace ServiceIntegration\Rest;
 use ServiceIntegration\Commerce\Order_Query_Error;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
+use ServiceIntegration\Logger;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -175,7 +176,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 */
 	private static function database_error( string $detail ): WP_Error {
 		$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $detail ) ) );
-		error_log( // An operator must see why the route failed.
+		Logger::error( // An operator must see why the route failed.
 			sprintf( 'Service Integration: paid orders could not be read: a database error (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
 		);
 		return new WP_Error(

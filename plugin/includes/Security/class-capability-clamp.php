@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Security;
 
 use ServiceIntegration\Abilities\Abilities;
+use ServiceIntegration\Logger;
 use WP_Error;
 use WP_REST_Request;
 use WP_User;
@@ -184,7 +185,7 @@ final class Capability_Clamp {
 			return;
 		}
 		update_option( self::WIDENING_OPTION, $remembered['seen'], false );
-		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', $remembered['new'] ) );
+		Logger::error( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', $remembered['new'] ) );
 	}
 
 	/**
