@@ -16,7 +16,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The receiving route only stores an event and asks for a cron run ("kick"); this class
- * does the work afterwards, outside the sender's request:
+ * does the work afterwards, outside the sender's request.
+ *
+ * For each event it fires:
  *
  *   do_action( 'service_integration_inbound_event', $type, $data, $event );
  *   do_action( "service_integration_inbound_{$source}", $type, $data, $event );
@@ -73,7 +75,7 @@ final class Inbound_Processor {
 	 * Registers the cron hooks and the sweep's schedule.
 	 */
 	public function register(): void {
-		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval -- the sweep of inbound events every 5 minutes retries failed handlers on their backoff (1 and 5 min first); each event is also kicked when it arrives.
 		add_action( self::KICK_HOOK, array( $this, 'drain' ) );
 		add_action( self::SWEEP_HOOK, array( $this, 'drain' ) );
 		add_action( 'init', array( self::class, 'ensure_sweep' ) );
@@ -233,7 +235,7 @@ final class Inbound_Processor {
 			 * @param array  $data  The event's data object.
 			 * @param array  $event {id, source, event_id, delivery_id, type, attempt, received_at, body}.
 			 */
-			do_action( self::GENERIC_ACTION, $row->type, $data, $event );
+			do_action( 'service_integration_inbound_event', $row->type, $data, $event );
 			/** The same, for one source only. */
 			do_action( "service_integration_inbound_{$row->source}", $row->type, $data, $event );
 		} catch ( \Throwable $error ) {

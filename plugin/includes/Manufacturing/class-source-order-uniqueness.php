@@ -101,7 +101,7 @@ final class Source_Order_Uniqueness {
 		 *
 		 * @param bool $unique Whether it must be unique.
 		 */
-		return (bool) apply_filters( self::FILTER, (bool) $this->options->get( self::OPTION, false ) );
+		return (bool) apply_filters( 'service_integration_unique_source_order_id', (bool) $this->options->get( self::OPTION, false ) );
 	}
 
 	/**

@@ -60,7 +60,7 @@ final class Hand_Over {
 	 * Registers the cron event and its schedule.
 	 */
 	public function register(): void {
-		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval -- the outbox is handed to the sidecar every minute, a backstop for the hand-over at the end of each request; docs/configuration.md.
 		add_action( self::CRON_HOOK, array( $this, 'run_cron' ) );
 		add_action(
 			'init',

@@ -16,7 +16,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * order.created, order.paid, order.refunded (partial and full).
+ * Records order.created, order.paid and order.refunded (partial and full).
  *
  * WooCommerce fires its hooks in the middle of its own work, so each event is taken at the
  * point where WooCommerce has finished the step it reports:

@@ -162,8 +162,9 @@ final class Paid_Orders_Controller extends View_Controller {
 			return $this->list_orders( $request, $page, $per_page, $orderby, $order, $sync, $filters );
 		} catch ( Order_Query_Error $e ) {
 			// WooCommerce answers a failed order query with an empty list: say so instead of
-			// serving an empty page, which a poller would take for "nothing new".
-			return self::database_error( $e->getMessage() );
+			// serving an empty page, which a poller would take for "nothing new". The message was
+			// escaped where it was thrown; the log gets the database's own text back.
+			return self::database_error( wp_specialchars_decode( $e->getMessage(), ENT_QUOTES ) );
 		}
 	}
 
@@ -187,7 +188,8 @@ final class Paid_Orders_Controller extends View_Controller {
 	}
 
 	/**
-	 * Reads the page asked for (get_items() after validation).
+	 * Reads the page asked for (get_items() after validation). The paid-orders adapter's
+	 * Order_Query_Error (a database error) reaches get_items(), which answers it.
 	 *
 	 * @param WP_REST_Request       $request  Request.
 	 * @param int                   $page     Page.
@@ -197,7 +199,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @param bool                  $sync     Whether this is the sync order (paid_at).
 	 * @param array<string, string> $filters  date_modified filter.
 	 * @return WP_REST_Response|WP_Error
-	 * @throws Order_Query_Error On a database error.
+	 * @throws \LogicException When the controller was built for its schema only.
 	 */
 	private function list_orders( WP_REST_Request $request, int $page, int $per_page, string $orderby, string $order, bool $sync, array $filters ) {
 		if ( null === $this->orders ) {

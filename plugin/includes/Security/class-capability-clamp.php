@@ -110,12 +110,12 @@ final class Capability_Clamp {
 	/**
 	 * Lists only the plugin's own abilities to a service account: the others would be refused.
 	 *
-	 * @param bool        $include Whether the ability is listed.
+	 * @param bool        $fields  Whether the ability is listed.
 	 * @param \WP_Ability $ability Ability.
 	 */
-	public static function list_own_abilities( $include, $ability ): bool {
-		if ( ! $include || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
-			return (bool) $include;
+	public static function list_own_abilities( $fields, $ability ): bool {
+		if ( ! $fields || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
+			return (bool) $fields;
 		}
 		return Clamp_Rules::ability_allowed( $ability->get_name(), Abilities::names() );
 	}
