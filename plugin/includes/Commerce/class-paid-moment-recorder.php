@@ -97,6 +97,8 @@ final class Paid_Moment_Recorder {
 		 * Fires once per order, when it is paid: it first entered a status WooCommerce counts as
 		 * paid, at its paid moment, and the order is saved.
 		 *
+		 * @since 0.3.0
+		 *
 		 * @param int       $order_id Order id.
 		 * @param int       $paid_at  The paid moment (UTC timestamp).
 		 * @param \WC_Order $order    The order.

@@ -146,6 +146,8 @@ final class Inbound_Processor {
 			 * Seconds between a new event and the cron run that processes it (default 10):
 			 * events arriving meanwhile share that run. 0 processes at the next request.
 			 *
+			 * @since 0.1.0
+			 *
 			 * @param int $seconds Delay.
 			 */
 			$at = Retry_Policy::due_after( $now, apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
@@ -231,12 +233,22 @@ final class Inbound_Processor {
 			/**
 			 * A verified inbound webhook, once (again only after a failed attempt).
 			 *
+			 * @since 0.1.0
+			 *
 			 * @param string $type  Event type (e.g. `payment_intent.succeeded`, `issues.opened`).
 			 * @param array  $data  The event's data object.
 			 * @param array  $event {id, source, event_id, delivery_id, type, attempt, received_at, body}.
 			 */
 			do_action( 'service_integration_inbound_event', $row->type, $data, $event );
-			/** The same, for one source only. */
+			/**
+			 * The same, for one source only: the dynamic part of the hook name is the source's slug.
+			 *
+			 * @since 0.1.0
+			 *
+			 * @param string $type  Event type.
+			 * @param array  $data  The event's data object.
+			 * @param array  $event {id, source, event_id, delivery_id, type, attempt, received_at, body}.
+			 */
 			do_action( "service_integration_inbound_{$row->source}", $row->type, $data, $event );
 		} catch ( \Throwable $error ) {
 			$this->current = null;
@@ -259,11 +271,21 @@ final class Inbound_Processor {
 	 */
 	private function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
 		$attempts = (int) $row->attempts;
-		$max      = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
+		/**
+		 * Filters how many attempts an inbound event gets in all (default 5).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int   $max   Attempts.
+		 * @param array $event Event context.
+		 */
+		$max = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
 		if ( Retry_Policy::gives_up( $attempts, $max ) ) {
 			$this->store->mark_failed( (int) $row->id, $message, null );
 			/**
 			 * An inbound event failed for good (every attempt threw).
+			 *
+			 * @since 0.1.0
 			 *
 			 * @param string          $type  Event type.
 			 * @param array           $data  Event data.
@@ -274,7 +296,17 @@ final class Inbound_Processor {
 			return;
 		}
 		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
-		$delay   = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
+		/**
+		 * Filters the seconds before a failed inbound event is tried again (by default 1 min,
+		 * 5 min, 30 min, then 2 h).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int   $delay    Seconds.
+		 * @param int   $attempts Attempts so far, this one included.
+		 * @param array $event    Event context.
+		 */
+		$delay = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
 		$this->store->mark_failed( (int) $row->id, $message, Retry_Policy::due_after( $this->clock->now(), $delay ) );
 	}
 

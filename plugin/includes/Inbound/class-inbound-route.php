@@ -184,6 +184,8 @@ final class Inbound_Route extends WP_REST_Controller {
 		 * Largest webhook body accepted, in bytes (default 256 KB). The sidecar has its own
 		 * limit (SIDECAR_MAX_BODY_BYTES, 1 MB by default).
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param int    $bytes  Limit.
 		 * @param string $source Source slug.
 		 */

@@ -223,6 +223,8 @@ final class Manufacturing_Order_Type {
 		/**
 		 * Filters the custom fields of manufacturing orders (JSON-schema style per field).
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param array<string, array<string, mixed>> $fields Field name => schema.
 		 */
 		$filtered = apply_filters( 'service_integration_manufacturing_order_fields', $fields );

@@ -136,6 +136,8 @@ final class Hand_Over {
 		 * Filters how many days handed-over outbox rows are kept (default 30; 0 deletes
 		 * them at the next run). Pending and rejected rows are never deleted.
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param float $days Days.
 		 */
 		$days = (float) apply_filters( 'service_integration_outbox_retention_days', self::RETENTION_DAYS );
@@ -190,6 +192,8 @@ final class Hand_Over {
 		/**
 		 * Filters the byte cap of one hand-over request; keep it well under the sidecar's
 		 * SIDECAR_MAX_BODY_BYTES (1 MB by default). A single event over it is parked.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param int $bytes Bytes.
 		 */

@@ -241,6 +241,8 @@ final class Order_Events {
 		/**
 		 * Filters an outbound event's payload before it is stored.
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param array     $payload {type, timestamp, data}.
 		 * @param \WC_Order $order   Order.
 		 */

@@ -307,6 +307,8 @@ final class Paid_Orders_Controller extends View_Controller {
 		/**
 		 * Filters one paid order of the paid-orders endpoint.
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param WP_REST_Response $response Response.
 		 * @param \WC_Order|false  $order    The order, as WooCommerce loads it (loaded only when
 		 *                                   this filter is used).
@@ -455,6 +457,8 @@ final class Paid_Orders_Controller extends View_Controller {
 	private static function settle_seconds(): int {
 		/**
 		 * Filters how long after its paid moment an order appears in the sync order.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param int $seconds Seconds (default 5).
 		 */

@@ -140,6 +140,8 @@ final class Capability_Clamp {
 		/**
 		 * Filters the REST routes (regular expressions without delimiters) a service account may call.
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param string[] $routes Route patterns.
 		 */
 		return apply_filters(
