@@ -5,7 +5,7 @@ import path from 'path';
 import { CACHE_DIR, ROOT } from './paths';
 
 /**
- * The real WordPress, WooCommerce and WP-CLI release builds that every machine of this project
+ * The real WordPress, WooCommerce, WP-CLI and Plugin Check release builds that every machine of this project
  * (CI's included) has beside the checkout, in ../shared/builds with their SHA256SUMS. They are test
  * material, never part of the product: each archive is checked against SHA256SUMS and unpacked
  * once under .cache/builds (git-ignored), then read in place.
@@ -23,6 +23,8 @@ export type WooCommerceBuild = ( typeof WOOCOMMERCE_BUILDS )[ number ];
 /** The WordPress release build (the oldest supported, 6.5.5, comes from the npm registry: wordpress-core.ts). */
 export const WORDPRESS_BUILD = '7.1';
 const WP_CLI_BUILD = 'wp-cli-2.10.0.phar';
+/** WordPress.org's Plugin Check, whose vendor/ holds the PHP_CodeSniffer and WordPress Coding Standards npm test runs. */
+const PLUGIN_CHECK_BUILD = 'plugin-check-1.2.0.tar.xz';
 
 function archive( name: string ): string {
 	return path.join( BUILDS_DIR, name );
@@ -136,6 +138,15 @@ export function woocommerceBuild( version: WooCommerceBuild ): string {
 /** The unpacked WordPress 7.1 core tree. */
 export function wordpressBuild(): string {
 	return unpacked( wordpressArchive(), 'wordpress' );
+}
+
+/**
+ * The unpacked Plugin Check 1.2.0 plugin folder. Its vendor/bin/phpcs is PHP_CodeSniffer 3.13 with
+ * the WordPress Coding Standards 3.1, the VIP standards and Plugin Check's own sniffs installed: the
+ * phpcs `npm test` runs with phpcs.xml.dist (`php <folder>/vendor/bin/phpcs`).
+ */
+export function pluginCheckBuild(): string {
+	return unpacked( PLUGIN_CHECK_BUILD, 'plugin-check' );
 }
 
 /** WP-CLI's phar, read in place (run it with `php <phar> --path=<wordpress>`). */
