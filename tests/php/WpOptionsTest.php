@@ -60,8 +60,8 @@ final class WpOptionsTest extends TestCase {
 		$this->assertSame( array( 'walk' => 200 ), $seen );
 		$update = $this->db->prepared[1];
 		$this->assertSame( 'UPDATE shop_options SET option_value = %s WHERE option_name = %s AND option_value = %s', $update['sql'] );
-		$this->assertSame( array( serialize( array( 'walk' => 400 ) ), 'a_state', $stored ), $update['args'] ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize
-		$this->assertSame( serialize( array( 'walk' => 400 ) ), $GLOBALS['service_integration_test_wp']['cache']['options/a_state'] ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize
+		$this->assertSame( array( serialize( array( 'walk' => 400 ) ), 'a_state', $stored ), $update['args'] ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- the option as core stores it.
+		$this->assertSame( serialize( array( 'walk' => 400 ) ), $GLOBALS['service_integration_test_wp']['cache']['options/a_state'] ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- the option as core stores it.
 	}
 
 	/**
@@ -69,7 +69,7 @@ final class WpOptionsTest extends TestCase {
 	 */
 	public function test_a_value_the_caller_does_not_expect_is_left_and_its_cache_dropped(): void {
 		$GLOBALS['service_integration_test_wp']['cache']['options/a_state'] = 'stale';
-		$this->db->answers( 'SELECT option_value FROM shop_options', serialize( array( 'walk' => 0 ) ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize
+		$this->db->answers( 'SELECT option_value FROM shop_options', serialize( array( 'walk' => 0 ) ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- the option as core stores it.
 		$this->assertFalse( $this->options->compare_and_set( 'a_state', static fn(): bool => false, array( 'walk' => 400 ) ) );
 		$this->assertCount( 1, $this->db->queries );
 		$this->assertArrayNotHasKey( 'options/a_state', $GLOBALS['service_integration_test_wp']['cache'] ?? array() );
@@ -79,7 +79,7 @@ final class WpOptionsTest extends TestCase {
 	 * A write in between leaves no row to update.
 	 */
 	public function test_a_write_in_between_leaves_no_row_to_update(): void {
-		$this->db->answers( 'SELECT option_value FROM shop_options', serialize( array( 'walk' => 0 ) ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize
+		$this->db->answers( 'SELECT option_value FROM shop_options', serialize( array( 'walk' => 0 ) ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- the option as core stores it.
 		$this->db->answers( 'UPDATE shop_options SET option_value', 0 );
 		$this->assertFalse( $this->options->compare_and_set( 'a_state', static fn(): bool => true, array( 'walk' => 400 ) ) );
 	}
