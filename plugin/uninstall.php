@@ -28,18 +28,18 @@ if ( $service_integration_admin ) {
 }
 
 global $wpdb;
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_outbox" );
+$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'si_outbox' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery,WordPress.DB.DirectDatabaseQuery.NoCaching,WordPress.DB.DirectDatabaseQuery.SchemaChange -- uninstall drops the plugin's own table; no API does, nothing to cache.
 wp_clear_scheduled_hook( 'service_integration_outbox_flush' );
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_inbound_events" );
+$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'si_inbound_events' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery,WordPress.DB.DirectDatabaseQuery.NoCaching,WordPress.DB.DirectDatabaseQuery.SchemaChange -- uninstall drops the plugin's own table; no API does, nothing to cache.
 wp_clear_scheduled_hook( 'service_integration_inbound_process' );
 wp_clear_scheduled_hook( 'service_integration_inbound_sweep' );
 delete_option( 'service_integration_inbound_db' );
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_idempotency_keys" );
+$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'si_idempotency_keys' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery,WordPress.DB.DirectDatabaseQuery.NoCaching,WordPress.DB.DirectDatabaseQuery.SchemaChange -- uninstall drops the plugin's own table; no API does, nothing to cache.
 delete_option( 'service_integration_idempotency_db' );
 delete_option( 'service_integration_unique_source_order_id' );
 // Locks of source orders left by a request that died holding one.
-$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( 'service_integration_source_order_lock_' ) . '%' ) );
-$wpdb->query( "DROP TABLE IF EXISTS {$wpdb->prefix}si_paid_orders" );
+$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s", $wpdb->esc_like( 'service_integration_source_order_lock_' ) . '%' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery,WordPress.DB.DirectDatabaseQuery.NoCaching -- options by prefix: no API deletes them by pattern; uninstall, nothing to cache.
+$wpdb->query( $wpdb->prepare( 'DROP TABLE IF EXISTS %i', $wpdb->prefix . 'si_paid_orders' ) ); // phpcs:ignore WordPress.DB.DirectDatabaseQuery.DirectQuery,WordPress.DB.DirectDatabaseQuery.NoCaching,WordPress.DB.DirectDatabaseQuery.SchemaChange -- uninstall drops the plugin's own table; no API does, nothing to cache.
 delete_option( 'service_integration_paid_index_db' );
 delete_option( 'service_integration_paid_index_state' );
 // The orders' recorded paid moments (order meta) stay: they are part of each order's history.

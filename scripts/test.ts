@@ -13,6 +13,7 @@
 import { spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
+import { pluginCheckBuild } from './lib/builds';
 import { ensureDebianPackages } from './lib/debian-packages';
 import { ROOT } from './lib/paths';
 import { TEST_COMMANDS, TEST_PACKAGES } from './lib/test-packages';
@@ -111,10 +112,10 @@ const CELL_NAMES: Record< string, keyof typeof MATRIX > = { current: 'current', 
 const HELP = `Usage: npm test [-- [--cells=current,oldest,no-shop] <jest options>]
 
 Installs the Debian packages the tests use when they are missing and this run is root (phpunit,
-php-codesniffer, systemd, and the production runtime's nginx, PHP-FPM and MariaDB; Chromium when
-the browser tests start), else names the apt-get command. Then builds the admin page and the
-sidecar, type-checks, runs ESLint (npm run lint:js), checks the layout (npm run format:check),
-runs PHPUnit (tests/php) and phpcs (phpcs.xml.dist), then runs two lanes side by side:
+systemd, and the production runtime's nginx, PHP-FPM and MariaDB; Chromium when the browser
+tests start), else names the apt-get command. Then builds the admin page and the sidecar,
+type-checks, runs ESLint (npm run lint:js), checks the layout (npm run format:check), runs
+PHPUnit (tests/php) and Plugin Check's phpcs (phpcs.xml.dist), then runs two lanes side by side:
   1. no-shop   ${ MATRIX.noShop.title }
                (output below, live), then
                unit and sidecar, then release, then
@@ -157,7 +158,7 @@ function onPath( command: string ): boolean {
 /**
  * What the tests run besides Node, installed on a fresh Debian machine when this run is root (as
  * the browser tests do for Chromium), else named with the command that installs it: PHPUnit and
- * phpcs for the PHP checks, systemd-analyze for the sidecar's systemd unit, and the production runtime's
+ * PHP's CLI for the PHP checks, systemd-analyze for the sidecar's systemd unit, and the production runtime's
  * nginx, PHP-FPM and MariaDB (the release lane, the production e2e run, and the sidecar's
  * shared-store tests, which start their own mariadbd).
  */
@@ -266,8 +267,10 @@ async function runLogged( lane: Lane, extraArgs: string[], title: string ): Prom
 /**
  * The PHP checks, before the jest lanes (they take seconds): PHPUnit on the pure PHP functions
  * (tests/php, no WordPress), its summary shown as PHPUnit prints it, then phpcs with the
- * repository's ruleset (phpcs.xml.dist). Both are Debian's packages (phpunit,
- * php-codesniffer), which .ci/run installs. A missing tool counts as a failure, never a skip.
+ * repository's ruleset (phpcs.xml.dist, the WordPress Coding Standards). PHPUnit is Debian's
+ * package, which .ci/run installs; phpcs is the one in Plugin Check's build (../shared/builds,
+ * unpacked by scripts/lib/builds.ts), run with PHP's CLI. A missing tool or build counts as a
+ * failure, never a skip.
  */
 function runPhpChecks(): { passed: number; failed: number } {
 	const phpunit = spawnSync( 'phpunit', [ '-c', path.join( 'tests', 'php', 'phpunit.xml' ) ], {
@@ -279,11 +282,24 @@ function runPhpChecks(): { passed: number; failed: number } {
 	);
 	const counts = phpunitCounts( phpunit.stdout ?? '' );
 	const phpunitFailed = phpunit.status !== 0 ? Math.max( 1, counts.failed ) : 0;
-	const phpcs = spawnSync( 'phpcs', [ '-q', '--no-colors', '--report=summary' ], { cwd: ROOT, encoding: 'utf8' } );
-	process.stderr.write(
-		`──── phpcs (phpcs.xml.dist) ────\n${ phpcs.error ? `phpcs could not run: ${ phpcs.error.message } (apt-get install php-codesniffer)\n` : phpcs.stdout + phpcs.stderr || 'no problems\n' }\n`
-	);
-	return { passed: counts.passed, failed: phpunitFailed + ( phpcs.status === 0 ? 0 : 1 ) };
+	const phpcs = runPhpcs();
+	process.stderr.write( `──── phpcs (phpcs.xml.dist) ────\n${ phpcs.output }\n` );
+	return { passed: counts.passed, failed: phpunitFailed + ( phpcs.ok ? 0 : 1 ) };
+}
+
+/** Plugin Check's phpcs over the repository with phpcs.xml.dist: whether it passed, and what it printed. */
+function runPhpcs(): { ok: boolean; output: string } {
+	let phpcs: string;
+	try {
+		phpcs = path.join( pluginCheckBuild(), 'vendor', 'bin', 'phpcs' );
+	} catch ( error ) {
+		return { ok: false, output: `phpcs could not run: ${ ( error as Error ).message }\n` };
+	}
+	const run = spawnSync( 'php', [ phpcs, '-q', '--no-colors', '--report=summary' ], { cwd: ROOT, encoding: 'utf8' } );
+	if ( run.error ) {
+		return { ok: false, output: `phpcs could not run: ${ run.error.message } (apt-get install php8.2-cli)\n` };
+	}
+	return { ok: run.status === 0, output: run.stdout + run.stderr || 'no problems\n' };
 }
 
 /** Passed and failed tests from PHPUnit's summary: "OK (22 tests, …)" or "Tests: 22, Assertions: …, Failures: 1, Errors: 1". */

@@ -14,7 +14,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * wpdb answers a failed SELECT with an empty result (get_results() an empty array, get_var()
+ * WordPress's wpdb answers a failed SELECT with an empty result (get_results() an empty array, get_var()
  * null) and sets last_error; a failed write returns false. Either must reach the caller as an
  * error, never as "no rows". The database's message goes to the PHP error log only: it can
  * name tables and columns, which a REST client has no business reading.
@@ -45,7 +45,7 @@ final class Database_Error {
 	 * @param string $message What went wrong, for the log.
 	 */
 	public static function failed( string $what, string $message ): WP_Error {
-		error_log( 'service-integration: ' . $what . ' failed: ' . $message );
+		Logger::error( 'service-integration: ' . $what . ' failed: ' . $message );
 		return new WP_Error(
 			self::CODE,
 			__( 'The database did not answer as expected. Try again in a moment.', 'service-integration' ),

@@ -80,8 +80,8 @@ final class Lifecycle {
 	 * @param Commerce\Paid_Orders      $paid_orders       Schedules the paid-orders index's walk.
 	 */
 	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Orders $paid_orders ): void {
-		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) );
-		add_filter( 'cron_schedules', array( Inbound\Inbound_Processor::class, 'add_schedule' ) );
+		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.ChangeDetected -- Hand_Over::add_schedule(): every minute (annotated where it is registered).
+		add_filter( 'cron_schedules', array( Inbound\Inbound_Processor::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.ChangeDetected -- Inbound_Processor::add_schedule(): every 5 minutes (annotated where it is registered).
 		Outbound\Hand_Over::schedule( time() );
 		$inbound_processor->schedule();
 		$paid_orders->schedule_index_walk();
@@ -181,6 +181,7 @@ final class Lifecycle {
 			// Reading paid orders is the integration's job; administrators see them in WooCommerce.
 		}
 		update_option( self::VERSION_OPTION, VERSION, true );
+
 		/*
 		 * update_option() leaves autoload as it is when the value does not change, so options an
 		 * earlier version stored with autoload off are switched here (WordPress 6.4+).

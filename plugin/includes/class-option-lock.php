@@ -87,7 +87,7 @@ final class Option_Lock {
 			return $fault;
 		}
 		if ( ! Option_Lock_Value::is_abandoned( null === $current ? null : (string) $current, $now ) ) {
-			return false; // held (or released just now: the next attempt inserts)
+			return false; // Held (or released just now: the next attempt inserts).
 		}
 		// Abandoned: take it over, unless someone else just did.
 		$taken = $this->db->query( $this->db->prepare( "UPDATE {$this->db->options} SET option_value = %s WHERE option_name = %s AND option_value = %s", $value, $this->option, $current ) );

@@ -12,7 +12,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * get_option() and update_option(), and a compare-and-set over the options table that WordPress
+ * The options through get_option() and update_option(), and a compare-and-set over the options table that WordPress
  * does not offer.
  */
 final class Wp_Options implements Options {

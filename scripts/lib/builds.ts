@@ -148,7 +148,9 @@ export function pluginCheckArchive(): string {
 /**
  * The unpacked Plugin Check plugin folder (plugin.php, cli.php, vendor/). Read-only like every
  * build: a site copies it into its wp-content/plugins (Plugin Check writes an object-cache.php
- * drop-in beside it while its runtime checks run).
+ * drop-in beside it while its runtime checks run). Its vendor/bin/phpcs is PHP_CodeSniffer 3.13
+ * with the WordPress Coding Standards 3.1, the VIP standards and Plugin Check's own sniffs: the
+ * phpcs `npm test` runs with phpcs.xml.dist (`php <folder>/vendor/bin/phpcs`).
  */
 export function pluginCheckBuild(): string {
 	return unpacked( pluginCheckArchive(), 'plugin-check' );

@@ -5,7 +5,7 @@ import path from 'path';
 /**
  * `php -l` on PHP files, two ways:
  * - `lintPhpFileNative`: the PHP CLI installed on the machine (Debian's PHP 8.2, which npm test
- *   installs with phpunit and php-codesniffer); fast, a process per file.
+ *   installs with phpunit); fast, a process per file.
  * - `lintPhpFile`: PHP as WebAssembly from npm (@php-wasm/node, the runtime Playground runs
  *   WordPress with), in a version of choice: 8.2, or 8.1 (the package @php-wasm/node-8-1, which
  *   the former depends on at its own version), the oldest the plugin's header allows. No PHP

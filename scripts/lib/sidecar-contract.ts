@@ -89,6 +89,26 @@ export function requestArgs(): Record< string, Record< string, JsonSchema > > {
 	);
 }
 
+/**
+ * WordPress Coding Standards' column limit for aligned array arrows (WordPress-Core sets
+ * WordPress.Arrays.MultipleStatementAlignment's maxColumn to 60): a key ending past it is
+ * followed by one space, the others line their arrows up one space after the longest of them.
+ */
+const ARROW_MAX_COLUMN = 60;
+
+/** The spaces between an array key and its arrow, as WordPress.Arrays.MultipleStatementAlignment wants them (tab width 4). */
+function arrowSpaces( inner: string, entries: [ string, unknown ][], name: string ): number {
+	const firstColumn = inner.length * 4 + 1;
+	const lastColumn = ( key: string ) => firstColumn + phpLiteral( key ).length - 1;
+	const aligned = entries
+		.map( ( [ key ] ) => lastColumn( key ) )
+		.filter( ( column ) => column + 2 <= ARROW_MAX_COLUMN );
+	if ( lastColumn( name ) + 2 > ARROW_MAX_COLUMN || aligned.length === 0 ) {
+		return 1;
+	}
+	return Math.max( ...aligned ) + 1 - lastColumn( name );
+}
+
 /** A value as WordPress-style PHP (tabs, `array( … )`, aligned arrows); descriptions are translatable. */
 function php( value: unknown, indent: string, key?: string ): string {
 	if ( Array.isArray( value ) ) {
@@ -96,10 +116,10 @@ function php( value: unknown, indent: string, key?: string ): string {
 	}
 	if ( value !== null && typeof value === 'object' ) {
 		const entries = Object.entries( value );
-		const width = Math.max( ...entries.map( ( [ name ] ) => phpLiteral( name ).length ) );
 		const inner = indent + '\t';
 		const lines = entries.map(
-			( [ name, item ] ) => `${ inner }${ phpLiteral( name ).padEnd( width ) } => ${ php( item, inner, name ) },`
+			( [ name, item ] ) =>
+				`${ inner }${ phpLiteral( name ) }${ ' '.repeat( arrowSpaces( inner, entries, name ) ) }=> ${ php( item, inner, name ) },`
 		);
 		return `array(\n${ lines.join( '\n' ) }\n${ indent })`;
 	}

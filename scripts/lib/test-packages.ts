@@ -12,9 +12,8 @@ export const BROWSER_PACKAGE = 'chromium';
 /** The commands npm test's own steps run, and the Debian packages that bring them. */
 export const TEST_COMMANDS: Readonly< Record< string, string > > = {
 	phpunit: 'phpunit',
-	phpcs: 'php-codesniffer',
 	'systemd-analyze': 'systemd',
-	// Unpacks the WordPress and WooCommerce builds of ../shared/builds (scripts/lib/builds.ts).
+	// Unpacks the WordPress, WooCommerce and Plugin Check builds of ../shared/builds (scripts/lib/builds.ts).
 	xz: 'xz-utils',
 	// Runs WP-CLI's i18n commands for the translations unit test (tests/unit/i18n).
 	php: 'php8.2-cli',

@@ -27,6 +27,9 @@ final class ClampRulesTest extends TestCase {
 		return Clamp_Rules::clamp( $allcaps, $roles, Service_Role::granted(), Service_Role::ROLE );
 	}
 
+	/**
+	 * The role as installed keeps its capabilities and nothing is cut.
+	 */
 	public function test_the_role_as_installed_keeps_its_capabilities_and_nothing_is_cut(): void {
 		$allcaps  = array_merge( Service_Role::CAPABILITIES, array( Service_Role::ROLE => true ) );
 		$expected = array_filter( Service_Role::CAPABILITIES );
@@ -77,6 +80,9 @@ final class ClampRulesTest extends TestCase {
 		$this->assertTrue( $clamped['caps'][ Service_Role::ROLE ] );
 	}
 
+	/**
+	 * An extra role is cut as a role not as a capability.
+	 */
 	public function test_an_extra_role_is_cut_as_a_role_not_as_a_capability(): void {
 		$clamped = self::clamp(
 			array(
@@ -96,6 +102,9 @@ final class ClampRulesTest extends TestCase {
 		);
 	}
 
+	/**
+	 * The role is held even when allcaps lacks it and a denied granted cap stays denied.
+	 */
 	public function test_the_role_is_held_even_when_allcaps_lacks_it_and_a_denied_granted_cap_stays_denied(): void {
 		$clamped = self::clamp( array( 'read' => false ) );
 		$this->assertSame(
@@ -155,6 +164,9 @@ final class ClampRulesTest extends TestCase {
 		$this->assertSame( $allowed, Clamp_Rules::route_allowed( $route, $patterns ) );
 	}
 
+	/**
+	 * No pattern allows nothing and an ability name is quoted.
+	 */
 	public function test_no_pattern_allows_nothing_and_an_ability_name_is_quoted(): void {
 		$this->assertFalse( Clamp_Rules::route_allowed( '/', array() ) );
 		$patterns = Clamp_Rules::default_routes( 'x', array( 'a.b/c+d' ) );
@@ -191,6 +203,9 @@ final class ClampRulesTest extends TestCase {
 		$this->assertSame( $allowed, Clamp_Rules::ability_allowed( $name, Abilities::names() ) );
 	}
 
+	/**
+	 * New widening is remembered with its moment and old widening keeps its own.
+	 */
 	public function test_new_widening_is_remembered_with_its_moment_and_old_widening_keeps_its_own(): void {
 		$remembered = Clamp_Rules::remember(
 			array( 'manage_options', 'role:administrator', 'edit_posts' ),
@@ -208,6 +223,9 @@ final class ClampRulesTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Widening seen before is nothing new.
+	 */
 	public function test_widening_seen_before_is_nothing_new(): void {
 		$seen = array( 'edit_posts' => '2026-01-01T00:00:00+00:00' );
 		$this->assertSame(

@@ -16,6 +16,9 @@ use ServiceIntegration\Sidecar_Contract;
  */
 final class ContractsTest extends TestCase {
 
+	/**
+	 * Anchored patterns accept whole values only.
+	 */
 	public function test_anchored_patterns_accept_whole_values_only(): void {
 		$slug = '/' . Contracts::anchored( Sidecar_Contract::SOURCE_ID_PATTERN ) . '/';
 		$this->assertSame( 1, preg_match( $slug, 'stripe-live' ) );

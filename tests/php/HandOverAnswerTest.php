@@ -13,6 +13,9 @@ use ServiceIntegration\Outbound\Hand_Over_Answer;
  */
 final class HandOverAnswerTest extends TestCase {
 
+	/**
+	 * Accepted and duplicate events are handed over.
+	 */
 	public function test_accepted_and_duplicate_events_are_handed_over(): void {
 		$this->assertSame(
 			array(
@@ -34,6 +37,9 @@ final class HandOverAnswerTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Rejected events are parked by index with their code and message.
+	 */
 	public function test_rejected_events_are_parked_by_index_with_their_code_and_message(): void {
 		$verdict = Hand_Over_Answer::read(
 			null,
@@ -96,6 +102,9 @@ final class HandOverAnswerTest extends TestCase {
 		$this->assertNull( $verdict['error'] );
 	}
 
+	/**
+	 * An accepted answer without lists hands nothing over and is no failure.
+	 */
 	public function test_an_accepted_answer_without_lists_hands_nothing_over_and_is_no_failure(): void {
 		$this->assertSame(
 			array(
@@ -108,11 +117,17 @@ final class HandOverAnswerTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Event ids are text whatever the answer holds.
+	 */
 	public function test_event_ids_are_text_whatever_the_answer_holds(): void {
 		$verdict = Hand_Over_Answer::read( null, 202, array( 'accepted' => array( 17, 'e2' ) ), 2 );
 		$this->assertSame( array( '17', 'e2' ), $verdict['acknowledged'] );
 	}
 
+	/**
+	 * A 413 says the body was too large and nothing else.
+	 */
 	public function test_a_413_says_the_body_was_too_large_and_nothing_else(): void {
 		$this->assertSame(
 			array(

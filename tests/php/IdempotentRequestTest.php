@@ -9,6 +9,9 @@ use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Manufacturing\Idempotency_Store;
 use ServiceIntegration\Manufacturing\Idempotent_Request;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Idempotent_Request::run(): when the work runs, what is kept, and that a key the store could
@@ -39,12 +42,18 @@ final class IdempotentRequestTest extends TestCase {
 	 */
 	private int $runs = 0;
 
+	/**
+	 * Prepares the state every test starts from.
+	 */
 	protected function setUp(): void {
 		$GLOBALS['service_integration_test_wp'] = array( 'user' => 5 );
 		$this->db                               = new Recording_Wpdb();
 		$this->idempotent                       = new Idempotent_Request( new Idempotency_Store( $this->db, new Fixed_Clock( self::NOW ), new In_Memory_Options() ) );
 	}
 
+	/**
+	 * Restores what the tests changed.
+	 */
 	protected function tearDown(): void {
 		$GLOBALS['service_integration_test_wp'] = array();
 	}
@@ -76,6 +85,9 @@ final class IdempotentRequestTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Without the header the work runs and no key is read.
+	 */
 	public function test_without_the_header_the_work_runs_and_no_key_is_read(): void {
 		$answer = $this->create( self::request( null ), new WP_REST_Response( array( 'id' => 7 ), 201 ) );
 		$this->assertSame( 201, $answer->get_status() );
@@ -83,6 +95,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertSame( array(), $this->db->queries );
 	}
 
+	/**
+	 * A bad key is refused with 400 before anything runs.
+	 */
 	public function test_a_bad_key_is_refused_with_400_before_anything_runs(): void {
 		$answer = $this->create( self::request( 'clé' ), new WP_REST_Response( array(), 201 ) );
 		$this->assertSame( 'idempotency_key_invalid', $answer->get_error_code() );
@@ -91,6 +106,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertSame( array(), $this->db->queries );
 	}
 
+	/**
+	 * A key the store cannot claim is a 500 database error and nothing runs.
+	 */
 	public function test_a_key_the_store_cannot_claim_is_a_500_database_error_and_nothing_runs(): void {
 		$this->db->fails( 'INSERT IGNORE' );
 		$answer = $this->create( self::request( 'k1' ), new WP_REST_Response( array(), 201 ) );
@@ -100,6 +118,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertSame( 0, $this->runs );
 	}
 
+	/**
+	 * The first request runs and keeps its answer for the current user.
+	 */
 	public function test_the_first_request_runs_and_keeps_its_answer_for_the_current_user(): void {
 		$this->db->answers( 'INSERT IGNORE', 1, 3 );
 		$this->db->answers( 'SET response_status', 1 );
@@ -113,6 +134,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertSame( '{"headers":{"Location":"\/wp\/v2\/commandes-fabrication\/7"},"links":[]}', $this->db->prepared[1]['args'][2] );
 	}
 
+	/**
+	 * An answer that cannot be kept still goes out the record exists.
+	 */
 	public function test_an_answer_that_cannot_be_kept_still_goes_out_the_record_exists(): void {
 		$this->db->answers( 'INSERT IGNORE', 1, 3 );
 		$this->db->fails( 'SET response_status' );
@@ -122,6 +146,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertCount( 0, array_filter( $this->db->sql(), static fn( string $sql ): bool => str_starts_with( $sql, 'DELETE' ) ) );
 	}
 
+	/**
+	 * A refused request releases its key for the corrected retry.
+	 */
 	public function test_a_refused_request_releases_its_key_for_the_corrected_retry(): void {
 		$this->db->answers( 'INSERT IGNORE', 1, 3 );
 		$refusal = new WP_Error( 'rest_invalid_param', 'Bad field', array( 'status' => 400 ) );
@@ -130,6 +157,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertCount( 2, $this->db->queries );
 	}
 
+	/**
+	 * An error response releases its key and is not kept.
+	 */
 	public function test_an_error_response_releases_its_key_and_is_not_kept(): void {
 		$this->db->answers( 'INSERT IGNORE', 1, 3 );
 		$answer = $this->create( self::request( 'k1' ), new WP_REST_Response( array( 'code' => 'x' ), 409 ) );
@@ -138,6 +168,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertCount( 2, $this->db->queries );
 	}
 
+	/**
+	 * Work that throws releases its key and the error goes on.
+	 */
 	public function test_work_that_throws_releases_its_key_and_the_error_goes_on(): void {
 		$this->db->answers( 'INSERT IGNORE', 1, 3 );
 		try {
@@ -155,6 +188,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertStringStartsWith( 'DELETE FROM', $this->db->sql()[1] );
 	}
 
+	/**
+	 * A replay answers the first answer without running.
+	 */
 	public function test_a_replay_answers_the_first_answer_without_running(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers(
@@ -193,6 +229,9 @@ final class IdempotentRequestTest extends TestCase {
 		);
 	}
 
+	/**
+	 * The key with another request is refused with 422 without running.
+	 */
 	public function test_the_key_with_another_request_is_refused_with_422_without_running(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers(
@@ -211,6 +250,9 @@ final class IdempotentRequestTest extends TestCase {
 		$this->assertSame( 0, $this->runs );
 	}
 
+	/**
+	 * A key in progress answers 409 with retry after without running.
+	 */
 	public function test_a_key_in_progress_answers_409_with_retry_after_without_running(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers(

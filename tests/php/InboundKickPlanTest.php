@@ -48,6 +48,9 @@ final class InboundKickPlanTest extends TestCase {
 		$this->assertSame( $action, Kick_Plan::action( $at, $next ) );
 	}
 
+	/**
+	 * A burst of events writes the cron once.
+	 */
 	public function test_a_burst_of_events_writes_the_cron_once(): void {
 		$queued = false;
 		$writes = 0;

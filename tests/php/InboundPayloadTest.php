@@ -95,12 +95,18 @@ final class InboundPayloadTest extends TestCase {
 		$this->assertNull( Inbound_Payload::data( $body, $pointer ) );
 	}
 
+	/**
+	 * Data that is an object or a list even empty is handed over.
+	 */
 	public function test_data_that_is_an_object_or_a_list_even_empty_is_handed_over(): void {
 		$this->assertSame( self::BODY['data']['object'], Inbound_Payload::data( self::BODY, '/data/object' ) );
 		$this->assertSame( array(), Inbound_Payload::data( self::BODY, '/data/empty' ) );
 		$this->assertSame( array( 'a', 'b' ), Inbound_Payload::data( self::BODY, '/data/object/tags' ) );
 	}
 
+	/**
+	 * A stored body is decoded with big integers kept whole.
+	 */
 	public function test_a_stored_body_is_decoded_with_big_integers_kept_whole(): void {
 		$this->assertSame(
 			array(

@@ -46,6 +46,9 @@ final class InboundRetryPolicyTest extends TestCase {
 		$this->assertSame( $seconds, Retry_Policy::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
 	}
 
+	/**
+	 * A single step back off is that step every time.
+	 */
 	public function test_a_single_step_back_off_is_that_step_every_time(): void {
 		foreach ( array( 1, 2, 9 ) as $attempts ) {
 			$this->assertSame( 15, Retry_Policy::default_delay( $attempts, array( 15 ) ) );
@@ -140,6 +143,9 @@ final class InboundRetryPolicyTest extends TestCase {
 		$this->assertSame( $due, Retry_Policy::due_after( self::NOW, $filtered ) );
 	}
 
+	/**
+	 * An event failing every time is tried five times over about two and a half hours.
+	 */
 	public function test_an_event_failing_every_time_is_tried_five_times_over_about_two_and_a_half_hours(): void {
 		$now      = self::NOW;
 		$attempts = 0;

@@ -61,6 +61,9 @@ final class InboundStoreFilterTest extends TestCase {
 		$this->assertSame( array( $where, $values ), Inbound_Store::page_where( $filter ) );
 	}
 
+	/**
+	 * A long event id is looked up by its hash and as a delivery id as given.
+	 */
 	public function test_a_long_event_id_is_looked_up_by_its_hash_and_as_a_delivery_id_as_given(): void {
 		$long = str_repeat( 'x', 200 );
 		$this->assertSame(

@@ -8,6 +8,8 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Option_Lock;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Option_Lock: one atomic insert, a compare-and-set take-over of an abandoned lock, a release of
@@ -31,12 +33,18 @@ final class OptionLockTest extends TestCase {
 	 */
 	private Option_Lock $lock;
 
+	/**
+	 * Prepares the state every test starts from.
+	 */
 	protected function setUp(): void {
 		$this->db          = new Recording_Wpdb();
 		$this->db->options = 'shop_options';
 		$this->lock        = new Option_Lock( $this->db, new Fixed_Clock( self::NOW ), 'a_lock' );
 	}
 
+	/**
+	 * A free lock is taken with one insert expiring after its ttl.
+	 */
 	public function test_a_free_lock_is_taken_with_one_insert_expiring_after_its_ttl(): void {
 		$this->db->answers( 'INSERT IGNORE INTO shop_options', 1 );
 		$this->assertTrue( $this->lock->acquire( 60 ) );
@@ -46,6 +54,9 @@ final class OptionLockTest extends TestCase {
 		$this->assertCount( 1, $this->db->queries );
 	}
 
+	/**
+	 * A lock held by a live holder is not taken and not touched.
+	 */
 	public function test_a_lock_held_by_a_live_holder_is_not_taken_and_not_touched(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers( 'SELECT option_value FROM shop_options', ( self::NOW + 10 ) . ':other' );
@@ -53,6 +64,9 @@ final class OptionLockTest extends TestCase {
 		$this->assertCount( 2, $this->db->queries );
 	}
 
+	/**
+	 * An abandoned lock is taken over only from the value read.
+	 */
 	public function test_an_abandoned_lock_is_taken_over_only_from_the_value_read(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers( 'SELECT option_value', ( self::NOW - 1 ) . ':dead' );
@@ -62,6 +76,9 @@ final class OptionLockTest extends TestCase {
 		$this->assertSame( array( 'a_lock', ( self::NOW - 1 ) . ':dead' ), array_slice( $args, 1 ) );
 	}
 
+	/**
+	 * An abandoned lock another request just took is not taken.
+	 */
 	public function test_an_abandoned_lock_another_request_just_took_is_not_taken(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers( 'SELECT option_value', ( self::NOW - 1 ) . ':dead' );
@@ -69,6 +86,9 @@ final class OptionLockTest extends TestCase {
 		$this->assertFalse( $this->lock->acquire( 60 ) );
 	}
 
+	/**
+	 * The holder releases its own value only once.
+	 */
 	public function test_the_holder_releases_its_own_value_only_once(): void {
 		$this->db->answers( 'INSERT IGNORE', 1 );
 		$this->lock->acquire( 60 );
@@ -80,11 +100,17 @@ final class OptionLockTest extends TestCase {
 		$this->assertCount( 2, $this->db->queries );
 	}
 
+	/**
+	 * A lock not held releases nothing.
+	 */
 	public function test_a_lock_not_held_releases_nothing(): void {
 		$this->assertTrue( $this->lock->release() );
 		$this->assertSame( array(), $this->db->queries );
 	}
 
+	/**
+	 * A failed insert is a database error not a held lock.
+	 */
 	public function test_a_failed_insert_is_a_database_error_not_a_held_lock(): void {
 		$this->db->fails( 'INSERT IGNORE' );
 		$answer = $this->lock->acquire( 60, 5.0 );
@@ -94,12 +120,18 @@ final class OptionLockTest extends TestCase {
 		$this->assertCount( 1, $this->db->queries );
 	}
 
+	/**
+	 * A failed read is a database error.
+	 */
 	public function test_a_failed_read_is_a_database_error(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->fails( 'SELECT option_value' );
 		$this->assertInstanceOf( WP_Error::class, $this->lock->acquire( 60 ) );
 	}
 
+	/**
+	 * A failed take over is a database error.
+	 */
 	public function test_a_failed_take_over_is_a_database_error(): void {
 		$this->db->answers( 'INSERT IGNORE', 0 );
 		$this->db->answers( 'SELECT option_value', ( self::NOW - 1 ) . ':dead' );
@@ -107,6 +139,9 @@ final class OptionLockTest extends TestCase {
 		$this->assertInstanceOf( WP_Error::class, $this->lock->acquire( 60 ) );
 	}
 
+	/**
+	 * A failed release is a database error and the lock is no longer held.
+	 */
 	public function test_a_failed_release_is_a_database_error_and_the_lock_is_no_longer_held(): void {
 		$this->db->answers( 'INSERT IGNORE', 1 );
 		$this->lock->acquire( 60 );

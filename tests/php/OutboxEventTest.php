@@ -29,6 +29,9 @@ final class OutboxEventTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A row makes the event with its timestamp and data.
+	 */
 	public function test_a_row_makes_the_event_with_its_timestamp_and_data(): void {
 		$this->assertSame(
 			array(
@@ -45,6 +48,9 @@ final class OutboxEventTest extends TestCase {
 		);
 	}
 
+	/**
+	 * An empty ordering key is none and empty data is still data.
+	 */
 	public function test_an_empty_ordering_key_is_none_and_empty_data_is_still_data(): void {
 		$event = Outbox_Event::of( self::row( '{"timestamp":"t","data":{}}', '' ) );
 		$this->assertNull( $event['ordering_key'] );

@@ -15,6 +15,9 @@ final class OutboxWriteFailuresTest extends TestCase {
 
 	const NOW = 1767225600;
 
+	/**
+	 * The first failure starts the tally.
+	 */
 	public function test_the_first_failure_starts_the_tally(): void {
 		$this->assertSame(
 			array(
@@ -27,6 +30,9 @@ final class OutboxWriteFailuresTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Each failure adds one and keeps the last.
+	 */
 	public function test_each_failure_adds_one_and_keeps_the_last(): void {
 		$tally = Outbox_Write_Failures::add( array(), 'evt_1', 'first', self::NOW );
 		$tally = Outbox_Write_Failures::add( $tally, 'evt_2', 'second', self::NOW + 60 );
@@ -36,17 +42,26 @@ final class OutboxWriteFailuresTest extends TestCase {
 		$this->assertSame( '2026-01-01T00:01:00+00:00', $tally['last_at'] );
 	}
 
+	/**
+	 * A damaged option counts as no failure before.
+	 */
 	public function test_a_damaged_option_counts_as_no_failure_before(): void {
 		foreach ( array( false, 'garbage', 7, array( 'count' => -3 ) ) as $stored ) {
 			$this->assertSame( 1, Outbox_Write_Failures::add( $stored, 'evt_1', 'x', self::NOW )['count'] );
 		}
 	}
 
+	/**
+	 * The error is cut to the column size.
+	 */
 	public function test_the_error_is_cut_to_the_column_size(): void {
 		$tally = Outbox_Write_Failures::add( array(), 'evt_1', str_repeat( 'e', 1000 ), self::NOW );
 		$this->assertSame( Outbox_Write_Failures::ERROR_LENGTH, strlen( $tally['last_error'] ) );
 	}
 
+	/**
+	 * No option reads as no failure.
+	 */
 	public function test_no_option_reads_as_no_failure(): void {
 		$this->assertSame(
 			array(

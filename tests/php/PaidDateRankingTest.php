@@ -13,6 +13,9 @@ use ServiceIntegration\Commerce\Paid_Date_Ranking;
  */
 final class PaidDateRankingTest extends TestCase {
 
+	/**
+	 * Orders by payment time then id.
+	 */
 	public function test_orders_by_payment_time_then_id(): void {
 		$orders = array(
 			array( 1700000005, 7 ),
@@ -24,12 +27,18 @@ final class PaidDateRankingTest extends TestCase {
 		$this->assertSame( array( array( 1700000001, 2 ), array( 1700000001, 9 ), array( 1700000005, 3 ), array( 1700000005, 7 ) ), $orders );
 	}
 
+	/**
+	 * An earlier payment wins over a lower id.
+	 */
 	public function test_an_earlier_payment_wins_over_a_lower_id(): void {
 		$this->assertLessThan( 0, Paid_Date_Ranking::compare( 100, 50, 101, 1 ) );
 		$this->assertGreaterThan( 0, Paid_Date_Ranking::compare( 101, 1, 100, 50 ) );
 		$this->assertSame( 0, Paid_Date_Ranking::compare( 100, 5, 100, 5 ) );
 	}
 
+	/**
+	 * Keeps the ids of the cursor second above the cursor id ascending.
+	 */
 	public function test_keeps_the_ids_of_the_cursor_second_above_the_cursor_id_ascending(): void {
 		$this->assertSame( array( 12, 40 ), Paid_Date_Ranking::after_cursor( array( 40, 5, 12, 11 ), 11 ) );
 		$this->assertSame( array( 5, 11, 12, 40 ), Paid_Date_Ranking::after_cursor( array( 40, 5, 12, 11 ), 0 ) );
@@ -92,11 +101,17 @@ final class PaidDateRankingTest extends TestCase {
 		$this->assertSame( $second, Paid_Date_Ranking::second_of_rank( $rank, 100, 110, self::rank_before() ) );
 	}
 
+	/**
+	 * Searches only from low and below high.
+	 */
 	public function test_searches_only_from_low_and_below_high(): void {
 		$this->assertSame( 105, Paid_Date_Ranking::second_of_rank( 5, 105, 110, self::rank_before() ) );
 		$this->assertSame( 100, Paid_Date_Ranking::second_of_rank( 9, 100, 101, self::rank_before() ) );
 	}
 
+	/**
+	 * Asks for few counts.
+	 */
 	public function test_asks_for_few_counts(): void {
 		$asked       = 0;
 		$rank_before = self::rank_before();

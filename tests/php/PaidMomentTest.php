@@ -16,20 +16,29 @@ final class PaidMomentTest extends TestCase {
 
 	const SINCE = 1700000000;
 
+	/**
+	 * Reads a recorded moment from its meta value.
+	 */
 	public function test_reads_a_recorded_moment_from_its_meta_value(): void {
 		$this->assertSame( 1752000000, Paid_Moment::parse( '1752000000' ) );
 		$this->assertSame( 1752000000, Paid_Moment::parse( 1752000000 ) );
 		foreach ( array( '', '0', 0, -5, '-5', '17.5', ' 1752000000', 'abc', null, false, array( 1 ) ) as $junk ) {
-			$this->assertNull( Paid_Moment::parse( $junk ), var_export( $junk, true ) );
+			$this->assertNull( Paid_Moment::parse( $junk ), var_export( $junk, true ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_var_export -- names the failing value in the assertion message
 		}
 	}
 
+	/**
+	 * The moment is the recorded one else date paid else none.
+	 */
 	public function test_the_moment_is_the_recorded_one_else_date_paid_else_none(): void {
 		$this->assertSame( 1752000100, Paid_Moment::of( 1752000100, 1752900000 ) );
 		$this->assertSame( 1752900000, Paid_Moment::of( null, 1752900000 ) );
 		$this->assertSame( 0, Paid_Moment::of( null, null ) );
 	}
 
+	/**
+	 * Cash on delivery is paid when it enters processing without a date paid.
+	 */
 	public function test_cash_on_delivery_is_paid_when_it_enters_processing_without_a_date_paid(): void {
 		$this->assertSame(
 			array(
@@ -40,6 +49,9 @@ final class PaidMomentTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A payment that stamped date paid is paid at that date.
+	 */
 	public function test_a_payment_that_stamped_date_paid_is_paid_at_that_date(): void {
 		// payment_complete(), or bank transfer and cheque marked processing: date_paid set by the move.
 		$this->assertSame(
@@ -51,6 +63,9 @@ final class PaidMomentTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A date paid from earlier in the recording era is still this first entry.
+	 */
 	public function test_a_date_paid_from_earlier_in_the_recording_era_is_still_this_first_entry(): void {
 		// Paid through payment_complete() into a status a site does not count as paid, entering one later.
 		$this->assertSame(
@@ -62,6 +77,9 @@ final class PaidMomentTest extends TestCase {
 		);
 	}
 
+	/**
+	 * An order paid before moments were recorded keeps its date paid and is not announced again.
+	 */
 	public function test_an_order_paid_before_moments_were_recorded_keeps_its_date_paid_and_is_not_announced_again(): void {
 		$this->assertSame(
 			array(
@@ -72,12 +90,18 @@ final class PaidMomentTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A recorded moment never moves.
+	 */
 	public function test_a_recorded_moment_never_moves(): void {
 		// Completed (date_paid stamped later), refunded, on-hold and back to processing: nothing recorded again.
 		$this->assertNull( Paid_Moment::on_entry( 1752000100, null, self::SINCE, 1752999999 ) );
 		$this->assertNull( Paid_Moment::on_entry( 1752000100, 1752500000, self::SINCE, 1752999999 ) );
 	}
 
+	/**
+	 * One order through its life is announced once at one moment.
+	 */
 	public function test_one_order_through_its_life_is_announced_once_at_one_moment(): void {
 		$recorded = null;
 		$moments  = array();

@@ -13,6 +13,9 @@ use ServiceIntegration\Commerce\Paid_Order_Index_Row;
  */
 final class PaidOrderIndexRowTest extends TestCase {
 
+	/**
+	 * A row holds the sort keys the generation and the snapshot.
+	 */
 	public function test_a_row_holds_the_sort_keys_the_generation_and_the_snapshot(): void {
 		$this->assertSame(
 			array(
@@ -37,10 +40,16 @@ final class PaidOrderIndexRowTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Every column has a format.
+	 */
 	public function test_every_column_has_a_format(): void {
 		$this->assertCount( count( Paid_Order_Index_Row::of( 1, 0, 0, 0, 0, array() ) ), Paid_Order_Index_Row::FORMATS );
 	}
 
+	/**
+	 * The snapshot is stored as utf 8 with plain slashes.
+	 */
 	public function test_the_snapshot_is_stored_as_utf_8_with_plain_slashes(): void {
 		$row = Paid_Order_Index_Row::of(
 			7,
@@ -57,6 +66,9 @@ final class PaidOrderIndexRowTest extends TestCase {
 		$this->assertSame( '{"id":7,"customer":"Zoé","url":"https://shop.example/o/7"}', $row['snapshot'] );
 	}
 
+	/**
+	 * A stored snapshot reads back as written.
+	 */
 	public function test_a_stored_snapshot_reads_back_as_written(): void {
 		$snapshot = array(
 			'id'         => 7,

@@ -69,6 +69,9 @@ final class PaidOrderIndexStateTest extends TestCase {
 		);
 	}
 
+	/**
+	 * Stored values are read with their types.
+	 */
 	public function test_stored_values_are_read_with_their_types(): void {
 		$state = Paid_Order_Index_State::of(
 			array(
@@ -83,10 +86,16 @@ final class PaidOrderIndexStateTest extends TestCase {
 		$this->assertSame( array( true, 400, 2, 1700000000, array( 'processing' ) ), array( $state['ready'], $state['walk'], $state['generation'], $state['walked_at'], $state['statuses'] ) );
 	}
 
+	/**
+	 * A sweeping walk keeps its negative position.
+	 */
 	public function test_a_sweeping_walk_keeps_its_negative_position(): void {
 		$this->assertSame( -1, Paid_Order_Index_State::of( array( 'walk' => -1 ) )['walk'] );
 	}
 
+	/**
+	 * A started walk is a new generation from offset zero.
+	 */
 	public function test_a_started_walk_is_a_new_generation_from_offset_zero(): void {
 		$started = Paid_Order_Index_State::started( self::ready(), false, array( 'completed' ), array( 'storage' => 'posts' ) );
 		$this->assertSame(
@@ -102,10 +111,16 @@ final class PaidOrderIndexStateTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A walk may keep the index serving.
+	 */
 	public function test_a_walk_may_keep_the_index_serving(): void {
 		$this->assertTrue( Paid_Order_Index_State::started( self::ready(), true, self::STATUSES, self::SOURCE )['ready'] );
 	}
 
+	/**
+	 * A finished walk serves from now in the same generation.
+	 */
 	public function test_a_finished_walk_serves_from_now_in_the_same_generation(): void {
 		$walking  = self::ready(
 			array(
@@ -118,11 +133,17 @@ final class PaidOrderIndexStateTest extends TestCase {
 		$this->assertSame( array( self::STATUSES, self::SOURCE ), array( $finished['statuses'], $finished['source'] ) );
 	}
 
+	/**
+	 * A ready index serves for its statuses and source.
+	 */
 	public function test_a_ready_index_serves_for_its_statuses_and_source(): void {
 		$this->assertTrue( Paid_Order_Index_State::serves( self::ready(), self::STATUSES, self::SOURCE ) );
 		$this->assertFalse( Paid_Order_Index_State::outdated( self::ready(), self::STATUSES, self::SOURCE ) );
 	}
 
+	/**
+	 * A walk for todays statuses does not serve and is not outdated.
+	 */
 	public function test_a_walk_for_todays_statuses_does_not_serve_and_is_not_outdated(): void {
 		$walking = self::ready(
 			array(
@@ -134,6 +155,9 @@ final class PaidOrderIndexStateTest extends TestCase {
 		$this->assertFalse( Paid_Order_Index_State::outdated( $walking, self::STATUSES, self::SOURCE ) );
 	}
 
+	/**
+	 * A walk for other statuses or another source is outdated.
+	 */
 	public function test_a_walk_for_other_statuses_or_another_source_is_outdated(): void {
 		$walking = self::ready(
 			array(
@@ -152,6 +176,9 @@ final class PaidOrderIndexStateTest extends TestCase {
 		$this->assertTrue( Paid_Order_Index_State::outdated( $sweeping, array( 'completed' ), self::SOURCE ) );
 	}
 
+	/**
+	 * A walk started without woocommerce is not outdated.
+	 */
 	public function test_a_walk_started_without_woocommerce_is_not_outdated(): void {
 		// Its next step records today's statuses and source (Walk_Steps::started_blind()).
 		$blind = self::ready(
@@ -165,18 +192,27 @@ final class PaidOrderIndexStateTest extends TestCase {
 		$this->assertFalse( Paid_Order_Index_State::outdated( $blind, self::STATUSES, self::SOURCE ) );
 	}
 
+	/**
+	 * An index never walked is not outdated.
+	 */
 	public function test_an_index_never_walked_is_not_outdated(): void {
 		$fresh = Paid_Order_Index_State::of( false );
 		$this->assertFalse( Paid_Order_Index_State::serves( $fresh, self::STATUSES, self::SOURCE ) );
 		$this->assertFalse( Paid_Order_Index_State::outdated( $fresh, self::STATUSES, self::SOURCE ) );
 	}
 
+	/**
+	 * A paid status added since the walk outdates the index.
+	 */
 	public function test_a_paid_status_added_since_the_walk_outdates_the_index(): void {
 		$statuses = array( 'completed', 'processing', 'shipped' );
 		$this->assertFalse( Paid_Order_Index_State::serves( self::ready(), $statuses, self::SOURCE ) );
 		$this->assertTrue( Paid_Order_Index_State::outdated( self::ready(), $statuses, self::SOURCE ) );
 	}
 
+	/**
+	 * Another order storage outdates the index.
+	 */
 	public function test_another_order_storage_outdates_the_index(): void {
 		$source = array( 'storage' => 'posts' );
 		$this->assertFalse( Paid_Order_Index_State::serves( self::ready(), self::STATUSES, $source ) );

@@ -10,6 +10,9 @@ use ServiceIntegration\Commerce\Paid_Order_Index;
 use ServiceIntegration\Commerce\Paid_Order_Listing;
 use ServiceIntegration\Commerce\Paid_Order_Range;
 use ServiceIntegration\Database_Error;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * What Paid_Order_Index reads and writes, its state, and that a database error is an error,
@@ -41,6 +44,9 @@ final class PaidOrderIndexTest extends TestCase {
 	 */
 	private Paid_Order_Index $index;
 
+	/**
+	 * Prepares the state every test starts from.
+	 */
 	protected function setUp(): void {
 		$this->db         = new Recording_Wpdb();
 		$this->db->prefix = 'shop_';
@@ -75,10 +81,16 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( 'status' => 500 ), $answer->get_error_data() );
 	}
 
+	/**
+	 * The table is named after the site prefix.
+	 */
 	public function test_the_table_is_named_after_the_site_prefix(): void {
 		$this->assertSame( 'shop_si_paid_orders', $this->index->table() );
 	}
 
+	/**
+	 * A row is replaced whole with the current generation.
+	 */
 	public function test_a_row_is_replaced_whole_with_the_current_generation(): void {
 		$this->given_state( array( 'generation' => 7 ) );
 		$this->assertNull( $this->index->put( 12, 1767225000, 1767220000, 1767225500, array( 'id' => 12 ) ) );
@@ -100,33 +112,51 @@ final class PaidOrderIndexTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A fresh index writes rows of generation zero.
+	 */
 	public function test_a_fresh_index_writes_rows_of_generation_zero(): void {
 		$this->index->put( 3, 0, 1767220000, 1767220000, array( 'id' => 3 ) );
 		$this->assertSame( 0, $this->db->writes[0]['data']['generation'] );
 	}
 
+	/**
+	 * A refused write is a database error and is logged.
+	 */
 	public function test_a_refused_write_is_a_database_error_and_is_logged(): void {
 		$this->db->fails( 'REPLACE INTO shop_si_paid_orders', 'The table is full' );
 		$this->assertDatabaseError( $this->index->put( 12, 0, 1, 1, array( 'id' => 12 ) ) );
-		$this->assertStringContainsString( 'service-integration: paid-orders index: write order 12 failed: The table is full', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+		$this->assertStringContainsString( 'service-integration: paid-orders index: write order 12 failed: The table is full', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 
+	/**
+	 * An error left by an earlier query does not fail a write.
+	 */
 	public function test_an_error_left_by_an_earlier_query_does_not_fail_a_write(): void {
 		$this->db->last_error = 'Deadlock found when trying to get lock';
 		$this->assertNull( $this->index->put( 12, 0, 1, 1, array( 'id' => 12 ) ) );
 	}
 
+	/**
+	 * A row is removed by its order id.
+	 */
 	public function test_a_row_is_removed_by_its_order_id(): void {
 		$this->assertNull( $this->index->remove( 9 ) );
 		$this->assertSame( array( 'order_id' => 9 ), $this->db->writes[0]['data'] );
 		$this->assertSame( array( '%d' ), $this->db->writes[0]['format'] );
 	}
 
+	/**
+	 * A refused removal is a database error.
+	 */
 	public function test_a_refused_removal_is_a_database_error(): void {
 		$this->db->fails( 'DELETE FROM shop_si_paid_orders' );
 		$this->assertDatabaseError( $this->index->remove( 9 ) );
 	}
 
+	/**
+	 * A page reads the sets window in its order.
+	 */
 	public function test_a_page_reads_the_sets_window_in_its_order(): void {
 		$this->db->answers( 'SELECT snapshot FROM shop_si_paid_orders', array( '{"id":5,"number":"5"}', '{"id":8}' ) );
 		$range = new Paid_Order_Range( 1767000000, 5, 1767225540 );
@@ -146,43 +176,67 @@ final class PaidOrderIndexTest extends TestCase {
 		);
 	}
 
+	/**
+	 * An empty set is an empty page.
+	 */
 	public function test_an_empty_set_is_an_empty_page(): void {
 		$this->assertSame( array(), $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
 	}
 
+	/**
+	 * A page the database refuses is an error never an empty page.
+	 */
 	public function test_a_page_the_database_refuses_is_an_error_never_an_empty_page(): void {
 		$this->db->fails( 'SELECT snapshot', "Table 'shop_si_paid_orders' doesn't exist" );
 		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
 	}
 
+	/**
+	 * A row without a snapshot fails the page.
+	 */
 	public function test_a_row_without_a_snapshot_fails_the_page(): void {
 		$this->db->answers( 'SELECT snapshot', array( '{"id":5}', 'not json' ) );
 		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
-		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) );
+		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 
+	/**
+	 * A set is counted with its condition.
+	 */
 	public function test_a_set_is_counted_with_its_condition(): void {
 		$listing = new Paid_Order_Listing( 'modified', 'asc', array( 'date_modified' => '>=1767000000' ) );
 		$this->db->answers( 'SELECT COUNT(*) FROM shop_si_paid_orders WHERE ' . $listing->where(), '42' );
 		$this->assertSame( 42, $this->index->count( $listing ) );
 	}
 
+	/**
+	 * A count the database refuses is an error never zero.
+	 */
 	public function test_a_count_the_database_refuses_is_an_error_never_zero(): void {
 		$this->db->fails( 'SELECT COUNT(*)' );
 		$this->assertDatabaseError( $this->index->count( new Paid_Order_Range( 0, 0, self::NOW ) ) );
 	}
 
+	/**
+	 * The rows are counted.
+	 */
 	public function test_the_rows_are_counted(): void {
 		$this->db->answers( 'SELECT COUNT(*) FROM shop_si_paid_orders', '3' );
 		$this->assertSame( 3, $this->index->row_count() );
 		$this->assertSame( array( 'SELECT COUNT(*) FROM shop_si_paid_orders' ), $this->db->sql() );
 	}
 
+	/**
+	 * A table that cannot be read has no row count.
+	 */
 	public function test_a_table_that_cannot_be_read_has_no_row_count(): void {
 		$this->db->fails( 'SELECT COUNT(*)', "Table 'shop_si_paid_orders' doesn't exist" );
 		$this->assertDatabaseError( $this->index->row_count() );
 	}
 
+	/**
+	 * A walks leftovers are read lowest first as integers.
+	 */
 	public function test_a_walks_leftovers_are_read_lowest_first_as_integers(): void {
 		$this->db->answers( 'WHERE generation < 6', array( '4', '11' ) );
 		$this->assertSame( array( 4, 11 ), $this->index->written_before( 6, 200 ) );
@@ -190,21 +244,33 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( 6, 200 ), $this->db->prepared[0]['args'] );
 	}
 
+	/**
+	 * Leftovers the database refuses are an error never none.
+	 */
 	public function test_leftovers_the_database_refuses_are_an_error_never_none(): void {
 		$this->db->fails( 'WHERE generation <' );
 		$this->assertDatabaseError( $this->index->written_before( 6, 200 ) );
 	}
 
+	/**
+	 * A walks leftovers are removed at once.
+	 */
 	public function test_a_walks_leftovers_are_removed_at_once(): void {
 		$this->assertNull( $this->index->remove_written_before( 6 ) );
 		$this->assertSame( array( 'DELETE FROM shop_si_paid_orders WHERE generation < 6' ), $this->db->sql() );
 	}
 
+	/**
+	 * A refused removal of leftovers is a database error.
+	 */
 	public function test_a_refused_removal_of_leftovers_is_a_database_error(): void {
 		$this->db->fails( 'DELETE FROM shop_si_paid_orders WHERE generation' );
 		$this->assertDatabaseError( $this->index->remove_written_before( 6 ) );
 	}
 
+	/**
+	 * A fresh site has a state that does not serve.
+	 */
 	public function test_a_fresh_site_has_a_state_that_does_not_serve(): void {
 		$this->assertSame(
 			array(
@@ -221,12 +287,18 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array(), $this->db->queries );
 	}
 
+	/**
+	 * The state is saved without autoload.
+	 */
 	public function test_the_state_is_saved_without_autoload(): void {
 		$this->index->start_walk( true );
 		$this->assertTrue( $this->options->values[ Paid_Order_Index::STATE_OPTION ]['ready'] );
 		$this->assertFalse( $this->options->autoload[ Paid_Order_Index::STATE_OPTION ] );
 	}
 
+	/**
+	 * A walk starts a new generation from the first order.
+	 */
 	public function test_a_walk_starts_a_new_generation_from_the_first_order(): void {
 		$this->given_state( array() );
 		$this->index->start_walk( true );
@@ -236,6 +308,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( array(), array() ), array( $state['statuses'], $state['source'] ) );
 	}
 
+	/**
+	 * A walk that does not keep serving takes the index out of service.
+	 */
 	public function test_a_walk_that_does_not_keep_serving_takes_the_index_out_of_service(): void {
 		$this->given_state( array() );
 		$this->index->start_walk( false );
@@ -243,6 +318,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertFalse( $this->index->is_ready() );
 	}
 
+	/**
+	 * A finished walk serves and records the clock time.
+	 */
 	public function test_a_finished_walk_serves_and_records_the_clock_time(): void {
 		$this->given_state(
 			array(
@@ -256,6 +334,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( 'completed', 'processing' ), $state['statuses'] );
 	}
 
+	/**
+	 * A walk restarted while it ran is not finished by it.
+	 */
 	public function test_a_walk_restarted_while_it_ran_is_not_finished_by_it(): void {
 		$this->given_state(
 			array(
@@ -271,6 +352,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( false, 0, 5 ), array( $restarted['ready'], $restarted['walk'], $restarted['generation'] ) );
 	}
 
+	/**
+	 * A step saves only over the state it started from.
+	 */
 	public function test_a_step_saves_only_over_the_state_it_started_from(): void {
 		$this->given_state(
 			array(
@@ -287,6 +371,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( 380, $this->index->state()['walk'] );
 	}
 
+	/**
+	 * A step of a walk already finished does not take it out of service.
+	 */
 	public function test_a_step_of_a_walk_already_finished_does_not_take_it_out_of_service(): void {
 		$this->given_state(
 			array(
@@ -301,6 +388,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( true, null ), array( $this->index->state()['ready'], $this->index->state()['walk'] ) );
 	}
 
+	/**
+	 * A walk over no paid order removes the older rows and finishes.
+	 */
 	public function test_a_walk_over_no_paid_order_removes_the_older_rows_and_finishes(): void {
 		$this->given_state(
 			array(
@@ -314,6 +404,9 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertSame( array( true, null, self::NOW ), array( $this->index->state()['ready'], $this->index->state()['walk'], $this->index->state()['walked_at'] ) );
 	}
 
+	/**
+	 * A walk over no paid order whose rows stay does not finish.
+	 */
 	public function test_a_walk_over_no_paid_order_whose_rows_stay_does_not_finish(): void {
 		$this->given_state(
 			array(

@@ -8,6 +8,7 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Commerce\Paid_Moment;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
+use ServiceIntegration\Tests\In_Memory_Order;
 
 /**
  * Paid_Order_Snapshot::of_order() and present(): the fields an order determines, in UTC, only
@@ -33,6 +34,9 @@ final class PaidOrderSnapshotTest extends TestCase {
 		return new DateTimeImmutable( $local, new DateTimeZone( 'Europe/Paris' ) );
 	}
 
+	/**
+	 * Every field of an order in utc.
+	 */
 	public function test_every_field_of_an_order_in_utc(): void {
 		$order = new In_Memory_Order(
 			array(
@@ -86,7 +90,7 @@ final class PaidOrderSnapshotTest extends TestCase {
 	}
 
 	/**
-	 * paid_at is the paid moment: the recorded one, else date_paid, else none.
+	 * The paid moment (paid_at) is: the recorded one, else date_paid, else none.
 	 *
 	 * @dataProvider moments
 	 * @param mixed                  $meta      Recorded meta value.
@@ -136,16 +140,19 @@ final class PaidOrderSnapshotTest extends TestCase {
 	}
 
 	/**
-	 * id, date_paid and paid_at always; the others only when asked for.
+	 * The fields id, date_paid and paid_at always; the others only when asked for.
 	 *
 	 * @dataProvider includes
-	 * @param array<string, bool>|null $include Fields wanted.
+	 * @param array<string, bool>|null $fields  Fields wanted.
 	 * @param string[]                 $keys    Keys of the snapshot.
 	 */
-	public function test_a_snapshot_holds_the_cursor_fields_and_those_asked_for( ?array $include, array $keys ): void {
-		$this->assertSame( $keys, array_keys( Paid_Order_Snapshot::of_order( new In_Memory_Order( array( 'lines' => self::LINES ) ), $include ) ) );
+	public function test_a_snapshot_holds_the_cursor_fields_and_those_asked_for( ?array $fields, array $keys ): void {
+		$this->assertSame( $keys, array_keys( Paid_Order_Snapshot::of_order( new In_Memory_Order( array( 'lines' => self::LINES ) ), $fields ) ) );
 	}
 
+	/**
+	 * A number and a total are text whatever the getters return.
+	 */
 	public function test_a_number_and_a_total_are_text_whatever_the_getters_return(): void {
 		$snapshot = Paid_Order_Snapshot::of_order(
 			new In_Memory_Order(
@@ -159,6 +166,9 @@ final class PaidOrderSnapshotTest extends TestCase {
 		$this->assertSame( '12.5', $snapshot['total'] );
 	}
 
+	/**
+	 * An order without customer names keeps them empty.
+	 */
 	public function test_an_order_without_customer_names_keeps_them_empty(): void {
 		$snapshot = Paid_Order_Snapshot::of_order(
 			new In_Memory_Order(
@@ -210,12 +220,18 @@ final class PaidOrderSnapshotTest extends TestCase {
 		$this->assertSame( $expected, Paid_Order_Snapshot::iso8601( $date ) );
 	}
 
+	/**
+	 * A timestamp of zero or below is no date.
+	 */
 	public function test_a_timestamp_of_zero_or_below_is_no_date(): void {
 		$this->assertNull( Paid_Order_Snapshot::iso8601_of( 0 ) );
 		$this->assertNull( Paid_Order_Snapshot::iso8601_of( -1 ) );
 		$this->assertSame( '1970-01-01T00:00:01Z', Paid_Order_Snapshot::iso8601_of( 1 ) );
 	}
 
+	/**
+	 * Presented fields come in their order only those asked for and held.
+	 */
 	public function test_presented_fields_come_in_their_order_only_those_asked_for_and_held(): void {
 		$snapshot = array(
 			'currency'  => 'EUR',

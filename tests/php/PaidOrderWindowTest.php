@@ -16,6 +16,9 @@ use ServiceIntegration\Commerce\Paid_Orders;
  */
 final class PaidOrderWindowTest extends TestCase {
 
+	/**
+	 * The sync window starts after the cursor and stops before the bound.
+	 */
 	public function test_the_sync_window_starts_after_the_cursor_and_stops_before_the_bound(): void {
 		$this->assertSame(
 			'paid_at >= ' . Paid_Orders::FIRST_SECOND . ' AND paid_at < 1767225540 AND ( paid_at > 1767000000 OR ( paid_at = 1767000000 AND order_id > 42 ) )',
@@ -23,24 +26,39 @@ final class PaidOrderWindowTest extends TestCase {
 		);
 	}
 
+	/**
+	 * A cursor without an id keeps its whole second.
+	 */
 	public function test_a_cursor_without_an_id_keeps_its_whole_second(): void {
 		$this->assertStringContainsString( '( paid_at = 1767000000 AND order_id > 0 )', ( new Paid_Order_Range( 1767000000, 0, 1767225540 ) )->where() );
 	}
 
+	/**
+	 * Orders without a paid moment are never in the sync order.
+	 */
 	public function test_orders_without_a_paid_moment_are_never_in_the_sync_order(): void {
 		// Rows with paid_at 0 (paid status, no moment) sit below FIRST_SECOND, whatever the cursor.
 		$this->assertStringStartsWith( 'paid_at >= 1000000000 AND', ( new Paid_Order_Range( 0, 0, 1767225540 ) )->where() );
 	}
 
+	/**
+	 * The sync order is paid moment then id ascending.
+	 */
 	public function test_the_sync_order_is_paid_moment_then_id_ascending(): void {
 		$this->assertSame( 'paid_at ASC, order_id ASC', ( new Paid_Order_Range( 0, 0, 1 ) )->order_by() );
 	}
 
+	/**
+	 * A modification range bounds the sync window inclusively.
+	 */
 	public function test_a_modification_range_bounds_the_sync_window_inclusively(): void {
 		$where = Paid_Order_Range::from_filter( 1767000000, 0, 1767225540, '1767100000...1767199999' )->where();
 		$this->assertStringEndsWith( ' AND modified_at >= 1767100000 AND modified_at <= 1767199999', $where );
 	}
 
+	/**
+	 * A modification lower bound alone has no upper bound.
+	 */
 	public function test_a_modification_lower_bound_alone_has_no_upper_bound(): void {
 		$where = Paid_Order_Range::from_filter( 1767000000, 0, 1767225540, '>=1767100000' )->where();
 		$this->assertStringEndsWith( ' AND modified_at >= 1767100000', $where );
@@ -73,10 +91,16 @@ final class PaidOrderWindowTest extends TestCase {
 		$this->assertSame( $bounds, Paid_Order_Range::bounds( $argument ) );
 	}
 
+	/**
+	 * A plain listing without filters takes every row.
+	 */
 	public function test_a_plain_listing_without_filters_takes_every_row(): void {
 		$this->assertSame( '1 = 1', ( new Paid_Order_Listing( 'date', 'desc', array() ) )->where() );
 	}
 
+	/**
+	 * A plain listing bounds the paid moment and the modification.
+	 */
 	public function test_a_plain_listing_bounds_the_paid_moment_and_the_modification(): void {
 		$listing = new Paid_Order_Listing(
 			'date',

@@ -11,6 +11,9 @@ use ServiceIntegration\Outbound\Outbox;
 use ServiceIntegration\Privacy\Personal_Data;
 use ServiceIntegration\Privacy\Personal_Data_Json;
 use ServiceIntegration\Sidecar\Sidecar_Client;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Personal_Data's tables: the rows whose payload mentions the email, read a page at a time by
@@ -35,6 +38,9 @@ final class PersonalDataTest extends TestCase {
 	 */
 	private Personal_Data $privacy;
 
+	/**
+	 * Prepares the state every test starts from.
+	 */
 	protected function setUp(): void {
 		$this->db         = new Recording_Wpdb();
 		$this->db->prefix = 'shop_';
@@ -71,6 +77,9 @@ final class PersonalDataTest extends TestCase {
 		);
 	}
 
+	/**
+	 * An export reads the rows mentioning the email and skips longer addresses.
+	 */
 	public function test_an_export_reads_the_rows_mentioning_the_email_and_skips_longer_addresses(): void {
 		$this->db->answers( 'FROM shop_si_outbox', array( self::row( 3, 'ada@example.com' ), self::row( 7, 'lovelace.ada@example.com' ) ) );
 		$page = $this->privacy->export_table( 'outbox', ' ' . self::EMAIL . ' ', 2 );
@@ -89,12 +98,18 @@ final class PersonalDataTest extends TestCase {
 		$this->assertSame( array( 0, '%' . self::EMAIL . '%', Personal_Data::PER_PAGE + 1, Personal_Data::PER_PAGE ), $read['args'] );
 	}
 
+	/**
+	 * An email with like wildcards matches them literally.
+	 */
 	public function test_an_email_with_like_wildcards_matches_them_literally(): void {
 		$this->privacy->export_table( 'inbound', 'a_b%c@example.com', 1 );
 		$this->assertSame( '%a\_b\%c@example.com%', $this->db->prepared[0]['args'][1] );
 		$this->assertStringContainsString( 'FROM shop_si_inbound_events', $this->db->prepared[0]['sql'] );
 	}
 
+	/**
+	 * An export whose read fails is an error not an empty export.
+	 */
 	public function test_an_export_whose_read_fails_is_an_error_not_an_empty_export(): void {
 		$this->db->fails( 'FROM shop_si_inbound_events' );
 		$answer = $this->privacy->export_table( 'inbound', self::EMAIL, 1 );
@@ -102,6 +117,9 @@ final class PersonalDataTest extends TestCase {
 		$this->assertSame( 'service_integration_privacy_query_failed', $answer->get_error_code() );
 	}
 
+	/**
+	 * An erasure rewrites each row holding the email with markers.
+	 */
 	public function test_an_erasure_rewrites_each_row_holding_the_email_with_markers(): void {
 		$this->db->answers( 'FROM shop_si_outbox', array( self::row( 3, 'ada@example.com' ), self::row( 7, 'lovelace.ada@example.com' ) ) );
 		$answer = $this->privacy->erase_table( 'outbox', self::EMAIL );
@@ -126,6 +144,9 @@ final class PersonalDataTest extends TestCase {
 		$this->assertSame( 'Ada', $other['billing']['first_name'] );
 	}
 
+	/**
+	 * A row that cannot be rewritten is reported retained and the others are rewritten.
+	 */
 	public function test_a_row_that_cannot_be_rewritten_is_reported_retained_and_the_others_are_rewritten(): void {
 		$this->db->answers( 'FROM shop_si_outbox', array( self::row( 3, 'ada@example.com' ), self::row( 4, 'ada@example.com' ) ) );
 		$this->db->fails( 'UPDATE shop_si_outbox' );
@@ -136,6 +157,9 @@ final class PersonalDataTest extends TestCase {
 		$this->assertSame( array( array( 'id' => 3 ), array( 'id' => 4 ) ), array_column( $this->db->updates, 'where' ) );
 	}
 
+	/**
+	 * An erasure whose read fails says the data is retained.
+	 */
 	public function test_an_erasure_whose_read_fails_says_the_data_is_retained(): void {
 		$this->db->fails( 'FROM shop_si_inbound_events' );
 		$answer = $this->privacy->erase_table( 'inbound', self::EMAIL );

@@ -8,6 +8,9 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Manufacturing\Source_Order_Uniqueness;
+use ServiceIntegration\Tests\Fixed_Clock;
+use ServiceIntegration\Tests\In_Memory_Options;
+use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
  * Source_Order_Uniqueness::is_enabled() and live_record().
@@ -35,6 +38,9 @@ final class SourceOrderUniquenessTest extends TestCase {
 	 */
 	private Source_Order_Uniqueness $rule;
 
+	/**
+	 * Prepares the state every test starts from.
+	 */
 	protected function setUp(): void {
 		$GLOBALS['service_integration_test_wp'] = array();
 		$this->db                               = new Recording_Wpdb();
@@ -44,19 +50,31 @@ final class SourceOrderUniquenessTest extends TestCase {
 		$this->rule                             = new Source_Order_Uniqueness( $this->db, new Fixed_Clock( 1767225600 ), $this->options );
 	}
 
+	/**
+	 * Restores what the tests changed.
+	 */
 	protected function tearDown(): void {
 		$GLOBALS['service_integration_test_wp'] = array();
 	}
 
+	/**
+	 * The rule is off without the setting.
+	 */
 	public function test_the_rule_is_off_without_the_setting(): void {
 		$this->assertFalse( $this->rule->is_enabled() );
 	}
 
+	/**
+	 * The setting switches it on.
+	 */
 	public function test_the_setting_switches_it_on(): void {
 		$this->options->values[ Source_Order_Uniqueness::OPTION ] = true;
 		$this->assertTrue( $this->rule->is_enabled() );
 	}
 
+	/**
+	 * The filter decides given the setting.
+	 */
 	public function test_the_filter_decides_given_the_setting(): void {
 		$this->options->values[ Source_Order_Uniqueness::OPTION ] = true;
 		$seen = null;
@@ -71,6 +89,9 @@ final class SourceOrderUniquenessTest extends TestCase {
 		$this->assertTrue( $seen );
 	}
 
+	/**
+	 * The live record is the oldest other untrashed one with the source order.
+	 */
 	public function test_the_live_record_is_the_oldest_other_untrashed_one_with_the_source_order(): void {
 		$this->db->answers( 'SELECT p.ID FROM shop_posts p INNER JOIN shop_postmeta m', '7' );
 		$this->assertSame( 7, $this->rule->live_record( 42, 3 ) );
@@ -79,10 +100,16 @@ final class SourceOrderUniquenessTest extends TestCase {
 		$this->assertStringContainsString( 'ORDER BY p.ID ASC LIMIT 1', $this->db->prepared[0]['sql'] );
 	}
 
+	/**
+	 * A source order without a live record has none.
+	 */
 	public function test_a_source_order_without_a_live_record_has_none(): void {
 		$this->assertSame( 0, $this->rule->live_record( 42, 0 ) );
 	}
 
+	/**
+	 * A failed read is a database error not no record.
+	 */
 	public function test_a_failed_read_is_a_database_error_not_no_record(): void {
 		$this->db->fails( 'SELECT p.ID' );
 		$answer = $this->rule->live_record( 42, 0 );

@@ -76,6 +76,9 @@ final class WalkStepsTest extends TestCase {
 		$this->assertSame( $next, Walk_Steps::next( $from, $limit, $read ) );
 	}
 
+	/**
+	 * A walk reads every order once past the overlap even when orders are deleted meanwhile.
+	 */
 	public function test_a_walk_reads_every_order_once_past_the_overlap_even_when_orders_are_deleted_meanwhile(): void {
 		$orders = range( 1, 650 );
 		$seen   = array();
@@ -98,6 +101,9 @@ final class WalkStepsTest extends TestCase {
 		$this->assertSame( range( 1, 650 ), array_keys( $seen ) );
 	}
 
+	/**
+	 * The sweep writes again the orders still paid and removes the others in the rows order.
+	 */
 	public function test_the_sweep_writes_again_the_orders_still_paid_and_removes_the_others_in_the_rows_order(): void {
 		$this->assertSame(
 			array(

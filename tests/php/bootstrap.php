@@ -9,14 +9,14 @@
  */
 
 // The plugin's files stop when loaded outside WordPress; these tests stand in for it.
-define( 'ABSPATH', __DIR__ . '/' );
+define( 'ABSPATH', __DIR__ . '/' ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedConstantFound -- WordPress's constant, which the plugin's files check for
 
 require dirname( __DIR__, 2 ) . '/plugin/includes/autoload.php';
 
 // What the stores would write to the PHP error log goes to a file the tests can read.
 define( 'SERVICE_INTEGRATION_TEST_LOG', sys_get_temp_dir() . '/service-integration-phpunit-' . getmypid() . '.log' );
-ini_set( 'error_log', SERVICE_INTEGRATION_TEST_LOG );
-register_shutdown_function( static fn() => file_exists( SERVICE_INTEGRATION_TEST_LOG ) && unlink( SERVICE_INTEGRATION_TEST_LOG ) );
+ini_set( 'error_log', SERVICE_INTEGRATION_TEST_LOG ); // phpcs:ignore WordPress.PHP.IniSet.Risky -- the tests read what the plugin logs from this file
+register_shutdown_function( static fn() => file_exists( SERVICE_INTEGRATION_TEST_LOG ) && unlink( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.unlink_unlink -- no WordPress here; removes the test log
 
 // WordPress's few functions and classes the stores and the idempotent create call, in memory.
 require __DIR__ . '/support/wordpress-functions.php';

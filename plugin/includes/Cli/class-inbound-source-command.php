@@ -198,10 +198,9 @@ final class Inbound_Source_Command {
 	 *
 	 *     wp service-integration inbound source enable partner --user=admin
 	 *
-	 * @param string[]             $args  Positional arguments.
-	 * @param array<string, mixed> $assoc Options.
+	 * @param string[] $args Positional arguments.
 	 */
-	public function enable( array $args, array $assoc ): void {
+	public function enable( array $args ): void {
 		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'active' ), self::list_hint() );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s enabled.', 'service-integration' ), $args[0] ) );
@@ -219,10 +218,9 @@ final class Inbound_Source_Command {
 	 *
 	 *     wp service-integration inbound source disable partner --user=admin
 	 *
-	 * @param string[]             $args  Positional arguments.
-	 * @param array<string, mixed> $assoc Options.
+	 * @param string[] $args Positional arguments.
 	 */
-	public function disable( array $args, array $assoc ): void {
+	public function disable( array $args ): void {
 		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'disabled' ), self::list_hint() );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s disabled.', 'service-integration' ), $args[0] ) );

@@ -54,7 +54,7 @@ final class Paid_Date_Ranking {
 	 * @param callable $rank_before Second => how many orders of the set come before it.
 	 */
 	public static function second_of_rank( int $rank, int $low, int $high, callable $rank_before ): int {
-		$high = $high - 1;
+		--$high;
 		while ( $low < $high ) {
 			$mid = $low + intdiv( $high - $low + 1, 2 );
 			if ( $rank_before( $mid ) <= $rank ) {

@@ -84,7 +84,7 @@ final class Paid_Moment_Query {
 	public static function posts_query( $args, $query_vars ) {
 		if ( is_array( $args ) && is_array( $query_vars ) && isset( $query_vars[ self::QUERY_VAR ] ) ) {
 			unset( $args[ self::QUERY_VAR ] );
-			$args['meta_query']   = isset( $args['meta_query'] ) ? (array) $args['meta_query'] : array(); // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_query
+			$args['meta_query']   = isset( $args['meta_query'] ) ? (array) $args['meta_query'] : array(); // phpcs:ignore WordPress.DB.SlowDBQuery.slow_db_query_meta_query -- the same clause as above, bounded by the paid statuses and a limit.
 			$args['meta_query'][] = $query_vars[ self::QUERY_VAR ];
 		}
 		return $args;

@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Commerce;
 
+use ServiceIntegration\Logger;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -76,7 +78,7 @@ final class Paid_Moment_Recorder {
 			}
 		} catch ( \Throwable $e ) {
 			// Never break the order's save: the order keeps its date_paid as its moment.
-			error_log( sprintf( 'Service Integration: the paid moment of order %d could not be recorded (%s).', (int) $order->get_id(), $e->getMessage() ) ); // An operator must see it.
+			Logger::error( sprintf( 'Service Integration: the paid moment of order %d could not be recorded (%s).', (int) $order->get_id(), $e->getMessage() ) ); // An operator must see it.
 		}
 	}
 
@@ -94,6 +96,8 @@ final class Paid_Moment_Recorder {
 		/**
 		 * Fires once per order, when it is paid: it first entered a status WooCommerce counts as
 		 * paid, at its paid moment, and the order is saved.
+		 *
+		 * @since 0.3.0
 		 *
 		 * @param int       $order_id Order id.
 		 * @param int       $paid_at  The paid moment (UTC timestamp).

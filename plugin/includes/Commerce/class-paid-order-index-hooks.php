@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Commerce;
 
+use ServiceIntegration\Logger;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -137,7 +139,7 @@ final class Paid_Order_Index_Hooks {
 			$error = $e->getMessage();
 		}
 		if ( null !== $error ) {
-			error_log( // An operator must see why the index is rebuilt.
+			Logger::error( // An operator must see why the index is rebuilt.
 				sprintf( 'Service Integration: the paid-orders index could not be updated (%s); the sync order is read from WooCommerce until it is rebuilt.', substr( trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $error ) ) ), 0, 500 ) )
 			);
 			try {

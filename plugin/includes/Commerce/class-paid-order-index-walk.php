@@ -221,7 +221,7 @@ final class Paid_Order_Index_Walk {
 	 */
 	private static function check_written( $result ): void {
 		if ( $result instanceof \WP_Error ) {
-			throw new Order_Query_Error( 'the paid-orders index could not be read or written: ' . $result->get_error_message() );
+			throw new Order_Query_Error( esc_html( 'the paid-orders index could not be read or written: ' . $result->get_error_message() ) );
 		}
 	}
 

@@ -104,22 +104,22 @@ final class Paid_Order_Snapshot {
 	 * more.
 	 *
 	 * @param \WC_Order                $order   Order.
-	 * @param array<string, bool>|null $include Field => whether to include it; null for all.
+	 * @param array<string, bool>|null $fields  Field => whether to include it; null for all.
 	 * @return array<string, mixed>
 	 */
-	public static function of( \WC_Order $order, ?array $include = null ): array {
-		return self::of_order( new Wc_Order_Port( $order ), $include );
+	public static function of( \WC_Order $order, ?array $fields = null ): array {
+		return self::of_order( new Wc_Order_Port( $order ), $fields );
 	}
 
 	/**
 	 * The snapshot of an order behind the Order_Port (of() for a WooCommerce order).
 	 *
 	 * @param Order_Port               $order   Order.
-	 * @param array<string, bool>|null $include Field => whether to include it; null for all.
+	 * @param array<string, bool>|null $fields  Field => whether to include it; null for all.
 	 * @return array<string, mixed>
 	 */
-	public static function of_order( Order_Port $order, ?array $include = null ): array {
-		$wants = static fn( string $field ): bool => null === $include || ! empty( $include[ $field ] );
+	public static function of_order( Order_Port $order, ?array $fields = null ): array {
+		$wants = static fn( string $field ): bool => null === $fields || ! empty( $fields[ $field ] );
 		$data  = array(
 			'id'        => $order->get_id(),
 			'date_paid' => self::iso8601( $order->get_date_paid() ),
@@ -158,11 +158,11 @@ final class Paid_Order_Snapshot {
 	 * all of them in one query), the fields in their order, only those asked for.
 	 *
 	 * @param array<int, array<string, mixed>> $snapshots Snapshots.
-	 * @param array<string, bool>|null         $include   Field => whether to include it; null for all.
+	 * @param array<string, bool>|null         $fields    Field => whether to include it; null for all.
 	 * @return array<int, array<string, mixed>>
 	 */
-	public static function present( array $snapshots, ?array $include = null ): array {
-		$wants = static fn( string $field ): bool => null === $include || ! empty( $include[ $field ] );
+	public static function present( array $snapshots, ?array $fields = null ): array {
+		$wants = static fn( string $field ): bool => null === $fields || ! empty( $fields[ $field ] );
 		if ( $wants( 'line_items' ) ) {
 			self::read_skus( $snapshots );
 		}

@@ -130,11 +130,11 @@ final class Paid_Orders {
 	 * @param string                   $order    asc|desc.
 	 * @param array<string, string>    $filters  Date ranges as the controller builds them (paid_at,
 	 *                                           the paid moment; date_modified).
-	 * @param array<string, bool>|null $include  Fields wanted (Paid_Order_Snapshot::of()).
+	 * @param array<string, bool>|null $fields   Fields wanted (Paid_Order_Snapshot::of()).
 	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $include = null ) {
+	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $fields = null ) {
 		if ( ! self::paid_statuses() ) {
 			return array(
 				'orders' => array(),
@@ -175,13 +175,13 @@ final class Paid_Orders {
 			$found['total'] = $this->count( $filters );
 		}
 		return array(
-			'orders' => self::snapshots_of( $found['orders'], $include ),
+			'orders' => self::snapshots_of( $found['orders'], $fields ),
 			'total'  => $found['total'],
 		);
 	}
 
 	/**
-	 * wc_get_orders() sort arguments of a plain order; the id breaks ties, so pages never
+	 * The wc_get_orders() sort arguments of a plain order; the id breaks ties, so pages never
 	 * overlap or skip between equal dates.
 	 *
 	 * @param string $orderby date|id|modified.
@@ -347,14 +347,14 @@ final class Paid_Orders {
 	 * Snapshots of orders just loaded: their items primed first when lines are wanted.
 	 *
 	 * @param \WC_Order[]              $orders  Orders.
-	 * @param array<string, bool>|null $include Fields wanted.
+	 * @param array<string, bool>|null $fields  Fields wanted.
 	 * @return array<int, array<string, mixed>>
 	 */
-	private static function snapshots_of( array $orders, ?array $include ): array {
-		if ( null === $include || ! empty( $include['line_items'] ) ) {
+	private static function snapshots_of( array $orders, ?array $fields ): array {
+		if ( null === $fields || ! empty( $fields['line_items'] ) ) {
 			Line_Items::prime( $orders );
 		}
-		return array_map( static fn( \WC_Order $order ): array => Paid_Order_Snapshot::of( $order, $include ), $orders );
+		return array_map( static fn( \WC_Order $order ): array => Paid_Order_Snapshot::of( $order, $fields ), $orders );
 	}
 
 	/**
@@ -368,11 +368,11 @@ final class Paid_Orders {
 	 * @param int                      $offset    Rank of the first order returned.
 	 * @param int                      $limit     Page size.
 	 * @param array<string, string>    $filters   Extra wc_get_orders filters (date_modified).
-	 * @param array<string, bool>|null $include   Fields wanted (Paid_Order_Snapshot::of()).
+	 * @param array<string, bool>|null $fields    Fields wanted (Paid_Order_Snapshot::of()).
 	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $include = null ) {
+	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $fields = null ) {
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
 			return array(
 				'orders' => array(),
@@ -388,7 +388,7 @@ final class Paid_Orders {
 		}
 		$found = $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
 		return array(
-			'orders' => self::snapshots_of( $found['orders'], $include ),
+			'orders' => self::snapshots_of( $found['orders'], $fields ),
 			'total'  => $found['total'],
 		);
 	}
@@ -612,11 +612,11 @@ final class Paid_Orders {
 	 * page comes back short: a finite limit on each query, never -1.
 	 *
 	 * @param array<string, string> $filters Filters.
-	 * @param string                $return  'ids' or 'objects'.
+	 * @param string                $shape   'ids' or 'objects'.
 	 * @param int                   $batch   Page size.
 	 * @return array<int, \WC_Order|int>
 	 */
-	private function all( array $filters, string $return, int $batch ): array {
+	private function all( array $filters, string $shape, int $batch ): array {
 		$batch = max( 1, $batch );
 		$found = array();
 		foreach ( $this->sets( $filters ) as $set ) {
@@ -627,7 +627,7 @@ final class Paid_Orders {
 						array(
 							'limit'   => $batch,
 							'page'    => $page,
-							'return'  => $return,
+							'return'  => $shape,
 							'orderby' => array( 'ID' => 'ASC' ),
 						)
 					)
@@ -690,7 +690,7 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * wc_get_orders(), failing loudly on a database error. WooCommerce reads orders with
+	 * Calls wc_get_orders(), failing loudly on a database error. WooCommerce reads orders with
 	 * wpdb::get_col() and answers a failed query with an empty list and a total of 0 (HPOS's
 	 * OrdersTableQuery::run_query(), legacy's WP_Query), so its result alone cannot tell "no
 	 * orders" from "the database refused the query". wpdb records every failed query in the
@@ -709,7 +709,7 @@ final class Paid_Orders {
 		$result               = wc_get_orders( $args );
 		$fault                = Order_Query_Fault::of( is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array(), (string) $this->db->last_error );
 		if ( null !== $fault ) {
-			throw new Order_Query_Error( $fault );
+			throw new Order_Query_Error( esc_html( $fault ) );
 		}
 		return $result;
 	}

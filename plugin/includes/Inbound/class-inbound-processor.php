@@ -16,7 +16,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The receiving route only stores an event and asks for a cron run ("kick"); this class
- * does the work afterwards, outside the sender's request:
+ * does the work afterwards, outside the sender's request.
+ *
+ * For each event it fires:
  *
  *   do_action( 'service_integration_inbound_event', $type, $data, $event );
  *   do_action( "service_integration_inbound_{$source}", $type, $data, $event );
@@ -73,7 +75,7 @@ final class Inbound_Processor {
 	 * Registers the cron hooks and the sweep's schedule.
 	 */
 	public function register(): void {
-		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval -- the sweep of inbound events every 5 minutes retries failed handlers on their backoff (1 and 5 min first); each event is also kicked when it arrives.
 		add_action( self::KICK_HOOK, array( $this, 'drain' ) );
 		add_action( self::SWEEP_HOOK, array( $this, 'drain' ) );
 		add_action( 'init', array( self::class, 'ensure_sweep' ) );
@@ -143,6 +145,8 @@ final class Inbound_Processor {
 			/**
 			 * Seconds between a new event and the cron run that processes it (default 10):
 			 * events arriving meanwhile share that run. 0 processes at the next request.
+			 *
+			 * @since 0.1.0
 			 *
 			 * @param int $seconds Delay.
 			 */
@@ -229,12 +233,22 @@ final class Inbound_Processor {
 			/**
 			 * A verified inbound webhook, once (again only after a failed attempt).
 			 *
+			 * @since 0.1.0
+			 *
 			 * @param string $type  Event type (e.g. `payment_intent.succeeded`, `issues.opened`).
 			 * @param array  $data  The event's data object.
 			 * @param array  $event {id, source, event_id, delivery_id, type, attempt, received_at, body}.
 			 */
-			do_action( self::GENERIC_ACTION, $row->type, $data, $event );
-			/** The same, for one source only. */
+			do_action( 'service_integration_inbound_event', $row->type, $data, $event );
+			/**
+			 * The same, for one source only: the dynamic part of the hook name is the source's slug.
+			 *
+			 * @since 0.1.0
+			 *
+			 * @param string $type  Event type.
+			 * @param array  $data  The event's data object.
+			 * @param array  $event {id, source, event_id, delivery_id, type, attempt, received_at, body}.
+			 */
 			do_action( "service_integration_inbound_{$row->source}", $row->type, $data, $event );
 		} catch ( \Throwable $error ) {
 			$this->current = null;
@@ -257,11 +271,21 @@ final class Inbound_Processor {
 	 */
 	private function record_failure( object $row, string $message, array $data, array $event, ?\Throwable $error ): void {
 		$attempts = (int) $row->attempts;
-		$max      = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
+		/**
+		 * Filters how many attempts an inbound event gets in all (default 5).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int   $max   Attempts.
+		 * @param array $event Event context.
+		 */
+		$max = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
 		if ( Retry_Policy::gives_up( $attempts, $max ) ) {
 			$this->store->mark_failed( (int) $row->id, $message, null );
 			/**
 			 * An inbound event failed for good (every attempt threw).
+			 *
+			 * @since 0.1.0
 			 *
 			 * @param string          $type  Event type.
 			 * @param array           $data  Event data.
@@ -272,7 +296,17 @@ final class Inbound_Processor {
 			return;
 		}
 		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
-		$delay   = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
+		/**
+		 * Filters the seconds before a failed inbound event is tried again (by default 1 min,
+		 * 5 min, 30 min, then 2 h).
+		 *
+		 * @since 0.1.0
+		 *
+		 * @param int   $delay    Seconds.
+		 * @param int   $attempts Attempts so far, this one included.
+		 * @param array $event    Event context.
+		 */
+		$delay = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
 		$this->store->mark_failed( (int) $row->id, $message, Retry_Policy::due_after( $this->clock->now(), $delay ) );
 	}
 

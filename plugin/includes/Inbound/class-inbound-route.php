@@ -7,10 +7,11 @@
 
 namespace ServiceIntegration\Inbound;
 
-use ServiceIntegration\Sidecar_Contract;
+use ServiceIntegration\Logger;
 use ServiceIntegration\Rest\Route_Args;
 use ServiceIntegration\Rest\Schemas\Inbound_Receipt;
 use ServiceIntegration\Sidecar\Sidecar_Client;
+use ServiceIntegration\Sidecar_Contract;
 use WP_Error;
 use WP_REST_Controller;
 use WP_REST_Request;
@@ -182,6 +183,8 @@ final class Inbound_Route extends WP_REST_Controller {
 		/**
 		 * Largest webhook body accepted, in bytes (default 256 KB). The sidecar has its own
 		 * limit (SIDECAR_MAX_BODY_BYTES, 1 MB by default).
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param int    $bytes  Limit.
 		 * @param string $source Source slug.
@@ -485,7 +488,7 @@ final class Inbound_Route extends WP_REST_Controller {
 	private static function retry_later( string $source, WP_Error $detail, string $code = self::SIDECAR_UNREACHABLE ): WP_REST_Response {
 		$data   = $detail->get_error_data();
 		$reason = is_array( $data ) && isset( $data['reason'] ) && is_string( $data['reason'] ) ? ' (' . $data['reason'] . ')' : '';
-		error_log( // An operator must see why senders are asked to retry.
+		Logger::error( // An operator must see why senders are asked to retry.
 			sprintf(
 				'Service Integration: inbound webhook for source "%1$s" not taken, answered 503 %2$s: %3$s: %4$s%5$s',
 				$source,

@@ -56,7 +56,7 @@ final class Idempotency_Key {
 	 * @param array $params The request's parameters (query, body).
 	 */
 	public static function fingerprint( array $params ): string {
-		return hash( 'sha256', (string) json_encode( self::canonical( $params ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE ) );
+		return hash( 'sha256', (string) wp_json_encode( self::canonical( $params ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE ) );
 	}
 
 	/**

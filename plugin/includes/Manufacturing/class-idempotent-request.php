@@ -108,6 +108,7 @@ final class Idempotent_Request {
 	 * @param int             $id      Claimed row.
 	 * @param string          $token   Claim token.
 	 * @return WP_REST_Response|WP_Error
+	 * @throws \Throwable What the handler throws, once the claim is released.
 	 */
 	private function first( WP_REST_Request $request, callable $handler, int $id, string $token ) {
 		try {

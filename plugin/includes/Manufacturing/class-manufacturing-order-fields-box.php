@@ -124,14 +124,17 @@ final class Manufacturing_Order_Fields_Box {
 	 * @param bool   $invalid Whether the last save refused this field.
 	 */
 	private static function render_input( string $key, array $field, string $id, string $value, bool $invalid ): void {
-		$name  = self::INPUT . '[' . $key . ']';
-		$attrs = sprintf(
-			'id="%1$s" name="%2$s"%3$s%4$s',
-			esc_attr( $id ),
-			esc_attr( $name ),
-			empty( $field['description'] ) ? '' : ' aria-describedby="' . esc_attr( $id . '-description' ) . '"',
-			$invalid ? ' aria-invalid="true"' : ''
+		$name       = self::INPUT . '[' . $key . ']';
+		$attributes = array(
+			'id'   => $id,
+			'name' => $name,
 		);
+		if ( ! empty( $field['description'] ) ) {
+			$attributes['aria-describedby'] = $id . '-description';
+		}
+		if ( $invalid ) {
+			$attributes['aria-invalid'] = 'true';
+		}
 		switch ( self::kind( $key, $field, $value ) ) {
 			case 'select':
 				$options = array_map( 'strval', (array) $field['enum'] );
@@ -141,7 +144,9 @@ final class Manufacturing_Order_Fields_Box {
 				}
 				// The stored value is submitted; the label is what the user reads (translated for ours).
 				$labels = Manufacturing_Order_Type::option_labels( $key );
-				echo '<select ' . $attrs . '>'; // Escaped above.
+				echo '<select';
+				self::print_attributes( $attributes );
+				echo '>';
 				foreach ( $options as $option ) {
 					printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $option ), selected( $value, $option, false ), esc_html( $labels[ $option ] ?? $option ) );
 				}
@@ -150,29 +155,52 @@ final class Manufacturing_Order_Fields_Box {
 			case 'checkbox':
 				// The hidden 0 makes an unchecked box a submitted false rather than a missing field.
 				printf( '<input type="hidden" name="%1$s" value="0" />', esc_attr( $name ) );
-				echo '<input type="checkbox" value="1" ' . $attrs . checked( '1', $value, false ) . ' />'; // Escaped above.
+				echo '<input type="checkbox" value="1"';
+				self::print_attributes( $attributes );
+				checked( '1', $value );
+				echo ' />';
 				break;
 			case 'number':
 				printf(
-					'<input type="number" class="small-text" step="%1$s" value="%2$s"%3$s%4$s %5$s />',
+					'<input type="number" class="small-text" step="%1$s" value="%2$s"%3$s%4$s',
 					'integer' === $field['type'] ? '1' : 'any',
 					esc_attr( $value ),
 					isset( $field['minimum'] ) && is_numeric( $field['minimum'] ) ? ' min="' . esc_attr( (string) $field['minimum'] ) . '"' : '',
-					isset( $field['maximum'] ) && is_numeric( $field['maximum'] ) ? ' max="' . esc_attr( (string) $field['maximum'] ) . '"' : '',
-					$attrs // Escaped above.
+					isset( $field['maximum'] ) && is_numeric( $field['maximum'] ) ? ' max="' . esc_attr( (string) $field['maximum'] ) . '"' : ''
 				);
+				self::print_attributes( $attributes );
+				echo ' />';
 				break;
 			case 'date':
-				printf( '<input type="date" value="%1$s" %2$s />', esc_attr( $value ), $attrs ); // Escaped above.
+				printf( '<input type="date" value="%1$s"', esc_attr( $value ) );
+				self::print_attributes( $attributes );
+				echo ' />';
 				break;
 			case 'textarea':
-				printf( '<textarea class="large-text" rows="4" %1$s>%2$s</textarea>', $attrs, esc_textarea( $value ) ); // Escaped above.
+				echo '<textarea class="large-text" rows="4"';
+				self::print_attributes( $attributes );
+				printf( '>%1$s</textarea>', esc_textarea( $value ) );
 				break;
 			case 'json':
-				printf( '<textarea class="large-text code" rows="%1$d" spellcheck="false" %2$s>%3$s</textarea>', max( 3, min( 12, substr_count( $value, "\n" ) + 2 ) ), $attrs, esc_textarea( $value ) ); // Escaped above.
+				printf( '<textarea class="large-text code" rows="%1$d" spellcheck="false"', (int) max( 3, min( 12, substr_count( $value, "\n" ) + 2 ) ) );
+				self::print_attributes( $attributes );
+				printf( '>%1$s</textarea>', esc_textarea( $value ) );
 				break;
 			default:
-				printf( '<input type="text" class="regular-text" value="%1$s" %2$s />', esc_attr( $value ), $attrs ); // Escaped above.
+				printf( '<input type="text" class="regular-text" value="%1$s"', esc_attr( $value ) );
+				self::print_attributes( $attributes );
+				echo ' />';
+		}
+	}
+
+	/**
+	 * Prints an input's attributes, each with a space before it, escaped as it is printed.
+	 *
+	 * @param array<string, string> $attributes Attribute values by name.
+	 */
+	private static function print_attributes( array $attributes ): void {
+		foreach ( $attributes as $attribute => $value ) {
+			printf( ' %1$s="%2$s"', esc_attr( $attribute ), esc_attr( $value ) );
 		}
 	}
 
@@ -275,22 +303,21 @@ final class Manufacturing_Order_Fields_Box {
 		if ( ! current_user_can( 'edit_post', $post_id ) ) {
 			return;
 		}
-		$submitted = wp_unslash( $_POST[ self::INPUT ] ); // Validated against each field's schema below, sanitised by the meta registration on write.
+		$submitted = wp_unslash( $_POST[ self::INPUT ] ); // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized -- validated against each field's schema below and sanitised by the meta registration on write; a text sanitiser would change the values (newlines, JSON).
 		if ( ! is_array( $submitted ) ) {
 			return;
 		}
 
-		// Which row fields were on the form: one whose every row was removed sends no rows.
-		$listed = isset( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] ) && is_array( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] )
-			? array_map( 'strval', array_keys( wp_unslash( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] ) ) ) // Only the keys are read.
-			: array();
+		// Which row fields were on the form: one whose every row was removed sends no rows. Only
+		// whether a field's key is there is read.
+		$listed = isset( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] ) && is_array( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ] );
 
 		$values = array();
 		$errors = array();
 		$typed  = array();
 		foreach ( Manufacturing_Order_Type::fields() as $key => $field ) {
 			if ( Manufacturing_Order_Rows_Input::fits( $field ) ) {
-				if ( ! in_array( $key, $listed, true ) ) {
+				if ( ! $listed || ! isset( $_POST[ Manufacturing_Order_Rows_Input::PRESENT ][ $key ] ) ) {
 					continue;
 				}
 				$rows          = $submitted[ $key ] ?? null;

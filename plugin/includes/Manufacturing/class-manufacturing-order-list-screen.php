@@ -207,10 +207,9 @@ final class Manufacturing_Order_List_Screen {
 		$fields  = Manufacturing_Order_Type::fields();
 		$default = $fields[ $key ]['default'] ?? '';
 		$order   = 'ASC' === strtoupper( (string) $query->get( 'order' ) ) ? 'ASC' : 'DESC';
-		$alias   = 'si_manufacturing_sort';
 
-		$clauses['join'] .= $wpdb->prepare( " LEFT JOIN {$wpdb->postmeta} AS {$alias} ON ( {$alias}.post_id = {$wpdb->posts}.ID AND {$alias}.meta_key = %s )", $key );
-		$value            = $wpdb->prepare( "COALESCE( {$alias}.meta_value, %s )", is_scalar( $default ) ? (string) $default : '' );
+		$clauses['join'] .= $wpdb->prepare( " LEFT JOIN {$wpdb->postmeta} AS si_manufacturing_sort ON ( si_manufacturing_sort.post_id = {$wpdb->posts}.ID AND si_manufacturing_sort.meta_key = %s )", $key );
+		$value            = $wpdb->prepare( 'COALESCE( si_manufacturing_sort.meta_value, %s )', is_scalar( $default ) ? (string) $default : '' );
 		if ( 'source_order' === $column ) {
 			// Numerically, as core's meta_value_num does.
 			$value = "( {$value} + 0 )";

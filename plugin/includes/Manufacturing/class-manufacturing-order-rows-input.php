@@ -87,7 +87,7 @@ final class Manufacturing_Order_Rows_Input {
 	}
 
 	/**
-	 * parse()'s value, or null when what was submitted is not rows (a scalar, or a row that is
+	 * The value parse() makes, or null when what was submitted is not rows (a scalar, or a row that is
 	 * not a list of properties).
 	 *
 	 * @param mixed $rows Submitted rows, unslashed (absent when every row was removed).
@@ -236,7 +236,7 @@ final class Manufacturing_Order_Rows_Input {
 				esc_attr( $action ),
 				esc_attr( str_replace( '%d', $number, $label ) ),
 				esc_attr( $label ),
-				$symbol // A fixed entity.
+				esc_html( $symbol ) // A fixed entity, which esc_html() keeps as it is.
 			);
 		}
 		echo '</td></tr>';

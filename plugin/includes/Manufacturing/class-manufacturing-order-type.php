@@ -45,6 +45,7 @@ final class Manufacturing_Order_Type {
 	 */
 	public static function register( Idempotent_Request $idempotent_request, Source_Order_Uniqueness $source_orders ): void {
 		add_action( 'init', array( self::class, 'register_post_type' ) );
+
 		/*
 		 * Core builds a type's REST controller itself, with the post type as its only argument;
 		 * the type's object keeps it (WP_Post_Type::$rest_controller, read by get_rest_controller()),
@@ -221,6 +222,8 @@ final class Manufacturing_Order_Type {
 		);
 		/**
 		 * Filters the custom fields of manufacturing orders (JSON-schema style per field).
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param array<string, array<string, mixed>> $fields Field name => schema.
 		 */

@@ -140,7 +140,7 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 			return false;
 		}
 		$type = get_post_type_object( $this->post_type );
-		if ( (int) $post->post_author !== get_current_user_id() && ! current_user_can( $type->cap->edit_others_posts ) ) {
+		if ( get_current_user_id() !== (int) $post->post_author && ! current_user_can( $type->cap->edit_others_posts ) ) {
 			return false;
 		}
 		return parent::check_read_permission( $post );

@@ -99,9 +99,11 @@ final class Source_Order_Uniqueness {
 		 * Filters whether a manufacturing order's source_order_id must be unique among live
 		 * records (not trashed). Default: the `service_integration_unique_source_order_id` setting.
 		 *
+		 * @since 0.3.0
+		 *
 		 * @param bool $unique Whether it must be unique.
 		 */
-		return (bool) apply_filters( self::FILTER, (bool) $this->options->get( self::OPTION, false ) );
+		return (bool) apply_filters( 'service_integration_unique_source_order_id', (bool) $this->options->get( self::OPTION, false ) );
 	}
 
 	/**

@@ -39,7 +39,7 @@ final class Batch_Packer {
 		$too_large = array();
 		$bytes     = strlen( self::ENVELOPE );
 		foreach ( $encoded as $position => $json ) {
-			$size = strlen( $json ) + 1; // with its comma
+			$size = strlen( $json ) + 1; // With its comma.
 			if ( strlen( self::ENVELOPE ) + $size > $max_bytes ) {
 				$too_large[] = $position;
 				continue;

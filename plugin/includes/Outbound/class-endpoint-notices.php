@@ -98,6 +98,8 @@ final class Endpoint_Notices {
 		/**
 		 * Filters who is mailed when the sidecar disables a webhook endpoint.
 		 *
+		 * @since 0.3.0
+		 *
 		 * @param string[] $recipients Email addresses; an empty array sends no email. Default: the site's admin email.
 		 * @param array    $endpoint   The disabled endpoint: url, reason, at, failing_since and last_error (message, status, at), as recorded.
 		 */

@@ -60,7 +60,7 @@ final class Hand_Over {
 	 * Registers the cron event and its schedule.
 	 */
 	public function register(): void {
-		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) );
+		add_filter( 'cron_schedules', array( self::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.CronSchedulesInterval -- the outbox is handed to the sidecar every minute, a backstop for the hand-over at the end of each request; docs/configuration.md.
 		add_action( self::CRON_HOOK, array( $this, 'run_cron' ) );
 		add_action(
 			'init',
@@ -158,6 +158,8 @@ final class Hand_Over {
 		 * Filters how many days handed-over outbox rows are kept (default 30; 0 deletes
 		 * them at the next run). Pending and rejected rows are never deleted.
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param float $days Days.
 		 */
 		$days = (float) apply_filters( 'service_integration_outbox_retention_days', self::RETENTION_DAYS );
@@ -212,6 +214,8 @@ final class Hand_Over {
 		/**
 		 * Filters the byte cap of one hand-over request; keep it well under the sidecar's
 		 * SIDECAR_MAX_BODY_BYTES (1 MB by default). A single event over it is parked.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param int $bytes Bytes.
 		 */

@@ -9,13 +9,14 @@ namespace ServiceIntegration\Outbound;
 
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
+use ServiceIntegration\Logger;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
 /**
- * order.created, order.paid, order.refunded (partial and full).
+ * Records order.created, order.paid and order.refunded (partial and full).
  *
  * WooCommerce fires its hooks in the middle of its own work, so each event is taken at the
  * point where WooCommerce has finished the step it reports:
@@ -240,6 +241,8 @@ final class Order_Events {
 		/**
 		 * Filters an outbound event's payload before it is stored.
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param array     $payload {type, timestamp, data}.
 		 * @param \WC_Order $order   Order.
 		 */
@@ -257,6 +260,6 @@ final class Order_Events {
 	 * @param \Throwable $error    What went wrong.
 	 */
 	private function log_failure( string $type, int $order_id, \Throwable $error ): void {
-		error_log( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() );
+		Logger::error( 'service-integration: could not record ' . $type . ' for order ' . $order_id . ': ' . $error->getMessage() );
 	}
 }

@@ -9,6 +9,7 @@ namespace ServiceIntegration\Outbound;
 
 use ServiceIntegration\Clock;
 use ServiceIntegration\Database_Error;
+use ServiceIntegration\Logger;
 use ServiceIntegration\Mysql_Time;
 use ServiceIntegration\Options;
 use WP_Error;
@@ -141,7 +142,7 @@ final class Outbox {
 	 * @param string $error    Why.
 	 */
 	private function log_write_failure( string $event_id, string $error ): void {
-		error_log( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error );
+		Logger::error( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error );
 		$this->options->update(
 			self::WRITE_FAILURES_OPTION,
 			Outbox_Write_Failures::add( $this->options->get( self::WRITE_FAILURES_OPTION, array() ), $event_id, $error, $this->clock->now() ),
@@ -209,7 +210,7 @@ final class Outbox {
 		if ( $fault ) {
 			return $fault;
 		}
-		error_log( 'service-integration: outbox row ' . $id . ' parked, the sidecar will not take it: ' . $error );
+		Logger::error( 'service-integration: outbox row ' . $id . ' parked, the sidecar will not take it: ' . $error );
 		return true;
 	}
 

@@ -143,7 +143,7 @@ final class Personal_Data_Json {
 		}
 		usort( $values, static fn( $a, $b ) => strlen( $b ) <=> strlen( $a ) );
 		$pattern = '/' . implode( '|', array_map( static fn( $value ) => preg_quote( $value, '/' ), $values ) ) . '/iu';
-		return (string) preg_replace_callback( $pattern, static fn( $match ) => self::marker( $match[0] ), $text );
+		return (string) preg_replace_callback( $pattern, static fn( $found ) => self::marker( $found[0] ), $text );
 	}
 
 	/**
@@ -195,7 +195,7 @@ final class Personal_Data_Json {
 			return $text === $payload ? null : $text;
 		}
 		$redacted = self::redact( $json, $email );
-		if ( $redacted == $json ) { // Structural comparison of decoded JSON.
+		if ( $redacted == $json ) { // phpcs:ignore Universal.Operators.StrictComparisons.LooseEqual -- a structural comparison of decoded JSON (objects); === would compare their identity.
 			return null;
 		}
 		return (string) wp_json_encode( $redacted, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );

@@ -84,15 +84,15 @@ final class Personal_Data {
 	public function erasers( array $erasers ): array {
 		$erasers['service-integration-outbox']  = array(
 			'eraser_friendly_name' => __( 'Service Integration: outgoing order events', 'service-integration' ),
-			'callback'             => fn( string $email, int $page = 1 ) => $this->erase_table( 'outbox', $email ),
+			'callback'             => fn( string $email ) => $this->erase_table( 'outbox', $email ),
 		);
 		$erasers['service-integration-inbound'] = array(
 			'eraser_friendly_name' => __( 'Service Integration: incoming webhooks', 'service-integration' ),
-			'callback'             => fn( string $email, int $page = 1 ) => $this->erase_table( 'inbound', $email ),
+			'callback'             => fn( string $email ) => $this->erase_table( 'inbound', $email ),
 		);
 		$erasers['service-integration-sidecar'] = array(
 			'eraser_friendly_name' => __( 'Service Integration: sidecar delivery history', 'service-integration' ),
-			'callback'             => fn( string $email, int $page = 1 ) => $this->erase_sidecar( $email ),
+			'callback'             => fn( string $email ) => $this->erase_sidecar( $email ),
 		);
 		return $erasers;
 	}
@@ -283,6 +283,7 @@ final class Personal_Data {
 				$messages[] = $rows->get_error_message();
 				break;
 			}
+			$read = count( $rows );
 			foreach ( $rows as $row ) {
 				$after    = (int) $row->id;
 				$redacted = Personal_Data_Json::redact_payload( (string) $row->payload, $email );
@@ -298,7 +299,7 @@ final class Personal_Data {
 				}
 				$removed = true;
 			}
-		} while ( count( $rows ) === self::ERASE_BATCH );
+		} while ( self::ERASE_BATCH === $read );
 		// What could not be read or written is reported as retained, never as done and clean.
 		return array(
 			'items_removed'  => $removed,

@@ -10,6 +10,7 @@ namespace ServiceIntegration\Rest;
 use ServiceIntegration\Commerce\Order_Query_Error;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
+use ServiceIntegration\Logger;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -161,8 +162,9 @@ final class Paid_Orders_Controller extends View_Controller {
 			return $this->list_orders( $request, $page, $per_page, $orderby, $order, $sync, $filters );
 		} catch ( Order_Query_Error $e ) {
 			// WooCommerce answers a failed order query with an empty list: say so instead of
-			// serving an empty page, which a poller would take for "nothing new".
-			return self::database_error( $e->getMessage() );
+			// serving an empty page, which a poller would take for "nothing new". The message was
+			// escaped where it was thrown; the log gets the database's own text back.
+			return self::database_error( wp_specialchars_decode( $e->getMessage(), ENT_QUOTES ) );
 		}
 	}
 
@@ -175,7 +177,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 */
 	private static function database_error( string $detail ): WP_Error {
 		$detail = trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $detail ) ) );
-		error_log( // An operator must see why the route failed.
+		Logger::error( // An operator must see why the route failed.
 			sprintf( 'Service Integration: paid orders could not be read: a database error (answered 500 rest_paid_orders_database_error): %s', '' !== $detail ? substr( $detail, 0, 2000 ) : 'no message' )
 		);
 		return new WP_Error(
@@ -186,7 +188,8 @@ final class Paid_Orders_Controller extends View_Controller {
 	}
 
 	/**
-	 * Reads the page asked for (get_items() after validation).
+	 * Reads the page asked for (get_items() after validation). The paid-orders adapter's
+	 * Order_Query_Error (a database error) reaches get_items(), which answers it.
 	 *
 	 * @param WP_REST_Request       $request  Request.
 	 * @param int                   $page     Page.
@@ -196,7 +199,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @param bool                  $sync     Whether this is the sync order (paid_at).
 	 * @param array<string, string> $filters  date_modified filter.
 	 * @return WP_REST_Response|WP_Error
-	 * @throws Order_Query_Error On a database error.
+	 * @throws \LogicException When the controller was built for its schema only.
 	 */
 	private function list_orders( WP_REST_Request $request, int $page, int $per_page, string $orderby, string $order, bool $sync, array $filters ) {
 		if ( null === $this->orders ) {
@@ -303,6 +306,8 @@ final class Paid_Orders_Controller extends View_Controller {
 
 		/**
 		 * Filters one paid order of the paid-orders endpoint.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param WP_REST_Response $response Response.
 		 * @param \WC_Order|false  $order    The order, as WooCommerce loads it (loaded only when
@@ -452,6 +457,8 @@ final class Paid_Orders_Controller extends View_Controller {
 	private static function settle_seconds(): int {
 		/**
 		 * Filters how long after its paid moment an order appears in the sync order.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param int $seconds Seconds (default 5).
 		 */

@@ -255,7 +255,7 @@ final class Service_Account_Controller extends View_Controller {
 			return $created;
 		}
 		$created['username']      = $account->user_login;
-		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) );
+		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode -- HTTP Basic credentials are base64 of user:password (RFC 7617); nothing is obfuscated.
 		$response                 = new WP_REST_Response( $this->view_data( $created, $request, Schemas\Service_Account::created_password() ), 201 );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;

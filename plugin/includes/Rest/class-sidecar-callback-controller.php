@@ -127,6 +127,8 @@ final class Sidecar_Callback_Controller extends View_Controller {
 		/**
 		 * Fires for each notice the sidecar sends (e.g. endpoint.disabled).
 		 *
+		 * @since 0.1.0
+		 *
 		 * @param string $type   Notice type.
 		 * @param array  $notice Whole notice.
 		 */

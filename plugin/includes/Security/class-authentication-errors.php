@@ -47,7 +47,7 @@ final class Authentication_Errors {
 		if ( is_admin() ) {
 			return false;
 		}
-		$script = isset( $_SERVER['SCRIPT_NAME'] ) ? (string) wp_unslash( $_SERVER['SCRIPT_NAME'] ) : '';
+		$script = isset( $_SERVER['SCRIPT_NAME'] ) ? sanitize_text_field( wp_unslash( $_SERVER['SCRIPT_NAME'] ) ) : '';
 		return 'index.php' === basename( $script );
 	}
 
@@ -63,10 +63,10 @@ final class Authentication_Errors {
 		if ( ! self::is_front_controller() ) {
 			return false;
 		}
-		if ( isset( $_GET['rest_route'] ) ) {
+		if ( isset( $_GET['rest_route'] ) ) { // phpcs:ignore WordPress.Security.NonceVerification.Recommended -- only whether the REST route parameter is there, as core's rest_api_loaded() reads it; no form is processed.
 			return true;
 		}
-		$uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) wp_parse_url( wp_unslash( $_SERVER['REQUEST_URI'] ), PHP_URL_PATH ) : '';
+		$uri = isset( $_SERVER['REQUEST_URI'] ) ? (string) wp_parse_url( sanitize_text_field( wp_unslash( $_SERVER['REQUEST_URI'] ) ), PHP_URL_PATH ) : '';
 		$uri = trailingslashit( $uri );
 		foreach ( self::rest_path_prefixes() as $prefix ) {
 			if ( str_starts_with( $uri, $prefix ) ) {
@@ -128,7 +128,7 @@ final class Authentication_Errors {
 	private static function authorization_header(): string {
 		foreach ( array( 'HTTP_AUTHORIZATION', 'REDIRECT_HTTP_AUTHORIZATION' ) as $key ) {
 			if ( ! empty( $_SERVER[ $key ] ) ) {
-				return trim( (string) wp_unslash( $_SERVER[ $key ] ) );
+				return sanitize_text_field( wp_unslash( $_SERVER[ $key ] ) );
 			}
 		}
 		return isset( $_SERVER['PHP_AUTH_USER'] ) ? 'Basic' : '';

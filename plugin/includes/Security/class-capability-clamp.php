@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Security;
 
 use ServiceIntegration\Abilities\Abilities;
+use ServiceIntegration\Logger;
 use WP_Error;
 use WP_REST_Request;
 use WP_User;
@@ -109,12 +110,12 @@ final class Capability_Clamp {
 	/**
 	 * Lists only the plugin's own abilities to a service account: the others would be refused.
 	 *
-	 * @param bool        $include Whether the ability is listed.
+	 * @param bool        $fields  Whether the ability is listed.
 	 * @param \WP_Ability $ability Ability.
 	 */
-	public static function list_own_abilities( $include, $ability ): bool {
-		if ( ! $include || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
-			return (bool) $include;
+	public static function list_own_abilities( $fields, $ability ): bool {
+		if ( ! $fields || ! Service_Role::is_service_account( wp_get_current_user() ) ) {
+			return (bool) $fields;
 		}
 		return Clamp_Rules::ability_allowed( $ability->get_name(), Abilities::names() );
 	}
@@ -138,6 +139,8 @@ final class Capability_Clamp {
 	public static function allowed_routes(): array {
 		/**
 		 * Filters the REST routes (regular expressions without delimiters) a service account may call.
+		 *
+		 * @since 0.1.0
 		 *
 		 * @param string[] $routes Route patterns.
 		 */
@@ -184,7 +187,7 @@ final class Capability_Clamp {
 			return;
 		}
 		update_option( self::WIDENING_OPTION, $remembered['seen'], false );
-		error_log( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', $remembered['new'] ) );
+		Logger::error( 'service-integration: capabilities or roles (role:<slug>) refused to the service_integration role (granted by another plugin or filter): ' . implode( ', ', $remembered['new'] ) );
 	}
 
 	/**

@@ -178,14 +178,14 @@ final class Sidecar_Client {
 	 * Reads a setting from a constant, then the environment.
 	 *
 	 * @param string $name    Constant / environment variable name.
-	 * @param mixed  $default Fallback.
+	 * @param mixed  $fallback Fallback.
 	 * @return mixed
 	 */
-	private static function setting( string $name, $default ) {
+	private static function setting( string $name, $fallback ) {
 		if ( defined( $name ) ) {
 			return constant( $name );
 		}
 		$env = getenv( $name );
-		return false === $env || '' === $env ? $default : $env;
+		return false === $env || '' === $env ? $fallback : $env;
 	}
 }

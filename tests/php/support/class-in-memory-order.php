@@ -5,6 +5,8 @@
  * @package ServiceIntegration
  */
 
+namespace ServiceIntegration\Tests;
+
 use ServiceIntegration\Commerce\Order_Port;
 
 /**

@@ -5,6 +5,8 @@
  * @package ServiceIntegration
  */
 
+namespace ServiceIntegration\Tests;
+
 /**
  * Stands in for WordPress's wpdb in the stores' unit tests. prepare() substitutes its values
  * the way core's does (strings quoted, %d as integers) and remembers the template and the
@@ -14,7 +16,7 @@
  * false from query(), update(), replace() and delete(), an empty array from get_results() and get_col(), null
  * from get_row() and get_var().
  */
-final class Recording_Wpdb extends wpdb {
+final class Recording_Wpdb extends \wpdb {
 
 	/**
 	 * Prepared statements: each {sql: template, args: values}.
@@ -31,14 +33,14 @@ final class Recording_Wpdb extends wpdb {
 	public array $queries = array();
 
 	/**
-	 * update() calls: each {table, data, where}.
+	 * The update() calls: each {table, data, where}.
 	 *
 	 * @var array<int, array{table: string, data: array, where: array}>
 	 */
 	public array $updates = array();
 
 	/**
-	 * replace() and delete() calls: each {method, table, data (the row or the where), format}.
+	 * The replace() and delete() calls: each {method, table, data (the row or the where), format}.
 	 *
 	 * @var array<int, array{method: string, table: string, data: array, format: mixed}>
 	 */
@@ -100,7 +102,7 @@ final class Recording_Wpdb extends wpdb {
 	 *
 	 * @param string $query   Template with %s, %d, %f.
 	 * @param mixed  ...$args Values.
-	 * @throws InvalidArgumentException When the values do not match the placeholders.
+	 * @throws \InvalidArgumentException When the values do not match the placeholders.
 	 */
 	public function prepare( $query, ...$args ) {
 		if ( 1 === count( $args ) && is_array( $args[0] ) ) {
@@ -114,15 +116,15 @@ final class Recording_Wpdb extends wpdb {
 		$index            = 0;
 		$sql              = preg_replace_callback(
 			'/%([sdf])/',
-			static function ( array $match ) use ( $args, &$index ): string {
+			static function ( array $found ) use ( $args, &$index ): string {
 				if ( ! array_key_exists( $index, $args ) ) {
-					throw new InvalidArgumentException( 'prepare(): fewer values than placeholders' );
+					throw new \InvalidArgumentException( 'prepare(): fewer values than placeholders' );
 				}
 				$value = $args[ $index++ ];
-				if ( 'd' === $match[1] ) {
+				if ( 'd' === $found[1] ) {
 					return (string) (int) $value;
 				}
-				if ( 'f' === $match[1] ) {
+				if ( 'f' === $found[1] ) {
 					return (string) (float) $value;
 				}
 				return "'" . addslashes( (string) $value ) . "'";
@@ -130,7 +132,7 @@ final class Recording_Wpdb extends wpdb {
 			$query
 		);
 		if ( count( $args ) !== $index ) {
-			throw new InvalidArgumentException( 'prepare(): more values than placeholders' );
+			throw new \InvalidArgumentException( 'prepare(): more values than placeholders' );
 		}
 		return $sql;
 	}

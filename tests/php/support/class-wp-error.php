@@ -5,10 +5,12 @@
  * @package ServiceIntegration
  */
 
+// phpcs:disable WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedClassFound -- a stand-in for WordPress's class of this name, loaded only by PHPUnit's bootstrap
 /**
  * A code, a message and data, like core's WP_Error with one error.
  */
 class WP_Error {
+	// phpcs:enable
 
 	/**
 	 * Constructor.

@@ -5,10 +5,12 @@
  * @package ServiceIntegration
  */
 
+// phpcs:disable WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedClassFound -- a stand-in for WordPress's class of this name, loaded only by PHPUnit's bootstrap
 /**
  * A request: method, headers (names normalised as core does), query and JSON parameters.
  */
 class WP_REST_Request {
+	// phpcs:enable
 
 	/**
 	 * Headers by normalised name.

@@ -5,10 +5,12 @@
  * @package ServiceIntegration
  */
 
+// phpcs:disable WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedClassFound -- a stand-in for WordPress's class of this name, loaded only by PHPUnit's bootstrap
 /**
  * A response: data, status, headers and links.
  */
 class WP_REST_Response {
+	// phpcs:enable
 
 	/**
 	 * Headers.

@@ -5,10 +5,12 @@
  * @package ServiceIntegration
  */
 
+// phpcs:disable PEAR.NamingConventions.ValidClassName.StartWithCapital,WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedClassFound -- WordPress's class is named wpdb; a stand-in for WordPress's class of this name, loaded only by PHPUnit's bootstrap
 /**
  * The members of core's wpdb that the stores use; Recording_Wpdb gives them behaviour.
  */
 class wpdb {
+	// phpcs:enable
 
 	/**
 	 * Table prefix.

@@ -18,7 +18,7 @@ $GLOBALS['service_integration_test_wp'] = array();
  * @param string $text   Text.
  * @param string $domain Text domain.
  */
-function __( $text, $domain = 'default' ) {
+function __( $text, $domain = 'default' ) { // phpcs:ignore Generic.CodeAnalysis.UnusedFunctionParameter.FoundAfterLastUsed,WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- WordPress's signature, kept whole; a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return $text;
 }
 
@@ -28,7 +28,7 @@ function __( $text, $domain = 'default' ) {
  * @param int  $length        Length.
  * @param bool $special_chars Whether to use special characters (never, here).
  */
-function wp_generate_password( $length = 12, $special_chars = true ) {
+function wp_generate_password( $length = 12, $special_chars = true ) { // phpcs:ignore Generic.CodeAnalysis.UnusedFunctionParameter.FoundAfterLastUsed -- WordPress's signature, kept whole
 	return substr( bin2hex( random_bytes( $length ) ), 0, $length );
 }
 
@@ -37,7 +37,7 @@ function wp_generate_password( $length = 12, $special_chars = true ) {
  *
  * @param mixed $thing Value.
  */
-function is_wp_error( $thing ) {
+function is_wp_error( $thing ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return $thing instanceof WP_Error;
 }
 
@@ -47,8 +47,8 @@ function is_wp_error( $thing ) {
  * @param mixed $value Value.
  * @param int   $flags json_encode() flags.
  */
-function wp_json_encode( $value, $flags = 0 ) {
-	return json_encode( $value, $flags );
+function wp_json_encode( $value, $flags = 0 ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
+	return json_encode( $value, $flags ); // phpcs:ignore WordPress.WP.AlternativeFunctions.json_encode_json_encode -- this is the stand-in for wp_json_encode() itself
 }
 
 /**
@@ -57,7 +57,7 @@ function wp_json_encode( $value, $flags = 0 ) {
  * @param string $hook    Hook.
  * @param mixed  ...$args Arguments.
  */
-function do_action( $hook, ...$args ) {
+function do_action( $hook, ...$args ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	$GLOBALS['service_integration_test_wp']['done'][] = array( $hook, $args );
 	foreach ( $GLOBALS['service_integration_test_wp']['actions'][ $hook ] ?? array() as $callback ) {
 		$callback( ...$args );
@@ -70,7 +70,7 @@ function do_action( $hook, ...$args ) {
  * @param string   $hook     Hook.
  * @param callable $callback Callback.
  */
-function add_action( $hook, $callback ) {
+function add_action( $hook, $callback ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	$GLOBALS['service_integration_test_wp']['actions'][ $hook ][] = $callback;
 	return true;
 }
@@ -82,7 +82,7 @@ function add_action( $hook, $callback ) {
  * @param mixed  $value   Value.
  * @param mixed  ...$args Arguments.
  */
-function apply_filters( $hook, $value, ...$args ) {
+function apply_filters( $hook, $value, ...$args ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	foreach ( $GLOBALS['service_integration_test_wp']['actions'][ $hook ] ?? array() as $callback ) {
 		$value = $callback( $value, ...$args );
 	}
@@ -94,7 +94,7 @@ function apply_filters( $hook, $value, ...$args ) {
  *
  * @param string $hook Hook.
  */
-function wp_next_scheduled( $hook ) {
+function wp_next_scheduled( $hook ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	foreach ( _get_cron_array() as $at => $hooks ) {
 		if ( isset( $hooks[ $hook ] ) ) {
 			return $at;
@@ -109,7 +109,7 @@ function wp_next_scheduled( $hook ) {
  * @param int    $at   Unix time.
  * @param string $hook Hook.
  */
-function wp_schedule_single_event( $at, $hook ) {
+function wp_schedule_single_event( $at, $hook ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return service_integration_test_add_cron( $at, $hook, false );
 }
 
@@ -119,7 +119,7 @@ function wp_schedule_single_event( $at, $hook ) {
  * @param int    $at   Unix time.
  * @param string $hook Hook.
  */
-function wp_unschedule_event( $at, $hook ) {
+function wp_unschedule_event( $at, $hook ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ][ $hook ] );
 	if ( array() === ( $GLOBALS['service_integration_test_wp']['crons'][ $at ] ?? null ) ) {
 		unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ] );
@@ -130,7 +130,7 @@ function wp_unschedule_event( $at, $hook ) {
 /**
  * The current user of this test (0 when none was set).
  */
-function get_current_user_id() {
+function get_current_user_id() { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return $GLOBALS['service_integration_test_wp']['user'] ?? 0;
 }
 
@@ -139,7 +139,7 @@ function get_current_user_id() {
  *
  * @param mixed $response Result.
  */
-function rest_ensure_response( $response ) {
+function rest_ensure_response( $response ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return $response instanceof WP_REST_Response ? $response : new WP_REST_Response( $response );
 }
 
@@ -148,7 +148,7 @@ function rest_ensure_response( $response ) {
  *
  * @param WP_Error $error Error.
  */
-function rest_convert_error_to_response( $error ) {
+function rest_convert_error_to_response( $error ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	$data = $error->get_error_data();
 	return new WP_REST_Response(
 		array(
@@ -165,7 +165,7 @@ function rest_convert_error_to_response( $error ) {
  *
  * @param mixed $data Value.
  */
-function maybe_serialize( $data ) {
+function maybe_serialize( $data ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return is_array( $data ) || is_object( $data ) ? serialize( $data ) : $data; // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_serialize -- core's own format.
 }
 
@@ -174,7 +174,7 @@ function maybe_serialize( $data ) {
  *
  * @param mixed $data Stored value.
  */
-function maybe_unserialize( $data ) {
+function maybe_unserialize( $data ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	if ( is_string( $data ) && preg_match( '/^(a|O|s|i|b|d):/', $data ) ) {
 		return unserialize( $data ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.serialize_unserialize -- core's own format.
 	}
@@ -186,7 +186,7 @@ function maybe_unserialize( $data ) {
  *
  * @return array<string, string>
  */
-function wp_load_alloptions() {
+function wp_load_alloptions() { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return $GLOBALS['service_integration_test_wp']['alloptions'] ?? array();
 }
 
@@ -197,7 +197,7 @@ function wp_load_alloptions() {
  * @param mixed  $value Value.
  * @param string $group Group.
  */
-function wp_cache_set( $key, $value, $group = '' ) {
+function wp_cache_set( $key, $value, $group = '' ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	$GLOBALS['service_integration_test_wp']['cache'][ $group . '/' . $key ] = $value;
 	return true;
 }
@@ -208,7 +208,7 @@ function wp_cache_set( $key, $value, $group = '' ) {
  * @param string $key   Key.
  * @param string $group Group.
  */
-function wp_cache_delete( $key, $group = '' ) {
+function wp_cache_delete( $key, $group = '' ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	unset( $GLOBALS['service_integration_test_wp']['cache'][ $group . '/' . $key ] );
 	return true;
 }
@@ -218,14 +218,14 @@ function wp_cache_delete( $key, $group = '' ) {
  *
  * @param string $value Text.
  */
-function untrailingslashit( $value ) {
+function untrailingslashit( $value ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return rtrim( $value, '/\\' );
 }
 
 /**
  * The cron array of this test, as core keeps it: time => hook => key => {schedule, args}.
  */
-function _get_cron_array() {
+function _get_cron_array() { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return $GLOBALS['service_integration_test_wp']['crons'] ?? array();
 }
 
@@ -236,7 +236,7 @@ function _get_cron_array() {
  * @param string $recurrence Schedule name.
  * @param string $hook       Hook.
  */
-function wp_schedule_event( $at, $recurrence, $hook ) {
+function wp_schedule_event( $at, $recurrence, $hook ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	return service_integration_test_add_cron( $at, $hook, $recurrence );
 }
 
@@ -261,7 +261,7 @@ function service_integration_test_add_cron( $at, $hook, $recurrence ) {
  *
  * @param string $hook Hook.
  */
-function wp_clear_scheduled_hook( $hook ) {
+function wp_clear_scheduled_hook( $hook ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
 	foreach ( $GLOBALS['service_integration_test_wp']['crons'] ?? array() as $at => $hooks ) {
 		unset( $GLOBALS['service_integration_test_wp']['crons'][ $at ][ $hook ] );
 		if ( array() === $GLOBALS['service_integration_test_wp']['crons'][ $at ] ) {
