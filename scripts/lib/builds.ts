@@ -23,6 +23,8 @@ export type WooCommerceBuild = ( typeof WOOCOMMERCE_BUILDS )[ number ];
 /** The WordPress release build (the oldest supported, 6.5.5, comes from the npm registry: wordpress-core.ts). */
 export const WORDPRESS_BUILD = '7.1';
 const WP_CLI_BUILD = 'wp-cli-2.10.0.phar';
+/** WordPress's MCP Adapter (abilities as MCP tools; WordPress 6.9+), a test plugin of the e2e suite. */
+export const MCP_ADAPTER_ARCHIVE = 'mcp-adapter-0.4.1.tar.xz';
 
 function archive( name: string ): string {
 	return path.join( BUILDS_DIR, name );
@@ -136,6 +138,11 @@ export function woocommerceBuild( version: WooCommerceBuild ): string {
 /** The unpacked WordPress 7.1 core tree. */
 export function wordpressBuild(): string {
 	return unpacked( wordpressArchive(), 'wordpress' );
+}
+
+/** The unpacked MCP Adapter plugin folder (its vendor/ included). */
+export function mcpAdapterBuild(): string {
+	return unpacked( MCP_ADAPTER_ARCHIVE, 'mcp-adapter' );
 }
 
 /** WP-CLI's phar, read in place (run it with `php <phar> --path=<wordpress>`). */
