@@ -160,6 +160,9 @@ final class ClampRulesTest extends TestCase {
 		$this->assertSame( $allowed, Clamp_Rules::route_allowed( $route, $patterns ) );
 	}
 
+	/**
+	 * No pattern allows nothing; ability names and the MCP route are matched literally.
+	 */
 	public function test_no_pattern_allows_nothing_and_an_ability_name_is_quoted(): void {
 		$this->assertFalse( Clamp_Rules::route_allowed( '/', array() ) );
 		$patterns = Clamp_Rules::default_routes( 'x', array( 'a.b/c+d' ), '/mcp/a.b' );
