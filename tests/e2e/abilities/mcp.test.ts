@@ -57,7 +57,6 @@ const describeMcp = siteHasAbilitiesApi() ? describe : describe.skip;
  * nothing else, through any server, tool or transport, even while another plugin widens its role.
  */
 describeMcp( 'the abilities through the MCP Adapter', () => {
-	const driver = commerce();
 	const run = Date.now().toString( 36 );
 	let account: ServiceAccount;
 	let service: McpUser;
@@ -66,6 +65,8 @@ describeMcp( 'the abilities through the MCP Adapter', () => {
 	let paid: number[];
 
 	beforeAll( async () => {
+		// Made here, not while the file is collected: an older cell skips this block (and may have no shop).
+		const driver = commerce();
 		await setPluginActive( ADAPTER_PLUGIN, true );
 		account = await provisionServiceAccount( 'abilities-mcp' );
 		service = { username: account.username, password: account.password };
