@@ -39,6 +39,7 @@ final class Plugin {
 		// Expired idempotency keys go with the inbound sweep, the five-minute job every site has.
 		add_action( Inbound\Inbound_Processor::SWEEP_HOOK, array( $idempotency_store, 'purge_expired' ) );
 		Abilities\Abilities::register();
+		Abilities\Mcp_Server::register();
 		Admin\Widening_Notice::register();
 		Admin\Admin_Page::register();
 		$site_health->register();

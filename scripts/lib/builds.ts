@@ -25,6 +25,8 @@ export const WORDPRESS_BUILD = '7.1';
 const WP_CLI_BUILD = 'wp-cli-2.10.0.phar';
 /** WordPress.org's Plugin Check, with its Composer vendor/ (PHP_CodeSniffer, the WordPress Coding Standards). */
 export const PLUGIN_CHECK_BUILD = '1.2.0';
+/** WordPress's MCP Adapter (abilities as MCP tools; WordPress 6.9+), a test plugin of the e2e suite. */
+export const MCP_ADAPTER_ARCHIVE = 'mcp-adapter-0.4.1.tar.xz';
 
 function archive( name: string ): string {
 	return path.join( BUILDS_DIR, name );
@@ -154,6 +156,11 @@ export function pluginCheckArchive(): string {
  */
 export function pluginCheckBuild(): string {
 	return unpacked( pluginCheckArchive(), 'plugin-check' );
+}
+
+/** The unpacked MCP Adapter plugin folder (its vendor/ included). */
+export function mcpAdapterBuild(): string {
+	return unpacked( MCP_ADAPTER_ARCHIVE, 'mcp-adapter' );
 }
 
 /** WP-CLI's phar, read in place (run it with `php <phar> --path=<wordpress>`). */

@@ -7,6 +7,7 @@
 
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Abilities\Abilities;
+use ServiceIntegration\Abilities\Mcp_Server;
 use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
 use ServiceIntegration\Security\Clamp_Rules;
 use ServiceIntegration\Security\Service_Role;
@@ -142,6 +143,10 @@ final class ClampRulesTest extends TestCase {
 			'a core ability'                       => array( '/wp-abilities/v1/abilities/core/get-user-info', false ),
 			'a core ability, run'                  => array( '/wp-abilities/v1/abilities/core/get-user-info/run', false ),
 			'an own ability\'s name as prefix'     => array( '/wp-abilities/v1/abilities/service-integration/list-paid-orders-all', false ),
+			'the plugin\'s MCP server'             => array( '/mcp/service-integration', true ),
+			'the plugin\'s MCP server, slash'      => array( '/mcp/service-integration/', true ),
+			'the MCP adapter\'s default server'    => array( '/mcp/mcp-adapter-default-server', false ),
+			'another MCP server'                   => array( '/mcp/service-integration-other', false ),
 			'users'                                => array( '/wp/v2/users', false ),
 			'settings'                             => array( '/wp/v2/settings', false ),
 			'plugins'                              => array( '/wp/v2/plugins', false ),
@@ -160,19 +165,21 @@ final class ClampRulesTest extends TestCase {
 	 * @param bool   $allowed Whether it may be called.
 	 */
 	public function test_the_default_routes_let_through_only_what_a_service_account_uses( string $route, bool $allowed ): void {
-		$patterns = Clamp_Rules::default_routes( Manufacturing_Order_Type::REST_BASE, Abilities::names() );
+		$patterns = Clamp_Rules::default_routes( Manufacturing_Order_Type::REST_BASE, Abilities::names(), Mcp_Server::rest_route() );
 		$this->assertSame( $allowed, Clamp_Rules::route_allowed( $route, $patterns ) );
 	}
 
 	/**
-	 * No pattern allows nothing and an ability name is quoted.
+	 * No pattern allows nothing; ability names and the MCP route are matched literally.
 	 */
 	public function test_no_pattern_allows_nothing_and_an_ability_name_is_quoted(): void {
 		$this->assertFalse( Clamp_Rules::route_allowed( '/', array() ) );
-		$patterns = Clamp_Rules::default_routes( 'x', array( 'a.b/c+d' ) );
+		$patterns = Clamp_Rules::default_routes( 'x', array( 'a.b/c+d' ), '/mcp/a.b' );
 		$this->assertTrue( Clamp_Rules::route_allowed( '/wp-abilities/v1/abilities/a.b/c+d/run', $patterns ) );
 		$this->assertFalse( Clamp_Rules::route_allowed( '/wp-abilities/v1/abilities/aXb/c+d', $patterns ) );
 		$this->assertFalse( Clamp_Rules::route_allowed( '/wp-abilities/v1/abilities/a.b/cd', $patterns ) );
+		$this->assertTrue( Clamp_Rules::route_allowed( '/mcp/a.b', $patterns ) );
+		$this->assertFalse( Clamp_Rules::route_allowed( '/mcp/aXb', $patterns ) );
 	}
 
 	/**
@@ -187,6 +194,7 @@ final class ClampRulesTest extends TestCase {
 			'get a mo'             => array( 'service-integration/get-manufacturing-order', true ),
 			'core user info'       => array( 'core/get-user-info', false ),
 			'another plugin\'s'    => array( 'woocommerce/orders', false ),
+			'the MCP adapter\'s'   => array( 'mcp-adapter/execute-ability', false ),
 			'own name, other case' => array( 'Service-Integration/list-paid-orders', false ),
 			'empty'                => array( '', false ),
 		);

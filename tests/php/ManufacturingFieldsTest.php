@@ -137,4 +137,41 @@ final class ManufacturingFieldsTest extends TestCase {
 	public function test_site_added_fields_are_made_safe_to_register( array $filtered, array $expected ): void {
 		$this->assertSame( $expected, Manufacturing_Order_Type::normalize( $filtered ) );
 	}
+
+	/**
+	 * Submitted titles and whether each is one.
+	 *
+	 * @return array<string, array{0: mixed, 1: bool}>
+	 */
+	public static function titles(): array {
+		return array(
+			'text'                  => array( 'Order 1001', true ),
+			'text with spaces'      => array( '  Order 1001 ', true ),
+			'core\'s raw object'    => array( array( 'raw' => 'Order 1001' ), true ),
+			'empty'                 => array( '', false ),
+			'white space only'      => array( " \t\n", false ),
+			'missing'               => array( null, false ),
+			'an empty raw object'   => array( array( 'raw' => ' ' ), false ),
+			'an object without raw' => array( array( 'rendered' => 'x' ), false ),
+			'a number'              => array( 1001, false ),
+		);
+	}
+
+	/**
+	 * A manufacturing order needs a title with more than white space.
+	 *
+	 * @dataProvider titles
+	 * @param mixed $title    Submitted title.
+	 * @param bool  $expected Whether it is a title.
+	 */
+	public function test_a_title_is_text_with_more_than_white_space( $title, bool $expected ): void {
+		$this->assertSame( $expected, Manufacturing_Order_Type::has_title( $title ) );
+	}
+
+	/**
+	 * The statuses a manufacturing order can have are core's own, never WooCommerce's.
+	 */
+	public function test_the_statuses_are_cores_own(): void {
+		$this->assertSame( array( 'draft', 'pending', 'future', 'publish', 'private' ), Manufacturing_Order_Type::STATUSES );
+	}
 }

@@ -36,13 +36,17 @@ final class Create_Manufacturing_Order {
 			'label'               => __( 'Create a manufacturing order', 'service-integration' ),
 			'description'         => __( 'Creates a manufacturing order (title, status and custom fields: source order, items, due date, priority, notes) through its REST route, with the same validation: an invalid field is refused by name and nothing is written.', 'service-integration' ),
 			'input_schema'        => array(
+				// No input is an empty one, so a missing title is refused by name.
+				'default'              => array(),
 				'type'                 => 'object',
 				'additionalProperties' => false,
+				'required'             => array( 'title' ),
 				'properties'           => array(
 					// The route takes the title as a plain string too (core's posts controller).
 					'title'           => array(
 						'description' => $schema['properties']['title']['description'] ?? '',
 						'type'        => 'string',
+						'minLength'   => 1,
 					),
 					'status'          => Rest_Schema::input( $schema['properties']['status'] ),
 					'meta'            => Rest_Schema::input( $schema['properties']['meta'] ),

@@ -28,6 +28,9 @@ final class Manufacturing_Order_Edit_Screen {
 		add_action( 'admin_head-post-new.php', array( self::class, 'hide_visibility' ) );
 		add_action( 'admin_head-edit.php', array( self::class, 'hide_quick_edit_password' ) );
 		add_filter( 'wp_insert_post_data', array( self::class, 'drop_password' ), 10, 2 );
+		add_filter( 'wp_insert_post_data', array( self::class, 'keep_status' ) );
+		add_action( 'admin_footer-post.php', array( self::class, 'require_title' ) );
+		add_action( 'admin_footer-post-new.php', array( self::class, 'require_title' ) );
 		add_filter( 'post_updated_messages', array( self::class, 'updated_messages' ) );
 		add_filter( 'bulk_post_updated_messages', array( self::class, 'bulk_updated_messages' ), 10, 2 );
 	}
@@ -71,6 +74,41 @@ final class Manufacturing_Order_Edit_Screen {
 			$data['post_password'] = '';
 		}
 		return $data;
+	}
+
+	/**
+	 * Keeps a manufacturing order in a status it can have (Manufacturing_Order_Type::STATUSES,
+	 * the Trash and core's internal ones): another status (a crafted request, another plugin's)
+	 * makes it a draft, and so does a blank title, which the REST route refuses and the edit
+	 * screen asks for.
+	 *
+	 * @param array $data Slashed, sanitised post data about to be written.
+	 * @return array
+	 */
+	public static function keep_status( $data ) {
+		if ( ! is_array( $data ) || ! isset( $data['post_type'], $data['post_status'] ) || Manufacturing_Order_Type::POST_TYPE !== $data['post_type'] ) {
+			return $data;
+		}
+		$status = (string) $data['post_status'];
+		if ( in_array( $status, array( 'draft', 'auto-draft', 'trash', 'inherit' ), true ) ) {
+			return $data;
+		}
+		if ( ! in_array( $status, Manufacturing_Order_Type::STATUSES, true ) || ! Manufacturing_Order_Type::has_title( wp_unslash( (string) ( $data['post_title'] ?? '' ) ) ) ) {
+			$data['post_status'] = 'draft';
+		}
+		return $data;
+	}
+
+	/**
+	 * Makes the edit screen's title field required, so the browser asks for a title before
+	 * the form is sent.
+	 */
+	public static function require_title(): void {
+		$screen = get_current_screen();
+		if ( ! $screen || Manufacturing_Order_Type::POST_TYPE !== $screen->post_type ) {
+			return;
+		}
+		echo "<script id=\"service-integration-manufacturing-order-title\">( function () { var title = document.getElementById( 'title' ); if ( title ) { title.required = true; } } )();</script>\n";
 	}
 
 	/**

@@ -47,6 +47,7 @@ final class Manufacturing_Order_List_Screen {
 		add_filter( "manage_edit-{$type}_sortable_columns", array( self::class, 'sortable_columns' ) );
 		add_action( 'pre_get_posts', array( self::class, 'sort_query' ) );
 		add_filter( 'posts_clauses', array( self::class, 'sort_clauses' ), 10, 2 );
+		add_filter( 'wp_count_posts', array( self::class, 'count_shown_statuses' ), 10, 2 );
 	}
 
 	/**
@@ -223,5 +224,29 @@ final class Manufacturing_Order_List_Screen {
 		}
 		$clauses['orderby'] = "{$value} {$order}, {$wpdb->posts}.post_date {$order}, {$wpdb->posts}.ID {$order}";
 		return $clauses;
+	}
+
+	/**
+	 * Counts only the statuses a manufacturing order can have (and core's Trash and internal
+	 * ones), so the list's views (All (N), Published (N), …) count the rows the list shows: a
+	 * record left in another plugin's status (WooCommerce registers its order statuses for
+	 * every type) is neither listed under All nor counted.
+	 *
+	 * @param object $counts Number of records by status.
+	 * @param string $type   Post type.
+	 * @return object
+	 */
+	public static function count_shown_statuses( $counts, $type ) {
+		if ( Manufacturing_Order_Type::POST_TYPE !== $type || ! is_object( $counts ) ) {
+			return $counts;
+		}
+		$kept   = array_merge( Manufacturing_Order_Type::STATUSES, array( 'trash', 'auto-draft', 'inherit' ) );
+		$counts = clone $counts;
+		foreach ( array_keys( get_object_vars( $counts ) ) as $status ) {
+			if ( ! in_array( $status, $kept, true ) ) {
+				$counts->$status = 0;
+			}
+		}
+		return $counts;
 	}
 }

@@ -21,6 +21,12 @@ final class Manufacturing_Order_Type {
 	const REST_BASE = 'commandes-fabrication';
 
 	/**
+	 * The statuses a manufacturing order can have: core's own, never another plugin's
+	 * (WooCommerce's order statuses are registered for every post type).
+	 */
+	const STATUSES = array( 'draft', 'pending', 'future', 'publish', 'private' );
+
+	/**
 	 * Primitive capabilities of the type, for granting them to administrators.
 	 */
 	const ADMIN_CAPABILITIES = array(
@@ -100,6 +106,19 @@ final class Manufacturing_Order_Type {
 				'can_export'            => true,
 			)
 		);
+	}
+
+	/**
+	 * Whether a submitted title is one: a string, or core's `{ raw }` object, with more than
+	 * white space.
+	 *
+	 * @param mixed $title The title as submitted.
+	 */
+	public static function has_title( $title ): bool {
+		if ( is_array( $title ) ) {
+			$title = $title['raw'] ?? null;
+		}
+		return is_string( $title ) && '' !== trim( $title );
 	}
 
 	/**

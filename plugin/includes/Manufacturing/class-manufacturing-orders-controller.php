@@ -22,7 +22,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Core also writes the post before it validates its meta, so a bad field would leave a
  * half-written record: custom fields are validated here before anything is written.
  * Creation honours the Idempotency-Key header, so an automation's retry never makes a
- * second record.
+ * second record. A record needs a title, and its status is one a manufacturing order can
+ * have (Manufacturing_Order_Type::STATUSES), not any status another plugin registers.
  */
 final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 
@@ -51,6 +52,9 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 			'create:' . $this->post_type,
 			function ( WP_REST_Request $request ) {
 				$valid = $this->validate_fields( $request );
+				if ( ! is_wp_error( $valid ) ) {
+					$valid = $this->validate_title( $request, true );
+				}
 				if ( is_wp_error( $valid ) ) {
 					return $valid;
 				}
@@ -68,10 +72,53 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 	 */
 	public function update_item( $request ) {
 		$valid = $this->validate_fields( $request );
+		if ( ! is_wp_error( $valid ) ) {
+			$valid = $this->validate_title( $request, false );
+		}
 		if ( is_wp_error( $valid ) ) {
 			return $valid;
 		}
 		return $this->source_orders->guard( $request, (int) $request['id'], fn( WP_REST_Request $request ) => parent::update_item( $request ) );
+	}
+
+	/**
+	 * Core's schema, with the statuses a manufacturing order can have: core's enum lists every
+	 * registered status (WooCommerce's wc-refunded included).
+	 *
+	 * @return array<string, mixed>
+	 */
+	public function get_item_schema() {
+		if ( ! $this->schema ) {
+			parent::get_item_schema();
+			$this->schema['properties']['status']['enum'] = Manufacturing_Order_Type::STATUSES;
+		}
+		return $this->add_additional_fields_schema( $this->schema );
+	}
+
+	/**
+	 * Refuses a record without a title: missing, empty or only spaces when created, emptied
+	 * when updated.
+	 *
+	 * @param WP_REST_Request $request  Request.
+	 * @param bool            $creating Whether the request creates the record.
+	 * @return true|\WP_Error
+	 */
+	private function validate_title( $request, bool $creating ) {
+		if ( ! $creating && ! $request->has_param( 'title' ) ) {
+			return true;
+		}
+		if ( Manufacturing_Order_Type::has_title( $request->get_param( 'title' ) ) ) {
+			return true;
+		}
+		return new \WP_Error(
+			'rest_invalid_param',
+			/* translators: %s: the parameter's name. */
+			sprintf( __( 'Invalid parameter(s): %s', 'service-integration' ), 'title' ),
+			array(
+				'status' => 400,
+				'params' => array( 'title' => __( 'A manufacturing order needs a title.', 'service-integration' ) ),
+			)
+		);
 	}
 
 	/**

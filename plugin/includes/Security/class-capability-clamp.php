@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Security;
 
 use ServiceIntegration\Abilities\Abilities;
+use ServiceIntegration\Abilities\Mcp_Server;
 use ServiceIntegration\Logger;
 use WP_Error;
 use WP_REST_Request;
@@ -146,7 +147,7 @@ final class Capability_Clamp {
 		 */
 		return apply_filters(
 			'service_integration_allowed_routes',
-			Clamp_Rules::default_routes( \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE, Abilities::names() )
+			Clamp_Rules::default_routes( \ServiceIntegration\Manufacturing\Manufacturing_Order_Type::REST_BASE, Abilities::names(), Mcp_Server::rest_route() )
 		);
 	}
 

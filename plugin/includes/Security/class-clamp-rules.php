@@ -55,14 +55,15 @@ final class Clamp_Rules {
 
 	/**
 	 * The route patterns a service account may call before any filter: the index, the plugin's
-	 * own routes it uses, the manufacturing orders, and the Abilities API's listing and the
-	 * plugin's own abilities.
+	 * own routes it uses, the manufacturing orders, the Abilities API's listing and the
+	 * plugin's own abilities, and the plugin's own MCP server (when the MCP Adapter is active).
 	 *
 	 * @param string   $base      REST base of the manufacturing orders.
 	 * @param string[] $abilities The plugin's ability names.
+	 * @param string   $mcp_route Route of the plugin's MCP server.
 	 * @return string[] Regular expressions without delimiters.
 	 */
-	public static function default_routes( string $base, array $abilities ): array {
+	public static function default_routes( string $base, array $abilities, string $mcp_route ): array {
 		$names = implode( '|', array_map( static fn( string $name ): string => preg_quote( $name, '#' ), $abilities ) );
 		return array(
 			'',
@@ -74,6 +75,8 @@ final class Clamp_Rules {
 			// The Abilities API (WordPress 6.9+): the listing, and the plugin's own abilities.
 			'/wp-abilities/v1/abilities',
 			'/wp-abilities/v1/abilities/(?:' . $names . ')(?:/run)?',
+			// The plugin's MCP server, whose tools are its three abilities.
+			preg_quote( $mcp_route, '#' ),
 		);
 	}
 

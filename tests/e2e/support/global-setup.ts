@@ -1,6 +1,7 @@
 import fs from 'fs';
 import path from 'path';
 import { environmentDir } from '../../../scripts/lib/paths';
+import { hasBuild, MCP_ADAPTER_ARCHIVE, mcpAdapterBuild } from '../../../scripts/lib/builds';
 import { describeProduction, startProduction, stopProduction } from '../../../scripts/production/stack';
 import { stopChild } from '../../../scripts/lib/sidecar-process';
 import { describeCommerce, describeWordPress, startStack, type Stack } from '../../../scripts/lib/stack';
@@ -156,16 +157,20 @@ async function productionSetup(): Promise< void > {
 	}
 }
 
-/** Test-only plugins (e.g. role wideners) mounted inactive; tests switch them on and off. */
+/**
+ * Test-only plugins (e.g. role wideners) mounted inactive; tests switch them on and off. WordPress's
+ * MCP Adapter (from ../shared/builds, unpacked under .cache/builds) is one of them where its build is
+ * there: the MCP tests activate it on WordPress 6.9+.
+ */
 function testPlugins(): Record< string, string > {
 	const dir = path.join( __dirname, '..', '..', 'fixtures', 'plugins' );
-	if ( ! fs.existsSync( dir ) ) {
-		return {};
-	}
-	return Object.fromEntries(
-		fs
-			.readdirSync( dir, { withFileTypes: true } )
-			.filter( ( entry ) => entry.isDirectory() )
-			.map( ( entry ) => [ entry.name, path.join( dir, entry.name ) ] )
-	);
+	const fixtures = fs.existsSync( dir )
+		? Object.fromEntries(
+				fs
+					.readdirSync( dir, { withFileTypes: true } )
+					.filter( ( entry ) => entry.isDirectory() )
+					.map( ( entry ) => [ entry.name, path.join( dir, entry.name ) ] )
+			)
+		: {};
+	return hasBuild( MCP_ADAPTER_ARCHIVE ) ? { ...fixtures, 'mcp-adapter': mcpAdapterBuild() } : fixtures;
 }
