@@ -45,6 +45,8 @@ export interface StackOptions {
 	systemCron?: boolean;
 	sidecarLogFile?: string;
 	sidecarEnv?: NodeJS.ProcessEnv;
+	/** The address WordPress listens on (Playground runtime); 127.0.0.1 by default (wp-env.ts). */
+	wpHost?: string;
 }
 
 export interface Stack {
@@ -77,6 +79,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		localMuPluginsDir: options.localMuPluginsDir,
 		freshSite: options.freshSite,
 		systemCron: options.systemCron,
+		host: options.wpHost,
 	};
 	return {
 		env,

@@ -44,6 +44,30 @@ export interface WordPressEnvironment {
 	wordpressDir?: string;
 	/** WooCommerce's order storage (WOOCOMMERCE_HPOS): HPOS ('hpos', WooCommerce's default for new shops) or posts ('legacy'). */
 	orderStorage?: OrderStorage;
+	/**
+	 * The address the Playground server listens on (npm start's --host): DEFAULT_WORDPRESS_HOST
+	 * unless given. The Docker runtime publishes its ports as Docker does.
+	 */
+	host?: string;
+}
+
+/** This machine only: the local site logs every browser in as administrator. */
+export const DEFAULT_WORDPRESS_HOST = '127.0.0.1';
+
+/** Preloaded into Playground's server, which has no option for the address it listens on. */
+export const LISTEN_HOST_PRELOAD = path.join( ROOT, 'scripts', 'wp-env', 'listen-host.cjs' );
+
+/**
+ * What wp-env runs with (and passes on to the Playground server it starts) so that the server
+ * listens on `host` only: the preload, added to any NODE_OPTIONS of this process, and the address.
+ */
+export function listenHostEnvironment( host: string, base: NodeJS.ProcessEnv = process.env ): NodeJS.ProcessEnv {
+	return {
+		SERVICE_INTEGRATION_WORDPRESS_HOST: host,
+		NODE_OPTIONS: [ base.NODE_OPTIONS, `--require ${ JSON.stringify( LISTEN_HOST_PRELOAD ) }` ]
+			.filter( Boolean )
+			.join( ' ' ),
+	};
 }
 
 interface RawConfig {
@@ -307,7 +331,8 @@ const startMarks = new Map< string, number >();
  */
 export async function startWordPress( env: WordPressEnvironment ): Promise< void > {
 	writeEnvironmentConfig( env );
-	const extraEnv: NodeJS.ProcessEnv = {};
+	const extraEnv: NodeJS.ProcessEnv =
+		env.runtime === 'playground' ? listenHostEnvironment( env.host ?? DEFAULT_WORDPRESS_HOST ) : {};
 	if ( env.runtime === 'playground' && ! process.env.WP_ENV_CORE ) {
 		extraEnv.WP_ENV_CORE = prepareSiteDir( env );
 	}
