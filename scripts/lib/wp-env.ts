@@ -172,6 +172,16 @@ function wpEnvWorkDir( env: WordPressEnvironment, file = configPath( env ) ): st
 	return path.join( wpEnvHome( env ), crypto.createHash( 'md5' ).update( file ).digest( 'hex' ) );
 }
 
+/** The blueprint wp-env wrote for this environment's Playground server (wp-config constants, login). */
+export function playgroundBlueprintFile( env: Pick< WordPressEnvironment, 'name' > ): string {
+	return path.join( wpEnvWorkDir( env as WordPressEnvironment ), 'playground-blueprint.json' );
+}
+
+/** The config derived for this environment (writeEnvironmentConfig): its port and absolute mappings. */
+export function environmentConfigFile( env: Pick< WordPressEnvironment, 'name' > ): string {
+	return configPath( env as WordPressEnvironment );
+}
+
 /**
  * Our own record of the Playground server's pid, copied from wp-env's as soon as wp-env
  * writes it: wp-env deletes its pid file when a start fails, which would orphan a running
