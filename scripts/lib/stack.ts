@@ -1,7 +1,10 @@
 import type { ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { environmentDir, ROOT, sidecarDataDir } from './paths';
+import { commandFor } from './dev-environment';
+import { switchSite } from './kept-sites';
+import { orderStorageConflict, readStoredOrders, siteDatabaseFile } from './order-storage-guard';
+import { environmentDir, ROOT, sidecarDataDir, siteCopyDir } from './paths';
 import { forgetPid, recordPid, stopRecordedProcess, type ProcessIdentity } from './processes';
 import { ensureSharedKey } from './shared-key';
 import {
@@ -19,6 +22,7 @@ import {
 	stopRecordedWordPress,
 	stopWordPress,
 	waitForWordPress,
+	wantedSiteSource,
 	type OrderStorage,
 	type Runtime,
 	type SiteReport,
@@ -98,6 +102,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
  */
 export async function startStack( options: StackOptions ): Promise< Stack > {
 	const described = describeStack( options );
+	checkKeptSite( options, described.env );
 	const sidecar = await startStackSidecar( options, described );
 	try {
 		step(
@@ -115,6 +120,35 @@ export async function startStack( options: StackOptions ): Promise< Stack > {
 		await stopRecordedWordPress( described.env );
 		done( 'stopped the sidecar and WordPress' );
 		throw error;
+	}
+}
+
+/**
+ * Before anything starts, on a Playground site that is kept across starts: a site of another
+ * WordPress core is kept aside with its sidecar's data (kept-sites.ts), said in one line; a
+ * switch of order storage that would hide the site's orders, or that WooCommerce refuses, ends
+ * the start with what to do instead.
+ */
+function checkKeptSite( options: StackOptions, env: WordPressEnvironment ): void {
+	if ( options.runtime !== 'playground' || options.freshSite || process.env.WP_ENV_CORE ) {
+		return;
+	}
+	const line = switchSite( options.name, wantedSiteSource( env ) );
+	if ( line ) {
+		done( line );
+	}
+	if ( options.woocommerceDir ) {
+		const conflict = orderStorageConflict(
+			readStoredOrders( siteDatabaseFile( siteCopyDir( options.name ) ) ),
+			options.orderStorage ?? 'hpos',
+			{
+				start: commandFor( options.name, 'npm start' ),
+				fresh: commandFor( options.name, 'npm start -- --fresh' ),
+			}
+		);
+		if ( conflict ) {
+			throw new Error( conflict );
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import { environmentDir, ROOT, siteCopyDir, WP_ENV_BIN } from './paths';
 import { forgetPid, readPid, recordPid, stopRecordedProcess, terminate, type ProcessIdentity } from './processes';
 import { coreTreeVersion, ensureWordPressCore, wordpressVersion } from './wordpress-core';
 import { readFileFrom } from './file-tail';
+import { siteSourceFile, switchSite } from './kept-sites';
 import type { OrderStorage } from './site-choice';
 
 export type { OrderStorage };
@@ -293,31 +294,35 @@ export function debugLogFile( env: Pick< WordPressEnvironment, 'name' | 'runtime
 	return dir ? path.join( dir, 'wp-content', 'debug.log' ) : undefined;
 }
 
+/** Which core tree this environment's site is to be copied from, in the form kept-sites.ts records. */
+export function wantedSiteSource( env: WordPressEnvironment ): string {
+	const source = coreSourceDir( env );
+	return JSON.stringify( { source, version: coreTreeVersion( source ) } );
+}
+
 /**
  * Playground installs into the core folder it mounts and keeps the SQLite database
  * there, so each environment gets its own copy of the pristine core (the npm registry's,
  * or WORDPRESS_DIR's, which is never written to). A kept site (npm start's `dev`) copied
- * from another tree is moved aside to wordpress.previous instead of being mixed with it.
+ * from another tree is kept aside with its sidecar's data (kept-sites.ts; startStack does it
+ * before the sidecar starts) instead of being mixed with it.
  */
 function prepareSiteDir( env: WordPressEnvironment ): string {
 	const site = siteCopyDir( env.name );
 	const source = coreSourceDir( env );
-	const wanted = JSON.stringify( { source, version: coreTreeVersion( source ) } );
-	const marker = path.join( environmentDir( env.name ), 'wordpress-source.json' );
+	const wanted = wantedSiteSource( env );
 	if ( env.freshSite ) {
 		fs.rmSync( site, { recursive: true, force: true } );
-	} else if ( fs.existsSync( site ) && fs.existsSync( marker ) && fs.readFileSync( marker, 'utf8' ) !== wanted ) {
-		const previous = `${ site }.previous`;
-		fs.rmSync( previous, { recursive: true, force: true } );
-		fs.renameSync( site, previous );
-		process.stdout.write(
-			`  (this site was copied from another WordPress tree; it was moved to ${ previous } and a fresh site starts)\n`
-		);
+	} else {
+		const line = switchSite( env.name, wanted );
+		if ( line ) {
+			process.stdout.write( `  ${ line }\n` );
+		}
 	}
 	if ( ! fs.existsSync( site ) ) {
 		fs.cpSync( source, site, { recursive: true } );
 	}
-	fs.writeFileSync( marker, wanted );
+	fs.writeFileSync( siteSourceFile( env.name ), wanted );
 	return site;
 }
 
