@@ -566,7 +566,12 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 		}
 		const problems = setupProblemsSince( env, mark );
 		if ( problems.length > 0 ) {
-			throw new Error( `WordPress at ${ url } cannot be set up (${ lastError }):\n${ problems.join( '\n' ) }` );
+			const hpos = problems.some( ( line ) => line.includes( 'cannot switch WooCommerce to HPOS' ) )
+				? '\nThe shop keeps its orders in posts: keep that storage with WOOCOMMERCE_HPOS=off, or start a new site on HPOS with npm start -- --fresh.'
+				: '';
+			throw new Error(
+				`WordPress at ${ url } cannot be set up (${ lastError }):\n${ problems.join( '\n' ) }${ hpos }`
+			);
 		}
 		await new Promise( ( r ) => setTimeout( r, 1000 ) );
 	}
