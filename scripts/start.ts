@@ -30,7 +30,9 @@ By default the site runs WordPress 7.1 with WooCommerce 10.0.2 (HPOS) from the b
 ../shared/builds, unpacked once under .cache/builds; where they are missing, WordPress 6.5.5 from
 the npm registry without a shop. The core tree is copied into .cache/environments/dev/wordpress,
 where the site's SQLite database lives. The site and the sidecar's data (endpoints, inbound
-sources, deliveries in .cache/environments/dev/sidecar-data) survive restarts.
+sources, deliveries in .cache/environments/dev/sidecar-data) survive restarts. Started with another
+WordPress core, the site is kept with its sidecar's data in .cache/environments/dev/kept-site-<time>/
+(and comes back when that core is asked for again). WP-CLI on the site: npm run wp -- <command>.
 
 Options:
   --fresh            start from a clean site AND a clean sidecar: empties the site (its copy of
