@@ -217,9 +217,33 @@ export async function startStackSidecar(
 		await timed( 'sidecar answers /health', () => waitForSidecar( described.sidecarUrl, sidecar ) );
 	} catch ( error ) {
 		await stopChild( sidecar );
-		throw error;
+		const why = options.sidecarLogFile ? lastFatal( options.sidecarLogFile ) : undefined;
+		throw new Error(
+			`${ ( error as Error ).message }${ why ? `: ${ why }` : '' }${ options.sidecarLogFile ? ` (log: ${ options.sidecarLogFile })` : '' }`
+		);
 	}
 	return sidecar;
+}
+
+/** The message of the last fatal line of a sidecar's log (pino's JSON lines), e.g. why it could not listen. */
+export function lastFatal( logFile: string ): string | undefined {
+	let lines: string[];
+	try {
+		lines = fs.readFileSync( logFile, 'utf8' ).trim().split( '\n' ).slice( -50 ).reverse();
+	} catch {
+		return undefined;
+	}
+	for ( const line of lines ) {
+		try {
+			const entry = JSON.parse( line ) as { level?: number; msg?: string };
+			if ( ( entry.level ?? 0 ) >= 60 && entry.msg ) {
+				return entry.msg;
+			}
+		} catch {
+			// Not a log entry (a stack trace printed by node).
+		}
+	}
+	return undefined;
 }
 
 /**

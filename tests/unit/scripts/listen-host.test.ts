@@ -4,6 +4,7 @@ import net from 'net';
 import os from 'os';
 import path from 'path';
 import { portsInUse } from '../../../scripts/lib/ports';
+import { lastFatal } from '../../../scripts/lib/stack';
 import { DEFAULT_WORDPRESS_HOST, LISTEN_HOST_PRELOAD, listenHostEnvironment } from '../../../scripts/lib/wp-env';
 
 /** Runs a script under the given file name that listens as Playground's server does (a port, no address), and returns the address it got. */
@@ -69,5 +70,31 @@ describe( 'a port npm start needs that another process holds', () => {
 		expect(
 			await portsInUse( [ { port, host: '127.0.0.1', what: 'WordPress', option: '--port' } ], '' )
 		).toBeUndefined();
+	} );
+} );
+
+describe( 'a sidecar that exits before it answers', () => {
+	it( "is explained by its log's last fatal line", () => {
+		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-log-' ) );
+		const log = path.join( dir, 'sidecar.log' );
+		fs.writeFileSync(
+			log,
+			[
+				JSON.stringify( { level: 30, msg: 'stopped' } ),
+				JSON.stringify( {
+					level: 60,
+					msg: 'cannot listen: 127.0.0.1:8787 is in use by another process (SIDECAR_PORT chooses another port)',
+				} ),
+				'    at Server.setupListenHandle (node:net:1908:16)',
+			].join( '\n' ) + '\n'
+		);
+		try {
+			expect( lastFatal( log ) ).toBe(
+				'cannot listen: 127.0.0.1:8787 is in use by another process (SIDECAR_PORT chooses another port)'
+			);
+			expect( lastFatal( path.join( dir, 'none.log' ) ) ).toBeUndefined();
+		} finally {
+			fs.rmSync( dir, { recursive: true, force: true } );
+		}
 	} );
 } );
