@@ -3,11 +3,13 @@
  * Ctrl-C (or `npm stop` from another terminal) stops both.
  */
 import fs from 'fs';
+import net from 'net';
 import path from 'path';
 import { buildStale } from './lib/build-freshness';
 import { envFlag, parseFlags, portFlag } from './lib/cli-args';
 import { commandFor, emptyEnvironment, forgetSidecarStopped, readRunning, shown } from './lib/dev-environment';
 import { adminPasswordFile, environmentDir, LOCAL_MU_PLUGINS_DIR, ROOT, runFile, siteCopyDir } from './lib/paths';
+import { portsInUse } from './lib/ports';
 import { done, fail, step } from './lib/progress';
 import { chooseSite, SITE_CHOICE_HELP, type SiteChoice } from './lib/site-choice';
 import type { Stack } from './lib/stack';
@@ -15,7 +17,10 @@ import type { Stack } from './lib/stack';
 /** Loopback: what a local environment's outbound webhooks may reach besides the internet. */
 const LOCAL_RECEIVERS = '127.0.0.0/8,::1/128';
 
-const HELP = `Usage: npm start [-- [--fresh] [--runtime=playground|docker] [--port=8888] [--sidecar-port=8787] [--env=dev]]
+/** WordPress's address unless --host says otherwise (wp-env.ts's DEFAULT_WORDPRESS_HOST; that module loads slowly). */
+const DEFAULT_HOST = '127.0.0.1';
+
+const HELP = `Usage: npm start [-- [--fresh] [--runtime=playground|docker] [--port=8888] [--sidecar-port=8787] [--host=127.0.0.1] [--env=dev]]
 
 Builds the admin page and the sidecar when their sources changed since the last build, starts WordPress (through @wordpress/env) with the Service Integration plugin active
 and the sidecar beside it, then prints the URLs and logins. Stays in the foreground:
@@ -25,7 +30,9 @@ By default the site runs WordPress 7.1 with WooCommerce 10.0.2 (HPOS) from the b
 ../shared/builds, unpacked once under .cache/builds; where they are missing, WordPress 6.5.5 from
 the npm registry without a shop. The core tree is copied into .cache/environments/dev/wordpress,
 where the site's SQLite database lives. The site and the sidecar's data (endpoints, inbound
-sources, deliveries in .cache/environments/dev/sidecar-data) survive restarts.
+sources, deliveries in .cache/environments/dev/sidecar-data) survive restarts. Started with another
+WordPress core, the site is kept with its sidecar's data in .cache/environments/dev/kept-site-<time>/
+(and comes back when that core is asked for again). WP-CLI on the site: npm run wp -- <command>.
 
 Options:
   --fresh            start from a clean site AND a clean sidecar: empties the site (its copy of
@@ -34,6 +41,10 @@ Options:
   --runtime          playground (default, no Docker needed) or docker
   --port             WordPress's port (default 8888)
   --sidecar-port     the sidecar's port (default 8787)
+  --host             the address WordPress listens on (default 127.0.0.1: this machine only).
+                     --host=0.0.0.0 opens it to every interface, e.g. for a phone on your
+                     network; every browser that reaches it is logged in as administrator
+                     (Playground runtime; the sidecar always listens on 127.0.0.1)
   --env=<name>       another environment under .cache/environments/ (default dev), e.g. a second
                      site beside the first, on other ports
 
@@ -61,10 +72,21 @@ async function main(): Promise< void > {
 	let flags: Record< string, string | true >;
 	let name: string;
 	try {
-		flags = parseFlags( process.argv.slice( 2 ), [ 'help', 'runtime', 'port', 'sidecar-port', 'fresh', 'env' ] );
+		flags = parseFlags( process.argv.slice( 2 ), [
+			'help',
+			'runtime',
+			'port',
+			'sidecar-port',
+			'fresh',
+			'env',
+			'host',
+		] );
 		name = envFlag( flags );
 		if ( flags.fresh !== undefined && flags.fresh !== true ) {
 			throw new Error( `--fresh takes no value, got "--fresh=${ flags.fresh }"` );
+		}
+		if ( flags.host !== undefined && ( flags.host === true || net.isIP( flags.host ) === 0 ) ) {
+			throw new Error( `--host must be an IP address (127.0.0.1, 0.0.0.0, ::), got "${ String( flags.host ) }"` );
 		}
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
@@ -92,7 +114,7 @@ async function main(): Promise< void > {
 		{ ensureAdminApplicationPassword, LOCAL_ADMIN },
 		{ chooseRuntime },
 		{ stopChild },
-		{ describeCommerce, describeWordPress, sidecarIdentity, sidecarPidFile, startStack },
+		{ describeCommerce, describeWordPress, sidecarIdentity, sidecarPidFile, startStack, stopLeftovers },
 		{ stopWordPress },
 		{ superviseSidecar },
 		{ stopRecordedProcess },
@@ -108,11 +130,30 @@ async function main(): Promise< void > {
 
 	let runtime: ReturnType< typeof chooseRuntime >;
 	let site: SiteChoice;
+	let wpPort: number;
+	let sidecarPort: number;
 	try {
 		runtime = chooseRuntime( typeof flags.runtime === 'string' ? flags.runtime : undefined );
 		site = chooseSite();
+		wpPort = portFlag( flags.port, 8888, 'port' );
+		sidecarPort = portFlag( flags[ 'sidecar-port' ], 8787, 'sidecar-port' );
 	} catch ( error ) {
 		return fail( ( error as Error ).message );
+	}
+	const wpHost = typeof flags.host === 'string' ? flags.host : DEFAULT_HOST;
+	// What an interrupted start of this environment left would hold its own ports.
+	for ( const line of await stopLeftovers( name ) ) {
+		done( line );
+	}
+	const taken = await portsInUse(
+		[
+			{ port: wpPort, host: wpHost, what: 'WordPress', option: '--port' },
+			{ port: sidecarPort, host: '127.0.0.1', what: 'the sidecar', option: '--sidecar-port' },
+		],
+		`npm start -- --env=<name> --port=<port> --sidecar-port=<port> (npm start -- --help)`
+	);
+	if ( taken ) {
+		return fail( taken );
 	}
 	if ( flags.fresh ) {
 		// Docker keeps the database in its volumes, and WP_ENV_CORE is a folder of the user's:
@@ -141,8 +182,9 @@ async function main(): Promise< void > {
 		stack = await startStack( {
 			name,
 			runtime,
-			wpPort: portFlag( flags.port, 8888, 'port' ),
-			sidecarPort: portFlag( flags[ 'sidecar-port' ], 8787, 'sidecar-port' ),
+			wpPort,
+			sidecarPort,
+			wpHost,
 			woocommerceDir: site.woocommerceDir,
 			wordpressDir: site.wordpressDir,
 			orderStorage: site.orderStorage,
@@ -216,6 +258,17 @@ function warnAboutShadowedMuPlugins( name: string ): void {
 	}
 }
 
+/** Where the site answers: this machine only, unless --host opened it. */
+function listensOn( stack: Stack ): string {
+	const host = stack.env.host ?? DEFAULT_HOST;
+	if ( stack.env.runtime !== 'playground' ) {
+		return 'ports published by Docker';
+	}
+	return host === DEFAULT_HOST
+		? `listens on ${ host } only; --host=0.0.0.0 opens it to your network`
+		: `listens on ${ host }: every browser that reaches it is logged in as administrator`;
+}
+
 function printSummary(
 	stack: Stack,
 	logFile: string,
@@ -228,7 +281,7 @@ function printSummary(
 		'',
 		'Service Integration is running.',
 		'',
-		`  WordPress        ${ stack.siteUrl }/`,
+		`  WordPress        ${ stack.siteUrl }/   (${ listensOn( stack ) })`,
 		`  wp-admin         ${ stack.siteUrl }/wp-admin/   (user: ${ about.admin.login }, password: ${ about.admin.password })`,
 		`  Admin API login  ${ about.admin.login }:${ admin.password }   (an application password, kept in ${ admin.file })`,
 		`  Plugin page      ${ stack.siteUrl }/wp-admin/admin.php?page=service-integration`,

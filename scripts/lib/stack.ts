@@ -1,7 +1,10 @@
 import type { ChildProcess } from 'child_process';
 import fs from 'fs';
 import path from 'path';
-import { environmentDir, ROOT, sidecarDataDir } from './paths';
+import { commandFor } from './dev-environment';
+import { switchSite } from './kept-sites';
+import { orderStorageConflict, readStoredOrders, siteDatabaseFile } from './order-storage-guard';
+import { environmentDir, ROOT, sidecarDataDir, siteCopyDir } from './paths';
 import { forgetPid, recordPid, stopRecordedProcess, type ProcessIdentity } from './processes';
 import { ensureSharedKey } from './shared-key';
 import {
@@ -19,6 +22,7 @@ import {
 	stopRecordedWordPress,
 	stopWordPress,
 	waitForWordPress,
+	wantedSiteSource,
 	type OrderStorage,
 	type Runtime,
 	type SiteReport,
@@ -45,6 +49,8 @@ export interface StackOptions {
 	systemCron?: boolean;
 	sidecarLogFile?: string;
 	sidecarEnv?: NodeJS.ProcessEnv;
+	/** The address WordPress listens on (Playground runtime); 127.0.0.1 by default (wp-env.ts). */
+	wpHost?: string;
 }
 
 export interface Stack {
@@ -77,6 +83,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		localMuPluginsDir: options.localMuPluginsDir,
 		freshSite: options.freshSite,
 		systemCron: options.systemCron,
+		host: options.wpHost,
 	};
 	return {
 		env,
@@ -95,6 +102,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
  */
 export async function startStack( options: StackOptions ): Promise< Stack > {
 	const described = describeStack( options );
+	checkKeptSite( options, described.env );
 	const sidecar = await startStackSidecar( options, described );
 	try {
 		step(
@@ -112,6 +120,35 @@ export async function startStack( options: StackOptions ): Promise< Stack > {
 		await stopRecordedWordPress( described.env );
 		done( 'stopped the sidecar and WordPress' );
 		throw error;
+	}
+}
+
+/**
+ * Before anything starts, on a Playground site that is kept across starts: a site of another
+ * WordPress core is kept aside with its sidecar's data (kept-sites.ts), said in one line; a
+ * switch of order storage that would hide the site's orders, or that WooCommerce refuses, ends
+ * the start with what to do instead.
+ */
+function checkKeptSite( options: StackOptions, env: WordPressEnvironment ): void {
+	if ( options.runtime !== 'playground' || options.freshSite || process.env.WP_ENV_CORE ) {
+		return;
+	}
+	const line = switchSite( options.name, wantedSiteSource( env ) );
+	if ( line ) {
+		done( line );
+	}
+	if ( options.woocommerceDir ) {
+		const conflict = orderStorageConflict(
+			readStoredOrders( siteDatabaseFile( siteCopyDir( options.name ) ) ),
+			options.orderStorage ?? 'hpos',
+			{
+				start: commandFor( options.name, 'npm start' ),
+				fresh: commandFor( options.name, 'npm start -- --fresh' ),
+			}
+		);
+		if ( conflict ) {
+			throw new Error( conflict );
+		}
 	}
 }
 
@@ -180,9 +217,33 @@ export async function startStackSidecar(
 		await timed( 'sidecar answers /health', () => waitForSidecar( described.sidecarUrl, sidecar ) );
 	} catch ( error ) {
 		await stopChild( sidecar );
-		throw error;
+		const why = options.sidecarLogFile ? lastFatal( options.sidecarLogFile ) : undefined;
+		throw new Error(
+			`${ ( error as Error ).message }${ why ? `: ${ why }` : '' }${ options.sidecarLogFile ? ` (log: ${ options.sidecarLogFile })` : '' }`
+		);
 	}
 	return sidecar;
+}
+
+/** The message of the last fatal line of a sidecar's log (pino's JSON lines), e.g. why it could not listen. */
+export function lastFatal( logFile: string ): string | undefined {
+	let lines: string[];
+	try {
+		lines = fs.readFileSync( logFile, 'utf8' ).trim().split( '\n' ).slice( -50 ).reverse();
+	} catch {
+		return undefined;
+	}
+	for ( const line of lines ) {
+		try {
+			const entry = JSON.parse( line ) as { level?: number; msg?: string };
+			if ( ( entry.level ?? 0 ) >= 60 && entry.msg ) {
+				return entry.msg;
+			}
+		} catch {
+			// Not a log entry (a stack trace printed by node).
+		}
+	}
+	return undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import { environmentDir, ROOT, siteCopyDir, WP_ENV_BIN } from './paths';
 import { forgetPid, readPid, recordPid, stopRecordedProcess, terminate, type ProcessIdentity } from './processes';
 import { coreTreeVersion, ensureWordPressCore, wordpressVersion } from './wordpress-core';
 import { readFileFrom } from './file-tail';
+import { siteSourceFile, switchSite } from './kept-sites';
 import type { OrderStorage } from './site-choice';
 
 export type { OrderStorage };
@@ -44,6 +45,30 @@ export interface WordPressEnvironment {
 	wordpressDir?: string;
 	/** WooCommerce's order storage (WOOCOMMERCE_HPOS): HPOS ('hpos', WooCommerce's default for new shops) or posts ('legacy'). */
 	orderStorage?: OrderStorage;
+	/**
+	 * The address the Playground server listens on (npm start's --host): DEFAULT_WORDPRESS_HOST
+	 * unless given. The Docker runtime publishes its ports as Docker does.
+	 */
+	host?: string;
+}
+
+/** This machine only: the local site logs every browser in as administrator. */
+export const DEFAULT_WORDPRESS_HOST = '127.0.0.1';
+
+/** Preloaded into Playground's server, which has no option for the address it listens on. */
+export const LISTEN_HOST_PRELOAD = path.join( ROOT, 'scripts', 'wp-env', 'listen-host.cjs' );
+
+/**
+ * What wp-env runs with (and passes on to the Playground server it starts) so that the server
+ * listens on `host` only: the preload, added to any NODE_OPTIONS of this process, and the address.
+ */
+export function listenHostEnvironment( host: string, base: NodeJS.ProcessEnv = process.env ): NodeJS.ProcessEnv {
+	return {
+		SERVICE_INTEGRATION_WORDPRESS_HOST: host,
+		NODE_OPTIONS: [ base.NODE_OPTIONS, `--require ${ JSON.stringify( LISTEN_HOST_PRELOAD ) }` ]
+			.filter( Boolean )
+			.join( ' ' ),
+	};
 }
 
 interface RawConfig {
@@ -146,6 +171,16 @@ function seedOfflineVersionCache( env: WordPressEnvironment, file: string ): voi
 /** wp-env's work directory for a config file (the md5 form, which we create first so wp-env uses it). */
 function wpEnvWorkDir( env: WordPressEnvironment, file = configPath( env ) ): string {
 	return path.join( wpEnvHome( env ), crypto.createHash( 'md5' ).update( file ).digest( 'hex' ) );
+}
+
+/** The blueprint wp-env wrote for this environment's Playground server (wp-config constants, login). */
+export function playgroundBlueprintFile( env: Pick< WordPressEnvironment, 'name' > ): string {
+	return path.join( wpEnvWorkDir( env as WordPressEnvironment ), 'playground-blueprint.json' );
+}
+
+/** The config derived for this environment (writeEnvironmentConfig): its port and absolute mappings. */
+export function environmentConfigFile( env: Pick< WordPressEnvironment, 'name' > ): string {
+	return configPath( env as WordPressEnvironment );
 }
 
 /**
@@ -259,31 +294,35 @@ export function debugLogFile( env: Pick< WordPressEnvironment, 'name' | 'runtime
 	return dir ? path.join( dir, 'wp-content', 'debug.log' ) : undefined;
 }
 
+/** Which core tree this environment's site is to be copied from, in the form kept-sites.ts records. */
+export function wantedSiteSource( env: WordPressEnvironment ): string {
+	const source = coreSourceDir( env );
+	return JSON.stringify( { source, version: coreTreeVersion( source ) } );
+}
+
 /**
  * Playground installs into the core folder it mounts and keeps the SQLite database
  * there, so each environment gets its own copy of the pristine core (the npm registry's,
  * or WORDPRESS_DIR's, which is never written to). A kept site (npm start's `dev`) copied
- * from another tree is moved aside to wordpress.previous instead of being mixed with it.
+ * from another tree is kept aside with its sidecar's data (kept-sites.ts; startStack does it
+ * before the sidecar starts) instead of being mixed with it.
  */
 function prepareSiteDir( env: WordPressEnvironment ): string {
 	const site = siteCopyDir( env.name );
 	const source = coreSourceDir( env );
-	const wanted = JSON.stringify( { source, version: coreTreeVersion( source ) } );
-	const marker = path.join( environmentDir( env.name ), 'wordpress-source.json' );
+	const wanted = wantedSiteSource( env );
 	if ( env.freshSite ) {
 		fs.rmSync( site, { recursive: true, force: true } );
-	} else if ( fs.existsSync( site ) && fs.existsSync( marker ) && fs.readFileSync( marker, 'utf8' ) !== wanted ) {
-		const previous = `${ site }.previous`;
-		fs.rmSync( previous, { recursive: true, force: true } );
-		fs.renameSync( site, previous );
-		process.stdout.write(
-			`  (this site was copied from another WordPress tree; it was moved to ${ previous } and a fresh site starts)\n`
-		);
+	} else {
+		const line = switchSite( env.name, wanted );
+		if ( line ) {
+			process.stdout.write( `  ${ line }\n` );
+		}
 	}
 	if ( ! fs.existsSync( site ) ) {
 		fs.cpSync( source, site, { recursive: true } );
 	}
-	fs.writeFileSync( marker, wanted );
+	fs.writeFileSync( siteSourceFile( env.name ), wanted );
 	return site;
 }
 
@@ -307,7 +346,8 @@ const startMarks = new Map< string, number >();
  */
 export async function startWordPress( env: WordPressEnvironment ): Promise< void > {
 	writeEnvironmentConfig( env );
-	const extraEnv: NodeJS.ProcessEnv = {};
+	const extraEnv: NodeJS.ProcessEnv =
+		env.runtime === 'playground' ? listenHostEnvironment( env.host ?? DEFAULT_WORDPRESS_HOST ) : {};
 	if ( env.runtime === 'playground' && ! process.env.WP_ENV_CORE ) {
 		extraEnv.WP_ENV_CORE = prepareSiteDir( env );
 	}
@@ -526,7 +566,12 @@ export async function waitForWordPress( env: WordPressEnvironment, timeoutMs = 1
 		}
 		const problems = setupProblemsSince( env, mark );
 		if ( problems.length > 0 ) {
-			throw new Error( `WordPress at ${ url } cannot be set up (${ lastError }):\n${ problems.join( '\n' ) }` );
+			const hpos = problems.some( ( line ) => line.includes( 'cannot switch WooCommerce to HPOS' ) )
+				? '\nThe shop keeps its orders in posts: keep that storage with WOOCOMMERCE_HPOS=off, or start a new site on HPOS with npm start -- --fresh.'
+				: '';
+			throw new Error(
+				`WordPress at ${ url } cannot be set up (${ lastError }):\n${ problems.join( '\n' ) }${ hpos }`
+			);
 		}
 		await new Promise( ( r ) => setTimeout( r, 1000 ) );
 	}

@@ -74,7 +74,9 @@ function run( config: SidecarConfig, log: Logger, store: QueueStore, details: { 
 	const outbound = createOutboundRuntime( { config, log, store, metrics, instanceId } );
 	const { dispatcher } = outbound;
 	const app = createApp( { config, log, startedAt: Date.now(), store, dispatcher, metrics } );
-	const server: Server = app.listen( config.port, config.host, () => {
+	// Not app.listen's callback: Express 5 calls it with the error too, when the port is taken.
+	const server: Server = app.listen( config.port, config.host );
+	server.once( 'listening', () => {
 		const address = server.address();
 		const port = typeof address === 'object' && address ? address.port : config.port;
 		// Only once the port is this process's: a second process started with the same settings
@@ -94,8 +96,13 @@ function run( config: SidecarConfig, log: Logger, store: QueueStore, details: { 
 		);
 	} );
 	applyServerTimeouts( server );
-	server.on( 'error', ( error ) => {
-		log.fatal( { err: error }, 'cannot listen' );
+	server.on( 'error', ( error: NodeJS.ErrnoException ) => {
+		log.fatal(
+			{ err: error, host: config.host, port: config.port },
+			error.code === 'EADDRINUSE'
+				? `cannot listen: ${ config.host }:${ config.port } is in use by another process (SIDECAR_PORT chooses another port)`
+				: `cannot listen on ${ config.host }:${ config.port }`
+		);
 		process.exit( 1 );
 	} );
 	const metricsListener = startMetricsListener( config, {

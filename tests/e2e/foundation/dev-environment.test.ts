@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import fs from 'fs';
+import net from 'net';
+import os from 'os';
 import path from 'path';
 import { adminPasswordFile, environmentDir, ROOT } from '../../../scripts/lib/paths';
 import { readPid } from '../../../scripts/lib/processes';
@@ -31,6 +33,18 @@ interface NpmStart {
 	child: ChildProcess;
 	output: () => string;
 	exited: Promise< number | null >;
+}
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts( host: string, port: number ): Promise< boolean > {
+	return new Promise( ( resolve ) => {
+		const socket = net.connect( port, host );
+		socket.once( 'connect', () => {
+			socket.destroy();
+			resolve( true );
+		} );
+		socket.once( 'error', () => resolve( false ) );
+	} );
 }
 
 /** The npm start of the test running, killed after it whatever happened. */
@@ -141,6 +155,15 @@ describe( 'npm start, its sidecar stopped and started by hand, and --fresh', () 
 
 	it( 'keeps WordPress running while the sidecar is stopped, starts it again as npm start did, and npm stop stops that one too', async () => {
 		const start = await npmStart();
+		// The site logs every browser in as administrator: it answers this machine only.
+		expect( start.output() ).toContain( 'listens on 127.0.0.1 only' );
+		expect( await accepts( '127.0.0.1', E2E_WP_PORT + 5 ) ).toBe( true );
+		const outside = Object.values( os.networkInterfaces() )
+			.flat()
+			.find( ( address ) => address && address.family === 'IPv4' && ! address.internal );
+		if ( outside ) {
+			expect( await accepts( outside.address, E2E_WP_PORT + 5 ) ).toBe( false );
+		}
 		const created = await adminCall( 'POST', '/webhooks/endpoints', {
 			url: 'http://127.0.0.1:9/hooks',
 			event_types: [ 'order.created' ],
