@@ -327,7 +327,7 @@ export class Dispatcher {
 			limit: ( id ) => {
 				const endpoint = this.endpoints.get( id );
 				return endpoint?.status === 'active' && this.state === 'running' && ! this.goneUnrecorded( id )
-					? endpoint.maxConcurrency - this.inFlightCount( id )
+					? endpoint.maxConcurrency - this.inFlightCount( id ) - this.unrecorded( id )
 					: 0;
 			},
 			lease: this.lease,
@@ -336,8 +336,17 @@ export class Dispatcher {
 	}
 
 	/**
+	 * Attempts to the endpoint that have ended but wait for the next round to be recorded. Their
+	 * slots stay taken until then: the store still has them in flight, holding their ordering
+	 * keys, so a claim in between would take a later key's event instead of the next one of theirs.
+	 */
+	private unrecorded( id: string ): number {
+		return this.finished.filter( ( item ) => item.endpointId === id ).length;
+	}
+
+	/**
 	 * Whether an attempt to the endpoint answered 410 Gone and waits for the next round, which
-	 * disables the endpoint: until then nothing more is claimed for it (its slot is free already).
+	 * disables the endpoint: until then nothing more is claimed for it, whatever slots are free.
 	 */
 	private goneUnrecorded( endpointId: string ): boolean {
 		return this.finished.some( ( item ) => item.endpointId === endpointId && saysGone( item.result.outcome ) );
