@@ -25,13 +25,18 @@ export async function freePort(): Promise< number > {
 	return port;
 }
 
-/** The real sidecar as its own process (as `npm start` runs it), ready when /health answers. */
-export async function spawnSidecar( options: {
+export interface SidecarProcessOptions {
 	dataDir: string;
 	port: number;
 	logFile: string;
 	env?: NodeJS.ProcessEnv;
-} ): Promise< SpawnedSidecar > {
+}
+
+/**
+ * The real sidecar as its own process (as `npm start` runs it), with the tests' settings, its
+ * output appended to logFile; not waited for (spawnSidecar waits until it answers).
+ */
+export function launchSidecar( options: SidecarProcessOptions ): Pick< SpawnedSidecar, 'child' | 'exited' > {
 	const out = fs.openSync( options.logFile, 'a' );
 	const child = spawn( process.execPath, sidecarNodeArgs(), {
 		cwd: ROOT,
@@ -54,6 +59,12 @@ export async function spawnSidecar( options: {
 	const exited = new Promise< { code: number | null; signal: NodeJS.Signals | null } >( ( resolve ) =>
 		child.once( 'exit', ( code, signal ) => resolve( { code, signal } ) )
 	);
+	return { child, exited };
+}
+
+/** The real sidecar as its own process (launchSidecar), ready when /health answers. */
+export async function spawnSidecar( options: SidecarProcessOptions ): Promise< SpawnedSidecar > {
+	const { child, exited } = launchSidecar( options );
 	const url = `http://127.0.0.1:${ options.port }`;
 	const ready = async () => {
 		if ( child.exitCode !== null || child.signalCode !== null ) {
