@@ -121,10 +121,7 @@ final class Hand_Over {
 	 * the lock (it is handing these rows over already).
 	 */
 	public function flush_at_shutdown(): void {
-		if ( function_exists( 'fastcgi_finish_request' ) ) {
-			fastcgi_finish_request();
-		}
-		$this->flush( 1 );
+		$this->flush_after_response( 1 );
 	}
 
 	/**
@@ -143,10 +140,19 @@ final class Hand_Over {
 	 * hands over; none when another request or the cron holds the lock.
 	 */
 	public function drain_at_shutdown(): void {
+		$this->flush_after_response( self::MAX_BATCHES );
+	}
+
+	/**
+	 * Sends the response first where PHP-FPM allows it, then hands over up to $max_batches.
+	 *
+	 * @param int $max_batches Requests to the sidecar at most.
+	 */
+	private function flush_after_response( int $max_batches ): void {
 		if ( function_exists( 'fastcgi_finish_request' ) ) {
 			fastcgi_finish_request();
 		}
-		$this->flush();
+		$this->flush( $max_batches );
 	}
 
 	/**
