@@ -46,7 +46,7 @@ describe( 'channel signature', () => {
 	);
 
 	it( 'upper-cases the method, as the PHP side receives it', () => {
-		const [ vector ] = vectors;
+		const vector = vectors[ 0 ]!;
 		expect(
 			signChannelRequest(
 				vector.key,
