@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { CHANNEL_HEADERS, signChannelResponse } from '../../sidecar/src/channel/channel-signature';
 import { orderEvent } from './support/api-client';
 import { startHarness, type Harness } from './support/harness';
 import { startReceiver, type Receiver } from './support/receiver';
@@ -130,6 +131,39 @@ describe( 'sidecar /v1 API', () => {
 			expect( ( await sidecar.api( 'POST', '/v1/endpoints', { url: 'http://10.0.0.1/' } ) ).body.code ).toBe(
 				'blocked_address'
 			);
+		} );
+	} );
+
+	describe( 'a body over the size limit', () => {
+		// The harness's limit, SIDECAR_MAX_BODY_BYTES by default (1 MiB).
+		const LIMIT = 1024 * 1024;
+		const events = ( bytes: number ) => ( {
+			events: [ orderEvent( `too_large_${ bytes }`, 'order.paid', 1, { blob: 'x'.repeat( bytes ) } ) ],
+		} );
+
+		it( 'is refused with a 413 signed for the request, which WordPress can trust, and nothing is stored', async () => {
+			const response = await sidecar.api( 'POST', '/v1/events', events( LIMIT ) );
+			expect( response.status ).toBe( 413 );
+			expect( response.body.code ).toBe( 'body_too_large' );
+			const requestId = response.headers.get( CHANNEL_HEADERS.requestId ) as string;
+			const timestamp = Number( response.headers.get( CHANNEL_HEADERS.timestamp ) );
+			expect( response.headers.get( CHANNEL_HEADERS.signature ) ).toBe(
+				signChannelResponse( sidecar.config.sharedKey, timestamp, requestId, 413, Buffer.from( response.text ) )
+			);
+			expect( ( await sidecar.api( 'GET', `/v1/events/too_large_${ LIMIT }` ) ).status ).toBe( 404 );
+		} );
+
+		it( 'past twice the limit, is refused by the body reader before the signature is read: unsigned', async () => {
+			const response = await sidecar.api( 'POST', '/v1/events', events( 2 * LIMIT ) );
+			expect( response.status ).toBe( 413 );
+			expect( response.body.code ).toBe( 'body_too_large' );
+			expect( response.headers.get( CHANNEL_HEADERS.signature ) ).toBeNull();
+		} );
+
+		it( 'with a wrong signature, is refused as unsigned (401), not measured', async () => {
+			const response = await sidecar.api( 'POST', '/v1/events', events( LIMIT ), { key: 'not-the-key' } );
+			expect( response.status ).toBe( 401 );
+			expect( response.body.code ).toBe( 'channel_signature_invalid' );
 		} );
 	} );
 

@@ -155,6 +155,14 @@ final class Sidecar_Client {
 		$signature = (string) wp_remote_retrieve_header( $response, Channel_Signature::HEADER_SIGNATURE );
 		$expected  = Channel_Signature::sign_response( $this->key, $timestamp, $request_id, $status, $raw );
 
+		if ( ! Channel_Signature::is_valid( $expected, $signature, $timestamp ) && 413 === $status && '' === $signature ) {
+			// Over twice its limit, the sidecar refuses a body before it can check (and so sign) the request.
+			return new WP_Error(
+				'sidecar_body_too_large',
+				__( 'The sidecar refused the request as far over its size limit; raise SIDECAR_MAX_BODY_BYTES or lower the service_integration_outbox_batch_bytes filter.', 'service-integration' ),
+				array( 'status' => 502 )
+			);
+		}
 		if ( ! Channel_Signature::is_valid( $expected, $signature, $timestamp ) ) {
 			return new WP_Error(
 				'sidecar_bad_signature',

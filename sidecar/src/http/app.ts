@@ -6,6 +6,7 @@ import { mainPortMetricsRouter } from '../metrics/http';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { QueueStore } from '../store/queue-store';
 import { createAppShell, finishApp } from './app-shell';
+import { bodyWithinLimit } from './body-limit';
 import { checkReadiness, probeRoutes } from './probes';
 import type { RouteDispatcher } from './routes/context';
 import { deliveriesRouter } from './routes/deliveries';
@@ -51,8 +52,12 @@ export function createApp( context: AppContext ): express.Express {
 	app.use( mainPortMetricsRouter( context.metrics, config.metricsToken ) );
 
 	const api = express.Router();
-	api.use( express.raw( { type: () => true, limit: config.maxBodyBytes } ) );
+	// Read up to twice the limit so that a signed request over it is refused with a signed 413,
+	// which WordPress trusts (it then sends a batch again one event at a time, or parks the
+	// event); past that, the unsigned 413 of the body reader.
+	api.use( express.raw( { type: () => true, limit: 2 * config.maxBodyBytes } ) );
 	api.use( channelAuth( config.sharedKey ) );
+	api.use( bodyWithinLimit( config.maxBodyBytes ) );
 
 	api.use( statusRouter( context ) );
 	api.use( eventsRouter( context ) );

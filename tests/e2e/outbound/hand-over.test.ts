@@ -144,6 +144,57 @@ describe( 'outbox hand-over', () => {
 		} );
 	} );
 
+	it( 'parks an event over the byte cap or that the sidecar refuses as too large (413), and sends a too-large batch again one event at a time', async () => {
+		// The fixture raises the byte cap to 2 MiB, over the sidecar's 1 MiB body limit.
+		await withPluginActive( FAULTS, async () => {
+			const before = await outbox();
+			await stopSidecar();
+			const orders: number[] = [];
+			try {
+				orders.push(
+					// Together one 1.2 MiB batch: the sidecar answers 413, so each goes alone.
+					...( await ordersWithSku( 'PAD-400K', 3 ) ),
+					// 1.2 MiB alone: under the cap, refused by the sidecar (413), parked.
+					...( await ordersWithSku( 'PAD-1200K' ) ),
+					// 2.2 MiB: over the cap, parked before anything is sent.
+					...( await ordersWithSku( 'PAD-2200K' ) ),
+					...( await ordersWithSku( 'OAK' ) )
+				);
+			} finally {
+				// Its sidecar.ready asks WordPress to hand over what it holds.
+				await startSidecar();
+			}
+			await waitUntil( async () => ( await outbox() ).pending === 0, 30_000, 'the outbox empty', 250 );
+			const [ padded1, padded2, padded3, refused, overCap, plain ] = orders as [
+				number,
+				number,
+				number,
+				number,
+				number,
+				number,
+			];
+			await receiver.waitFor(
+				() => [ padded1, padded2, padded3, plain ].every( ( order ) => deliveredFor( order ).length === 1 ),
+				30_000
+			);
+			for ( const order of [ padded1, padded2, padded3 ] ) {
+				const delivered = JSON.parse( deliveredFor( order )[ 0 ]!.body ) as { data: { padding: string } };
+				expect( delivered.data.padding ).toHaveLength( 400 * 1024 );
+			}
+			const state = await outbox();
+			expect( state.rejected ).toBe( before.rejected + 2 );
+			const errors = state.rejected_events.slice( 0, 2 ).map( ( event ) => event.error );
+			expect( errors ).toEqual(
+				expect.arrayContaining( [
+					expect.stringMatching( /^payload_too_large: \d+ bytes, over the 2097152-byte hand-over limit$/ ),
+					expect.stringMatching( /^body_too_large: / ),
+				] )
+			);
+			expect( deliveredFor( refused ) ).toEqual( [] );
+			expect( deliveredFor( overCap ) ).toEqual( [] );
+		} );
+	} );
+
 	it( 'counts and logs an event the outbox failed to store, without breaking the order', async () => {
 		await withPluginActive( FAULTS, async () => {
 			const before = ( await outbox() ).write_failures.count;
