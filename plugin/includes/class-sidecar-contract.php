@@ -15,7 +15,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The values the plugin shares with the sidecar, the fields of the requests WordPress forwards
- * to it, as the sidecar checks them, and what the sidecar answers.
+ * to it, as the sidecar checks them, and what the sidecar answers. Each description is written
+ * once: an argument or a field that recurs is an entry of args() or fields(), a view that
+ * recurs is a function of its own.
  */
 final class Sidecar_Contract {
 
@@ -59,6 +61,7 @@ final class Sidecar_Contract {
 	 * @return array<string, array<string, array<string, mixed>>>
 	 */
 	public static function requests(): array {
+		$args = self::args();
 		return array(
 			'endpoint.create'  => array(
 				'url'                 => array(
@@ -69,30 +72,10 @@ final class Sidecar_Contract {
 					'maxLength'   => 2048,
 					'required'    => true,
 				),
-				'event_types'         => array(
-					'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-					'type'        => 'array',
-					'items'       => array(
-						'type' => 'string',
-						'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-					),
-					'maxItems'    => 20,
-				),
-				'description'         => array(
-					'description' => __( 'A note for the site owner.', 'service-integration' ),
-					'type'        => 'string',
-					'maxLength'   => 500,
-				),
-				'max_concurrency'     => array(
-					'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-					'type'        => 'integer',
-					'minimum'     => 1,
-					'maximum'     => 64,
-				),
-				'wc_compat_signature' => array(
-					'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-					'type'        => 'boolean',
-				),
+				'event_types'         => $args['event_types'],
+				'description'         => $args['description'],
+				'max_concurrency'     => $args['max_concurrency'],
+				'wc_compat_signature' => $args['wc_compat_signature'],
 			),
 			'endpoint.update'  => array(
 				'url'                 => array(
@@ -102,38 +85,13 @@ final class Sidecar_Contract {
 					'minLength'   => 1,
 					'maxLength'   => 2048,
 				),
-				'event_types'         => array(
-					'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-					'type'        => 'array',
-					'items'       => array(
-						'type' => 'string',
-						'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-					),
-					'maxItems'    => 20,
-				),
-				'description'         => array(
-					'description' => __( 'A note for the site owner.', 'service-integration' ),
-					'type'        => 'string',
-					'maxLength'   => 500,
-				),
-				'max_concurrency'     => array(
-					'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-					'type'        => 'integer',
-					'minimum'     => 1,
-					'maximum'     => 64,
-				),
-				'wc_compat_signature' => array(
-					'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-					'type'        => 'boolean',
-				),
+				'event_types'         => $args['event_types'],
+				'description'         => $args['description'],
+				'max_concurrency'     => $args['max_concurrency'],
+				'wc_compat_signature' => $args['wc_compat_signature'],
 			),
 			'endpoint.rotate'  => array(
-				'grace_hours' => array(
-					'description' => __( 'Hours the previous secret stays valid (default 24, at most 720).', 'service-integration' ),
-					'type'        => 'number',
-					'minimum'     => 0,
-					'maximum'     => 720,
-				),
+				'grace_hours' => $args['grace_hours'],
 			),
 			'endpoint.enable'  => array(
 				'redeliver' => array(
@@ -184,11 +142,7 @@ final class Sidecar_Contract {
 				),
 			),
 			'delivery.query'   => array(
-				'endpoint_id' => array(
-					'description' => __( 'Only this endpoint\'s deliveries.', 'service-integration' ),
-					'type'        => 'string',
-					'minLength'   => 1,
-				),
+				'endpoint_id' => $args['endpoint_id'],
 				'type'        => array(
 					'description' => __( 'Only deliveries of this event type.', 'service-integration' ),
 					'type'        => 'string',
@@ -200,18 +154,8 @@ final class Sidecar_Contract {
 					'type'        => 'string',
 					'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
 				),
-				'page'        => array(
-					'description' => __( 'Page, from 1.', 'service-integration' ),
-					'type'        => 'integer',
-					'minimum'     => 1,
-					'maximum'     => 1000000,
-				),
-				'per_page'    => array(
-					'description' => __( 'Items per page (default 20).', 'service-integration' ),
-					'type'        => 'integer',
-					'minimum'     => 1,
-					'maximum'     => 100,
-				),
+				'page'        => $args['page'],
+				'per_page'    => $args['per_page'],
 			),
 			'event.replay'     => array(
 				'endpoint_id' => array(
@@ -227,11 +171,7 @@ final class Sidecar_Contract {
 					'format'      => 'date-time',
 					'required'    => true,
 				),
-				'endpoint_id' => array(
-					'description' => __( 'Only this endpoint\'s deliveries.', 'service-integration' ),
-					'type'        => 'string',
-					'minLength'   => 1,
-				),
+				'endpoint_id' => $args['endpoint_id'],
 			),
 			'source.create'    => array(
 				'id'                => array(
@@ -250,20 +190,9 @@ final class Sidecar_Contract {
 					'description' => __( 'The provider\'s secret (default: one is generated).', 'service-integration' ),
 					'type'        => 'string',
 				),
-				'status'            => array(
-					'type' => 'string',
-					'enum' => array( 'active', 'disabled' ),
-				),
-				'description'       => array(
-					'type'      => 'string',
-					'maxLength' => 500,
-				),
-				'tolerance_seconds' => array(
-					'description' => __( 'How old a signed timestamp may be (null: the scheme\'s default).', 'service-integration' ),
-					'type'        => array( 'integer', 'null' ),
-					'minimum'     => 0,
-					'maximum'     => 86400,
-				),
+				'status'            => $args['status'],
+				'description'       => $args['source.create.description'],
+				'tolerance_seconds' => $args['tolerance_seconds'],
 			),
 			'source.update'    => array(
 				'scheme'            => array(
@@ -271,32 +200,16 @@ final class Sidecar_Contract {
 					'type'        => 'string',
 					'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
 				),
-				'status'            => array(
-					'type' => 'string',
-					'enum' => array( 'active', 'disabled' ),
-				),
-				'description'       => array(
-					'type'      => 'string',
-					'maxLength' => 500,
-				),
-				'tolerance_seconds' => array(
-					'description' => __( 'How old a signed timestamp may be (null: the scheme\'s default).', 'service-integration' ),
-					'type'        => array( 'integer', 'null' ),
-					'minimum'     => 0,
-					'maximum'     => 86400,
-				),
+				'status'            => $args['status'],
+				'description'       => $args['source.create.description'],
+				'tolerance_seconds' => $args['tolerance_seconds'],
 			),
 			'source.rotate'    => array(
 				'secret'      => array(
 					'description' => __( 'The new secret, when the provider issues it (default: one is generated).', 'service-integration' ),
 					'type'        => 'string',
 				),
-				'grace_hours' => array(
-					'description' => __( 'Hours the previous secret stays valid (default 24, at most 720).', 'service-integration' ),
-					'type'        => 'number',
-					'minimum'     => 0,
-					'maximum'     => 720,
-				),
+				'grace_hours' => $args['grace_hours'],
 			),
 			'inbound.log'      => array(
 				'source'   => array(
@@ -309,18 +222,8 @@ final class Sidecar_Contract {
 					'type'        => 'string',
 					'enum'        => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ),
 				),
-				'page'     => array(
-					'description' => __( 'Page, from 1.', 'service-integration' ),
-					'type'        => 'integer',
-					'minimum'     => 1,
-					'maximum'     => 1000000,
-				),
-				'per_page' => array(
-					'description' => __( 'Items per page (default 20).', 'service-integration' ),
-					'type'        => 'integer',
-					'minimum'     => 1,
-					'maximum'     => 100,
-				),
+				'page'     => $args['page'],
+				'per_page' => $args['per_page'],
 			),
 		);
 	}
@@ -332,2087 +235,867 @@ final class Sidecar_Contract {
 	 * @return array<string, array<string, mixed>>
 	 */
 	public static function responses(): array {
+		$fields = self::fields();
+		return array_map(
+			static fn( array $schema ): array => self::read_only( $schema ),
+			array(
+				'webhook-endpoints'            => array(
+					'title'      => 'webhook-endpoints',
+					'type'       => 'object',
+					'properties' => array(
+						'endpoints'           => array(
+							'description' => __( 'The endpoints.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => self::endpoint_properties( $fields ),
+								'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
+							),
+						),
+						'id'                  => $fields['id'],
+						'url'                 => $fields['url'],
+						'description'         => $fields['description'],
+						'event_types'         => $fields['event_types'],
+						'status'              => $fields['status'],
+						'disabled_reason'     => $fields['disabled_reason'],
+						'disabled_at'         => $fields['disabled_at'],
+						'disabled_by'         => $fields['disabled_by'],
+						'failing_since'       => $fields['failing_since'],
+						'max_concurrency'     => $fields['max_concurrency'],
+						'wc_compat_signature' => $fields['wc_compat_signature'],
+						'secrets'             => array(
+							'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => self::secret_info_properties(),
+								'required'   => array( 'masked', 'created_at', 'expires_at' ),
+							),
+						),
+						'created_at'          => $fields['created_at'],
+						'updated_at'          => $fields['updated_at'],
+						'health'              => array(
+							'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
+							'type'        => 'object',
+							'properties'  => self::endpoint_health_properties( $fields ),
+							'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
+						),
+						'secret'              => $fields['secret'],
+					),
+				),
+				'webhook-endpoint'             => array(
+					'title'      => 'webhook-endpoint',
+					'type'       => 'object',
+					'properties' => array_merge(
+						self::endpoint_properties( $fields ),
+						array(
+							'deleted' => $fields['deleted'],
+						)
+					),
+					'required'   => array( 'id' ),
+				),
+				'webhook-endpoint-with-secret' => array(
+					'title'      => 'webhook-endpoint-with-secret',
+					'type'       => 'object',
+					'properties' => array_merge(
+						self::endpoint_properties( $fields ),
+						array(
+							'secret' => $fields['secret'],
+						)
+					),
+					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
+				),
+				'webhook-endpoint-enabled'     => array(
+					'title'      => 'webhook-endpoint-enabled',
+					'type'       => 'object',
+					'properties' => array_merge(
+						self::endpoint_properties( $fields ),
+						array(
+							'redelivered' => array(
+								'description' => __( 'Whether what it missed while disabled was queued again.', 'service-integration' ),
+								'type'        => 'boolean',
+							),
+							'requeued'    => $fields['requeued'],
+							'skipped'     => array(
+								'description' => __( 'Deliveries it missed that were left out.', 'service-integration' ),
+								'type'        => 'integer',
+								'minimum'     => 0,
+							),
+						)
+					),
+					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
+				),
+				'webhook-endpoint-disabled'    => array(
+					'title'      => 'webhook-endpoint-disabled',
+					'type'       => 'object',
+					'properties' => self::endpoint_properties( $fields ),
+					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
+				),
+				'webhook-endpoint-replay'      => array(
+					'title'      => 'webhook-endpoint-replay',
+					'type'       => 'object',
+					'properties' => array(
+						'matched'        => array(
+							'description' => __( 'Events in the range, at most limit.', 'service-integration' ),
+							'type'        => 'integer',
+							'minimum'     => 0,
+						),
+						'queued'         => array(
+							'description' => __( 'Of those, deliveries this request queued: new ones and finished ones queued again.', 'service-integration' ),
+							'type'        => 'integer',
+							'minimum'     => 0,
+						),
+						'already_queued' => array(
+							'description' => __( 'Of those, deliveries already pending or in flight: they go out once.', 'service-integration' ),
+							'type'        => 'integer',
+							'minimum'     => 0,
+						),
+						'more'           => array(
+							'description' => __( 'Whether events beyond limit remain in the range.', 'service-integration' ),
+							'type'        => 'boolean',
+						),
+						'next_from'      => array(
+							'description' => __( 'When more: where to start the next replay.', 'service-integration' ),
+							'type'        => array( 'string', 'null' ),
+							'format'      => 'date-time',
+						),
+						'types'          => array(
+							'description' => __( 'The event types replayed.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type' => 'string',
+								'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
+							),
+						),
+						'dry_run'        => array(
+							'description' => __( 'Whether this only counted what would be replayed.', 'service-integration' ),
+							'type'        => 'boolean',
+						),
+					),
+					'required'   => array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ),
+				),
+				'webhook-deliveries'           => array(
+					'title'      => 'webhook-deliveries',
+					'type'       => 'object',
+					'properties' => array(
+						'deliveries' => array(
+							'description' => __( 'The deliveries of this page, newest first.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => self::delivery_properties( $fields ),
+								'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at' ),
+							),
+						),
+						'total'      => $fields['total'],
+						'page'       => $fields['page'],
+						'per_page'   => $fields['per_page'],
+					),
+					'required'   => array( 'deliveries', 'total', 'page', 'per_page' ),
+				),
+				'webhook-event'                => array(
+					'title'      => 'webhook-event',
+					'type'       => 'object',
+					'properties' => array(
+						'event'      => array(
+							'description' => __( 'The event.', 'service-integration' ),
+							'type'        => 'object',
+							'properties'  => array(
+								'id'                 => array(
+									'description' => __( 'Event id.', 'service-integration' ),
+									'type'        => 'string',
+								),
+								'type'               => $fields['type'],
+								'timestamp'          => array(
+									'description' => __( 'When it happened in WordPress.', 'service-integration' ),
+									'type'        => 'string',
+									'format'      => 'date-time',
+								),
+								'ordering_key'       => array(
+									'description' => __( 'Events with the same key are delivered in order.', 'service-integration' ),
+									'type'        => array( 'string', 'null' ),
+								),
+								'received_at'        => array(
+									'description' => __( 'When the sidecar received it.', 'service-integration' ),
+									'type'        => 'string',
+									'format'      => 'date-time',
+								),
+								'payload_cleared_at' => array(
+									'description' => __( 'When its payload was cleared, past its retention (data is then null).', 'service-integration' ),
+									'type'        => array( 'string', 'null' ),
+									'format'      => 'date-time',
+								),
+								'redacted_at'        => array(
+									'description' => __( 'When personal data was removed from its payload.', 'service-integration' ),
+									'type'        => array( 'string', 'null' ),
+									'format'      => 'date-time',
+								),
+								'data'               => array(
+									'description' => __( 'The payload\'s data; null once cleared.', 'service-integration' ),
+									'type'        => array( 'object', 'null' ),
+								),
+							),
+							'required'    => array( 'id', 'type', 'timestamp', 'ordering_key', 'received_at', 'payload_cleared_at', 'redacted_at', 'data' ),
+						),
+						'deliveries' => array(
+							'description' => __( 'Its deliveries, each with its attempts.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => array_merge(
+									self::delivery_properties( $fields ),
+									array(
+										'attempts' => array(
+											'description' => __( 'Its attempts, oldest first.', 'service-integration' ),
+											'type'        => 'array',
+											'items'       => array(
+												'type'     => 'object',
+												'properties' => array(
+													'attempt_number' => array(
+														'description' => __( 'Its rank among the attempts, from 1.', 'service-integration' ),
+														'type' => 'integer',
+														'minimum' => 1,
+													),
+													'started_at' => array(
+														'description' => __( 'When it started.', 'service-integration' ),
+														'type' => 'string',
+														'format' => 'date-time',
+													),
+													'duration_ms' => array(
+														'description' => __( 'How long it took, in milliseconds.', 'service-integration' ),
+														'type' => 'integer',
+														'minimum' => 0,
+													),
+													'status_code' => $fields['status_code'],
+													'error_code' => array(
+														'description' => __( 'Why it failed, as a code; null when it succeeded.', 'service-integration' ),
+														'type' => array( 'string', 'null' ),
+													),
+													'response_excerpt' => array(
+														'description' => __( 'The start of the endpoint\'s answer.', 'service-integration' ),
+														'type' => array( 'string', 'null' ),
+													),
+													'next_attempt_at' => array(
+														'description' => __( 'When the next attempt was scheduled; null when none was.', 'service-integration' ),
+														'type' => array( 'string', 'null' ),
+														'format' => 'date-time',
+													),
+													'trigger' => array(
+														'description' => __( 'scheduled: the retry policy\'s; manual: a replay asked for by the site owner.', 'service-integration' ),
+														'type' => 'string',
+														'enum' => array( 'scheduled', 'manual' ),
+													),
+												),
+												'required' => array( 'attempt_number', 'started_at', 'duration_ms', 'status_code', 'error_code', 'response_excerpt', 'next_attempt_at', 'trigger' ),
+											),
+										),
+									)
+								),
+								'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'attempts' ),
+							),
+						),
+					),
+					'required'   => array( 'event', 'deliveries' ),
+				),
+				'webhook-event-replay'         => array(
+					'title'      => 'webhook-event-replay',
+					'type'       => 'object',
+					'properties' => self::requeued_properties( $fields ),
+					'required'   => array( 'requeued' ),
+				),
+				'webhook-replay'               => array(
+					'title'      => 'webhook-replay',
+					'type'       => 'object',
+					'properties' => self::requeued_properties( $fields ),
+					'required'   => array( 'requeued' ),
+				),
+				'inbound-sources'              => array(
+					'title'      => 'inbound-sources',
+					'type'       => 'object',
+					'properties' => array(
+						'sources'              => array(
+							'description' => __( 'The sources.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => self::proxied_source_properties( $fields ),
+								'required'   => array( 'id', 'scheme', 'status', 'description', 'tolerance_seconds', 'tolerance_is_default', 'secrets', 'created_at', 'updated_at', 'receiving_url' ),
+							),
+						),
+						'id'                   => $fields['inbound-sources.id'],
+						'scheme'               => $fields['scheme'],
+						'status'               => $fields['inbound-sources.status'],
+						'description'          => $fields['description'],
+						'tolerance_seconds'    => $fields['tolerance_seconds'],
+						'tolerance_is_default' => $fields['tolerance_is_default'],
+						'secrets'              => array(
+							'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => self::inbound_secret_info_properties(),
+								'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
+							),
+						),
+						'created_at'           => $fields['created_at'],
+						'updated_at'           => $fields['updated_at'],
+						'secret'               => $fields['inbound-sources.secret'],
+						'receiving_url'        => $fields['receiving_url'],
+					),
+				),
+				'inbound-source'               => array(
+					'title'      => 'inbound-source',
+					'type'       => 'object',
+					'properties' => array_merge(
+						self::proxied_source_properties( $fields ),
+						array(
+							'deleted' => $fields['deleted'],
+						)
+					),
+					'required'   => array( 'id' ),
+				),
+				'inbound-source-with-secret'   => array(
+					'title'      => 'inbound-source-with-secret',
+					'type'       => 'object',
+					'properties' => array_merge(
+						self::inbound_source_properties( $fields ),
+						array(
+							'secret'        => $fields['inbound-sources.secret'],
+							'receiving_url' => $fields['receiving_url'],
+						)
+					),
+					'required'   => array( 'id', 'scheme', 'status', 'description', 'tolerance_seconds', 'tolerance_is_default', 'secrets', 'created_at', 'updated_at', 'receiving_url' ),
+				),
+				'inbound-log'                  => array(
+					'title'      => 'inbound-log',
+					'type'       => 'object',
+					'properties' => array(
+						'entries'  => array(
+							'description' => __( 'The entries of this page, newest first.', 'service-integration' ),
+							'type'        => 'array',
+							'items'       => array(
+								'type'       => 'object',
+								'properties' => array(
+									'id'            => array(
+										'description' => __( 'Entry id.', 'service-integration' ),
+										'type'        => 'integer',
+									),
+									'at'            => array(
+										'description' => __( 'When the delivery was verified.', 'service-integration' ),
+										'type'        => 'string',
+										'format'      => 'date-time',
+									),
+									'source'        => $fields['inbound-sources.id'],
+									'outcome'       => array(
+										'description' => __( 'What the sender was told: verified only once WordPress reported a 2xx.', 'service-integration' ),
+										'type'        => 'string',
+										'enum'        => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ),
+									),
+									'status'        => array(
+										'description' => __( 'The verifier\'s answer to WordPress: 200 (a good signature), the refusal\'s 4xx, or 503 past WordPress\'s deadline.', 'service-integration' ),
+										'type'        => 'integer',
+									),
+									'answer_status' => array(
+										'description' => __( 'The HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 5xx not stored); null while unconfirmed.', 'service-integration' ),
+										'type'        => array( 'integer', 'null' ),
+									),
+									'code'          => array(
+										'description' => __( 'The code of the error the sender got (why it was refused, or not stored); null for a 2xx.', 'service-integration' ),
+										'type'        => array( 'string', 'null' ),
+									),
+									'event_id'      => array(
+										'description' => __( 'The provider\'s event id, when the signature was good.', 'service-integration' ),
+										'type'        => array( 'string', 'null' ),
+									),
+								),
+								'required'   => array( 'id', 'at', 'source', 'outcome', 'status', 'answer_status', 'code', 'event_id' ),
+							),
+						),
+						'total'    => $fields['total'],
+						'page'     => $fields['page'],
+						'per_page' => $fields['per_page'],
+					),
+					'required'   => array( 'entries', 'total', 'page', 'per_page' ),
+				),
+			)
+		);
+	}
+
+	/**
+	 * Every property of $schema, at any depth, in both contexts and read-only, as core's
+	 * controllers describe their answers (what follows leaves that out).
+	 *
+	 * @param array<string, mixed> $schema A schema.
+	 * @return array<string, mixed>
+	 */
+	private static function read_only( array $schema ): array {
+		foreach ( $schema['properties'] ?? array() as $name => $property ) {
+			$schema['properties'][ $name ] = self::read_only( $property ) + array(
+				'context'  => array( 'view', 'edit' ),
+				'readonly' => true,
+			);
+		}
+		if ( isset( $schema['items'] ) ) {
+			$schema['items'] = self::read_only( $schema['items'] );
+		}
+		return $schema;
+	}
+
+	/**
+	 * The properties of SECRET_INFO (sidecar/src/contracts/).
+	 *
+	 * @return array<string, mixed>
+	 */
+	private static function secret_info_properties(): array {
 		return array(
-			'webhook-endpoints'            => array(
-				'title'      => 'webhook-endpoints',
-				'type'       => 'object',
-				'properties' => array(
-					'endpoints'           => array(
-						'description' => __( 'The endpoints.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'id'                  => array(
-									'description' => __( 'Endpoint id.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'url'                 => array(
-									'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'uri',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'description'         => array(
-									'description' => __( 'A note for the site owner.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'event_types'         => array(
-									'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-									'type'        => 'array',
-									'items'       => array(
-										'type' => 'string',
-										'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-									),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'status'              => array(
-									'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'active', 'disabled' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'disabled_reason'     => array(
-									'description' => __( 'Why it was disabled.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'disabled_at'         => array(
-									'description' => __( 'When it was disabled.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'disabled_by'         => array(
-									'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'enum'        => array( 'auto', 'owner', null ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'failing_since'       => array(
-									'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'max_concurrency'     => array(
-									'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-									'type'        => 'integer',
-									'minimum'     => 1,
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'wc_compat_signature' => array(
-									'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-									'type'        => 'boolean',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'secrets'             => array(
-									'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-									'type'        => 'array',
-									'items'       => array(
-										'type'       => 'object',
-										'properties' => array(
-											'masked'     => array(
-												'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-												'type'     => 'string',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'created_at' => array(
-												'description' => __( 'When the secret was made.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'format'   => 'date-time',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'expires_at' => array(
-												'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'format'   => 'date-time',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-										),
-										'required'   => array( 'masked', 'created_at', 'expires_at' ),
-									),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at'          => array(
-									'description' => __( 'When it was created.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'updated_at'          => array(
-									'description' => __( 'When it last changed.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'health'              => array(
-									'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-									'type'        => 'object',
-									'properties'  => array(
-										'recent_attempts' => array(
-											'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-											'type'        => 'integer',
-											'minimum'     => 0,
-											'context'     => array( 'view', 'edit' ),
-											'readonly'    => true,
-										),
-										'recent_success_rate' => array(
-											'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
-											'type'        => array( 'number', 'null' ),
-											'minimum'     => 0,
-											'maximum'     => 1,
-											'context'     => array( 'view', 'edit' ),
-											'readonly'    => true,
-										),
-										'last_error'      => array(
-											'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
-											'type'        => array( 'object', 'null' ),
-											'properties'  => array(
-												'at'      => array(
-													'description' => __( 'When the attempt was made.', 'service-integration' ),
-													'type' => 'string',
-													'format' => 'date-time',
-													'context' => array( 'view', 'edit' ),
-													'readonly' => true,
-												),
-												'status'  => array(
-													'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-													'type' => array( 'integer', 'null' ),
-													'context' => array( 'view', 'edit' ),
-													'readonly' => true,
-												),
-												'message' => array(
-													'description' => __( 'What went wrong.', 'service-integration' ),
-													'type' => 'string',
-													'context' => array( 'view', 'edit' ),
-													'readonly' => true,
-												),
-											),
-											'required'    => array( 'at', 'status', 'message' ),
-											'context'     => array( 'view', 'edit' ),
-											'readonly'    => true,
-										),
-									),
-									'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'id'                  => array(
-						'description' => __( 'Endpoint id.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'url'                 => array(
-						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'         => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'event_types'         => array(
-						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type' => 'string',
-							'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'              => array(
-						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_reason'     => array(
-						'description' => __( 'Why it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_at'         => array(
-						'description' => __( 'When it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_by'         => array(
-						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'enum'        => array( 'auto', 'owner', null ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'failing_since'       => array(
-						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'max_concurrency'     => array(
-						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'wc_compat_signature' => array(
-						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'             => array(
-						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'          => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'          => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'health'              => array(
-						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-						'type'        => 'object',
-						'properties'  => array(
-							'recent_attempts'     => array(
-								'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-								'type'        => 'integer',
-								'minimum'     => 0,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'recent_success_rate' => array(
-								'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
-								'type'        => array( 'number', 'null' ),
-								'minimum'     => 0,
-								'maximum'     => 1,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'last_error'          => array(
-								'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
-								'type'        => array( 'object', 'null' ),
-								'properties'  => array(
-									'at'      => array(
-										'description' => __( 'When the attempt was made.', 'service-integration' ),
-										'type'        => 'string',
-										'format'      => 'date-time',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'status'  => array(
-										'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-										'type'        => array( 'integer', 'null' ),
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'message' => array(
-										'description' => __( 'What went wrong.', 'service-integration' ),
-										'type'        => 'string',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-								),
-								'required'    => array( 'at', 'status', 'message' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-						),
-						'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secret'              => array(
-						'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
+			'masked'     => array(
+				'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'created_at' => array(
+				'description' => __( 'When the secret was made.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'format'      => 'date-time',
+			),
+			'expires_at' => array(
+				'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'format'      => 'date-time',
+			),
+		);
+	}
+
+	/**
+	 * The properties of ATTEMPT_ERROR (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function attempt_error_properties( array $fields ): array {
+		return array(
+			'at'      => array(
+				'description' => __( 'When the attempt was made.', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'date-time',
+			),
+			'status'  => $fields['status_code'],
+			'message' => array(
+				'description' => __( 'What went wrong.', 'service-integration' ),
+				'type'        => 'string',
+			),
+		);
+	}
+
+	/**
+	 * The properties of ENDPOINT_HEALTH (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function endpoint_health_properties( array $fields ): array {
+		return array(
+			'recent_attempts'     => array(
+				'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 0,
+			),
+			'recent_success_rate' => array(
+				'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
+				'type'        => array( 'number', 'null' ),
+				'minimum'     => 0,
+				'maximum'     => 1,
+			),
+			'last_error'          => array(
+				'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
+				'type'        => array( 'object', 'null' ),
+				'properties'  => self::attempt_error_properties( $fields ),
+				'required'    => array( 'at', 'status', 'message' ),
+			),
+		);
+	}
+
+	/**
+	 * The properties of ENDPOINT (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function endpoint_properties( array $fields ): array {
+		return array(
+			'id'                  => $fields['id'],
+			'url'                 => $fields['url'],
+			'description'         => $fields['description'],
+			'event_types'         => $fields['event_types'],
+			'status'              => $fields['status'],
+			'disabled_reason'     => $fields['disabled_reason'],
+			'disabled_at'         => $fields['disabled_at'],
+			'disabled_by'         => $fields['disabled_by'],
+			'failing_since'       => $fields['failing_since'],
+			'max_concurrency'     => $fields['max_concurrency'],
+			'wc_compat_signature' => $fields['wc_compat_signature'],
+			'secrets'             => array(
+				'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
+				'type'        => 'array',
+				'items'       => array(
+					'type'       => 'object',
+					'properties' => self::secret_info_properties(),
+					'required'   => array( 'masked', 'created_at', 'expires_at' ),
 				),
 			),
-			'webhook-endpoint'             => array(
-				'title'      => 'webhook-endpoint',
-				'type'       => 'object',
-				'properties' => array(
-					'id'                  => array(
-						'description' => __( 'Endpoint id.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'url'                 => array(
-						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'         => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'event_types'         => array(
-						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type' => 'string',
-							'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'              => array(
-						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_reason'     => array(
-						'description' => __( 'Why it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_at'         => array(
-						'description' => __( 'When it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_by'         => array(
-						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'enum'        => array( 'auto', 'owner', null ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'failing_since'       => array(
-						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'max_concurrency'     => array(
-						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'wc_compat_signature' => array(
-						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'             => array(
-						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'          => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'          => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'health'              => array(
-						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-						'type'        => 'object',
-						'properties'  => array(
-							'recent_attempts'     => array(
-								'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-								'type'        => 'integer',
-								'minimum'     => 0,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'recent_success_rate' => array(
-								'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
-								'type'        => array( 'number', 'null' ),
-								'minimum'     => 0,
-								'maximum'     => 1,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'last_error'          => array(
-								'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
-								'type'        => array( 'object', 'null' ),
-								'properties'  => array(
-									'at'      => array(
-										'description' => __( 'When the attempt was made.', 'service-integration' ),
-										'type'        => 'string',
-										'format'      => 'date-time',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'status'  => array(
-										'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-										'type'        => array( 'integer', 'null' ),
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'message' => array(
-										'description' => __( 'What went wrong.', 'service-integration' ),
-										'type'        => 'string',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-								),
-								'required'    => array( 'at', 'status', 'message' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-						),
-						'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'deleted'             => array(
-						'description' => __( 'Always true: it is deleted.', 'service-integration' ),
-						'type'        => 'boolean',
-						'enum'        => array( true ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'id' ),
+			'created_at'          => $fields['created_at'],
+			'updated_at'          => $fields['updated_at'],
+			'health'              => array(
+				'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
+				'type'        => 'object',
+				'properties'  => self::endpoint_health_properties( $fields ),
+				'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
 			),
-			'webhook-endpoint-with-secret' => array(
-				'title'      => 'webhook-endpoint-with-secret',
-				'type'       => 'object',
-				'properties' => array(
-					'id'                  => array(
-						'description' => __( 'Endpoint id.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'url'                 => array(
-						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'         => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'event_types'         => array(
-						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type' => 'string',
-							'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'              => array(
-						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_reason'     => array(
-						'description' => __( 'Why it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_at'         => array(
-						'description' => __( 'When it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_by'         => array(
-						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'enum'        => array( 'auto', 'owner', null ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'failing_since'       => array(
-						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'max_concurrency'     => array(
-						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'wc_compat_signature' => array(
-						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'             => array(
-						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'          => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'          => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'health'              => array(
-						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-						'type'        => 'object',
-						'properties'  => array(
-							'recent_attempts'     => array(
-								'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-								'type'        => 'integer',
-								'minimum'     => 0,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'recent_success_rate' => array(
-								'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
-								'type'        => array( 'number', 'null' ),
-								'minimum'     => 0,
-								'maximum'     => 1,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'last_error'          => array(
-								'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
-								'type'        => array( 'object', 'null' ),
-								'properties'  => array(
-									'at'      => array(
-										'description' => __( 'When the attempt was made.', 'service-integration' ),
-										'type'        => 'string',
-										'format'      => 'date-time',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'status'  => array(
-										'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-										'type'        => array( 'integer', 'null' ),
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'message' => array(
-										'description' => __( 'What went wrong.', 'service-integration' ),
-										'type'        => 'string',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-								),
-								'required'    => array( 'at', 'status', 'message' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-						),
-						'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secret'              => array(
-						'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
+		);
+	}
+
+	/**
+	 * The properties of DELIVERY (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function delivery_properties( array $fields ): array {
+		return array(
+			'id'               => $fields['deliveries.id'],
+			'event_id'         => $fields['event_id'],
+			'event_type'       => $fields['type'],
+			'endpoint_id'      => $fields['endpoint_id'],
+			'status'           => $fields['deliveries.status'],
+			'attempt_count'    => $fields['attempt_count'],
+			'next_attempt_at'  => $fields['next_attempt_at'],
+			'last_status_code' => $fields['last_status_code'],
+			'last_error'       => $fields['last_error'],
+			'created_at'       => $fields['created_at'],
+			'updated_at'       => $fields['updated_at'],
+		);
+	}
+
+	/**
+	 * The properties of INBOUND_SECRET_INFO (sidecar/src/contracts/).
+	 *
+	 * @return array<string, mixed>
+	 */
+	private static function inbound_secret_info_properties(): array {
+		return array_merge(
+			self::secret_info_properties(),
+			array(
+				'origin' => array(
+					'description' => __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ),
+					'type'        => 'string',
+					'enum'        => array( 'generated', 'provided' ),
 				),
-				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
-			),
-			'webhook-endpoint-enabled'     => array(
-				'title'      => 'webhook-endpoint-enabled',
-				'type'       => 'object',
-				'properties' => array(
-					'id'                  => array(
-						'description' => __( 'Endpoint id.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'url'                 => array(
-						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'         => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'event_types'         => array(
-						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type' => 'string',
-							'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'              => array(
-						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_reason'     => array(
-						'description' => __( 'Why it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_at'         => array(
-						'description' => __( 'When it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_by'         => array(
-						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'enum'        => array( 'auto', 'owner', null ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'failing_since'       => array(
-						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'max_concurrency'     => array(
-						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'wc_compat_signature' => array(
-						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'             => array(
-						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'          => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'          => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'health'              => array(
-						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-						'type'        => 'object',
-						'properties'  => array(
-							'recent_attempts'     => array(
-								'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-								'type'        => 'integer',
-								'minimum'     => 0,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'recent_success_rate' => array(
-								'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
-								'type'        => array( 'number', 'null' ),
-								'minimum'     => 0,
-								'maximum'     => 1,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'last_error'          => array(
-								'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
-								'type'        => array( 'object', 'null' ),
-								'properties'  => array(
-									'at'      => array(
-										'description' => __( 'When the attempt was made.', 'service-integration' ),
-										'type'        => 'string',
-										'format'      => 'date-time',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'status'  => array(
-										'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-										'type'        => array( 'integer', 'null' ),
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'message' => array(
-										'description' => __( 'What went wrong.', 'service-integration' ),
-										'type'        => 'string',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-								),
-								'required'    => array( 'at', 'status', 'message' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-						),
-						'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'redelivered'         => array(
-						'description' => __( 'Whether what it missed while disabled was queued again.', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'requeued'            => array(
-						'description' => __( 'Deliveries queued again.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'skipped'             => array(
-						'description' => __( 'Deliveries it missed that were left out.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
-			),
-			'webhook-endpoint-disabled'    => array(
-				'title'      => 'webhook-endpoint-disabled',
-				'type'       => 'object',
-				'properties' => array(
-					'id'                  => array(
-						'description' => __( 'Endpoint id.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'url'                 => array(
-						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'         => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'event_types'         => array(
-						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type' => 'string',
-							'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'              => array(
-						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_reason'     => array(
-						'description' => __( 'Why it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_at'         => array(
-						'description' => __( 'When it was disabled.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'disabled_by'         => array(
-						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'enum'        => array( 'auto', 'owner', null ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'failing_since'       => array(
-						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'max_concurrency'     => array(
-						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'wc_compat_signature' => array(
-						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'             => array(
-						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'          => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'          => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'health'              => array(
-						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-						'type'        => 'object',
-						'properties'  => array(
-							'recent_attempts'     => array(
-								'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-								'type'        => 'integer',
-								'minimum'     => 0,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'recent_success_rate' => array(
-								'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
-								'type'        => array( 'number', 'null' ),
-								'minimum'     => 0,
-								'maximum'     => 1,
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'last_error'          => array(
-								'description' => __( 'The newest failed attempt among them.', 'service-integration' ),
-								'type'        => array( 'object', 'null' ),
-								'properties'  => array(
-									'at'      => array(
-										'description' => __( 'When the attempt was made.', 'service-integration' ),
-										'type'        => 'string',
-										'format'      => 'date-time',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'status'  => array(
-										'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-										'type'        => array( 'integer', 'null' ),
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-									'message' => array(
-										'description' => __( 'What went wrong.', 'service-integration' ),
-										'type'        => 'string',
-										'context'     => array( 'view', 'edit' ),
-										'readonly'    => true,
-									),
-								),
-								'required'    => array( 'at', 'status', 'message' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-						),
-						'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
-			),
-			'webhook-endpoint-replay'      => array(
-				'title'      => 'webhook-endpoint-replay',
-				'type'       => 'object',
-				'properties' => array(
-					'matched'        => array(
-						'description' => __( 'Events in the range, at most limit.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'queued'         => array(
-						'description' => __( 'Of those, deliveries this request queued: new ones and finished ones queued again.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'already_queued' => array(
-						'description' => __( 'Of those, deliveries already pending or in flight: they go out once.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'more'           => array(
-						'description' => __( 'Whether events beyond limit remain in the range.', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'next_from'      => array(
-						'description' => __( 'When more: where to start the next replay.', 'service-integration' ),
-						'type'        => array( 'string', 'null' ),
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'types'          => array(
-						'description' => __( 'The event types replayed.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type' => 'string',
-							'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'dry_run'        => array(
-						'description' => __( 'Whether this only counted what would be replayed.', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ),
-			),
-			'webhook-deliveries'           => array(
-				'title'      => 'webhook-deliveries',
-				'type'       => 'object',
-				'properties' => array(
-					'deliveries' => array(
-						'description' => __( 'The deliveries of this page, newest first.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'id'               => array(
-									'description' => __( 'Delivery id.', 'service-integration' ),
-									'type'        => 'integer',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'event_id'         => array(
-									'description' => __( 'The event delivered.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'event_type'       => array(
-									'description' => __( 'The event\'s type.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'endpoint_id'      => array(
-									'description' => __( 'The endpoint it goes to.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'status'           => array(
-									'description' => __( 'The delivery\'s status.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'attempt_count'    => array(
-									'description' => __( 'Attempts made.', 'service-integration' ),
-									'type'        => 'integer',
-									'minimum'     => 0,
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'next_attempt_at'  => array(
-									'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'last_status_code' => array(
-									'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
-									'type'        => array( 'integer', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'last_error'       => array(
-									'description' => __( 'The last attempt\'s error.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at'       => array(
-									'description' => __( 'When it was created.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'updated_at'       => array(
-									'description' => __( 'When it last changed.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'total'      => array(
-						'description' => __( 'Items matching the filters, on every page.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'page'       => array(
-						'description' => __( 'Page, from 1.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'per_page'   => array(
-						'description' => __( 'Items per page.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'deliveries', 'total', 'page', 'per_page' ),
-			),
-			'webhook-event'                => array(
-				'title'      => 'webhook-event',
-				'type'       => 'object',
-				'properties' => array(
-					'event'      => array(
-						'description' => __( 'The event.', 'service-integration' ),
-						'type'        => 'object',
-						'properties'  => array(
-							'id'                 => array(
-								'description' => __( 'Event id.', 'service-integration' ),
-								'type'        => 'string',
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'type'               => array(
-								'description' => __( 'The event\'s type.', 'service-integration' ),
-								'type'        => 'string',
-								'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'timestamp'          => array(
-								'description' => __( 'When it happened in WordPress.', 'service-integration' ),
-								'type'        => 'string',
-								'format'      => 'date-time',
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'ordering_key'       => array(
-								'description' => __( 'Events with the same key are delivered in order.', 'service-integration' ),
-								'type'        => array( 'string', 'null' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'received_at'        => array(
-								'description' => __( 'When the sidecar received it.', 'service-integration' ),
-								'type'        => 'string',
-								'format'      => 'date-time',
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'payload_cleared_at' => array(
-								'description' => __( 'When its payload was cleared, past its retention (data is then null).', 'service-integration' ),
-								'type'        => array( 'string', 'null' ),
-								'format'      => 'date-time',
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'redacted_at'        => array(
-								'description' => __( 'When personal data was removed from its payload.', 'service-integration' ),
-								'type'        => array( 'string', 'null' ),
-								'format'      => 'date-time',
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-							'data'               => array(
-								'description' => __( 'The payload\'s data; null once cleared.', 'service-integration' ),
-								'type'        => array( 'object', 'null' ),
-								'context'     => array( 'view', 'edit' ),
-								'readonly'    => true,
-							),
-						),
-						'required'    => array( 'id', 'type', 'timestamp', 'ordering_key', 'received_at', 'payload_cleared_at', 'redacted_at', 'data' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'deliveries' => array(
-						'description' => __( 'Its deliveries, each with its attempts.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'id'               => array(
-									'description' => __( 'Delivery id.', 'service-integration' ),
-									'type'        => 'integer',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'event_id'         => array(
-									'description' => __( 'The event delivered.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'event_type'       => array(
-									'description' => __( 'The event\'s type.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'endpoint_id'      => array(
-									'description' => __( 'The endpoint it goes to.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'status'           => array(
-									'description' => __( 'The delivery\'s status.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'attempt_count'    => array(
-									'description' => __( 'Attempts made.', 'service-integration' ),
-									'type'        => 'integer',
-									'minimum'     => 0,
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'next_attempt_at'  => array(
-									'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'last_status_code' => array(
-									'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
-									'type'        => array( 'integer', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'last_error'       => array(
-									'description' => __( 'The last attempt\'s error.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at'       => array(
-									'description' => __( 'When it was created.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'updated_at'       => array(
-									'description' => __( 'When it last changed.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'attempts'         => array(
-									'description' => __( 'Its attempts, oldest first.', 'service-integration' ),
-									'type'        => 'array',
-									'items'       => array(
-										'type'       => 'object',
-										'properties' => array(
-											'attempt_number' => array(
-												'description' => __( 'Its rank among the attempts, from 1.', 'service-integration' ),
-												'type'     => 'integer',
-												'minimum'  => 1,
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'started_at'  => array(
-												'description' => __( 'When it started.', 'service-integration' ),
-												'type'     => 'string',
-												'format'   => 'date-time',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'duration_ms' => array(
-												'description' => __( 'How long it took, in milliseconds.', 'service-integration' ),
-												'type'     => 'integer',
-												'minimum'  => 0,
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'status_code' => array(
-												'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-												'type'     => array( 'integer', 'null' ),
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'error_code'  => array(
-												'description' => __( 'Why it failed, as a code; null when it succeeded.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'response_excerpt' => array(
-												'description' => __( 'The start of the endpoint\'s answer.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'next_attempt_at' => array(
-												'description' => __( 'When the next attempt was scheduled; null when none was.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'format'   => 'date-time',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'trigger'     => array(
-												'description' => __( 'scheduled: the retry policy\'s; manual: a replay asked for by the site owner.', 'service-integration' ),
-												'type'     => 'string',
-												'enum'     => array( 'scheduled', 'manual' ),
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-										),
-										'required'   => array( 'attempt_number', 'started_at', 'duration_ms', 'status_code', 'error_code', 'response_excerpt', 'next_attempt_at', 'trigger' ),
-									),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'attempts' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'event', 'deliveries' ),
-			),
-			'webhook-event-replay'         => array(
-				'title'      => 'webhook-event-replay',
-				'type'       => 'object',
-				'properties' => array(
-					'requeued' => array(
-						'description' => __( 'Deliveries queued again.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'requeued' ),
-			),
-			'webhook-replay'               => array(
-				'title'      => 'webhook-replay',
-				'type'       => 'object',
-				'properties' => array(
-					'requeued' => array(
-						'description' => __( 'Deliveries queued again.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'requeued' ),
-			),
-			'inbound-sources'              => array(
-				'title'      => 'inbound-sources',
-				'type'       => 'object',
-				'properties' => array(
-					'sources'              => array(
-						'description' => __( 'The sources.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'id'                   => array(
-									'description' => __( 'The source\'s slug.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'scheme'               => array(
-									'description' => __( 'How the provider signs.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'status'               => array(
-									'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'active', 'disabled' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'description'          => array(
-									'description' => __( 'A note for the site owner.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'tolerance_seconds'    => array(
-									'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
-									'type'        => 'integer',
-									'minimum'     => 0,
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'tolerance_is_default' => array(
-									'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
-									'type'        => 'boolean',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'secrets'              => array(
-									'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-									'type'        => 'array',
-									'items'       => array(
-										'type'       => 'object',
-										'properties' => array(
-											'masked'     => array(
-												'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-												'type'     => 'string',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'created_at' => array(
-												'description' => __( 'When the secret was made.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'format'   => 'date-time',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'expires_at' => array(
-												'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-												'type'     => array( 'string', 'null' ),
-												'format'   => 'date-time',
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-											'origin'     => array(
-												'description' => __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ),
-												'type'     => 'string',
-												'enum'     => array( 'generated', 'provided' ),
-												'context'  => array( 'view', 'edit' ),
-												'readonly' => true,
-											),
-										),
-										'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
-									),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at'           => array(
-									'description' => __( 'When it was created.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'updated_at'           => array(
-									'description' => __( 'When it last changed.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'receiving_url'        => array(
-									'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'uri',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'id', 'scheme', 'status', 'description', 'tolerance_seconds', 'tolerance_is_default', 'secrets', 'created_at', 'updated_at', 'receiving_url' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'id'                   => array(
-						'description' => __( 'The source\'s slug.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'scheme'               => array(
-						'description' => __( 'How the provider signs.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'               => array(
-						'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'          => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'tolerance_seconds'    => array(
-						'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'tolerance_is_default' => array(
-						'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'              => array(
-						'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'origin'     => array(
-									'description' => __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'generated', 'provided' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'           => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'           => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secret'               => array(
-						'description' => __( 'The secret, only in the answer that generated it.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'receiving_url'        => array(
-						'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
+			)
+		);
+	}
+
+	/**
+	 * The properties of INBOUND_SOURCE (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function inbound_source_properties( array $fields ): array {
+		return array(
+			'id'                   => $fields['inbound-sources.id'],
+			'scheme'               => $fields['scheme'],
+			'status'               => $fields['inbound-sources.status'],
+			'description'          => $fields['description'],
+			'tolerance_seconds'    => $fields['tolerance_seconds'],
+			'tolerance_is_default' => $fields['tolerance_is_default'],
+			'secrets'              => array(
+				'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
+				'type'        => 'array',
+				'items'       => array(
+					'type'       => 'object',
+					'properties' => self::inbound_secret_info_properties(),
+					'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
 				),
 			),
-			'inbound-source'               => array(
-				'title'      => 'inbound-source',
-				'type'       => 'object',
-				'properties' => array(
-					'id'                   => array(
-						'description' => __( 'The source\'s slug.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'scheme'               => array(
-						'description' => __( 'How the provider signs.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'               => array(
-						'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'          => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'tolerance_seconds'    => array(
-						'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'tolerance_is_default' => array(
-						'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'              => array(
-						'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'origin'     => array(
-									'description' => __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'generated', 'provided' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'           => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'           => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'receiving_url'        => array(
-						'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'deleted'              => array(
-						'description' => __( 'Always true: it is deleted.', 'service-integration' ),
-						'type'        => 'boolean',
-						'enum'        => array( true ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
+			'created_at'           => $fields['created_at'],
+			'updated_at'           => $fields['updated_at'],
+		);
+	}
+
+	/**
+	 * The properties of PROXIED_SOURCE (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function proxied_source_properties( array $fields ): array {
+		return array_merge(
+			self::inbound_source_properties( $fields ),
+			array(
+				'receiving_url' => $fields['receiving_url'],
+			)
+		);
+	}
+
+	/**
+	 * The properties of REQUEUED (sidecar/src/contracts/).
+	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
+	 * @return array<string, mixed>
+	 */
+	private static function requeued_properties( array $fields ): array {
+		return array(
+			'requeued' => $fields['requeued'],
+		);
+	}
+
+	/**
+	 * The fields that recur in the answers, by name (prefixed with what holds them where two
+	 * differ).
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	private static function fields(): array {
+		return array(
+			'event_types'            => array(
+				'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
+				'type'        => 'array',
+				'items'       => array(
+					'type' => 'string',
+					'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
 				),
-				'required'   => array( 'id' ),
 			),
-			'inbound-source-with-secret'   => array(
-				'title'      => 'inbound-source-with-secret',
-				'type'       => 'object',
-				'properties' => array(
-					'id'                   => array(
-						'description' => __( 'The source\'s slug.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'scheme'               => array(
-						'description' => __( 'How the provider signs.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'status'               => array(
-						'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
-						'type'        => 'string',
-						'enum'        => array( 'active', 'disabled' ),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'description'          => array(
-						'description' => __( 'A note for the site owner.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'tolerance_seconds'    => array(
-						'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'tolerance_is_default' => array(
-						'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
-						'type'        => 'boolean',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secrets'              => array(
-						'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'masked'     => array(
-									'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'created_at' => array(
-									'description' => __( 'When the secret was made.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'expires_at' => array(
-									'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'origin'     => array(
-									'description' => __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'generated', 'provided' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'created_at'           => array(
-						'description' => __( 'When it was created.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'updated_at'           => array(
-						'description' => __( 'When it last changed.', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'date-time',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'secret'               => array(
-						'description' => __( 'The secret, only in the answer that generated it.', 'service-integration' ),
-						'type'        => 'string',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'receiving_url'        => array(
-						'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
-						'type'        => 'string',
-						'format'      => 'uri',
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-				),
-				'required'   => array( 'id', 'scheme', 'status', 'description', 'tolerance_seconds', 'tolerance_is_default', 'secrets', 'created_at', 'updated_at', 'receiving_url' ),
+			'url'                    => array(
+				'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'uri',
 			),
-			'inbound-log'                  => array(
-				'title'      => 'inbound-log',
-				'type'       => 'object',
-				'properties' => array(
-					'entries'  => array(
-						'description' => __( 'The entries of this page, newest first.', 'service-integration' ),
-						'type'        => 'array',
-						'items'       => array(
-							'type'       => 'object',
-							'properties' => array(
-								'id'            => array(
-									'description' => __( 'Entry id.', 'service-integration' ),
-									'type'        => 'integer',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'at'            => array(
-									'description' => __( 'When the delivery was verified.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'source'        => array(
-									'description' => __( 'The source\'s slug.', 'service-integration' ),
-									'type'        => 'string',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'outcome'       => array(
-									'description' => __( 'What the sender was told: verified only once WordPress reported a 2xx.', 'service-integration' ),
-									'type'        => 'string',
-									'enum'        => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'status'        => array(
-									'description' => __( 'The verifier\'s answer to WordPress: 200 (a good signature), the refusal\'s 4xx, or 503 past WordPress\'s deadline.', 'service-integration' ),
-									'type'        => 'integer',
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'answer_status' => array(
-									'description' => __( 'The HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 5xx not stored); null while unconfirmed.', 'service-integration' ),
-									'type'        => array( 'integer', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'code'          => array(
-									'description' => __( 'The code of the error the sender got (why it was refused, or not stored); null for a 2xx.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-								'event_id'      => array(
-									'description' => __( 'The provider\'s event id, when the signature was good.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'context'     => array( 'view', 'edit' ),
-									'readonly'    => true,
-								),
-							),
-							'required'   => array( 'id', 'at', 'source', 'outcome', 'status', 'answer_status', 'code', 'event_id' ),
-						),
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'total'    => array(
-						'description' => __( 'Items matching the filters, on every page.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 0,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'page'     => array(
-						'description' => __( 'Page, from 1.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
-					'per_page' => array(
-						'description' => __( 'Items per page.', 'service-integration' ),
-						'type'        => 'integer',
-						'minimum'     => 1,
-						'context'     => array( 'view', 'edit' ),
-						'readonly'    => true,
-					),
+			'status'                 => array(
+				'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
+				'type'        => 'string',
+				'enum'        => array( 'active', 'disabled' ),
+			),
+			'disabled_at'            => array(
+				'description' => __( 'When it was disabled.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'format'      => 'date-time',
+			),
+			'disabled_by'            => array(
+				'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'enum'        => array( 'auto', 'owner', null ),
+			),
+			'failing_since'          => array(
+				'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'format'      => 'date-time',
+			),
+			'max_concurrency'        => array(
+				'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+			),
+			'created_at'             => array(
+				'description' => __( 'When it was created.', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'date-time',
+			),
+			'updated_at'             => array(
+				'description' => __( 'When it last changed.', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'date-time',
+			),
+			'deleted'                => array(
+				'description' => __( 'Always true: it is deleted.', 'service-integration' ),
+				'type'        => 'boolean',
+				'enum'        => array( true ),
+			),
+			'requeued'               => array(
+				'description' => __( 'Deliveries queued again.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 0,
+			),
+			'total'                  => array(
+				'description' => __( 'Items matching the filters, on every page.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 0,
+			),
+			'page'                   => array(
+				'description' => __( 'Page, from 1.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+			),
+			'per_page'               => array(
+				'description' => __( 'Items per page.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+			),
+			'type'                   => array(
+				'description' => __( 'The event\'s type.', 'service-integration' ),
+				'type'        => 'string',
+				'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
+			),
+			'deliveries.status'      => array(
+				'description' => __( 'The delivery\'s status.', 'service-integration' ),
+				'type'        => 'string',
+				'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
+			),
+			'attempt_count'          => array(
+				'description' => __( 'Attempts made.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 0,
+			),
+			'next_attempt_at'        => array(
+				'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'format'      => 'date-time',
+			),
+			'scheme'                 => array(
+				'description' => __( 'How the provider signs.', 'service-integration' ),
+				'type'        => 'string',
+				'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
+			),
+			'inbound-sources.status' => array(
+				'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
+				'type'        => 'string',
+				'enum'        => array( 'active', 'disabled' ),
+			),
+			'tolerance_seconds'      => array(
+				'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 0,
+			),
+			'receiving_url'          => array(
+				'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
+				'type'        => 'string',
+				'format'      => 'uri',
+			),
+			'id'                     => array(
+				'description' => __( 'Endpoint id.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'description'            => array(
+				'description' => __( 'A note for the site owner.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'disabled_reason'        => array(
+				'description' => __( 'Why it was disabled.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+			),
+			'wc_compat_signature'    => array(
+				'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
+				'type'        => 'boolean',
+			),
+			'secret'                 => array(
+				'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'deliveries.id'          => array(
+				'description' => __( 'Delivery id.', 'service-integration' ),
+				'type'        => 'integer',
+			),
+			'event_id'               => array(
+				'description' => __( 'The event delivered.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'endpoint_id'            => array(
+				'description' => __( 'The endpoint it goes to.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'last_status_code'       => array(
+				'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
+				'type'        => array( 'integer', 'null' ),
+			),
+			'last_error'             => array(
+				'description' => __( 'The last attempt\'s error.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+			),
+			'status_code'            => array(
+				'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
+				'type'        => array( 'integer', 'null' ),
+			),
+			'inbound-sources.id'     => array(
+				'description' => __( 'The source\'s slug.', 'service-integration' ),
+				'type'        => 'string',
+			),
+			'tolerance_is_default'   => array(
+				'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
+				'type'        => 'boolean',
+			),
+			'inbound-sources.secret' => array(
+				'description' => __( 'The secret, only in the answer that generated it.', 'service-integration' ),
+				'type'        => 'string',
+			),
+		);
+	}
+
+	/**
+	 * The arguments that recur in the requests, by name (prefixed with the request where two
+	 * differ).
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	private static function args(): array {
+		return array(
+			'event_types'               => array(
+				'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
+				'type'        => 'array',
+				'items'       => array(
+					'type' => 'string',
+					'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
 				),
-				'required'   => array( 'entries', 'total', 'page', 'per_page' ),
+				'maxItems'    => 20,
+			),
+			'max_concurrency'           => array(
+				'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+				'maximum'     => 64,
+			),
+			'grace_hours'               => array(
+				'description' => __( 'Hours the previous secret stays valid (default 24, at most 720).', 'service-integration' ),
+				'type'        => 'number',
+				'minimum'     => 0,
+				'maximum'     => 720,
+			),
+			'page'                      => array(
+				'description' => __( 'Page, from 1.', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+				'maximum'     => 1000000,
+			),
+			'per_page'                  => array(
+				'description' => __( 'Items per page (default 20).', 'service-integration' ),
+				'type'        => 'integer',
+				'minimum'     => 1,
+				'maximum'     => 100,
+			),
+			'tolerance_seconds'         => array(
+				'description' => __( 'How old a signed timestamp may be (null: the scheme\'s default).', 'service-integration' ),
+				'type'        => array( 'integer', 'null' ),
+				'minimum'     => 0,
+				'maximum'     => 86400,
+			),
+			'description'               => array(
+				'description' => __( 'A note for the site owner.', 'service-integration' ),
+				'type'        => 'string',
+				'maxLength'   => 500,
+			),
+			'endpoint_id'               => array(
+				'description' => __( 'Only this endpoint\'s deliveries.', 'service-integration' ),
+				'type'        => 'string',
+				'minLength'   => 1,
+			),
+			'wc_compat_signature'       => array(
+				'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
+				'type'        => 'boolean',
+			),
+			'status'                    => array(
+				'type' => 'string',
+				'enum' => array( 'active', 'disabled' ),
+			),
+			'source.create.description' => array(
+				'type'      => 'string',
+				'maxLength' => 500,
 			),
 		);
 	}

@@ -20,14 +20,14 @@ import {
 	SOURCE_STATUSES,
 } from '../../sidecar/src/contracts/constants';
 import { PROXIED_REQUESTS, REPLAY_MAX_LIMIT } from '../../sidecar/src/contracts/requests';
+import { phpArray, NO_SHARING, type PartReader, type Sharing } from './php-array';
 import { phpLiteral } from './php-literal';
+import { findSharedParts, type Json, type SharedPart } from './shared-parts';
 import { PLUGIN_DIR } from './paths';
-import { responseSchemas } from './sidecar-responses';
+import { responseSchemas, viewProperties } from './sidecar-responses';
 import { nullableAsTypeList, tellsWordPress, type JsonSchema } from './wordpress-schema';
 
 export const SIDECAR_CONTRACT_FILE = path.join( PLUGIN_DIR, 'includes', 'class-sidecar-contract.php' );
-
-const TEXT_DOMAIN = 'service-integration';
 
 /** The keys of a JSON Schema a REST route argument keeps, in the order WordPress's own args list them. */
 const ARG_KEYS = [
@@ -90,43 +90,63 @@ export function requestArgs(): Record< string, Record< string, JsonSchema > > {
 }
 
 /**
- * WordPress Coding Standards' column limit for aligned array arrows (WordPress-Core sets
- * WordPress.Arrays.MultipleStatementAlignment's maxColumn to 60): a key ending past it is
- * followed by one space, the others line their arrows up one space after the longest of them.
+ * How each kind of shared part is read: a field or an argument from the array its function
+ * returned; a view's properties by calling the view's function, with the fields when it reads any.
  */
-const ARROW_MAX_COLUMN = 60;
-
-/** The spaces between an array key and its arrow, as WordPress.Arrays.MultipleStatementAlignment wants them (tab width 4). */
-function arrowSpaces( inner: string, entries: [ string, unknown ][], name: string ): number {
-	const firstColumn = inner.length * 4 + 1;
-	const lastColumn = ( key: string ) => firstColumn + phpLiteral( key ).length - 1;
-	const aligned = entries
-		.map( ( [ key ] ) => lastColumn( key ) )
-		.filter( ( column ) => column + 2 <= ARROW_MAX_COLUMN );
-	if ( lastColumn( name ) + 2 > ARROW_MAX_COLUMN || aligned.length === 0 ) {
-		return 1;
-	}
-	return Math.max( ...aligned ) + 1 - lastColumn( name );
+function partReader( readingFields: Set< string > ): PartReader {
+	return ( part ) => {
+		const [ kind, name ] = part.name.split( ':' ) as [ string, string | undefined ];
+		if ( name !== undefined ) {
+			return `$${ kind }s[${ phpLiteral( name ) }]`;
+		}
+		return readingFields.has( kind ) ? `self::${ kind }( $fields )` : `self::${ kind }()`;
+	};
 }
 
-/** A value as WordPress-style PHP (tabs, `array( … )`, aligned arrows); descriptions are translatable. */
-function php( value: unknown, indent: string, key?: string ): string {
-	if ( Array.isArray( value ) ) {
-		return `array( ${ value.map( ( item ) => php( item, indent ) ).join( ', ' ) } )`;
-	}
-	if ( value !== null && typeof value === 'object' ) {
-		const entries = Object.entries( value );
-		const inner = indent + '\t';
-		const lines = entries.map(
-			( [ name, item ] ) =>
-				`${ inner }${ phpLiteral( name ) }${ ' '.repeat( arrowSpaces( inner, entries, name ) ) }=> ${ php( item, inner, name ) },`
+/** The parts of one kind (field or arg), as the array of them its function returns. */
+function partsOfKind( kind: string, shared: Map< string, SharedPart > ): Record< string, Json > {
+	return Object.fromEntries(
+		[ ...shared.values() ]
+			.filter( ( part ) => part.name.startsWith( `${ kind }:` ) )
+			.map( ( part ) => [ part.name.slice( kind.length + 1 ), part.value ] )
+	);
+}
+
+/** The body of a view's function. */
+function viewBody( part: SharedPart, sharing: Sharing ): string {
+	return phpArray( part.value, '\t\t', sharing, 'properties', true );
+}
+
+/** The views whose functions read $fields (directly, or through a view they call), found to a fixed point. */
+function viewsReadingFields( views: SharedPart[], parts: Map< string, SharedPart > ): Set< string > {
+	let reading = new Set( views.map( ( view ) => view.name ) );
+	for (;;) {
+		const sharing = { parts, read: partReader( reading ) };
+		const next = new Set(
+			views.filter( ( view ) => viewBody( view, sharing ).includes( '$fields' ) ).map( ( view ) => view.name )
 		);
-		return `array(\n${ lines.join( '\n' ) }\n${ indent })`;
+		if ( next.size === reading.size ) {
+			return next;
+		}
+		reading = next;
 	}
-	if ( key === 'description' ) {
-		return `__( ${ phpLiteral( value ) }, '${ TEXT_DOMAIN }' )`;
+}
+
+/** A view's function: its properties, reading the recurring fields from $fields when it uses any. */
+function viewFunction( part: SharedPart, sharing: Sharing, readsFields: boolean ): string {
+	const param = readsFields
+		? '\n\t * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().'
+		: '';
+	return `
+	/**
+	 * The properties of ${ part.name.replace( /_properties$/, '' ).toUpperCase() } (sidecar/src/contracts/).
+	 *${ param }
+	 * @return array<string, mixed>
+	 */
+	private static function ${ part.name }(${ readsFields ? ' array $fields ' : '' }): array {
+		return ${ viewBody( part, sharing ) };
 	}
-	return value === null ? 'null' : phpLiteral( value );
+`;
 }
 
 /** The constants the plugin shares with the sidecar: name, the sidecar's value, what it is. */
@@ -167,11 +187,123 @@ function constants(): [ string, unknown, string ][] {
 	];
 }
 
+/** The keys every response property has (sidecar-responses.ts), which PHP's read_only() adds back. */
+const READ_ONLY_KEYS = [ 'context', 'readonly' ];
+
+/** A response schema without the keys read_only() adds to each of its properties. */
+function withoutReadOnly( schema: JsonSchema ): JsonSchema {
+	const out: JsonSchema = {};
+	for ( const [ key, value ] of Object.entries( schema ) ) {
+		if ( key === 'properties' ) {
+			out.properties = Object.fromEntries(
+				Object.entries( value as Record< string, JsonSchema > ).map( ( [ name, property ] ) => [
+					name,
+					Object.fromEntries(
+						Object.entries( withoutReadOnly( property ) ).filter(
+							( [ propertyKey ] ) => ! READ_ONLY_KEYS.includes( propertyKey )
+						)
+					),
+				] )
+			);
+		} else if ( key === 'items' ) {
+			out.items = withoutReadOnly( value as JsonSchema );
+		} else {
+			out[ key ] = value;
+		}
+	}
+	return out;
+}
+
+/** A view's properties, recurring in the answers, become the function named after the view. */
+function viewNames(): Map< string, string > {
+	return new Map(
+		Object.entries( viewProperties() ).map( ( [ name, properties ] ) => [
+			JSON.stringify( withoutReadOnly( { properties } ).properties ),
+			`${ name.toLowerCase() }_properties`,
+		] )
+	);
+}
+
+/**
+ * What a recurring part may be called: a view's properties after the view (a function); a field
+ * of the answers or an argument of the requests by its name, or, when another took that name,
+ * prefixed with what holds it (entries of field() and arg()); nothing for the rest (inline).
+ */
+function sharedPartNames( keys: string[], value: unknown, views: Map< string, string > ): string[] {
+	const last = keys[ keys.length - 1 ] as string;
+	const holder = keys
+		.slice( 0, -1 )
+		.reverse()
+		.find( ( key ) => key !== 'properties' && key !== 'items' );
+	if ( last === 'properties' ) {
+		const view = views.get( JSON.stringify( value ) );
+		return view ? [ view ] : [];
+	}
+	const isObject = JSON.stringify( value ).includes( '"properties":' );
+	if ( keys[ keys.length - 2 ] === 'properties' && ! isObject ) {
+		return [ `field:${ last }`, `field:${ holder }.${ last }` ];
+	}
+	if ( keys[ 0 ] === 'requests' && keys.length === 3 && ! isObject ) {
+		return [ `arg:${ last }`, `arg:${ holder }.${ last }` ];
+	}
+	return [];
+}
+
+/** Every `properties` map in $value, at any depth. */
+function propertyMaps( value: unknown ): Record< string, unknown >[] {
+	if ( value === null || typeof value !== 'object' ) {
+		return [];
+	}
+	const own = ( value as JsonSchema ).properties as Record< string, unknown > | undefined;
+	return [ ...( own && ! Array.isArray( value ) ? [ own ] : [] ), ...Object.values( value ).flatMap( propertyMaps ) ];
+}
+
+/**
+ * The views whose properties begin two or more of the answers' property maps (as they are, or
+ * extended, as the delivery with its attempts): shared even when they occur whole only once.
+ */
+function extendedViews( responses: unknown, views: Map< string, string > ): Map< string, SharedPart > {
+	const maps = propertyMaps( responses ).map( ( map ) =>
+		Object.entries( map ).map( ( entry ) => JSON.stringify( entry ) )
+	);
+	const given = new Map< string, SharedPart >();
+	for ( const [ json, name ] of views ) {
+		const value = JSON.parse( json ) as { [ key: string ]: Json };
+		const entries = Object.entries( value ).map( ( entry ) => JSON.stringify( entry ) );
+		const uses = maps.filter( ( map ) => entries.every( ( entry, index ) => map[ index ] === entry ) ).length;
+		if ( uses >= 2 && entries.length > 1 ) {
+			given.set( json, { name, value, path: [ 'responses' ] } );
+		}
+	}
+	return given;
+}
+
 /** The whole generated file. */
 export function sidecarContractPhp(): string {
 	const constLines = constants().map(
-		( [ name, value, doc ] ) => `\t/** ${ doc } */\n\tconst ${ name } = ${ php( value, '\t' ) };\n`
+		( [ name, value, doc ] ) => `\t/** ${ doc } */\n\tconst ${ name } = ${ phpArray( value, '\t', NO_SHARING ) };\n`
 	);
+	const requests = requestArgs();
+	const responses = Object.fromEntries(
+		Object.entries( responseSchemas() ).map( ( [ title, schema ] ) => [ title, withoutReadOnly( schema ) ] )
+	);
+	const views = viewNames();
+	// Found apart, so that a field of the answers is never read from the requests' arguments.
+	const nameOf = ( keys: string[], value: unknown ) => sharedPartNames( keys, value, views );
+	const argParts = findSharedParts( { requests } as { [ key: string ]: Json }, nameOf );
+	const answerParts = findSharedParts(
+		{ responses } as { [ key: string ]: Json },
+		nameOf,
+		extendedViews( responses, views )
+	);
+	const viewParts = [ ...answerParts.values() ].filter( ( part ) => ! part.name.includes( ':' ) );
+	const read = partReader( viewsReadingFields( viewParts, answerParts ) );
+	const answers: Sharing = { parts: answerParts, read };
+	// The fields and arguments print whole in their own functions: not read from themselves.
+	const onlyViews: Sharing = {
+		parts: new Map( [ ...answerParts ].filter( ( [ , part ] ) => ! part.name.includes( ':' ) ) ),
+		read,
+	};
 	return `<?php
 /**
  * Generated by \`npm run contracts\` from sidecar/src/contracts/ (constants.ts, requests.ts,
@@ -189,7 +321,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The values the plugin shares with the sidecar, the fields of the requests WordPress forwards
- * to it, as the sidecar checks them, and what the sidecar answers.
+ * to it, as the sidecar checks them, and what the sidecar answers. Each description is written
+ * once: an argument or a field that recurs is an entry of args() or fields(), a view that
+ * recurs is a function of its own.
  */
 final class Sidecar_Contract {
 
@@ -201,7 +335,8 @@ ${ constLines.join( '\n' ) }
 	 * @return array<string, array<string, array<string, mixed>>>
 	 */
 	public static function requests(): array {
-		return ${ php( requestArgs(), '\t\t' ) };
+		$args = self::args();
+		return ${ phpArray( requests, '\t\t', { parts: argParts, read } ) };
 	}
 
 	/**
@@ -211,7 +346,51 @@ ${ constLines.join( '\n' ) }
 	 * @return array<string, array<string, mixed>>
 	 */
 	public static function responses(): array {
-		return ${ php( responseSchemas(), '\t\t' ) };
+		$fields = self::fields();
+		return array_map(
+			static fn( array $schema ): array => self::read_only( $schema ),
+			${ phpArray( responses, '\t\t\t', answers ) }
+		);
+	}
+
+	/**
+	 * Every property of $schema, at any depth, in both contexts and read-only, as core's
+	 * controllers describe their answers (what follows leaves that out).
+	 *
+	 * @param array<string, mixed> $schema A schema.
+	 * @return array<string, mixed>
+	 */
+	private static function read_only( array $schema ): array {
+		foreach ( $schema['properties'] ?? array() as $name => $property ) {
+			$schema['properties'][ $name ] = self::read_only( $property ) + array(
+				'context'  => array( 'view', 'edit' ),
+				'readonly' => true,
+			);
+		}
+		if ( isset( $schema['items'] ) ) {
+			$schema['items'] = self::read_only( $schema['items'] );
+		}
+		return $schema;
+	}
+${ viewParts.map( ( part ) => viewFunction( part, answers, answers.read( part ).includes( '$fields' ) ) ).join( '' ) }
+	/**
+	 * The fields that recur in the answers, by name (prefixed with what holds them where two
+	 * differ).
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	private static function fields(): array {
+		return ${ phpArray( partsOfKind( 'field', answerParts ), '\t\t', onlyViews ) };
+	}
+
+	/**
+	 * The arguments that recur in the requests, by name (prefixed with the request where two
+	 * differ).
+	 *
+	 * @return array<string, array<string, mixed>>
+	 */
+	private static function args(): array {
+		return ${ phpArray( partsOfKind( 'arg', argParts ), '\t\t', NO_SHARING ) };
 	}
 }
 `;

@@ -5,7 +5,9 @@
  * every property with a description, `context` view and edit, and `readonly`.
  */
 import { z } from 'zod';
+import * as RESPONSE_VIEWS from '../../sidecar/src/contracts/responses';
 import { PROXIED_RESPONSES } from '../../sidecar/src/contracts/responses';
+import * as VIEWS from '../../sidecar/src/contracts/views';
 import { nullableAsTypeList, tellsWordPress, type JsonSchema } from './wordpress-schema';
 
 /** The keys of a JSON Schema a response schema keeps (rest_get_allowed_schema_keywords), in core's order. */
@@ -87,6 +89,22 @@ function routeSchema( title: string, answers: readonly z.ZodObject[] ): JsonSche
 		properties,
 		...( required && required.length > 0 ? { required } : {} ),
 	};
+}
+
+/**
+ * The properties of each object schema views.ts and responses.ts export, as a response schema
+ * has them, by the export's name: what the generated contract names its shared parts after.
+ */
+export function viewProperties(): Record< string, JsonSchema > {
+	return Object.fromEntries(
+		Object.entries( { ...VIEWS, ...RESPONSE_VIEWS } as Record< string, unknown > )
+			.filter( ( entry ): entry is [ string, z.ZodObject ] => entry[ 1 ] instanceof z.ZodObject )
+			.map( ( [ name, view ] ) => [
+				name,
+				restSchema( z.toJSONSchema( view, { io: 'output', target: 'draft-04' } ) as JsonSchema, name )
+					.properties as JsonSchema,
+			] )
+	);
 }
 
 /** Each proxied route's response schema, by its title (the keys of PROXIED_RESPONSES). */

@@ -1,0 +1,101 @@
+/**
+ * Values as WordPress-style PHP arrays (tabs, `array( … )`, arrows aligned as WordPress Coding
+ * Standards want them), for the generated contract (sidecar-contract.ts). Descriptions become
+ * translatable strings; a shared part (shared-parts.ts) becomes the expression that reads it.
+ */
+import { phpLiteral } from './php-literal';
+import type { SharedPart } from './shared-parts';
+
+const TEXT_DOMAIN = 'service-integration';
+
+/**
+ * WordPress Coding Standards' column limit for aligned array arrows (WordPress-Core sets
+ * WordPress.Arrays.MultipleStatementAlignment's maxColumn to 60): a key ending past it is
+ * followed by one space, the others line their arrows up one space after the longest of them.
+ */
+const ARROW_MAX_COLUMN = 60;
+
+/** The spaces between an array key and its arrow, as WordPress.Arrays.MultipleStatementAlignment wants them (tab width 4). */
+function arrowSpaces( inner: string, entries: [ string, unknown ][], name: string ): number {
+	const firstColumn = inner.length * 4 + 1;
+	const lastColumn = ( key: string ) => firstColumn + phpLiteral( key ).length - 1;
+	const aligned = entries
+		.map( ( [ key ] ) => lastColumn( key ) )
+		.filter( ( column ) => column + 2 <= ARROW_MAX_COLUMN );
+	if ( lastColumn( name ) + 2 > ARROW_MAX_COLUMN || aligned.length === 0 ) {
+		return 1;
+	}
+	return Math.max( ...aligned ) + 1 - lastColumn( name );
+}
+
+/** How the printed code reads a shared part. */
+export type PartReader = ( part: SharedPart ) => string;
+
+/** The parts a value is printed with, and how each is read. */
+export interface Sharing {
+	parts: Map< string, SharedPart >;
+	read: PartReader;
+}
+
+export const NO_SHARING: Sharing = { parts: new Map(), read: () => '' };
+
+/**
+ * The largest shared part a properties map starts with and adds to (a view that extends
+ * another: the endpoint with its new secret), so that it is printed as that part plus the rest.
+ */
+function extendedPart( entries: [ string, unknown ][], json: string, sharing: Sharing ): SharedPart | undefined {
+	let best: SharedPart | undefined;
+	for ( const [ partJson, part ] of sharing.parts ) {
+		const partEntries = Object.entries( part.value );
+		const isPrefix =
+			partJson !== json &&
+			partEntries.length < entries.length &&
+			partEntries.every(
+				( [ name, item ], index ) =>
+					entries[ index ]?.[ 0 ] === name &&
+					JSON.stringify( entries[ index ]?.[ 1 ] ) === JSON.stringify( item )
+			);
+		if ( isPrefix && ( ! best || partEntries.length > Object.keys( best.value ).length ) ) {
+			best = part;
+		}
+	}
+	return best;
+}
+
+/**
+ * A value as PHP. $key is the key it is printed under; $definition says it is the body of
+ * its own shared part (printed whole, not read from itself).
+ */
+export function phpArray( value: unknown, indent: string, sharing: Sharing, key?: string, definition = false ): string {
+	if ( Array.isArray( value ) ) {
+		return `array( ${ value.map( ( item ) => phpArray( item, indent, sharing ) ).join( ', ' ) } )`;
+	}
+	if ( value !== null && typeof value === 'object' ) {
+		const json = JSON.stringify( value );
+		const part = definition ? undefined : sharing.parts.get( json );
+		if ( part ) {
+			return sharing.read( part );
+		}
+		const entries = Object.entries( value );
+		const inner = indent + '\t';
+		const base = key === 'properties' ? extendedPart( entries, json, sharing ) : undefined;
+		if ( base ) {
+			const added = Object.fromEntries( entries.slice( Object.keys( base.value ).length ) );
+			return `array_merge(\n${ inner }${ sharing.read( base ) },\n${ inner }${ phpArray( added, inner, sharing ) }\n${ indent })`;
+		}
+		const lines = entries.map(
+			( [ name, item ] ) =>
+				`${ inner }${ phpLiteral( name ) }${ ' '.repeat( arrowSpaces( inner, entries, name ) ) }=> ${ phpArray(
+					item,
+					inner,
+					sharing,
+					name
+				) },`
+		);
+		return `array(\n${ lines.join( '\n' ) }\n${ indent })`;
+	}
+	if ( key === 'description' ) {
+		return `__( ${ phpLiteral( value ) }, '${ TEXT_DOMAIN }' )`;
+	}
+	return value === null ? 'null' : phpLiteral( value );
+}
