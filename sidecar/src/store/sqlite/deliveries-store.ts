@@ -150,7 +150,7 @@ export class DeliveriesStore {
 			queue: db.prepare(
 				`SELECT e.id AS endpoint_id, COUNT(d.next_attempt_at) AS pending, MIN(d.next_attempt_at) AS first_at
 				 FROM endpoints e LEFT JOIN deliveries d INDEXED BY deliveries_due ON d.endpoint_id = e.id AND d.status = 'pending'
-				 GROUP BY e.id`
+				 WHERE e.deleted_at IS NULL GROUP BY e.id`
 			),
 		};
 	}
