@@ -1,9 +1,10 @@
 /**
  * How long a failed hand-over keeps /ready at 503 when no other hand-over comes to say the
- * store takes events again: WordPress retries its outbox within this, and a balancer polling
- * /ready sends the next hand-over to another instance meanwhile.
+ * store takes events again: a few Retry-After periods (a balancer that polls /ready sends no
+ * hand-over here meanwhile, so the failure must be forgotten on its own). Each new failure
+ * starts it again, so an instance whose writes keep failing stays not ready.
  */
-export const INGEST_FAILURE_MEMORY_MS = 30_000;
+export const INGEST_FAILURE_MEMORY_MS = 10_000;
 
 /**
  * Whether this instance's last hand-over of events (POST /v1/events) could be stored. A
