@@ -403,7 +403,8 @@ export class MysqlStore implements QueueStore {
 	async updateEndpoint( id: string, patch: EndpointPatch, now: number ): Promise< Endpoint | undefined > {
 		const found = await inTransaction( this.pool, async ( connection ) => {
 			// Locked: two instances patching different fields at once both keep their change.
-			const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT * FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
 				[ id ]
 			);
 			const row = rows[ 0 ];
@@ -436,7 +437,8 @@ export class MysqlStore implements QueueStore {
 		now: number
 	): Promise< Endpoint | undefined > {
 		const found = await inTransaction( this.pool, async ( connection ) => {
-			const [ rows ] = await connection.query< Row[] >( 'SELECT id FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT id FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
 				[ id ]
 			);
 			if ( rows.length === 0 ) {
@@ -560,7 +562,10 @@ export class MysqlStore implements QueueStore {
 			}
 			// At once when the queue is short; otherwise marked deleted (gone for every reader, and
 			// disabled: nothing new is queued for it) and endpointBacklog removes the rest in batches.
-			if ( ( await deleteDeliveriesOf( connection, id, ENDPOINT_BACKLOG_INLINE_ROWS ) ) < ENDPOINT_BACKLOG_INLINE_ROWS ) {
+			if (
+				( await deleteDeliveriesOf( connection, id, ENDPOINT_BACKLOG_INLINE_ROWS ) ) <
+				ENDPOINT_BACKLOG_INLINE_ROWS
+			) {
 				await connection.query( 'DELETE FROM endpoints WHERE id = ?', [ id ] );
 			} else {
 				await connection.query(

@@ -113,7 +113,9 @@ export class EndpointsStore {
 			clearFailing: db.prepare(
 				'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'
 			),
-			counts: db.prepare( 'SELECT status, COUNT(*) AS n FROM endpoints WHERE deleted_at IS NULL GROUP BY status' ),
+			counts: db.prepare(
+				'SELECT status, COUNT(*) AS n FROM endpoints WHERE deleted_at IS NULL GROUP BY status'
+			),
 		};
 	}
 
@@ -215,7 +217,12 @@ export class EndpointsStore {
 			if ( this.statements.disable.run( reason, by, now, now, id ).changes === 0 ) {
 				return false;
 			}
-			this.statements.cancelPending.run( `endpoint disabled: ${ reason }`, now, id, ENDPOINT_BACKLOG_INLINE_ROWS );
+			this.statements.cancelPending.run(
+				`endpoint disabled: ${ reason }`,
+				now,
+				id,
+				ENDPOINT_BACKLOG_INLINE_ROWS
+			);
 			return true;
 		} );
 	}
