@@ -118,6 +118,8 @@ interface Row {
 	routes: Record< string, RouteStats >;
 	/** Sidecars' start to the endpoint's automatic disable (includes disable-after-seconds). */
 	auto_disable_s: number | null;
+	/** The disable's time past failing_since + disable-after-seconds (the sweep's cadence, and any lateness). */
+	auto_disable_lag_s: number | null;
 	delete_answer_ms: number | null;
 	delete_status: number | null;
 	/** DELETE's answer to the last of the endpoint's deliveries gone. */
@@ -307,6 +309,8 @@ async function main(): Promise< void > {
 		};
 
 		let autoDisableS: number | null = null;
+		/** Disabled at, less failing since, less the disable-after period: how late the disable came. */
+		let lagS: number | null = null;
 		const giveUp = started + options.maxWaitSeconds * 1000;
 		while ( autoDisableS === null && Date.now() < giveUp ) {
 			const sidecarUrl = ( sidecars[ call % sidecars.length ] as SidecarProcess ).url;
@@ -342,8 +346,21 @@ async function main(): Promise< void > {
 			await probe( 'POST /v1/events/:id/replay', 'POST', `/v1/events/${ id }/replay`, {} );
 			await unsigned( 'GET /metrics', `${ sidecarUrl }/metrics`, { authorization: `Bearer ${ METRICS_TOKEN }` } );
 			const seen = await first( 'GET', `/v1/endpoints/${ big }`, undefined );
-			if ( seen.status === 200 && ( JSON.parse( seen.data ) as { status: string } ).status === 'disabled' ) {
+			const view =
+				seen.status === 200
+					? ( JSON.parse( seen.data ) as {
+							status: string;
+							failing_since: string | null;
+							disabled_at: string | null;
+						} )
+					: undefined;
+			if ( view?.status === 'disabled' ) {
 				autoDisableS = ( Date.now() - started ) / 1000;
+				if ( view.failing_since !== null && view.disabled_at !== null ) {
+					lagS =
+						( Date.parse( view.disabled_at ) - Date.parse( view.failing_since ) ) / 1000 -
+						options.disableAfterSeconds;
+				}
 			}
 		}
 
@@ -387,6 +404,7 @@ async function main(): Promise< void > {
 			seed_s: round( seedS ),
 			routes,
 			auto_disable_s: autoDisableS === null ? null : round( autoDisableS ),
+			auto_disable_lag_s: lagS === null ? null : round( lagS ),
 			delete_answer_ms: round( deleteAnswerMs ),
 			delete_status: deleted?.status ?? null,
 			delete_purged_s: purgedS === null ? null : round( purgedS ),
@@ -455,6 +473,11 @@ function print( rows: Row[] ): void {
 	lines.push( `| seed, s | ${ rows.map( ( row ) => row.seed_s ).join( ' | ' ) } |` );
 	lines.push(
 		`| start → auto-disable, s | ${ rows.map( ( row ) => row.auto_disable_s ?? 'not within the wait' ).join( ' | ' ) } |`
+	);
+	lines.push(
+		`| auto-disable past failing_since + disable-after, s | ${ rows
+			.map( ( row ) => row.auto_disable_lag_s ?? '–' )
+			.join( ' | ' ) } |`
 	);
 	lines.push(
 		`| DELETE endpoint, answer ms (status) | ${ rows
