@@ -45,7 +45,9 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, e.type AS event_type, d.endpoint_id,
 const REQUEUE_SET = `status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now`;
 const ACTIVE_ENDPOINT = `endpoint_id IN (SELECT id FROM endpoints WHERE status = 'active')`;
 // Past SIDECAR_PAYLOAD_RETENTION_DAYS an event's payload is empty: there is nothing left to send.
-const PAYLOAD_HELD = `event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`;
+// Correlated, one primary-key lookup per delivery the other terms kept: an IN (SELECT …) list
+// was built from every event still holding its payload first (seconds with a million queued).
+export const PAYLOAD_HELD = `EXISTS (SELECT 1 FROM events e WHERE e.id = deliveries.event_id AND e.payload_cleared_at IS NULL)`;
 
 // Due now, and no earlier delivery of the same ordering key to this endpoint is still
 // unfinished: that is what keeps a refund behind its order's paid event. The LIMIT is

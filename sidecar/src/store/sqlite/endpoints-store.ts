@@ -2,6 +2,7 @@ import { newEndpointId, EnableResult, EndpointPatch, NewEndpoint, Endpoint } fro
 import type { DisabledBy, EndpointStatus, EventType } from '../../contracts/constants';
 import type { Db } from './database';
 import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
+import { PAYLOAD_HELD } from './deliveries-store';
 
 interface EndpointRow {
 	id: string;
@@ -84,11 +85,11 @@ export class EndpointsStore {
 			requeueSince: db.prepare(
 				`UPDATE deliveries SET status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now
 				 WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since
-				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`
+				   AND ${ PAYLOAD_HELD }`
 			),
 			countSince: db.prepare(
 				`SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since
-				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`
+				   AND ${ PAYLOAD_HELD }`
 			),
 			// Events that arrived while the endpoint was disabled got no delivery for it: create
 			// them, in order of arrival (rowid), for the types it subscribes to now ([] = all).
