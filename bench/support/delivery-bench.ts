@@ -125,6 +125,8 @@ export interface SidecarOptions {
 	key: string;
 	/** More environment for this sidecar (e.g. SIDECAR_DATABASE_URL). */
 	env?: Record< string, string >;
+	/** A compiled sidecar main.js to run instead of this tree's (another checkout's, for a before/after). */
+	entry?: string;
 }
 
 export interface SidecarProcess {
@@ -142,7 +144,7 @@ export async function startSidecar( options: SidecarOptions ): Promise< SidecarP
 		...( options.maxOldSpace ? [ `--max-old-space-size=${ options.maxOldSpace }` ] : [] ),
 		...options.nodeFlags,
 		...( options.runtime === 'js'
-			? [ builtSidecar() ]
+			? [ options.entry ?? builtSidecar() ]
 			: [ '-r', 'ts-node/register/transpile-only', SIDECAR_SOURCE_MAIN ] ),
 	];
 	const child = spawn( process.execPath, args, {

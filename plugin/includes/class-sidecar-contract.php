@@ -45,6 +45,9 @@ final class Sidecar_Contract {
 	/** The refusals of an inbound verification, passed to the sender unchanged. */
 	const INBOUND_REFUSAL_CODES = array( 'unknown_source', 'source_disabled', 'missing_signature', 'malformed_signature', 'invalid_signature', 'stale_timestamp', 'missing_event_id', 'invalid_utf8', 'invalid_json', 'invalid_payload' );
 
+	/** The sidecar's 503 codes about its database: unreachable, or busy (a statement timed out). */
+	const STORE_ERROR_CODES = array( 'store_unavailable', 'store_busy' );
+
 	/** The header carrying the receiving route's deadline for a verdict (Unix milliseconds). */
 	const INBOUND_DEADLINE_HEADER = 'x-si-deadline-ms';
 

@@ -18,6 +18,7 @@ import {
 	INBOUND_SCHEMES,
 	SOURCE_ID_PATTERN,
 	SOURCE_STATUSES,
+	STORE_ERROR_CODES,
 } from '../../sidecar/src/contracts/constants';
 import { PROXIED_REQUESTS, REPLAY_MAX_LIMIT } from '../../sidecar/src/contracts/requests';
 import { phpArray, NO_SHARING, type PartReader, type Sharing } from './php-array';
@@ -172,6 +173,11 @@ function constants(): [ string, unknown, string ][] {
 			'INBOUND_REFUSAL_CODES',
 			INBOUND_REFUSAL_CODES,
 			'The refusals of an inbound verification, passed to the sender unchanged.',
+		],
+		[
+			'STORE_ERROR_CODES',
+			STORE_ERROR_CODES,
+			"The sidecar's 503 codes about its database: unreachable, or busy (a statement timed out).",
 		],
 		[
 			'INBOUND_DEADLINE_HEADER',

@@ -46,6 +46,7 @@ describe( 'sidecar /health and /ready', () => {
 				{ name: 'database', ok: true },
 				{ name: 'migrations', ok: true },
 				{ name: 'dispatcher', ok: true },
+				{ name: 'ingest', ok: true },
 			],
 			failed: [],
 		} );

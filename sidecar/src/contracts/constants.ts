@@ -79,6 +79,17 @@ export const INBOUND_REFUSAL_CODES = [
 export type InboundRefusalCode = ( typeof INBOUND_REFUSAL_CODES )[ number ];
 
 /**
+ * The sidecar's 503 codes about its own database (shared store), with Retry-After:
+ * - store_unavailable: the database cannot be reached (connection refused or lost, or no
+ *   answer at all within the statement deadline);
+ * - store_busy: the database answered that a statement timed out or waited too long for a row
+ *   lock (or chose it as a deadlock's victim); it is up, retry shortly.
+ * Nothing was stored in either case. The admin page translates them (ErrorNotice).
+ */
+export const STORE_ERROR_CODES = [ 'store_unavailable', 'store_busy' ] as const;
+export type StoreErrorCode = ( typeof STORE_ERROR_CODES )[ number ];
+
+/**
  * WordPress's deadline for a verdict, Unix milliseconds: the receiving route stops waiting then and
  * answers the sender 503 sidecar_unreachable, so a verdict reached after it is logged as timed_out.
  */

@@ -2,7 +2,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from '../logger';
 import { HttpError, sendError } from './errors';
 import { isDeadlock } from '../store/mysql/mysql-transaction';
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from './store-unavailable';
+import type { StoreErrorCode } from '../contracts/constants';
+import { STORE_BUSY_RETRY_AFTER_SECONDS, STORE_RETRY_AFTER_SECONDS, storeTrouble } from './store-unavailable';
 
 /**
  * What both apps (embedded and shared store) share around their routes: the Express settings and
@@ -66,19 +67,34 @@ export function finishApp( app: express.Express, options: FinishAppOptions ): vo
 			sendError(
 				res,
 				503,
-				'store_busy',
+				'store_busy' satisfies StoreErrorCode,
 				'A concurrent change to the same rows held this one back (a database deadlock); nothing was stored. Retry.',
 				{ retry_after: 1 }
 			);
 			return;
 		}
-		if ( options.storeMayBeAway && isStoreUnavailable( error ) ) {
+		const trouble = options.storeMayBeAway ? storeTrouble( error ) : null;
+		if ( trouble === 'busy' ) {
+			// It answers, but a statement of this request ran past its limit or waited too long for a
+			// row lock (a long queue, a concurrent batch): not an outage, and nothing was stored.
+			log.warn( { err: error, method: req.method, path: req.path }, 'the shared store is busy: 503' );
+			res.set( 'retry-after', String( STORE_BUSY_RETRY_AFTER_SECONDS ) );
+			sendError(
+				res,
+				503,
+				'store_busy' satisfies StoreErrorCode,
+				"The sidecar's database is busy (a statement timed out or waited too long for a lock); nothing was stored. Retry shortly.",
+				{ retry_after: STORE_BUSY_RETRY_AFTER_SECONDS }
+			);
+			return;
+		}
+		if ( trouble === 'unavailable' ) {
 			log.warn( { err: error, method: req.method, path: req.path }, 'the shared store does not answer: 503' );
 			res.set( 'retry-after', String( STORE_RETRY_AFTER_SECONDS ) );
 			sendError(
 				res,
 				503,
-				'store_unavailable',
+				'store_unavailable' satisfies StoreErrorCode,
 				'The sidecar cannot reach its database; nothing was stored. Retry later.',
 				{ retry_after: STORE_RETRY_AFTER_SECONDS }
 			);

@@ -5,7 +5,7 @@ import { SIDECAR_VERSION } from '../version';
 import { methodNotAllowed } from './routes/helpers';
 
 export interface ReadinessCheck {
-	name: 'database' | 'migrations' | 'dispatcher';
+	name: 'database' | 'migrations' | 'dispatcher' | 'ingest';
 	ok: boolean;
 	/** Why it failed: a fixed sentence, never an error message (it could name a path or a host). */
 	message?: string;
@@ -13,14 +13,16 @@ export interface ReadinessCheck {
 
 export interface ReadinessContext {
 	store: Pick< QueueStore, 'ping' | 'schemaVersion' >;
-	dispatcher: { isRunning: () => boolean };
+	dispatcher: { isRunning: () => boolean; ingestProblem: () => string | null };
 	log: Logger;
 }
 
 /**
  * Readiness, the same on both stores: the database answers a trivial query, its schema is the
- * latest this code knows, and the dispatcher is running (started, not stopping). Cheap: two
- * statements, no table read; both asked at once, each check reported on its own.
+ * latest this code knows, the dispatcher is running (started, not stopping), and the last
+ * hand-over of events was stored (a database can answer SELECT 1 and still time out every
+ * write: IngestHealth). Cheap: two statements, no table read; asked at once, each check
+ * reported on its own.
  */
 export async function checkReadiness(
 	context: ReadinessContext
@@ -49,6 +51,7 @@ export async function checkReadiness(
 		attempt( 'dispatcher', async () =>
 			context.dispatcher.isRunning() ? null : 'the delivery dispatcher is not running'
 		),
+		attempt( 'ingest', async () => context.dispatcher.ingestProblem() ),
 	] );
 	return { ready: checks.every( ( check ) => check.ok ), checks };
 }

@@ -10,6 +10,7 @@ import type { InsertResult, NewEvent } from '../model/events';
 import type { FinishedAttempt, Lease, QueueStore, RoundInput } from '../store/queue-store';
 import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
+import { IngestHealth } from './ingest-health';
 import { decide, DEFAULT_RETRY_POLICY, saysGone, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
 
@@ -134,6 +135,7 @@ export class Dispatcher {
 	private abandoned = false;
 	/** Set while the store does not answer (logged once, and once when it answers again). */
 	private storeError: unknown;
+	private readonly ingestHealth = new IngestHealth();
 
 	constructor( options: DispatcherOptions ) {
 		const { config } = options;
@@ -264,6 +266,22 @@ export class Dispatcher {
 	 * events. When the store throws, nothing is stored nor claimed and the error is the caller's.
 	 */
 	async ingest( events: NewEvent[] ): Promise< InsertResult > {
+		try {
+			const result = await this.storeBatch( events );
+			this.ingestHealth.stored();
+			return result;
+		} catch ( error ) {
+			this.ingestHealth.failed( this.clock.now() );
+			throw error;
+		}
+	}
+
+	/** Why this instance cannot take events now (its last hand-over could not be stored), or null. */
+	ingestProblem(): string | null {
+		return this.ingestHealth.problem( this.clock.now() );
+	}
+
+	private async storeBatch( events: NewEvent[] ): Promise< InsertResult > {
 		const now = this.clock.now();
 		const ingest = { events, firstAttemptAt: this.firstAttemptAt( now ) };
 		if ( this.state !== 'running' || this.pumping !== undefined ) {

@@ -6,6 +6,9 @@ import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 
 export const MAINTENANCE_LOCK = 'maintenance';
 
+/** A tick's time for the endpoints' backlog: a million rows go in a few ticks, and the lock is let go between. */
+const DEFAULT_BACKLOG_BUDGET_MS = 20_000;
+
 export interface MaintenanceOptions {
 	store: QueueStore;
 	log: Logger;
@@ -25,6 +28,11 @@ export interface MaintenanceOptions {
 	pruneBatch?: number;
 	/** Batches per tick; what is left is pruned on the next ticks. */
 	pruneBatchesPerTick?: number;
+	/**
+	 * How long one tick may spend on what disabled and deleted endpoints left (their queued
+	 * deliveries cancelled or removed, pruneBatch at a time); the rest goes on the next tick.
+	 */
+	backlogBudgetMs?: number;
 	/** What the cadence and the retention and health thresholds are read from; the system's by default. */
 	clock?: Clock;
 }
@@ -33,7 +41,8 @@ export interface MaintenanceOptions {
  * The periodic upkeep of the outbound side, every `intervalMs` (SIDECAR_MAINTENANCE_INTERVAL_SECONDS),
  * on either store: the endpoint health sweep (endpoints failing for too long are disabled, each
  * in one transaction with its notice, even when no attempt finishes any more: retries give up
- * after about a day), retention (finished deliveries, their attempts, events nothing refers to
+ * after about a day), the queues disabled and deleted endpoints left (cancelled or removed in
+ * batches, EndpointBacklog), retention (finished deliveries, their attempts, events nothing refers to
  * and acknowledged notices older than SIDECAR_RETENTION_DAYS, in small batches that yield to
  * the event loop), payload retention (payloads of finished events and attempts' response
  * excerpts older than SIDECAR_PAYLOAD_RETENTION_DAYS are cleared, their rows kept); then, on
@@ -68,6 +77,7 @@ export class Maintenance {
 		try {
 			ran = await store.exclusively( MAINTENANCE_LOCK, async () => {
 				await this.sweepHealth();
+				await this.settleEndpointBacklog();
 				await this.prune();
 				await this.clearPayloads();
 			} );
@@ -101,6 +111,35 @@ export class Maintenance {
 			}
 		} catch ( error ) {
 			log.error( { err: error }, 'health sweep failed; next round will retry' );
+		}
+	}
+
+	/**
+	 * Cancels the queued deliveries of disabled endpoints and removes those of deleted ones
+	 * (EndpointBacklog), a short transaction per batch, until none is left or the budget is spent.
+	 */
+	private async settleEndpointBacklog(): Promise< void > {
+		const { store, log } = this.options;
+		const batchSize = this.options.pruneBatch ?? 500;
+		const deadline = performance.now() + ( this.options.backlogBudgetMs ?? DEFAULT_BACKLOG_BUDGET_MS );
+		const settled = { cancelled: 0, deliveriesRemoved: 0, endpointsRemoved: 0 };
+		try {
+			while ( ! this.stopped && performance.now() < deadline ) {
+				const cancelled = await store.endpointBacklog.cancelDisabled( batchSize, this.clock.now() );
+				const purged = await store.endpointBacklog.purgeDeleted( batchSize );
+				settled.cancelled += cancelled;
+				settled.deliveriesRemoved += purged.deliveries;
+				settled.endpointsRemoved += purged.endpoints;
+				if ( cancelled < batchSize && purged.deliveries < batchSize ) {
+					break;
+				}
+				await yieldToRequests();
+			}
+			if ( settled.cancelled + settled.deliveriesRemoved + settled.endpointsRemoved > 0 ) {
+				log.info( settled, 'settled the queues of disabled and deleted endpoints' );
+			}
+		} catch ( error ) {
+			log.error( { err: error }, 'settling disabled and deleted endpoints failed; next round will retry' );
 		}
 	}
 

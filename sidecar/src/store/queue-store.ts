@@ -9,6 +9,7 @@ import { type DeliveryStatus, DisabledBy } from '../contracts/constants';
 import { type EndpointHealth, type AutoDisable } from '../model/health';
 import type { EnableResult, Endpoint, EndpointPatch, NewEndpoint } from '../model/endpoints';
 import type { InsertResult, NewEvent, StoredEvent } from '../model/events';
+import { type EndpointBacklog } from './endpoint-backlog';
 import { type FailureStreaks } from './failure-streaks';
 import { type InboundStore } from './inbound-store';
 import { type NoticeQueue } from './notice-queue';
@@ -107,7 +108,10 @@ export interface QueueStore {
 		graceMs: number,
 		now: number
 	) => Promise< Endpoint | undefined >;
-	/** Disables an active endpoint and cancels its pending deliveries; false if it was not active. */
+	/**
+	 * Disables an active endpoint and cancels its pending deliveries (at once up to a bound, the
+	 * rest through endpointBacklog); false if it was not active.
+	 */
 	disableEndpoint: ( id: string, reason: string, by: DisabledBy, now: number ) => Promise< boolean >;
 	/**
 	 * Enables a disabled endpoint (see EndpointsStore.enable for `redeliver`) and, in the same
@@ -117,7 +121,9 @@ export interface QueueStore {
 	 */
 	enableEndpoint: ( id: string, now: number, redeliver?: boolean ) => Promise< EnableResult >;
 	/**
-	 * Deletes the endpoint with its deliveries and attempts and, in the same transaction,
+	 * Deletes the endpoint with its deliveries and attempts (at once up to a bound; past it the
+	 * endpoint is marked deleted, gone for every reader, and endpointBacklog removes the rest in
+	 * the background) and, in the same transaction,
 	 * replaces the notices still queued about it with one endpoint.deleted notice (a late
 	 * disabled notice would show WordPress's owner an endpoint that is gone).
 	 */
@@ -170,4 +176,6 @@ export interface QueueStore {
 	readonly failureStreaks: FailureStreaks;
 	/** Payload retention (maintenance). */
 	readonly payloadRetention: PayloadRetention;
+	/** What disabling and deleting endpoints leave to clear in the background (maintenance). */
+	readonly endpointBacklog: EndpointBacklog;
 }

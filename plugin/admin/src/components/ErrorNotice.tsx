@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Notice } from '@wordpress/components';
 import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
+import type { StoreErrorCode } from '../../../../sidecar/src/contracts/constants';
 import { ApiError, isInvalidInput } from '../api/client';
 import { Code, WithBreaks } from './Code';
 
@@ -43,6 +44,16 @@ function hint( error: ApiError ): ReactNode {
 		case 'sidecar_not_configured':
 			return __(
 				'Define SERVICE_INTEGRATION_SIDECAR_URL and SERVICE_INTEGRATION_SIDECAR_KEY in wp-config.php.',
+				'service-integration'
+			);
+		case 'store_unavailable' satisfies StoreErrorCode:
+			return __(
+				"The sidecar cannot reach its database. Check that the database server is running and that the sidecar's SIDECAR_DATABASE_URL points at it; nothing was lost, WordPress hands the events over again later.",
+				'service-integration'
+			);
+		case 'store_busy' satisfies StoreErrorCode:
+			return __(
+				"The sidecar's database is busy (a long queue or a concurrent change held this request back). Retry in a few seconds; nothing was lost.",
 				'service-integration'
 			);
 		case 'rest_forbidden':

@@ -15,6 +15,8 @@ export interface RouteDispatcher {
 	/** A route committed notices of its own (an endpoint enabled or deleted): send them now. */
 	noticesCommitted: () => void;
 	isRunning: () => boolean;
+	/** Why this instance cannot take events now (its last hand-over could not be stored), or null. */
+	ingestProblem: () => string | null;
 }
 
 /** What the /v1 routes need, the same on both stores: the async QueueStore and the dispatcher's kicks. */

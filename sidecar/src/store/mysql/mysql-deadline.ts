@@ -10,6 +10,32 @@ import type { Pool, PoolConnection } from 'mysql2/promise';
  */
 export const STATEMENT_DEADLINE_MS = 1500;
 
+/**
+ * The same deadline on the server, a little shorter so that its answer (ER_STATEMENT_TIMEOUT,
+ * a clean error on a connection that stays usable) comes before the client gives up. Without
+ * it, a statement the client abandoned kept running on the server with its row locks held (a
+ * health sweep's UPDATE of a long queue, a lock wait of up to innodb_lock_wait_timeout, 50 s),
+ * and the next statement on those rows waited behind it and was abandoned in turn.
+ */
+export const SERVER_STATEMENT_LIMIT_MS = STATEMENT_DEADLINE_MS - 200;
+
+/**
+ * The session statement that has the server stop every statement past `ms`, lock waits
+ * included: MariaDB's max_statement_time (seconds, any statement), MySQL's max_execution_time
+ * (milliseconds, SELECTs only: MySQL has no limit for writes, whose lock waits
+ * innodb_lock_wait_timeout bounds). `0` lifts it (migrations).
+ */
+export function statementLimitSql( engine: 'mariadb' | 'mysql', ms: number ): string {
+	return engine === 'mariadb'
+		? `SET SESSION max_statement_time = ${ ms / 1000 }`
+		: `SET SESSION max_execution_time = ${ Math.round( ms ) }`;
+}
+
+/** Which engine a VERSION() string names. */
+export function engineOf( version: string ): 'mariadb' | 'mysql' {
+	return /mariadb/i.test( version ) ? 'mariadb' : 'mysql';
+}
+
 /** The error of a statement past its deadline: what mysql2 raises for its own query timeout. */
 function deadlineError( what: string, ms: number ): Error {
 	return Object.assign( new Error( `${ what }: no answer from the database within ${ ms } ms` ), {

@@ -1,6 +1,8 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { endpointDisabledNotice, summariseHealth } from '../../model/health';
 import type { FailureStreaks } from '../failure-streaks';
+import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
+import { cancelPendingOf } from './mysql-endpoint-backlog';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
@@ -65,11 +67,10 @@ export class MysqlFailureStreaks implements FailureStreaks {
 				 WHERE id = ?`,
 				[ reason, now, now, endpointId ]
 			);
-			await connection.query(
-				`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
-				 WHERE endpoint_id = ? AND status = 'pending'`,
-				[ `endpoint disabled: ${ reason }`, now, endpointId ]
-			);
+			// Up to a bound: a long queue made this one statement of seconds that held the endpoint's
+			// row locked, and the next sweep's SELECT … FOR UPDATE waited behind it (endpointBacklog
+			// cancels the rest in batches).
+			await cancelPendingOf( connection, endpointId, reason, now, ENDPOINT_BACKLOG_INLINE_ROWS );
 			const [ attempts ] = await connection.query< Row[] >(
 				'SELECT started_at, status_code, error_code, response_excerpt FROM attempts WHERE endpoint_id = ? ORDER BY started_at DESC LIMIT 1',
 				[ endpointId ]

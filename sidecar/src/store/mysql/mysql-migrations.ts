@@ -155,4 +155,9 @@ export const MYSQL_MIGRATIONS: readonly ( readonly string[] )[] = [
 		// A refusal's answer is its status (WordPress passed it on), now written down.
 		"UPDATE inbound_log SET answer_status = status WHERE outcome = 'refused' AND answer_status IS NULL",
 	],
+	/* 4: an endpoint with a large queue is deleted at once and its deliveries in the background */ [
+		// When it was deleted: hidden from every read and disabled, the row removed with the last of
+		// its deliveries (EndpointBacklog.purgeDeleted); NULL for a live endpoint.
+		'ALTER TABLE endpoints ADD COLUMN deleted_at BIGINT NULL',
+	],
 ];

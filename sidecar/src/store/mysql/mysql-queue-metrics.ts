@@ -13,7 +13,7 @@ export async function readQueueByEndpoint( pool: Pick< Pool, 'query' > ): Promis
 	const [ rows ] = await pool.query< Row[] >(
 		`SELECT e.id AS endpoint_id, COUNT(d.next_attempt_at) AS pending, MIN(d.next_attempt_at) AS first_at
 		 FROM endpoints e LEFT JOIN deliveries d ON d.endpoint_id = e.id AND d.status = 'pending'
-		 GROUP BY e.id`
+		 WHERE e.deleted_at IS NULL GROUP BY e.id`
 	);
 	// COUNT and MIN of a BIGINT come back as strings or numbers depending on the server: read both.
 	return rows.map( ( row ) => ( {

@@ -25,6 +25,8 @@ import type { QueueSnapshot } from '../../metrics/registry';
 import type { Notice } from '../../model/notices';
 import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../../model/events';
 import type { Lease, QueueStore, RoundInput, RoundResult } from '../queue-store';
+import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
+import { cancelPendingOf, deleteDeliveriesOf, MysqlEndpointBacklog } from './mysql-endpoint-backlog';
 import { MysqlFailureStreaks } from './mysql-failure-streaks';
 import { MysqlInboundStore } from './mysql-inbound';
 import { MYSQL_MIGRATIONS } from './mysql-migrations';
@@ -33,7 +35,13 @@ import { MysqlPayloadRetention } from './mysql-payload-retention';
 import { MysqlPrivacyQueue } from './mysql-privacy';
 import { readQueueByEndpoint } from './mysql-queue-metrics';
 import { MysqlReplayQueue } from './mysql-replay';
-import { STATEMENT_DEADLINE_MS, withDeadlines } from './mysql-deadline';
+import {
+	engineOf,
+	SERVER_STATEMENT_LIMIT_MS,
+	STATEMENT_DEADLINE_MS,
+	statementLimitSql,
+	withDeadlines,
+} from './mysql-deadline';
 import { claimDueOn, completeAll } from './mysql-claims';
 import { inTransaction } from './mysql-transaction';
 
@@ -44,6 +52,9 @@ const MIGRATION_LOCK_WAIT_SECONDS = 120;
 const ALREADY_APPLIED = new Set( [ 1060, 1061 ] );
 
 type Row = RowDataPacket & Record< string, unknown >;
+
+/** The statuses retention deletes (a pending or in-flight delivery is never pruned). */
+const FINISHED_STATUSES = [ 'succeeded', 'failed', 'cancelled' ] as const;
 
 export interface MysqlStoreOptions {
 	url: string;
@@ -71,7 +82,8 @@ export class MysqlStore implements QueueStore {
 
 	private constructor(
 		private readonly rawPool: Pool,
-		database: string
+		database: string,
+		private readonly engine: 'mariadb' | 'mysql'
 	) {
 		this.pool = withDeadlines( rawPool );
 		this.lockPrefix = `service_integration_sidecar:${ database }:`;
@@ -96,13 +108,27 @@ export class MysqlStore implements QueueStore {
 			enableKeepAlive: true,
 			charset: 'utf8mb4',
 		} );
+		let engine: 'mariadb' | 'mysql' | undefined;
 		pool.on( 'connection', ( connection ) => {
-			// The callback API of the underlying connection: the pool hands it out only after this is queued.
-			( connection as unknown as { query: ( sql: string ) => void } ).query(
-				'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED'
-			);
+			// The callback API of the underlying connection: the pool hands it out only after these are queued.
+			const queue = ( connection as unknown as { query: ( sql: string ) => void } ).query.bind( connection );
+			queue( 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED' );
+			if ( engine ) {
+				queue( statementLimitSql( engine, SERVER_STATEMENT_LIMIT_MS ) );
+			}
 		} );
-		const store = new MysqlStore( pool, database );
+		try {
+			// Which session variable limits a statement: asked on a first connection, which is then
+			// closed (it was opened before the answer, without the limit).
+			const first = await pool.getConnection();
+			const [ version ] = await first.query< Row[] >( 'SELECT VERSION() AS v' );
+			first.destroy();
+			engine = engineOf( String( version[ 0 ]?.v ?? '' ) );
+		} catch ( error ) {
+			await pool.end();
+			throw error;
+		}
+		const store = new MysqlStore( pool, database, engine );
 		try {
 			await store.migrate();
 		} catch ( error ) {
@@ -118,7 +144,12 @@ export class MysqlStore implements QueueStore {
 	 */
 	async migrate(): Promise< number > {
 		const connection = await this.rawPool.getConnection();
+		let limitLifted = false;
 		try {
+			// An ALTER TABLE on a large table takes longer than a statement may: no limit on this
+			// connection, which is closed afterwards rather than handed out again without it.
+			await connection.query( statementLimitSql( this.engine, 0 ) );
+			limitLifted = true;
 			const [ locked ] = await connection.query< Row[] >( 'SELECT GET_LOCK(?, ?) AS ok', [
 				this.lockPrefix + MIGRATION_LOCK,
 				MIGRATION_LOCK_WAIT_SECONDS,
@@ -157,7 +188,11 @@ export class MysqlStore implements QueueStore {
 				await connection.query( 'SELECT RELEASE_LOCK(?)', [ this.lockPrefix + MIGRATION_LOCK ] );
 			}
 		} finally {
-			connection.release();
+			if ( limitLifted ) {
+				connection.destroy();
+			} else {
+				connection.release();
+			}
 		}
 	}
 
@@ -317,12 +352,18 @@ export class MysqlStore implements QueueStore {
 			const id = String( secret.endpoint_id );
 			byEndpoint.set( id, [ ...( byEndpoint.get( id ) ?? [] ), secret ] );
 		}
-		const [ rows ] = await this.pool.query< Row[] >( 'SELECT * FROM endpoints ORDER BY created_at, id' );
+		const [ rows ] = await this.pool.query< Row[] >(
+			'SELECT * FROM endpoints WHERE deleted_at IS NULL ORDER BY created_at, id'
+		);
 		return rows.map( ( row ) => toEndpoint( row, byEndpoint.get( String( row.id ) ) ?? [] ) );
 	}
 
 	async getEndpoint( id: string, now: number ): Promise< Endpoint | undefined > {
-		const [ rows ] = await this.pool.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ?', [ id ] );
+		// A deleted endpoint (deleted_at set) is gone for every reader; only endpointBacklog sees it.
+		const [ rows ] = await this.pool.query< Row[] >(
+			'SELECT * FROM endpoints WHERE id = ? AND deleted_at IS NULL',
+			[ id ]
+		);
 		const row = rows[ 0 ];
 		if ( ! row ) {
 			return undefined;
@@ -362,9 +403,10 @@ export class MysqlStore implements QueueStore {
 	async updateEndpoint( id: string, patch: EndpointPatch, now: number ): Promise< Endpoint | undefined > {
 		const found = await inTransaction( this.pool, async ( connection ) => {
 			// Locked: two instances patching different fields at once both keep their change.
-			const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ? FOR UPDATE', [
-				id,
-			] );
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT * FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+				[ id ]
+			);
 			const row = rows[ 0 ];
 			if ( ! row ) {
 				return false;
@@ -395,9 +437,10 @@ export class MysqlStore implements QueueStore {
 		now: number
 	): Promise< Endpoint | undefined > {
 		const found = await inTransaction( this.pool, async ( connection ) => {
-			const [ rows ] = await connection.query< Row[] >( 'SELECT id FROM endpoints WHERE id = ? FOR UPDATE', [
-				id,
-			] );
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT id FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+				[ id ]
+			);
 			if ( rows.length === 0 ) {
 				return false;
 			}
@@ -429,12 +472,9 @@ export class MysqlStore implements QueueStore {
 			if ( disabled.affectedRows === 0 ) {
 				return false;
 			}
-			// Queued work stops with the endpoint; enableEndpoint brings it back.
-			await connection.query(
-				`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
-				 WHERE endpoint_id = ? AND status = 'pending'`,
-				[ `endpoint disabled: ${ reason }`, now, id ]
-			);
+			// Queued work stops with the endpoint (enableEndpoint brings it back); past the bound,
+			// the rest is cancelled in the background (endpointBacklog), and no instance claims it.
+			await cancelPendingOf( connection, id, reason, now, ENDPOINT_BACKLOG_INLINE_ROWS );
 			return true;
 		} );
 	}
@@ -454,7 +494,10 @@ export class MysqlStore implements QueueStore {
 		now: number,
 		redeliver: boolean | undefined
 	): Promise< EnableResult > {
-		const [ rows ] = await connection.query< Row[] >( 'SELECT * FROM endpoints WHERE id = ? FOR UPDATE', [ id ] );
+		const [ rows ] = await connection.query< Row[] >(
+			'SELECT * FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+			[ id ]
+		);
 		const row = rows[ 0 ];
 		if ( ! row || row.status !== 'disabled' ) {
 			return { enabled: false, redelivered: false, requeued: 0, missed: 0, skipped: 0 };
@@ -510,11 +553,25 @@ export class MysqlStore implements QueueStore {
 
 	async deleteEndpoint( id: string, now: number ): Promise< { deleted: boolean; droppedNotices: number } > {
 		return inTransaction( this.pool, async ( connection ) => {
-			const [ result ] = await connection.query< ResultSetHeader >( 'DELETE FROM endpoints WHERE id = ?', [
-				id,
-			] );
-			if ( result.affectedRows === 0 ) {
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT id FROM endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+				[ id ]
+			);
+			if ( rows.length === 0 ) {
 				return { deleted: false, droppedNotices: 0 };
+			}
+			// At once when the queue is short; otherwise marked deleted (gone for every reader, and
+			// disabled: nothing new is queued for it) and endpointBacklog removes the rest in batches.
+			if (
+				( await deleteDeliveriesOf( connection, id, ENDPOINT_BACKLOG_INLINE_ROWS ) ) <
+				ENDPOINT_BACKLOG_INLINE_ROWS
+			) {
+				await connection.query( 'DELETE FROM endpoints WHERE id = ?', [ id ] );
+			} else {
+				await connection.query(
+					`UPDATE endpoints SET status = 'disabled', deleted_at = ?, updated_at = ? WHERE id = ?`,
+					[ now, now, id ]
+				);
 			}
 			const droppedNotices = await this.replaceNotices(
 				connection,
@@ -563,10 +620,15 @@ export class MysqlStore implements QueueStore {
 			where.push( 'd.status = ?' );
 			params.push( filter.status );
 		}
-		const from = `FROM deliveries d JOIN events e ON e.id = d.event_id ${
-			where.length > 0 ? `WHERE ${ where.join( ' AND ' ) }` : ''
-		}`;
-		const [ counted ] = await this.pool.query< Row[] >( `SELECT COUNT(*) AS n ${ from }`, params );
+		const clause = where.length > 0 ? `WHERE ${ where.join( ' AND ' ) }` : '';
+		const from = `FROM deliveries d JOIN events e ON e.id = d.event_id ${ clause }`;
+		// Counted from the deliveries' own indexes, joined only to filter on the type: InnoDB
+		// counts by walking rows, and a primary-key lookup of the event for each of a large queue's
+		// deliveries took longer than a statement may (the log answered 503 at 200,000).
+		const [ counted ] = await this.pool.query< Row[] >(
+			`SELECT COUNT(*) AS n ${ filter.type === undefined ? `FROM deliveries d ${ clause }` : from }`,
+			params
+		);
 		const [ rows ] = await this.pool.query< Row[] >(
 			`SELECT d.*, e.type AS event_type ${ from } ORDER BY d.id DESC LIMIT ? OFFSET ?`,
 			[ ...params, filter.perPage, ( filter.page - 1 ) * filter.perPage ]
@@ -701,18 +763,35 @@ export class MysqlStore implements QueueStore {
 		return readQueueByEndpoint( this.pool );
 	}
 
+	/**
+	 * Retention in bounded statements, each its own short transaction. The finished deliveries'
+	 * ids are read first, one index range per status (deliveries_by_status_updated), and deleted
+	 * by id: a DELETE … ORDER BY id LIMIT walked the primary key through every pending delivery
+	 * of a large queue (seconds, with its locks held); their attempts go by the cascade. Then up
+	 * to `limit` events received before `before` that no delivery refers to, oldest first.
+	 */
 	async prune( before: number, limit: number ): Promise< { deliveries: number; events: number } > {
-		return inTransaction( this.pool, async ( connection ) => {
-			const [ deliveries ] = await connection.query< ResultSetHeader >(
-				`DELETE FROM deliveries WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? ORDER BY id LIMIT ?`,
-				[ before, limit ]
+		const [ finished ] = await this.pool.query< Row[] >(
+			FINISHED_STATUSES.map(
+				() => '(SELECT id FROM deliveries WHERE status = ? AND updated_at < ? ORDER BY updated_at LIMIT ?)'
+			).join( ' UNION ALL ' ),
+			FINISHED_STATUSES.flatMap( ( status ) => [ status, before, limit ] )
+		);
+		const ids = finished.slice( 0, limit ).map( ( row ) => Number( row.id ) );
+		let deliveries = 0;
+		if ( ids.length > 0 ) {
+			// Checked again: one may have been replayed (pending again) since it was read.
+			const [ deleted ] = await this.pool.query< ResultSetHeader >(
+				`DELETE FROM deliveries WHERE id IN (?) AND status IN (?) AND updated_at < ?`,
+				[ ids, FINISHED_STATUSES, before ]
 			);
-			const [ events ] = await connection.query< ResultSetHeader >(
-				`DELETE FROM events WHERE received_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id) ORDER BY received_at LIMIT ?`,
-				[ before, limit ]
-			);
-			return { deliveries: deliveries.affectedRows, events: events.affectedRows };
-		} );
+			deliveries = deleted.affectedRows;
+		}
+		const [ events ] = await this.pool.query< ResultSetHeader >(
+			`DELETE FROM events WHERE received_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = events.id) ORDER BY received_at LIMIT ?`,
+			[ before, limit ]
+		);
+		return { deliveries, events: events.affectedRows };
 	}
 
 	/** GET_LOCK with no wait: the lock lives on the connection, held for fn's whole run. */
@@ -757,6 +836,9 @@ export class MysqlStore implements QueueStore {
 	}
 	get payloadRetention(): MysqlPayloadRetention {
 		return new MysqlPayloadRetention( this.pool );
+	}
+	get endpointBacklog(): MysqlEndpointBacklog {
+		return new MysqlEndpointBacklog( this.pool );
 	}
 }
 

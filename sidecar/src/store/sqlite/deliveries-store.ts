@@ -45,7 +45,9 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, e.type AS event_type, d.endpoint_id,
 const REQUEUE_SET = `status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now`;
 const ACTIVE_ENDPOINT = `endpoint_id IN (SELECT id FROM endpoints WHERE status = 'active')`;
 // Past SIDECAR_PAYLOAD_RETENTION_DAYS an event's payload is empty: there is nothing left to send.
-const PAYLOAD_HELD = `event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`;
+// Correlated, one primary-key lookup per delivery the other terms kept: an IN (SELECT …) list
+// was built from every event still holding its payload first (seconds with a million queued).
+export const PAYLOAD_HELD = `EXISTS (SELECT 1 FROM events e WHERE e.id = deliveries.event_id AND e.payload_cleared_at IS NULL)`;
 
 // Due now, and no earlier delivery of the same ordering key to this endpoint is still
 // unfinished: that is what keeps a refund behind its order's paid event. The LIMIT is
@@ -150,7 +152,7 @@ export class DeliveriesStore {
 			queue: db.prepare(
 				`SELECT e.id AS endpoint_id, COUNT(d.next_attempt_at) AS pending, MIN(d.next_attempt_at) AS first_at
 				 FROM endpoints e LEFT JOIN deliveries d INDEXED BY deliveries_due ON d.endpoint_id = e.id AND d.status = 'pending'
-				 GROUP BY e.id`
+				 WHERE e.deleted_at IS NULL GROUP BY e.id`
 			),
 		};
 	}
@@ -438,7 +440,8 @@ export function deliveryListQuery( filter: Pick< DeliveryFilter, 'endpointId' | 
 	const from = 'FROM deliveries d JOIN events e ON e.id = d.event_id';
 	return {
 		params,
-		count: `SELECT COUNT(*) AS n ${ from } ${ clause }`,
+		// Joined only to filter on the type: a large queue's count otherwise looks up every delivery's event.
+		count: `SELECT COUNT(*) AS n ${ filter.type === undefined ? 'FROM deliveries d' : from } ${ clause }`,
 		page: `SELECT ${ DELIVERY_COLUMNS } ${ from } ${ clause } ORDER BY d.id DESC LIMIT @limit OFFSET @offset`,
 	};
 }

@@ -1,6 +1,8 @@
 import { newEndpointId, EnableResult, EndpointPatch, NewEndpoint, Endpoint } from '../../model/endpoints';
 import type { DisabledBy, EndpointStatus, EventType } from '../../contracts/constants';
 import type { Db } from './database';
+import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
+import { PAYLOAD_HELD } from './deliveries-store';
 
 interface EndpointRow {
 	id: string;
@@ -38,8 +40,9 @@ export class EndpointsStore {
 			insertSecret: db.prepare(
 				'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)'
 			),
-			get: db.prepare( 'SELECT * FROM endpoints WHERE id = ?' ),
-			list: db.prepare( 'SELECT * FROM endpoints ORDER BY created_at, id' ),
+			// A deleted endpoint (deleted_at set) is gone for every reader; only EndpointBacklog sees it.
+			get: db.prepare( 'SELECT * FROM endpoints WHERE id = ? AND deleted_at IS NULL' ),
+			list: db.prepare( 'SELECT * FROM endpoints WHERE deleted_at IS NULL ORDER BY created_at, id' ),
 			secretsOf: db.prepare(
 				'SELECT * FROM endpoint_secrets WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC, id DESC'
 			),
@@ -51,6 +54,13 @@ export class EndpointsStore {
 				 max_concurrency = @max_concurrency, wc_compat_signature = @wc_compat_signature, updated_at = @now WHERE id = @id`
 			),
 			delete: db.prepare( 'DELETE FROM endpoints WHERE id = ?' ),
+			// Up to a bound: the rest of a large queue goes in the background (EndpointBacklog).
+			deleteDeliveries: db.prepare(
+				'DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id = ? LIMIT ?)'
+			),
+			markDeleted: db.prepare(
+				`UPDATE endpoints SET status = 'disabled', deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`
+			),
 			touch: db.prepare( 'UPDATE endpoints SET updated_at = ? WHERE id = ?' ),
 			expireCurrentSecrets: db.prepare(
 				'UPDATE endpoint_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NULL'
@@ -61,10 +71,11 @@ export class EndpointsStore {
 			disable: db.prepare(
 				`UPDATE endpoints SET status = 'disabled', disabled_reason = ?, disabled_by = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`
 			),
-			// Queued work stops with the endpoint; enable() brings it back.
+			// Queued work stops with the endpoint (enable() brings it back), up to a bound: the rest of a
+			// large queue is cancelled in the background (EndpointBacklog); the dispatcher claims none of it.
 			cancelPending: db.prepare(
 				`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
-				 WHERE endpoint_id = ? AND status = 'pending'`
+				 WHERE id IN (SELECT id FROM deliveries WHERE endpoint_id = ? AND status = 'pending' LIMIT ?)`
 			),
 			enable: db.prepare(
 				`UPDATE endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, disabled_by = NULL, failing_since = NULL,
@@ -74,11 +85,11 @@ export class EndpointsStore {
 			requeueSince: db.prepare(
 				`UPDATE deliveries SET status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now
 				 WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since
-				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`
+				   AND ${ PAYLOAD_HELD }`
 			),
 			countSince: db.prepare(
 				`SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = @id AND status IN ('failed', 'cancelled') AND updated_at >= @since
-				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)`
+				   AND ${ PAYLOAD_HELD }`
 			),
 			// Events that arrived while the endpoint was disabled got no delivery for it: create
 			// them, in order of arrival (rowid), for the types it subscribes to now ([] = all).
@@ -103,7 +114,9 @@ export class EndpointsStore {
 			clearFailing: db.prepare(
 				'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'
 			),
-			counts: db.prepare( 'SELECT status, COUNT(*) AS n FROM endpoints GROUP BY status' ),
+			counts: db.prepare(
+				'SELECT status, COUNT(*) AS n FROM endpoints WHERE deleted_at IS NULL GROUP BY status'
+			),
 		};
 	}
 
@@ -158,9 +171,24 @@ export class EndpointsStore {
 		return this.get( id, now );
 	}
 
-	/** Deletes the endpoint with its deliveries and attempts (events stay). */
-	delete( id: string ): boolean {
-		return this.statements.delete.run( id ).changes > 0;
+	/**
+	 * Deletes the endpoint with its deliveries and attempts (events stay), in the caller's
+	 * transaction: at once when it has few deliveries; otherwise it is marked deleted (gone for
+	 * every reader, disabled) and EndpointBacklog removes the rest in batches, then the row.
+	 */
+	delete( id: string, now: number ): boolean {
+		return this.atomically( () => {
+			if ( ! this.statements.get.get( id ) ) {
+				return false;
+			}
+			const removed = this.statements.deleteDeliveries.run( id, ENDPOINT_BACKLOG_INLINE_ROWS ).changes;
+			if ( removed < ENDPOINT_BACKLOG_INLINE_ROWS ) {
+				this.statements.delete.run( id );
+			} else {
+				this.statements.markDeleted.run( now, now, id );
+			}
+			return true;
+		} );
 	}
 
 	/** New current secret; the old one keeps signing until now + graceMs. */
@@ -190,7 +218,12 @@ export class EndpointsStore {
 			if ( this.statements.disable.run( reason, by, now, now, id ).changes === 0 ) {
 				return false;
 			}
-			this.statements.cancelPending.run( `endpoint disabled: ${ reason }`, now, id );
+			this.statements.cancelPending.run(
+				`endpoint disabled: ${ reason }`,
+				now,
+				id,
+				ENDPOINT_BACKLOG_INLINE_ROWS
+			);
 			return true;
 		} );
 	}

@@ -194,4 +194,9 @@ export const MIGRATIONS: readonly string[] = [
 	ALTER TABLE inbound_log_v9 RENAME TO inbound_log;
 	CREATE INDEX inbound_log_by_source ON inbound_log (source, id);
 	`,
+	/* 10: an endpoint with a large queue is deleted at once and its deliveries in the background */ `
+	-- When the endpoint was deleted: hidden from every read and disabled, its row removed with the
+	-- last of its deliveries (EndpointBacklog.purgeDeleted); NULL for a live endpoint.
+	ALTER TABLE endpoints ADD COLUMN deleted_at INTEGER;
+	`,
 ];

@@ -16,6 +16,8 @@ import { SqliteInboundStore } from './sqlite-inbound-store';
 import { type InboundStore } from '../inbound-store';
 import { SqliteNoticeQueue } from './sqlite-notice-queue';
 import { type NoticeQueue } from '../notice-queue';
+import { SqliteEndpointBacklog } from './sqlite-endpoint-backlog';
+import { type EndpointBacklog } from '../endpoint-backlog';
 import { SqlitePayloadRetention } from './sqlite-payload-retention';
 import { type PayloadRetention } from '../payload-retention';
 import { SqlitePrivacyQueue } from './sqlite-privacy-queue';
@@ -96,7 +98,7 @@ export class SqliteQueueStore implements QueueStore {
 		const { endpoints, notices } = this.stores;
 		return this.stores.db
 			.transaction( () => {
-				if ( ! endpoints.delete( id ) ) {
+				if ( ! endpoints.delete( id, now ) ) {
 					return { deleted: false, droppedNotices: 0 };
 				}
 				const droppedNotices = notices.dropForEndpoint( id );
@@ -229,5 +231,8 @@ export class SqliteQueueStore implements QueueStore {
 	}
 	get payloadRetention(): PayloadRetention {
 		return new SqlitePayloadRetention( this.stores.privacy );
+	}
+	get endpointBacklog(): EndpointBacklog {
+		return new SqliteEndpointBacklog( this.stores.db );
 	}
 }
