@@ -61,7 +61,7 @@ final class Sidecar_Contract {
 	public static function requests(): array {
 		return array(
 			'endpoint.create'  => array(
-				'url'                 => array(
+				'url'                       => array(
 					'description' => __( 'Required. Where deliveries are POSTed (http or https, a public address).', 'service-integration' ),
 					'type'        => 'string',
 					'format'      => 'uri',
@@ -69,7 +69,7 @@ final class Sidecar_Contract {
 					'maxLength'   => 2048,
 					'required'    => true,
 				),
-				'event_types'         => array(
+				'event_types'               => array(
 					'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 					'type'        => 'array',
 					'items'       => array(
@@ -78,31 +78,35 @@ final class Sidecar_Contract {
 					),
 					'maxItems'    => 20,
 				),
-				'description'         => array(
+				'description'               => array(
 					'description' => __( 'A note for the site owner.', 'service-integration' ),
 					'type'        => 'string',
 					'maxLength'   => 500,
 				),
-				'max_concurrency'     => array(
+				'max_concurrency'           => array(
 					'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 					'type'        => 'integer',
 					'minimum'     => 1,
 					'maximum'     => 64,
 				),
-				'wc_compat_signature' => array(
+				'wc_compat_signature'       => array(
 					'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
+					'type'        => 'boolean',
+				),
+				'resend_failed_on_recovery' => array(
+					'description' => __( 'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).', 'service-integration' ),
 					'type'        => 'boolean',
 				),
 			),
 			'endpoint.update'  => array(
-				'url'                 => array(
+				'url'                       => array(
 					'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 					'type'        => 'string',
 					'format'      => 'uri',
 					'minLength'   => 1,
 					'maxLength'   => 2048,
 				),
-				'event_types'         => array(
+				'event_types'               => array(
 					'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 					'type'        => 'array',
 					'items'       => array(
@@ -111,19 +115,23 @@ final class Sidecar_Contract {
 					),
 					'maxItems'    => 20,
 				),
-				'description'         => array(
+				'description'               => array(
 					'description' => __( 'A note for the site owner.', 'service-integration' ),
 					'type'        => 'string',
 					'maxLength'   => 500,
 				),
-				'max_concurrency'     => array(
+				'max_concurrency'           => array(
 					'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 					'type'        => 'integer',
 					'minimum'     => 1,
 					'maximum'     => 64,
 				),
-				'wc_compat_signature' => array(
+				'wc_compat_signature'       => array(
 					'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
+					'type'        => 'boolean',
+				),
+				'resend_failed_on_recovery' => array(
+					'description' => __( 'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).', 'service-integration' ),
 					'type'        => 'boolean',
 				),
 			),
@@ -337,7 +345,7 @@ final class Sidecar_Contract {
 				'title'      => 'webhook-endpoints',
 				'type'       => 'object',
 				'properties' => array(
-					'endpoints'           => array(
+					'endpoints'                 => array(
 						'description' => __( 'The endpoints.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -415,6 +423,12 @@ final class Sidecar_Contract {
 								),
 								'wc_compat_signature' => array(
 									'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
+									'type'        => 'boolean',
+									'context'     => array( 'view', 'edit' ),
+									'readonly'    => true,
+								),
+								'resend_failed_on_recovery' => array(
+									'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
 									'type'        => 'boolean',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
@@ -518,31 +532,31 @@ final class Sidecar_Contract {
 									'readonly'    => true,
 								),
 							),
-							'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
+							'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
 						),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'id'                  => array(
+					'id'                        => array(
 						'description' => __( 'Endpoint id.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'url'                 => array(
+					'url'                       => array(
 						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'uri',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'description'         => array(
+					'description'               => array(
 						'description' => __( 'A note for the site owner.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'event_types'         => array(
+					'event_types'               => array(
 						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -552,54 +566,60 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'status'              => array(
+					'status'                    => array(
 						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
 						'type'        => 'string',
 						'enum'        => array( 'active', 'disabled' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_reason'     => array(
+					'disabled_reason'           => array(
 						'description' => __( 'Why it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_at'         => array(
+					'disabled_at'               => array(
 						'description' => __( 'When it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_by'         => array(
+					'disabled_by'               => array(
 						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'enum'        => array( 'auto', 'owner', null ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'failing_since'       => array(
+					'failing_since'             => array(
 						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'max_concurrency'     => array(
+					'max_concurrency'           => array(
 						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 1,
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'wc_compat_signature' => array(
+					'wc_compat_signature'       => array(
 						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
 						'type'        => 'boolean',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secrets'             => array(
+					'resend_failed_on_recovery' => array(
+						'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
+						'type'        => 'boolean',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'secrets'                   => array(
 						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -631,21 +651,21 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'created_at'          => array(
+					'created_at'                => array(
 						'description' => __( 'When it was created.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'updated_at'          => array(
+					'updated_at'                => array(
 						'description' => __( 'When it last changed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'health'              => array(
+					'health'                    => array(
 						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -697,7 +717,7 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secret'              => array(
+					'secret'                    => array(
 						'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
@@ -709,26 +729,26 @@ final class Sidecar_Contract {
 				'title'      => 'webhook-endpoint',
 				'type'       => 'object',
 				'properties' => array(
-					'id'                  => array(
+					'id'                        => array(
 						'description' => __( 'Endpoint id.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'url'                 => array(
+					'url'                       => array(
 						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'uri',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'description'         => array(
+					'description'               => array(
 						'description' => __( 'A note for the site owner.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'event_types'         => array(
+					'event_types'               => array(
 						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -738,54 +758,60 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'status'              => array(
+					'status'                    => array(
 						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
 						'type'        => 'string',
 						'enum'        => array( 'active', 'disabled' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_reason'     => array(
+					'disabled_reason'           => array(
 						'description' => __( 'Why it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_at'         => array(
+					'disabled_at'               => array(
 						'description' => __( 'When it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_by'         => array(
+					'disabled_by'               => array(
 						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'enum'        => array( 'auto', 'owner', null ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'failing_since'       => array(
+					'failing_since'             => array(
 						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'max_concurrency'     => array(
+					'max_concurrency'           => array(
 						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 1,
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'wc_compat_signature' => array(
+					'wc_compat_signature'       => array(
 						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
 						'type'        => 'boolean',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secrets'             => array(
+					'resend_failed_on_recovery' => array(
+						'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
+						'type'        => 'boolean',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'secrets'                   => array(
 						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -817,21 +843,21 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'created_at'          => array(
+					'created_at'                => array(
 						'description' => __( 'When it was created.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'updated_at'          => array(
+					'updated_at'                => array(
 						'description' => __( 'When it last changed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'health'              => array(
+					'health'                    => array(
 						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -883,7 +909,7 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'deleted'             => array(
+					'deleted'                   => array(
 						'description' => __( 'Always true: it is deleted.', 'service-integration' ),
 						'type'        => 'boolean',
 						'enum'        => array( true ),
@@ -897,26 +923,26 @@ final class Sidecar_Contract {
 				'title'      => 'webhook-endpoint-with-secret',
 				'type'       => 'object',
 				'properties' => array(
-					'id'                  => array(
+					'id'                        => array(
 						'description' => __( 'Endpoint id.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'url'                 => array(
+					'url'                       => array(
 						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'uri',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'description'         => array(
+					'description'               => array(
 						'description' => __( 'A note for the site owner.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'event_types'         => array(
+					'event_types'               => array(
 						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -926,54 +952,60 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'status'              => array(
+					'status'                    => array(
 						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
 						'type'        => 'string',
 						'enum'        => array( 'active', 'disabled' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_reason'     => array(
+					'disabled_reason'           => array(
 						'description' => __( 'Why it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_at'         => array(
+					'disabled_at'               => array(
 						'description' => __( 'When it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_by'         => array(
+					'disabled_by'               => array(
 						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'enum'        => array( 'auto', 'owner', null ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'failing_since'       => array(
+					'failing_since'             => array(
 						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'max_concurrency'     => array(
+					'max_concurrency'           => array(
 						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 1,
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'wc_compat_signature' => array(
+					'wc_compat_signature'       => array(
 						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
 						'type'        => 'boolean',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secrets'             => array(
+					'resend_failed_on_recovery' => array(
+						'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
+						'type'        => 'boolean',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'secrets'                   => array(
 						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -1005,21 +1037,21 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'created_at'          => array(
+					'created_at'                => array(
 						'description' => __( 'When it was created.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'updated_at'          => array(
+					'updated_at'                => array(
 						'description' => __( 'When it last changed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'health'              => array(
+					'health'                    => array(
 						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -1071,39 +1103,39 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secret'              => array(
+					'secret'                    => array(
 						'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
 				),
-				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
+				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
 			),
 			'webhook-endpoint-enabled'     => array(
 				'title'      => 'webhook-endpoint-enabled',
 				'type'       => 'object',
 				'properties' => array(
-					'id'                  => array(
+					'id'                        => array(
 						'description' => __( 'Endpoint id.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'url'                 => array(
+					'url'                       => array(
 						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'uri',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'description'         => array(
+					'description'               => array(
 						'description' => __( 'A note for the site owner.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'event_types'         => array(
+					'event_types'               => array(
 						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -1113,54 +1145,60 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'status'              => array(
+					'status'                    => array(
 						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
 						'type'        => 'string',
 						'enum'        => array( 'active', 'disabled' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_reason'     => array(
+					'disabled_reason'           => array(
 						'description' => __( 'Why it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_at'         => array(
+					'disabled_at'               => array(
 						'description' => __( 'When it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_by'         => array(
+					'disabled_by'               => array(
 						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'enum'        => array( 'auto', 'owner', null ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'failing_since'       => array(
+					'failing_since'             => array(
 						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'max_concurrency'     => array(
+					'max_concurrency'           => array(
 						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 1,
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'wc_compat_signature' => array(
+					'wc_compat_signature'       => array(
 						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
 						'type'        => 'boolean',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secrets'             => array(
+					'resend_failed_on_recovery' => array(
+						'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
+						'type'        => 'boolean',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'secrets'                   => array(
 						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -1192,21 +1230,21 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'created_at'          => array(
+					'created_at'                => array(
 						'description' => __( 'When it was created.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'updated_at'          => array(
+					'updated_at'                => array(
 						'description' => __( 'When it last changed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'health'              => array(
+					'health'                    => array(
 						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -1258,20 +1296,20 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'redelivered'         => array(
+					'redelivered'               => array(
 						'description' => __( 'Whether what it missed while disabled was queued again.', 'service-integration' ),
 						'type'        => 'boolean',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'requeued'            => array(
+					'requeued'                  => array(
 						'description' => __( 'Deliveries queued again.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 0,
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'skipped'             => array(
+					'skipped'                   => array(
 						'description' => __( 'Deliveries it missed that were left out.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 0,
@@ -1279,32 +1317,32 @@ final class Sidecar_Contract {
 						'readonly'    => true,
 					),
 				),
-				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
+				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
 			),
 			'webhook-endpoint-disabled'    => array(
 				'title'      => 'webhook-endpoint-disabled',
 				'type'       => 'object',
 				'properties' => array(
-					'id'                  => array(
+					'id'                        => array(
 						'description' => __( 'Endpoint id.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'url'                 => array(
+					'url'                       => array(
 						'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'uri',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'description'         => array(
+					'description'               => array(
 						'description' => __( 'A note for the site owner.', 'service-integration' ),
 						'type'        => 'string',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'event_types'         => array(
+					'event_types'               => array(
 						'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -1314,54 +1352,60 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'status'              => array(
+					'status'                    => array(
 						'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
 						'type'        => 'string',
 						'enum'        => array( 'active', 'disabled' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_reason'     => array(
+					'disabled_reason'           => array(
 						'description' => __( 'Why it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_at'         => array(
+					'disabled_at'               => array(
 						'description' => __( 'When it was disabled.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'disabled_by'         => array(
+					'disabled_by'               => array(
 						'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'enum'        => array( 'auto', 'owner', null ),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'failing_since'       => array(
+					'failing_since'             => array(
 						'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
 						'type'        => array( 'string', 'null' ),
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'max_concurrency'     => array(
+					'max_concurrency'           => array(
 						'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 						'type'        => 'integer',
 						'minimum'     => 1,
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'wc_compat_signature' => array(
+					'wc_compat_signature'       => array(
 						'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
 						'type'        => 'boolean',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'secrets'             => array(
+					'resend_failed_on_recovery' => array(
+						'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
+						'type'        => 'boolean',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'secrets'                   => array(
 						'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 						'type'        => 'array',
 						'items'       => array(
@@ -1393,21 +1437,21 @@ final class Sidecar_Contract {
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'created_at'          => array(
+					'created_at'                => array(
 						'description' => __( 'When it was created.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'updated_at'          => array(
+					'updated_at'                => array(
 						'description' => __( 'When it last changed.', 'service-integration' ),
 						'type'        => 'string',
 						'format'      => 'date-time',
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
 					),
-					'health'              => array(
+					'health'                    => array(
 						'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 						'type'        => 'object',
 						'properties'  => array(
@@ -1460,7 +1504,7 @@ final class Sidecar_Contract {
 						'readonly'    => true,
 					),
 				),
-				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
+				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
 			),
 			'webhook-endpoint-replay'      => array(
 				'title'      => 'webhook-endpoint-replay',
@@ -1529,72 +1573,79 @@ final class Sidecar_Contract {
 						'items'       => array(
 							'type'       => 'object',
 							'properties' => array(
-								'id'               => array(
+								'id'                    => array(
 									'description' => __( 'Delivery id.', 'service-integration' ),
 									'type'        => 'integer',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'event_id'         => array(
+								'event_id'              => array(
 									'description' => __( 'The event delivered.', 'service-integration' ),
 									'type'        => 'string',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'event_type'       => array(
+								'event_type'            => array(
 									'description' => __( 'The event\'s type.', 'service-integration' ),
 									'type'        => 'string',
 									'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'endpoint_id'      => array(
+								'endpoint_id'           => array(
 									'description' => __( 'The endpoint it goes to.', 'service-integration' ),
 									'type'        => 'string',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'status'           => array(
+								'status'                => array(
 									'description' => __( 'The delivery\'s status.', 'service-integration' ),
 									'type'        => 'string',
 									'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'attempt_count'    => array(
+								'attempt_count'         => array(
 									'description' => __( 'Attempts made.', 'service-integration' ),
 									'type'        => 'integer',
 									'minimum'     => 0,
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'next_attempt_at'  => array(
+								'next_attempt_at'       => array(
 									'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
 									'type'        => array( 'string', 'null' ),
 									'format'      => 'date-time',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'last_status_code' => array(
+								'last_status_code'      => array(
 									'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
 									'type'        => array( 'integer', 'null' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'last_error'       => array(
+								'last_error'            => array(
 									'description' => __( 'The last attempt\'s error.', 'service-integration' ),
 									'type'        => array( 'string', 'null' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'created_at'       => array(
+								'resent_on_recovery_at' => array(
+									'description' => __( 'When it was last sent again because its endpoint succeeded again after failing; null if never.', 'service-integration' ),
+									'type'        => array( 'string', 'null' ),
+									'format'      => 'date-time',
+									'context'     => array( 'view', 'edit' ),
+									'readonly'    => true,
+								),
+								'created_at'            => array(
 									'description' => __( 'When it was created.', 'service-integration' ),
 									'type'        => 'string',
 									'format'      => 'date-time',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'updated_at'       => array(
+								'updated_at'            => array(
 									'description' => __( 'When it last changed.', 'service-integration' ),
 									'type'        => 'string',
 									'format'      => 'date-time',
@@ -1602,7 +1653,7 @@ final class Sidecar_Contract {
 									'readonly'    => true,
 								),
 							),
-							'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at' ),
+							'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'resent_on_recovery_at', 'created_at', 'updated_at' ),
 						),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,
@@ -1703,79 +1754,86 @@ final class Sidecar_Contract {
 						'items'       => array(
 							'type'       => 'object',
 							'properties' => array(
-								'id'               => array(
+								'id'                    => array(
 									'description' => __( 'Delivery id.', 'service-integration' ),
 									'type'        => 'integer',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'event_id'         => array(
+								'event_id'              => array(
 									'description' => __( 'The event delivered.', 'service-integration' ),
 									'type'        => 'string',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'event_type'       => array(
+								'event_type'            => array(
 									'description' => __( 'The event\'s type.', 'service-integration' ),
 									'type'        => 'string',
 									'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'endpoint_id'      => array(
+								'endpoint_id'           => array(
 									'description' => __( 'The endpoint it goes to.', 'service-integration' ),
 									'type'        => 'string',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'status'           => array(
+								'status'                => array(
 									'description' => __( 'The delivery\'s status.', 'service-integration' ),
 									'type'        => 'string',
 									'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'attempt_count'    => array(
+								'attempt_count'         => array(
 									'description' => __( 'Attempts made.', 'service-integration' ),
 									'type'        => 'integer',
 									'minimum'     => 0,
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'next_attempt_at'  => array(
+								'next_attempt_at'       => array(
 									'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
 									'type'        => array( 'string', 'null' ),
 									'format'      => 'date-time',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'last_status_code' => array(
+								'last_status_code'      => array(
 									'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
 									'type'        => array( 'integer', 'null' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'last_error'       => array(
+								'last_error'            => array(
 									'description' => __( 'The last attempt\'s error.', 'service-integration' ),
 									'type'        => array( 'string', 'null' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'created_at'       => array(
+								'resent_on_recovery_at' => array(
+									'description' => __( 'When it was last sent again because its endpoint succeeded again after failing; null if never.', 'service-integration' ),
+									'type'        => array( 'string', 'null' ),
+									'format'      => 'date-time',
+									'context'     => array( 'view', 'edit' ),
+									'readonly'    => true,
+								),
+								'created_at'            => array(
 									'description' => __( 'When it was created.', 'service-integration' ),
 									'type'        => 'string',
 									'format'      => 'date-time',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'updated_at'       => array(
+								'updated_at'            => array(
 									'description' => __( 'When it last changed.', 'service-integration' ),
 									'type'        => 'string',
 									'format'      => 'date-time',
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
-								'attempts'         => array(
+								'attempts'              => array(
 									'description' => __( 'Its attempts, oldest first.', 'service-integration' ),
 									'type'        => 'array',
 									'items'       => array(
@@ -1841,7 +1899,7 @@ final class Sidecar_Contract {
 									'readonly'    => true,
 								),
 							),
-							'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'attempts' ),
+							'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'resent_on_recovery_at', 'created_at', 'updated_at', 'attempts' ),
 						),
 						'context'     => array( 'view', 'edit' ),
 						'readonly'    => true,

@@ -1,9 +1,18 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { endpointDisabledNotice, summariseHealth } from '../../model/health';
+import { GUARD_REFUSAL_CODE } from '../../model/recovery';
 import type { FailureStreaks } from '../failure-streaks';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
+
+/**
+ * Deliveries queued again per statement on a recovery: each statement stays far below the
+ * statement deadline (mysql-deadline.ts) however many ran out of attempts, and all of them
+ * commit together, so no instance sees half of them queued (a newer delivery of a key would
+ * otherwise go out before an older one still waiting for its batch).
+ */
+const RESEND_BATCH = 2000;
 
 /**
  * FailureStreaks on the shared tables. Several instances record outcomes of the same endpoint
@@ -25,10 +34,39 @@ export class MysqlFailureStreaks implements FailureStreaks {
 		return since === null || since === undefined ? null : Number( since );
 	}
 
-	async clearFailing( endpointId: string ): Promise< void > {
-		await this.pool.query( 'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL', [
-			endpointId,
-		] );
+	/** The endpoint's row lock is the claim: the instance that finds the streak still running ends it and re-sends. */
+	async clearFailing( endpointId: string, now: number ): Promise< number | null > {
+		return inTransaction( this.pool, async ( connection ) => {
+			const [ rows ] = await connection.query< Row[] >(
+				'SELECT failing_since, resend_failed_on_recovery FROM endpoints WHERE id = ? FOR UPDATE',
+				[ endpointId ]
+			);
+			const since = rows[ 0 ]?.failing_since;
+			if ( since === null || since === undefined ) {
+				return null;
+			}
+			await connection.query( 'UPDATE endpoints SET failing_since = NULL WHERE id = ?', [ endpointId ] );
+			if ( Number( rows[ 0 ]?.resend_failed_on_recovery ) !== 1 ) {
+				return 0;
+			}
+			let resent = 0;
+			for (;;) {
+				const [ result ] = await connection.query< ResultSetHeader >(
+					`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, cycle_attempts = 0, next_trigger = 'scheduled',
+					   resent_on_recovery_at = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
+					 WHERE endpoint_id = ? AND status = 'failed' AND updated_at >= ?
+					   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)
+					   AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = deliveries.id
+					     AND a.attempt_number = deliveries.attempt_count AND a.error_code = ?)
+					 ORDER BY id LIMIT ?`,
+					[ now, now, now, endpointId, Number( since ), GUARD_REFUSAL_CODE, RESEND_BATCH ]
+				);
+				resent += result.affectedRows;
+				if ( result.affectedRows < RESEND_BATCH ) {
+					return resent;
+				}
+			}
+		} );
 	}
 
 	async failingSince( before: number ): Promise< string[] > {

@@ -11,8 +11,8 @@ export class SqliteFailureStreaks implements FailureStreaks {
 		this.stores.endpoints.markFailing( endpointId, now );
 		return this.stores.endpoints.get( endpointId, now )?.failingSince ?? null;
 	}
-	async clearFailing( endpointId: string ): Promise< void > {
-		this.stores.endpoints.clearFailing( endpointId );
+	async clearFailing( endpointId: string, now: number ): Promise< number | null > {
+		return this.stores.endpoints.clearFailing( endpointId, now );
 	}
 	async failingSince( before: number ): Promise< string[] > {
 		return this.stores.endpoints.failingBefore( before );

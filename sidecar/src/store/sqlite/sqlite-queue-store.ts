@@ -126,7 +126,13 @@ export class SqliteQueueStore implements QueueStore {
 	async round( input: RoundInput ): Promise< RoundResult > {
 		const { db, events, deliveries, endpoints, notices } = this.stores;
 		const { now } = input;
-		const result: RoundResult = { recorded: [], failingSince: new Map(), disabled: [], claimed: [] };
+		const result: RoundResult = {
+			recorded: [],
+			failingSince: new Map(),
+			disabled: [],
+			recovered: [],
+			claimed: [],
+		};
 		db.transaction( () => {
 			const claimOn = [ ...input.claimOn ];
 			if ( input.ingest ) {
@@ -154,7 +160,11 @@ export class SqliteQueueStore implements QueueStore {
 				}
 				const step = nextHealth( state.failingSince, { succeeded, gone }, now, input.disableAfterMs );
 				if ( step.write === 'clear' ) {
-					endpoints.clearFailing( id );
+					// Before this round's claims: what is queued again goes ahead of the rest of its keys.
+					const resent = endpoints.clearFailing( id, now );
+					if ( resent !== null ) {
+						result.recovered.push( { endpointId: id, resent } );
+					}
 				} else if ( step.write === 'mark' ) {
 					endpoints.markFailing( id, now );
 				}
