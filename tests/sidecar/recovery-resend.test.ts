@@ -104,7 +104,8 @@ async function outage( store: QueueStore, resend?: boolean ) {
 	await store.insertBatch( [ event( 'free', null ) ], 4000, 4000 );
 	const free = await round( store, endpoint, 4000, [], 1 );
 	expect( ids( free.claimed ) ).toEqual( [ 'free' ] );
-	await store.insertBatch( [ event( 'o1_done', 'order:1' ) ], 4100, 10 * DAY );
+	// Its first attempt waits far ahead, as a late retry of a long outage would.
+	await store.insertBatch( [ event( 'o1_done', 'order:1' ) ], 4100, 20 * DAY );
 	return { endpoint: ( await store.getEndpoint( endpoint.id, 4100 ) )!, free: free.claimed[ 0 ]! };
 }
 
@@ -119,9 +120,9 @@ describe.each( STORE_KINDS )( 'the re-send on recovery on %s', ( kind ) => {
 		await store.insertBatch( [ event( 'before', null ) ], 1000, 1000 );
 		await backend.sql( "UPDATE deliveries SET status = 'failed', updated_at = 1900 WHERE event_id = 'before'" );
 
-		// o1_done comes due; the free event succeeds: the endpoint recovered.
+		// The free event succeeds: the endpoint recovered, and o1_done's far-off attempt is due now.
 		const recovered = await round( store, endpoint, 10 * DAY, [ { delivery: free, result: 'succeeded' } ] );
-		expect( recovered.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 3 } ] );
+		expect( recovered.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 3, retriesDueNow: 1 } ] );
 		expect( recovered.failingSince.get( endpoint.id ) ).toBeNull();
 		// The heads of their keys go out first: o1_refund and o1_done wait behind o1_paid.
 		expect( ids( recovered.claimed ) ).toEqual( [ 'o1_paid', 'o2_paid' ] );
@@ -131,7 +132,11 @@ describe.each( STORE_KINDS )( 'the re-send on recovery on %s', ( kind ) => {
 			status: 'failed',
 			resentOnRecoveryAt: null,
 		} );
-		expect( ( await store.deliveriesOfEvent( 'o1_done' ) )[ 0 ]?.resentOnRecoveryAt ).toBeNull();
+		expect( ( await store.deliveriesOfEvent( 'o1_done' ) )[ 0 ] ).toMatchObject( {
+			status: 'pending',
+			nextAttemptAt: 10 * DAY,
+			resentOnRecoveryAt: null,
+		} );
 
 		const paid = recovered.claimed.find( ( delivery ) => delivery.eventId === 'o1_paid' )!;
 		expect( paid.cycleAttempts ).toBe( 0 ); // a fresh retry schedule
@@ -164,18 +169,18 @@ describe.each( STORE_KINDS )( 'the re-send on recovery on %s', ( kind ) => {
 		const recovered = await round( store, endpoint, 3000, [
 			{ delivery: more.claimed[ 0 ]!, result: 'succeeded' },
 		] );
-		expect( recovered.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 0 } ] );
+		expect( recovered.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 0, retriesDueNow: 0 } ] );
 		expect( await store.countByStatus() ).toMatchObject( { failed: 2, pending: 0, in_flight: 0 } );
 	} );
 
-	it( 'with the setting off, ends the streak and sends nothing again', async () => {
+	it( 'with the setting off, ends the streak and sends nothing again; the waiting retries are due all the same', async () => {
 		const store = await backend.open();
 		const { endpoint, free } = await outage( store, false );
 		expect( endpoint.resendFailedOnRecovery ).toBe( false );
 		const recovered = await round( store, endpoint, 10 * DAY, [ { delivery: free, result: 'succeeded' } ] );
-		expect( recovered.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 0 } ] );
+		expect( recovered.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 0, retriesDueNow: 1 } ] );
 		expect( recovered.failingSince.get( endpoint.id ) ).toBeNull();
-		// Nothing ahead of it any more: order 1's last event goes.
+		// Nothing ahead of it any more: order 1's last event goes, now.
 		expect( ids( recovered.claimed ) ).toEqual( [ 'o1_done' ] );
 		expect( await store.countByStatus() ).toMatchObject( { failed: 3 } );
 
@@ -211,7 +216,9 @@ describe.each( STORE_KINDS )( 'the re-send on recovery on %s', ( kind ) => {
 			round( two, cached, 4000, [ { delivery: b!, result: 'succeeded' } ], 0 ),
 		] );
 		// One of them ended the streak and sent the 40 again; the other found it ended.
-		expect( [ ...fromOne.recovered, ...fromTwo.recovered ] ).toEqual( [ { endpointId: endpoint.id, resent: 40 } ] );
+		expect( [ ...fromOne.recovered, ...fromTwo.recovered ] ).toEqual( [
+			{ endpointId: endpoint.id, resent: 40, retriesDueNow: 0 },
+		] );
 		expect( await one.countByStatus() ).toMatchObject( { pending: 40, failed: 0 } );
 		const rows = await backend.sql< { n: number } >(
 			'SELECT COUNT(*) AS n FROM deliveries WHERE resent_on_recovery_at = 4000'
@@ -236,7 +243,7 @@ describe( 'the re-send on recovery on the shared store', () => {
 		// Instance one ends the streak; instance two, whose cache still says it runs, then records a give-up.
 		expect(
 			( await round( one, failing, 3000, [ { delivery: second!, result: 'succeeded' } ], 0 ) ).recovered
-		).toEqual( [ { endpointId: endpoint.id, resent: 1 } ] );
+		).toEqual( [ { endpointId: endpoint.id, resent: 1, retriesDueNow: 0 } ] );
 		const after = await round( two, failing, 3100, [ { delivery: late!, result: 'exhausted' } ], 0 );
 		expect( after.failingSince.get( endpoint.id ) ).toBe( 3100 );
 		// The next success sends it again.
@@ -244,7 +251,7 @@ describe( 'the re-send on recovery on the shared store', () => {
 		const next = await round( one, ( await one.getEndpoint( endpoint.id, 3300 ) )!, 3300, [
 			{ delivery: again!, result: 'succeeded' },
 		] );
-		expect( next.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 1 } ] );
+		expect( next.recovered ).toEqual( [ { endpointId: endpoint.id, resent: 1, retriesDueNow: 0 } ] );
 		expect( ( await one.deliveriesOfEvent( 'late' ) )[ 0 ] ).toMatchObject( { resentOnRecoveryAt: 3300 } );
 	} );
 } );

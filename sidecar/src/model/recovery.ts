@@ -15,6 +15,12 @@
  * set to now (the delivery log shows it). A delivery keeps its id, so the scheduler's ordering
  * rule (nothing goes out while an earlier delivery of its ordering key is unfinished) sends
  * the re-sent ones in their original order, before anything of their key queued after them.
+ * (An attempt already in flight when the streak ends, such as the one whose success ends it,
+ * is not held back: it may reach the receiver before an older delivery of its key re-sent now.)
+ *
+ * Whatever the setting, the endpoint's pending retries waiting for a later time become due now
+ * in the same transaction: late in a long outage the schedule's gaps are a day long, and a
+ * receiver that answers again should not wait that long for what is queued for it.
  *
  * The transaction that ends the streak is the claim: on the shared store it locks the
  * endpoint's row and ends the streak only if it still runs, so of several instances recording
@@ -24,8 +30,14 @@
 /** The URL guard's refusal (outbound/url-guard.ts): a delivery it refused is not sent again. */
 export const GUARD_REFUSAL_CODE = 'EBLOCKED';
 
-/** What ending a failure streak did: deliveries queued again (0 when the setting is off or none failed). */
-export interface StreakEnd {
-	endpointId: string;
+/** What ending a failure streak did. */
+export interface StreakEndCounts {
+	/** Failed deliveries queued again (0 when the setting is off or none ran out of attempts). */
 	resent: number;
+	/** Pending retries made due now. */
+	retriesDueNow: number;
+}
+
+export interface StreakEnd extends StreakEndCounts {
+	endpointId: string;
 }

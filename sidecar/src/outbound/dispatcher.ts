@@ -553,12 +553,10 @@ export class Dispatcher {
 			this.metrics?.recordEndpointDisabled( disable.kind );
 			this.log.warn( { endpoint_id: endpointId, reason: disable.reason }, ENDPOINT_DISABLED_LOG );
 		}
-		for ( const { endpointId, resent } of result.recovered ) {
+		for ( const { endpointId, resent, retriesDueNow } of result.recovered ) {
 			this.log.info(
-				{ endpoint_id: endpointId, resent },
-				resent > 0
-					? 'endpoint succeeds again: what ran out of attempts while it failed is sent again'
-					: 'endpoint succeeds again'
+				{ endpoint_id: endpointId, resent, retries_due_now: retriesDueNow },
+				'endpoint succeeds again: what ran out of attempts while it failed is sent again, waiting retries are due now'
 			);
 		}
 		if ( result.disabled.length > 0 ) {

@@ -1,18 +1,44 @@
-import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { endpointDisabledNotice, summariseHealth } from '../../model/health';
-import { GUARD_REFUSAL_CODE } from '../../model/recovery';
+import { GUARD_REFUSAL_CODE, type StreakEndCounts } from '../../model/recovery';
 import type { FailureStreaks } from '../failure-streaks';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
 
 /**
- * Deliveries queued again per statement on a recovery: each statement stays far below the
+ * Deliveries changed per statement on a recovery: each statement stays far below the
  * statement deadline (mysql-deadline.ts) however many ran out of attempts, and all of them
  * commit together, so no instance sees half of them queued (a newer delivery of a key would
  * otherwise go out before an older one still waiting for its batch).
  */
-const RESEND_BATCH = 2000;
+const RECOVERY_BATCH = 2000;
+
+// The re-send on recovery (model/recovery.ts): what ran out of attempts during the streak.
+const RESEND_SQL = `UPDATE deliveries SET status = 'pending', next_attempt_at = ?, cycle_attempts = 0, next_trigger = 'scheduled',
+	   resent_on_recovery_at = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
+	 WHERE endpoint_id = ? AND status = 'failed' AND updated_at >= ?
+	   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)
+	   AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = deliveries.id
+	     AND a.attempt_number = deliveries.attempt_count AND a.error_code = ?)
+	 ORDER BY id LIMIT ?`;
+
+// Also on recovery: the retries waiting for later are due now.
+const RETRIES_DUE_SQL = `UPDATE deliveries SET next_attempt_at = ?
+	 WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at > ?
+	 ORDER BY id LIMIT ?`;
+
+/** Runs an UPDATE … LIMIT (its last parameter) until it changes fewer rows than that; the rows it changed. */
+async function inBatches( connection: PoolConnection, sql: string, params: unknown[] ): Promise< number > {
+	let changed = 0;
+	for (;;) {
+		const [ result ] = await connection.query< ResultSetHeader >( sql, [ ...params, RECOVERY_BATCH ] );
+		changed += result.affectedRows;
+		if ( result.affectedRows < RECOVERY_BATCH ) {
+			return changed;
+		}
+	}
+}
 
 /**
  * FailureStreaks on the shared tables. Several instances record outcomes of the same endpoint
@@ -35,7 +61,7 @@ export class MysqlFailureStreaks implements FailureStreaks {
 	}
 
 	/** The endpoint's row lock is the claim: the instance that finds the streak still running ends it and re-sends. */
-	async clearFailing( endpointId: string, now: number ): Promise< number | null > {
+	async clearFailing( endpointId: string, now: number ): Promise< StreakEndCounts | null > {
 		return inTransaction( this.pool, async ( connection ) => {
 			const [ rows ] = await connection.query< Row[] >(
 				'SELECT failing_since, resend_failed_on_recovery FROM endpoints WHERE id = ? FOR UPDATE',
@@ -46,26 +72,18 @@ export class MysqlFailureStreaks implements FailureStreaks {
 				return null;
 			}
 			await connection.query( 'UPDATE endpoints SET failing_since = NULL WHERE id = ?', [ endpointId ] );
-			if ( Number( rows[ 0 ]?.resend_failed_on_recovery ) !== 1 ) {
-				return 0;
-			}
-			let resent = 0;
-			for (;;) {
-				const [ result ] = await connection.query< ResultSetHeader >(
-					`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, cycle_attempts = 0, next_trigger = 'scheduled',
-					   resent_on_recovery_at = ?, claimed_by = NULL, claimed_until = NULL, updated_at = ?
-					 WHERE endpoint_id = ? AND status = 'failed' AND updated_at >= ?
-					   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)
-					   AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = deliveries.id
-					     AND a.attempt_number = deliveries.attempt_count AND a.error_code = ?)
-					 ORDER BY id LIMIT ?`,
-					[ now, now, now, endpointId, Number( since ), GUARD_REFUSAL_CODE, RESEND_BATCH ]
-				);
-				resent += result.affectedRows;
-				if ( result.affectedRows < RESEND_BATCH ) {
-					return resent;
-				}
-			}
+			const resent =
+				Number( rows[ 0 ]?.resend_failed_on_recovery ) === 1
+					? await inBatches( connection, RESEND_SQL, [
+							now,
+							now,
+							now,
+							endpointId,
+							Number( since ),
+							GUARD_REFUSAL_CODE,
+						] )
+					: 0;
+			return { resent, retriesDueNow: await inBatches( connection, RETRIES_DUE_SQL, [ now, endpointId, now ] ) };
 		} );
 	}
 

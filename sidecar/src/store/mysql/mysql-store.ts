@@ -640,9 +640,9 @@ export class MysqlStore implements QueueStore {
 			let since = step.failingSince;
 			if ( step.write === 'clear' ) {
 				// Before this round's claims: what is queued again goes ahead of the rest of its keys.
-				const resent = await streaks.clearFailing( id, now );
-				if ( resent !== null ) {
-					result.recovered.push( { endpointId: id, resent } );
+				const ended = await streaks.clearFailing( id, now );
+				if ( ended !== null ) {
+					result.recovered.push( { endpointId: id, ...ended } );
 				}
 			} else if ( step.write === 'mark' || completion.status === 'failed' ) {
 				// Possibly earlier: another instance may have started the streak. A delivery that ran out

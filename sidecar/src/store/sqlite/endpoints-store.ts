@@ -1,6 +1,6 @@
 import { newEndpointId, EnableResult, EndpointPatch, NewEndpoint, Endpoint } from '../../model/endpoints';
 import type { DisabledBy, EndpointStatus, EventType } from '../../contracts/constants';
-import { GUARD_REFUSAL_CODE } from '../../model/recovery';
+import { GUARD_REFUSAL_CODE, type StreakEndCounts } from '../../model/recovery';
 import type { Db } from './database';
 
 interface EndpointRow {
@@ -114,6 +114,11 @@ export class EndpointsStore {
 				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)
 				   AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = deliveries.id
 				     AND a.attempt_number = deliveries.attempt_count AND a.error_code = @refused)`
+			),
+			// Also on recovery: the retries waiting for later are due now (the deliveries_due index).
+			retriesDueNow: db.prepare(
+				`UPDATE deliveries SET next_attempt_at = @now
+				 WHERE endpoint_id = @id AND status = 'pending' AND next_attempt_at > @now`
 			),
 			counts: db.prepare( 'SELECT status, COUNT(*) AS n FROM endpoints GROUP BY status' ),
 		};
@@ -263,26 +268,27 @@ export class EndpointsStore {
 
 	/**
 	 * A success: the failure streak is over, and what ran out of attempts during it is queued
-	 * again if the endpoint says so (model/recovery.ts). Runs in the caller's transaction if
-	 * there is one (the dispatcher's round). Returns how many deliveries were queued again; null
-	 * if no streak ran.
+	 * again if the endpoint says so, and its waiting retries are due now (model/recovery.ts).
+	 * Runs in the caller's transaction if there is one (the dispatcher's round). Null if no
+	 * streak ran.
 	 */
-	clearFailing( id: string, now: number ): number | null {
+	clearFailing( id: string, now: number ): StreakEndCounts | null {
 		return this.atomically( () => {
 			const row = this.statements.get.get( id ) as EndpointRow | undefined;
 			if ( ! row || row.failing_since === null ) {
 				return null;
 			}
 			this.statements.clearFailing.run( id );
-			if ( row.resend_failed_on_recovery !== 1 ) {
-				return 0;
-			}
-			return this.statements.resendOnRecovery.run( {
-				id,
-				now,
-				since: row.failing_since,
-				refused: GUARD_REFUSAL_CODE,
-			} ).changes;
+			const resent =
+				row.resend_failed_on_recovery === 1
+					? this.statements.resendOnRecovery.run( {
+							id,
+							now,
+							since: row.failing_since,
+							refused: GUARD_REFUSAL_CODE,
+						} ).changes
+					: 0;
+			return { resent, retriesDueNow: this.statements.retriesDueNow.run( { id, now } ).changes };
 		} );
 	}
 

@@ -161,9 +161,9 @@ export class SqliteQueueStore implements QueueStore {
 				const step = nextHealth( state.failingSince, { succeeded, gone }, now, input.disableAfterMs );
 				if ( step.write === 'clear' ) {
 					// Before this round's claims: what is queued again goes ahead of the rest of its keys.
-					const resent = endpoints.clearFailing( id, now );
-					if ( resent !== null ) {
-						result.recovered.push( { endpointId: id, resent } );
+					const ended = endpoints.clearFailing( id, now );
+					if ( ended !== null ) {
+						result.recovered.push( { endpointId: id, ...ended } );
 					}
 				} else if ( step.write === 'mark' ) {
 					endpoints.markFailing( id, now );
