@@ -197,9 +197,10 @@ async function postSpread(
 	}
 }
 
+/** How many deliveries are in that status; NaN when the sidecar does not answer 200 (its store is busy). */
 async function deliveriesIn( api: SignedApi, status: string ): Promise< number > {
 	const response = await api( 'GET', `/v1/deliveries?status=${ status }&per_page=1`, undefined );
-	return ( JSON.parse( response.data ) as { total: number } ).total;
+	return response.status === 200 ? ( JSON.parse( response.data ) as { total: number } ).total : NaN;
 }
 
 interface Row {
@@ -207,7 +208,10 @@ interface Row {
 	instances: number;
 	events: number;
 	delivered: number;
+	/** Events not delivered: lost if the drain finished, still queued if --drain-seconds cut it short. */
 	lost: number;
+	/** Whether every event arrived within --drain-seconds. */
+	drained: boolean;
 	out_of_order: number;
 	repeated: number;
 	/** When the receiver came back. */
@@ -335,6 +339,7 @@ async function main(): Promise< void > {
 			events: options.events,
 			delivered: drained.distinct,
 			lost: options.events - drained.distinct,
+			drained: drained.distinct >= options.events,
 			out_of_order: drained.outOfOrder,
 			repeated: drained.delivered - drained.distinct,
 			failed_at_recovery: failedAtRecovery,
@@ -387,7 +392,7 @@ function print( options: Options, rows: Row[] ): void {
 			[
 				`  ${ row.name.padEnd( 12 ) }`,
 				String( row.delivered ).padStart( 9 ),
-				String( row.lost ).padStart( 8 ),
+				( row.drained ? String( row.lost ) : `${ row.lost } queued (drain cut)` ).padStart( 8 ),
 				String( row.out_of_order ).padStart( 14 ),
 				String( row.repeated ).padStart( 10 ),
 				`${ row.failed_at_recovery } / ${ row.pending_at_recovery }`.padStart( 30 ),
