@@ -67,7 +67,7 @@ final class Sidecar_Contract {
 		$args = self::args();
 		return array(
 			'endpoint.create'  => array(
-				'url'                 => array(
+				'url'                       => array(
 					'description' => __( 'Required. Where deliveries are POSTed (http or https, a public address).', 'service-integration' ),
 					'type'        => 'string',
 					'format'      => 'uri',
@@ -75,23 +75,25 @@ final class Sidecar_Contract {
 					'maxLength'   => 2048,
 					'required'    => true,
 				),
-				'event_types'         => $args['event_types'],
-				'description'         => $args['description'],
-				'max_concurrency'     => $args['max_concurrency'],
-				'wc_compat_signature' => $args['wc_compat_signature'],
+				'event_types'               => $args['event_types'],
+				'description'               => $args['description'],
+				'max_concurrency'           => $args['max_concurrency'],
+				'wc_compat_signature'       => $args['wc_compat_signature'],
+				'resend_failed_on_recovery' => $args['resend_failed_on_recovery'],
 			),
 			'endpoint.update'  => array(
-				'url'                 => array(
+				'url'                       => array(
 					'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 					'type'        => 'string',
 					'format'      => 'uri',
 					'minLength'   => 1,
 					'maxLength'   => 2048,
 				),
-				'event_types'         => $args['event_types'],
-				'description'         => $args['description'],
-				'max_concurrency'     => $args['max_concurrency'],
-				'wc_compat_signature' => $args['wc_compat_signature'],
+				'event_types'               => $args['event_types'],
+				'description'               => $args['description'],
+				'max_concurrency'           => $args['max_concurrency'],
+				'wc_compat_signature'       => $args['wc_compat_signature'],
+				'resend_failed_on_recovery' => $args['resend_failed_on_recovery'],
 			),
 			'endpoint.rotate'  => array(
 				'grace_hours' => $args['grace_hours'],
@@ -246,27 +248,28 @@ final class Sidecar_Contract {
 					'title'      => 'webhook-endpoints',
 					'type'       => 'object',
 					'properties' => array(
-						'endpoints'           => array(
+						'endpoints'                 => array(
 							'description' => __( 'The endpoints.', 'service-integration' ),
 							'type'        => 'array',
 							'items'       => array(
 								'type'       => 'object',
 								'properties' => self::endpoint_properties( $fields ),
-								'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
+								'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
 							),
 						),
-						'id'                  => $fields['id'],
-						'url'                 => $fields['url'],
-						'description'         => $fields['description'],
-						'event_types'         => $fields['event_types'],
-						'status'              => $fields['status'],
-						'disabled_reason'     => $fields['disabled_reason'],
-						'disabled_at'         => $fields['disabled_at'],
-						'disabled_by'         => $fields['disabled_by'],
-						'failing_since'       => $fields['failing_since'],
-						'max_concurrency'     => $fields['max_concurrency'],
-						'wc_compat_signature' => $fields['wc_compat_signature'],
-						'secrets'             => array(
+						'id'                        => $fields['id'],
+						'url'                       => $fields['url'],
+						'description'               => $fields['description'],
+						'event_types'               => $fields['event_types'],
+						'status'                    => $fields['status'],
+						'disabled_reason'           => $fields['disabled_reason'],
+						'disabled_at'               => $fields['disabled_at'],
+						'disabled_by'               => $fields['disabled_by'],
+						'failing_since'             => $fields['failing_since'],
+						'max_concurrency'           => $fields['max_concurrency'],
+						'wc_compat_signature'       => $fields['wc_compat_signature'],
+						'resend_failed_on_recovery' => $fields['resend_failed_on_recovery'],
+						'secrets'                   => array(
 							'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 							'type'        => 'array',
 							'items'       => array(
@@ -275,15 +278,15 @@ final class Sidecar_Contract {
 								'required'   => array( 'masked', 'created_at', 'expires_at' ),
 							),
 						),
-						'created_at'          => $fields['created_at'],
-						'updated_at'          => $fields['updated_at'],
-						'health'              => array(
+						'created_at'                => $fields['created_at'],
+						'updated_at'                => $fields['updated_at'],
+						'health'                    => array(
 							'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 							'type'        => 'object',
 							'properties'  => self::endpoint_health_properties( $fields ),
 							'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
 						),
-						'secret'              => $fields['secret'],
+						'secret'                    => $fields['secret'],
 					),
 				),
 				'webhook-endpoint'             => array(
@@ -306,7 +309,7 @@ final class Sidecar_Contract {
 							'secret' => $fields['secret'],
 						)
 					),
-					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
+					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
 				),
 				'webhook-endpoint-enabled'     => array(
 					'title'      => 'webhook-endpoint-enabled',
@@ -326,13 +329,13 @@ final class Sidecar_Contract {
 							),
 						)
 					),
-					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
+					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
 				),
 				'webhook-endpoint-disabled'    => array(
 					'title'      => 'webhook-endpoint-disabled',
 					'type'       => 'object',
 					'properties' => self::endpoint_properties( $fields ),
-					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
+					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
 				),
 				'webhook-endpoint-replay'      => array(
 					'title'      => 'webhook-endpoint-replay',
@@ -387,7 +390,7 @@ final class Sidecar_Contract {
 							'items'       => array(
 								'type'       => 'object',
 								'properties' => self::delivery_properties( $fields ),
-								'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at' ),
+								'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'resent_on_recovery_at', 'created_at', 'updated_at' ),
 							),
 						),
 						'total'      => $fields['total'],
@@ -494,7 +497,7 @@ final class Sidecar_Contract {
 										),
 									)
 								),
-								'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'attempts' ),
+								'required'   => array( 'id', 'event_id', 'event_type', 'endpoint_id', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'resent_on_recovery_at', 'created_at', 'updated_at', 'attempts' ),
 							),
 						),
 					),
@@ -725,18 +728,19 @@ final class Sidecar_Contract {
 	 */
 	private static function endpoint_properties( array $fields ): array {
 		return array(
-			'id'                  => $fields['id'],
-			'url'                 => $fields['url'],
-			'description'         => $fields['description'],
-			'event_types'         => $fields['event_types'],
-			'status'              => $fields['status'],
-			'disabled_reason'     => $fields['disabled_reason'],
-			'disabled_at'         => $fields['disabled_at'],
-			'disabled_by'         => $fields['disabled_by'],
-			'failing_since'       => $fields['failing_since'],
-			'max_concurrency'     => $fields['max_concurrency'],
-			'wc_compat_signature' => $fields['wc_compat_signature'],
-			'secrets'             => array(
+			'id'                        => $fields['id'],
+			'url'                       => $fields['url'],
+			'description'               => $fields['description'],
+			'event_types'               => $fields['event_types'],
+			'status'                    => $fields['status'],
+			'disabled_reason'           => $fields['disabled_reason'],
+			'disabled_at'               => $fields['disabled_at'],
+			'disabled_by'               => $fields['disabled_by'],
+			'failing_since'             => $fields['failing_since'],
+			'max_concurrency'           => $fields['max_concurrency'],
+			'wc_compat_signature'       => $fields['wc_compat_signature'],
+			'resend_failed_on_recovery' => $fields['resend_failed_on_recovery'],
+			'secrets'                   => array(
 				'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
 				'type'        => 'array',
 				'items'       => array(
@@ -745,9 +749,9 @@ final class Sidecar_Contract {
 					'required'   => array( 'masked', 'created_at', 'expires_at' ),
 				),
 			),
-			'created_at'          => $fields['created_at'],
-			'updated_at'          => $fields['updated_at'],
-			'health'              => array(
+			'created_at'                => $fields['created_at'],
+			'updated_at'                => $fields['updated_at'],
+			'health'                    => array(
 				'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
 				'type'        => 'object',
 				'properties'  => self::endpoint_health_properties( $fields ),
@@ -764,17 +768,18 @@ final class Sidecar_Contract {
 	 */
 	private static function delivery_properties( array $fields ): array {
 		return array(
-			'id'               => $fields['deliveries.id'],
-			'event_id'         => $fields['event_id'],
-			'event_type'       => $fields['type'],
-			'endpoint_id'      => $fields['endpoint_id'],
-			'status'           => $fields['deliveries.status'],
-			'attempt_count'    => $fields['attempt_count'],
-			'next_attempt_at'  => $fields['next_attempt_at'],
-			'last_status_code' => $fields['last_status_code'],
-			'last_error'       => $fields['last_error'],
-			'created_at'       => $fields['created_at'],
-			'updated_at'       => $fields['updated_at'],
+			'id'                    => $fields['deliveries.id'],
+			'event_id'              => $fields['event_id'],
+			'event_type'            => $fields['type'],
+			'endpoint_id'           => $fields['endpoint_id'],
+			'status'                => $fields['deliveries.status'],
+			'attempt_count'         => $fields['attempt_count'],
+			'next_attempt_at'       => $fields['next_attempt_at'],
+			'last_status_code'      => $fields['last_status_code'],
+			'last_error'            => $fields['last_error'],
+			'resent_on_recovery_at' => $fields['resent_on_recovery_at'],
+			'created_at'            => $fields['created_at'],
+			'updated_at'            => $fields['updated_at'],
 		);
 	}
 
@@ -859,7 +864,7 @@ final class Sidecar_Contract {
 	 */
 	private static function fields(): array {
 		return array(
-			'event_types'            => array(
+			'event_types'               => array(
 				'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
 				'type'        => 'array',
 				'items'       => array(
@@ -867,164 +872,173 @@ final class Sidecar_Contract {
 					'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
 				),
 			),
-			'url'                    => array(
+			'url'                       => array(
 				'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
 				'type'        => 'string',
 				'format'      => 'uri',
 			),
-			'status'                 => array(
+			'status'                    => array(
 				'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
 				'type'        => 'string',
 				'enum'        => array( 'active', 'disabled' ),
 			),
-			'disabled_at'            => array(
+			'disabled_at'               => array(
 				'description' => __( 'When it was disabled.', 'service-integration' ),
 				'type'        => array( 'string', 'null' ),
 				'format'      => 'date-time',
 			),
-			'disabled_by'            => array(
+			'disabled_by'               => array(
 				'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
 				'type'        => array( 'string', 'null' ),
 				'enum'        => array( 'auto', 'owner', null ),
 			),
-			'failing_since'          => array(
+			'failing_since'             => array(
 				'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
 				'type'        => array( 'string', 'null' ),
 				'format'      => 'date-time',
 			),
-			'max_concurrency'        => array(
+			'max_concurrency'           => array(
 				'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 1,
 			),
-			'created_at'             => array(
+			'created_at'                => array(
 				'description' => __( 'When it was created.', 'service-integration' ),
 				'type'        => 'string',
 				'format'      => 'date-time',
 			),
-			'updated_at'             => array(
+			'updated_at'                => array(
 				'description' => __( 'When it last changed.', 'service-integration' ),
 				'type'        => 'string',
 				'format'      => 'date-time',
 			),
-			'deleted'                => array(
+			'deleted'                   => array(
 				'description' => __( 'Always true: it is deleted.', 'service-integration' ),
 				'type'        => 'boolean',
 				'enum'        => array( true ),
 			),
-			'requeued'               => array(
+			'requeued'                  => array(
 				'description' => __( 'Deliveries queued again.', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 0,
 			),
-			'total'                  => array(
+			'total'                     => array(
 				'description' => __( 'Items matching the filters, on every page.', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 0,
 			),
-			'page'                   => array(
+			'page'                      => array(
 				'description' => __( 'Page, from 1.', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 1,
 			),
-			'per_page'               => array(
+			'per_page'                  => array(
 				'description' => __( 'Items per page.', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 1,
 			),
-			'type'                   => array(
+			'type'                      => array(
 				'description' => __( 'The event\'s type.', 'service-integration' ),
 				'type'        => 'string',
 				'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
 			),
-			'deliveries.status'      => array(
+			'deliveries.status'         => array(
 				'description' => __( 'The delivery\'s status.', 'service-integration' ),
 				'type'        => 'string',
 				'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
 			),
-			'attempt_count'          => array(
+			'attempt_count'             => array(
 				'description' => __( 'Attempts made.', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 0,
 			),
-			'next_attempt_at'        => array(
+			'next_attempt_at'           => array(
 				'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
 				'type'        => array( 'string', 'null' ),
 				'format'      => 'date-time',
 			),
-			'scheme'                 => array(
+			'resent_on_recovery_at'     => array(
+				'description' => __( 'When it was last sent again because its endpoint succeeded again after failing; null if never.', 'service-integration' ),
+				'type'        => array( 'string', 'null' ),
+				'format'      => 'date-time',
+			),
+			'scheme'                    => array(
 				'description' => __( 'How the provider signs.', 'service-integration' ),
 				'type'        => 'string',
 				'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
 			),
-			'inbound-sources.status' => array(
+			'inbound-sources.status'    => array(
 				'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
 				'type'        => 'string',
 				'enum'        => array( 'active', 'disabled' ),
 			),
-			'tolerance_seconds'      => array(
+			'tolerance_seconds'         => array(
 				'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
 				'type'        => 'integer',
 				'minimum'     => 0,
 			),
-			'receiving_url'          => array(
+			'receiving_url'             => array(
 				'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
 				'type'        => 'string',
 				'format'      => 'uri',
 			),
-			'id'                     => array(
+			'id'                        => array(
 				'description' => __( 'Endpoint id.', 'service-integration' ),
 				'type'        => 'string',
 			),
-			'description'            => array(
+			'description'               => array(
 				'description' => __( 'A note for the site owner.', 'service-integration' ),
 				'type'        => 'string',
 			),
-			'disabled_reason'        => array(
+			'disabled_reason'           => array(
 				'description' => __( 'Why it was disabled.', 'service-integration' ),
 				'type'        => array( 'string', 'null' ),
 			),
-			'wc_compat_signature'    => array(
+			'wc_compat_signature'       => array(
 				'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
 				'type'        => 'boolean',
 			),
-			'secret'                 => array(
+			'resend_failed_on_recovery' => array(
+				'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
+				'type'        => 'boolean',
+			),
+			'secret'                    => array(
 				'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
 				'type'        => 'string',
 			),
-			'deliveries.id'          => array(
+			'deliveries.id'             => array(
 				'description' => __( 'Delivery id.', 'service-integration' ),
 				'type'        => 'integer',
 			),
-			'event_id'               => array(
+			'event_id'                  => array(
 				'description' => __( 'The event delivered.', 'service-integration' ),
 				'type'        => 'string',
 			),
-			'endpoint_id'            => array(
+			'endpoint_id'               => array(
 				'description' => __( 'The endpoint it goes to.', 'service-integration' ),
 				'type'        => 'string',
 			),
-			'last_status_code'       => array(
+			'last_status_code'          => array(
 				'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
 				'type'        => array( 'integer', 'null' ),
 			),
-			'last_error'             => array(
+			'last_error'                => array(
 				'description' => __( 'The last attempt\'s error.', 'service-integration' ),
 				'type'        => array( 'string', 'null' ),
 			),
-			'status_code'            => array(
+			'status_code'               => array(
 				'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
 				'type'        => array( 'integer', 'null' ),
 			),
-			'inbound-sources.id'     => array(
+			'inbound-sources.id'        => array(
 				'description' => __( 'The source\'s slug.', 'service-integration' ),
 				'type'        => 'string',
 			),
-			'tolerance_is_default'   => array(
+			'tolerance_is_default'      => array(
 				'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
 				'type'        => 'boolean',
 			),
-			'inbound-sources.secret' => array(
+			'inbound-sources.secret'    => array(
 				'description' => __( 'The secret, only in the answer that generated it.', 'service-integration' ),
 				'type'        => 'string',
 			),
@@ -1090,6 +1104,10 @@ final class Sidecar_Contract {
 			),
 			'wc_compat_signature'       => array(
 				'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
+				'type'        => 'boolean',
+			),
+			'resend_failed_on_recovery' => array(
+				'description' => __( 'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).', 'service-integration' ),
 				'type'        => 'boolean',
 			),
 			'status'                    => array(

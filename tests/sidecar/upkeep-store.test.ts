@@ -81,7 +81,8 @@ describe.each( STORE_KINDS )( 'the upkeep store calls on %s', ( kind ) => {
 		] );
 
 		await store.failureStreaks.markFailing( other.id, 4000 );
-		await store.failureStreaks.clearFailing( other.id );
+		expect( await store.failureStreaks.clearFailing( other.id, 4100 ) ).toEqual( { resent: 0, retriesDueNow: 0 } );
+		expect( await store.failureStreaks.clearFailing( other.id, 4200 ) ).toBeNull(); // no streak left to end
 		expect( ( await store.getEndpoint( other.id, 4000 ) )?.failingSince ).toBeNull();
 	} );
 

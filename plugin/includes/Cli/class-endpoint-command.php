@@ -37,7 +37,7 @@ final class Endpoint_Command {
 	 * ## OPTIONS
 	 *
 	 * [--fields=<fields>]
-	 * : Fields to print, comma-separated (id, url, status, event_types, description, disabled_reason, disabled_by, max_concurrency, wc_compat_signature, failing_since, created_at, updated_at, health).
+	 * : Fields to print, comma-separated (id, url, status, event_types, description, disabled_reason, disabled_by, max_concurrency, wc_compat_signature, resend_failed_on_recovery, failing_since, created_at, updated_at, health).
 	 *
 	 * [--format=<format>]
 	 * : How to print them; `ids` prints the ids.
@@ -91,6 +91,9 @@ final class Endpoint_Command {
 	 * [--wc-compat-signature]
 	 * : Also sign as WooCommerce's own webhooks do (X-WC-Webhook-Signature).
 	 *
+	 * [--[no-]resend-failed-on-recovery]
+	 * : When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: yes).
+	 *
 	 * [--porcelain]
 	 * : Print only the new endpoint's id (the secret is then not printed: rotate it to get one).
 	 *
@@ -135,9 +138,13 @@ final class Endpoint_Command {
 	 * [--[no-]wc-compat-signature]
 	 * : Also sign as WooCommerce's own webhooks do.
 	 *
+	 * [--[no-]resend-failed-on-recovery]
+	 * : When it succeeds again after failing, send again what ran out of attempts during the failure, in order.
+	 *
 	 * ## EXAMPLES
 	 *
 	 *     wp service-integration endpoint update ep_123 --event-types=order.paid --user=admin
+	 *     wp service-integration endpoint update ep_123 --no-resend-failed-on-recovery --user=admin
 	 *
 	 * @param string[]             $args  Positional arguments.
 	 * @param array<string, mixed> $assoc Options.
@@ -145,7 +152,7 @@ final class Endpoint_Command {
 	public function update( array $args, array $assoc ): void {
 		$fields = self::fields( $assoc );
 		if ( ! $fields ) {
-			WP_CLI::error( __( 'Nothing to change: give at least one of --endpoint-url, --event-types, --description, --max-concurrency, --[no-]wc-compat-signature.', 'service-integration' ) );
+			WP_CLI::error( __( 'Nothing to change: give at least one of --endpoint-url, --event-types, --description, --max-concurrency, --[no-]wc-compat-signature, --[no-]resend-failed-on-recovery.', 'service-integration' ) );
 		}
 		Rest_Runner::call( 'PATCH', self::path( $args[0] ), $fields, self::list_hint() );
 		/* translators: %s: endpoint id. */
@@ -396,6 +403,9 @@ final class Endpoint_Command {
 		}
 		if ( isset( $assoc['wc-compat-signature'] ) ) {
 			$fields['wc_compat_signature'] = (bool) $assoc['wc-compat-signature'];
+		}
+		if ( isset( $assoc['resend-failed-on-recovery'] ) ) {
+			$fields['resend_failed_on_recovery'] = (bool) $assoc['resend-failed-on-recovery'];
 		}
 		return $fields;
 	}

@@ -225,14 +225,14 @@ final class Endpoint_Notices {
 	}
 
 	/**
-	 * Admin notice.
+	 * Admin notice: what was disabled and why, that its events are held, and how to send them.
 	 */
 	public function render(): void {
 		if ( ! current_user_can( 'manage_options' ) ) {
 			return;
 		}
 		$page = admin_url( 'admin.php?page=' . Admin_Page::SLUG . '&tab=endpoints' );
-		foreach ( self::all() as $endpoint ) {
+		foreach ( self::all() as $id => $endpoint ) {
 			$last_error = $endpoint['last_error'] ?? null;
 			$url        = '<code>' . esc_html( $endpoint['url'] ) . '</code>';
 			$message    = is_array( $last_error )
@@ -249,10 +249,16 @@ final class Endpoint_Notices {
 					$url,
 					esc_html( $endpoint['reason'] )
 				);
+			$held = sprintf(
+				/* translators: %s: the WP-CLI command that enables the endpoint. */
+				esc_html__( 'Its events are kept, none is lost: once the receiver is fixed, enable the endpoint again (or run %s) to send what it missed, in order.', 'service-integration' ),
+				'<code>wp service-integration endpoint enable ' . esc_html( (string) $id ) . '</code>'
+			);
 			printf(
-				'<div class="notice notice-error service-integration-endpoint-disabled"><p><strong>%1$s</strong> %2$s <a href="%3$s">%4$s</a></p></div>',
+				'<div class="notice notice-error service-integration-endpoint-disabled"><p><strong>%1$s</strong> %2$s %3$s <a href="%4$s">%5$s</a></p></div>',
 				esc_html__( 'Service Integration:', 'service-integration' ),
 				wp_kses( $message, array( 'code' => array() ) ),
+				wp_kses( $held, array( 'code' => array() ) ),
 				esc_url( $page ),
 				esc_html__( 'Review the endpoint', 'service-integration' )
 			);

@@ -45,6 +45,10 @@ const ENDPOINT_FIELDS = {
 	wc_compat_signature: z
 		.boolean()
 		.meta( { description: "Also sign as WooCommerce's own webhooks do (X-WC-Webhook-Signature)." } ),
+	resend_failed_on_recovery: z.boolean().meta( {
+		description:
+			'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).',
+	} ),
 };
 const endpointUrl = ( description: string ) => z.string().min( 1 ).max( 2048 ).meta( { description, format: 'uri' } );
 
@@ -54,6 +58,7 @@ export const ENDPOINT_CREATE = z.strictObject( {
 	description: ENDPOINT_FIELDS.description.optional(),
 	max_concurrency: ENDPOINT_FIELDS.max_concurrency.optional(),
 	wc_compat_signature: ENDPOINT_FIELDS.wc_compat_signature.optional(),
+	resend_failed_on_recovery: ENDPOINT_FIELDS.resend_failed_on_recovery.optional(),
 } );
 
 export const ENDPOINT_UPDATE = z
@@ -63,6 +68,7 @@ export const ENDPOINT_UPDATE = z
 		description: ENDPOINT_FIELDS.description.optional(),
 		max_concurrency: ENDPOINT_FIELDS.max_concurrency.optional(),
 		wc_compat_signature: ENDPOINT_FIELDS.wc_compat_signature.optional(),
+		resend_failed_on_recovery: ENDPOINT_FIELDS.resend_failed_on_recovery.optional(),
 	} )
 	.refine( ( patch ) => Object.keys( patch ).length > 0, 'give at least one field to change' );
 

@@ -77,6 +77,9 @@ export const ENDPOINT = z.object( {
 	failing_since: maybeTime( 'Since when every attempt has failed; null while it succeeds.' ),
 	max_concurrency: z.number().int().min( 1 ).describe( 'Deliveries in flight to it at most.' ),
 	wc_compat_signature: z.boolean().describe( "Also sign as WooCommerce's own webhooks do (X-WC-Webhook-Signature)." ),
+	resend_failed_on_recovery: z
+		.boolean()
+		.describe( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.' ),
 	secrets: z
 		.array( SECRET_INFO )
 		.describe( 'Its signing secrets, masked: the current one, and the previous one during a rotation.' ),
@@ -121,6 +124,9 @@ export const DELIVERY = z.object( {
 	next_attempt_at: maybeTime( 'When the next attempt is due; null when none is.' ),
 	last_status_code: httpStatus( 'The HTTP status of the last attempt; null without one.' ),
 	last_error: z.string().nullable().describe( "The last attempt's error." ),
+	resent_on_recovery_at: maybeTime(
+		'When it was last sent again because its endpoint succeeded again after failing; null if never.'
+	),
 	created_at: CREATED_AT,
 	updated_at: UPDATED_AT,
 } );

@@ -13,6 +13,8 @@ export interface Delivery {
 	nextAttemptAt: number | null;
 	lastStatusCode: number | null;
 	lastError: string | null;
+	/** When it was last queued again because its endpoint recovered (model/recovery.ts); null if never. */
+	resentOnRecoveryAt: number | null;
 	createdAt: number;
 	updatedAt: number;
 }

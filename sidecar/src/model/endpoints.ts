@@ -22,6 +22,8 @@ export interface Endpoint {
 	failingSince: number | null;
 	maxConcurrency: number;
 	wcCompatSignature: boolean;
+	/** Whether a recovery sends again what ran out of attempts during the failure (model/recovery.ts). */
+	resendFailedOnRecovery: boolean;
 	createdAt: number;
 	updatedAt: number;
 	/** Unexpired secrets, newest first (the order signatures are sent in). */
@@ -34,6 +36,8 @@ export interface NewEndpoint {
 	eventTypes: EventType[];
 	maxConcurrency: number;
 	wcCompatSignature: boolean;
+	/** On unless false (the default of the setting). */
+	resendFailedOnRecovery?: boolean;
 	secret: string;
 }
 

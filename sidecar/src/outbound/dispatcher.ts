@@ -7,6 +7,7 @@ import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../model/deliveries';
 import type { Endpoint } from '../model/endpoints';
 import type { InsertResult, NewEvent } from '../model/events';
+import { ENDPOINT_DISABLED_LOG } from '../model/health';
 import type { FinishedAttempt, Lease, QueueStore, RoundInput } from '../store/queue-store';
 import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
@@ -568,7 +569,13 @@ export class Dispatcher {
 				endpoint.disabledBy = 'auto';
 			}
 			this.metrics?.recordEndpointDisabled( disable.kind );
-			this.log.warn( { endpoint_id: endpointId, reason: disable.reason }, 'endpoint disabled' );
+			this.log.warn( { endpoint_id: endpointId, reason: disable.reason }, ENDPOINT_DISABLED_LOG );
+		}
+		for ( const { endpointId, resent, retriesDueNow } of result.recovered ) {
+			this.log.info(
+				{ endpoint_id: endpointId, resent, retries_due_now: retriesDueNow },
+				'endpoint succeeds again: what ran out of attempts while it failed is sent again, waiting retries are due now'
+			);
 		}
 		if ( result.disabled.length > 0 ) {
 			this.reloadEndpoints = true;

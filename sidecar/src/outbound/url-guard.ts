@@ -8,6 +8,7 @@
  *    and literal-IP hosts, which Node connects to without calling `lookup`.
  * Only globally routable unicast is allowed unless an operator allow-lists a CIDR.
  */
+import { GUARD_REFUSAL_CODE } from '../model/recovery';
 import * as dns from 'dns';
 import * as http from 'http';
 import * as https from 'https';
@@ -139,7 +140,7 @@ export function validateUrlShape( rawUrl: string, config: UrlGuardConfig ): UrlS
 }
 
 function blockedError( message: string, address: string, hostname?: string ): NodeJS.ErrnoException {
-	return Object.assign( new Error( message ), { code: 'EBLOCKED', address, hostname } );
+	return Object.assign( new Error( message ), { code: GUARD_REFUSAL_CODE, address, hostname } );
 }
 
 type LookupCallback = (

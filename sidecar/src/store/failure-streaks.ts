@@ -1,3 +1,5 @@
+import type { StreakEndCounts } from '../model/recovery';
+
 /**
  * The failure streaks of endpoints and their automatic disabling, as the maintenance's health
  * sweep (both stores) and the shared store's round (MysqlStore.round) use them; the embedded
@@ -10,8 +12,13 @@ export interface FailureStreaks {
 	 * streak began (possibly earlier, recorded by another instance); null if the endpoint is gone.
 	 */
 	markFailing: ( endpointId: string, now: number ) => Promise< number | null >;
-	/** A successful attempt: the streak is over. */
-	clearFailing: ( endpointId: string ) => Promise< void >;
+	/**
+	 * A successful attempt: the streak is over and, in the same transaction, what ran out of
+	 * attempts during it is queued again if the endpoint says so (model/recovery.ts). Of several
+	 * instances ending one streak at once, one does it. Returns what it queued again and made due;
+	 * null if no streak ran (another instance ended it, or the endpoint is gone).
+	 */
+	clearFailing: ( endpointId: string, now: number ) => Promise< StreakEndCounts | null >;
 	/** Active endpoints whose streak began at or before `before`, longest first. */
 	failingSince: ( before: number ) => Promise< string[] >;
 	/**

@@ -9,6 +9,7 @@ import { type DeliveryStatus, DisabledBy } from '../contracts/constants';
 import { type EndpointHealth, type AutoDisable } from '../model/health';
 import type { EnableResult, Endpoint, EndpointPatch, NewEndpoint } from '../model/endpoints';
 import type { InsertResult, NewEvent, StoredEvent } from '../model/events';
+import type { StreakEnd } from '../model/recovery';
 import { type EndpointBacklog } from './endpoint-backlog';
 import { type FailureStreaks } from './failure-streaks';
 import { type InboundStore } from './inbound-store';
@@ -61,6 +62,8 @@ export interface RoundResult {
 	failingSince: Map< string, number | null >;
 	/** Endpoints the round disabled, each with its notice queued. */
 	disabled: { endpointId: string; disable: AutoDisable }[];
+	/** Endpoints whose failure streak the round ended, with what it queued again (model/recovery.ts). */
+	recovered: StreakEnd[];
 	claimed: ClaimedDelivery[];
 	/**
 	 * The shared store's round is several transactions: the error that stopped it after the

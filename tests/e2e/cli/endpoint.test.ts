@@ -119,6 +119,14 @@ describe( 'wp service-integration endpoint and delivery (WP-CLI, through the sid
 			event_types: [ 'order.paid' ],
 			url: `${ URL }/3`,
 		} );
+		// The re-send on recovery: on by default, turned off and on again.
+		const resendOf = async () =>
+			( await wp( ...ENDPOINT, 'list', '--format=csv', '--fields=id,resend_failed_on_recovery' ) ).stdout;
+		expect( await resendOf() ).toMatch( new RegExp( `^${ id },true$`, 'm' ) );
+		expect( ( await wp( ...ENDPOINT, 'update', id, '--no-resend-failed-on-recovery' ) ).status ).toBe( 0 );
+		expect( await resendOf() ).toMatch( new RegExp( `^${ id },false$`, 'm' ) );
+		expect( ( await wp( ...ENDPOINT, 'update', id, '--resend-failed-on-recovery' ) ).status ).toBe( 0 );
+		expect( await resendOf() ).toMatch( new RegExp( `^${ id },true$`, 'm' ) );
 		const nothing = await wp( ...ENDPOINT, 'update', id );
 		expect( nothing ).toMatchObject( { status: 1, stderr: expect.stringContaining( 'Nothing to change' ) } );
 

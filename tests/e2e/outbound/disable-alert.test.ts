@@ -150,7 +150,11 @@ describe( 'the email about a disabled endpoint', () => {
 			const dashboard = await fetch( `${ siteUrl }/wp-admin/index.php`, {
 				headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) },
 			} );
-			expect( await dashboard.text() ).toContain( quiet.url );
+			const html = await dashboard.text();
+			expect( html ).toContain( quiet.url );
+			// The notice says the events are held, and how to send them.
+			expect( html ).toContain( 'Its events are kept, none is lost' );
+			expect( html ).toContain( `<code>wp service-integration endpoint enable ${ quiet.id }</code>` );
 		} finally {
 			await setPluginActive( RECIPIENTS_FILTER, false );
 			for ( const endpoint of endpoints ) {

@@ -34,13 +34,14 @@ export function endpointUrlProblem( url: string ): string | null {
 	return null;
 }
 
-/** URL, subscribed event types (none = all), description, WooCommerce-compatible headers. */
+/** URL, subscribed event types (none = all), description, WooCommerce-compatible headers, re-send on recovery. */
 export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: Props ) {
 	const id = useId();
 	const [ url, setUrl ] = useState( initial?.url ?? '' );
 	const [ types, setTypes ] = useState< string[] >( initial?.event_types ?? [] );
 	const [ description, setDescription ] = useState( initial?.description ?? '' );
 	const [ wcCompat, setWcCompat ] = useState( initial?.wc_compat_signature ?? false );
+	const [ resendOnRecovery, setResendOnRecovery ] = useState( initial?.resend_failed_on_recovery ?? true );
 
 	return (
 		<form
@@ -64,6 +65,7 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 					event_types: EVENT_TYPES.filter( ( type ) => types.includes( type ) ),
 					description: description.trim(),
 					wc_compat_signature: wcCompat,
+					resend_failed_on_recovery: resendOnRecovery,
 				} );
 			} }
 		>
@@ -104,6 +106,16 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 				) }
 				checked={ wcCompat }
 				onChange={ ( checked: boolean ) => setWcCompat( checked ) }
+			/>
+			<ToggleControl
+				__nextHasNoMarginBottom
+				label={ __( 'Send again what failed once the endpoint recovers', 'service-integration' ) }
+				help={ __(
+					'When the endpoint succeeds again after failing, the deliveries whose retries ran out during the failure are sent again, in order, before newer ones.',
+					'service-integration'
+				) }
+				checked={ resendOnRecovery }
+				onChange={ ( checked: boolean ) => setResendOnRecovery( checked ) }
 			/>
 			<div className="si-form__buttons">
 				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>

@@ -359,6 +359,12 @@ function EndpointCard( {
 						? __( 'Yes', 'service-integration' )
 						: __( 'No', 'service-integration' ) }
 				</dd>
+				<dt>{ __( 'Send again on recovery', 'service-integration' ) }</dt>
+				<dd className="si-endpoint__resend-on-recovery">
+					{ endpoint.resend_failed_on_recovery
+						? __( 'Yes', 'service-integration' )
+						: __( 'No', 'service-integration' ) }
+				</dd>
 				{ health ? (
 					<>
 						<dt>{ __( 'Recent success rate', 'service-integration' ) }</dt>
@@ -405,6 +411,14 @@ function EndpointCard( {
 							{ formatDateTime( endpoint.disabled_at ) }
 							{ endpoint.disabled_reason ? ` — ${ endpoint.disabled_reason }` : null }
 						</dd>
+						{ endpoint.disabled_by === 'auto' ? (
+							<dd className="si-endpoint__held">
+								{ __(
+									'Its events are kept, none is lost. Once the receiver is fixed, enabling the endpoint again sends what it missed, in order.',
+									'service-integration'
+								) }
+							</dd>
+						) : null }
 					</>
 				) : null }
 			</dl>

@@ -65,6 +65,17 @@ export function EventDetails( {
 						</span>{ ' ' }
 						<DeliveryStatusBadge status={ delivery.status } />
 					</h4>
+					{ delivery.resent_on_recovery_at ? (
+						<p className="si-delivery-attempts__resent">
+							{ sprintf(
+								/* translators: %s: date and time. */ __(
+									'Sent again on %s: its retries had run out while the endpoint failed, and the endpoint succeeded again.',
+									'service-integration'
+								),
+								formatDateTime( delivery.resent_on_recovery_at )
+							) }
+						</p>
+					) : null }
 					{ delivery.attempts.length === 0 ? (
 						<p className="si-empty">
 							{ delivery.next_attempt_at

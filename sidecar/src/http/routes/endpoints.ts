@@ -88,6 +88,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 					eventTypes: checkedTypes( body.event_types ?? [] ),
 					maxConcurrency: body.max_concurrency ?? DEFAULT_MAX_CONCURRENCY,
 					wcCompatSignature: body.wc_compat_signature ?? false,
+					resendFailedOnRecovery: body.resend_failed_on_recovery ?? true,
 					secret,
 				},
 				Date.now()
@@ -114,6 +115,7 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 					eventTypes: body.event_types === undefined ? undefined : checkedTypes( body.event_types ),
 					maxConcurrency: body.max_concurrency,
 					wcCompatSignature: body.wc_compat_signature,
+					resendFailedOnRecovery: body.resend_failed_on_recovery,
 				},
 				Date.now()
 			);

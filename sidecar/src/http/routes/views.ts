@@ -28,6 +28,7 @@ export function endpointView( endpoint: Endpoint, health: EndpointHealth ): Endp
 		failing_since: iso( endpoint.failingSince ),
 		max_concurrency: endpoint.maxConcurrency,
 		wc_compat_signature: endpoint.wcCompatSignature,
+		resend_failed_on_recovery: endpoint.resendFailedOnRecovery,
 		secrets: endpoint.secrets.map( ( secret ) => ( {
 			masked: maskSecret( secret.secret ),
 			created_at: iso( secret.createdAt ),
@@ -61,6 +62,7 @@ export function deliveryView( delivery: Delivery ): DeliveryView {
 		next_attempt_at: iso( delivery.nextAttemptAt ),
 		last_status_code: delivery.lastStatusCode,
 		last_error: delivery.lastError,
+		resent_on_recovery_at: iso( delivery.resentOnRecoveryAt ),
 		created_at: iso( delivery.createdAt ),
 		updated_at: iso( delivery.updatedAt ),
 	};

@@ -6,7 +6,7 @@
  * migration: append one. Each migration is a list of statements (DDL commits on its own in
  * MySQL, so the version moves after the last statement). A migration cut short is simply run
  * again: tables are created IF NOT EXISTS, and the runner takes a column or key that is
- * already there (MySQL has no ADD COLUMN IF NOT EXISTS) as a statement that already ran.
+ * already there (MySQL has no ADD COLUMN) as a statement that already ran.
  *
  * Times are Unix milliseconds (BIGINT), as on SQLite.
  */
@@ -159,5 +159,10 @@ export const MYSQL_MIGRATIONS: readonly ( readonly string[] )[] = [
 		// When it was deleted: hidden from every read and disabled, the row removed with the last of
 		// its deliveries (EndpointBacklog.purgeDeleted); NULL for a live endpoint.
 		'ALTER TABLE endpoints ADD COLUMN deleted_at BIGINT NULL',
+	],
+	/* 5: the re-send on recovery (model/recovery.ts): the endpoint's setting, and when a delivery was re-sent */ [
+		// On by default, for the endpoints already there too. Both columns are appended: an instant ALTER on MariaDB 10.3+ and MySQL 8.0.29+.
+		'ALTER TABLE endpoints ADD COLUMN resend_failed_on_recovery TINYINT NOT NULL DEFAULT 1',
+		'ALTER TABLE deliveries ADD COLUMN resent_on_recovery_at BIGINT NULL',
 	],
 ];

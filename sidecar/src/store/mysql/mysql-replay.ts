@@ -19,7 +19,7 @@ const REQUEUE_FROM = `deliveries d JOIN endpoints p ON p.id = d.endpoint_id AND 
 const ATTEMPT_COLUMNS = `endpoint_id, instance_id, attempt_number, started_at, ended_at, duration_ms, status_code, error_code,
 	response_excerpt, next_attempt_at, \`trigger\``;
 const MOVED_DELIVERY_COLUMNS = `event_id, endpoint_id, ordering_key, status, attempt_count, cycle_attempts, next_attempt_at,
-	next_trigger, last_status_code, last_error, claimed_by, claimed_until, created_at, updated_at`;
+	next_trigger, last_status_code, last_error, resent_on_recovery_at, claimed_by, claimed_until, created_at, updated_at`;
 
 /**
  * The shared store's replays (see ReplayQueue), with the embedded store's semantics. Every

@@ -379,8 +379,9 @@ export class MysqlStore implements QueueStore {
 		const id = newEndpointId();
 		await inTransaction( this.pool, async ( connection ) => {
 			await connection.query(
-				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
-				 VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
+				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature,
+				   resend_failed_on_recovery, created_at, updated_at)
+				 VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)`,
 				[
 					id,
 					input.url,
@@ -388,6 +389,7 @@ export class MysqlStore implements QueueStore {
 					JSON.stringify( input.eventTypes ),
 					input.maxConcurrency,
 					input.wcCompatSignature ? 1 : 0,
+					input.resendFailedOnRecovery === false ? 0 : 1,
 					now,
 					now,
 				]
@@ -413,7 +415,8 @@ export class MysqlStore implements QueueStore {
 			}
 			const current = toEndpoint( row, [] );
 			await connection.query(
-				`UPDATE endpoints SET url = ?, description = ?, event_types = ?, max_concurrency = ?, wc_compat_signature = ?, updated_at = ?
+				`UPDATE endpoints SET url = ?, description = ?, event_types = ?, max_concurrency = ?, wc_compat_signature = ?,
+				   resend_failed_on_recovery = ?, updated_at = ?
 				 WHERE id = ?`,
 				[
 					patch.url ?? current.url,
@@ -421,6 +424,7 @@ export class MysqlStore implements QueueStore {
 					JSON.stringify( patch.eventTypes ?? current.eventTypes ),
 					patch.maxConcurrency ?? current.maxConcurrency,
 					( patch.wcCompatSignature ?? current.wcCompatSignature ) ? 1 : 0,
+					( patch.resendFailedOnRecovery ?? current.resendFailedOnRecovery ) ? 1 : 0,
 					now,
 					id,
 				]
@@ -656,7 +660,13 @@ export class MysqlStore implements QueueStore {
 	 */
 	async round( input: RoundInput ): Promise< RoundResult > {
 		const { now, lease } = input;
-		const result: RoundResult = { recorded: [], failingSince: new Map(), disabled: [], claimed: [] };
+		const result: RoundResult = {
+			recorded: [],
+			failingSince: new Map(),
+			disabled: [],
+			recovered: [],
+			claimed: [],
+		};
 		const claimOn = [ ...input.claimOn ];
 		if ( input.ingest ) {
 			result.ingested = await this.insertBatch( input.ingest.events, now, input.ingest.firstAttemptAt );
@@ -691,9 +701,16 @@ export class MysqlStore implements QueueStore {
 			const step = nextHealth( known, { succeeded, gone }, now, input.disableAfterMs );
 			let since = step.failingSince;
 			if ( step.write === 'clear' ) {
-				await streaks.clearFailing( id );
-			} else if ( step.write === 'mark' ) {
-				// Possibly earlier: another instance may have started the streak.
+				// Before this round's claims: what is queued again goes ahead of the rest of its keys.
+				const ended = await streaks.clearFailing( id, now );
+				if ( ended !== null ) {
+					result.recovered.push( { endpointId: id, ...ended } );
+				}
+			} else if ( step.write === 'mark' || completion.status === 'failed' ) {
+				// Possibly earlier: another instance may have started the streak. A delivery that ran out
+				// of attempts marks it even when this instance believes it runs: another may have ended
+				// it just before this delivery's failure was committed, which that instance's re-send
+				// could not see; the streak this starts again brings it back at the next recovery.
 				since = await streaks.markFailing( id, now );
 			}
 			result.failingSince.set( id, since );
@@ -858,6 +875,7 @@ function toDelivery( row: Row ): Delivery {
 		nextAttemptAt: nullableNumber( row.next_attempt_at ),
 		lastStatusCode: nullableNumber( row.last_status_code ),
 		lastError: ( row.last_error as string | null ) ?? null,
+		resentOnRecoveryAt: nullableNumber( row.resent_on_recovery_at ),
 		createdAt: Number( row.created_at ),
 		updatedAt: Number( row.updated_at ),
 	};
@@ -876,6 +894,7 @@ function toEndpoint( row: Row, secrets: Row[] ): Endpoint {
 		failingSince: nullableNumber( row.failing_since ),
 		maxConcurrency: Number( row.max_concurrency ),
 		wcCompatSignature: Number( row.wc_compat_signature ) === 1,
+		resendFailedOnRecovery: Number( row.resend_failed_on_recovery ) === 1,
 		createdAt: Number( row.created_at ),
 		updatedAt: Number( row.updated_at ),
 		secrets: secrets.map( ( secret ) => ( {

@@ -22,6 +22,7 @@ interface DeliveryRow {
 	next_attempt_at: number | null;
 	last_status_code: number | null;
 	last_error: string | null;
+	resent_on_recovery_at: number | null;
 	created_at: number;
 	updated_at: number;
 }
@@ -39,7 +40,7 @@ interface AttemptRow {
 }
 
 const DELIVERY_COLUMNS = `d.id, d.event_id, e.type AS event_type, d.endpoint_id, d.status, d.attempt_count, d.next_attempt_at,
-	d.last_status_code, d.last_error, d.created_at, d.updated_at`;
+	d.last_status_code, d.last_error, d.resent_on_recovery_at, d.created_at, d.updated_at`;
 
 // Requeueing restarts the retry schedule and marks the next attempt as manual.
 const REQUEUE_SET = `status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'manual', updated_at = @now`;
@@ -457,6 +458,7 @@ function toDelivery( row: DeliveryRow ): Delivery {
 		nextAttemptAt: row.next_attempt_at,
 		lastStatusCode: row.last_status_code,
 		lastError: row.last_error,
+		resentOnRecoveryAt: row.resent_on_recovery_at,
 		createdAt: row.created_at,
 		updatedAt: row.updated_at,
 	};

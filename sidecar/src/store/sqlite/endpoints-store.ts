@@ -1,5 +1,6 @@
 import { newEndpointId, EnableResult, EndpointPatch, NewEndpoint, Endpoint } from '../../model/endpoints';
 import type { DisabledBy, EndpointStatus, EventType } from '../../contracts/constants';
+import { GUARD_REFUSAL_CODE, type StreakEndCounts } from '../../model/recovery';
 import type { Db } from './database';
 import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
 import { PAYLOAD_HELD } from './deliveries-store';
@@ -16,6 +17,7 @@ interface EndpointRow {
 	failing_since: number | null;
 	max_concurrency: number;
 	wc_compat_signature: number;
+	resend_failed_on_recovery: number;
 	created_at: number;
 	updated_at: number;
 }
@@ -34,8 +36,8 @@ export class EndpointsStore {
 	constructor( private readonly db: Db ) {
 		this.statements = {
 			insert: db.prepare(
-				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, created_at, updated_at)
-				 VALUES (@id, @url, @description, @event_types, 'active', @max_concurrency, @wc_compat_signature, @now, @now)`
+				`INSERT INTO endpoints (id, url, description, event_types, status, max_concurrency, wc_compat_signature, resend_failed_on_recovery, created_at, updated_at)
+				 VALUES (@id, @url, @description, @event_types, 'active', @max_concurrency, @wc_compat_signature, @resend_failed_on_recovery, @now, @now)`
 			),
 			insertSecret: db.prepare(
 				'INSERT INTO endpoint_secrets (endpoint_id, secret, created_at, expires_at) VALUES (?, ?, ?, NULL)'
@@ -51,7 +53,8 @@ export class EndpointsStore {
 			),
 			update: db.prepare(
 				`UPDATE endpoints SET url = @url, description = @description, event_types = @event_types,
-				 max_concurrency = @max_concurrency, wc_compat_signature = @wc_compat_signature, updated_at = @now WHERE id = @id`
+				 max_concurrency = @max_concurrency, wc_compat_signature = @wc_compat_signature,
+				 resend_failed_on_recovery = @resend_failed_on_recovery, updated_at = @now WHERE id = @id`
 			),
 			delete: db.prepare( 'DELETE FROM endpoints WHERE id = ?' ),
 			// Up to a bound: the rest of a large queue goes in the background (EndpointBacklog).
@@ -114,6 +117,20 @@ export class EndpointsStore {
 			clearFailing: db.prepare(
 				'UPDATE endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'
 			),
+			// The re-send on recovery (model/recovery.ts): what ran out of attempts during the streak.
+			resendOnRecovery: db.prepare(
+				`UPDATE deliveries SET status = 'pending', next_attempt_at = @now, cycle_attempts = 0, next_trigger = 'scheduled',
+				   resent_on_recovery_at = @now, updated_at = @now
+				 WHERE endpoint_id = @id AND status = 'failed' AND updated_at >= @since
+				   AND event_id IN (SELECT id FROM events WHERE payload_cleared_at IS NULL)
+				   AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.delivery_id = deliveries.id
+				     AND a.attempt_number = deliveries.attempt_count AND a.error_code = @refused)`
+			),
+			// Also on recovery: the retries waiting for later are due now (the deliveries_due index).
+			retriesDueNow: db.prepare(
+				`UPDATE deliveries SET next_attempt_at = @now
+				 WHERE endpoint_id = @id AND status = 'pending' AND next_attempt_at > @now`
+			),
 			counts: db.prepare(
 				'SELECT status, COUNT(*) AS n FROM endpoints WHERE deleted_at IS NULL GROUP BY status'
 			),
@@ -131,6 +148,7 @@ export class EndpointsStore {
 					event_types: JSON.stringify( input.eventTypes ),
 					max_concurrency: input.maxConcurrency,
 					wc_compat_signature: input.wcCompatSignature ? 1 : 0,
+					resend_failed_on_recovery: input.resendFailedOnRecovery === false ? 0 : 1,
 					now,
 				} );
 				this.statements.insertSecret.run( id, input.secret, now );
@@ -166,6 +184,7 @@ export class EndpointsStore {
 			event_types: JSON.stringify( patch.eventTypes ?? current.eventTypes ),
 			max_concurrency: patch.maxConcurrency ?? current.maxConcurrency,
 			wc_compat_signature: ( patch.wcCompatSignature ?? current.wcCompatSignature ) ? 1 : 0,
+			resend_failed_on_recovery: ( patch.resendFailedOnRecovery ?? current.resendFailedOnRecovery ) ? 1 : 0,
 			now,
 		} );
 		return this.get( id, now );
@@ -280,8 +299,30 @@ export class EndpointsStore {
 		this.statements.markFailing.run( now, id );
 	}
 
-	clearFailing( id: string ): void {
-		this.statements.clearFailing.run( id );
+	/**
+	 * A success: the failure streak is over, and what ran out of attempts during it is queued
+	 * again if the endpoint says so, and its waiting retries are due now (model/recovery.ts).
+	 * Runs in the caller's transaction if there is one (the dispatcher's round). Null if no
+	 * streak ran.
+	 */
+	clearFailing( id: string, now: number ): StreakEndCounts | null {
+		return this.atomically( () => {
+			const row = this.statements.get.get( id ) as EndpointRow | undefined;
+			if ( ! row || row.failing_since === null ) {
+				return null;
+			}
+			this.statements.clearFailing.run( id );
+			const resent =
+				row.resend_failed_on_recovery === 1
+					? this.statements.resendOnRecovery.run( {
+							id,
+							now,
+							since: row.failing_since,
+							refused: GUARD_REFUSAL_CODE,
+						} ).changes
+					: 0;
+			return { resent, retriesDueNow: this.statements.retriesDueNow.run( { id, now } ).changes };
+		} );
 	}
 
 	counts(): { active: number; disabled: number } {
@@ -306,6 +347,7 @@ function toEndpoint( row: EndpointRow, secrets: SecretRow[] ): Endpoint {
 		failingSince: row.failing_since,
 		maxConcurrency: row.max_concurrency,
 		wcCompatSignature: row.wc_compat_signature === 1,
+		resendFailedOnRecovery: row.resend_failed_on_recovery === 1,
 		createdAt: row.created_at,
 		updatedAt: row.updated_at,
 		secrets: secrets.map( ( secret ) => ( {

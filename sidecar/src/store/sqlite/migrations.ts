@@ -199,4 +199,10 @@ export const MIGRATIONS: readonly string[] = [
 	-- last of its deliveries (EndpointBacklog.purgeDeleted); NULL for a live endpoint.
 	ALTER TABLE endpoints ADD COLUMN deleted_at INTEGER;
 	`,
+	/* 11: the re-send on recovery (model/recovery.ts): the endpoint's setting, and when a delivery was re-sent */ `
+	-- On by default, for the endpoints already there too: an outage loses nothing without a manual step.
+	ALTER TABLE endpoints ADD COLUMN resend_failed_on_recovery INTEGER NOT NULL DEFAULT 1;
+	-- When the delivery was last queued again because its endpoint recovered; NULL if never.
+	ALTER TABLE deliveries ADD COLUMN resent_on_recovery_at INTEGER;
+	`,
 ];

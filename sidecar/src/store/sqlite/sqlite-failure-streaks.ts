@@ -1,4 +1,5 @@
 import { endpointDisabledNotice } from '../../model/health';
+import type { StreakEndCounts } from '../../model/recovery';
 import type { Stores } from './stores';
 
 import type { FailureStreaks } from '../failure-streaks';
@@ -11,8 +12,8 @@ export class SqliteFailureStreaks implements FailureStreaks {
 		this.stores.endpoints.markFailing( endpointId, now );
 		return this.stores.endpoints.get( endpointId, now )?.failingSince ?? null;
 	}
-	async clearFailing( endpointId: string ): Promise< void > {
-		this.stores.endpoints.clearFailing( endpointId );
+	async clearFailing( endpointId: string, now: number ): Promise< StreakEndCounts | null > {
+		return this.stores.endpoints.clearFailing( endpointId, now );
 	}
 	async failingSince( before: number ): Promise< string[] > {
 		return this.stores.endpoints.failingBefore( before );

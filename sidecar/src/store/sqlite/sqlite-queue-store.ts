@@ -128,7 +128,13 @@ export class SqliteQueueStore implements QueueStore {
 	async round( input: RoundInput ): Promise< RoundResult > {
 		const { db, events, deliveries, endpoints, notices } = this.stores;
 		const { now } = input;
-		const result: RoundResult = { recorded: [], failingSince: new Map(), disabled: [], claimed: [] };
+		const result: RoundResult = {
+			recorded: [],
+			failingSince: new Map(),
+			disabled: [],
+			recovered: [],
+			claimed: [],
+		};
 		db.transaction( () => {
 			const claimOn = [ ...input.claimOn ];
 			if ( input.ingest ) {
@@ -156,7 +162,11 @@ export class SqliteQueueStore implements QueueStore {
 				}
 				const step = nextHealth( state.failingSince, { succeeded, gone }, now, input.disableAfterMs );
 				if ( step.write === 'clear' ) {
-					endpoints.clearFailing( id );
+					// Before this round's claims: what is queued again goes ahead of the rest of its keys.
+					const ended = endpoints.clearFailing( id, now );
+					if ( ended !== null ) {
+						result.recovered.push( { endpointId: id, ...ended } );
+					}
 				} else if ( step.write === 'mark' ) {
 					endpoints.markFailing( id, now );
 				}
