@@ -26,16 +26,18 @@ final class Rest_Runner {
 	/**
 	 * Calls one of the plugin's routes and answers its data; exits 1 on an error answer.
 	 *
-	 * @param string               $method HTTP method.
-	 * @param string               $route  Route under the plugin's namespace, e.g. /service-account.
-	 * @param array<string, mixed> $params Query (GET) or body parameters.
-	 * @param string               $hint   What to do about an error, appended to its message.
+	 * @param string                $method HTTP method.
+	 * @param string                $route  Route under the plugin's namespace, e.g. /service-account.
+	 * @param array<string, mixed>  $params Query (GET) or body parameters.
+	 * @param array<string, string> $hints  What to do about an error, by its code, appended to
+	 *                                      its message: a hint fits one error (an unknown id is
+	 *                                      not a bad filter), so none is given to the others.
 	 * @return array<int|string, mixed>
 	 */
-	public static function call( string $method, string $route, array $params = array(), string $hint = '' ): array {
+	public static function call( string $method, string $route, array $params = array(), array $hints = array() ): array {
 		list( $status, $data ) = self::dispatch( $method, $route, $params );
 		if ( $status >= 400 ) {
-			self::fail( $data, $status, $hint );
+			self::fail( $data, $status, $hints[ (string) ( $data['code'] ?? '' ) ] ?? '' );
 		}
 		return $data;
 	}
@@ -85,6 +87,9 @@ final class Rest_Runner {
 		if ( 'rest_forbidden' === $code ) {
 			$hint = __( 'Run the command as an administrator: --user=<login>.', 'service-integration' );
 		}
+		if ( 'application_passwords_disabled' === $code && null !== self::https_url_missing() ) {
+			$hint = self::https_hint();
+		}
 		WP_CLI::error(
 			trim(
 				sprintf(
@@ -127,16 +132,22 @@ final class Rest_Runner {
 			return;
 		}
 		$fields = isset( $assoc['fields'] ) ? explode( ',', (string) $assoc['fields'] ) : $defaults;
-		$rows   = in_array( $format, array( 'json', 'yaml' ), true ) ? $items : array_map(
-			static fn( array $item ): array => array_map( array( self::class, 'cell' ), $item ),
-			$items
-		);
+		if ( 'json' === $format ) {
+			$rows = $items;
+		} elseif ( 'yaml' === $format ) {
+			$rows = self::yaml_nulls( $items );
+		} else {
+			$rows = array_map(
+				static fn( array $item ): array => array_map( array( self::class, 'cell' ), $item ),
+				$items
+			);
+		}
 		WP_CLI\Utils\format_items( $format, $rows, $fields );
 	}
 
 	/**
-	 * Prints one object (a status): as a field/value table, or whole through WP-CLI's formatter
-	 * (--format=json|yaml), so a script gets what the route answered.
+	 * Prints one object (a status): as a field/value table, or whole (--format=json|yaml) as
+	 * WP-CLI's own `get` commands print one item, so a script gets the object the route answered.
 	 *
 	 * @param array<string, mixed> $item  The object.
 	 * @param array<string, mixed> $assoc The command's options.
@@ -144,26 +155,30 @@ final class Rest_Runner {
 	public static function print_object( array $item, array $assoc ): void {
 		$format = (string) ( $assoc['format'] ?? 'table' );
 		if ( 'table' !== $format ) {
-			WP_CLI\Utils\format_items( $format, array( $item ), array_keys( $item ) );
+			WP_CLI::print_value( 'yaml' === $format ? self::yaml_nulls( $item ) : $item, array( 'format' => $format ) );
 			return;
 		}
 		$rows = array();
 		foreach ( $item as $field => $value ) {
 			$rows[] = array(
 				'field' => $field,
-				'value' => null === $value ? '' : self::cell( $value ),
+				'value' => self::cell( $value ),
 			);
 		}
 		WP_CLI\Utils\format_items( 'table', $rows, array( 'field', 'value' ) );
 	}
 
 	/**
-	 * A value as a table cell: lists joined, objects as JSON, booleans as true/false.
+	 * A value as a table or CSV cell: lists joined, objects as JSON, booleans as true/false, null
+	 * empty (WP-CLI's table measures every cell as a string: PHP 8.1+ deprecates null there).
 	 *
 	 * @param mixed $value Value.
 	 * @return mixed
 	 */
 	public static function cell( $value ) {
+		if ( null === $value ) {
+			return '';
+		}
 		if ( is_bool( $value ) ) {
 			return $value ? 'true' : 'false';
 		}
@@ -171,5 +186,97 @@ final class Rest_Runner {
 			return array_is_list( $value ) && ! array_filter( $value, 'is_array' ) ? implode( ',', $value ) : wp_json_encode( $value );
 		}
 		return $value;
+	}
+
+	/**
+	 * Nulls written as YAML's `~`: WP-CLI's YAML writer (Spyc) runs string functions on every
+	 * value, which PHP 8.1+ deprecates for null, and `~` reads back as null.
+	 *
+	 * @param array<int|string, mixed> $value Value.
+	 * @return array<int|string, mixed>
+	 */
+	public static function yaml_nulls( array $value ): array {
+		return map_deep( $value, static fn( $item ) => $item ?? '~' );
+	}
+
+	/**
+	 * A whole-number option (a count, seconds, a page), or null when not given; a value that is
+	 * not one ends the command naming the option, instead of being read as 0.
+	 *
+	 * @param array<string, mixed> $assoc  The command's options.
+	 * @param string               $option The option's name, without --.
+	 */
+	public static function whole_number( array $assoc, string $option ): ?int {
+		if ( ! isset( $assoc[ $option ] ) ) {
+			return null;
+		}
+		$value = $assoc[ $option ];
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^-?\d{1,15}$/D', trim( $value ) ) ) {
+			self::bad_number( $option, $value, __( 'a whole number', 'service-integration' ) );
+		}
+		return (int) $value;
+	}
+
+	/**
+	 * A number option that may have decimals (hours), or null when not given; anything else ends
+	 * the command naming the option.
+	 *
+	 * @param array<string, mixed> $assoc  The command's options.
+	 * @param string               $option The option's name, without --.
+	 */
+	public static function number( array $assoc, string $option ): ?float {
+		if ( ! isset( $assoc[ $option ] ) ) {
+			return null;
+		}
+		$value = $assoc[ $option ];
+		if ( ! is_string( $value ) || 1 !== preg_match( '/^-?\d{1,15}(\.\d+)?$/D', trim( $value ) ) ) {
+			self::bad_number( $option, $value, __( 'a number', 'service-integration' ) );
+		}
+		return (float) $value;
+	}
+
+	/**
+	 * Ends the command: an option is not the number it must be.
+	 *
+	 * @param string $option   The option's name, without --.
+	 * @param mixed  $value    What was given (true for a bare --option).
+	 * @param string $expected What it must be.
+	 */
+	private static function bad_number( string $option, $value, string $expected ): void {
+		WP_CLI::error(
+			sprintf(
+				/* translators: 1: the option, e.g. --grace-hours, 2: what it must be (a number, a whole number), 3: what was given. */
+				__( '%1$s must be %2$s, not "%3$s".', 'service-integration' ),
+				'--' . $option,
+				$expected,
+				is_string( $value ) ? $value : ''
+			)
+		);
+	}
+
+	/**
+	 * The site's HTTPS address when WP-CLI runs without it: WP-CLI is not a web request, so
+	 * is_ssl() is false unless --url=https://… says otherwise, and WordPress then turns
+	 * application passwords off on a site that is not a local environment. Null when WP-CLI's
+	 * request already is HTTPS, application passwords are available anyway, or the site is not
+	 * served over HTTPS.
+	 */
+	public static function https_url_missing(): ?string {
+		if ( is_ssl() || wp_is_application_passwords_available() ) {
+			return null;
+		}
+		$home = home_url( '/' );
+		return 'https' === wp_parse_url( $home, PHP_URL_SCHEME ) ? $home : null;
+	}
+
+	/**
+	 * What to add when https_url_missing() finds the site's HTTPS address.
+	 */
+	public static function https_hint(): string {
+		return sprintf(
+			/* translators: %s: the site's address, e.g. https://shop.example.com/ */
+			__( 'This site is served over HTTPS, but WP-CLI ran without its address, as plain HTTP, where WordPress turns application passwords off. Add --url=%s to the command.', 'service-integration' ),
+			(string) self::https_url_missing()
+		);
 	}
 }
