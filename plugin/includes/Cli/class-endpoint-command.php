@@ -368,6 +368,10 @@ final class Endpoint_Command {
 				'invalid_to'   => $range_hint,
 			)
 		);
+		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {
+			Rest_Runner::print_object( $answer, $assoc );
+			return;
+		}
 		Rest_Runner::print_items( array( $answer ), $assoc, array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ), 'matched' );
 	}
 

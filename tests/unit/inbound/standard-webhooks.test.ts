@@ -181,7 +181,10 @@ describe( 'standard-webhooks', () => {
 
 		test( 'a v1 entry of the right shape but the wrong size is told what a v1 signature is, without its value repeated', () => {
 			const value = 'c2hvcnQ=';
-			const result = verifyInbound( 'standard-webhooks', request( {}, { 'webhook-signature': `v1,${ value }` } ) );
+			const result = verifyInbound(
+				'standard-webhooks',
+				request( {}, { 'webhook-signature': `v1,${ value }` } )
+			);
 			expect( result ).toEqual( {
 				ok: false,
 				code: 'malformed_signature',
@@ -192,7 +195,10 @@ describe( 'standard-webhooks', () => {
 		} );
 
 		test( 'an entry that is not "<version>,<base64>" is told the form an entry takes', () => {
-			const result = verifyInbound( 'standard-webhooks', request( {}, { 'webhook-signature': 'sha256=abcdef' } ) );
+			const result = verifyInbound(
+				'standard-webhooks',
+				request( {}, { 'webhook-signature': 'sha256=abcdef' } )
+			);
 			expect( result ).toMatchObject( {
 				code: 'malformed_signature',
 				message: expect.stringContaining( 'such as "v1,<signature>"' ),
