@@ -360,7 +360,7 @@ final class Paid_Orders_Controller extends View_Controller {
 			'description'       => $description,
 			'type'              => 'string',
 			'format'            => 'date-time',
-			'validate_callback' => array( $this, 'validate_date' ),
+			'validate_callback' => array( self::class, 'validate_date' ),
 		);
 		return array(
 			'context'         => $this->get_context_param( array( 'default' => 'view' ) ),
@@ -442,7 +442,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @param string          $param   Name.
 	 * @return true|WP_Error
 	 */
-	public function validate_date( $value, $request, $param ) {
+	public static function validate_date( $value, $request, $param ) {
 		$valid = rest_validate_request_arg( $value, $request, $param );
 		if ( true !== $valid ) {
 			return $valid;
