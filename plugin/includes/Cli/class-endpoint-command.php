@@ -364,8 +364,8 @@ final class Endpoint_Command {
 			self::path( $args[0] ) . '/replay',
 			$params,
 			self::unknown_hint() + array(
-				'invalid_from' => $range_hint,
-				'invalid_to'   => $range_hint,
+				'param:from' => $range_hint,
+				'param:to'   => $range_hint,
 			)
 		);
 		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {

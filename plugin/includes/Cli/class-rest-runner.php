@@ -29,17 +29,41 @@ final class Rest_Runner {
 	 * @param string                $method HTTP method.
 	 * @param string                $route  Route under the plugin's namespace, e.g. /service-account.
 	 * @param array<string, mixed>  $params Query (GET) or body parameters.
-	 * @param array<string, string> $hints  What to do about an error, by its code, appended to
-	 *                                      its message: a hint fits one error (an unknown id is
-	 *                                      not a bad filter), so none is given to the others.
+	 * @param array<string, string> $hints  What to do about an error, appended to its message,
+	 *                                      by its code, or `param:<name>` for a parameter WordPress
+	 *                                      refused (rest_invalid_param): a hint fits one error (an
+	 *                                      unknown id is not a bad filter), so none is given to the
+	 *                                      others.
 	 * @return array<int|string, mixed>
 	 */
 	public static function call( string $method, string $route, array $params = array(), array $hints = array() ): array {
 		list( $status, $data ) = self::dispatch( $method, $route, $params );
 		if ( $status >= 400 ) {
-			self::fail( $data, $status, $hints[ (string) ( $data['code'] ?? '' ) ] ?? '' );
+			$keys = array( (string) ( $data['code'] ?? '' ) );
+			foreach ( array_keys( self::refused_params( $data ) ) as $param ) {
+				$keys[] = 'param:' . $param;
+			}
+			$hint = '';
+			foreach ( $keys as $key ) {
+				if ( isset( $hints[ $key ] ) ) {
+					$hint = $hints[ $key ];
+					break;
+				}
+			}
+			self::fail( $data, $status, $hint );
 		}
 		return $data;
+	}
+
+	/**
+	 * The parameters WordPress refused, with why (rest_invalid_param's data.params).
+	 *
+	 * @param array<string, mixed> $error The error answer.
+	 * @return array<string, string>
+	 */
+	private static function refused_params( array $error ): array {
+		$params = $error['data']['params'] ?? array();
+		return is_array( $params ) ? array_map( 'strval', array_filter( $params, 'is_scalar' ) ) : array();
 	}
 
 	/**
@@ -84,6 +108,10 @@ final class Rest_Runner {
 	public static function fail( array $error, int $status, string $hint ): void {
 		$code    = (string) ( $error['code'] ?? 'error' );
 		$message = (string) ( $error['message'] ?? '' );
+		// "Invalid parameter(s): from" says which, not why: WordPress keeps why in data.params.
+		foreach ( self::refused_params( $error ) as $param => $why ) {
+			$message .= ' — ' . $param . ': ' . $why;
+		}
 		if ( 'rest_forbidden' === $code ) {
 			$hint = __( 'Run the command as an administrator: --user=<login>.', 'service-integration' );
 		}

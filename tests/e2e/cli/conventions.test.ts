@@ -17,6 +17,16 @@ interface Command {
 	subcommands?: Command[];
 }
 
+/** WP-CLI's own parse of the plugin's commands: name, short description (what `wp help` lists), subcommands. */
+const WALK = `$walk = function ( $command ) use ( &$walk ) {
+	return array(
+		'name'        => $command->get_name(),
+		'description' => $command->get_shortdesc(),
+		'subcommands' => $command->can_have_subcommands() ? array_values( array_map( $walk, $command->get_subcommands() ) ) : array(),
+	);
+};
+echo wp_json_encode( $walk( WP_CLI::get_root_command()->get_subcommands()['service-integration'] ) );`;
+
 /** Every command under one, with its full name. */
 function commands( command: Command, prefix = '' ): Array< { name: string; description: string } > {
 	const name = `${ prefix }${ command.name }`;
@@ -50,12 +60,11 @@ describe( 'wp service-integration: what WP-CLI users expect of any command', () 
 	} );
 
 	it( 'describes every command in a whole sentence (WP-CLI shows only the first line of a docblock)', async () => {
-		const dump = await wp( 'cli', 'cmd-dump' );
+		// `wp cli cmd-dump` runs before WordPress loads, so without the plugin's commands: the
+		// same walk of WP-CLI's command tree, once the plugin has registered them.
+		const dump = await wp( 'eval', WALK );
 		expect( dump.status ).toBe( 0 );
-		const root = ( JSON.parse( dump.stdout ) as Command ).subcommands?.find(
-			( command ) => command.name === 'service-integration'
-		) as Command;
-		const described = commands( root );
+		const described = commands( JSON.parse( dump.stdout ) as Command );
 		// The namespaces and each command of the plugin: 12 groups and namespaces, 30 commands or so.
 		expect( described.length ).toBeGreaterThan( 30 );
 		const cut = described.filter( ( { description } ) => ! /\.$/.test( description ) );
@@ -161,8 +170,9 @@ describe( 'wp service-integration: what WP-CLI users expect of any command', () 
 			'--dry-run'
 		);
 		expect( yesterday.status ).toBe( 1 );
+		// WordPress refuses it before the sidecar: its reason, then the format to use.
 		expect( yesterday.stderr ).toContain(
-			'(invalid_from, HTTP 400) --from and --to take ISO 8601 with a time zone, for example 2026-01-01T00:00:00Z'
+			'Invalid parameter(s): from — from: Invalid date. (rest_invalid_param, HTTP 400) --from and --to take ISO 8601 with a time zone, for example 2026-01-01T00:00:00Z'
 		);
 		expect( yesterday.stderr ).not.toContain( 'endpoint list' );
 	} );
@@ -184,10 +194,10 @@ describe( 'wp service-integration: what WP-CLI users expect of any command', () 
 	} );
 
 	it( 'prints empty values without PHP deprecations: an empty cell in a table, ~ in YAML', async () => {
-		const rest = await adminClient().get< { endpoints: Array< { id: string; description: string | null } > } >(
+		const rest = await adminClient().get< { endpoints: Array< { id: string; disabled_reason: string | null } > } >(
 			`${ ROUTE }/endpoints`
 		);
-		expect( rest.body.endpoints.find( ( item ) => item.id === endpoint )?.description ).toBeNull();
+		expect( rest.body.endpoints.find( ( item ) => item.id === endpoint )?.disabled_reason ).toBeNull();
 
 		const table = await wp( 'service-integration', 'endpoint', 'list' );
 		expect( table.status ).toBe( 0 );
@@ -196,7 +206,7 @@ describe( 'wp service-integration: what WP-CLI users expect of any command', () 
 
 		const yaml = await wp( 'service-integration', 'endpoint', 'list', '--format=yaml' );
 		expect( phpNotices( yaml ) ).toEqual( [] );
-		expect( yaml.stdout ).toMatch( new RegExp( `id: ${ endpoint }\\n(?:.*\\n)*?\\s+description: ~\\n` ) );
+		expect( yaml.stdout ).toMatch( new RegExp( `id: ${ endpoint }\\n(?:.*\\n)*?\\s+disabled_reason: ~\\n` ) );
 
 		for ( const format of [ 'table', 'yaml', 'json' ] ) {
 			const status = await wp( 'service-integration', 'outbox', 'status', `--format=${ format }` );
