@@ -12,8 +12,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * With plain permalinks WordPress has no /wp-json/ rewrite: a POST there is served the home
- * page with HTTP 200, so a provider believes it delivered a signed webhook that nothing stored.
+ * With plain permalinks WordPress has no /wp-json/ rewrite: a POST there is served a page of the
+ * site (the home page with HTTP 200 where it lists posts), so a provider may believe it delivered
+ * a signed webhook that nothing stored.
  * Administrators are warned on the dashboard and the plugin's page, and Site Health has a test
  * (Site_Health, which reads the same rule and words from here).
  */
@@ -37,7 +38,7 @@ final class Plain_Permalinks {
 	 * What goes wrong and what to do, in one translated sentence pair.
 	 */
 	public static function explanation(): string {
-		return __( 'With plain permalinks, WordPress answers /wp-json/… with the home page and HTTP 200: a provider that posts a signed webhook to /wp-json/service-integration-inbound/v1/<source> believes it was delivered, and nothing is stored. In Settings > Permalinks, choose any structure but Plain (for example "Post name").', 'service-integration' );
+		return __( 'With plain permalinks, WordPress serves a page of the site at /wp-json/…, not the REST API (often the home page, with HTTP 200): a provider that posts a signed webhook to /wp-json/service-integration-inbound/v1/<source> may believe it was delivered, and nothing is stored. In Settings > Permalinks, choose any structure but Plain (for example "Post name").', 'service-integration' );
 	}
 
 	/**

@@ -160,17 +160,11 @@ final class Rest_Runner {
 			return;
 		}
 		$fields = isset( $assoc['fields'] ) ? explode( ',', (string) $assoc['fields'] ) : $defaults;
-		if ( 'json' === $format ) {
-			$rows = $items;
-		} elseif ( 'yaml' === $format ) {
-			$rows = self::yaml_nulls( $items );
-		} else {
-			$rows = array_map(
-				static fn( array $item ): array => array_map( array( self::class, 'cell' ), $item ),
-				$items
-			);
-		}
-		WP_CLI\Utils\format_items( $format, $rows, $fields );
+		$rows   = in_array( $format, array( 'json', 'yaml' ), true ) ? $items : array_map(
+			static fn( array $item ): array => array_map( array( self::class, 'cell' ), $item ),
+			$items
+		);
+		self::quiet_yaml( static fn() => WP_CLI\Utils\format_items( $format, $rows, $fields ) );
 	}
 
 	/**
@@ -183,7 +177,7 @@ final class Rest_Runner {
 	public static function print_object( array $item, array $assoc ): void {
 		$format = (string) ( $assoc['format'] ?? 'table' );
 		if ( 'table' !== $format ) {
-			WP_CLI::print_value( 'yaml' === $format ? self::yaml_nulls( $item ) : $item, array( 'format' => $format ) );
+			self::quiet_yaml( static fn() => WP_CLI::print_value( $item, array( 'format' => $format ) ) );
 			return;
 		}
 		$rows = array();
@@ -198,7 +192,7 @@ final class Rest_Runner {
 
 	/**
 	 * A value as a table or CSV cell: lists joined, objects as JSON, booleans as true/false, null
-	 * empty (WP-CLI's table measures every cell as a string: PHP 8.1+ deprecates null there).
+	 * empty (WP-CLI's table and CSV writers take every cell as a string).
 	 *
 	 * @param mixed $value Value.
 	 * @return mixed
@@ -217,14 +211,21 @@ final class Rest_Runner {
 	}
 
 	/**
-	 * Nulls written as YAML's `~`: WP-CLI's YAML writer (Spyc) runs string functions on every
-	 * value, which PHP 8.1+ deprecates for null, and `~` reads back as null.
+	 * Prints through WP-CLI's YAML writer without PHP's deprecation notices. That writer (Spyc,
+	 * bundled with WP-CLI) runs trim() on every value before it writes a null as `null`, which
+	 * PHP 8.1+ reports as "Passing null … is deprecated" on a site with WP_DEBUG: noise in the
+	 * output, about WP-CLI's code. Any other notice still shows.
 	 *
-	 * @param array<int|string, mixed> $value Value.
-	 * @return array<int|string, mixed>
+	 * @param callable $output Prints.
 	 */
-	public static function yaml_nulls( array $value ): array {
-		return map_deep( $value, static fn( $item ) => $item ?? '~' );
+	private static function quiet_yaml( callable $output ): void {
+		$level = error_reporting(); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.prevent_path_disclosure_error_reporting,WordPress.PHP.DiscouragedPHPFunctions.runtime_configuration_error_reporting -- read to restore it
+		error_reporting( $level & ~E_DEPRECATED ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.prevent_path_disclosure_error_reporting,WordPress.PHP.DiscouragedPHPFunctions.runtime_configuration_error_reporting -- only around WP-CLI's YAML writer, see above
+		try {
+			$output();
+		} finally {
+			error_reporting( $level ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.prevent_path_disclosure_error_reporting,WordPress.PHP.DiscouragedPHPFunctions.runtime_configuration_error_reporting -- restores the level read above
+		}
 	}
 
 	/**

@@ -193,7 +193,7 @@ describe( 'wp service-integration: what WP-CLI users expect of any command', () 
 		);
 	} );
 
-	it( 'prints empty values without PHP deprecations: an empty cell in a table, ~ in YAML', async () => {
+	it( 'prints empty values without PHP deprecations: an empty cell in a table, null in YAML', async () => {
 		const rest = await adminClient().get< { endpoints: Array< { id: string; disabled_reason: string | null } > } >(
 			`${ ROUTE }/endpoints`
 		);
@@ -206,7 +206,7 @@ describe( 'wp service-integration: what WP-CLI users expect of any command', () 
 
 		const yaml = await wp( 'service-integration', 'endpoint', 'list', '--format=yaml' );
 		expect( phpNotices( yaml ) ).toEqual( [] );
-		expect( yaml.stdout ).toMatch( new RegExp( `id: ${ endpoint }\\n(?:.*\\n)*?\\s+disabled_reason: ~\\n` ) );
+		expect( yaml.stdout ).toMatch( new RegExp( `id: ${ endpoint }\\n(?:.*\\n)*?\\s+disabled_reason: null\\n` ) );
 
 		for ( const format of [ 'table', 'yaml', 'json' ] ) {
 			const status = await wp( 'service-integration', 'outbox', 'status', `--format=${ format }` );

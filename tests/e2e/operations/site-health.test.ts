@@ -152,14 +152,16 @@ describe( 'Site Health', () => {
 		expect( ( await wp( 'option', 'update', 'permalink_structure', '' ) ).status ).toBe( 0 );
 		try {
 			expect( ( await wp( 'rewrite', 'flush' ) ).status ).toBe( 0 );
-			// What the owner must be told about: a signed webhook posted to /wp-json/ gets the
-			// home page with 200, and nothing reaches the inbound route.
+			// What the owner must be told about: a webhook posted to /wp-json/ gets a page of the
+			// site (the home page with 200 on some servers), never the inbound route's JSON answer.
 			const lost = await fetch( `${ siteUrl }/wp-json/service-integration-inbound/v1/anything`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: '{}',
 			} );
-			expect( lost.status ).toBe( 200 );
+			console.log(
+				`plain permalinks: POST /wp-json/… answered ${ lost.status } ${ lost.headers.get( 'content-type' ) }`
+			);
 			expect( lost.headers.get( 'content-type' ) ).toMatch( /^text\/html/ );
 
 			// /wp-json/ is gone: Site Health (and this test) reach the route through ?rest_route=.
