@@ -41,6 +41,7 @@ final class Plugin {
 		Abilities\Abilities::register();
 		Abilities\Mcp_Server::register();
 		Admin\Widening_Notice::register();
+		Admin\Plain_Permalinks::register();
 		Admin\Admin_Page::register();
 		$site_health->register();
 		$paid_order_index_hooks = new Commerce\Paid_Order_Index_Hooks( $paid_order_index );

@@ -78,4 +78,17 @@ final class CalendarDateTest extends TestCase {
 	public function test_anything_else_is_not( string $value ): void {
 		$this->assertFalse( Calendar_Date::is_valid( $value ) );
 	}
+
+	/**
+	 * The paid-orders route's date-time filters: the day is checked, whatever follows it (core's
+	 * date-time format has checked that part's shape already).
+	 */
+	public function test_the_day_of_a_date_time_is_checked(): void {
+		$this->assertTrue( Calendar_Date::is_valid_in_date_time( '2026-02-28T23:59:59Z' ) );
+		$this->assertTrue( Calendar_Date::is_valid_in_date_time( '2028-02-29T00:00:00+01:00' ) );
+		$this->assertTrue( Calendar_Date::is_valid_in_date_time( '2026-04-30 12:00:00' ) );
+		$this->assertFalse( Calendar_Date::is_valid_in_date_time( '2026-02-30T00:00:00Z' ) );
+		$this->assertFalse( Calendar_Date::is_valid_in_date_time( '2026-02-29T00:00:00Z' ) );
+		$this->assertFalse( Calendar_Date::is_valid_in_date_time( '2026-04-31T10:00:00+02:00' ) );
+	}
 }

@@ -169,6 +169,49 @@ final class ManufacturingFieldsTest extends TestCase {
 	}
 
 	/**
+	 * A title fits wp_posts.post_title (TEXT: 65,535 bytes), counted as UTF-8 bytes, in either
+	 * shape core takes; what is not a title is has_title()'s to refuse.
+	 */
+	public function test_a_title_fits_the_database_column_in_bytes(): void {
+		$max = Manufacturing_Order_Type::TITLE_MAX_BYTES;
+		$this->assertSame( 65535, $max );
+		$this->assertTrue( Manufacturing_Order_Type::title_fits( str_repeat( 'a', $max ) ) );
+		$this->assertFalse( Manufacturing_Order_Type::title_fits( str_repeat( 'a', $max + 1 ) ) );
+		$this->assertTrue( Manufacturing_Order_Type::title_fits( array( 'raw' => str_repeat( 'a', $max ) ) ) );
+		$this->assertFalse( Manufacturing_Order_Type::title_fits( array( 'raw' => str_repeat( 'a', $max + 1 ) ) ) );
+		// 32,768 "é" are 65,536 bytes: too long, though fewer characters than the limit.
+		$this->assertFalse( Manufacturing_Order_Type::title_fits( str_repeat( 'é', 32768 ) ) );
+		$this->assertTrue( Manufacturing_Order_Type::title_fits( null ) );
+	}
+
+	/**
+	 * Items given as text are refused as text, not as a list core split out of it.
+	 */
+	public function test_a_list_given_as_text_is_refused_as_not_an_array(): void {
+		$error = Manufacturing_Order_Type::validate_value( 'CHAIR x2', Manufacturing_Order_Type::fields()['items'], 'meta.items' );
+		$this->assertInstanceOf( WP_Error::class, $error );
+		$this->assertSame( 'rest_invalid_type', $error->get_error_code() );
+		$this->assertSame( 'meta.items must be an array (a JSON list), not text or a single value.', $error->get_error_message() );
+	}
+
+	/**
+	 * A property an item does not have is named with its path, and the item's properties listed.
+	 */
+	public function test_an_unknown_item_property_is_named_with_its_path(): void {
+		$items = array(
+			array( 'quantity' => 1 ),
+			array(
+				'quantity' => 2,
+				'color'    => 'red',
+			),
+		);
+		$error = Manufacturing_Order_Type::validate_value( $items, Manufacturing_Order_Type::fields()['items'], 'meta.items' );
+		$this->assertInstanceOf( WP_Error::class, $error );
+		$this->assertSame( 'rest_additional_properties_forbidden', $error->get_error_code() );
+		$this->assertSame( 'meta.items[1][color] is not a known property: an entry has only product_id, sku, name, quantity.', $error->get_error_message() );
+	}
+
+	/**
 	 * The statuses a manufacturing order can have are core's own, never WooCommerce's.
 	 */
 	public function test_the_statuses_are_cores_own(): void {

@@ -19,8 +19,8 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Three checks a site owner can act on: the sidecar answers, the outbox is not stuck, and a
- * real cron runs the plugin's jobs. They are asynchronous tests (Site Health fetches each from
+ * Four checks a site owner can act on: the sidecar answers, the outbox is not stuck, a real
+ * cron runs the plugin's jobs, and permalinks are not plain (Plain_Permalinks). They are asynchronous tests (Site Health fetches each from
  * its REST route, Site_Health_Controller), so a sidecar that hangs never slows the page.
  * Each returns core's result shape: label, status (good, recommended, critical), badge,
  * description, actions, test.
@@ -28,7 +28,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Site_Health {
 
 	/** Tests' names, as Site Health and the REST routes know them. */
-	const TESTS = array( 'sidecar', 'outbox', 'cron' );
+	const TESTS = array( 'sidecar', 'outbox', 'cron', 'permalinks' );
 
 	/** An outbox row older than this (minutes) means hand-overs are not getting through. */
 	const STUCK_AFTER_MINUTES = 15;
@@ -67,9 +67,10 @@ final class Site_Health {
 	 */
 	public function add_tests( $tests ) {
 		$labels = array(
-			'sidecar' => __( 'The Service Integration sidecar answers', 'service-integration' ),
-			'outbox'  => __( 'Order events reach the sidecar', 'service-integration' ),
-			'cron'    => __( 'A real cron runs the Service Integration jobs', 'service-integration' ),
+			'sidecar'    => __( 'The Service Integration sidecar answers', 'service-integration' ),
+			'outbox'     => __( 'Order events reach the sidecar', 'service-integration' ),
+			'cron'       => __( 'A real cron runs the Service Integration jobs', 'service-integration' ),
+			'permalinks' => __( 'Inbound webhooks reach WordPress at /wp-json/', 'service-integration' ),
 		);
 		foreach ( self::TESTS as $name ) {
 			$tests['async'][ 'service_integration_' . $name ] = array(
@@ -94,6 +95,8 @@ final class Site_Health {
 				return $this->sidecar_test();
 			case 'outbox':
 				return $this->outbox_test();
+			case 'permalinks':
+				return self::permalinks_test();
 			default:
 				return $this->cron_test();
 		}
@@ -228,14 +231,39 @@ final class Site_Health {
 	}
 
 	/**
-	 * Site Health's result shape, with a link to the plugin's page.
-	 *
-	 * @param string $test        Test id.
-	 * @param string $status      good, recommended or critical.
-	 * @param string $label       Headline.
-	 * @param string $description Plain-text explanation, escaped here.
+	 * Permalinks are not plain: with plain ones, webhooks posted to /wp-json/… are lost.
 	 */
-	private static function result( string $test, string $status, string $label, string $description ): array {
+	private static function permalinks_test(): array {
+		$test = 'service_integration_permalinks';
+		if ( Plain_Permalinks::are_plain() ) {
+			return self::result(
+				$test,
+				'critical',
+				__( 'Plain permalinks make inbound webhooks get lost', 'service-integration' ),
+				Plain_Permalinks::explanation(),
+				Plain_Permalinks::settings_url(),
+				__( 'Open Settings > Permalinks', 'service-integration' )
+			);
+		}
+		return self::result(
+			$test,
+			'good',
+			__( 'Inbound webhooks reach WordPress at /wp-json/', 'service-integration' ),
+			__( 'Permalinks are not plain, so /wp-json/ reaches the REST API and the inbound webhook routes.', 'service-integration' )
+		);
+	}
+
+	/**
+	 * Site Health's result shape, with a link to the plugin's page or to where the fix is.
+	 *
+	 * @param string      $test         Test id.
+	 * @param string      $status       good, recommended or critical.
+	 * @param string      $label        Headline.
+	 * @param string      $description  Plain-text explanation, escaped here.
+	 * @param string|null $action_url   Where the fix is; null for the plugin's page.
+	 * @param string|null $action_label That link's text.
+	 */
+	private static function result( string $test, string $status, string $label, string $description, ?string $action_url = null, ?string $action_label = null ): array {
 		return array(
 			'label'       => $label,
 			'status'      => $status,
@@ -246,8 +274,8 @@ final class Site_Health {
 			'description' => '<p>' . esc_html( $description ) . '</p>',
 			'actions'     => sprintf(
 				'<p><a href="%1$s">%2$s</a></p>',
-				esc_url( admin_url( 'admin.php?page=' . Admin_Page::SLUG ) ),
-				esc_html__( 'Open Service Integration', 'service-integration' )
+				esc_url( $action_url ?? admin_url( 'admin.php?page=' . Admin_Page::SLUG ) ),
+				esc_html( $action_label ?? __( 'Open Service Integration', 'service-integration' ) )
 			),
 			'test'        => $test,
 		);

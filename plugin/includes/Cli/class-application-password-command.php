@@ -14,8 +14,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Manages the service account's application passwords: a new one is printed once, the list
- * never shows secrets.
+ * Manages the service account's application passwords.
+ *
+ * A new password is printed once; the list never shows secrets.
  *
  * ## EXAMPLES
  *
@@ -58,7 +59,7 @@ final class Application_Password_Command {
 			'POST',
 			self::ROUTE,
 			array( 'name' => (string) $assoc['name'] ),
-			__( 'Create the account first: wp service-integration service-account create', 'service-integration' )
+			array( 'service_account_missing' => __( 'Create the account first: wp service-integration service-account create', 'service-integration' ) )
 		);
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( (string) $created['password'] );
@@ -141,7 +142,7 @@ final class Application_Password_Command {
 		}
 		/* translators: %s: the password's UUID. */
 		Rest_Runner::confirm( sprintf( __( 'Revoke the application password %s?', 'service-integration' ), $uuid ), $assoc );
-		Rest_Runner::call( 'DELETE', self::ROUTE . '/' . $uuid, array(), $list );
+		Rest_Runner::call( 'DELETE', self::ROUTE . '/' . $uuid, array(), array( 'application_password_not_found' => $list ) );
 		/* translators: %s: the password's UUID. */
 		WP_CLI::success( sprintf( __( 'Application password %s revoked.', 'service-integration' ), $uuid ) );
 	}

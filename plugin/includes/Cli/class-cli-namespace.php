@@ -14,8 +14,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Manages Service Integration: the service account, webhook endpoints and their deliveries,
- * inbound sources and events, the paid-orders index, the outbox and the sidecar's status.
+ * Manages Service Integration's service account, webhooks, outbox, sidecar and paid-orders index.
+ *
+ * The service account, webhook endpoints and their deliveries, inbound sources and events, the
+ * paid-orders index, the outbox and the sidecar's status.
  *
  * Every command calls the plugin's own REST routes (those the admin page uses) as the user
  * given with --user, which must be an administrator.

@@ -74,8 +74,6 @@ final class Delivery_Command {
 			'endpoint' => 'endpoint_id',
 			'type'     => 'type',
 			'status'   => 'status',
-			'page'     => 'page',
-			'per-page' => 'per_page',
 		);
 		$params = array();
 		foreach ( $names as $option => $param ) {
@@ -83,12 +81,14 @@ final class Delivery_Command {
 				$params[ $param ] = (string) $assoc[ $option ];
 			}
 		}
-		$answer = Rest_Runner::call(
-			'GET',
-			'/webhooks/deliveries',
-			$params,
-			__( 'List the endpoints with: wp service-integration endpoint list', 'service-integration' )
-		);
+		foreach ( array( 'page', 'per-page' ) as $option ) {
+			$number = Rest_Runner::whole_number( $assoc, $option );
+			if ( null !== $number ) {
+				$params[ str_replace( '-', '_', $option ) ] = $number;
+			}
+		}
+		// Only an unknown --endpoint is helped by listing the endpoints; a bad filter's error names it.
+		$answer = Rest_Runner::call( 'GET', '/webhooks/deliveries', $params, Endpoint_Command::unknown_hint() );
 		if ( 'count' === ( $assoc['format'] ?? '' ) ) {
 			\WP_CLI::line( (string) (int) $answer['total'] );
 			return;

@@ -14,8 +14,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Manages outbound webhook endpoints (kept by the sidecar, through the plugin's proxy routes
- * /service-integration/v1/webhooks/…): a signing secret is printed once, never in a list.
+ * Manages outbound webhook endpoints and replays their events.
+ *
+ * The sidecar keeps them; the commands go through the plugin's proxy routes
+ * /service-integration/v1/webhooks/…. A signing secret is printed once, never in a list.
  *
  * ## EXAMPLES
  *
@@ -154,7 +156,7 @@ final class Endpoint_Command {
 		if ( ! $fields ) {
 			WP_CLI::error( __( 'Nothing to change: give at least one of --endpoint-url, --event-types, --description, --max-concurrency, --[no-]wc-compat-signature, --[no-]resend-failed-on-recovery.', 'service-integration' ) );
 		}
-		Rest_Runner::call( 'PATCH', self::path( $args[0] ), $fields, self::list_hint() );
+		Rest_Runner::call( 'PATCH', self::path( $args[0] ), $fields, self::unknown_hint() );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s updated.', 'service-integration' ), $args[0] ) );
 	}
@@ -183,8 +185,9 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function rotate_secret( array $args, array $assoc ): void {
-		$params  = isset( $assoc['grace-hours'] ) ? array( 'grace_hours' => (int) $assoc['grace-hours'] ) : array();
-		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::list_hint() );
+		$grace   = Rest_Runner::number( $assoc, 'grace-hours' );
+		$params  = null === $grace ? array() : array( 'grace_hours' => $grace );
+		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::unknown_hint() );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( (string) $rotated['secret'] );
 			return;
@@ -214,7 +217,7 @@ final class Endpoint_Command {
 	 */
 	public function enable( array $args, array $assoc ): void {
 		$params = isset( $assoc['redeliver'] ) ? array( 'redeliver' => (bool) $assoc['redeliver'] ) : array();
-		$answer = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/enable', $params, self::list_hint() );
+		$answer = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/enable', $params, self::unknown_hint() );
 		WP_CLI::success(
 			sprintf(
 				/* translators: 1: endpoint id, 2: deliveries queued again, 3: deliveries left out. */
@@ -246,7 +249,7 @@ final class Endpoint_Command {
 	 */
 	public function disable( array $args, array $assoc ): void {
 		$params = isset( $assoc['reason'] ) ? array( 'reason' => (string) $assoc['reason'] ) : array();
-		Rest_Runner::call( 'POST', self::path( $args[0] ) . '/disable', $params, self::list_hint() );
+		Rest_Runner::call( 'POST', self::path( $args[0] ) . '/disable', $params, self::unknown_hint() );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s disabled.', 'service-integration' ), $args[0] ) );
 	}
@@ -272,7 +275,7 @@ final class Endpoint_Command {
 	public function delete( array $args, array $assoc ): void {
 		/* translators: %s: endpoint id. */
 		Rest_Runner::confirm( sprintf( __( 'Delete endpoint %s and its delivery history?', 'service-integration' ), $args[0] ), $assoc );
-		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::list_hint() );
+		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::unknown_hint() );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s deleted.', 'service-integration' ), $args[0] ) );
 	}
@@ -301,7 +304,7 @@ final class Endpoint_Command {
 			'POST',
 			'/webhooks/events/' . rawurlencode( $args[0] ) . '/replay',
 			$params,
-			__( 'Find event ids with: wp service-integration delivery list', 'service-integration' )
+			self::unknown_hint() + array( 'event_not_found' => __( 'Find event ids with: wp service-integration delivery list', 'service-integration' ) )
 		);
 		/* translators: 1: event id, 2: deliveries queued again. */
 		WP_CLI::success( sprintf( __( 'Event %1$s queued again (deliveries: %2$d).', 'service-integration' ), $args[0], (int) ( $answer['requeued'] ?? 0 ) ) );
@@ -358,10 +361,24 @@ final class Endpoint_Command {
 		if ( isset( $assoc['types'] ) ) {
 			$params['types'] = self::list_of( (string) $assoc['types'] );
 		}
-		if ( isset( $assoc['limit'] ) ) {
-			$params['limit'] = (int) $assoc['limit'];
+		$limit = Rest_Runner::whole_number( $assoc, 'limit' );
+		if ( null !== $limit ) {
+			$params['limit'] = $limit;
 		}
-		$answer = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/replay', $params, self::list_hint() );
+		$range_hint = __( '--from and --to take ISO 8601 with a time zone, for example 2026-01-01T00:00:00Z or 2026-01-01T01:00:00+01:00.', 'service-integration' );
+		$answer     = Rest_Runner::call(
+			'POST',
+			self::path( $args[0] ) . '/replay',
+			$params,
+			self::unknown_hint() + array(
+				'param:from' => $range_hint,
+				'param:to'   => $range_hint,
+			)
+		);
+		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {
+			Rest_Runner::print_object( $answer, $assoc );
+			return;
+		}
 		Rest_Runner::print_items( array( $answer ), $assoc, array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ), 'matched' );
 	}
 
@@ -375,10 +392,12 @@ final class Endpoint_Command {
 	}
 
 	/**
-	 * What to do about an unknown endpoint.
+	 * What to do about an unknown endpoint (the sidecar's endpoint_not_found), by error code.
+	 *
+	 * @return array<string, string>
 	 */
-	private static function list_hint(): string {
-		return __( 'List the endpoints with: wp service-integration endpoint list', 'service-integration' );
+	public static function unknown_hint(): array {
+		return array( 'endpoint_not_found' => __( 'List the endpoints with: wp service-integration endpoint list', 'service-integration' ) );
 	}
 
 	/**
@@ -398,8 +417,9 @@ final class Endpoint_Command {
 		if ( isset( $assoc['event-types'] ) ) {
 			$fields['event_types'] = self::list_of( (string) $assoc['event-types'] );
 		}
-		if ( isset( $assoc['max-concurrency'] ) ) {
-			$fields['max_concurrency'] = (int) $assoc['max-concurrency'];
+		$max_concurrency = Rest_Runner::whole_number( $assoc, 'max-concurrency' );
+		if ( null !== $max_concurrency ) {
+			$fields['max_concurrency'] = $max_concurrency;
 		}
 		if ( isset( $assoc['wc-compat-signature'] ) ) {
 			$fields['wc_compat_signature'] = (bool) $assoc['wc-compat-signature'];

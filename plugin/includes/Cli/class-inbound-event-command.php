@@ -14,8 +14,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Reads the inbound events stored in WordPress (through /service-integration/v1/inbound/events),
- * newest first, without their payloads.
+ * Reads the inbound events stored in WordPress, newest first.
+ *
+ * Through /service-integration/v1/inbound/events, without their payloads.
  *
  * ## EXAMPLES
  *
@@ -86,13 +87,17 @@ final class Inbound_Event_Command {
 			'source'   => 'source',
 			'status'   => 'status',
 			'event-id' => 'event_id',
-			'page'     => 'page',
-			'per-page' => 'per_page',
 		);
 		$params = array();
 		foreach ( $names as $option => $param ) {
 			if ( isset( $assoc[ $option ] ) ) {
 				$params[ $param ] = (string) $assoc[ $option ];
+			}
+		}
+		foreach ( array( 'page', 'per-page' ) as $option ) {
+			$number = Rest_Runner::whole_number( $assoc, $option );
+			if ( null !== $number ) {
+				$params[ str_replace( '-', '_', $option ) ] = $number;
 			}
 		}
 		if ( ! empty( $assoc['duplicate'] ) ) {

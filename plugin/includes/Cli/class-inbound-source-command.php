@@ -14,9 +14,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Manages inbound webhook sources (kept by the sidecar with their secrets, through the plugin's
- * proxy routes /service-integration/v1/inbound/sources/…): a generated secret is printed once,
- * never in a list.
+ * Manages inbound webhook sources: the providers whose signed webhooks the site accepts.
+ *
+ * The sidecar keeps them with their secrets; the commands go through the plugin's proxy routes
+ * /service-integration/v1/inbound/sources/…. A generated secret is printed once, never in a list.
  *
  * ## EXAMPLES
  *
@@ -122,8 +123,9 @@ final class Inbound_Source_Command {
 		if ( isset( $assoc['description'] ) ) {
 			$params['description'] = (string) $assoc['description'];
 		}
-		if ( isset( $assoc['tolerance-seconds'] ) ) {
-			$params['tolerance_seconds'] = (int) $assoc['tolerance-seconds'];
+		$tolerance = Rest_Runner::whole_number( $assoc, 'tolerance-seconds' );
+		if ( null !== $tolerance ) {
+			$params['tolerance_seconds'] = $tolerance;
 		}
 		if ( ! empty( $assoc['disabled'] ) ) {
 			$params['status'] = 'disabled';
@@ -169,10 +171,11 @@ final class Inbound_Source_Command {
 		if ( isset( $assoc['secret'] ) ) {
 			$params['secret'] = (string) $assoc['secret'];
 		}
-		if ( isset( $assoc['grace-hours'] ) ) {
-			$params['grace_hours'] = (int) $assoc['grace-hours'];
+		$grace = Rest_Runner::number( $assoc, 'grace-hours' );
+		if ( null !== $grace ) {
+			$params['grace_hours'] = $grace;
 		}
-		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::list_hint() );
+		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::unknown_hint() );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			if ( isset( $rotated['secret'] ) ) {
 				WP_CLI::line( (string) $rotated['secret'] );
@@ -201,7 +204,7 @@ final class Inbound_Source_Command {
 	 * @param string[] $args Positional arguments.
 	 */
 	public function enable( array $args ): void {
-		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'active' ), self::list_hint() );
+		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'active' ), self::unknown_hint() );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s enabled.', 'service-integration' ), $args[0] ) );
 	}
@@ -221,7 +224,7 @@ final class Inbound_Source_Command {
 	 * @param string[] $args Positional arguments.
 	 */
 	public function disable( array $args ): void {
-		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'disabled' ), self::list_hint() );
+		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'disabled' ), self::unknown_hint() );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s disabled.', 'service-integration' ), $args[0] ) );
 	}
@@ -247,7 +250,7 @@ final class Inbound_Source_Command {
 	public function delete( array $args, array $assoc ): void {
 		/* translators: %s: source id. */
 		Rest_Runner::confirm( sprintf( __( 'Delete inbound source %s and its secrets?', 'service-integration' ), $args[0] ), $assoc );
-		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::list_hint() );
+		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::unknown_hint() );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s deleted.', 'service-integration' ), $args[0] ) );
 	}
@@ -262,10 +265,12 @@ final class Inbound_Source_Command {
 	}
 
 	/**
-	 * What to do about an unknown source.
+	 * What to do about an unknown source (the sidecar's source_not_found), by error code.
+	 *
+	 * @return array<string, string>
 	 */
-	private static function list_hint(): string {
-		return __( 'List the sources with: wp service-integration inbound source list', 'service-integration' );
+	private static function unknown_hint(): array {
+		return array( 'source_not_found' => __( 'List the sources with: wp service-integration inbound source list', 'service-integration' ) );
 	}
 
 	/**

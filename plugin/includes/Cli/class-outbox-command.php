@@ -14,8 +14,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * The outbox of order events waiting for the sidecar (through
- * /service-integration/v1/webhooks/outbox): its counts, and a hand-over now.
+ * Shows the outbox of order events waiting for the sidecar, and hands them over now.
+ *
+ * Through /service-integration/v1/webhooks/outbox.
  *
  * ## EXAMPLES
  *
@@ -54,8 +55,10 @@ final class Outbox_Command {
 	}
 
 	/**
-	 * Hands pending events to the sidecar now (WP-Cron does it every minute); exit code 1 when
-	 * the sidecar could not take them or another hand-over is running.
+	 * Hands pending events to the sidecar now, and says how many went.
+	 *
+	 * WP-Cron does it every minute. Exit code 1 when the sidecar could not take them or another
+	 * hand-over is running.
 	 *
 	 * ## OPTIONS
 	 *
@@ -90,9 +93,9 @@ final class Outbox_Command {
 		if ( $status >= 400 ) {
 			WP_CLI::error(
 				sprintf(
-					/* translators: 1: events handed over, 2: the sidecar's error. */
-					__( 'The sidecar did not take every pending event (handed over: %1$d): %2$s. They stay in the outbox; WP-Cron tries again every minute (see: wp service-integration sidecar status).', 'service-integration' ),
-					(int) ( $answer['handed_over'] ?? 0 ),
+					/* translators: 1: events handed over by this command, 2: the sidecar's error. */
+					__( 'The sidecar did not take every pending event (handed over now: %1$d): %2$s. They stay in the outbox; WP-Cron tries again every minute (see: wp service-integration sidecar status).', 'service-integration' ),
+					(int) ( $answer['handed_over_now'] ?? 0 ),
 					(string) ( $answer['error'] ?? '' )
 				)
 			);
@@ -100,10 +103,10 @@ final class Outbox_Command {
 		if ( 'table' === ( $assoc['format'] ?? 'table' ) ) {
 			WP_CLI::success(
 				sprintf(
-					/* translators: 1: events handed over, 2: events parked as refused, 3: events still pending. */
-					__( 'Handed over: %1$d, parked as refused: %2$d, still pending: %3$d.', 'service-integration' ),
-					(int) $answer['handed_over'],
-					(int) $answer['rejected'],
+					/* translators: 1: events this command handed over, 2: events it parked as refused, 3: events still pending. */
+					__( 'Handed over now: %1$d, parked as refused now: %2$d, still pending: %3$d.', 'service-integration' ),
+					(int) $answer['handed_over_now'],
+					(int) $answer['rejected_now'],
 					(int) $answer['pending']
 				)
 			);

@@ -14,8 +14,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * The paid-orders index (through /service-integration/v1/paid-orders/index): whether it serves
- * the paid-orders endpoint, its walk of every order, and a rebuild.
+ * Shows and rebuilds the index that serves the paid-orders endpoint.
+ *
+ * Through /service-integration/v1/paid-orders/index: whether it serves, its walk of every
+ * order, and a rebuild.
  *
  * ## EXAMPLES
  *

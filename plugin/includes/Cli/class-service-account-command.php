@@ -14,8 +14,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * Manages the service account (least privilege): its state, its creation and the
- * least-privilege check. Its application passwords: `wp service-integration service-account password`.
+ * Manages the service account: its state, its creation and the least-privilege check.
+ *
+ * Its application passwords: `wp service-integration service-account password`.
  *
  * ## EXAMPLES
  *
@@ -53,10 +54,12 @@ final class Service_Account_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function status( array $args, array $assoc ): void {
-		$state  = Rest_Runner::call( 'GET', self::ROUTE );
-		$format = (string) ( $assoc['format'] ?? 'table' );
-		if ( 'table' !== $format ) {
-			WP_CLI\Utils\format_items( $format, array( $state ), array_keys( $state ) );
+		$state = Rest_Runner::call( 'GET', self::ROUTE );
+		if ( null !== Rest_Runner::https_url_missing() ) {
+			WP_CLI::warning( Rest_Runner::https_hint() );
+		}
+		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {
+			Rest_Runner::print_object( $state, $assoc );
 			return;
 		}
 		$account = is_array( $state['account'] ) ? $state['account'] : null;
@@ -119,7 +122,7 @@ final class Service_Account_Command {
 			'POST',
 			self::ROUTE,
 			$params,
-			__( 'See the account with: wp service-integration service-account status', 'service-integration' )
+			array( 'service_account_exists' => __( 'See the account with: wp service-integration service-account status', 'service-integration' ) )
 		);
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( (string) $answer['username'] );
@@ -164,6 +167,10 @@ final class Service_Account_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function check( array $args, array $assoc ): void {
+		// The temporary account could not sign in: every result would say nothing.
+		if ( null !== Rest_Runner::https_url_missing() ) {
+			WP_CLI::error( Rest_Runner::https_hint() );
+		}
 		$report = Rest_Runner::call( 'POST', self::ROUTE . '/check' );
 		$format = (string) ( $assoc['format'] ?? 'table' );
 		if ( 'json' === $format ) {
@@ -194,9 +201,16 @@ final class Service_Account_Command {
 			count( $results ) - $failed,
 			count( $results )
 		);
+		if ( ! $report['authenticated'] ) {
+			// Calls that behaved do not make a pass: the account the automation uses cannot sign in.
+			$summary = __( 'the temporary account\'s application password did not sign in.', 'service-integration' );
+		}
 		if ( ! $report['passed'] ) {
 			WP_CLI::error( __( 'Least-privilege check FAILED:', 'service-integration' ) . ' ' . $summary );
 		}
-		WP_CLI::success( __( 'Least-privilege check passed:', 'service-integration' ) . ' ' . $summary );
+		// A machine format's stdout holds only the data (as WP-CLI's own commands keep it).
+		if ( 'table' === $format ) {
+			WP_CLI::success( __( 'Least-privilege check passed:', 'service-integration' ) . ' ' . $summary );
+		}
 	}
 }

@@ -12,8 +12,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * The sidecar as WordPress sees it (through /service-integration/v1/sidecar/status, over the
- * signed channel).
+ * Shows the sidecar as WordPress sees it, over the signed channel.
+ *
+ * Through /service-integration/v1/sidecar/status.
  *
  * ## EXAMPLES
  *
@@ -22,8 +23,10 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Sidecar_Command {
 
 	/**
-	 * Shows whether WordPress reaches the sidecar over the signed channel, and its version and
-	 * uptime; exit code 1 when it does not (the error says why: not running, wrong key, …).
+	 * Shows whether WordPress reaches the sidecar, with its version and uptime.
+	 *
+	 * Over the signed channel. Exit code 1 when WordPress does not reach it; the error says why
+	 * (not running, wrong key, …).
 	 *
 	 * ## OPTIONS
 	 *

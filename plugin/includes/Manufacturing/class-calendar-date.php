@@ -14,7 +14,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * The one check of a field whose schema says `'format' => 'date'` (the due date, and any field
  * site code adds that way): the REST route, the edit screen's details box and the list all use
- * it. Plain PHP, no WordPress (tests/php/CalendarDateTest.php).
+ * it; the paid-orders route checks the day of its date-time filters with it too (core's
+ * date-time check takes 2026-02-30 and rolls it to 2 March). Plain PHP, no WordPress
+ * (tests/php/CalendarDateTest.php).
  */
 final class Calendar_Date {
 
@@ -30,5 +32,15 @@ final class Calendar_Date {
 	public static function is_valid( string $value ): bool {
 		return 1 === preg_match( '/^(\d{4})-(\d{2})-(\d{2})$/D', $value, $parts )
 			&& checkdate( (int) $parts[2], (int) $parts[3], (int) $parts[1] );
+	}
+
+	/**
+	 * Whether an ISO 8601 date-time (YYYY-MM-DDThh:mm:ss…, its shape already checked by core's
+	 * `date-time` format) names a day that exists.
+	 *
+	 * @param string $value Value.
+	 */
+	public static function is_valid_in_date_time( string $value ): bool {
+		return self::is_valid( substr( $value, 0, 10 ) );
 	}
 }

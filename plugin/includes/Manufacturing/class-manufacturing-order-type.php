@@ -24,6 +24,12 @@ final class Manufacturing_Order_Type {
 	 * The statuses a manufacturing order can have: core's own, never another plugin's
 	 * (WooCommerce's order statuses are registered for every post type).
 	 */
+	/**
+	 * The longest title, in bytes: wp_posts.post_title is a TEXT column, and a longer one makes
+	 * the insert fail (core's 500 db_insert_error) instead of a 400 naming the field.
+	 */
+	const TITLE_MAX_BYTES = 65535;
+
 	const STATUSES = array( 'draft', 'pending', 'future', 'publish', 'private' );
 
 	/**
@@ -119,6 +125,18 @@ final class Manufacturing_Order_Type {
 			$title = $title['raw'] ?? null;
 		}
 		return is_string( $title ) && '' !== trim( $title );
+	}
+
+	/**
+	 * Whether a submitted title fits the database column (TITLE_MAX_BYTES, as UTF-8 bytes).
+	 *
+	 * @param mixed $title The title as submitted (a string, or core's `{ raw }` object).
+	 */
+	public static function title_fits( $title ): bool {
+		if ( is_array( $title ) ) {
+			$title = $title['raw'] ?? '';
+		}
+		return ! is_string( $title ) || strlen( $title ) <= self::TITLE_MAX_BYTES;
 	}
 
 	/**
@@ -315,6 +333,10 @@ final class Manufacturing_Order_Type {
 	 */
 	public static function validate_value( $value, array $field, string $param ) {
 		unset( $field['default'] );
+		$shape = self::shape_error( $value, $field, $param );
+		if ( null !== $shape ) {
+			return $shape;
+		}
 		$valid = rest_validate_value_from_schema( $value, $field, $param );
 		if ( is_wp_error( $valid ) ) {
 			return $valid;
@@ -327,6 +349,60 @@ final class Manufacturing_Order_Type {
 			);
 		}
 		return true;
+	}
+
+	/**
+	 * What core's schema check words badly, worded for the sender. A list given as text
+	 * ("CHAIR x2"): core splits text into a list itself and then says "items[0] is not of type
+	 * object". A property an object does not have: core names the property without the path
+	 * ("color is not a valid property of Object"). Paths are written as core writes them
+	 * (meta.items[0][color]). Null when neither applies (core's check then runs).
+	 *
+	 * @param mixed  $value Submitted value.
+	 * @param array  $field Field schema (or a nested one).
+	 * @param string $param The value's path.
+	 */
+	private static function shape_error( $value, array $field, string $param ): ?\WP_Error {
+		$type = $field['type'] ?? null;
+		if ( 'array' === $type ) {
+			if ( ! is_array( $value ) ) {
+				return new \WP_Error(
+					'rest_invalid_type',
+					/* translators: %s: field name (e.g. meta.items). */
+					sprintf( __( '%s must be an array (a JSON list), not text or a single value.', 'service-integration' ), $param )
+				);
+			}
+			$items = isset( $field['items'] ) && is_array( $field['items'] ) ? $field['items'] : array();
+			foreach ( array_values( $value ) as $index => $item ) {
+				$error = self::shape_error( $item, $items, $param . '[' . $index . ']' );
+				if ( null !== $error ) {
+					return $error;
+				}
+			}
+			return null;
+		}
+		if ( 'object' !== $type || ! is_array( $value ) || false !== ( $field['additionalProperties'] ?? true ) ) {
+			return null;
+		}
+		$properties = isset( $field['properties'] ) && is_array( $field['properties'] ) ? $field['properties'] : array();
+		foreach ( $value as $key => $property ) {
+			if ( ! isset( $properties[ $key ] ) ) {
+				return new \WP_Error(
+					'rest_additional_properties_forbidden',
+					sprintf(
+						/* translators: 1: the unknown property's path (e.g. meta.items[0][color]), 2: the properties it may have, comma-separated. */
+						__( '%1$s is not a known property: an entry has only %2$s.', 'service-integration' ),
+						$param . '[' . $key . ']',
+						implode( ', ', array_keys( $properties ) )
+					)
+				);
+			}
+			$error = self::shape_error( $property, $properties[ $key ], $param . '[' . $key . ']' );
+			if ( null !== $error ) {
+				return $error;
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -96,8 +96,8 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 	}
 
 	/**
-	 * Refuses a record without a title: missing, empty or only spaces when created, emptied
-	 * when updated.
+	 * Refuses a record without a title (missing, empty or only spaces when created, emptied
+	 * when updated) and one whose title does not fit the database column.
 	 *
 	 * @param WP_REST_Request $request  Request.
 	 * @param bool            $creating Whether the request creates the record.
@@ -107,7 +107,16 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 		if ( ! $creating && ! $request->has_param( 'title' ) ) {
 			return true;
 		}
-		if ( Manufacturing_Order_Type::has_title( $request->get_param( 'title' ) ) ) {
+		$title = $request->get_param( 'title' );
+		if ( ! Manufacturing_Order_Type::has_title( $title ) ) {
+			$problem = __( 'A manufacturing order needs a title.', 'service-integration' );
+		} elseif ( ! Manufacturing_Order_Type::title_fits( $title ) ) {
+			$problem = sprintf(
+				/* translators: %s: the most bytes a title may have, formatted (65,535). */
+				__( 'title is too long: a manufacturing order\'s title holds at most %s bytes of UTF-8 text.', 'service-integration' ),
+				number_format_i18n( Manufacturing_Order_Type::TITLE_MAX_BYTES )
+			);
+		} else {
 			return true;
 		}
 		return new \WP_Error(
@@ -116,7 +125,7 @@ final class Manufacturing_Orders_Controller extends WP_REST_Posts_Controller {
 			sprintf( __( 'Invalid parameter(s): %s', 'service-integration' ), 'title' ),
 			array(
 				'status' => 400,
-				'params' => array( 'title' => __( 'A manufacturing order needs a title.', 'service-integration' ) ),
+				'params' => array( 'title' => $problem ),
 			)
 		);
 	}

@@ -101,9 +101,16 @@ final class Outbox_Controller extends View_Controller {
 			$status = 503;
 		}
 		$counts = $this->outbox->counts();
-		return is_wp_error( $counts )
-			? $counts
-			: new WP_REST_Response( $this->view_data( array_merge( $result, $counts ), $request ), $status );
+		if ( is_wp_error( $counts ) ) {
+			return $counts;
+		}
+		// The counts are the outbox's totals; what this call moved is said apart from them.
+		$answer = $counts + array(
+			'error'           => $result['error'],
+			'handed_over_now' => $result['handed_over'],
+			'rejected_now'    => $result['rejected'],
+		);
+		return new WP_REST_Response( $this->view_data( $answer, $request ), $status );
 	}
 
 	/**

@@ -11,6 +11,7 @@ use ServiceIntegration\Commerce\Order_Query_Error;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
 use ServiceIntegration\Logger;
+use ServiceIntegration\Manufacturing\Calendar_Date;
 use WP_Error;
 use WP_REST_Request;
 use WP_REST_Response;
@@ -359,7 +360,7 @@ final class Paid_Orders_Controller extends View_Controller {
 			'description'       => $description,
 			'type'              => 'string',
 			'format'            => 'date-time',
-			'validate_callback' => 'rest_validate_request_arg',
+			'validate_callback' => array( self::class, 'validate_date' ),
 		);
 		return array(
 			'context'         => $this->get_context_param( array( 'default' => 'view' ) ),
@@ -428,6 +429,30 @@ final class Paid_Orders_Controller extends View_Controller {
 		}
 		if ( 'desc' === $value && self::is_sync( $request->get_param( 'orderby' ) ) ) {
 			return new WP_Error( 'rest_invalid_param', __( 'orderby=paid_at is ascending only.', 'service-integration' ) );
+		}
+		return true;
+	}
+
+	/**
+	 * A date filter: the schema (ISO 8601), and a day that exists: core's `date-time` check takes
+	 * 2026-02-30T00:00:00Z and PHP would roll it to 2 March.
+	 *
+	 * @param mixed           $value   Value.
+	 * @param WP_REST_Request $request Request.
+	 * @param string          $param   Name.
+	 * @return true|WP_Error
+	 */
+	public static function validate_date( $value, $request, $param ) {
+		$valid = rest_validate_request_arg( $value, $request, $param );
+		if ( true !== $valid ) {
+			return $valid;
+		}
+		if ( ! Calendar_Date::is_valid_in_date_time( (string) $value ) ) {
+			return new WP_Error(
+				'rest_invalid_date',
+				/* translators: 1: parameter name (e.g. paid_after), 2: the value given. */
+				sprintf( __( '%1$s is not a date that exists: %2$s.', 'service-integration' ), $param, (string) $value )
+			);
 		}
 		return true;
 	}

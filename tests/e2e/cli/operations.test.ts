@@ -1,4 +1,5 @@
 import { adminClient } from '../support/clients';
+import { commerce } from '../support/commerce';
 import { withPluginActive } from '../support/plugins';
 import { startSidecar, stopSidecar } from '../support/sidecar-control';
 import { wp } from './run-wp';
@@ -32,7 +33,8 @@ describe( 'wp service-integration outbox, sidecar and paid-orders index (WP-CLI)
 		expect( ( await wp( 'service-integration', 'outbox', 'hand-over' ) ).status ).toBe( 0 );
 		const json = await wp( 'service-integration', 'outbox', 'status', '--format=json' );
 		const rest = await adminClient().get< Record< string, unknown > >( `${ ROOT }/webhooks/outbox` );
-		expect( JSON.parse( json.stdout ) ).toEqual( [ rest.body ] );
+		// One object, as the route answers (as `wp post get --format=json` prints one post).
+		expect( JSON.parse( json.stdout ) ).toEqual( rest.body );
 		const table = await wp( 'service-integration', 'outbox', 'status' );
 		expect( tableValue( table.stdout, 'pending' ) ).toMatch( /^\d+$/ );
 		expect( tableValue( table.stdout, 'rejected' ) ).toMatch( /^\d+$/ );
@@ -40,19 +42,38 @@ describe( 'wp service-integration outbox, sidecar and paid-orders index (WP-CLI)
 		expect( yaml.stdout ).toMatch( /pending: \d+/ );
 	} );
 
-	it( 'outbox hand-over: hands pending events over now and says how many; the alias flush works too', async () => {
+	it( 'outbox hand-over: hands pending events over now and says how many went now, not the outbox’s total; the alias flush works too', async () => {
+		// An order event handed over, so the outbox's total of handed-over events is at least 1.
+		const [ product ] = await commerce().createProducts( [
+			{ name: 'CLI hand-over', sku: `cli-hand-over-${ Date.now() }`, price: '5.00' },
+		] );
+		await commerce().createOrders( [
+			{ status: 'pending', line_items: [ { product_id: product!.id, quantity: 1 } ] },
+		] );
 		const handed = await wp( 'service-integration', 'outbox', 'hand-over' );
 		expect( handed ).toMatchObject( { status: 0, stderr: '' } );
-		expect( handed.stdout ).toMatch( /^Success: Handed over: \d+, parked as refused: \d+, still pending: 0\.$/m );
+		expect( handed.stdout ).toMatch(
+			/^Success: Handed over now: \d+, parked as refused now: \d+, still pending: 0\.$/m
+		);
+
+		// Nothing is pending now: this hand-over moves nothing, whatever the outbox has kept.
+		const again = await wp( 'service-integration', 'outbox', 'hand-over' );
+		expect( again.stdout ).toMatch(
+			/^Success: Handed over now: 0, parked as refused now: 0, still pending: 0\.$/m
+		);
+		expect( Number( tableValue( again.stdout, 'handed_over' ) ) ).toBeGreaterThanOrEqual( 1 );
 		const json = await wp( 'service-integration', 'outbox', 'flush', '--format=json' );
-		expect( JSON.parse( json.stdout )[ 0 ] ).toMatchObject( { error: null, pending: 0 } );
+		const answer = JSON.parse( json.stdout ) as Record< string, unknown >;
+		expect( answer ).toMatchObject( { error: null, pending: 0, handed_over_now: 0, rejected_now: 0 } );
+		expect( answer.handed_over ).toEqual( expect.any( Number ) );
+		expect( answer.handed_over as number ).toBeGreaterThanOrEqual( 1 );
 	} );
 
 	it( 'sidecar status: reachable, with the version the REST route reports; exit code 1 while it is down', async () => {
 		const json = await wp( 'service-integration', 'sidecar', 'status', '--format=json' );
 		const rest = await adminClient().get< Record< string, unknown > >( `${ ROOT }/sidecar/status` );
-		const [ status ] = JSON.parse( json.stdout ) as Array< Record< string, unknown > >;
-		expect( Object.keys( status as object ).sort() ).toEqual( Object.keys( rest.body ).sort() );
+		const status = JSON.parse( json.stdout ) as Record< string, unknown >;
+		expect( Object.keys( status ).sort() ).toEqual( Object.keys( rest.body ).sort() );
 		expect( status ).toMatchObject( { reachable: true, version: rest.body.version, url: rest.body.url } );
 		expect( tableValue( ( await wp( 'service-integration', 'sidecar', 'status' ) ).stdout, 'reachable' ) ).toBe(
 			'true'
@@ -83,7 +104,7 @@ describe( 'wp service-integration outbox, sidecar and paid-orders index (WP-CLI)
 		} );
 		const json = await wp( 'service-integration', 'paid-orders', 'index', 'status', '--format=json' );
 		const rest = await adminClient().get< Record< string, unknown > >( `${ ROOT }/paid-orders/index` );
-		expect( JSON.parse( json.stdout ) ).toEqual( [ rest.body ] );
+		expect( JSON.parse( json.stdout ) ).toEqual( rest.body );
 		expect( rest.body ).toMatchObject( { commerce_available: true, rows: expect.any( Number ) } );
 
 		const rebuilt = await wp( 'service-integration', 'paid-orders', 'index', 'rebuild' );

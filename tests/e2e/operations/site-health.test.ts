@@ -6,6 +6,7 @@ import { expectRefused } from '../support/expectations';
 import { setPluginActive } from '../support/plugins';
 import { provisionServiceAccount } from '../support/service-account';
 import { freezeSidecar, startSidecar, stopSidecar } from '../support/sidecar-control';
+import { wp } from '../cli/run-wp';
 
 interface SiteHealthResult {
 	label: string;
@@ -17,6 +18,7 @@ interface SiteHealthResult {
 }
 
 const OUTBOX_CLOCK = 'outbox-clock/outbox-clock';
+const PLAIN_PERMALINKS = 'plain-permalinks';
 
 /**
  * Runs one test through the route Site Health's script fetches, and logs how long it took (as
@@ -40,9 +42,9 @@ async function drainOutbox(): Promise< void > {
 	expect( flushed.body ).toMatchObject( { error: null, pending: 0 } );
 }
 
-/** Tools > Site Health: the sidecar answers, the outbox is not stuck, a real cron runs the jobs. */
+/** Tools > Site Health: the sidecar answers, the outbox is not stuck, a real cron runs the jobs, permalinks are not plain. */
 describe( 'Site Health', () => {
-	it( 'lists the three tests on the Site Health screen', async () => {
+	it( 'lists the four tests on the Site Health screen', async () => {
 		const { siteUrl } = readState();
 		const page = await fetch( `${ siteUrl }/wp-admin/site-health.php`, {
 			headers: { cookie: await loginCookies( siteUrl, 'admin', 'password' ) },
@@ -51,7 +53,7 @@ describe( 'Site Health', () => {
 		// Site Health's script fetches each asynchronous test from its URL, in data core prints as
 		// JSON (WordPress 6.5 escapes the slashes, 7.1 does not).
 		const html = ( await page.text() ).split( '\\/' ).join( '/' );
-		for ( const name of [ 'sidecar', 'outbox', 'cron' ] ) {
+		for ( const name of [ 'sidecar', 'outbox', 'cron', 'permalinks' ] ) {
 			expect( html ).toContain( `service-integration/v1/site-health/${ name }"` );
 		}
 	} );
@@ -138,6 +140,60 @@ describe( 'Site Health', () => {
 			expect( cron.description ).toContain( 'DISABLE_WP_CRON' );
 			expect( cron.description ).toContain( 'wp-cron.php' );
 		}
+	} );
+
+	it( 'flags plain permalinks, which lose inbound webhooks, in Site Health and on the dashboard and the plugin’s page', async () => {
+		const { siteUrl, admin } = readState();
+		expect( ( await runTest( 'permalinks' ) ).status ).toBe( 'good' );
+		const cookie = await loginCookies( siteUrl, 'admin', 'password' );
+		const notice = 'id="service-integration-plain-permalinks"';
+
+		// Switched with WP-CLI: while it is active, /wp-json/ does not reach the REST API.
+		expect( ( await wp( 'plugin', 'activate', PLAIN_PERMALINKS ) ).status ).toBe( 0 );
+		try {
+			expect( ( await wp( 'option', 'get', 'permalink_structure' ) ).stdout.trim() ).toBe( '' );
+			expect( ( await wp( 'rewrite', 'flush' ) ).status ).toBe( 0 );
+			// What the owner must be told about: a webhook posted to /wp-json/ gets the home page
+			// with 200 (so the provider believes it delivered), never the inbound route.
+			const lost = await fetch( `${ siteUrl }/wp-json/service-integration-inbound/v1/anything`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			} );
+			expect( lost.status ).toBe( 200 );
+			expect( lost.headers.get( 'content-type' ) ).toMatch( /^text\/html/ );
+
+			// /wp-json/ is gone: Site Health (and this test) reach the route through ?rest_route=.
+			const answer = await fetch( `${ siteUrl }/?rest_route=/service-integration/v1/site-health/permalinks`, {
+				headers: {
+					authorization: `Basic ${ Buffer.from( `${ admin.username }:${ admin.applicationPassword }` ).toString( 'base64' ) }`,
+				},
+			} );
+			expect( answer.status ).toBe( 200 );
+			const result = ( await answer.json() ) as SiteHealthResult;
+			expect( result ).toMatchObject( {
+				status: 'critical',
+				label: 'Plain permalinks make inbound webhooks get lost',
+				test: 'service_integration_permalinks',
+			} );
+			expect( result.description ).toContain( '/wp-json/service-integration-inbound/v1/&lt;source&gt;' );
+			expect( result.actions ).toContain( 'options-permalink.php' );
+
+			for ( const page of [ '/wp-admin/', '/wp-admin/admin.php?page=service-integration' ] ) {
+				const html = await ( await fetch( `${ siteUrl }${ page }`, { headers: { cookie } } ) ).text();
+				expect( html ).toContain( notice );
+				expect( html ).toMatch( /service-integration-plain-permalinks[\s\S]*options-permalink\.php/ );
+			}
+			// Only there: not on every screen.
+			const users = await ( await fetch( `${ siteUrl }/wp-admin/users.php`, { headers: { cookie } } ) ).text();
+			expect( users ).not.toContain( notice );
+		} finally {
+			await wp( 'plugin', 'deactivate', PLAIN_PERMALINKS );
+			await wp( 'rewrite', 'flush' );
+		}
+		expect( ( await runTest( 'permalinks' ) ).status ).toBe( 'good' );
+		const dashboard = await ( await fetch( `${ siteUrl }/wp-admin/`, { headers: { cookie } } ) ).text();
+		expect( dashboard ).not.toContain( notice );
 	} );
 
 	it( 'answers only those who may see Site Health, and unknown tests with 404', async () => {

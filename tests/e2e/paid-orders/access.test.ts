@@ -113,6 +113,13 @@ describe( 'paid-orders endpoint: access, method, parameters', () => {
 		[ 'a malformed paid_after', 'paid_after=yesterday', 'paid_after' ],
 		[ 'an impossible modified_after', 'modified_after=2026-13-45T00:00:00Z', 'modified_after' ],
 		[ 'a malformed paid_before', 'paid_before=21/11/2026', 'paid_before' ],
+		// Core's date-time check takes these, and PHP would roll them to 2 March and 1 May.
+		[ 'a paid_after on a day that does not exist', 'paid_after=2026-02-30T00:00:00Z', 'paid_after' ],
+		[
+			'a modified_before on a day that does not exist',
+			'modified_before=2026-04-31T10:00:00%2B02:00',
+			'modified_before',
+		],
 		[ 'an unknown orderby', 'orderby=total', 'orderby' ],
 		[ 'after_id outside the sync cursor', 'after_id=12', 'after_id' ],
 		[ 'descending sync order', 'orderby=paid_at&order=desc', 'order' ],

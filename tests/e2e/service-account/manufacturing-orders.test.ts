@@ -106,10 +106,16 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 		[ 'an unknown priority', { priority: 'urgent!!' }, 'rest_not_in_enum', 'meta.priority' ],
 		[ 'a negative source order', { source_order_id: -5 }, 'rest_out_of_bounds', 'meta.source_order_id' ],
 		[
-			'an unknown item property',
-			{ items: [ { quantity: 1, colour: 'red' } ] },
+			'an unknown item property, named with its path',
+			{ items: [ { quantity: 1 }, { quantity: 1, colour: 'red' } ] },
 			'rest_additional_properties_forbidden',
-			'colour',
+			'meta.items[1][colour] is not a known property: an entry has only product_id, sku, name, quantity.',
+		],
+		[
+			'items given as text',
+			{ items: 'CHAIR x2' },
+			'rest_invalid_type',
+			'meta.items must be an array (a JSON list), not text or a single value.',
 		],
 	] )( 'refuses %s with 400 and the field named, storing nothing', async ( _label, meta, code, field ) => {
 		const before = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
@@ -123,6 +129,31 @@ describe( 'manufacturing orders (commande_fabrication)', () => {
 		expect( created.body.message ).toContain( field );
 		const after = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
 		expect( after.headers.get( 'x-wp-total' ) ).toBe( before.headers.get( 'x-wp-total' ) );
+	} );
+
+	it( 'refuses a title the database column cannot hold with 400 naming it, and takes one that fills it', async () => {
+		const before = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
+		// post_title is a TEXT column: 65,535 bytes. One more used to be core's 500 db_insert_error.
+		const tooLong = await account.client.post< {
+			code: string;
+			data: { status: number; params: Record< string, string > };
+		} >( ROUTE, { title: 'x'.repeat( 65_536 ), status: 'publish' } );
+		expect( [ tooLong.status, tooLong.body.code ] ).toEqual( [ 400, 'rest_invalid_param' ] );
+		expect( tooLong.body.data.params.title ).toBe(
+			"title is too long: a manufacturing order's title holds at most 65,535 bytes of UTF-8 text."
+		);
+		// In bytes: 32,768 "é" are 65,536 bytes.
+		const tooManyBytes = await account.client.post< { code: string } >( ROUTE, { title: 'é'.repeat( 32_768 ) } );
+		expect( [ tooManyBytes.status, tooManyBytes.body.code ] ).toEqual( [ 400, 'rest_invalid_param' ] );
+		const after = await account.client.get< Record_[] >( `${ ROUTE }?per_page=100&status=publish,draft` );
+		expect( after.headers.get( 'x-wp-total' ) ).toBe( before.headers.get( 'x-wp-total' ) );
+
+		const full = await account.client.post< Record_ >( ROUTE, { title: 'x'.repeat( 65_535 ), status: 'draft' } );
+		expect( full.status ).toBe( 201 );
+		const updated = await account.client.post< { code: string } >( `${ ROUTE }/${ full.body.id }`, {
+			title: 'x'.repeat( 65_536 ),
+		} );
+		expect( [ updated.status, updated.body.code ] ).toEqual( [ 400, 'rest_invalid_param' ] );
 	} );
 
 	it( 'takes a leap day, and refuses a day that does not exist in an update, keeping the stored date', async () => {

@@ -179,6 +179,32 @@ describe( 'standard-webhooks', () => {
 			expect( result ).toMatchObject( { ok: false, code: 'malformed_signature' } );
 		} );
 
+		test( 'a v1 entry of the right shape but the wrong size is told what a v1 signature is, without its value repeated', () => {
+			const value = 'c2hvcnQ=';
+			const result = verifyInbound(
+				'standard-webhooks',
+				request( {}, { 'webhook-signature': `v1,${ value }` } )
+			);
+			expect( result ).toEqual( {
+				ok: false,
+				code: 'malformed_signature',
+				message:
+					'webhook-signature\'s v1 entry must be a base64 HMAC-SHA256: 44 characters ending in "=" (this one has 8).',
+			} );
+			expect( ( result as { message: string } ).message ).not.toContain( value );
+		} );
+
+		test( 'an entry that is not "<version>,<base64>" is told the form an entry takes', () => {
+			const result = verifyInbound(
+				'standard-webhooks',
+				request( {}, { 'webhook-signature': 'sha256=abcdef' } )
+			);
+			expect( result ).toMatchObject( {
+				code: 'malformed_signature',
+				message: expect.stringContaining( 'such as "v1,<signature>"' ),
+			} );
+		} );
+
 		test( 'a duplicated header joined by the HTTP layer is malformed, not silently accepted', () => {
 			const sig = sign( SECRET, ID, NOW, BODY );
 			const result = verifyInbound(

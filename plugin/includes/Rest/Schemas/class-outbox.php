@@ -32,6 +32,8 @@ final class Outbox {
 				'oldest_pending'  => Schema::field( array( 'string', 'null' ), __( 'When the oldest waiting event was written (MySQL datetime in UTC); null when none waits.', 'service-integration' ) ),
 				'last_error'      => Schema::field( array( 'string', 'null' ), __( 'The last hand-over\'s failure, if it failed.', 'service-integration' ) ),
 				'error'           => Schema::field( array( 'string', 'null' ), __( 'POST only: why this hand-over stopped (hand_over_in_progress, or the sidecar\'s failure).', 'service-integration' ) ),
+				'handed_over_now' => Schema::field( 'integer', __( 'POST only: events this hand-over gave the sidecar (handed_over counts every one kept).', 'service-integration' ) ),
+				'rejected_now'    => Schema::field( 'integer', __( 'POST only: events this hand-over parked as refused.', 'service-integration' ) ),
 				'rejected_events' => Schema::list_field(
 					__( 'The last 10 parked events.', 'service-integration' ),
 					Schema::object(
@@ -54,7 +56,7 @@ final class Outbox {
 					)
 				),
 			),
-			array( 'error' )
+			array( 'error', 'handed_over_now', 'rejected_now' )
 		);
 	}
 }

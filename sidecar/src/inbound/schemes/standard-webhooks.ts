@@ -41,11 +41,8 @@ export function verifyStandardWebhooks( input: VerifyInput ): VerifyResult {
 	}
 
 	const candidates = parseSignatureHeader( signatureHeader );
-	if ( candidates === null ) {
-		return fail(
-			'malformed_signature',
-			'webhook-signature must be a space-separated list of "<version>,<base64>".'
-		);
+	if ( typeof candidates === 'string' ) {
+		return fail( 'malformed_signature', candidates );
 	}
 	if ( candidates.length === 0 ) {
 		return fail( 'missing_signature', 'webhook-signature has no v1 signature.' );
@@ -82,22 +79,27 @@ export function verifyStandardWebhooks( input: VerifyInput ): VerifyResult {
 	return { ok: true, eventId: id, eventIdSource: 'header', signedAt };
 }
 
-/** v1 signatures, [] when only other versions (e.g. v1a) are present, null when malformed. */
-function parseSignatureHeader( header: string ): string[] | null {
+/**
+ * v1 signatures, [] when only other versions (e.g. v1a) are present, or what is wrong when
+ * malformed. The message says what was expected and, for a v1 entry of the right shape but the
+ * wrong size, how long it was; it never repeats the header (a sender's secret-derived value).
+ */
+function parseSignatureHeader( header: string ): string[] | string {
 	const v1: string[] = [];
 	for ( const entry of header.trim().split( / +/ ) ) {
 		const match = ENTRY_PATTERN.exec( entry );
 		if ( ! match ) {
-			return null; // Strict: a stray comma or junk entry (e.g. joined duplicate headers) is not ignored.
+			// Strict: a stray comma or junk entry (e.g. joined duplicate headers) is not ignored.
+			return 'webhook-signature must be a space-separated list of entries such as "v1,<signature>", each a version, a comma and base64.';
 		}
-		const [ , version, value ] = match;
+		const [ , version, value = '' ] = match;
 		if ( version !== 'v1' ) {
 			continue; // Other versions (v1a = ed25519) are not ours to check.
 		}
-		if ( ! V1_SIGNATURE_PATTERN.test( value ?? '' ) ) {
-			return null;
+		if ( ! V1_SIGNATURE_PATTERN.test( value ) ) {
+			return `webhook-signature's v1 entry must be a base64 HMAC-SHA256: 44 characters ending in "=" (this one has ${ value.length }).`;
 		}
-		v1.push( value as string );
+		v1.push( value );
 	}
 	return v1;
 }

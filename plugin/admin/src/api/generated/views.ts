@@ -255,6 +255,10 @@ export type OutboxState = {
 	last_error: string | null;
 	/** POST only: why this hand-over stopped (hand_over_in_progress, or the sidecar's failure). */
 	error?: string | null;
+	/** POST only: events this hand-over gave the sidecar (handed_over counts every one kept). */
+	handed_over_now?: number;
+	/** POST only: events this hand-over parked as refused. */
+	rejected_now?: number;
 	/** The last 10 parked events. */
 	rejected_events: {
 		/** Event ID. */
