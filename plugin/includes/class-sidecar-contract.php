@@ -22,6 +22,9 @@ final class Sidecar_Contract {
 	/** The outbound event types. */
 	const EVENT_TYPES = array( 'order.created', 'order.paid', 'order.refunded' );
 
+	/** The type of a test event, sent to one endpoint on request. */
+	const TEST_EVENT_TYPE = 'service_integration.test';
+
 	/** An event id, unanchored (no dot: ids are signed as id.timestamp.body). */
 	const EVENT_ID_PATTERN = '[A-Za-z0-9_:-]{1,100}';
 
@@ -48,6 +51,9 @@ final class Sidecar_Contract {
 
 	/** The prefix under which the receiving route forwards a provider's headers. */
 	const FORWARDED_HEADER_PREFIX = 'x-si-fwd-';
+
+	/** The codes of the sidecar API's refusals, each with a translated message (Sidecar_Messages). */
+	const API_ERROR_CODES = array( 'invalid_json', 'invalid_body', 'invalid_query', 'invalid_url', 'unsupported_scheme', 'credentials_in_url', 'port_not_allowed', 'blocked_address', 'invalid_event_type', 'invalid_secret', 'invalid_to', 'invalid_from', 'invalid_limit', 'invalid_types', 'invalid_dry_run', 'endpoint_not_found', 'endpoint_disabled', 'event_not_found', 'source_not_found', 'source_exists', 'log_entry_not_found', 'replay_conflict', 'payload_cleared', 'body_too_large', 'bad_request', 'not_found', 'method_not_allowed', 'internal_error', 'store_unavailable', 'store_busy' );
 
 	/** The most events one range replay takes. */
 	const REPLAY_MAX_LIMIT = 10000;
@@ -149,6 +155,7 @@ final class Sidecar_Contract {
 					'maxLength'   => 500,
 				),
 			),
+			'endpoint.test'    => array(),
 			'endpoint.replay'  => array(
 				'from'    => array(
 					'description' => __( 'Start of the range (inclusive), ISO 8601 with a time zone; compared with when the sidecar received each event.', 'service-integration' ),
@@ -1462,6 +1469,32 @@ final class Sidecar_Contract {
 				),
 				'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'secrets', 'created_at', 'updated_at', 'health' ),
 			),
+			'webhook-endpoint-test'        => array(
+				'title'      => 'webhook-endpoint-test',
+				'type'       => 'object',
+				'properties' => array(
+					'event_id'    => array(
+						'description' => __( 'The test event\'s id, to find its delivery in the log.', 'service-integration' ),
+						'type'        => 'string',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'endpoint_id' => array(
+						'description' => __( 'The endpoint it goes to, and only there.', 'service-integration' ),
+						'type'        => 'string',
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+					'type'        => array(
+						'description' => __( 'The test event\'s type.', 'service-integration' ),
+						'type'        => 'string',
+						'enum'        => array( 'service_integration.test' ),
+						'context'     => array( 'view', 'edit' ),
+						'readonly'    => true,
+					),
+				),
+				'required'   => array( 'event_id', 'endpoint_id', 'type' ),
+			),
 			'webhook-endpoint-replay'      => array(
 				'title'      => 'webhook-endpoint-replay',
 				'type'       => 'object',
@@ -1544,7 +1577,7 @@ final class Sidecar_Contract {
 								'event_type'       => array(
 									'description' => __( 'The event\'s type.', 'service-integration' ),
 									'type'        => 'string',
-									'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
+									'enum'        => array( 'order.created', 'order.paid', 'order.refunded', 'service_integration.test' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),
@@ -1648,7 +1681,7 @@ final class Sidecar_Contract {
 							'type'               => array(
 								'description' => __( 'The event\'s type.', 'service-integration' ),
 								'type'        => 'string',
-								'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
+								'enum'        => array( 'order.created', 'order.paid', 'order.refunded', 'service_integration.test' ),
 								'context'     => array( 'view', 'edit' ),
 								'readonly'    => true,
 							),
@@ -1718,7 +1751,7 @@ final class Sidecar_Contract {
 								'event_type'       => array(
 									'description' => __( 'The event\'s type.', 'service-integration' ),
 									'type'        => 'string',
-									'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
+									'enum'        => array( 'order.created', 'order.paid', 'order.refunded', 'service_integration.test' ),
 									'context'     => array( 'view', 'edit' ),
 									'readonly'    => true,
 								),

@@ -8,6 +8,7 @@
 import path from 'path';
 import { z } from 'zod';
 import {
+	API_ERROR_CODES,
 	DELIVERY_STATUSES,
 	EVENT_ID_PATTERN,
 	EVENT_TYPES,
@@ -18,6 +19,7 @@ import {
 	INBOUND_SCHEMES,
 	SOURCE_ID_PATTERN,
 	SOURCE_STATUSES,
+	TEST_EVENT_TYPE,
 } from '../../sidecar/src/contracts/constants';
 import { PROXIED_REQUESTS, REPLAY_MAX_LIMIT } from '../../sidecar/src/contracts/requests';
 import { phpLiteral } from './php-literal';
@@ -116,6 +118,10 @@ function php( value: unknown, indent: string, key?: string ): string {
 	}
 	if ( value !== null && typeof value === 'object' ) {
 		const entries = Object.entries( value );
+		if ( entries.length === 0 ) {
+			// A request without fields (endpoint.test): WordPress Coding Standards want `array()`.
+			return 'array()';
+		}
 		const inner = indent + '\t';
 		const lines = entries.map(
 			( [ name, item ] ) =>
@@ -134,6 +140,7 @@ function constants(): [ string, unknown, string ][] {
 	const whole = ( pattern: RegExp ) => pattern.source.replace( /^\^/, '' ).replace( /\$$/, '' );
 	return [
 		[ 'EVENT_TYPES', EVENT_TYPES, 'The outbound event types.' ],
+		[ 'TEST_EVENT_TYPE', TEST_EVENT_TYPE, 'The type of a test event, sent to one endpoint on request.' ],
 		[
 			'EVENT_ID_PATTERN',
 			whole( EVENT_ID_PATTERN ),
@@ -162,6 +169,11 @@ function constants(): [ string, unknown, string ][] {
 			'FORWARDED_HEADER_PREFIX',
 			FORWARDED_HEADER_PREFIX,
 			"The prefix under which the receiving route forwards a provider's headers.",
+		],
+		[
+			'API_ERROR_CODES',
+			API_ERROR_CODES,
+			"The codes of the sidecar API's refusals, each with a translated message (Sidecar_Messages).",
 		],
 		[ 'REPLAY_MAX_LIMIT', REPLAY_MAX_LIMIT, 'The most events one range replay takes.' ],
 	];

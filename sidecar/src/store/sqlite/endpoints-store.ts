@@ -1,5 +1,6 @@
 import { newEndpointId, EnableResult, EndpointPatch, NewEndpoint, Endpoint } from '../../model/endpoints';
 import type { DisabledBy, EndpointStatus, EventType } from '../../contracts/constants';
+import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
 import type { Db } from './database';
 
 interface EndpointRow {
@@ -85,14 +86,14 @@ export class EndpointsStore {
 			insertMissed: db.prepare(
 				`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at)
 				 SELECT e.id, @id, e.ordering_key, 'pending', @now, @now, @now FROM events e
-				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL
+				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL }
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				 ORDER BY e.rowid
 				 ON CONFLICT (event_id, endpoint_id) DO NOTHING`
 			),
 			countMissed: db.prepare(
 				`SELECT COUNT(*) AS n FROM events e
-				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL
+				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL }
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = @id)`
 			),
