@@ -85,6 +85,10 @@ final class Rest_Runner {
 		if ( 'rest_forbidden' === $code ) {
 			$hint = __( 'Run the command as an administrator: --user=<login>.', 'service-integration' );
 		}
+		// The sidecar's start command that fits this site (Sidecar_Messages), rather than the command's own hint.
+		if ( 'sidecar_unreachable' === $code && isset( $error['data']['hint'] ) && is_string( $error['data']['hint'] ) ) {
+			$hint = $error['data']['hint'];
+		}
 		WP_CLI::error(
 			trim(
 				sprintf(
