@@ -9,7 +9,7 @@ import {
 	Delivery,
 } from '../../model/deliveries';
 import type Database from 'better-sqlite3';
-import type { AttemptTrigger, DeliveredEventType, DeliveryStatus, EventType } from '../../contracts/constants';
+import type { AttemptTrigger, DeliveredEventType, DeliveryStatus } from '../../contracts/constants';
 import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
 import type { Db } from './database';
 
