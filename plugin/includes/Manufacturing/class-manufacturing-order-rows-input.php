@@ -226,8 +226,8 @@ final class Manufacturing_Order_Rows_Input {
 		);
 		printf( '<input type="hidden" name="%1$s[%2$s]" value="1" />', esc_attr( self::PRESENT ), esc_attr( $key ) );
 		echo '<table class="widefat striped service-integration-mo-rows-table"><thead><tr>';
-		foreach ( $columns as $label ) {
-			printf( '<th scope="col">%s</th>', esc_html( $label ) );
+		foreach ( $columns as $property => $label ) {
+			printf( '<th scope="col"%1$s>%2$s</th>', self::is_numeric( $field['items']['properties'][ $property ] ) ? ' class="service-integration-mo-rows-number"' : '', esc_html( $label ) );
 		}
 		printf( '<th scope="col" class="service-integration-mo-rows-actions"><span class="screen-reader-text">%s</span></th>', esc_html__( 'Actions', 'service-integration' ) );
 		echo '</tr></thead><tbody>';
@@ -270,7 +270,7 @@ final class Manufacturing_Order_Rows_Input {
 				esc_attr( $label ),
 				esc_html( str_replace( '%d', $number, $label ) )
 			);
-			$numeric = in_array( $schema['type'], array( 'integer', 'number' ), true );
+			$numeric = self::is_numeric( $schema );
 			printf(
 				'<input type="%1$s" id="%2$s" name="%3$s[%4$s][%5$s]" value="%6$s" class="%7$s"%8$s%9$s />',
 				$numeric ? 'number' : 'text',
@@ -332,6 +332,15 @@ final class Manufacturing_Order_Rows_Input {
 			$columns[ $property ] = $known[ $property ] ?? ( ! empty( $schema['title'] ) && is_string( $schema['title'] ) ? $schema['title'] : ucfirst( str_replace( array( '_', '-' ), ' ', (string) $property ) ) );
 		}
 		return $columns;
+	}
+
+	/**
+	 * Whether a property is typed as a number (a narrow column, a number input).
+	 *
+	 * @param array $schema The property's schema.
+	 */
+	private static function is_numeric( array $schema ): bool {
+		return in_array( $schema['type'] ?? 'string', array( 'integer', 'number' ), true );
 	}
 
 	/**
