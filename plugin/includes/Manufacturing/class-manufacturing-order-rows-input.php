@@ -227,7 +227,12 @@ final class Manufacturing_Order_Rows_Input {
 		printf( '<input type="hidden" name="%1$s[%2$s]" value="1" />', esc_attr( self::PRESENT ), esc_attr( $key ) );
 		echo '<table class="widefat striped service-integration-mo-rows-table"><thead><tr>';
 		foreach ( $columns as $property => $label ) {
-			printf( '<th scope="col"%1$s>%2$s</th>', self::is_numeric( $field['items']['properties'][ $property ] ) ? ' class="service-integration-mo-rows-number"' : '', esc_html( $label ) );
+			printf(
+				'<th scope="col" class="service-integration-mo-rows-col-%1$s%2$s">%3$s</th>',
+				esc_attr( sanitize_html_class( $property ) ),
+				self::is_numeric( $field['items']['properties'][ $property ] ) ? ' service-integration-mo-rows-number' : '',
+				esc_html( $label )
+			);
 		}
 		printf( '<th scope="col" class="service-integration-mo-rows-actions"><span class="screen-reader-text">%s</span></th>', esc_html__( 'Actions', 'service-integration' ) );
 		echo '</tr></thead><tbody>';
