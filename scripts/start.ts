@@ -189,6 +189,7 @@ async function main(): Promise< void > {
 			wordpressDir: site.wordpressDir,
 			orderStorage: site.orderStorage,
 			localMuPluginsDir: LOCAL_MU_PLUGINS_DIR,
+			sidecarStartCommand: commandFor( name, 'npm run sidecar -- start' ),
 			sidecarLogFile: logFile,
 			sidecarEnv: { SIDECAR_ALLOW_PRIVATE_CIDRS: process.env.SIDECAR_ALLOW_PRIVATE_CIDRS ?? LOCAL_RECEIVERS },
 		} );

@@ -48,6 +48,12 @@ final class Sidecar_Contract {
 	/** The sidecar's 503 codes about its database: unreachable, or busy (a statement timed out). */
 	const STORE_ERROR_CODES = array( 'store_unavailable', 'store_busy' );
 
+	/** The type of a test event, sent to one endpoint on request. */
+	const TEST_EVENT_TYPE = 'service_integration.test';
+
+	/** The codes of the sidecar API's refusals, each with a translated message (Sidecar_Messages). */
+	const API_ERROR_CODES = array( 'invalid_json', 'invalid_body', 'invalid_query', 'invalid_url', 'unsupported_scheme', 'credentials_in_url', 'port_not_allowed', 'blocked_address', 'invalid_event_type', 'invalid_secret', 'invalid_to', 'invalid_from', 'invalid_limit', 'invalid_types', 'invalid_dry_run', 'endpoint_not_found', 'endpoint_disabled', 'event_not_found', 'source_not_found', 'source_exists', 'log_entry_not_found', 'replay_conflict', 'payload_cleared', 'body_too_large', 'bad_request', 'not_found', 'method_not_allowed', 'internal_error', 'store_unavailable', 'store_busy' );
+
 	/** The header carrying the receiving route's deadline for a verdict (Unix milliseconds). */
 	const INBOUND_DEADLINE_HEADER = 'x-si-deadline-ms';
 
@@ -112,6 +118,7 @@ final class Sidecar_Contract {
 					'maxLength'   => 500,
 				),
 			),
+			'endpoint.test'    => array(),
 			'endpoint.replay'  => array(
 				'from'    => array(
 					'description' => __( 'Start of the range (inclusive), ISO 8601 with a time zone; compared with when the sidecar received each event.', 'service-integration' ),
@@ -336,6 +343,26 @@ final class Sidecar_Contract {
 					'type'       => 'object',
 					'properties' => self::endpoint_properties( $fields ),
 					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
+				),
+				'webhook-endpoint-test'        => array(
+					'title'      => 'webhook-endpoint-test',
+					'type'       => 'object',
+					'properties' => array(
+						'event_id'    => array(
+							'description' => __( 'The test event\'s id, to find its delivery in the log.', 'service-integration' ),
+							'type'        => 'string',
+						),
+						'endpoint_id' => array(
+							'description' => __( 'The endpoint it goes to, and only there.', 'service-integration' ),
+							'type'        => 'string',
+						),
+						'type'        => array(
+							'description' => __( 'The test event\'s type.', 'service-integration' ),
+							'type'        => 'string',
+							'enum'        => array( 'service_integration.test' ),
+						),
+					),
+					'required'   => array( 'event_id', 'endpoint_id', 'type' ),
 				),
 				'webhook-endpoint-replay'      => array(
 					'title'      => 'webhook-endpoint-replay',
@@ -940,7 +967,7 @@ final class Sidecar_Contract {
 			'type'                      => array(
 				'description' => __( 'The event\'s type.', 'service-integration' ),
 				'type'        => 'string',
-				'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
+				'enum'        => array( 'order.created', 'order.paid', 'order.refunded', 'service_integration.test' ),
 			),
 			'deliveries.status'         => array(
 				'description' => __( 'The delivery\'s status.', 'service-integration' ),

@@ -77,6 +77,10 @@ export function phpArray( value: unknown, indent: string, sharing: Sharing, key?
 			return sharing.read( part );
 		}
 		const entries = Object.entries( value );
+		if ( entries.length === 0 ) {
+			// A request without fields (endpoint.test): WordPress Coding Standards want `array()`.
+			return 'array()';
+		}
 		const inner = indent + '\t';
 		const base = key === 'properties' ? extendedPart( entries, json, sharing ) : undefined;
 		if ( base ) {

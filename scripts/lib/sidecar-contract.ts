@@ -8,6 +8,7 @@
 import path from 'path';
 import { z } from 'zod';
 import {
+	API_ERROR_CODES,
 	DELIVERY_STATUSES,
 	EVENT_ID_PATTERN,
 	EVENT_TYPES,
@@ -19,6 +20,7 @@ import {
 	SOURCE_ID_PATTERN,
 	SOURCE_STATUSES,
 	STORE_ERROR_CODES,
+	TEST_EVENT_TYPE,
 } from '../../sidecar/src/contracts/constants';
 import { PROXIED_REQUESTS, REPLAY_MAX_LIMIT } from '../../sidecar/src/contracts/requests';
 import { phpArray, NO_SHARING, type PartReader, type Sharing } from './php-array';
@@ -178,6 +180,12 @@ function constants(): [ string, unknown, string ][] {
 			'STORE_ERROR_CODES',
 			STORE_ERROR_CODES,
 			"The sidecar's 503 codes about its database: unreachable, or busy (a statement timed out).",
+		],
+		[ 'TEST_EVENT_TYPE', TEST_EVENT_TYPE, 'The type of a test event, sent to one endpoint on request.' ],
+		[
+			'API_ERROR_CODES',
+			API_ERROR_CODES,
+			"The codes of the sidecar API's refusals, each with a translated message (Sidecar_Messages).",
 		],
 		[
 			'INBOUND_DEADLINE_HEADER',

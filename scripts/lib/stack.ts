@@ -51,6 +51,8 @@ export interface StackOptions {
 	sidecarEnv?: NodeJS.ProcessEnv;
 	/** The address WordPress listens on (Playground runtime); 127.0.0.1 by default (wp-env.ts). */
 	wpHost?: string;
+	/** How one starts this stack's sidecar again, for the plugin to tell the site owner (wp-env.ts). */
+	sidecarStartCommand?: string;
 }
 
 export interface Stack {
@@ -84,6 +86,7 @@ export function describeStack( options: StackOptions ): Omit< Stack, 'sidecar' |
 		freshSite: options.freshSite,
 		systemCron: options.systemCron,
 		host: options.wpHost,
+		sidecarStartCommand: options.sidecarStartCommand,
 	};
 	return {
 		env,

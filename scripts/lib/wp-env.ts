@@ -50,6 +50,12 @@ export interface WordPressEnvironment {
 	 * unless given. The Docker runtime publishes its ports as Docker does.
 	 */
 	host?: string;
+	/**
+	 * The command that starts this environment's sidecar again (npm start's: `npm run sidecar --
+	 * start`), passed as SERVICE_INTEGRATION_SIDECAR_START_COMMAND: the plugin names it when the
+	 * sidecar does not answer, instead of the production service's command.
+	 */
+	sidecarStartCommand?: string;
 }
 
 /** This machine only: the local site logs every browser in as administrator. */
@@ -95,13 +101,17 @@ function baseConfig(): RawConfig {
 
 /** The wp-config constants this environment gets: .wp-env.json's, plus the sidecar's URL and key. */
 export function environmentConstants(
-	env: Pick< WordPressEnvironment, 'sidecarUrl' | 'sharedKey' | 'orderStorage' | 'systemCron' >
+	env: Pick<
+		WordPressEnvironment,
+		'sidecarUrl' | 'sharedKey' | 'orderStorage' | 'systemCron' | 'sidecarStartCommand'
+	>
 ): Record< string, unknown > {
 	return {
 		...baseConfig().config,
 		...( env.systemCron ? { DISABLE_WP_CRON: true } : {} ),
 		SERVICE_INTEGRATION_SIDECAR_URL: env.sidecarUrl,
 		SERVICE_INTEGRATION_SIDECAR_KEY: env.sharedKey,
+		...( env.sidecarStartCommand ? { SERVICE_INTEGRATION_SIDECAR_START_COMMAND: env.sidecarStartCommand } : {} ),
 		// Read by the local environment's must-use plugin (scripts/wp-env/mu-plugins).
 		SERVICE_INTEGRATION_LOCAL_ORDER_STORAGE: env.orderStorage ?? 'hpos',
 	};

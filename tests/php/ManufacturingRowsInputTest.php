@@ -223,4 +223,60 @@ final class ManufacturingRowsInputTest extends TestCase {
 	public function test_what_is_not_rows_is_refused( $rows ): void {
 		$this->assertNull( Manufacturing_Order_Rows_Input::value_of( $rows ) );
 	}
+	/**
+	 * The items field with its required quantity, as Manufacturing_Order_Type declares it.
+	 */
+	private static function items_with_required(): array {
+		$field                      = self::items();
+		$field['items']['required'] = array( 'quantity' );
+		return $field;
+	}
+
+	/**
+	 * A refused row is named as the form shows it: its number from 1 and its column's header.
+	 */
+	public function test_a_row_problem_names_the_row_from_one_and_the_column(): void {
+		$field = self::items_with_required();
+		$this->assertNull(
+			Manufacturing_Order_Rows_Input::problem(
+				array(
+					array(
+						'sku'      => 'CHAIR',
+						'quantity' => '2',
+					),
+				),
+				$field
+			)
+		);
+		$this->assertSame(
+			'Row 1, Quantity: must be at least 1.',
+			Manufacturing_Order_Rows_Input::problem( array( array( 'quantity' => '0' ) ), $field )
+		);
+		$this->assertSame(
+			'Row 2, Quantity: must be a whole number.',
+			Manufacturing_Order_Rows_Input::problem(
+				array(
+					array( 'quantity' => '1' ),
+					array( 'quantity' => '1.5' ),
+				),
+				$field
+			)
+		);
+		$this->assertSame(
+			'Row 1, Quantity: is required.',
+			Manufacturing_Order_Rows_Input::problem( array( array( 'name' => 'Oak chair' ) ), $field )
+		);
+		$this->assertSame(
+			'Row 1, product_id: must be at least 0.',
+			Manufacturing_Order_Rows_Input::problem(
+				array(
+					array(
+						'product_id' => '-3',
+						'quantity'   => '1',
+					),
+				),
+				$field
+			)
+		);
+	}
 }

@@ -1,5 +1,6 @@
 import type { Completion } from '../../sidecar/src/model/deliveries';
 import type { NewEvent } from '../../sidecar/src/model/events';
+import type { EventType } from '../../sidecar/src/contracts/constants';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { MYSQL_MIGRATIONS } from '../../sidecar/src/store/mysql/mysql-migrations';
 import { STORE_KINDS, useBackend, createTestEndpoint } from './support/stores-under-test';
@@ -29,7 +30,7 @@ function success( deliveryId: number, endpointId: string, now: number ): Complet
 	};
 }
 
-function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
+function endpoint( store: QueueStore, types: EventType[] = [] ) {
 	return createTestEndpoint( store, types, 1000 );
 }
 

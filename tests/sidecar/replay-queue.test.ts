@@ -1,5 +1,6 @@
 import type { Completion } from '../../sidecar/src/model/deliveries';
 import type { NewEvent } from '../../sidecar/src/model/events';
+import type { EventType } from '../../sidecar/src/contracts/constants';
 import type { QueueStore } from '../../sidecar/src/store/queue-store';
 import { STORE_KINDS, useBackend, createTestEndpoint } from './support/stores-under-test';
 
@@ -28,7 +29,7 @@ function finished( deliveryId: number, endpointId: string, now: number, status: 
 	};
 }
 
-function endpoint( store: QueueStore, types: NewEvent[ 'type' ][] = [] ) {
+function endpoint( store: QueueStore, types: EventType[] = [] ) {
 	return createTestEndpoint( store, types, 500 );
 }
 
@@ -45,7 +46,7 @@ async function byId( store: QueueStore, endpointId: string ) {
 	return deliveries.reverse().map( ( d ) => [ d.eventId, d.status ] );
 }
 
-const CREATED_PAID_REFUNDED: NewEvent[ 'type' ][] = [ 'order.created', 'order.paid', 'order.refunded' ];
+const CREATED_PAID_REFUNDED: EventType[] = [ 'order.created', 'order.paid', 'order.refunded' ];
 
 /** The replays of both stores (QueueStore.replays): the same cases, the same answers. */
 describe.each( STORE_KINDS )( 'replays on the %s store', ( kind ) => {

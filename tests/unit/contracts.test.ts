@@ -24,7 +24,8 @@ function readByPhp(): {
 		$class = new ReflectionClass( 'ServiceIntegration\\\\Sidecar_Contract' );
 		echo json_encode( array(
 			'constants' => $class->getConstants(),
-			'requests'  => ServiceIntegration\\Sidecar_Contract::requests(),
+			// Each request's arguments are a map (empty for endpoint.test): an object in JSON.
+			'requests'  => array_map( fn( $args ) => (object) $args, ServiceIntegration\\Sidecar_Contract::requests() ),
 			'responses' => ServiceIntegration\\Sidecar_Contract::responses(),
 		) );
 	`;

@@ -4,6 +4,7 @@ import { DeliveriesSection } from './sections/DeliveriesSection';
 import { EndpointsSection } from './sections/EndpointsSection';
 import { InboundSection } from './sections/InboundSection';
 import { LeastPrivilegeSection } from './sections/LeastPrivilegeSection';
+import { OutboxSection } from './sections/OutboxSection';
 import { ServiceAccountSection } from './sections/ServiceAccountSection';
 import { SidecarStatusSection } from './sections/SidecarStatusSection';
 
@@ -32,7 +33,12 @@ function renderTab( name: string ) {
 		case 'check':
 			return <LeastPrivilegeSection />;
 		case 'sidecar':
-			return <SidecarStatusSection />;
+			return (
+				<>
+					<SidecarStatusSection />
+					<OutboxSection />
+				</>
+			);
 		case 'endpoints':
 			return <EndpointsSection />;
 		case 'deliveries':

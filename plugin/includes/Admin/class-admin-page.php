@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Admin;
 
+use ServiceIntegration\Sidecar\Sidecar_Messages;
+
 use const ServiceIntegration\PLUGIN_FILE;
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -103,6 +105,12 @@ final class Admin_Page {
 		$build = plugin_dir_url( PLUGIN_FILE ) . 'build/';
 		wp_enqueue_script( self::HANDLE, $build . 'index.js', $deps, $ver, true );
 		wp_set_script_translations( self::HANDLE, 'service-integration', plugin_dir_path( PLUGIN_FILE ) . 'languages' );
+		// The sidecar's codes in the site's language, from their one list (plugin/admin/src/api/code-messages.ts).
+		wp_add_inline_script(
+			self::HANDLE,
+			'window.serviceIntegrationAdmin = ' . wp_json_encode( array( 'codeMessages' => (object) Sidecar_Messages::all() ) ) . ';',
+			'before'
+		);
 
 		if ( is_readable( plugin_dir_path( PLUGIN_FILE ) . 'build/index.css' ) ) {
 			wp_enqueue_style( self::HANDLE, $build . 'index.css', array( 'wp-components' ), $ver );

@@ -10,6 +10,7 @@ namespace ServiceIntegration\Admin;
 use ServiceIntegration\Outbound\Hand_Over;
 use ServiceIntegration\Outbound\Outbox;
 use ServiceIntegration\Sidecar\Sidecar_Client;
+use ServiceIntegration\Sidecar\Sidecar_Messages;
 
 use const ServiceIntegration\REST_NAMESPACE;
 use const ServiceIntegration\VERSION;
@@ -124,11 +125,12 @@ final class Site_Health {
 				'critical',
 				__( 'The Service Integration sidecar does not answer', 'service-integration' ),
 				sprintf(
-					/* translators: 1: sidecar URL, 2: error message. */
-					__( 'WordPress could not reach the sidecar at %1$s: %2$s. Order events wait in the outbox and inbound webhooks are answered 503 until it is back. Start it (for example: systemctl start service-integration-sidecar) and check its log; if it runs, check that SERVICE_INTEGRATION_SIDECAR_URL and SERVICE_INTEGRATION_SIDECAR_KEY match its configuration.', 'service-integration' ),
+					/* translators: 1: sidecar URL, 2: error message, 3: what to do (how to start it where this site runs, what to check). */
+					__( 'WordPress could not reach the sidecar at %1$s: %2$s. Order events wait in the outbox and inbound webhooks are answered 503 until it is back. %3$s', 'service-integration' ),
 					$this->sidecar->base_url(),
 					// What the transport said (refused, timed out…) tells a stopped sidecar from a hung one.
-					$answer->get_error_message() . ( '' === $reason ? '' : ' (' . $reason . ')' )
+					$answer->get_error_message() . ( '' === $reason ? '' : ' (' . $reason . ')' ),
+					Sidecar_Messages::unreachable_hint()
 				)
 			);
 		}

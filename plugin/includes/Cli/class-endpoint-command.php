@@ -383,6 +383,42 @@ final class Endpoint_Command {
 	}
 
 	/**
+	 * Sends a test event (type service_integration.test) to one endpoint, signed like any event; its delivery shows in `delivery list`.
+	 *
+	 * ## OPTIONS
+	 *
+	 * <id>
+	 * : The endpoint's id (it must be enabled).
+	 *
+	 * [--porcelain]
+	 * : Print only the test event's id.
+	 *
+	 * ## EXAMPLES
+	 *
+	 *     wp service-integration endpoint test ep_123 --user=admin
+	 *     wp service-integration delivery list --endpoint=ep_123 --user=admin
+	 *
+	 * @param string[]             $args  Positional arguments.
+	 * @param array<string, mixed> $assoc Options.
+	 */
+	public function test( array $args, array $assoc ): void {
+		$answer   = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/test', array(), self::list_hint() );
+		$event_id = (string) ( $answer['event_id'] ?? '' );
+		if ( ! empty( $assoc['porcelain'] ) ) {
+			WP_CLI::line( $event_id );
+			return;
+		}
+		WP_CLI::success(
+			sprintf(
+				/* translators: 1: event id, 2: endpoint id. */
+				__( 'Test event %1$s queued for endpoint %2$s. Follow its delivery with: wp service-integration delivery list --endpoint=%2$s', 'service-integration' ),
+				$event_id,
+				$args[0]
+			)
+		);
+	}
+
+	/**
 	 * The route of one endpoint.
 	 *
 	 * @param string $id Endpoint id.

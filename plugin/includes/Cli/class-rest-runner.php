@@ -118,6 +118,10 @@ final class Rest_Runner {
 		if ( 'application_passwords_disabled' === $code && null !== self::https_url_missing() ) {
 			$hint = self::https_hint();
 		}
+		// The sidecar's start command that fits this site (Sidecar_Messages), rather than the command's own hint.
+		if ( 'sidecar_unreachable' === $code && isset( $error['data']['hint'] ) && is_string( $error['data']['hint'] ) ) {
+			$hint = $error['data']['hint'];
+		}
 		WP_CLI::error(
 			trim(
 				sprintf(

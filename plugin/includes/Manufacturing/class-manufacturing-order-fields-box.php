@@ -334,6 +334,12 @@ final class Manufacturing_Order_Fields_Box {
 				$errors[ $key ] = $value->get_error_message();
 				continue;
 			}
+			// Rows are checked as the form shows them first: numbered from 1, by column, translated.
+			$row_problem = Manufacturing_Order_Rows_Input::fits( $field ) && is_array( $value ) ? Manufacturing_Order_Rows_Input::problem( $value, $field ) : null;
+			if ( null !== $row_problem ) {
+				$errors[ $key ] = $row_problem;
+				continue;
+			}
 			if ( null !== $value ) {
 				$valid = Manufacturing_Order_Type::validate_value( $value, $field, $key );
 				if ( is_wp_error( $valid ) ) {

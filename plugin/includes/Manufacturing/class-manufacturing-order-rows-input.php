@@ -119,6 +119,76 @@ final class Manufacturing_Order_Rows_Input {
 	}
 
 	/**
+	 * The first problem of the rows, said as the form shows them: the row's number from 1 and the
+	 * column's header, in the site's language ("Row 1, Quantity: must be at least 1."); null when
+	 * every row keeps its schema's rules for a required value, the type, the bounds, the length and
+	 * the choices. The whole value then passes the REST route's schema check as well, whose
+	 * message (core's, in English, 0-based) is left for what this does not check.
+	 *
+	 * @param array<int, array<string, string>> $value Rows as parse() made them.
+	 * @param array                             $field Field schema.
+	 */
+	public static function problem( array $value, array $field ): ?string {
+		$columns  = self::columns( $field );
+		$schemas  = $field['items']['properties'];
+		$required = isset( $field['items']['required'] ) && is_array( $field['items']['required'] ) ? $field['items']['required'] : array();
+		foreach ( array_values( $value ) as $index => $row ) {
+			foreach ( $schemas as $property => $schema ) {
+				$reason = self::value_problem( $row[ $property ] ?? null, (array) $schema, in_array( $property, $required, true ) );
+				if ( null !== $reason ) {
+					return sprintf(
+						/* translators: 1: row number, from 1, 2: column header (e.g. Quantity), 3: what is wrong (e.g. "must be at least 1."). */
+						__( 'Row %1$d, %2$s: %3$s', 'service-integration' ),
+						$index + 1,
+						$columns[ $property ] ?? $property,
+						$reason
+					);
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * What is wrong with one typed value against its property's schema, or null.
+	 *
+	 * @param string|null $text     The value as typed (trimmed), null when left empty.
+	 * @param array       $schema   The property's schema.
+	 * @param bool        $required Whether the row must have it.
+	 */
+	private static function value_problem( ?string $text, array $schema, bool $required ): ?string {
+		if ( null === $text ) {
+			return $required ? __( 'is required.', 'service-integration' ) : null;
+		}
+		$type = $schema['type'] ?? 'string';
+		if ( 'integer' === $type && ! preg_match( '/^-?\d+$/', $text ) ) {
+			return __( 'must be a whole number.', 'service-integration' );
+		}
+		if ( 'number' === $type && ! is_numeric( $text ) ) {
+			return __( 'must be a number.', 'service-integration' );
+		}
+		if ( in_array( $type, array( 'integer', 'number' ), true ) ) {
+			if ( isset( $schema['minimum'] ) && is_numeric( $schema['minimum'] ) && (float) $text < (float) $schema['minimum'] ) {
+				/* translators: %s: the smallest value allowed. */
+				return sprintf( __( 'must be at least %s.', 'service-integration' ), (string) $schema['minimum'] );
+			}
+			if ( isset( $schema['maximum'] ) && is_numeric( $schema['maximum'] ) && (float) $text > (float) $schema['maximum'] ) {
+				/* translators: %s: the largest value allowed. */
+				return sprintf( __( 'must be at most %s.', 'service-integration' ), (string) $schema['maximum'] );
+			}
+		}
+		if ( 'string' === $type && isset( $schema['maxLength'] ) && is_int( $schema['maxLength'] ) && mb_strlen( $text ) > $schema['maxLength'] ) {
+			/* translators: %d: the most characters allowed. */
+			return sprintf( _n( 'must be at most %d character long.', 'must be at most %d characters long.', $schema['maxLength'], 'service-integration' ), $schema['maxLength'] );
+		}
+		if ( isset( $schema['enum'] ) && is_array( $schema['enum'] ) && ! in_array( $text, array_map( 'strval', $schema['enum'] ), true ) ) {
+			/* translators: %s: the values allowed, comma-separated. */
+			return sprintf( __( 'must be one of: %s.', 'service-integration' ), implode( ', ', array_map( 'strval', $schema['enum'] ) ) );
+		}
+		return null;
+	}
+
+	/**
 	 * Prints the rows of a field, then one empty row to type a new entry into.
 	 *
 	 * @param string $key     Field key.
@@ -156,8 +226,13 @@ final class Manufacturing_Order_Rows_Input {
 		);
 		printf( '<input type="hidden" name="%1$s[%2$s]" value="1" />', esc_attr( self::PRESENT ), esc_attr( $key ) );
 		echo '<table class="widefat striped service-integration-mo-rows-table"><thead><tr>';
-		foreach ( $columns as $label ) {
-			printf( '<th scope="col">%s</th>', esc_html( $label ) );
+		foreach ( $columns as $property => $label ) {
+			printf(
+				'<th scope="col" class="service-integration-mo-rows-col-%1$s%2$s">%3$s</th>',
+				esc_attr( sanitize_html_class( $property ) ),
+				self::is_numeric( $field['items']['properties'][ $property ] ) ? ' service-integration-mo-rows-number' : '',
+				esc_html( $label )
+			);
 		}
 		printf( '<th scope="col" class="service-integration-mo-rows-actions"><span class="screen-reader-text">%s</span></th>', esc_html__( 'Actions', 'service-integration' ) );
 		echo '</tr></thead><tbody>';
@@ -200,7 +275,7 @@ final class Manufacturing_Order_Rows_Input {
 				esc_attr( $label ),
 				esc_html( str_replace( '%d', $number, $label ) )
 			);
-			$numeric = in_array( $schema['type'], array( 'integer', 'number' ), true );
+			$numeric = self::is_numeric( $schema );
 			printf(
 				'<input type="%1$s" id="%2$s" name="%3$s[%4$s][%5$s]" value="%6$s" class="%7$s"%8$s%9$s />',
 				$numeric ? 'number' : 'text',
@@ -262,6 +337,15 @@ final class Manufacturing_Order_Rows_Input {
 			$columns[ $property ] = $known[ $property ] ?? ( ! empty( $schema['title'] ) && is_string( $schema['title'] ) ? $schema['title'] : ucfirst( str_replace( array( '_', '-' ), ' ', (string) $property ) ) );
 		}
 		return $columns;
+	}
+
+	/**
+	 * Whether a property is typed as a number (a narrow column, a number input).
+	 *
+	 * @param array $schema The property's schema.
+	 */
+	private static function is_numeric( array $schema ): bool {
+		return in_array( $schema['type'] ?? 'string', array( 'integer', 'number' ), true );
 	}
 
 	/**

@@ -11,6 +11,7 @@ namespace ServiceIntegration\Rest;
 use ServiceIntegration\Inbound\Inbound_Route;
 use ServiceIntegration\Sidecar_Contract;
 use ServiceIntegration\Sidecar\Sidecar_Client;
+use ServiceIntegration\Sidecar\Sidecar_Messages;
 use WP_Error;
 use WP_REST_Controller;
 use WP_REST_Request;
@@ -26,8 +27,9 @@ if ( ! defined( 'ABSPATH' ) ) {
  * The sidecar owns endpoints, sources, their secrets and the delivery log (secrets stay out
  * of the WordPress database). Each route of the table (Sidecar_Proxy_Routes) forwards an
  * administrator's call over the signed channel to its sidecar path and passes the answer, or
- * its error, through unchanged. The sidecar checks every field; the arguments registered here
- * describe them (OPTIONS), and are checked here too only where a route asks for it.
+ * its error: a refusal goes on with its code and data, its English message replaced by the
+ * translated one (Sidecar_Messages). The sidecar checks every field; the arguments registered
+ * here describe them (OPTIONS), and are checked here too only where a route asks for it.
  */
 final class Sidecar_Proxy_Controller extends WP_REST_Controller {
 
@@ -119,6 +121,9 @@ final class Sidecar_Proxy_Controller extends WP_REST_Controller {
 			return $answer;
 		}
 		$payload = $answer['body'];
+		if ( $answer['status'] >= 400 ) {
+			return Sidecar_Messages::refusal( $answer['status'], $payload );
+		}
 		if ( ! empty( $definition['receiving_url'] ) && $answer['status'] < 400 ) {
 			$payload = self::with_receiving_urls( $payload );
 		}

@@ -67,6 +67,12 @@ final class Sidecar_Proxy_Routes {
 				'methods' => array( 'POST' => array( 'args' => $requests['endpoint.disable'] ) ),
 				'schema'  => 'webhook-endpoint-disabled',
 			),
+			'/webhooks/endpoints/' . $endpoint_id . '/test' => array(
+				'sidecar'              => '/v1/endpoints/{id}/test',
+				'refuse_other_methods' => true,
+				'methods'              => array( 'POST' => array( 'args' => $requests['endpoint.test'] ) ),
+				'schema'               => 'webhook-endpoint-test',
+			),
 			'/webhooks/endpoints/' . $endpoint_id . '/replay' => array(
 				'sidecar'              => '/v1/endpoints/{id}/replay',
 				'validate'             => true,

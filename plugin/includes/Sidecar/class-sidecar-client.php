@@ -134,6 +134,8 @@ final class Sidecar_Client {
 				array(
 					'status' => 503,
 					'reason' => $response->get_error_message(),
+					// What to do, for the admin page and WP-CLI: the command that fits this site.
+					'hint'   => Sidecar_Messages::unreachable_hint(),
 				)
 			);
 		}

@@ -9,6 +9,17 @@
 export const EVENT_TYPES = [ 'order.created', 'order.paid', 'order.refunded' ] as const;
 export type EventType = ( typeof EVENT_TYPES )[ number ];
 
+/**
+ * The type of a test event (POST /v1/endpoints/:id/test): signed and delivered like any event,
+ * to the one endpoint it was asked for only. WordPress never hands one over, no endpoint
+ * subscribes to it, and no replay or redelivery sends it to another endpoint.
+ */
+export const TEST_EVENT_TYPE = 'service_integration.test';
+
+/** What a delivery or a stored event can be: an order event or a test event. */
+export const DELIVERED_EVENT_TYPES = [ ...EVENT_TYPES, TEST_EVENT_TYPE ] as const;
+export type DeliveredEventType = ( typeof DELIVERED_EVENT_TYPES )[ number ];
+
 export function isEventType( value: unknown ): value is EventType {
 	return typeof value === 'string' && ( EVENT_TYPES as readonly string[] ).includes( value );
 }
@@ -88,6 +99,46 @@ export type InboundRefusalCode = ( typeof INBOUND_REFUSAL_CODES )[ number ];
  */
 export const STORE_ERROR_CODES = [ 'store_unavailable', 'store_busy' ] as const;
 export type StoreErrorCode = ( typeof STORE_ERROR_CODES )[ number ];
+
+/**
+ * The codes of the sidecar API's refusals that reach the admin page and WP-CLI through
+ * WordPress (with an English message WordPress replaces by its translation, Sidecar_Messages):
+ * a new code added to an answer belongs here, and tests/php/SidecarMessagesTest.php fails
+ * while it has no translated message.
+ */
+export const API_ERROR_CODES = [
+	'invalid_json',
+	'invalid_body',
+	'invalid_query',
+	'invalid_url',
+	'unsupported_scheme',
+	'credentials_in_url',
+	'port_not_allowed',
+	'blocked_address',
+	'invalid_event_type',
+	'invalid_secret',
+	'invalid_to',
+	'invalid_from',
+	'invalid_limit',
+	'invalid_types',
+	'invalid_dry_run',
+	'endpoint_not_found',
+	'endpoint_disabled',
+	'event_not_found',
+	'source_not_found',
+	'source_exists',
+	'log_entry_not_found',
+	'replay_conflict',
+	'payload_cleared',
+	'body_too_large',
+	'bad_request',
+	'not_found',
+	'method_not_allowed',
+	'internal_error',
+	'store_unavailable',
+	'store_busy',
+] as const;
+export type ApiErrorCode = ( typeof API_ERROR_CODES )[ number ];
 
 /**
  * WordPress's deadline for a verdict, Unix milliseconds: the receiving route stops waiting then and

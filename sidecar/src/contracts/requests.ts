@@ -204,6 +204,9 @@ export const SOURCE_ROTATE = z.strictObject( {
 	grace_hours: graceHours().optional(),
 } );
 
+/** A test event to one endpoint: nothing to choose, the event is always the same kind. */
+export const ENDPOINT_TEST = z.strictObject( {} );
+
 export const INBOUND_LOG_QUERY = z.strictObject( {
 	source: SOURCE_FIELDS.id.meta( { description: "Only this source's verifications." } ).optional(),
 	outcome: z.enum( INBOUND_OUTCOMES ).meta( { description: 'Only verified or only refused deliveries.' } ).optional(),
@@ -218,6 +221,7 @@ export const PROXIED_REQUESTS = {
 	'endpoint.rotate': ENDPOINT_ROTATE,
 	'endpoint.enable': ENDPOINT_ENABLE,
 	'endpoint.disable': ENDPOINT_DISABLE,
+	'endpoint.test': ENDPOINT_TEST,
 	'endpoint.replay': RANGE_REPLAY,
 	'delivery.query': DELIVERY_QUERY,
 	'event.replay': EVENT_REPLAY,

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import {
 	ATTEMPT_TRIGGERS,
+	DELIVERED_EVENT_TYPES,
 	DELIVERY_STATUSES,
 	DISABLED_BY,
 	ENDPOINT_STATUSES,
@@ -17,6 +18,7 @@ import {
 	INBOUND_SCHEMES,
 	SECRET_ORIGINS,
 	SOURCE_STATUSES,
+	TEST_EVENT_TYPE,
 } from './constants';
 
 const time = ( description: string ) => z.iso.datetime( { offset: true } ).describe( description );
@@ -108,6 +110,14 @@ export const ENABLED_ENDPOINT = ENDPOINT.extend( {
 } );
 export type EnabledEndpointView = z.infer< typeof ENABLED_ENDPOINT >;
 
+/** A test event queued to one endpoint: its delivery shows in the log like any other. */
+export const ENDPOINT_TEST_RESULT = z.object( {
+	event_id: z.string().describe( "The test event's id, to find its delivery in the log." ),
+	endpoint_id: z.string().describe( 'The endpoint it goes to, and only there.' ),
+	type: z.literal( TEST_EVENT_TYPE ).describe( "The test event's type." ),
+} );
+export type EndpointTestView = z.infer< typeof ENDPOINT_TEST_RESULT >;
+
 export const DELETED = z.object( {
 	deleted: z.literal( true ).describe( 'Always true: it is deleted.' ),
 	id: z.string().describe( 'The id of what was deleted.' ),
@@ -117,7 +127,7 @@ export type DeletedView = z.infer< typeof DELETED >;
 export const DELIVERY = z.object( {
 	id: z.number().int().describe( 'Delivery id.' ),
 	event_id: z.string().describe( 'The event delivered.' ),
-	event_type: z.enum( EVENT_TYPES ).describe( "The event's type." ),
+	event_type: z.enum( DELIVERED_EVENT_TYPES ).describe( "The event's type." ),
 	endpoint_id: z.string().describe( 'The endpoint it goes to.' ),
 	status: z.enum( DELIVERY_STATUSES ).describe( "The delivery's status." ),
 	attempt_count: count( 'Attempts made.' ),
@@ -156,7 +166,7 @@ export const EVENT_DETAILS = z.object( {
 	event: z
 		.object( {
 			id: z.string().describe( 'Event id.' ),
-			type: z.enum( EVENT_TYPES ).describe( "The event's type." ),
+			type: z.enum( DELIVERED_EVENT_TYPES ).describe( "The event's type." ),
 			timestamp: time( 'When it happened in WordPress.' ),
 			ordering_key: z.string().nullable().describe( 'Events with the same key are delivered in order.' ),
 			received_at: time( 'When the sidecar received it.' ),

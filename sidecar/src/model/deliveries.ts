@@ -1,12 +1,12 @@
 /**
  * Deliveries and their attempts as both stores hold them, and the rules on them that both apply.
  */
-import type { AttemptTrigger, DeliveryStatus, EventType } from '../contracts/constants';
+import type { AttemptTrigger, DeliveredEventType, DeliveryStatus, EventType } from '../contracts/constants';
 
 export interface Delivery {
 	id: number;
 	eventId: string;
-	eventType: EventType;
+	eventType: DeliveredEventType;
 	endpointId: string;
 	status: DeliveryStatus;
 	attemptCount: number;
@@ -34,7 +34,7 @@ export interface Attempt {
 export interface ClaimedDelivery {
 	id: number;
 	eventId: string;
-	eventType: EventType;
+	eventType: DeliveredEventType;
 	endpointId: string;
 	payload: string;
 	attemptCount: number;

@@ -52,7 +52,9 @@ describe( 'the sidecar status screen', () => {
 			await notice.waitFor();
 			const text = await notice.innerText();
 			expect( text ).toContain( 'The sidecar is not reachable.' );
-			expect( text ).toContain( 'npm run sidecar' );
+			// How to start it where the site runs, as WordPress says it (this site names no command of its own).
+			expect( text ).toContain( 'Start it with systemctl start service-integration-sidecar' );
+			expect( text ).not.toContain( 'npm run sidecar' );
 			expect( text ).toContain( 'SERVICE_INTEGRATION_SIDECAR_URL' );
 			// What happens meanwhile, both ways: order events wait in the outbox, webhook senders retry.
 			expect( text ).toContain( 'Order events are kept in the outbox meanwhile' );
@@ -60,11 +62,21 @@ describe( 'the sidecar status screen', () => {
 				'Inbound webhooks cannot be verified meanwhile: their senders get 503 with Retry-After and send them again later'
 			);
 			expect( text ).toContain( readState().sidecarUrl );
+			// The outbox lives in WordPress: its panel answers with the sidecar down.
+			await page.locator( '.si-outbox-pending' ).waitFor();
 			await shot( session, 'sidecar-unreachable' );
+
+			// So do the received events, on the inbound tab, beside the sources' error.
+			await openTab( session, 'inbound' );
+			await waitForLoaded( page );
+			await app( page ).getByRole( 'heading', { name: 'Received events' } ).waitFor();
+			expect( await app( page ).locator( '.si-error-hint' ).first().innerText() ).toContain(
+				'systemctl start service-integration-sidecar'
+			);
 		} finally {
 			await startSidecar();
 		}
-		await page.getByRole( 'button', { name: 'Refresh' } ).click();
+		await openTab( session, 'sidecar' );
 		await page.locator( '.si-sidecar-unreachable' ).waitFor( { state: 'detached' } );
 		await page.locator( '.si-sidecar-version' ).waitFor();
 		// The failed status call is a 503 the browser logs; nothing else went wrong.

@@ -42,6 +42,7 @@ describe( 'wp service-integration endpoint and delivery (WP-CLI, through the sid
 			'replay',
 			'replay-range',
 			'rotate-secret',
+			'test',
 			'update',
 		] ) {
 			expect( help.stdout ).toMatch( new RegExp( `^\\s+${ command }\\s`, 'm' ) );

@@ -23,6 +23,18 @@ function __( $text, $domain = 'default' ) { // phpcs:ignore Generic.CodeAnalysis
 }
 
 /**
+ * The singular or the plural as given, as English chooses.
+ *
+ * @param string $single Singular.
+ * @param string $plural Plural.
+ * @param int    $number Count.
+ * @param string $domain Text domain.
+ */
+function _n( $single, $plural, $number, $domain = 'default' ) { // phpcs:ignore Generic.CodeAnalysis.UnusedFunctionParameter.FoundAfterLastUsed,WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- WordPress's signature, kept whole; a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
+	return 1 === (int) $number ? $single : $plural;
+}
+
+/**
  * A random string of letters and digits, as core's without special characters.
  *
  * @param int  $length        Length.

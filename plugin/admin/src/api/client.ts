@@ -75,6 +75,30 @@ export async function request< T >( method: Method, path: string, data?: unknown
 	}
 }
 
+/**
+ * Calls `NAMESPACE + path` for a route whose refusals still answer its resource (POST
+ * /webhooks/outbox answers the outbox's state with 409 or 503): resolves with the HTTP status
+ * and the parsed body whatever the status; rejects only when the site did not answer JSON.
+ */
+export async function requestAnswer< T >( method: Method, path: string ): Promise< { status: number; body: T } > {
+	let response: Response;
+	try {
+		response = await apiFetch< unknown, false >( { path: NAMESPACE + path, method, parse: false } );
+	} catch ( error ) {
+		// api-fetch rejects a non-2xx Response as it is when parse is false.
+		if ( error instanceof Response ) {
+			response = error;
+		} else {
+			throw toApiError( error );
+		}
+	}
+	try {
+		return { status: response.status, body: ( await response.json() ) as T };
+	} catch ( error ) {
+		throw toApiError( error );
+	}
+}
+
 /** `?a=1&b=x` from the defined, non-empty values (empty string when there are none). */
 export function queryString( params: Record< string, string | number | undefined | null > ): string {
 	const search = new URLSearchParams();

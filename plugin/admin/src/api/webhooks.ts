@@ -13,6 +13,7 @@ import type {
 	EnabledEndpointView,
 	EndpointHealthView,
 	EndpointListView,
+	EndpointTestView,
 	EndpointView,
 	EndpointWithSecretView,
 	EventDetailsView,
@@ -81,6 +82,11 @@ export function enableEndpoint( id: string, redeliver?: boolean ): Promise< Enab
 		`${ BASE }/endpoints/${ encodeURIComponent( id ) }/enable`,
 		redeliver === undefined ? {} : { redeliver }
 	);
+}
+
+/** One signed service_integration.test event to this endpoint only; its delivery shows in the log. */
+export function sendTestEvent( id: string ): Promise< EndpointTestView > {
+	return request( 'POST', `${ BASE }/endpoints/${ encodeURIComponent( id ) }/test` );
 }
 
 export function disableEndpoint( id: string ): Promise< Endpoint > {

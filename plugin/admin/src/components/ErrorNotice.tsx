@@ -18,17 +18,10 @@ interface Props {
 function hint( error: ApiError ): ReactNode {
 	switch ( error.code ) {
 		case 'sidecar_unreachable':
-			return createInterpolateElement(
-				__(
-					'The sidecar is not running or not reachable. Start it with <run/> (or <start/> for the whole local stack), and check that <constant/> in wp-config.php points at it.',
-					'service-integration'
-				),
-				{
-					run: <code>npm run sidecar</code>,
-					start: <code>npm start</code>,
-					constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code>,
-				}
-			);
+			// WordPress says how to start the sidecar where this site runs (Sidecar_Messages).
+			return typeof error.data.hint === 'string'
+				? error.data.hint
+				: __( 'The sidecar is not running or not reachable.', 'service-integration' );
 		case 'sidecar_bad_signature':
 			return createInterpolateElement(
 				__(

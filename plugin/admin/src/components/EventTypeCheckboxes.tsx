@@ -10,6 +10,8 @@ export function eventTypeLabel( type: string ): string {
 			return __( 'Order paid', 'service-integration' );
 		case 'order.refunded':
 			return __( 'Order refunded', 'service-integration' );
+		case 'service_integration.test':
+			return __( 'Test event', 'service-integration' );
 		default:
 			return type;
 	}

@@ -8,6 +8,7 @@ import {
 	enableEndpoint,
 	listEndpoints,
 	rotateEndpointSecret,
+	sendTestEvent,
 	updateEndpoint,
 	type Endpoint,
 	type EndpointInput,
@@ -109,6 +110,20 @@ export function EndpointsSection() {
 					)
 				);
 			}
+		}
+	};
+	const test = async ( id: string ) => {
+		const sent = await action.run( `test-${ id }`, () => sendTestEvent( id ) );
+		if ( sent ) {
+			done(
+				sprintf(
+					/* translators: %s: event id. */ __(
+						'Test event %s queued: it is signed and sent like an order event, to this endpoint only. Its delivery shows under Deliveries.',
+						'service-integration'
+					),
+					sent.event_id
+				)
+			);
 		}
 	};
 	const remove = async ( id: string ) => {
@@ -239,6 +254,7 @@ export function EndpointsSection() {
 										onRotate={ () => void rotate( endpoint.id ) }
 										onToggle={ () => void setEnabled( endpoint.id, endpoint.status !== 'active' ) }
 										onResend={ () => void setEnabled( endpoint.id, true, true ) }
+										onTest={ () => void test( endpoint.id ) }
 										onDelete={ () => void remove( endpoint.id ) }
 										replaying={ replaying === endpoint.id }
 										onReplay={ () =>
@@ -280,6 +296,8 @@ interface CardProps {
 	onToggle: () => void;
 	/** Enable and send again what the endpoint missed (offered after the owner's own disable). */
 	onResend: () => void;
+	/** Send a signed test event to this endpoint. */
+	onTest: () => void;
 	onDelete: () => void;
 	/** Whether the "Replay events" form is open. */
 	replaying: boolean;
@@ -293,6 +311,7 @@ function EndpointCard( {
 	onRotate,
 	onToggle,
 	onResend,
+	onTest,
 	onDelete,
 	replaying,
 	onReplay,
@@ -462,6 +481,21 @@ function EndpointCard( {
 					disabled={ busy !== null }
 					onToggle={ onToggle }
 				/>
+				{ active ? (
+					<Button
+						variant="secondary"
+						size="compact"
+						onClick={ onTest }
+						isBusy={ busy === `test-${ endpoint.id }` }
+						disabled={ busy !== null }
+						aria-label={ sprintf(
+							/* translators: %s: endpoint URL. */ __( 'Send a test event to %s', 'service-integration' ),
+							endpoint.url
+						) }
+					>
+						{ __( 'Send a test event', 'service-integration' ) }
+					</Button>
+				) : null }
 				{ active ? (
 					<Button
 						variant="secondary"

@@ -1,5 +1,6 @@
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
+import { codeMessage } from '../api/code-messages';
 import { INBOUND_OUTCOMES, listInboundLog, type InboundLogEntry, type InboundSource } from '../api/inbound';
 import { Code } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -128,7 +129,16 @@ export function InboundLog( { sources, refreshKey }: { sources: InboundSource[];
 										</StatusBadge>
 									</td>
 									<td className="si-answer">{ entry.answer_status ?? NONE }</td>
-									<td>{ entry.code ? <Code>{ entry.code }</Code> : NONE }</td>
+									<td className="si-reason">
+										{ entry.code ? (
+											<>
+												{ codeMessage( entry.code ) ?? '' }{ ' ' }
+												<Code className="si-error-code">{ entry.code }</Code>
+											</>
+										) : (
+											NONE
+										) }
+									</td>
 									<td>
 										{ entry.event_id ? (
 											<Code className="si-event-id">{ entry.event_id }</Code>

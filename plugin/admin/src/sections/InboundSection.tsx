@@ -208,9 +208,14 @@ export function InboundSection() {
 							</tbody>
 						</ResponsiveTable>
 					) }
-					<InboundEvents sources={ sources.data } refreshKey={ refreshKey } />
-					<InboundLog sources={ sources.data } refreshKey={ refreshKey } />
 				</>
+			) : null }
+			{ /* The received events live in WordPress: shown even when the sidecar (the sources, the log) does not answer. */ }
+			{ ! notAvailable && ( sources.data || sources.error ) ? (
+				<InboundEvents sources={ sources.data ?? [] } refreshKey={ refreshKey } />
+			) : null }
+			{ sources.data && ! sources.error ? (
+				<InboundLog sources={ sources.data } refreshKey={ refreshKey } />
 			) : null }
 		</Section>
 	);

@@ -60,29 +60,8 @@ export function SidecarStatusSection() {
 					</p>
 					<p>{ __( 'What to do:', 'service-integration' ) }</p>
 					<ul className="si-list">
-						<li>
-							{ createInterpolateElement(
-								__(
-									'Start it: in the project folder, run <run/> (or <start/> for the whole local stack).',
-									'service-integration'
-								),
-								{
-									run: <code>npm run sidecar</code>,
-									start: <code>npm start</code>,
-								}
-							) }
-						</li>
-						<li>
-							{ createInterpolateElement(
-								__(
-									'Check that <constant/> in wp-config.php points at the address the sidecar listens on.',
-									'service-integration'
-								),
-								{
-									constant: <Code>SERVICE_INTEGRATION_SIDECAR_URL</Code>,
-								}
-							) }
-						</li>
+						{ /* How to start it where this site runs, from WordPress (Sidecar_Messages::unreachable_hint()). */ }
+						{ typeof status.error?.data.hint === 'string' ? <li>{ status.error.data.hint }</li> : null }
 						<li>
 							{ __(
 								'Order events are kept in the outbox meanwhile and handed over when it is back: nothing is lost.',

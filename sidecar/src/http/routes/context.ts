@@ -31,7 +31,7 @@ export interface RouteContext {
 
 /** The part of RouteContext that endpoint management, the delivery log and privacy use. */
 export type QueueRouteContext = Pick< RouteContext, 'config' | 'log' | 'store' > & {
-	dispatcher: Pick< RouteDispatcher, 'endpointsChanged' | 'noticesCommitted' >;
+	dispatcher: Pick< RouteDispatcher, 'endpointsChanged' | 'noticesCommitted' | 'ingest' >;
 	/** Where the route counts; nothing is counted without it. */
 	metrics?: Pick< SidecarMetrics, 'recordEndpointDisabled' >;
 };

@@ -1,21 +1,25 @@
 import { Router } from 'express';
-import type { EventType } from '../../contracts/constants';
+import crypto from 'crypto';
+import { TEST_EVENT_TYPE, type EventType } from '../../contracts/constants';
 import type {
 	DeletedView,
 	EnabledEndpointView,
 	EndpointListView,
+	EndpointTestView,
 	EndpointView,
 	EndpointWithSecretView,
 } from '../../contracts/views';
 import { generateSecret } from '../../outbound/signing';
 import { parseAllowCidrs, validateUrlShape } from '../../outbound/url-guard';
 import type { Endpoint } from '../../model/endpoints';
+import type { NewEvent } from '../../model/events';
 import type { QueueStore } from '../../store/queue-store';
 import {
 	ENDPOINT_CREATE,
 	ENDPOINT_DISABLE,
 	ENDPOINT_ENABLE,
 	ENDPOINT_ROTATE,
+	ENDPOINT_TEST,
 	ENDPOINT_UPDATE,
 } from '../../contracts/requests';
 import { HttpError } from '../errors';
@@ -199,5 +203,49 @@ export function endpointsRouter( context: QueueRouteContext ): Router {
 		} )
 		.all( methodNotAllowed( 'POST' ) );
 
+	/**
+	 * A test event to this endpoint only, signed and sent like any event (same headers, same
+	 * retries) and shown in its delivery log: what an owner does after adding an endpoint. A
+	 * disabled endpoint gets nothing, so it is refused rather than queued for nobody.
+	 */
+	router
+		.route( '/endpoints/:id/test' )
+		.post( async ( req, res ) => {
+			const endpoint = await find( req.params.id );
+			parseOptionalJsonBody( req, ENDPOINT_TEST );
+			if ( endpoint.status !== 'active' ) {
+				throw new HttpError(
+					409,
+					'endpoint_disabled',
+					`Endpoint "${ endpoint.id }" is disabled; enable it first.`
+				);
+			}
+			const now = new Date();
+			const event = testEvent( endpoint.id, now );
+			await dispatcher.ingest( [ event ] );
+			context.log.info( { endpoint_id: endpoint.id, event_id: event.id }, 'test event queued' );
+			res.status( 202 ).json( {
+				event_id: event.id,
+				endpoint_id: endpoint.id,
+				type: TEST_EVENT_TYPE,
+			} satisfies EndpointTestView );
+		} )
+		.all( methodNotAllowed( 'POST' ) );
+
 	return router;
+}
+
+/** The test event for an endpoint: a fresh id each time, data that says what it is (docs/api/outbound-webhooks.md). */
+export function testEvent( endpointId: string, now: Date ): NewEvent {
+	return {
+		id: `evt_test_${ crypto.randomBytes( 12 ).toString( 'hex' ) }`,
+		type: TEST_EVENT_TYPE,
+		timestamp: now.toISOString(),
+		orderingKey: null,
+		data: {
+			endpoint_id: endpointId,
+			message: 'A test event sent from WordPress to check that this endpoint receives and verifies webhooks.',
+		},
+		to: endpointId,
+	};
 }

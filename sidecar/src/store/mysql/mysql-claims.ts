@@ -1,5 +1,5 @@
 import type { Pool, RowDataPacket } from 'mysql2/promise';
-import type { EventType, AttemptTrigger } from '../../contracts/constants';
+import type { DeliveredEventType, AttemptTrigger } from '../../contracts/constants';
 import { parkedIfEndpointStopped, type ClaimedDelivery, type Completion } from '../../model/deliveries';
 import type { Lease } from '../queue-store';
 import { inTransaction } from './mysql-transaction';
@@ -94,7 +94,7 @@ export async function claimDueOn(
 			return {
 				id: Number( row.id ),
 				eventId: String( row.event_id ),
-				eventType: event.type as EventType,
+				eventType: event.type as DeliveredEventType,
 				endpointId: String( row.endpoint_id ),
 				payload: String( event.payload ),
 				attemptCount: Number( row.attempt_count ),

@@ -1,5 +1,5 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
-import type { EventType } from '../../contracts/constants';
+import type { DeliveredEventType } from '../../contracts/constants';
 import { eventPayload } from '../../model/events';
 import type { PayloadRetention } from '../payload-retention';
 
@@ -38,7 +38,7 @@ export class MysqlPayloadRetention implements PayloadRetention {
 						'UPDATE events SET payload = ?, payload_cleared_at = ? WHERE id = ? AND payload_cleared_at IS NULL',
 						[
 							eventPayload( {
-								type: event.type as EventType,
+								type: event.type as DeliveredEventType,
 								timestamp: String( event.timestamp ),
 								data: {},
 							} ),

@@ -2,6 +2,7 @@ import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql
 import type { DeliveryStatus } from '../../contracts/constants';
 import type { RangeReplay, RangeReplayResult } from '../../model/deliveries';
 import { ReplayConflict, type ReplayQueue } from '../replay-queue';
+import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
@@ -93,7 +94,7 @@ export class MysqlReplayQueue implements ReplayQueue {
 		const typeFilter = replay.types.length === 0 ? '' : 'AND e.type IN (?)';
 		const rangeSql = `SELECT e.id AS event_id, e.received_at, d.id AS delivery_id, d.status
 			FROM events e LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id = ?
-			WHERE e.received_at >= ? AND e.received_at < ? AND e.payload_cleared_at IS NULL ${ typeFilter }
+			WHERE e.received_at >= ? AND e.received_at < ? AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL } ${ typeFilter }
 			ORDER BY e.seq
 			LIMIT ?`;
 		const rangeParams = [

@@ -1,5 +1,12 @@
 import mysql, { type Pool, type PoolConnection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
-import type { EventType, AttemptTrigger, DeliveryStatus, DisabledBy, EndpointStatus } from '../../contracts/constants';
+import type {
+	DeliveredEventType,
+	EventType,
+	AttemptTrigger,
+	DeliveryStatus,
+	DisabledBy,
+	EndpointStatus,
+} from '../../contracts/constants';
 import {
 	summariseHealth,
 	type EndpointHealth,
@@ -23,7 +30,14 @@ import {
 } from '../../model/endpoints';
 import type { QueueSnapshot } from '../../metrics/registry';
 import type { Notice } from '../../model/notices';
-import { eventPayload, type InsertResult, type NewEvent, type StoredEvent } from '../../model/events';
+import {
+	eventPayload,
+	NOT_A_TEST_EVENT_SQL,
+	receives,
+	type InsertResult,
+	type NewEvent,
+	type StoredEvent,
+} from '../../model/events';
 import type { Lease, QueueStore, RoundInput, RoundResult } from '../queue-store';
 import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
 import { cancelPendingOf, deleteDeliveriesOf, MysqlEndpointBacklog } from './mysql-endpoint-backlog';
@@ -256,7 +270,7 @@ export class MysqlStore implements QueueStore {
 			const deliveries: unknown[][] = [];
 			for ( const event of fresh ) {
 				for ( const endpoint of endpoints ) {
-					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
+					if ( receives( endpoint, event ) ) {
 						deliveries.push( [
 							event.id,
 							endpoint.id,
@@ -287,7 +301,7 @@ export class MysqlStore implements QueueStore {
 		return row
 			? {
 					id: String( row.id ),
-					type: row.type as EventType,
+					type: row.type as DeliveredEventType,
 					timestamp: String( row.timestamp ),
 					orderingKey: ( row.ordering_key as string | null ) ?? null,
 					payload: String( row.payload ),
@@ -519,7 +533,7 @@ export class MysqlStore implements QueueStore {
 		);
 		const failedSince = `FROM deliveries d JOIN events e ON e.id = d.event_id
 			WHERE d.endpoint_id = ? AND d.status IN ('failed', 'cancelled') AND d.updated_at >= ? AND e.payload_cleared_at IS NULL`;
-		const missedEvents = `FROM events e WHERE e.received_at >= ? AND e.payload_cleared_at IS NULL ${ typeFilter }`;
+		const missedEvents = `FROM events e WHERE e.received_at >= ? AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL } ${ typeFilter }`;
 		if ( ! ( redeliver ?? endpoint.disabledBy !== 'owner' ) ) {
 			const [ failed ] = await connection.query< Row[] >( `SELECT COUNT(*) AS n ${ failedSince }`, [
 				id,
@@ -868,7 +882,7 @@ function toDelivery( row: Row ): Delivery {
 	return {
 		id: Number( row.id ),
 		eventId: String( row.event_id ),
-		eventType: row.event_type as EventType,
+		eventType: row.event_type as DeliveredEventType,
 		endpointId: String( row.endpoint_id ),
 		status: row.status as DeliveryStatus,
 		attemptCount: Number( row.attempt_count ),

@@ -9,13 +9,14 @@ import {
 	Delivery,
 } from '../../model/deliveries';
 import type Database from 'better-sqlite3';
-import type { AttemptTrigger, DeliveryStatus, EventType } from '../../contracts/constants';
+import type { AttemptTrigger, DeliveredEventType, DeliveryStatus } from '../../contracts/constants';
+import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
 import type { Db } from './database';
 
 interface DeliveryRow {
 	id: number;
 	event_id: string;
-	event_type: EventType;
+	event_type: DeliveredEventType;
 	endpoint_id: string;
 	status: DeliveryStatus;
 	attempt_count: number;
@@ -117,7 +118,7 @@ export class DeliveriesStore {
 			rangeEvents: db.prepare(
 				`SELECT e.id AS event_id, e.received_at, d.id AS delivery_id, d.status
 				 FROM events e INDEXED BY events_by_received LEFT JOIN deliveries d ON d.event_id = e.id AND d.endpoint_id = @endpointId
-				 WHERE e.received_at >= @from AND e.received_at < @to AND e.payload_cleared_at IS NULL
+				 WHERE e.received_at >= @from AND e.received_at < @to AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL }
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				 ORDER BY e.rowid
 				 LIMIT @limit`
@@ -178,7 +179,7 @@ export class DeliveriesStore {
 			const rows = this.dueStatement( limit ).all( endpointId, now ) as {
 				id: number;
 				event_id: string;
-				type: EventType;
+				type: DeliveredEventType;
 				endpoint_id: string;
 				payload: string;
 				attempt_count: number;

@@ -1,6 +1,7 @@
 import { newEndpointId, EnableResult, EndpointPatch, NewEndpoint, Endpoint } from '../../model/endpoints';
 import type { DisabledBy, EndpointStatus, EventType } from '../../contracts/constants';
 import { GUARD_REFUSAL_CODE, type StreakEndCounts } from '../../model/recovery';
+import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
 import type { Db } from './database';
 import { ENDPOINT_BACKLOG_INLINE_ROWS } from '../endpoint-backlog';
 import { PAYLOAD_HELD } from './deliveries-store';
@@ -99,14 +100,14 @@ export class EndpointsStore {
 			insertMissed: db.prepare(
 				`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, created_at, updated_at)
 				 SELECT e.id, @id, e.ordering_key, 'pending', @now, @now, @now FROM events e
-				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL
+				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL }
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				 ORDER BY e.rowid
 				 ON CONFLICT (event_id, endpoint_id) DO NOTHING`
 			),
 			countMissed: db.prepare(
 				`SELECT COUNT(*) AS n FROM events e
-				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL
+				 WHERE e.received_at >= @disabledAt AND e.payload_cleared_at IS NULL AND ${ NOT_A_TEST_EVENT_SQL }
 				   AND (json_array_length(@types) = 0 OR e.type IN (SELECT value FROM json_each(@types)))
 				   AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.endpoint_id = @id)`
 			),

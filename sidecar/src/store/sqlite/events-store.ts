@@ -1,10 +1,10 @@
-import { eventPayload, InsertResult, StoredEvent, NewEvent } from '../../model/events';
-import type { EventType } from '../../contracts/constants';
+import { eventPayload, InsertResult, StoredEvent, NewEvent, receives } from '../../model/events';
+import type { DeliveredEventType } from '../../contracts/constants';
 import type { Db } from './database';
 
 interface EventRow {
 	id: string;
-	type: EventType;
+	type: DeliveredEventType;
 	timestamp: string;
 	ordering_key: string | null;
 	payload: string;
@@ -64,7 +64,7 @@ export class EventsStore {
 				}
 				result.accepted.push( event.id );
 				for ( const endpoint of endpoints ) {
-					if ( endpoint.types.size === 0 || endpoint.types.has( event.type ) ) {
+					if ( receives( endpoint, event ) ) {
 						this.statements.insertDelivery.run(
 							event.id,
 							endpoint.id,
