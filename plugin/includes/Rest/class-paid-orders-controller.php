@@ -270,7 +270,9 @@ final class Paid_Orders_Controller extends View_Controller {
 			$response->header( 'X-WP-TotalPages', (string) $max_pages );
 		}
 
-		$base = add_query_arg( urlencode_deep( $request->get_query_params() ), rest_url( sprintf( '%s/%s', $this->namespace, $this->rest_base ) ) );
+		// The parameters as validated: a boolean (with_total) spelled out, which add_query_arg() would drop to a bare name.
+		$query = array_map( static fn( $value ) => is_bool( $value ) ? ( $value ? 'true' : 'false' ) : $value, $request->get_query_params() );
+		$base  = add_query_arg( urlencode_deep( $query ), rest_url( sprintf( '%s/%s', $this->namespace, $this->rest_base ) ) );
 		if ( $page > 1 ) {
 			$response->link_header( 'prev', add_query_arg( 'page', min( $page - 1, max( 1, $max_pages ) ), $base ) );
 		}
