@@ -250,13 +250,21 @@ async function request(
 		body = JSON.stringify( init.body );
 		headers[ 'content-type' ] = 'application/json';
 	}
-	const started = performance.now();
-	const response = await fetch( `${ siteUrl }/wp-json${ route }`, {
-		method: init.method ?? 'GET',
-		headers,
-		body,
-		redirect: 'manual',
-	} );
+	const send = (): Promise< Response > =>
+		fetch( `${ siteUrl }/wp-json${ route }`, { method: init.method ?? 'GET', headers, body, redirect: 'manual' } );
+	let started = performance.now();
+	let response: Response;
+	try {
+		response = await send();
+	} catch ( error ) {
+		// A kept-alive connection nginx closed while the bench was seeding for minutes (undici's
+		// "fetch failed"): a GET is sent again once, on a new connection, and timed from there.
+		if ( ( init.method ?? 'GET' ) !== 'GET' ) {
+			throw error;
+		}
+		started = performance.now();
+		response = await send();
+	}
 	const buffer = Buffer.from( await response.arrayBuffer() );
 	const ms = performance.now() - started;
 	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
@@ -1150,6 +1158,11 @@ async function main(): Promise< void > {
 			stack = undefined;
 		}
 	} finally {
+		if ( options.keep && stack ) {
+			// Kept after a failure too, for investigation.
+			log( `Kept running after a failure: ${ stack.siteUrl }; stop it with --stop --name=${ options.name }` );
+			stack = undefined;
+		}
 		await stop();
 	}
 }
