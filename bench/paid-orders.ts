@@ -10,7 +10,6 @@
  * are seeded through WooCommerce's API (bench/support/wc-seed).
  */
 import { execFileSync } from 'child_process';
-import fs from 'fs';
 import path from 'path';
 import { performance } from 'perf_hooks';
 import { isDeepStrictEqual } from 'util';
@@ -39,38 +38,47 @@ import {
 	stopSeeders,
 	type SeedCacheKey,
 } from './support/wc-seed-cache';
+import { assertSequenceEngine, multiplyOrders, TEMPLATE_ORDERS } from './support/wc-sql-multiply';
+import { productionLayout } from '../scripts/production/layout';
+import { mariadbSql } from '../scripts/production/services';
 
 const HELP = `Usage: [WOOCOMMERCE_VERSION=10.0.2|9.4.3] [WOOCOMMERCE_HPOS=on|off] \\
        npx ts-node --transpile-only bench/paid-orders.ts [options]
 
 Starts its own shop, WordPress with real WooCommerce (by default WordPress 7.1 and WooCommerce
 10.0.2 from ../shared/builds; see Environment) on nginx + PHP-FPM + MariaDB (fresh databases),
-and sidecar, seeds orders (a third paid: processing or completed, paid at distinct seconds over
-the past 400 days, with some ties), and at each scale measures, interleaved request by request,
-pages of 100:
+and sidecar, seeds orders (a third paid: processing or completed, created over 400 days as for a
+million-order shop, paid one to ten minutes later, with some ties), and at each scale measures,
+interleaved request by request, pages of 100:
   (a) GET /wp-json/service-integration/v1/commandes-payees?page=N          (service account)
   (b) GET /wp-json/wc/v3/orders?status=processing,completed&page=N         (administrator)
   (c) GET .../commandes-payees?orderby=date_paid&paid_after=<cursor>&after_id=<cursor>
       the incremental sync, at five depths of the backlog (start, 25 %, 50 %, 75 %, the
       last full page), with cursors taken from one walk of the whole sync order first;
       (a) and (b) are measured at the same page numbers
+  (a0), (c0) (a) and (c) with with_total=false: no count, no X-WP-Total
 plus a trivial authenticated request per identity (GET /service-integration/v1/me), the
-fixed cost of a WordPress request. Orders are seeded incrementally (to the first scale,
-measure, on to the next...). Prints median and p95 latency, bytes per page, (b)/(a) and
-(c)/(a) at each scale, how (a) and (c) grow from the smallest to the largest scale, and
-the SQL queries each request ran (tests/fixtures/plugins/query-counter, one extra untimed
-request per route and depth). Stops WordPress and the sidecar at the end, even on failure.
+fixed cost of a WordPress request. Prints median and p95 latency, bytes per page, the ratios,
+how each route grows from the smallest to the largest scale, the SQL queries each request ran
+(tests/fixtures/plugins/query-counter, one extra untimed request per route and depth) and the
+EXPLAIN of the plugin's own ones, the index walk's figures (the daily check run to its end:
+time, Action Scheduler runs, peak memory), and the plugin's cost on a checkout (paid orders
+created through WooCommerce's API with and without the plugin's callbacks, interleaved, then
+deleted). Stops WordPress and the sidecar at the end, even on failure.
 
-Seeding: the bench-only plugin bench/support/wc-seed (linked into this site only) in ONE
-php-cli process per checkpoint (seed-cli.php): wc_create_order(), add_product(), addresses,
-shipping line, payment method, calculate_totals() with a 20 % VAT rate, date paid, status;
-WooCommerce Analytics' per-order import and the plugin's outbound order events are unhooked,
-and no mail is sent. Each scale seeded is dumped (mariadb-dump) into --seed-cache and
-restored from there by later runs with the same WooCommerce version and storage.
+Seeding: ${ TEMPLATE_ORDERS } template orders through WooCommerce's API in the bench-only plugin
+bench/support/wc-seed (one php-cli process, seed-cli.php: wc_create_order(), add_product(),
+addresses, shipping line, payment method, calculate_totals() with a 20 % VAT rate, date paid,
+status), dumped (mariadb-dump) into --seed-cache and restored from there by later runs; then every
+order above them copied from its template in SQL (bench/support/wc-sql-multiply.ts: INSERT …
+SELECT with MariaDB's sequence engine, into the order storage's tables, the items and the
+plugin's index, each copy with its own id, number, dates and customer), checked: a sample read
+back through /wc/v3/orders/<id> and wc_get_order() is its template but for those fields, and
+the index holds exactly WooCommerce's paid orders (wc_get_orders() for the paid statuses).
 
 Options:
-${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 1000,10000,50000)
-  --compare-at=<n>     scale whose ratios are the headline (default 10000)
+${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default 10000,100000,1000000)
+  --compare-at=<n>     scale whose ratios are the headline (default 100000)
   --rounds=<n>         interleaved rounds per scale, the depths in turn (default 30)
   --per-page=<n>       page size (default 100)
   --seed-cache=<dir>   where seeded databases are dumped and restored from (default
@@ -78,9 +86,13 @@ ${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default
                        the checkout, so a fresh clone on the same machine reuses it; one gzipped
                        mariadb-dump per WooCommerce version, order storage, scale, seed version
                        and spread)
-  --no-seed-cache      seed every scale, dump nothing
-  --seed-checkpoint=<n>  also dump every n orders seeded (default 10000), so a seeding
-                       stopped on the way resumes from the last checkpoint
+  --no-seed-cache      seed the templates, dump nothing
+  --no-walk            skip the index walk before each scale (the copies' index rows are
+                       written with them; the check against WooCommerce's paid orders still runs)
+  --walk-runs=<n>      stop each scale's walk after n Action Scheduler runs (its figures are
+                       then per run: a walk of a large shop takes many)
+  --checkout-pairs=<n> checkouts with and without the plugin at each scale (default 20)
+  --buffer-pool-mb=<n> MariaDB's InnoDB buffer pool while the bench runs (default 1024)
   --plugin-commit=<rev>  install the plugin and sidecar released from this commit (git
                        archive + npm run release, outside the repository) instead of this
                        working tree
@@ -97,8 +109,10 @@ ${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default
 
 Environment (what the site runs, as for npm start and npm run production):
 ${ SITE_CHOICE_HELP }
-Targets (issue 14): (a) at least 5x faster than (b) at 10,000 orders and more; (c) at most
-1.3x (a) at every depth and scale; (c) at 50,000 orders within 1.3x of (c) at 1,000.
+Targets (issue 39): (a) and (c) at most 1.3x /me at every scale and depth, the largest scale
+within 1.2x of the smallest; (a) at least 10x faster than (b) at 100,000 orders and more; no
+route query of the plugin's expecting to read the whole index; the walk's runs bounded in time
+and memory; a checkout at most 5 ms dearer with the plugin.
 `;
 
 interface Options {
@@ -112,10 +126,16 @@ interface Options {
 	pluginCommit: string | undefined;
 	releaseDir: string | undefined;
 	queryCount: boolean;
+	/** Whether each scale runs the index's daily walk to its end before it is measured. */
+	walk: boolean;
+	/** At most this many Action Scheduler runs of the index walk per scale. */
+	walkRuns: number;
+	/** Checkouts with and without the plugin's callbacks, at each scale. */
+	checkoutPairs: number;
+	/** InnoDB buffer pool of the bench's MariaDB while it runs (MiB). */
+	bufferPoolMb: number;
 	/** Folder of mariadb-dump files of seeded sites, or undefined: no cache. */
 	seedCache: string | undefined;
-	/** A dump every this many orders seeded, so an interrupted seeding resumes there. */
-	seedCheckpoint: number;
 	name: string;
 	wpPort: number;
 	sidecarPort: number;
@@ -136,6 +156,10 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'plugin-commit',
 		'release-dir',
 		'no-query-count',
+		'no-walk',
+		'walk-runs',
+		'checkout-pairs',
+		'buffer-pool-mb',
 		'name',
 		'wp-port',
 		'sidecar-port',
@@ -144,16 +168,20 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'stop',
 		'seed-cache',
 		'no-seed-cache',
-		'seed-checkpoint',
 	] );
 	if ( flags.help ) {
 		return undefined;
 	}
 	const int = ( name: string, fallback: number, min: number, max: number ): number =>
 		intFlag( flags, name, fallback, min, max );
-	const scales = intListFlag( flags, 'scales', [ 1000, 10000, 50000 ], 300, 200_000 );
+	const scales = intListFlag( flags, 'scales', [ 10_000, 100_000, 1_000_000 ], 1000, SEED_SPREAD );
 	scales.sort( ( a, b ) => a - b );
-	const compareAt = int( 'compare-at', scales.includes( 10000 ) ? 10000 : ( scales[ 0 ] as number ), 300, 200_000 );
+	const compareAt = int(
+		'compare-at',
+		scales.includes( 100_000 ) ? 100_000 : ( scales[ scales.length - 1 ] as number ),
+		1000,
+		SEED_SPREAD
+	);
 	if ( ! scales.includes( compareAt ) ) {
 		throw new Error( '--compare-at must be one of --scales' );
 	}
@@ -173,7 +201,10 @@ function parseOptions( argv: string[] ): Options | undefined {
 		pluginCommit,
 		releaseDir,
 		queryCount: flags[ 'no-query-count' ] !== true,
-		seedCheckpoint: int( 'seed-checkpoint', 10_000, 100, 200_000 ),
+		walk: flags[ 'no-walk' ] !== true,
+		walkRuns: int( 'walk-runs', 1_000_000, 1, 1_000_000 ),
+		checkoutPairs: int( 'checkout-pairs', 20, 2, 500 ),
+		bufferPoolMb: int( 'buffer-pool-mb', 1024, 128, 16384 ),
 		seedCache:
 			flags[ 'no-seed-cache' ] === true ? undefined : path.resolve( text( 'seed-cache' ) ?? defaultSeedCache() ),
 		name: typeof flags.name === 'string' ? flags.name : 'bench-orders',
@@ -219,13 +250,21 @@ async function request(
 		body = JSON.stringify( init.body );
 		headers[ 'content-type' ] = 'application/json';
 	}
-	const started = performance.now();
-	const response = await fetch( `${ siteUrl }/wp-json${ route }`, {
-		method: init.method ?? 'GET',
-		headers,
-		body,
-		redirect: 'manual',
-	} );
+	const send = (): Promise< Response > =>
+		fetch( `${ siteUrl }/wp-json${ route }`, { method: init.method ?? 'GET', headers, body, redirect: 'manual' } );
+	let started = performance.now();
+	let response: Response;
+	try {
+		response = await send();
+	} catch ( error ) {
+		// A kept-alive connection nginx closed while the bench was seeding for minutes (undici's
+		// "fetch failed"): a GET is sent again once, on a new connection, and timed from there.
+		if ( ( init.method ?? 'GET' ) !== 'GET' ) {
+			throw error;
+		}
+		started = performance.now();
+		response = await send();
+	}
 	const buffer = Buffer.from( await response.arrayBuffer() );
 	const ms = performance.now() - started;
 	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
@@ -251,26 +290,327 @@ function sameFields( aBody: string, bBody: string ): boolean {
  * run to its end through the paid-index-probe test plugin, a few Action Scheduler runs per
  * request.
  */
-async function walkPaidIndex( siteUrl: string, admin: Identity ): Promise< void > {
-	type Walked = { runs: number; rows: number; state: { ready: boolean; walk: number | null } };
+async function walkPaidIndex( site: string, admin: Identity, maxRuns: number ): Promise< WalkFigures > {
+	type Walked = {
+		runs: number;
+		rows: number;
+		run_seconds: number[];
+		peak_memory_mb: number;
+		memory_limit: string;
+		state: { ready: boolean; walk: number | null };
+	};
 	log( 'Bringing the paid-orders index in step: the daily check’s walk, run to its end' );
 	const started = performance.now();
-	let walked = await json< Walked >( siteUrl, admin, '/paid-index-probe/v1/walk', {
-		method: 'POST',
-		body: { check: true, runs: 3 },
-	} );
-	while ( walked.state.walk !== null ) {
-		log( `  ${ walked.rows.toLocaleString( 'en' ) } rows so far` );
-		walked = await json< Walked >( siteUrl, admin, '/paid-index-probe/v1/walk', {
-			method: 'POST',
-			body: { runs: 3 },
-		} );
+	const figures: WalkFigures = {
+		seconds: 0,
+		runs: [],
+		peakMemoryMb: 0,
+		memoryLimit: '',
+		rows: 0,
+		finished: false,
+		position: 0,
+	};
+	let body: { check?: boolean; runs: number } = { check: true, runs: 3 };
+	let lastLog = 0;
+	for (;;) {
+		const walked = await json< Walked >( site, admin, '/paid-index-probe/v1/walk', { method: 'POST', body } );
+		body = { runs: 3 };
+		figures.runs.push( ...walked.run_seconds );
+		figures.peakMemoryMb = Math.max( figures.peakMemoryMb, walked.peak_memory_mb );
+		figures.memoryLimit = walked.memory_limit;
+		figures.rows = walked.rows;
+		if ( walked.state.walk === null ) {
+			if ( ! walked.state.ready ) {
+				throw new Error( 'The paid-orders index walk ended but the index is not ready' );
+			}
+			figures.finished = true;
+			break;
+		}
+		figures.position = walked.state.walk;
+		if ( figures.runs.length >= maxRuns ) {
+			// A daily check stopped on the way: the index serves meanwhile, as it does during one.
+			break;
+		}
+		if ( performance.now() - lastLog > 30_000 ) {
+			lastLog = performance.now();
+			log( `  at id ${ walked.state.walk.toLocaleString( 'en' ) }, ${ figures.runs.length } runs so far` );
+		}
 	}
-	if ( ! walked.state.ready ) {
-		throw new Error( 'The paid-orders index walk ended but the index is not ready' );
+	figures.seconds = ( performance.now() - started ) / 1000;
+	log(
+		`  ${ figures.finished ? 'walked to its end' : `stopped after ${ figures.runs.length } runs at order id ${ figures.position.toLocaleString( 'en' ) }` }: ${ figures.rows.toLocaleString( 'en' ) } rows, ${ figures.seconds.toFixed( 0 ) } s, ${ figures.runs.length } Action Scheduler runs, longest ${ Math.max( ...figures.runs ).toFixed( 1 ) } s, peak memory ${ figures.peakMemoryMb } MiB of ${ figures.memoryLimit }`
+	);
+	return figures;
+}
+
+interface WalkFigures {
+	seconds: number;
+	/** Seconds each Action Scheduler run of the walk took. */
+	runs: number[];
+	peakMemoryMb: number;
+	memoryLimit: string;
+	rows: number;
+	/** Whether it reached its end (else it stopped after --walk-runs runs, at order id `position`). */
+	finished: boolean;
+	position: number;
+}
+
+/**
+ * The plugin's cost on a checkout (checkout-cost.php): the same paid order created through
+ * WooCommerce's API with the plugin's callbacks and without, interleaved; the orders deleted after.
+ */
+function checkoutCost(
+	envName: string,
+	spec: Record< string, unknown >,
+	pairs: number
+): { with: number[]; without: number[] } {
+	const docroot = productionLayout( envName ).wordpress;
+	const out = execFileSync(
+		'php',
+		[ path.join( __dirname, 'support', 'wc-seed', 'checkout-cost.php' ), docroot, String( pairs ) ],
+		{ encoding: 'utf8', input: JSON.stringify( spec ), maxBuffer: 16 * 1024 * 1024 }
+	);
+	return JSON.parse( out.trim().split( '\n' ).pop() as string ) as { with: number[]; without: number[] };
+}
+
+/**
+ * EXPLAIN of each SELECT a route ran (the query counter's SAVEQUERIES list): the most rows the
+ * optimizer expects to read in one query, and each query's access path, so a query that scans
+ * the table shows up whatever it costs on this run.
+ */
+function explainRoute( envName: string, queries: string[] ): { maxRows: number; plans: string[] } {
+	const layout = productionLayout( envName );
+	let maxRows = 0;
+	const plans: string[] = [];
+	for ( const sql of queries ) {
+		if ( ! /^\s*SELECT/i.test( sql ) ) {
+			continue;
+		}
+		const rows = mariadbSql( layout, `USE wordpress; EXPLAIN ${ sql }` )
+			.trim()
+			.split( '\n' )
+			.map( ( line ) => line.split( '\t' ) );
+		// id select_type table type possible_keys key key_len ref rows Extra
+		for ( const row of rows ) {
+			const estimate = Number( row[ 8 ] ?? 0 );
+			maxRows = Math.max( maxRows, estimate );
+			plans.push(
+				`${ row[ 2 ] }: ${ row[ 3 ] } ${ row[ 5 ] } rows ${ estimate } ${ row[ 9 ] ?? '' } | ${ sql.replace( /\s+/g, ' ' ).slice( 0, 160 ) }`
+			);
+		}
+	}
+	return { maxRows, plans };
+}
+
+/** seedOrder's spread: every order's dates are those of a million-order shop's, whatever the scales. */
+const SEED_SPREAD = 1_000_000;
+
+/**
+ * The InnoDB buffer pool of the bench's own MariaDB (resized online): scripts/production gives it
+ * Debian's 128 MiB, which a shop with hundreds of thousands of orders does not run on.
+ */
+function setBufferPool( envName: string, mb: number ): void {
+	mariadbSql( productionLayout( envName ), `SET GLOBAL innodb_buffer_pool_size = ${ mb * 1048576 }` );
+	log( `MariaDB's InnoDB buffer pool: ${ mb } MiB` );
+}
+
+function verifyCli( envName: string, args: string[] ): unknown {
+	const docroot = productionLayout( envName ).wordpress;
+	const out = execFileSync(
+		'php',
+		[
+			'-d',
+			'memory_limit=2048M',
+			path.join( __dirname, 'support', 'wc-seed', 'verify-cli.php' ),
+			docroot,
+			...args,
+		],
+		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }
+	);
+	return JSON.parse( out.trim().split( '\n' ).pop() as string ) as unknown;
+}
+
+/**
+ * The order fields a copy has of its own (wc-sql-multiply.ts): everything else must be its
+ * template's, through wc_get_order() (verify-cli.php) and through /wc/v3/orders/<id>.
+ */
+const VARIED_DATA = new Set( [
+	'id',
+	'number',
+	'order_key',
+	'date_created',
+	'date_modified',
+	'date_paid',
+	'date_completed',
+	'billing.first_name',
+	'billing.last_name',
+	'billing.email',
+	'shipping.first_name',
+	'shipping.last_name',
+	'transaction_id',
+	'meta_data._service_integration_paid_at',
+	'meta_data._stripe_customer_id',
+] );
+
+/** A /wc/v3/orders/<id> answer without what a copy has of its own, and without item and meta ids. */
+function comparableRest( order: Record< string, unknown > ): unknown {
+	const drop = [
+		'id',
+		'number',
+		'order_key',
+		'date_created',
+		'date_created_gmt',
+		'date_modified',
+		'date_modified_gmt',
+		'date_paid',
+		'date_paid_gmt',
+		'date_completed',
+		'date_completed_gmt',
+		'transaction_id',
+		// The order-pay link names the order's id and key.
+		'payment_url',
+		'_links',
+	];
+	const copy = JSON.parse( JSON.stringify( order ) ) as Record< string, unknown >;
+	for ( const key of drop ) {
+		delete copy[ key ];
+	}
+	for ( const who of [ 'billing', 'shipping' ] ) {
+		const address = copy[ who ] as Record< string, unknown >;
+		delete address.first_name;
+		delete address.last_name;
+		delete address.email;
+	}
+	const ids = ( value: unknown ): unknown => {
+		if ( Array.isArray( value ) ) {
+			return value.map( ids );
+		}
+		if ( value && typeof value === 'object' ) {
+			const entries = Object.entries( value as Record< string, unknown > )
+				.filter( ( [ key ] ) => key !== 'id' )
+				.map( ( [ key, inner ] ) => [ key, ids( inner ) ] );
+			return Object.fromEntries( entries );
+		}
+		return value;
+	};
+	copy.meta_data = ( copy.meta_data as Array< { key: string } > ).filter(
+		( m ) => m.key !== '_service_integration_paid_at' && m.key !== '_stripe_customer_id'
+	);
+	return ids( copy );
+}
+
+/**
+ * Proves a sample of the copies are the orders seedOrder() describes: each read back through
+ * wc_get_order() and /wc/v3/orders/<id> equals its template but for the varied fields, and its
+ * varied fields are seedOrder()'s for its index (customer email, creation and payment dates).
+ */
+async function checkCopies(
+	site: string,
+	admin: Identity,
+	envName: string,
+	orders: number,
+	spread: number,
+	products: SeedProduct[],
+	now: number
+): Promise< void > {
+	const layout = productionLayout( envName );
+	const templateIds = mariadbSql( layout, 'SELECT order_id FROM wordpress.si_bench_templates ORDER BY t' )
+		.trim()
+		.split( '\n' )
+		.map( Number );
+	// The copies of the 12 templates with the highest ids' orders, plus 12 spread over the ids.
+	const sample = mariadbSql(
+		layout,
+		`SELECT id FROM wordpress.wp_wc_orders WHERE type = 'shop_order' AND id > ${ Math.max( ...templateIds ) } ORDER BY id DESC LIMIT 12`
+	)
+		.trim()
+		.split( '\n' )
+		.concat(
+			mariadbSql(
+				layout,
+				`SELECT ID FROM wordpress.wp_posts WHERE post_type IN ('shop_order', 'shop_order_placehold') AND ID > ${ Math.max( ...templateIds ) } AND MOD( ID, ${ Math.max( 1, Math.floor( orders / 12 ) ) } ) = 7 LIMIT 12`
+			)
+				.trim()
+				.split( '\n' )
+		)
+		.filter( Boolean )
+		.map( Number );
+	const pairs: Array< [ number, number, number ] > = [];
+	for ( const id of sample ) {
+		const copy = await json< Record< string, unknown > >( site, admin, `/wc/v3/orders/${ id }` );
+		const email = ( copy.billing as { email: string } ).email;
+		const index = Number( /\.(\d+)@example\.com$/.exec( email )?.[ 1 ] ?? NaN );
+		const templateId = templateIds[ index % TEMPLATE_ORDERS ] as number;
+		const template = await json< Record< string, unknown > >( site, admin, `/wc/v3/orders/${ templateId }` );
+		const differing = differences( comparableRest( copy ), comparableRest( template ) );
+		if ( differing.length ) {
+			throw new Error(
+				`Copy ${ id } (index ${ index }) differs from its template ${ templateId } through /wc/v3/orders beyond its own fields: ${ differing.slice( 0, 20 ).join( '; ' ) }`
+			);
+		}
+		const spec = seedOrder( index, spread, products, now );
+		const same = ( a: unknown, b: unknown ): boolean => String( a ?? '' ) === String( b ?? '' );
+		if (
+			! same( email, ( spec.billing as { email: string } ).email ) ||
+			! same( copy.date_created_gmt, String( spec.date_created ).replace( /Z$/, '' ) ) ||
+			! same( copy.date_paid_gmt, spec.date_paid ? String( spec.date_paid ).replace( /Z$/, '' ) : '' )
+		) {
+			throw new Error(
+				`Copy ${ id } is not seedOrder(${ index })'s order: ${ email } ${ String( copy.date_created_gmt ) } ${ String( copy.date_paid_gmt ) } against ${ JSON.stringify( [ ( spec.billing as { email: string } ).email, spec.date_created, spec.date_paid ] ) }`
+			);
+		}
+		pairs.push( [ id, templateId, index ] );
+	}
+	const loaded = verifyCli( envName, [
+		'copies',
+		JSON.stringify( pairs.map( ( [ copy, template ] ) => [ copy, template ] ) ),
+	] ) as Array< { copy: number; differences?: string[]; error?: string } >;
+	for ( const result of loaded ) {
+		const unexpected = ( result.differences ?? [ result.error ?? 'no answer' ] ).filter(
+			( key ) => ! VARIED_DATA.has( key )
+		);
+		if ( unexpected.length ) {
+			throw new Error(
+				`Copy ${ result.copy } read through wc_get_order() differs from its template in ${ unexpected.join( ', ' ) }`
+			);
+		}
 	}
 	log(
-		`  ${ walked.rows.toLocaleString( 'en' ) } rows, walked in ${ ( ( performance.now() - started ) / 1000 ).toFixed( 0 ) } s`
+		`  ${ pairs.length } copies read back through /wc/v3/orders/<id> and wc_get_order(): each its template's order but for id, number, key, dates, customer and payment ids, which are seedOrder()'s for its index`
+	);
+}
+
+/** Paths where two JSON values differ, with both values. */
+function differences( a: unknown, b: unknown, at = '' ): string[] {
+	if ( a && b && typeof a === 'object' && typeof b === 'object' ) {
+		const keys = new Set( [ ...Object.keys( a ), ...Object.keys( b ) ] );
+		return [ ...keys ].flatMap( ( key ) =>
+			differences(
+				( a as Record< string, unknown > )[ key ],
+				( b as Record< string, unknown > )[ key ],
+				`${ at }.${ key }`
+			)
+		);
+	}
+	return isDeepStrictEqual( a, b ) ? [] : [ `${ at }: ${ JSON.stringify( a ) } vs ${ JSON.stringify( b ) }` ];
+}
+
+/** The plugin's index holds exactly the orders WooCommerce's own paid-status query returns (verify-cli.php index). */
+async function checkIndexMatchesStore( envName: string, storage: string ): Promise< void > {
+	const started = performance.now();
+	const found = verifyCli( envName, [ 'index' ] ) as {
+		store: number;
+		index: number;
+		only_store: number[];
+		only_index: number[];
+	};
+	if ( found.store !== found.index || found.only_store.length || found.only_index.length ) {
+		throw new Error(
+			`The paid-orders index does not hold WooCommerce's paid orders (${ storage }): ${ JSON.stringify( found ) }`
+		);
+	}
+	log(
+		`  the paid-orders index holds exactly WooCommerce's ${ found.store.toLocaleString( 'en' ) } paid orders (wc_get_orders() for the paid statuses; checked in ${ ( ( performance.now() - started ) / 1000 ).toFixed( 0 ) } s)`
 	);
 }
 
@@ -477,6 +817,8 @@ interface Series {
 interface QueryCount {
 	total: number;
 	route: number | null;
+	/** The route's own queries (with SAVEQUERIES). */
+	sql: string[];
 }
 
 /** Depths of the backlog the sync (c) is measured at; (a) and (b) at the same page numbers. */
@@ -500,7 +842,7 @@ interface DepthResult {
 	cursor: Cursor;
 	a: number[];
 	c: number[];
-	queries: { a?: QueryCount; b?: QueryCount; c?: QueryCount };
+	queries: { a?: QueryCount; b?: QueryCount; c?: QueryCount; a0?: QueryCount; c0?: QueryCount };
 }
 
 interface ScaleResult {
@@ -510,6 +852,15 @@ interface ScaleResult {
 	a: Series;
 	b: Series;
 	c: Series;
+	/** (a) and (c) with with_total=false: no count. */
+	a0: Series;
+	c0: Series;
+	/** (a0) served (a)'s orders and (c0) the walk's page at every cursor. */
+	sameUncounted: boolean;
+	/** The most rows EXPLAIN expects one route query of (a), (a0), (c), (c0) to read, and the plans. */
+	explain: { maxRows: number; plans: string[] } | undefined;
+	indexWalk: WalkFigures | undefined;
+	checkout: { with: number[]; without: number[] } | undefined;
 	serviceBaseline: number[];
 	adminBaseline: number[];
 	/** (a) and (b) returned the same orders on every page. */
@@ -669,100 +1020,130 @@ async function main(): Promise< void > {
 
 		let now = Date.now();
 		const finalScale = options.scales[ options.scales.length - 1 ] as number;
-		// Creation dates are spread over 400 days for this many orders, whatever the scales, so
-		// that a scale's orders are the same in every run (and in the seed cache).
-		const spread = Math.max( 50_000, finalScale );
+		// Creation dates are spread over 400 days for a million orders, whatever the scales, so
+		// that the templates and every copy are the same orders in every run (and in the cache).
+		const spread = SEED_SPREAD;
 		const cacheKey = ( orders: number ): SeedCacheKey | undefined =>
 			options.seedCache
 				? { woocommerceVersion: shop.version, orderStorage: shop.orderStorage, orders, spread }
 				: undefined;
 		let seeded = 0;
-		// Seeded by this run, not restored from the seed cache.
+		// Templates seeded through WooCommerce's API by this run, not restored from the seed cache.
 		let seededHere = 0;
 		let seedMs = 0;
+		// Copies written in SQL by this run, and the time it took.
+		const multiplied = { orders: 0, ms: 0 };
 		const results: ScaleResult[] = [];
+		assertSequenceEngine( options.name );
+		setBufferPool( options.name, options.bufferPoolMb );
 
 		for ( const scale of options.scales ) {
-			const key = cacheKey( scale );
-			const dump = key ? findSeedDump( options.seedCache as string, key, seeded ) : undefined;
-			if ( dump ) {
-				const started = performance.now();
-				log(
-					`Restoring ${ dump.orders.toLocaleString( 'en' ) } seeded orders from ${ path.relative( ROOT, dump.file ) } (mariadb-dump of an earlier run)`
-				);
-				restoreSeedDump( options.name, dump, site );
-				( { admin, service, products } = await setUp() );
-				now = dump.now;
-				seeded = dump.orders;
-				log( `  restored in ${ ( ( performance.now() - started ) / 1000 ).toFixed( 0 ) } s` );
-			}
-			// One php-cli process per checkpoint (no request per chunk), MariaDB's log synced about
-			// once a second meanwhile, a dump at each checkpoint and at the scale.
-			while ( seeded < scale ) {
-				const from = seeded;
-				const to = Math.min(
-					scale,
-					( Math.floor( from / options.seedCheckpoint ) + 1 ) * options.seedCheckpoint
-				);
-				const specs = function* (): Generator< Record< string, unknown > > {
-					for ( let index = from; index < to; index++ ) {
-						yield seedOrder( index, spread, products, now );
+			if ( seeded < TEMPLATE_ORDERS ) {
+				const key = cacheKey( TEMPLATE_ORDERS );
+				const dump = key ? findSeedDump( options.seedCache as string, key, seeded ) : undefined;
+				if ( dump && dump.orders === TEMPLATE_ORDERS ) {
+					const started = performance.now();
+					log(
+						`Restoring the ${ dump.orders.toLocaleString( 'en' ) } template orders from ${ dump.file } (mariadb-dump of an earlier run)`
+					);
+					restoreSeedDump( options.name, dump, site );
+					( { admin, service, products } = await setUp() );
+					now = dump.now;
+					seeded = dump.orders;
+					log( `  restored in ${ ( ( performance.now() - started ) / 1000 ).toFixed( 0 ) } s` );
+				} else {
+					const specs = function* (): Generator< Record< string, unknown > > {
+						for ( let index = 0; index < TEMPLATE_ORDERS; index++ ) {
+							yield seedOrder( index, spread, products, now );
+						}
+					};
+					log(
+						`Seeding the ${ TEMPLATE_ORDERS } template orders in one php-cli process (WooCommerce API: wc_create_order, add_product, calculate_totals; analytics import and outbound events unhooked)`
+					);
+					const started = performance.now();
+					relaxedDurability( options.name, true );
+					try {
+						await seedWithPhpCli( options.name, specs(), () => undefined );
+					} finally {
+						relaxedDurability( options.name, false );
 					}
-				};
+					seedMs += performance.now() - started;
+					seededHere = TEMPLATE_ORDERS;
+					seeded = TEMPLATE_ORDERS;
+					log( `  ${ seeded } templates in ${ ( seedMs / 1000 ).toFixed( 0 ) } s` );
+					// The index walk the activation started, to its end, before the templates are dumped.
+					await walkPaidIndex( site, admin, Infinity );
+					if ( key ) {
+						const saved = saveSeedDump( options.seedCache as string, options.name, key, now );
+						log( `  dumped to ${ saved.file }` );
+					}
+				}
+			}
+			if ( seeded < scale ) {
 				log(
-					`Seeding ${ from.toLocaleString( 'en' ) } to ${ to.toLocaleString( 'en' ) } orders in one php-cli process (WooCommerce API: wc_create_order, add_product, calculate_totals; analytics import and outbound events unhooked)`
+					`Multiplying the templates in SQL: orders ${ seeded.toLocaleString( 'en' ) } to ${ scale.toLocaleString( 'en' ) } (bench/support/wc-sql-multiply.ts)`
 				);
 				const started = performance.now();
+				const from = seeded;
 				let lastReport = 0;
 				relaxedDurability( options.name, true );
 				try {
-					await seedWithPhpCli( options.name, specs(), ( created ) => {
-						const ms = performance.now() - started;
-						if ( ms - lastReport >= 30_000 ) {
-							lastReport = ms;
-							const rate = ms / created;
-							log(
-								`  ${ ( from + created ).toLocaleString( 'en' ) } / ${ scale.toLocaleString( 'en' ) } orders, ${ rate.toFixed( 1 ) } ms an order, about ${ Math.ceil( ( ( scale - from - created ) * rate ) / 60000 ) } min left to ${ scale.toLocaleString( 'en' ) }`
-							);
-						}
+					multiplyOrders( {
+						envName: options.name,
+						orderStorage: shop.orderStorage === 'hpos' ? 'hpos' : 'legacy',
+						from,
+						to: scale,
+						spread,
+						now,
+						onBatch: ( done ) => {
+							const ms = performance.now() - started;
+							if ( ms - lastReport >= 30_000 || done === scale ) {
+								lastReport = ms;
+								log(
+									`  ${ done.toLocaleString( 'en' ) } / ${ scale.toLocaleString( 'en' ) } orders, ${ ( ( ms / ( done - from ) ) * 1000 ).toFixed( 0 ) } µs an order`
+								);
+							}
+						},
 					} );
 				} finally {
 					relaxedDurability( options.name, false );
 				}
-				seedMs += performance.now() - started;
-				seededHere += to - from;
-				seeded = to;
+				const ms = performance.now() - started;
+				multiplied.orders += scale - from;
+				multiplied.ms += ms;
+				seeded = scale;
 				log(
-					`  ${ seeded.toLocaleString( 'en' ) } orders (${ ( seedMs / 1000 ).toFixed( 0 ) } s of seeding in this run, ${ ( seedMs / seededHere ).toFixed( 1 ) } ms an order)`
+					`  ${ ( scale - from ).toLocaleString( 'en' ) } copies written in ${ ( ms / 1000 ).toFixed( 0 ) } s`
 				);
-				if ( key ) {
-					const dumped = performance.now();
-					const saved = saveSeedDump(
-						options.seedCache as string,
-						options.name,
-						{ ...key, orders: seeded },
-						now
-					);
-					log(
-						`  dumped to ${ path.relative( ROOT, saved.file ) } in ${ ( ( performance.now() - dumped ) / 1000 ).toFixed( 0 ) } s (${ ( fs.statSync( saved.file ).size / 1048576 ).toFixed( 0 ) } MiB)`
-					);
-				}
+				await checkCopies( site, admin, options.name, scale, spread, products, now );
 			}
-			await walkPaidIndex( site, admin );
+			const indexWalk = options.walk ? await walkPaidIndex( site, admin, options.walkRuns ) : undefined;
+			await checkIndexMatchesStore( options.name, shop.orderStorage );
 			log(
 				`Measuring at ${ scale.toLocaleString( 'en' ) } orders: one walk of the sync order, then ${ options.rounds } interleaved rounds`
 			);
-			results.push( await measure( site, service, admin, scale, options ) );
+			const measured = await measure( site, service, admin, scale, options );
+			measured.indexWalk = indexWalk;
+			log(
+				`  the plugin's cost on a checkout: ${ options.checkoutPairs } pairs of paid orders, with and without its callbacks`
+			);
+			measured.checkout = checkoutCost(
+				options.name,
+				seedOrder( 1, spread, products, now ),
+				options.checkoutPairs
+			);
+			results.push( measured );
 			if ( scale !== finalScale ) {
 				// The scales measured so far, in case a long seeding to the next is stopped.
 				log( `Results so far (${ results.length } of ${ options.scales.length } scales):` );
-				report( results, { ...options, json: false }, { seeded: seededHere, seedMs }, run );
+				report( results, { ...options, json: false }, { seeded: seededHere, seedMs, multiplied }, run );
 			}
 		}
 
-		report( results, options, { seeded: seededHere, seedMs }, run );
+		report( results, options, { seeded: seededHere, seedMs, multiplied }, run );
 		const failed = results.filter(
-			( r ) => ! r.samePages || ! r.sameFields || ! r.sameSyncPages || r.walk.distinct !== r.paid
+			( r ) =>
+				! r.samePages || ! r.sameFields || ! r.sameSyncPages || ! r.sameUncounted || r.walk.distinct !== r.paid
 		);
 		if ( failed.length ) {
 			process.stderr.write(
@@ -777,6 +1158,11 @@ async function main(): Promise< void > {
 			stack = undefined;
 		}
 	} finally {
+		if ( options.keep && stack ) {
+			// Kept after a failure too, for investigation.
+			log( `Kept running after a failure: ${ stack.siteUrl }; stop it with --stop --name=${ options.name }` );
+			stack = undefined;
+		}
 		await stop();
 	}
 }
@@ -795,6 +1181,7 @@ async function measure(
 		`/service-integration/v1/commandes-payees?per_page=${ perPage }&page=${ page }`;
 	const wc = ( page: number ): string =>
 		`/wc/v3/orders?status=processing,completed&per_page=${ perPage }&page=${ page }`;
+	const uncounted = ( route: string ): string => `${ route }&with_total=false`;
 	const sync = ( cursor: Cursor | undefined ): string => {
 		const query = new URLSearchParams( { orderby: 'date_paid', per_page: String( perPage ) } );
 		if ( cursor ) {
@@ -823,7 +1210,7 @@ async function measure(
 	let cursor: Cursor | undefined;
 	let previous: Item | undefined;
 	for (;;) {
-		const r = check( await request( site, service, sync( cursor ) ), 'sync walk' );
+		const r = check( await request( site, service, uncounted( sync( cursor ) ) ), 'sync walk' );
 		const page = items( r.body );
 		if ( page.length === 0 ) {
 			break;
@@ -887,6 +1274,12 @@ async function measure(
 		a: { ms: [], bytes: [] },
 		b: { ms: [], bytes: [] },
 		c: { ms: [], bytes: [] },
+		a0: { ms: [], bytes: [] },
+		c0: { ms: [], bytes: [] },
+		sameUncounted: true,
+		explain: undefined,
+		indexWalk: undefined,
+		checkout: undefined,
 		serviceBaseline: [],
 		adminBaseline: [],
 		samePages: true,
@@ -901,6 +1294,8 @@ async function measure(
 		let aBody = '';
 		let bBody = '';
 		let cBody = '';
+		let a0Body = '';
+		let c0Body = '';
 		const steps: Array< () => Promise< void > > = [
 			async () => {
 				const r = check( await request( site, service, ours( depth.page ) ), 'endpoint' );
@@ -921,6 +1316,24 @@ async function measure(
 				result.c.bytes.push( r.bytes );
 				depth.c.push( r.ms );
 				cBody = r.body;
+			},
+			async () => {
+				const r = check(
+					await request( site, service, uncounted( ours( depth.page ) ) ),
+					'endpoint, with_total=false'
+				);
+				result.a0.ms.push( r.ms );
+				result.a0.bytes.push( r.bytes );
+				a0Body = r.body;
+			},
+			async () => {
+				const r = check(
+					await request( site, service, uncounted( sync( depth.cursor ) ) ),
+					'sync, with_total=false'
+				);
+				result.c0.ms.push( r.ms );
+				result.c0.bytes.push( r.bytes );
+				c0Body = r.body;
 			},
 			async () => {
 				result.serviceBaseline.push(
@@ -946,6 +1359,9 @@ async function measure(
 		if ( ids( cBody ) !== walkPages[ walkIndex ] ) {
 			result.sameSyncPages = false;
 		}
+		if ( a0Body !== aBody || c0Body !== cBody ) {
+			result.sameUncounted = false;
+		}
 	}
 
 	if ( options.queryCount ) {
@@ -953,7 +1369,17 @@ async function measure(
 			depth.queries.a = queryCount( await request( site, service, ours( depth.page ), { probe: true } ) );
 			depth.queries.b = queryCount( await request( site, admin, wc( depth.page ), { probe: true } ) );
 			depth.queries.c = queryCount( await request( site, service, sync( depth.cursor ), { probe: true } ) );
+			depth.queries.a0 = queryCount(
+				await request( site, service, uncounted( ours( depth.page ) ), { probe: true } )
+			);
+			depth.queries.c0 = queryCount(
+				await request( site, service, uncounted( sync( depth.cursor ) ), { probe: true } )
+			);
 		}
+		const ourSql = depths.flatMap( ( d ) =>
+			[ d.queries.a, d.queries.c, d.queries.a0, d.queries.c0 ].flatMap( ( q ) => q?.sql ?? [] )
+		);
+		result.explain = explainRoute( options.name, [ ...new Set( ourSql ) ] );
 	}
 	return result;
 }
@@ -973,12 +1399,11 @@ function queryCount( result: Timed ): QueryCount | undefined {
 		savequeries: boolean;
 		queries: Array< { sql: string; caller: string } >;
 	};
+	const inRoute = probe.queries.filter( ( q ) => q.caller.includes( 'WP_REST_Server->respond_to_request' ) );
 	return {
 		total: probe.num_queries,
-		route:
-			probe.savequeries && probe.queries.length > 0
-				? probe.queries.filter( ( q ) => q.caller.includes( 'WP_REST_Server->respond_to_request' ) ).length
-				: null,
+		route: probe.savequeries && probe.queries.length > 0 ? inRoute.length : null,
+		sql: inRoute.map( ( q ) => q.sql ),
 	};
 }
 
@@ -1002,7 +1427,7 @@ function check( result: Timed, what: string ): Timed {
 function report(
 	results: ScaleResult[],
 	options: Options,
-	seeding: { seeded: number; seedMs: number },
+	seeding: { seeded: number; seedMs: number; multiplied: { orders: number; ms: number } },
 	run: Run
 ): void {
 	const ms = ( n: number ): string => `${ n.toFixed( 0 ).padStart( 6 ) } ms`;
@@ -1045,9 +1470,42 @@ function report(
 		lines.push(
 			`${ pad }  ${ '(c) sync, orderby=date_paid+cursor'.padEnd( 34 ) } ${ ms( c.median ) } ${ ms( c.p95 ) } ${ kb( c.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.c ) ) }`
 		);
+		const a0 = summary( r.a0 );
+		const c0 = summary( r.c0 );
+		const me = median( r.serviceBaseline );
 		lines.push(
-			`${ pad }  trivial request (/me), service account / admin: ${ ms( median( r.serviceBaseline ) ) } / ${ ms( median( r.adminBaseline ) ) }`
+			`${ pad }  ${ '(a0) (a) with with_total=false'.padEnd( 34 ) } ${ ms( a0.median ) } ${ ms( a0.p95 ) } ${ kb( a0.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.a0 ) ) }`
 		);
+		lines.push(
+			`${ pad }  ${ '(c0) (c) with with_total=false'.padEnd( 34 ) } ${ ms( c0.median ) } ${ ms( c0.p95 ) } ${ kb( c0.bytes ) }   ${ range( r.depths.map( ( d ) => d.queries.c0 ) ) }`
+		);
+		lines.push(
+			`${ pad }  trivial request (/me), service account / admin: ${ ms( me ) } / ${ ms( median( r.adminBaseline ) ) }`
+		);
+		lines.push(
+			`${ pad }  against /me (service account), median: (a) ${ x( a.median / me ) }, (c) ${ x( c.median / me ) }, (a0) ${ x( a0.median / me ) }, (c0) ${ x( c0.median / me ) } (target: at most 1.3x)`
+		);
+		if ( r.explain ) {
+			lines.push(
+				`${ pad }  EXPLAIN of the routes' own queries ((a), (c), (a0), (c0)): at most ${ r.explain.maxRows.toLocaleString( 'en' ) } rows expected in one query`
+			);
+			for ( const plan of r.explain.plans ) {
+				lines.push( `${ pad }    ${ plan }` );
+			}
+		}
+		if ( r.indexWalk ) {
+			const w = r.indexWalk;
+			lines.push(
+				`${ pad }  index walk (daily check), ${ w.finished ? 'to its end' : `${ w.runs.length } runs, up to order id ${ w.position.toLocaleString( 'en' ) }` }: ${ w.rows.toLocaleString( 'en' ) } rows, ${ w.seconds.toFixed( 0 ) } s, ${ w.runs.length } Action Scheduler runs (median ${ median( w.runs ).toFixed( 1 ) } s, longest ${ Math.max( ...w.runs ).toFixed( 1 ) } s), peak memory ${ w.peakMemoryMb } MiB of ${ w.memoryLimit }`
+			);
+		}
+		if ( r.checkout ) {
+			const withPlugin = median( r.checkout.with );
+			const without = median( r.checkout.without );
+			lines.push(
+				`${ pad }  checkout (a paid order through WooCommerce's API), median of ${ r.checkout.with.length } pairs: ${ withPlugin.toFixed( 1 ) } ms with the plugin, ${ without.toFixed( 1 ) } ms without: +${ ( withPlugin - without ).toFixed( 1 ) } ms (target: at most 5 ms)`
+			);
+		}
 		lines.push(
 			`${ pad }  (b)/(a): median ${ x( b.median / a.median ) }, p95 ${ x( b.p95 / a.p95 ) }, size ${ x( b.bytes / a.bytes ) }   (c)/(a): median ${ x( c.median / a.median ) }, p95 ${ x( c.p95 / a.p95 ) }`
 		);
@@ -1061,7 +1519,7 @@ function report(
 			);
 		}
 		lines.push(
-			`${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }, with the same fields: ${ r.sameFields ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }`
+			`${ pad }  same orders (a) vs (b) on every page: ${ r.samePages ? 'yes' : 'NO' }, with the same fields: ${ r.sameFields ? 'yes' : 'NO' }; (c) same page as the walk at every cursor: ${ r.sameSyncPages ? 'yes' : 'NO' }; (a0) and (c0) the same pages as (a) and (c): ${ r.sameUncounted ? 'yes' : 'NO' }`
 		);
 		lines.push(
 			`${ pad }  sync walk: ${ r.walk.pages } pages, ${ r.walk.orders } orders (${ r.walk.distinct } distinct; ${ r.walk.distinct === r.paid ? 'all' : `NOT the ${ r.paid }` } paid orders), ${ r.walk.tiedPairs } pairs paid in the same second; median ${ ms( median( r.walk.ms ) ) } a page`
@@ -1085,14 +1543,14 @@ function report(
 			return `median ${ x( to.median / from.median ) }, p95 ${ x( to.p95 / from.p95 ) }`;
 		};
 		lines.push(
-			`Flatness, ${ last.orders.toLocaleString( 'en' ) } vs ${ first.orders.toLocaleString( 'en' ) } orders: (a) ${ growth( ( r ) => r.a ) }; (c) ${ growth( ( r ) => r.c ) }; (b) ${ growth( ( r ) => r.b ) }`
+			`Flatness, ${ last.orders.toLocaleString( 'en' ) } vs ${ first.orders.toLocaleString( 'en' ) } orders: (a) ${ growth( ( r ) => r.a ) }; (c) ${ growth( ( r ) => r.c ) }; (a0) ${ growth( ( r ) => r.a0 ) }; (c0) ${ growth( ( r ) => r.c0 ) }; (b) ${ growth( ( r ) => r.b ) }; /me ${ growth( ( r ) => ( { ms: r.serviceBaseline, bytes: [] } ) ) } (target: at most 1.2x)`
 		);
 		lines.push(
 			`Per page, median (a) / (c): ${ results.map( ( r ) => `${ r.orders.toLocaleString( 'en' ) }: ${ median( r.a.ms ).toFixed( 0 ) } / ${ median( r.c.ms ).toFixed( 0 ) } ms` ).join( ', ' ) }`
 		);
 	}
 	lines.push(
-		`Seeding in this run: ${ seeding.seeded.toLocaleString( 'en' ) } orders in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s (${ seeding.seeded ? ( seeding.seedMs / seeding.seeded ).toFixed( 1 ) : '-' } ms an order, one php-cli process); the rest restored from the seed cache.`
+		`Seeding in this run: ${ seeding.seeded } template orders through WooCommerce's API in ${ ( seeding.seedMs / 1000 ).toFixed( 0 ) } s (0: restored from the seed cache); ${ seeding.multiplied.orders.toLocaleString( 'en' ) } copies written in SQL in ${ ( seeding.multiplied.ms / 1000 ).toFixed( 0 ) } s (${ seeding.multiplied.orders ? ( ( seeding.multiplied.ms / seeding.multiplied.orders ) * 1000 ).toFixed( 0 ) : '-' } µs an order).`
 	);
 	process.stdout.write( lines.join( '\n' ) + '\n' );
 	if ( options.json ) {
@@ -1107,6 +1565,11 @@ function report(
 						a: summary( r.a ),
 						b: summary( r.b ),
 						c: summary( r.c ),
+						a0: summary( r.a0 ),
+						c0: summary( r.c0 ),
+						explain: r.explain,
+						indexWalk: r.indexWalk,
+						checkout: r.checkout,
 						baselineService: median( r.serviceBaseline ),
 						baselineAdmin: median( r.adminBaseline ),
 						samePages: r.samePages,

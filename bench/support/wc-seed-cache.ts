@@ -25,7 +25,7 @@ export function defaultSeedCache(): string {
 }
 
 /** Bump when the seeded orders change shape (bench/paid-orders.ts seedOrder, the seeding plugin). */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 export interface SeedCacheKey {
 	woocommerceVersion: string;

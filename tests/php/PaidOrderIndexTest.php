@@ -155,10 +155,24 @@ final class PaidOrderIndexTest extends TestCase {
 	}
 
 	/**
-	 * A page reads the sets window in its order.
+	 * A page reads the sets window in its order: its ids from the order's key, then their
+	 * snapshots by id, served in the ids' order whatever order the rows come back in.
 	 */
 	public function test_a_page_reads_the_sets_window_in_its_order(): void {
-		$this->db->answers( 'SELECT snapshot FROM shop_si_paid_orders', array( '{"id":5,"number":"5"}', '{"id":8}' ) );
+		$this->db->answers( 'SELECT order_id FROM shop_si_paid_orders', array( '5', '8' ) );
+		$this->db->answers(
+			'SELECT order_id, snapshot FROM shop_si_paid_orders WHERE order_id IN (5,8)',
+			array(
+				array(
+					'order_id' => '8',
+					'snapshot' => '{"id":8}',
+				),
+				array(
+					'order_id' => '5',
+					'snapshot' => '{"id":5,"number":"5"}',
+				),
+			)
+		);
 		$range = new Paid_Order_Range( 1767000000, 5, 1767225540 );
 		$this->assertSame(
 			array(
@@ -171,9 +185,35 @@ final class PaidOrderIndexTest extends TestCase {
 			$this->index->snapshots( $range, 20, 10 )
 		);
 		$this->assertSame(
-			'SELECT snapshot FROM shop_si_paid_orders WHERE ' . $range->where() . ' ORDER BY paid_at ASC, order_id ASC LIMIT 20, 10',
+			'SELECT order_id FROM shop_si_paid_orders WHERE ' . $range->where() . ' ORDER BY paid_at ASC, order_id ASC LIMIT 20, 10',
 			$this->db->sql()[0]
 		);
+	}
+
+	/**
+	 * A row removed between the two reads is left out of the page, not an error.
+	 */
+	public function test_a_row_removed_between_the_two_reads_is_left_out(): void {
+		$this->db->answers( 'SELECT order_id FROM shop_si_paid_orders', array( '5', '8' ) );
+		$this->db->answers(
+			'SELECT order_id, snapshot',
+			array(
+				array(
+					'order_id' => '8',
+					'snapshot' => '{"id":8}',
+				),
+			)
+		);
+		$this->assertSame( array( array( 'id' => 8 ) ), $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
+	}
+
+	/**
+	 * The snapshots the database refuses after the ids are an error, never a short page.
+	 */
+	public function test_snapshots_the_database_refuses_are_an_error(): void {
+		$this->db->answers( 'SELECT order_id FROM shop_si_paid_orders', array( '5' ) );
+		$this->db->fails( 'SELECT order_id, snapshot' );
+		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
 	}
 
 	/**
@@ -187,7 +227,7 @@ final class PaidOrderIndexTest extends TestCase {
 	 * A page the database refuses is an error never an empty page.
 	 */
 	public function test_a_page_the_database_refuses_is_an_error_never_an_empty_page(): void {
-		$this->db->fails( 'SELECT snapshot', "Table 'shop_si_paid_orders' doesn't exist" );
+		$this->db->fails( 'SELECT order_id FROM', "Table 'shop_si_paid_orders' doesn't exist" );
 		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
 	}
 
@@ -195,7 +235,20 @@ final class PaidOrderIndexTest extends TestCase {
 	 * A row without a snapshot fails the page.
 	 */
 	public function test_a_row_without_a_snapshot_fails_the_page(): void {
-		$this->db->answers( 'SELECT snapshot', array( '{"id":5}', 'not json' ) );
+		$this->db->answers( 'SELECT order_id FROM', array( '5', '6' ) );
+		$this->db->answers(
+			'SELECT order_id, snapshot',
+			array(
+				array(
+					'order_id' => '5',
+					'snapshot' => '{"id":5}',
+				),
+				array(
+					'order_id' => '6',
+					'snapshot' => 'not json',
+				),
+			)
+		);
 		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
 		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}

@@ -10,95 +10,74 @@ use ServiceIntegration\Commerce\Paid_Order_Index_Walk;
 use ServiceIntegration\Commerce\Walk_Steps;
 
 /**
- * Walk_Steps: batch windows with their overlap, the end of the walk, the sweep's actions, and a
+ * Walk_Steps: windows of ids, the end of the walk, the sweep's actions, and a
  * walk started before WooCommerce was loaded.
  */
 final class WalkStepsTest extends TestCase {
 
 	/**
-	 * Offsets reached and the window of the next batch (BATCH 200, OVERLAP 20).
-	 *
-	 * @return array<string, array{0: int, 1: int, 2: int}>
+	 * A window is WINDOW ids from where the walk is (a walk starts at 0, ids start at 1).
 	 */
-	public static function windows(): array {
-		return array(
-			'the first batch'    => array( 0, 0, 200 ),
-			'within the overlap' => array( 5, 0, 205 ),
-			'at the overlap'     => array( 20, 0, 220 ),
-			'the second batch'   => array( 200, 180, 220 ),
-			'far along'          => array( 10000, 9980, 220 ),
-		);
+	public function test_a_batch_reads_a_window_of_ids_from_where_the_walk_is(): void {
+		$this->assertSame( range( 1, 500 ), Walk_Steps::window( 0, Paid_Order_Index_Walk::WINDOW ) );
+		$this->assertSame( range( 501, 1000 ), Walk_Steps::window( 501, Paid_Order_Index_Walk::WINDOW ) );
+		$this->assertSame( range( 999501, 1000000 ), Walk_Steps::window( 999501, Paid_Order_Index_Walk::WINDOW ) );
 	}
 
 	/**
-	 * Each batch reads OVERLAP orders again before the offset.
+	 * Windows and the highest id of a paid order.
 	 *
-	 * @dataProvider windows
-	 * @param int $offset Offset reached.
-	 * @param int $from   First order read.
-	 * @param int $limit  Orders asked for.
-	 */
-	public function test_a_batch_starts_an_overlap_before_the_offset_never_before_the_first( int $offset, int $from, int $limit ): void {
-		$this->assertSame(
-			array(
-				'from'  => $from,
-				'limit' => $limit,
-			),
-			Walk_Steps::window( $offset, Paid_Order_Index_Walk::BATCH, Paid_Order_Index_Walk::OVERLAP )
-		);
-	}
-
-	/**
-	 * Batches and where the next starts.
-	 *
-	 * @return array<string, array{0: int, 1: int, 2: int, 3: int|null}>
+	 * @return array<string, array{0: int, 1: int, 2: int|null}>
 	 */
 	public static function ends(): array {
 		return array(
-			'a full first batch'   => array( 0, 200, 200, 200 ),
-			'a full later batch'   => array( 180, 220, 220, 400 ),
-			'one short'            => array( 180, 220, 219, null ),
-			'none read'            => array( 0, 200, 0, null ),
-			'an empty later batch' => array( 380, 220, 0, null ),
+			'no paid order'                 => array( 0, 0, null ),
+			'the last paid order in it'     => array( 0, 500, null ),
+			'the last paid order after it'  => array( 0, 501, 501 ),
+			'far along'                     => array( 999501, 2000000, 1000001 ),
+			'the last paid order far below' => array( 999501, 12, null ),
 		);
 	}
 
 	/**
-	 * A batch that is not full was the last.
+	 * The walk goes on while a paid order has a higher id than the window's last.
 	 *
 	 * @dataProvider ends
-	 * @param int      $from  Start.
-	 * @param int      $limit Asked for.
-	 * @param int      $read  Read.
-	 * @param int|null $next  Next offset, or null.
+	 * @param int      $from_id   Window start.
+	 * @param int      $last_paid Highest paid id.
+	 * @param int|null $next      Next window, or null.
 	 */
-	public function test_the_walk_goes_on_after_a_full_batch_only( int $from, int $limit, int $read, ?int $next ): void {
-		$this->assertSame( $next, Walk_Steps::next( $from, $limit, $read ) );
+	public function test_the_walk_goes_on_while_a_paid_order_lies_past_the_window( int $from_id, int $last_paid, ?int $next ): void {
+		$this->assertSame( $next, Walk_Steps::next( $from_id, Paid_Order_Index_Walk::WINDOW, $last_paid ) );
 	}
 
 	/**
-	 * A walk reads every order once past the overlap even when orders are deleted meanwhile.
+	 * A walk reads every order once even when orders are deleted meanwhile, and its batches
+	 * cost the same wherever it is: WINDOW ids each, however many orders come before.
 	 */
-	public function test_a_walk_reads_every_order_once_past_the_overlap_even_when_orders_are_deleted_meanwhile(): void {
-		$orders = range( 1, 650 );
+	public function test_a_walk_reads_every_order_once_even_when_orders_are_deleted_meanwhile(): void {
+		$paid   = array_merge( range( 3, 650, 3 ), range( 1400, 1450 ) );
 		$seen   = array();
-		$offset = 0;
+		$from   = 0;
 		$runs   = 0;
-		while ( null !== $offset && $runs < 100 ) {
+		$widths = array();
+		while ( null !== $from && $runs < 100 ) {
 			++$runs;
-			$window = Walk_Steps::window( $offset, Paid_Order_Index_Walk::BATCH, Paid_Order_Index_Walk::OVERLAP );
-			$read   = array_slice( $orders, $window['from'], $window['limit'] );
-			foreach ( $read as $id ) {
+			$window   = Walk_Steps::window( $from, Paid_Order_Index_Walk::WINDOW );
+			$widths[] = count( $window );
+			foreach ( array_intersect( $paid, $window ) as $id ) {
+				$this->assertArrayNotHasKey( $id, $seen );
 				$seen[ $id ] = true;
 			}
-			if ( 2 === $runs ) {
+			if ( 1 === $runs ) {
 				// Ten orders already walked are deleted between two batches.
-				$orders = array_values( array_diff( $orders, range( 100, 109 ) ) );
+				$paid = array_values( array_diff( $paid, range( 100, 130 ) ) );
 			}
-			$offset = Walk_Steps::next( $window['from'], $window['limit'], count( $read ) );
+			$from = Walk_Steps::next( $from, Paid_Order_Index_Walk::WINDOW, (int) max( $paid ) );
 		}
-		$this->assertSame( 4, $runs );
-		$this->assertSame( range( 1, 650 ), array_keys( $seen ) );
+		$this->assertSame( 3, $runs );
+		$this->assertSame( array( 500, 500, 500 ), $widths );
+		$this->assertSame( array_merge( range( 3, 650, 3 ), range( 1400, 1450 ) ), array_keys( $seen ) );
 	}
 
 	/**

@@ -10,6 +10,7 @@
 
 // The plugin's files stop when loaded outside WordPress; these tests stand in for it.
 define( 'ABSPATH', __DIR__ . '/' ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedConstantFound -- WordPress's constant, which the plugin's files check for
+define( 'ARRAY_A', 'ARRAY_A' ); // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedConstantFound -- wpdb's output type, as WordPress defines it
 
 require dirname( __DIR__, 2 ) . '/plugin/includes/autoload.php';
 

@@ -53,6 +53,9 @@ function si_bench_wc_setup( WP_REST_Request $request ): array {
 	update_option( 'woocommerce_default_country', 'FR' );
 	update_option( 'woocommerce_calc_taxes', 'yes' );
 	update_option( 'woocommerce_prices_include_tax', 'no' );
+	// No cancelling of unpaid orders (WooCommerce's hold-stock cron): the pending templates must
+	// stay pending while their copies are written, in a run hours after they were seeded.
+	update_option( 'woocommerce_hold_stock_minutes', '' );
 	if ( array() === WC_Tax::find_rates( array( 'country' => 'FR' ) ) ) {
 		WC_Tax::_insert_tax_rate(
 			array(

@@ -84,12 +84,12 @@ final class List_Paid_Orders {
 					'items'       => Rest_Schema::output( $controller->get_item_schema() ),
 				),
 				'total'       => array(
-					'description' => __( 'Orders matching the parameters (X-WP-Total).', 'service-integration' ),
-					'type'        => 'integer',
+					'description' => __( 'Orders matching the parameters (X-WP-Total); null with with_total false.', 'service-integration' ),
+					'type'        => array( 'integer', 'null' ),
 				),
 				'total_pages' => array(
-					'description' => __( 'Pages at this page size (X-WP-TotalPages).', 'service-integration' ),
-					'type'        => 'integer',
+					'description' => __( 'Pages at this page size (X-WP-TotalPages); null with with_total false.', 'service-integration' ),
+					'type'        => array( 'integer', 'null' ),
 				),
 				'next'        => array(
 					'description' => __( 'The input for the next page (in the sync order, the cursor), or null on the last page.', 'service-integration' ),
@@ -118,8 +118,8 @@ final class List_Paid_Orders {
 		$headers = $response->get_headers();
 		return array(
 			'orders'      => array_values( (array) $response->get_data() ),
-			'total'       => (int) ( $headers['X-WP-Total'] ?? 0 ),
-			'total_pages' => (int) ( $headers['X-WP-TotalPages'] ?? 0 ),
+			'total'       => isset( $headers['X-WP-Total'] ) ? (int) $headers['X-WP-Total'] : null,
+			'total_pages' => isset( $headers['X-WP-TotalPages'] ) ? (int) $headers['X-WP-TotalPages'] : null,
 			'next'        => self::next_input( $response ),
 			'paid_before' => isset( $headers['X-Paid-Before'] ) ? (string) $headers['X-Paid-Before'] : null,
 		);

@@ -27,9 +27,11 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   the rows the walk did not write: each such order is loaded again and its row written or
  *   removed, so a row is never dropped for an order the walk merely missed.
  *
- * Offsets, not ids, mark its progress (wc_get_orders() cannot ask for ids above a value on both
- * storages): each batch starts OVERLAP orders before the previous one ended, so orders deleted
- * meanwhile shift nothing past it. New orders get higher ids and the save hooks index them.
+ * Ids mark its progress: each batch reads the paid orders among a window of WINDOW ids
+ * (wc_get_orders() with post__in, on both storages), so a batch costs the same on a million-order
+ * store at its first order as at its last, where an offset into the paid orders (LIMIT n, 200)
+ * would make the database step over every order before it. The walk ends past the highest id of a
+ * paid order; orders paid later get higher ids and the save hooks index them.
  */
 final class Paid_Order_Index_Walk {
 
@@ -37,7 +39,7 @@ final class Paid_Order_Index_Walk {
 	const CHECK_HOOK  = 'service_integration_paid_index_check';
 	const GROUP       = 'service-integration';
 	const BATCH       = 200;
-	const OVERLAP     = 20;
+	const WINDOW      = 500;
 	const RUN_SECONDS = 20;
 
 	/**
@@ -45,6 +47,13 @@ final class Paid_Order_Index_Walk {
 	 * not write.
 	 */
 	const SWEEPING = -1;
+
+	/**
+	 * The highest id of a paid order, read once per run (the walk's end; null: not read yet).
+	 *
+	 * @var int|null
+	 */
+	private ?int $last_paid = null;
 
 	/**
 	 * The walk of an index, loading orders through the adapter and writing their rows through
@@ -110,7 +119,8 @@ final class Paid_Order_Index_Walk {
 		if ( ! Paid_Orders::is_available() ) {
 			return;
 		}
-		$started = microtime( true );
+		$started         = microtime( true );
+		$this->last_paid = null;
 		do {
 			$state = $this->index->state();
 			if ( null === $state['walk'] ) {
@@ -170,21 +180,21 @@ final class Paid_Order_Index_Walk {
 	}
 
 	/**
-	 * Indexes one batch from offset $offset.
+	 * Indexes the paid orders among the window of ids from $from_id.
 	 *
-	 * @param int $offset Paid orders already walked, in id order.
-	 * @return int|null Where the next batch starts, or null when this was the last.
+	 * @param int $from_id First id of the window (a walk starts at 0).
+	 * @return int|null Where the next window starts, or null when this was the last.
 	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
 	 *                           and the route's next call queues the walk again).
 	 */
-	private function batch( int $offset ): ?int {
-		$window = Walk_Steps::window( $offset, self::BATCH, self::OVERLAP );
-		$orders = $this->orders->batch_in_id_order( $window['from'], $window['limit'] );
+	private function batch( int $from_id ): ?int {
+		$orders = $this->orders->paid_among( Walk_Steps::window( $from_id, self::WINDOW ) );
 		Line_Items::prime( $orders );
 		foreach ( $orders as $order ) {
 			self::check_written( $this->hooks->sync( $order ) );
 		}
-		return Walk_Steps::next( $window['from'], $window['limit'], count( $orders ) );
+		$this->last_paid ??= $this->orders->last_paid_id();
+		return Walk_Steps::next( $from_id, self::WINDOW, $this->last_paid );
 	}
 
 	/**

@@ -259,7 +259,11 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * Snapshots of the orders in the set, in its order, from rank $offset, at most $limit.
+	 * Snapshots of the orders in the set, in its order, from rank $offset, at most $limit: the
+	 * page's ids first, from the key of the set's order alone (it holds the sort columns and the
+	 * id: the rows skipped to reach $offset are never read), then those rows' snapshots by id.
+	 * Reading the snapshots in the first query would read every skipped row in full: at page
+	 * 3,000 of a million-order shop, 300,000 rows for 100.
 	 *
 	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set (its where() and order_by()).
 	 * @param int                                 $offset Rank of the first row.
@@ -270,14 +274,27 @@ final class Paid_Order_Index {
 		$this->db->last_error = '';
 		$table                = $this->table();
 		// The table name and the set's own SQL (integers and fixed column names only).
-		$found = $this->db->get_col( $this->db->prepare( "SELECT snapshot FROM {$table} WHERE {$set->where()} ORDER BY {$set->order_by()} LIMIT %d, %d", $offset, $limit ) );
-		$fault = Database_Error::of( $this->db, is_array( $found ) ? $found : false, 'paid-orders index: read a page' );
+		$ids   = $this->db->get_col( $this->db->prepare( "SELECT order_id FROM {$table} WHERE {$set->where()} ORDER BY {$set->order_by()} LIMIT %d, %d", $offset, $limit ) );
+		$fault = Database_Error::of( $this->db, is_array( $ids ) ? $ids : false, 'paid-orders index: read a page' );
 		if ( $fault ) {
 			return $fault;
 		}
+		if ( ! $ids ) {
+			return array();
+		}
+		$ids   = array_map( 'intval', $ids );
+		$rows  = $this->db->get_results( "SELECT order_id, snapshot FROM {$table} WHERE order_id IN (" . implode( ',', $ids ) . ')', ARRAY_A ); // The table name and integers.
+		$fault = Database_Error::of( $this->db, is_array( $rows ) ? $rows : false, 'paid-orders index: read a page' );
+		if ( $fault ) {
+			return $fault;
+		}
+		$json      = array_column( $rows, 'snapshot', 'order_id' );
 		$snapshots = array();
-		foreach ( $found as $json ) {
-			$snapshot = Paid_Order_Index_Row::snapshot( $json );
+		foreach ( $ids as $id ) {
+			if ( ! isset( $json[ $id ] ) ) {
+				continue; // Removed between the two reads (the order left the paid statuses).
+			}
+			$snapshot = Paid_Order_Index_Row::snapshot( $json[ $id ] );
 			if ( null === $snapshot ) {
 				return Database_Error::failed( 'paid-orders index: read a page', 'a row of the paid-orders index holds no snapshot' );
 			}

@@ -131,19 +131,17 @@ final class Paid_Orders {
 	 * @param array<string, string>    $filters  Date ranges as the controller builds them (paid_at,
 	 *                                           the paid moment; date_modified).
 	 * @param array<string, bool>|null $fields   Fields wanted (Paid_Order_Snapshot::of()).
-	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
+	 * @param bool                     $count    Whether the total is wanted (from_index()).
+	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|\WP_Error The index's database error.
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $fields = null ) {
+	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $fields = null, bool $count = true ) {
 		if ( ! self::paid_statuses() ) {
-			return array(
-				'orders' => array(),
-				'total'  => 0,
-			);
+			return self::nothing();
 		}
 		$serves = $this->index_serves();
 		if ( true === $serves ) {
-			return $this->from_index( new Paid_Order_Listing( $orderby, $order, $filters ), ( $page - 1 ) * $per_page, $per_page );
+			return $this->from_index( new Paid_Order_Listing( $orderby, $order, $filters ), ( $page - 1 ) * $per_page, $per_page, $count );
 		}
 		if ( is_wp_error( $serves ) ) {
 			return $serves;
@@ -174,9 +172,31 @@ final class Paid_Orders {
 			// from an empty set.
 			$found['total'] = $this->count( $filters );
 		}
+		return self::counted( self::snapshots_of( $found['orders'], $fields ), $found['total'], ( $page - 1 ) * $per_page );
+	}
+
+	/**
+	 * No order, and a total of 0.
+	 *
+	 * @return array{orders: array<int, array<string, mixed>>, total: int, more: bool}
+	 */
+	private static function nothing(): array {
+		return self::counted( array(), 0, 0 );
+	}
+
+	/**
+	 * A page read with its total, and whether orders follow it.
+	 *
+	 * @param array<int, array<string, mixed>> $orders Snapshots of the page.
+	 * @param int                              $total  Orders in the set.
+	 * @param int                              $offset Rank of the page's first order.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int, more: bool}
+	 */
+	private static function counted( array $orders, int $total, int $offset ): array {
 		return array(
-			'orders' => self::snapshots_of( $found['orders'], $fields ),
-			'total'  => $found['total'],
+			'orders' => $orders,
+			'total'  => $total,
+			'more'   => $total > $offset + count( $orders ),
 		);
 	}
 
@@ -290,26 +310,34 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * A page of the set and its total, from the index: two queries on its table.
+	 * A page of the set and its total, from the index: its ids, then their snapshots, then the
+	 * count (Paid_Order_Index). Without the count ($count false: a client that does not want
+	 * X-WP-Total), one more id is read instead, to tell whether orders follow the page: what
+	 * a request costs then does not depend on how many orders come after it.
 	 *
 	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set.
 	 * @param int                                 $offset Rank of the first order.
 	 * @param int                                 $limit  Page size.
-	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The database error.
+	 * @param bool                                $count  Whether the total is wanted.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|\WP_Error The database error.
 	 */
-	private function from_index( $set, int $offset, int $limit ) {
-		$orders = $this->index->snapshots( $set, $offset, $limit );
+	private function from_index( $set, int $offset, int $limit, bool $count ) {
+		$orders = $this->index->snapshots( $set, $offset, $count ? $limit : $limit + 1 );
 		if ( is_wp_error( $orders ) ) {
 			return $orders;
+		}
+		if ( ! $count ) {
+			return array(
+				'orders' => array_slice( $orders, 0, $limit ),
+				'total'  => null,
+				'more'   => count( $orders ) > $limit,
+			);
 		}
 		$total = $this->index->count( $set );
 		if ( is_wp_error( $total ) ) {
 			return $total;
 		}
-		return array(
-			'orders' => $orders,
-			'total'  => $total,
-		);
+		return self::counted( $orders, $total, $offset );
 	}
 
 	/**
@@ -369,28 +397,23 @@ final class Paid_Orders {
 	 * @param int                      $limit     Page size.
 	 * @param array<string, string>    $filters   Extra wc_get_orders filters (date_modified).
 	 * @param array<string, bool>|null $fields    Fields wanted (Paid_Order_Snapshot::of()).
-	 * @return array{orders: array<int, array<string, mixed>>, total: int}|\WP_Error The index's database error.
+	 * @param bool                     $count     Whether the total is wanted (from_index()).
+	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|\WP_Error The index's database error.
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $fields = null ) {
+	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $fields = null, bool $count = true ) {
 		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
-			return array(
-				'orders' => array(),
-				'total'  => 0,
-			);
+			return self::nothing();
 		}
 		$serves = $this->index_serves();
 		if ( true === $serves ) {
-			return $this->from_index( Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null ), $offset, $limit );
+			return $this->from_index( Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null ), $offset, $limit, $count );
 		}
 		if ( is_wp_error( $serves ) ) {
 			return $serves;
 		}
 		$found = $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
-		return array(
-			'orders' => self::snapshots_of( $found['orders'], $fields ),
-			'total'  => $found['total'],
-		);
+		return self::counted( self::snapshots_of( $found['orders'], $fields ), $found['total'], $offset );
 	}
 
 	/**
@@ -421,29 +444,26 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * The first paid orders from rank $offset in id order (the index walk's batches).
+	 * The highest id of a paid order, 0 when there is none (the index walk's end): one id query,
+	 * which both storages answer from the end of their primary key.
 	 *
-	 * @param int $offset Rank.
-	 * @param int $limit  How many.
-	 * @return \WC_Order[]
 	 * @throws Order_Query_Error On a database error.
 	 */
-	public function batch_in_id_order( int $offset, int $limit ): array {
+	public function last_paid_id(): int {
 		if ( ! self::paid_statuses() ) {
-			return array();
+			return 0;
 		}
-		return self::only_orders(
-			$this->query(
-				$this->args(
-					array(),
-					array(
-						'limit'   => $limit,
-						'offset'  => $offset,
-						'orderby' => array( 'ID' => 'ASC' ),
-					)
+		$ids = (array) $this->query(
+			$this->args(
+				array(),
+				array(
+					'limit'   => 1,
+					'orderby' => array( 'ID' => 'DESC' ),
+					'return'  => 'ids',
 				)
 			)
 		);
+		return (int) ( $ids[0] ?? 0 );
 	}
 
 	/**

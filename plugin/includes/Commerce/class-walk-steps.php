@@ -12,40 +12,37 @@ if ( ! defined( 'ABSPATH' ) ) {
 }
 
 /**
- * What Paid_Order_Index_Walk decides apart from reading orders and writing rows: which orders a
- * batch reads, where the next one starts, what the sweep does with each row it finds, and whether
+ * What Paid_Order_Index_Walk decides apart from reading orders and writing rows: which order ids
+ * a batch reads, where the next one starts, what the sweep does with each row it finds, and whether
  * a walk started without WooCommerce must take today's statuses and order source. Tested on its
  * own (tests/php/WalkStepsTest.php).
  */
 final class Walk_Steps {
 
 	/**
-	 * The orders a batch reads: from $overlap before the offset reached (never before the
-	 * first), so orders deleted meanwhile shift none past it, and as many more as that overlap.
+	 * The order ids a batch reads: the window of $width ids from $from_id (whatever orders
+	 * they are, if any), so a batch costs the same at the first order as at the millionth,
+	 * and an order deleted meanwhile moves no other one.
 	 *
-	 * @param int $offset  Paid orders already walked, in id order.
-	 * @param int $batch   Orders a batch walks past the offset.
-	 * @param int $overlap Orders read again before it.
-	 * @return array{from: int, limit: int}
+	 * @param int $from_id First id of the window.
+	 * @param int $width   Ids a window spans.
+	 * @return int[]
 	 */
-	public static function window( int $offset, int $batch, int $overlap ): array {
-		$from = max( 0, $offset - $overlap );
-		return array(
-			'from'  => $from,
-			'limit' => $batch + ( $offset - $from ),
-		);
+	public static function window( int $from_id, int $width ): array {
+		return range( max( 1, $from_id ), max( 1, $from_id ) + $width - 1 );
 	}
 
 	/**
-	 * Where the next batch starts, or null when this one read fewer orders than it asked for
-	 * (it was the last).
+	 * Where the next batch starts, or null when this window reached the highest id of a paid
+	 * order (orders paid after that have higher ids still, and the save hooks index them).
 	 *
-	 * @param int $from  Where this batch started.
-	 * @param int $limit Orders it asked for.
-	 * @param int $read  Orders it read.
+	 * @param int $from_id   First id of this window.
+	 * @param int $width     Ids it spans.
+	 * @param int $last_paid The highest id of a paid order now (0: none).
 	 */
-	public static function next( int $from, int $limit, int $read ): ?int {
-		return $read < $limit ? null : $from + $read;
+	public static function next( int $from_id, int $width, int $last_paid ): ?int {
+		$next = max( 1, $from_id ) + $width;
+		return $next > $last_paid ? null : $next;
 	}
 
 	/**

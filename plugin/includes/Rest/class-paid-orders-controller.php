@@ -207,6 +207,7 @@ final class Paid_Orders_Controller extends View_Controller {
 			throw new \LogicException( 'A paid-orders controller built for its schema only was asked for orders.' );
 		}
 		$paid_before = null;
+		$with_total  = false !== $request['with_total'];
 		if ( $sync ) {
 			$paid_before = time() - self::settle_seconds();
 			if ( null !== $request['paid_before'] ) {
@@ -214,7 +215,7 @@ final class Paid_Orders_Controller extends View_Controller {
 			}
 			// paid_after alone is inclusive: the cursor (paid_after, 0) keeps its whole second.
 			$after  = null !== $request['paid_after'] ? self::seconds( (string) $request['paid_after'] ) : 0;
-			$result = $this->orders->by_paid_at( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters, $this->included_fields( $request ) );
+			$result = $this->orders->by_paid_at( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters, $this->included_fields( $request ), $with_total );
 		} else {
 			$paid = self::range( $request['paid_after'], $request['paid_before'] );
 			if ( false === $paid ) {
@@ -223,7 +224,7 @@ final class Paid_Orders_Controller extends View_Controller {
 			if ( null !== $paid ) {
 				$filters['paid_at'] = $paid;
 			}
-			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters, $this->included_fields( $request ) );
+			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters, $this->included_fields( $request ), $with_total );
 		}
 		if ( is_wp_error( $result ) ) {
 			// The plugin's index could not be read (Database_Error logged the database's
@@ -231,8 +232,8 @@ final class Paid_Orders_Controller extends View_Controller {
 			return self::database_error( 'the paid-orders index could not be read (' . $result->get_error_code() . ', see the line before)' );
 		}
 
-		$max_pages = (int) ceil( $result['total'] / $per_page );
-		if ( $page > $max_pages && $result['total'] > 0 ) {
+		$max_pages = (int) ceil( (int) $result['total'] / $per_page );
+		if ( null !== $result['total'] && $page > $max_pages && $result['total'] > 0 ) {
 			return new WP_Error(
 				'rest_paid_orders_invalid_page_number',
 				__( 'The page number requested is larger than the number of pages available.', 'service-integration' ),
@@ -247,41 +248,46 @@ final class Paid_Orders_Controller extends View_Controller {
 		foreach ( $result['orders'] as $snapshot ) {
 			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $snapshot, $request ) );
 		}
-		return $this->respond( $items, $result['total'], $request, $paid_before, $result['orders'] );
+		return $this->respond( $items, $result['total'], $request, $paid_before, $result['orders'], $result['more'] );
 	}
 
 	/**
 	 * The response with WordPress's paging headers and Link header.
 	 *
 	 * @param array<int, mixed>                $items       Items.
-	 * @param int                              $total       Matching orders.
+	 * @param int|null                         $total       Matching orders (null: not counted, with_total=false: no X-WP-Total).
 	 * @param WP_REST_Request                  $request     Request.
 	 * @param int|null                         $paid_before Bound used in the sync order.
-	 * @param array<int, array<string, mixed>> $orders The snapshots returned (for the cursor).
+	 * @param array<int, array<string, mixed>> $orders      The snapshots returned (for the cursor).
+	 * @param bool                             $more        Whether orders follow this page.
 	 */
-	private function respond( array $items, int $total, WP_REST_Request $request, ?int $paid_before, array $orders = array() ): WP_REST_Response {
+	private function respond( array $items, ?int $total, WP_REST_Request $request, ?int $paid_before, array $orders = array(), bool $more = false ): WP_REST_Response {
 		$page      = (int) $request['page'];
 		$per_page  = (int) $request['per_page'];
-		$max_pages = (int) ceil( $total / max( 1, $per_page ) );
+		$max_pages = (int) ceil( (int) $total / max( 1, $per_page ) );
 		$response  = rest_ensure_response( $items );
-		$response->header( 'X-WP-Total', (string) $total );
-		$response->header( 'X-WP-TotalPages', (string) $max_pages );
+		if ( null !== $total ) {
+			$response->header( 'X-WP-Total', (string) $total );
+			$response->header( 'X-WP-TotalPages', (string) $max_pages );
+		}
 
-		$base = add_query_arg( urlencode_deep( $request->get_query_params() ), rest_url( sprintf( '%s/%s', $this->namespace, $this->rest_base ) ) );
+		// The parameters as validated: a boolean (with_total) spelled out, which add_query_arg() would drop to a bare name.
+		$query = array_map( static fn( $value ) => is_bool( $value ) ? ( $value ? 'true' : 'false' ) : $value, $request->get_query_params() );
+		$base  = add_query_arg( urlencode_deep( $query ), rest_url( sprintf( '%s/%s', $this->namespace, $this->rest_base ) ) );
 		if ( $page > 1 ) {
 			$response->link_header( 'prev', add_query_arg( 'page', min( $page - 1, max( 1, $max_pages ) ), $base ) );
 		}
 		if ( null !== $paid_before ) {
 			$response->header( 'X-Paid-Before', gmdate( 'Y-m-d\TH:i:s\Z', $paid_before ) );
 			$last = end( $orders );
-			if ( $last && $total > ( $page - 1 ) * $per_page + count( $orders ) ) {
+			if ( $last && $more ) {
 				$cursor = array(
 					'paid_after' => $last['paid_at'],
 					'after_id'   => $last['id'],
 				);
 				$response->link_header( 'next', add_query_arg( urlencode_deep( $cursor ), remove_query_arg( 'page', $base ) ) );
 			}
-		} elseif ( $max_pages > $page ) {
+		} elseif ( $more ) {
 			$response->link_header( 'next', add_query_arg( 'page', $page + 1, $base ) );
 		}
 		return $response;
@@ -401,6 +407,12 @@ final class Paid_Orders_Controller extends View_Controller {
 				'type'              => 'integer',
 				'minimum'           => 1,
 				'validate_callback' => array( $this, 'validate_after_id' ),
+			),
+			'with_total'      => array(
+				'description'       => __( 'Whether to count the matching orders for X-WP-Total and X-WP-TotalPages (default true). false: no count and no such headers, the next link still given; on a large store the count is most of what a page costs.', 'service-integration' ),
+				'type'              => 'boolean',
+				'default'           => true,
+				'validate_callback' => 'rest_validate_request_arg',
 			),
 		);
 	}

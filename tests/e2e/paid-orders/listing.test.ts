@@ -160,6 +160,55 @@ describe( 'paid-orders endpoint: what it lists', () => {
 		expect( seen ).toEqual( paid );
 	} );
 
+	// On a large store the count behind X-WP-Total is most of what a page costs (bench/README.md):
+	// with_total=false skips it, and the next link still says whether orders follow.
+	it( 'with with_total=false, serves the same pages without X-WP-Total, the next link still given, in either order', async () => {
+		await untilSettled(
+			( await listPaid( account.client, { ...sharedOrders, per_page: 100, _fields: 'id,date_paid' } ) ).body
+		);
+		const plain = { ...sharedOrders, per_page: 2, orderby: 'id', order: 'asc', _fields: 'id', with_total: 'false' };
+		const pages: PaidOrder[][] = [];
+		let result = await listPaid( account.client, plain );
+		for ( let guard = 0; guard < 5; guard++ ) {
+			expect( result.status ).toBe( 200 );
+			expect( [ result.headers.get( 'x-wp-total' ), result.headers.get( 'x-wp-totalpages' ) ] ).toEqual( [
+				null,
+				null,
+			] );
+			pages.push( result.body );
+			if ( ! links( result ).next ) {
+				break;
+			}
+			expect( links( result ).next ).toContain( 'with_total=false' );
+			result = await account.client.get< PaidOrder[] >( restPath( links( result ).next as string ) );
+		}
+		expect( pages.map( ( page ) => page.length ) ).toEqual( [ 2, 2, 1 ] );
+		expect( pages.flat().map( ( o ) => o.id ) ).toEqual( paid );
+		// Past the last page: nothing counted, so an empty page rather than 400.
+		const beyond = await listPaid( account.client, { ...plain, page: 4 } );
+		expect( { status: beyond.status, body: beyond.body, next: links( beyond ).next } ).toEqual( {
+			status: 200,
+			body: [],
+			next: undefined,
+		} );
+
+		const sync = { orderby: 'paid_at', ...sharedOrders, per_page: 2, _fields: 'id,paid_at', with_total: 'false' };
+		const counted = await listPaid( account.client, { ...sync, per_page: 100, with_total: undefined } );
+		const walked: number[] = [];
+		result = await listPaid( account.client, sync );
+		for ( let guard = 0; guard < 5; guard++ ) {
+			expect( result.status ).toBe( 200 );
+			expect( result.headers.get( 'x-wp-total' ) ).toBeNull();
+			walked.push( ...result.body.map( ( o ) => o.id ) );
+			if ( ! links( result ).next ) {
+				break;
+			}
+			result = await account.client.get< PaidOrder[] >( restPath( links( result ).next as string ) );
+		}
+		expect( walked ).toEqual( counted.body.map( ( o ) => o.id ) );
+		expect( walked ).toHaveLength( paid.length );
+	} );
+
 	// WooCommerce does not count when a page comes back empty (HPOS: OrdersTableQuery::run_query()
 	// returns before its count query; legacy: WP_Query::set_found_posts() bails out), so its
 	// total there is 0: the endpoint must count by itself to tell "beyond the last page" apart
