@@ -19,9 +19,12 @@ export function failingDisableReason(
 	return `failing without a success since ${ new Date( failingSince ).toISOString() } (${ hours } h)`;
 }
 
-/** What the log says when an endpoint is disabled automatically: what is held, and how to send it. */
-export const ENDPOINT_DISABLED_LOG =
-	'endpoint disabled: its deliveries are held until it is enabled again (admin page, or wp service-integration endpoint enable <id>)';
+/**
+ * What the log's `endpoint disabled` line adds when an endpoint is disabled automatically: what
+ * is held, and how to send it (a field of its own, so the message stays one to search for).
+ */
+export const ENDPOINT_DISABLED_HINT =
+	'its deliveries are held until it is enabled again (admin page, or wp service-integration endpoint enable <id>)';
 
 /**
  * The notice WordPress gets when an endpoint is disabled automatically. `lastError` is its

@@ -7,7 +7,7 @@ import type { SidecarMetrics } from '../metrics/registry';
 import type { ClaimedDelivery, Completion } from '../model/deliveries';
 import type { Endpoint } from '../model/endpoints';
 import type { InsertResult, NewEvent } from '../model/events';
-import { ENDPOINT_DISABLED_LOG } from '../model/health';
+import { ENDPOINT_DISABLED_HINT } from '../model/health';
 import type { FinishedAttempt, Lease, QueueStore, RoundInput } from '../store/queue-store';
 import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import { attemptRequestFor, createDeliveryClient, type AttemptResult, type DeliveryClient } from './delivery-client';
@@ -569,7 +569,10 @@ export class Dispatcher {
 				endpoint.disabledBy = 'auto';
 			}
 			this.metrics?.recordEndpointDisabled( disable.kind );
-			this.log.warn( { endpoint_id: endpointId, reason: disable.reason }, ENDPOINT_DISABLED_LOG );
+			this.log.warn(
+				{ endpoint_id: endpointId, reason: disable.reason, hint: ENDPOINT_DISABLED_HINT },
+				'endpoint disabled'
+			);
 		}
 		for ( const { endpointId, resent, retriesDueNow } of result.recovered ) {
 			this.log.info(

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger';
 import type { SidecarMetrics } from '../metrics/registry';
 import type { QueueStore } from '../store/queue-store';
-import { ENDPOINT_DISABLED_LOG, failingDisableReason } from '../model/health';
+import { ENDPOINT_DISABLED_HINT, failingDisableReason } from '../model/health';
 import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 
 export const MAINTENANCE_LOCK = 'maintenance';
@@ -102,7 +102,7 @@ export class Maintenance {
 				) {
 					disabled++;
 					this.options.metrics?.recordEndpointDisabled( 'failing' );
-					log.warn( { endpoint_id: id }, ENDPOINT_DISABLED_LOG );
+					log.warn( { endpoint_id: id, hint: ENDPOINT_DISABLED_HINT }, 'endpoint disabled' );
 				}
 			}
 			if ( disabled > 0 ) {
