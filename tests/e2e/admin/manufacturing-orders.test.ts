@@ -298,14 +298,15 @@ describe( 'manufacturing orders in wp-admin', () => {
 
 		const notice = page.locator( NOTICE );
 		expect( await noticeFields( page ) ).toEqual( [ 'items', 'due_date', 'priority' ] );
-		// The REST route's own check and message, word for word.
+		// The REST route refuses the same row with core's schema message (0-based, the field's key) …
 		const rest = await adminClient().post< { code: string; message: string } >( `${ ROUTE }/${ record.id }`, {
 			meta: { items: [ { quantity: 0 } ] },
 		} );
 		expect( rest.status ).toBe( 400 );
 		expect( JSON.stringify( rest.body ) ).toContain( 'items[0][quantity] must be greater than or equal to 1' );
+		// … the edit screen names it as its form does: the row from 1 and the column's label.
 		expect( await notice.locator( 'li[data-field=items]' ).innerText() ).toBe(
-			'Items (items): items[0][quantity] must be greater than or equal to 1'
+			'Items (items): Row 1, Quantity: must be at least 1.'
 		);
 		expect( await notice.locator( 'li[data-field=due_date]' ).innerText() ).toMatch(
 			/^Due date \(due_date\): due_date does not match pattern/
