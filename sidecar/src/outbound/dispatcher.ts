@@ -14,6 +14,7 @@ import { attemptRequestFor, createDeliveryClient, type AttemptResult, type Deliv
 import { IngestHealth } from './ingest-health';
 import { decide, DEFAULT_RETRY_POLICY, saysGone, type RetryPolicyConfig } from './retry-policy';
 import { parseAllowCidrs } from './url-guard';
+import { storeTrouble } from '../http/store-unavailable';
 
 /** Idle poll period with leases: what other instances stored, retries that came due, leases that expired. */
 export const LEASE_POLL_MS = 1000;
@@ -472,7 +473,13 @@ export class Dispatcher {
 		this.reloadEndpoints = true;
 		this.clock.schedule( ROUND_RETRY_MS, () => this.wake() );
 		if ( this.storeError === undefined ) {
-			this.log.error( { err: error }, 'dispatcher could not reach its store; retrying in 1 s' );
+			// "Could not reach" only when it could not: a statement past its limit or a lock wait is a busy store.
+			this.log.error(
+				{ err: error },
+				storeTrouble( error ) === 'busy'
+					? 'dispatcher: its store is busy (a statement gave up); retrying in 1 s'
+					: 'dispatcher could not reach its store; retrying in 1 s'
+			);
 		}
 		this.storeError = error;
 	}
