@@ -38,7 +38,13 @@ import {
 	stopSeeders,
 	type SeedCacheKey,
 } from './support/wc-seed-cache';
-import { assertSequenceEngine, multiplyOrders, TEMPLATE_ORDERS } from './support/wc-sql-multiply';
+import {
+	assertSequenceEngine,
+	CUSTOMER_FIRST_NAMES as FIRST,
+	CUSTOMER_LAST_NAMES as LAST,
+	multiplyOrders,
+	TEMPLATE_ORDERS,
+} from './support/wc-sql-multiply';
 import { productionLayout } from '../scripts/production/layout';
 import { mariadbSql } from '../scripts/production/services';
 
@@ -646,34 +652,6 @@ function random( seed: number ): () => number {
 	};
 }
 
-const FIRST = [
-	'Ada',
-	'Grace',
-	'Alan',
-	'Margaret',
-	'Linus',
-	'Hedy',
-	'Tim',
-	'Barbara',
-	'Dennis',
-	'Frances',
-	'Ken',
-	'Radia',
-];
-const LAST = [
-	'Lovelace',
-	'Hopper',
-	'Turing',
-	'Hamilton',
-	'Torvalds',
-	'Lamarr',
-	'Berners-Lee',
-	'Liskov',
-	'Ritchie',
-	'Allen',
-	'Thompson',
-	'Perlman',
-];
 const CITIES: Array< [ string, string, string ] > = [
 	[ 'Lyon', '69002', 'FR' ],
 	[ 'Paris', '75011', 'FR' ],

@@ -20,7 +20,7 @@ import { productionLayout } from '../../scripts/production/layout';
  * another order: its id (and so its number) and items' ids, its creation date
  * (createdAt(i) of seedOrder), payment date (paidAt(i)), completion and modification dates
  * shifted with them, paid moment (_service_integration_paid_at), customer (first and last name,
- * email: FIRST/LAST/index as seedOrder), order key, transaction id and Stripe customer.
+ * email: CUSTOMER_FIRST_NAMES/CUSTOMER_LAST_NAMES/index as seedOrder), order key, transaction id and Stripe customer.
  * Everything else (lines, products, quantities, taxes, totals, addresses, shipping, payment
  * method, attribution meta) is the template's. Ids come after the highest id in the table when
  * the batch starts, so nothing WordPress wrote meanwhile collides; InnoDB moves each
@@ -38,7 +38,8 @@ const BATCH = 25_000;
 /** Items a template order may have at most (product lines, shipping, tax): the stride of a copy's item ids. */
 const ITEM_STRIDE = 8;
 
-const FIRST = [
+/** A seeded order's customer: first name by index mod 12, last name by index / 12 (seedOrder() and the SQL copies alike). */
+export const CUSTOMER_FIRST_NAMES = [
 	'Ada',
 	'Grace',
 	'Alan',
@@ -52,7 +53,7 @@ const FIRST = [
 	'Ken',
 	'Radia',
 ];
-const LAST = [
+export const CUSTOMER_LAST_NAMES = [
 	'Lovelace',
 	'Hopper',
 	'Turing',
@@ -117,8 +118,8 @@ function copyExpressions( spread: number, now: number ): CopyExpressions {
 	const created = ( i: string ): string =>
 		`(${ nowS - 400 * 86400 } + FLOOR( ${ i } * ${ 399 * 86400 } / ${ spread } ))`;
 	const own = ( i: string ): string => `(${ created( i ) } + 60 + MOD( ${ i }, 540 ))`;
-	const first = `ELT( MOD( s.seq, 12 ) + 1, ${ quoteList( FIRST ) } )`;
-	const last = `ELT( MOD( FLOOR( s.seq / 12 ), 12 ) + 1, ${ quoteList( LAST ) } )`;
+	const first = `ELT( MOD( s.seq, 12 ) + 1, ${ quoteList( CUSTOMER_FIRST_NAMES ) } )`;
+	const last = `ELT( MOD( FLOOR( s.seq / 12 ), 12 ) + 1, ${ quoteList( CUSTOMER_LAST_NAMES ) } )`;
 	return {
 		t: `MOD( s.seq, ${ TEMPLATE_ORDERS } )`,
 		created: created( 's.seq' ),
