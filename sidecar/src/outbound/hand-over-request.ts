@@ -3,12 +3,13 @@ import { noCancel, systemClock, type Cancel, type Clock } from './clock';
 import type { Notifier } from './wordpress-notice';
 
 /**
- * How long to keep asking after the first try: WordPress may be coming up with this sidecar
- * (a server's reboot), so a few tries over about two minutes, after which WordPress's cron, which
- * hands over every minute anyway, has long taken over.
+ * How long to keep asking after the first try: WordPress may be coming up with this sidecar (a
+ * server's reboot, or `npm start`, whose Playground site starts after the sidecar and answers its
+ * first requests slowly while WooCommerce's first jobs run), so tries over about ten minutes. On a
+ * server WordPress's cron hands over every minute anyway; the local site has no cron of its own.
  */
 export const HAND_OVER_REQUEST_RETRIES_MS: readonly number[] = Object.freeze( [
-	1000, 2000, 5000, 10_000, 30_000, 60_000,
+	1000, 2000, 5000, 10_000, 30_000, 60_000, 120_000, 300_000,
 ] );
 
 /**
