@@ -78,7 +78,7 @@ final class Sidecar_Messages {
 			'method_not_allowed'  => __( 'The sidecar does not take this method here.', 'service-integration' ),
 			'internal_error'      => __( 'The sidecar failed to handle the request; its log says why.', 'service-integration' ),
 			'store_unavailable'   => __( 'The sidecar cannot reach its database; nothing was stored. Try again later.', 'service-integration' ),
-			'store_busy'          => __( 'A concurrent change held this one back; nothing was stored. Try again.', 'service-integration' ),
+			'store_busy'          => __( 'The sidecar\'s database is busy (a statement ran out of time, or a concurrent change held this one back); nothing was stored. Try again in a few seconds.', 'service-integration' ),
 			// The inbound verification's refusals (INBOUND_REFUSAL_CODES).
 			'unknown_source'      => __( 'Unknown source: no inbound source has this name.', 'service-integration' ),
 			'source_disabled'     => __( 'Source disabled', 'service-integration' ),
