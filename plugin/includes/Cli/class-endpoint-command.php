@@ -402,7 +402,7 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function test( array $args, array $assoc ): void {
-		$answer   = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/test', array(), self::list_hint() );
+		$answer   = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/test', array(), self::unknown_hint() );
 		$event_id = (string) ( $answer['event_id'] ?? '' );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( $event_id );
