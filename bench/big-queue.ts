@@ -9,9 +9,7 @@
  * end). Every temp dir is removed at the end.
  */
 import crypto from 'crypto';
-import fs from 'fs';
 import http from 'http';
-import os from 'os';
 import path from 'path';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
@@ -30,6 +28,7 @@ import {
 	type SidecarProcess,
 	type SignedApi,
 } from './support/delivery-bench';
+import { tempDirs } from './support/temp-dirs';
 
 const HELP = `Usage: npx ts-node --transpile-only bench/big-queue.ts [options]
 
@@ -189,12 +188,8 @@ async function main(): Promise< void > {
 		return;
 	}
 	const key = crypto.randomBytes( 24 ).toString( 'hex' );
-	const tempDirs: string[] = [];
-	const tempDir = () => {
-		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-big-queue-' ) );
-		tempDirs.push( dir );
-		return dir;
-	};
+	const dirs = tempDirs( 'sidecar-big-queue-' );
+	const tempDir = dirs.make;
 	const receiver = await startHangingReceiver();
 	let sidecars: SidecarProcess[] = [];
 	const servers: RunningMariaDb[] = [];
@@ -437,9 +432,7 @@ async function main(): Promise< void > {
 		await Promise.all( servers.map( ( server ) => server.stop().catch( () => undefined ) ) );
 		await receiver.close();
 		closeDriverAgents();
-		for ( const dir of tempDirs ) {
-			fs.rmSync( dir, { recursive: true, force: true } );
-		}
+		dirs.removeAll();
 	}
 	print( rows );
 	if ( options.json ) {

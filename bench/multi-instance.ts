@@ -9,9 +9,7 @@
  * Bounded in events and time; every temp dir is removed at the end.
  */
 import crypto from 'crypto';
-import fs from 'fs';
 import os from 'os';
-import path from 'path';
 import mysql from 'mysql2/promise';
 import { intFlag, intListFlag, parseFlags, textFlag } from '../scripts/lib/cli-args';
 import { SIDECAR_MAX_OLD_SPACE_MB, SIDECAR_MAX_SEMI_SPACE_MB } from '../scripts/lib/sidecar-command';
@@ -34,6 +32,7 @@ import {
 	type LatencyResult,
 	type SidecarProcess,
 } from './support/delivery-bench';
+import { tempDirs } from './support/temp-dirs';
 
 const HELP = `Usage: npx ts-node --transpile-only bench/multi-instance.ts [options]
 
@@ -145,12 +144,8 @@ async function main(): Promise< void > {
 	}
 	const deadline = Date.now() + options.maxSeconds * 1000;
 	const key = crypto.randomBytes( 24 ).toString( 'hex' );
-	const tempDirs: string[] = [];
-	const tempDir = () => {
-		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-multi-bench-' ) );
-		tempDirs.push( dir );
-		return dir;
-	};
+	const dirs = tempDirs( 'sidecar-multi-bench-' );
+	const tempDir = dirs.make;
 	const receiver = await ReceiverProcess.start();
 	let sidecars: SidecarProcess[] = [];
 	let mariadb: RunningMariaDb | undefined;
@@ -288,9 +283,7 @@ async function main(): Promise< void > {
 		await mariadb?.stop();
 		receiver.stop();
 		closeDriverAgents();
-		for ( const dir of tempDirs ) {
-			fs.rmSync( dir, { recursive: true, force: true } );
-		}
+		dirs.removeAll();
 	}
 }
 

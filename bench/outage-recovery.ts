@@ -9,7 +9,6 @@
  * stopped at the end) and this driver. Every temp dir is removed at the end.
  */
 import crypto from 'crypto';
-import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { fork, type ChildProcess } from 'child_process';
@@ -30,6 +29,7 @@ import {
 	type SignedApi,
 } from './support/delivery-bench';
 import type { OutageReceiverStats } from './support/outage-receiver';
+import { tempDirs } from './support/temp-dirs';
 
 const HELP = `Usage: npx ts-node --transpile-only bench/outage-recovery.ts [options]
 
@@ -244,12 +244,8 @@ async function main(): Promise< void > {
 		SIDECAR_MAINTENANCE_INTERVAL_SECONDS: String( Math.max( 0.05, 60 * scale ) ),
 	};
 	const key = crypto.randomBytes( 24 ).toString( 'hex' );
-	const tempDirs: string[] = [];
-	const tempDir = () => {
-		const dir = fs.mkdtempSync( path.join( os.tmpdir(), 'sidecar-outage-bench-' ) );
-		tempDirs.push( dir );
-		return dir;
-	};
+	const dirs = tempDirs( 'sidecar-outage-bench-' );
+	const tempDir = dirs.make;
 	const receiver = await OutageReceiver.start();
 	let sidecars: SidecarProcess[] = [];
 	let mariadb: RunningMariaDb | undefined;
@@ -375,9 +371,7 @@ async function main(): Promise< void > {
 		await mariadb?.stop();
 		receiver.stop();
 		closeDriverAgents();
-		for ( const dir of tempDirs ) {
-			fs.rmSync( dir, { recursive: true, force: true } );
-		}
+		dirs.removeAll();
 	}
 }
 
