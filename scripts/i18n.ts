@@ -32,7 +32,7 @@ with the PHP CLI; nothing goes to the network.
 Options:
   --check   Change nothing: list what is untranslated, fuzzy, mismatched or stale (the .pot, .mo
             or JSON against the sources and the .po) and exit 1 if anything is. The unit test
-            tests/unit/i18n/translations.test.ts checks the same.
+            tests/release/translations.test.ts checks the same.
   --help
 `;
 

@@ -3,7 +3,7 @@
  * `i18n make-pot` from the PHP and the built admin page, one .po per locale, and what
  * WordPress loads, made from each .po by WP-CLI: the .mo (PHP strings) and the admin
  * page's JSON. `npm run i18n` rebuilds them (scripts/i18n.ts); the unit test
- * tests/unit/i18n/translations.test.ts and `npm run i18n -- --check` check them with
+ * tests/release/translations.test.ts and `npm run i18n -- --check` check them with
  * translationProblems(). Everything runs offline: WP-CLI's phar from ../shared/builds
  * (scripts/lib/builds.ts) with the PHP CLI, and for merging, gettext's msgmerge.
  */

@@ -15,7 +15,7 @@ export const TEST_COMMANDS: Readonly< Record< string, string > > = {
 	'systemd-analyze': 'systemd',
 	// Unpacks the WordPress, WooCommerce and Plugin Check builds of ../shared/builds (scripts/lib/builds.ts).
 	xz: 'xz-utils',
-	// Runs WP-CLI's i18n commands for the translations unit test (tests/unit/i18n).
+	// Runs WP-CLI's i18n commands for the translations test (tests/release/translations.test.ts).
 	php: 'php8.2-cli',
 };
 

@@ -1,11 +1,11 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { BUILD_TARGETS, isStale } from '../../../scripts/lib/build-freshness';
-import type { PoFile } from '../../../scripts/lib/gettext';
-import { freshTemplate, LOCALES, poFile, readPo, translationProblems, type Problems } from '../../../scripts/lib/i18n';
-import { ROOT } from '../../../scripts/lib/paths';
-import { buildAdmin, stagePlugin } from '../../../scripts/lib/release-build';
+import { BUILD_TARGETS, isStale } from '../../scripts/lib/build-freshness';
+import type { PoFile } from '../../scripts/lib/gettext';
+import { freshTemplate, LOCALES, poFile, readPo, translationProblems, type Problems } from '../../scripts/lib/i18n';
+import { ROOT } from '../../scripts/lib/paths';
+import { buildAdmin, stagePlugin } from '../../scripts/lib/release-build';
 
 /**
  * Every string of the plugin has its French, and what WordPress loads is what the .po gives.
