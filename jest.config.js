@@ -1,6 +1,7 @@
 /**
- * Four projects: `unit` (pure sidecar logic, fast, parallel), `sidecar` (the real
- * sidecar with SQLite and loopback HTTP receivers, no WordPress), `release` (the release
+ * Five projects: `unit` (pure sidecar logic, fast, parallel), `sidecar` (the real
+ * sidecar with SQLite and loopback HTTP receivers, no WordPress), `php-db` (the plugin's stores
+ * on WordPress's wpdb and MariaDB), `release` (the release
  * artifacts, installed and upgraded) and `e2e` (a real WordPress through @wordpress/env plus
  * a real sidecar, run in band).
  */
@@ -23,6 +24,13 @@ module.exports = {
 		{
 			displayName: 'sidecar',
 			testMatch: [ '<rootDir>/tests/sidecar/**/*.test.ts' ],
+			transform: { '^.+\\.tsx?$': tsJest },
+			testEnvironment: 'node',
+		},
+		{
+			// The plugin's stores in PHP on WordPress's real wpdb and a real MariaDB (PHPUnit, tests/php/db).
+			displayName: 'php-db',
+			testMatch: [ '<rootDir>/tests/php/db/**/*.test.ts' ],
 			transform: { '^.+\\.tsx?$': tsJest },
 			testEnvironment: 'node',
 		},

@@ -360,7 +360,7 @@ async function main(): Promise< void > {
 	fs.mkdirSync( LOG_DIR, { recursive: true } );
 	const unitAndSidecar: Lane = {
 		name: 'unit-sidecar',
-		projects: [ 'unit', 'sidecar' ],
+		projects: [ 'unit', 'sidecar', 'php-db' ],
 		log: path.join( LOG_DIR, 'unit-sidecar.log' ),
 	};
 	const release: Lane = { name: 'release', projects: [ 'release' ], log: path.join( LOG_DIR, 'release.log' ) };
