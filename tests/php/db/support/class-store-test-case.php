@@ -21,8 +21,8 @@ use ServiceIntegration\Wp_Options;
  */
 abstract class Store_Test_Case extends TestCase {
 
-	/** The options the tests write, removed before each test. */
-	const TEST_OPTIONS = array( 'a_lock', 'a_state', 'other_state' );
+	/** The options the tests and the stores write, removed before each test. */
+	const TEST_OPTIONS = array( 'a_lock', 'a_state', Outbox::WRITE_FAILURES_OPTION );
 
 	/**
 	 * WordPress's database connection.
