@@ -1,6 +1,6 @@
 <?php
 /**
- * The inbound events store's pure helpers: its table name, a page's window, the ids its unique
+ * The inbound events store's pure helpers: a page's window, the ids its unique
  * index sees (what it keeps and returns is tested on MariaDB: tests/php/db/InboundStoreTest.php).
  *
  * @package ServiceIntegration
@@ -8,23 +8,11 @@
 
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Inbound\Inbound_Store;
-use ServiceIntegration\Tests\Fixed_Clock;
-use ServiceIntegration\Tests\In_Memory_Options;
-use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**
- * Inbound_Store::table(), page_window() and storable_event_id().
+ * Inbound_Store::page_window() and storable_event_id().
  */
 final class InboundStoreHelpersTest extends TestCase {
-
-	/**
-	 * The table is named after the site prefix.
-	 */
-	public function test_the_table_is_named_after_the_site_prefix(): void {
-		$db         = new Recording_Wpdb();
-		$db->prefix = 'shop_';
-		$this->assertSame( 'shop_si_inbound_events', ( new Inbound_Store( $db, new Fixed_Clock( 0 ), new In_Memory_Options() ) )->table() );
-	}
 
 	/**
 	 * A page window starts at zero and never goes under one row.

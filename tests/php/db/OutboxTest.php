@@ -62,7 +62,7 @@ final class OutboxTest extends Store_Test_Case {
 				$last_error
 			)
 		);
-		return (int) $this->db->get_var( $this->db->prepare( "SELECT id FROM {$this->table} WHERE event_id = %s", $event_id ) );
+		return (int) $this->stored( $event_id )['id'];
 	}
 
 	/**
@@ -130,7 +130,7 @@ final class OutboxTest extends Store_Test_Case {
 		$this->assertSame( 'evt_1', $tally['last_event'] );
 		$this->assertSame( 'refused by the test', $tally['last_error'] );
 		$this->assertSame( '2026-01-01T00:00:00+00:00', $tally['last_at'] );
-		$this->assertSame( array( 'off' ), $this->db->get_col( $this->db->prepare( "SELECT autoload FROM {$this->db->options} WHERE option_name = %s", Outbox::WRITE_FAILURES_OPTION ) ) );
+		$this->assertSame( array( 'off' ), array_column( $this->rows( $this->db->options, $this->db->prepare( 'option_name = %s', Outbox::WRITE_FAILURES_OPTION ) ), 'autoload' ) );
 	}
 
 	/**

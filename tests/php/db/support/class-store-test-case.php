@@ -53,6 +53,14 @@ abstract class Store_Test_Case extends TestCase {
 	private ?\wpdb $other = null;
 
 	/**
+	 * Whether the statement being sent is the test's own (set-up, reads, faults): just_before()
+	 * and statements() watch the store's statements only.
+	 *
+	 * @var bool
+	 */
+	private bool $own = false;
+
+	/**
 	 * Callbacks hooked to WordPress's query filter by just_before().
 	 *
 	 * @var callable[]
@@ -114,7 +122,23 @@ abstract class Store_Test_Case extends TestCase {
 	protected function sql( string $sql ): void {
 		$other             = $this->other_request();
 		$other->last_error = '';
-		$this->assertNotFalse( $other->query( $sql ), $sql . ': ' . $other->last_error );
+		$this->assertNotFalse( $this->own( fn() => $other->query( $sql ) ), $sql . ': ' . $other->last_error );
+	}
+
+	/**
+	 * Runs $query as the test's own: not watched by just_before() nor counted by statements().
+	 *
+	 * @param callable $query Sends the test's statement.
+	 * @return mixed What $query returns.
+	 */
+	protected function own( callable $query ) {
+		$was       = $this->own;
+		$this->own = true;
+		try {
+			return $query();
+		} finally {
+			$this->own = $was;
+		}
 	}
 
 	/**
@@ -126,7 +150,7 @@ abstract class Store_Test_Case extends TestCase {
 	 */
 	protected function rows( string $table, string $where = '1 = 1' ): array {
 		$name = str_starts_with( $table, $this->db->prefix ) ? $table : $this->db->prefix . $table;
-		$rows = $this->db->get_results( "SELECT * FROM {$name} WHERE {$where}", ARRAY_A ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the test's own table and condition
+		$rows = $this->own( fn() => $this->db->get_results( "SELECT * FROM {$name} WHERE {$where}", ARRAY_A ) ); // phpcs:ignore WordPress.DB.PreparedSQL.InterpolatedNotPrepared -- the test's own table and condition
 		$this->assertSame( '', $this->db->last_error );
 		return $rows;
 	}
@@ -137,7 +161,7 @@ abstract class Store_Test_Case extends TestCase {
 	 * @param string $name Option name.
 	 */
 	protected function stored_option( string $name ): ?string {
-		return $this->db->get_var( $this->db->prepare( "SELECT option_value FROM {$this->db->options} WHERE option_name = %s", $name ) );
+		return $this->own( fn() => $this->db->get_var( $this->db->prepare( "SELECT option_value FROM {$this->db->options} WHERE option_name = %s", $name ) ) );
 	}
 
 	/**
@@ -174,18 +198,18 @@ abstract class Store_Test_Case extends TestCase {
 	}
 
 	/**
-	 * Runs $then once, just before this connection sends its next statement containing
-	 * $fragment (through WordPress's query filter): what another request does in between two
-	 * statements of the store's, or a fault that strikes at that moment.
+	 * Runs $then just before this connection sends its next statement containing $fragment
+	 * (through WordPress's query filter), for the next $times such statements: what another
+	 * request does in between two statements of the store's, or a fault that strikes at that moment.
 	 *
 	 * @param string   $fragment Part of the statement that marks the moment.
 	 * @param callable $then     What happens then.
+	 * @param int      $times    How many of those statements it precedes.
 	 */
-	protected function just_before( string $fragment, callable $then ): void {
-		$done = false;
-		$hook = static function ( $query ) use ( $fragment, $then, &$done ) {
-			if ( ! $done && str_contains( (string) $query, $fragment ) ) {
-				$done = true;
+	protected function just_before( string $fragment, callable $then, int $times = 1 ): void {
+		$hook = function ( $query ) use ( $fragment, $then, &$times ) {
+			if ( ! $this->own && $times > 0 && str_contains( (string) $query, $fragment ) ) {
+				--$times;
 				$then();
 			}
 			return $query;
@@ -201,8 +225,10 @@ abstract class Store_Test_Case extends TestCase {
 	 */
 	protected function statements(): \ArrayObject {
 		$sent = new \ArrayObject();
-		$hook = static function ( $query ) use ( $sent ) {
-			$sent[] = (string) $query;
+		$hook = function ( $query ) use ( $sent ) {
+			if ( ! $this->own ) {
+				$sent[] = (string) $query;
+			}
 			return $query;
 		};
 		add_filter( 'query', $hook );
