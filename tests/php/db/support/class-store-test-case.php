@@ -106,11 +106,18 @@ abstract class Store_Test_Case extends TestCase {
 		foreach ( $this->triggers as $trigger ) {
 			$this->sql( "DROP TRIGGER IF EXISTS {$trigger}" );
 		}
+		$this->triggers = array();
+		$this->mend_tables();
+	}
+
+	/**
+	 * Puts back the tables break_table() took away (to read what a failed run left in them).
+	 */
+	protected function mend_tables(): void {
 		foreach ( $this->broken as $table => $away ) {
 			$this->sql( "RENAME TABLE {$away} TO {$table}" );
 		}
-		$this->triggers = array();
-		$this->broken   = array();
+		$this->broken = array();
 	}
 
 	/**
