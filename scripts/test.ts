@@ -1,9 +1,9 @@
 /**
- * npm test's jest step: the unit, sidecar and release projects and the end-to-end matrix, in two
+ * npm test's jest step: the unit, sidecar, php-db and release projects and the end-to-end matrix, in two
  * lanes side by side, because the Playground run keeps one core busy (PHP as WebAssembly on one
  * thread, its files one at a time) while the other would sit idle.
  * - Lane 1, streamed here as it runs: the cell without a shop on Playground, then (logged) the
- *   `unit` and `sidecar` projects, the `release` project and the order folders on the oldest
+ *   `unit`, `sidecar` and `php-db` projects, the `release` project and the order folders on the oldest
  *   supported stack.
  * - Lane 2, into a log printed when it ends: the whole e2e suite on the stack site owners run.
  * The parts are placed so that both lanes take about as long (20 to 25 minutes each on a 2-core
@@ -118,15 +118,15 @@ type-checks, runs ESLint (npm run lint:js), checks the layout (npm run format:ch
 PHPUnit (tests/php) and Plugin Check's phpcs (phpcs.xml.dist), then runs two lanes side by side:
   1. no-shop   ${ MATRIX.noShop.title }
                (output below, live), then
-               unit and sidecar, then release, then
+               unit, sidecar and php-db, then release, then
      oldest    ${ MATRIX.oldest.title }
   2. current   ${ MATRIX.current.title }
 (output of the logged parts in ${ path.join( 'test-artifacts', 'logs' ) }/, printed as each part ends)
 and prints the sum: "Tests: N passed, N failed, N skipped". WordPress 7.1 and WooCommerce come from
 ../shared/builds (scripts/lib/builds.ts); each cell sets WORDPRESS_VERSION, WOOCOMMERCE_VERSION and
 WOOCOMMERCE_HPOS for its site.
-  --cells=<names>    the e2e cells to run, comma-separated (default: all three); unit, sidecar and
-                     release always run
+  --cells=<names>    the e2e cells to run, comma-separated (default: all three); unit, sidecar,
+                     php-db and release always run
   --debian-packages  print every Debian package the tests use (what .ci/run installs) and exit
 Jest options (e.g. --testPathPatterns=paid-orders) go to every run; a --testPathPatterns of yours
 replaces the cells' own folder lists (pick the cells that can run it: the no-shop cell has no
@@ -389,7 +389,7 @@ async function main(): Promise< void > {
 			process.stderr.write( `\n──── ${ MATRIX.noShop.title } ────\n` );
 			done.push( await runLane( cellLane( MATRIX.noShop, false ), extraArgs ) );
 		}
-		done.push( await runLogged( unitAndSidecar, extraArgs, 'unit, sidecar' ) );
+		done.push( await runLogged( unitAndSidecar, extraArgs, 'unit, sidecar, php-db' ) );
 		done.push( await runLogged( release, extraArgs, 'release' ) );
 		if ( cells.has( 'oldest' ) ) {
 			done.push( await runLogged( cellLane( MATRIX.oldest, true ), extraArgs, MATRIX.oldest.title ) );

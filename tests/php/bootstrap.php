@@ -1,9 +1,9 @@
 <?php
 /**
  * Loads the plugin's classes through its own autoloader, without WordPress: classes that need
- * none of it, and the stores, the inbound processor and the idempotent create over the stand-ins in support/ (a
- * recording wpdb, a fixed clock, options, actions and cron events in memory). The rest is covered by the
- * end-to-end suite.
+ * none of it, and the paid-orders index over the stand-ins in support/ (a recording wpdb, a fixed
+ * clock, options, actions and cron events in memory). The stores on a real database are tested in
+ * db/ (on WordPress and MariaDB); the rest by the end-to-end suite.
  *
  * @package ServiceIntegration
  */
