@@ -46,11 +46,12 @@ abstract class Store_Test_Case extends TestCase {
 	private array $triggers = array();
 
 	/**
-	 * A second connection, as another request would have (see other_request()).
+	 * A second connection, as another request would have (see other_request()); one for the
+	 * whole suite, since PHPUnit keeps every test object until the end.
 	 *
 	 * @var \wpdb|null
 	 */
-	private ?\wpdb $other = null;
+	private static ?\wpdb $other = null;
 
 	/**
 	 * Whether the statement being sent is the test's own (set-up, reads, faults): just_before()
@@ -200,8 +201,8 @@ abstract class Store_Test_Case extends TestCase {
 	 * Another request's own connection to the same database.
 	 */
 	protected function other_request(): \wpdb {
-		$this->other ??= new \wpdb( DB_USER, DB_PASSWORD, DB_NAME, DB_HOST );
-		return $this->other;
+		self::$other ??= new \wpdb( DB_USER, DB_PASSWORD, DB_NAME, DB_HOST );
+		return self::$other;
 	}
 
 	/**
