@@ -15,9 +15,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The values the plugin shares with the sidecar, the fields of the requests WordPress forwards
- * to it, as the sidecar checks them, and what the sidecar answers. Each description is written
- * once: an argument or a field that recurs is an entry of args() or fields(), a view that
- * recurs is a function of its own.
+ * to it, as the sidecar checks them, and what the sidecar answers. An argument or a field that
+ * recurs is an entry of args() or fields(), a view that recurs is a function of its own, and a
+ * property that is a description, a type and at most one more key is one call of property().
  */
 final class Sidecar_Contract {
 
@@ -101,15 +101,8 @@ final class Sidecar_Contract {
 				'wc_compat_signature'       => $args['wc_compat_signature'],
 				'resend_failed_on_recovery' => $args['resend_failed_on_recovery'],
 			),
-			'endpoint.rotate'  => array(
-				'grace_hours' => $args['grace_hours'],
-			),
-			'endpoint.enable'  => array(
-				'redeliver' => array(
-					'description' => __( 'Queue again what the endpoint missed (default: true after an automatic disable, false after the owner\'s).', 'service-integration' ),
-					'type'        => 'boolean',
-				),
-			),
+			'endpoint.rotate'  => array( 'grace_hours' => $args['grace_hours'] ),
+			'endpoint.enable'  => array( 'redeliver' => self::property( 'boolean', __( 'Queue again what the endpoint missed (default: true after an automatic disable, false after the owner\'s).', 'service-integration' ) ) ),
 			'endpoint.disable' => array(
 				'reason' => array(
 					'description' => __( 'Why, shown with the endpoint (1 to 500 characters).', 'service-integration' ),
@@ -148,10 +141,7 @@ final class Sidecar_Contract {
 					'minimum'     => 1,
 					'maximum'     => 10000,
 				),
-				'dry_run' => array(
-					'description' => __( 'Only count what would be replayed.', 'service-integration' ),
-					'type'        => 'boolean',
-				),
+				'dry_run' => self::property( 'boolean', __( 'Only count what would be replayed.', 'service-integration' ) ),
 			),
 			'delivery.query'   => array(
 				'endpoint_id' => $args['endpoint_id'],
@@ -161,21 +151,11 @@ final class Sidecar_Contract {
 					'enum'        => array( 'order.created', 'order.paid', 'order.refunded' ),
 					'minLength'   => 1,
 				),
-				'status'      => array(
-					'description' => __( 'Only deliveries in this status.', 'service-integration' ),
-					'type'        => 'string',
-					'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
-				),
+				'status'      => self::property( 'string', __( 'Only deliveries in this status.', 'service-integration' ), array( 'enum' => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ) ) ),
 				'page'        => $args['page'],
 				'per_page'    => $args['per_page'],
 			),
-			'event.replay'     => array(
-				'endpoint_id' => array(
-					'description' => __( 'Only to this endpoint (default: every endpoint it went to).', 'service-integration' ),
-					'type'        => 'string',
-					'minLength'   => 1,
-				),
-			),
+			'event.replay'     => array( 'endpoint_id' => self::property( 'string', __( 'Only to this endpoint (default: every endpoint it went to).', 'service-integration' ), array( 'minLength' => 1 ) ) ),
 			'replay.since'     => array(
 				'since'       => array(
 					'description' => __( 'Required. Every delivery that failed or was cancelled since then (ISO 8601 with a time zone) goes out again.', 'service-integration' ),
@@ -198,42 +178,24 @@ final class Sidecar_Contract {
 					'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
 					'required'    => true,
 				),
-				'secret'            => array(
-					'description' => __( 'The provider\'s secret (default: one is generated).', 'service-integration' ),
-					'type'        => 'string',
-				),
+				'secret'            => self::property( 'string', __( 'The provider\'s secret (default: one is generated).', 'service-integration' ) ),
 				'status'            => $args['status'],
 				'description'       => $args['source.create.description'],
 				'tolerance_seconds' => $args['tolerance_seconds'],
 			),
 			'source.update'    => array(
-				'scheme'            => array(
-					'description' => __( 'How the provider signs.', 'service-integration' ),
-					'type'        => 'string',
-					'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-				),
+				'scheme'            => self::property( 'string', __( 'How the provider signs.', 'service-integration' ), array( 'enum' => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ) ) ),
 				'status'            => $args['status'],
 				'description'       => $args['source.create.description'],
 				'tolerance_seconds' => $args['tolerance_seconds'],
 			),
 			'source.rotate'    => array(
-				'secret'      => array(
-					'description' => __( 'The new secret, when the provider issues it (default: one is generated).', 'service-integration' ),
-					'type'        => 'string',
-				),
+				'secret'      => self::property( 'string', __( 'The new secret, when the provider issues it (default: one is generated).', 'service-integration' ) ),
 				'grace_hours' => $args['grace_hours'],
 			),
 			'inbound.log'      => array(
-				'source'   => array(
-					'description' => __( 'Only this source\'s verifications.', 'service-integration' ),
-					'type'        => 'string',
-					'pattern'     => '^[a-z0-9-]{1,64}$',
-				),
-				'outcome'  => array(
-					'description' => __( 'Only verified or only refused deliveries.', 'service-integration' ),
-					'type'        => 'string',
-					'enum'        => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ),
-				),
+				'source'   => self::property( 'string', __( 'Only this source\'s verifications.', 'service-integration' ), array( 'pattern' => '^[a-z0-9-]{1,64}$' ) ),
+				'outcome'  => self::property( 'string', __( 'Only verified or only refused deliveries.', 'service-integration' ), array( 'enum' => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ) ) ),
 				'page'     => $args['page'],
 				'per_page' => $args['per_page'],
 			),
@@ -299,23 +261,13 @@ final class Sidecar_Contract {
 				'webhook-endpoint'             => array(
 					'title'      => 'webhook-endpoint',
 					'type'       => 'object',
-					'properties' => array_merge(
-						self::endpoint_properties( $fields ),
-						array(
-							'deleted' => $fields['deleted'],
-						)
-					),
+					'properties' => array_merge( self::endpoint_properties( $fields ), array( 'deleted' => $fields['deleted'] ) ),
 					'required'   => array( 'id' ),
 				),
 				'webhook-endpoint-with-secret' => array(
 					'title'      => 'webhook-endpoint-with-secret',
 					'type'       => 'object',
-					'properties' => array_merge(
-						self::endpoint_properties( $fields ),
-						array(
-							'secret' => $fields['secret'],
-						)
-					),
+					'properties' => array_merge( self::endpoint_properties( $fields ), array( 'secret' => $fields['secret'] ) ),
 					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health', 'secret' ),
 				),
 				'webhook-endpoint-enabled'     => array(
@@ -324,16 +276,9 @@ final class Sidecar_Contract {
 					'properties' => array_merge(
 						self::endpoint_properties( $fields ),
 						array(
-							'redelivered' => array(
-								'description' => __( 'Whether what it missed while disabled was queued again.', 'service-integration' ),
-								'type'        => 'boolean',
-							),
+							'redelivered' => self::property( 'boolean', __( 'Whether what it missed while disabled was queued again.', 'service-integration' ) ),
 							'requeued'    => $fields['requeued'],
-							'skipped'     => array(
-								'description' => __( 'Deliveries it missed that were left out.', 'service-integration' ),
-								'type'        => 'integer',
-								'minimum'     => 0,
-							),
+							'skipped'     => self::property( 'integer', __( 'Deliveries it missed that were left out.', 'service-integration' ), array( 'minimum' => 0 ) ),
 						)
 					),
 					'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health', 'redelivered', 'requeued', 'skipped' ),
@@ -348,19 +293,9 @@ final class Sidecar_Contract {
 					'title'      => 'webhook-endpoint-test',
 					'type'       => 'object',
 					'properties' => array(
-						'event_id'    => array(
-							'description' => __( 'The test event\'s id, to find its delivery in the log.', 'service-integration' ),
-							'type'        => 'string',
-						),
-						'endpoint_id' => array(
-							'description' => __( 'The endpoint it goes to, and only there.', 'service-integration' ),
-							'type'        => 'string',
-						),
-						'type'        => array(
-							'description' => __( 'The test event\'s type.', 'service-integration' ),
-							'type'        => 'string',
-							'enum'        => array( 'service_integration.test' ),
-						),
+						'event_id'    => self::property( 'string', __( 'The test event\'s id, to find its delivery in the log.', 'service-integration' ) ),
+						'endpoint_id' => self::property( 'string', __( 'The endpoint it goes to, and only there.', 'service-integration' ) ),
+						'type'        => self::property( 'string', __( 'The test event\'s type.', 'service-integration' ), array( 'enum' => array( 'service_integration.test' ) ) ),
 					),
 					'required'   => array( 'event_id', 'endpoint_id', 'type' ),
 				),
@@ -368,30 +303,11 @@ final class Sidecar_Contract {
 					'title'      => 'webhook-endpoint-replay',
 					'type'       => 'object',
 					'properties' => array(
-						'matched'        => array(
-							'description' => __( 'Events in the range, at most limit.', 'service-integration' ),
-							'type'        => 'integer',
-							'minimum'     => 0,
-						),
-						'queued'         => array(
-							'description' => __( 'Of those, deliveries this request queued: new ones and finished ones queued again.', 'service-integration' ),
-							'type'        => 'integer',
-							'minimum'     => 0,
-						),
-						'already_queued' => array(
-							'description' => __( 'Of those, deliveries already pending or in flight: they go out once.', 'service-integration' ),
-							'type'        => 'integer',
-							'minimum'     => 0,
-						),
-						'more'           => array(
-							'description' => __( 'Whether events beyond limit remain in the range.', 'service-integration' ),
-							'type'        => 'boolean',
-						),
-						'next_from'      => array(
-							'description' => __( 'When more: where to start the next replay.', 'service-integration' ),
-							'type'        => array( 'string', 'null' ),
-							'format'      => 'date-time',
-						),
+						'matched'        => self::property( 'integer', __( 'Events in the range, at most limit.', 'service-integration' ), array( 'minimum' => 0 ) ),
+						'queued'         => self::property( 'integer', __( 'Of those, deliveries this request queued: new ones and finished ones queued again.', 'service-integration' ), array( 'minimum' => 0 ) ),
+						'already_queued' => self::property( 'integer', __( 'Of those, deliveries already pending or in flight: they go out once.', 'service-integration' ), array( 'minimum' => 0 ) ),
+						'more'           => self::property( 'boolean', __( 'Whether events beyond limit remain in the range.', 'service-integration' ) ),
+						'next_from'      => self::property( array( 'string', 'null' ), __( 'When more: where to start the next replay.', 'service-integration' ), array( 'format' => 'date-time' ) ),
 						'types'          => array(
 							'description' => __( 'The event types replayed.', 'service-integration' ),
 							'type'        => 'array',
@@ -400,10 +316,7 @@ final class Sidecar_Contract {
 								'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
 							),
 						),
-						'dry_run'        => array(
-							'description' => __( 'Whether this only counted what would be replayed.', 'service-integration' ),
-							'type'        => 'boolean',
-						),
+						'dry_run'        => self::property( 'boolean', __( 'Whether this only counted what would be replayed.', 'service-integration' ) ),
 					),
 					'required'   => array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ),
 				),
@@ -434,39 +347,14 @@ final class Sidecar_Contract {
 							'description' => __( 'The event.', 'service-integration' ),
 							'type'        => 'object',
 							'properties'  => array(
-								'id'                 => array(
-									'description' => __( 'Event id.', 'service-integration' ),
-									'type'        => 'string',
-								),
+								'id'                 => self::property( 'string', __( 'Event id.', 'service-integration' ) ),
 								'type'               => $fields['type'],
-								'timestamp'          => array(
-									'description' => __( 'When it happened in WordPress.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-								),
-								'ordering_key'       => array(
-									'description' => __( 'Events with the same key are delivered in order.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-								),
-								'received_at'        => array(
-									'description' => __( 'When the sidecar received it.', 'service-integration' ),
-									'type'        => 'string',
-									'format'      => 'date-time',
-								),
-								'payload_cleared_at' => array(
-									'description' => __( 'When its payload was cleared, past its retention (data is then null).', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-								),
-								'redacted_at'        => array(
-									'description' => __( 'When personal data was removed from its payload.', 'service-integration' ),
-									'type'        => array( 'string', 'null' ),
-									'format'      => 'date-time',
-								),
-								'data'               => array(
-									'description' => __( 'The payload\'s data; null once cleared.', 'service-integration' ),
-									'type'        => array( 'object', 'null' ),
-								),
+								'timestamp'          => self::property( 'string', __( 'When it happened in WordPress.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+								'ordering_key'       => self::property( array( 'string', 'null' ), __( 'Events with the same key are delivered in order.', 'service-integration' ) ),
+								'received_at'        => self::property( 'string', __( 'When the sidecar received it.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+								'payload_cleared_at' => self::property( array( 'string', 'null' ), __( 'When its payload was cleared, past its retention (data is then null).', 'service-integration' ), array( 'format' => 'date-time' ) ),
+								'redacted_at'        => self::property( array( 'string', 'null' ), __( 'When personal data was removed from its payload.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+								'data'               => self::property( array( 'object', 'null' ), __( 'The payload\'s data; null once cleared.', 'service-integration' ) ),
 							),
 							'required'    => array( 'id', 'type', 'timestamp', 'ordering_key', 'received_at', 'payload_cleared_at', 'redacted_at', 'data' ),
 						),
@@ -484,40 +372,14 @@ final class Sidecar_Contract {
 											'items'       => array(
 												'type'     => 'object',
 												'properties' => array(
-													'attempt_number' => array(
-														'description' => __( 'Its rank among the attempts, from 1.', 'service-integration' ),
-														'type' => 'integer',
-														'minimum' => 1,
-													),
-													'started_at' => array(
-														'description' => __( 'When it started.', 'service-integration' ),
-														'type' => 'string',
-														'format' => 'date-time',
-													),
-													'duration_ms' => array(
-														'description' => __( 'How long it took, in milliseconds.', 'service-integration' ),
-														'type' => 'integer',
-														'minimum' => 0,
-													),
+													'attempt_number' => self::property( 'integer', __( 'Its rank among the attempts, from 1.', 'service-integration' ), array( 'minimum' => 1 ) ),
+													'started_at' => self::property( 'string', __( 'When it started.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+													'duration_ms' => self::property( 'integer', __( 'How long it took, in milliseconds.', 'service-integration' ), array( 'minimum' => 0 ) ),
 													'status_code' => $fields['status_code'],
-													'error_code' => array(
-														'description' => __( 'Why it failed, as a code; null when it succeeded.', 'service-integration' ),
-														'type' => array( 'string', 'null' ),
-													),
-													'response_excerpt' => array(
-														'description' => __( 'The start of the endpoint\'s answer.', 'service-integration' ),
-														'type' => array( 'string', 'null' ),
-													),
-													'next_attempt_at' => array(
-														'description' => __( 'When the next attempt was scheduled; null when none was.', 'service-integration' ),
-														'type' => array( 'string', 'null' ),
-														'format' => 'date-time',
-													),
-													'trigger' => array(
-														'description' => __( 'scheduled: the retry policy\'s; manual: a replay asked for by the site owner.', 'service-integration' ),
-														'type' => 'string',
-														'enum' => array( 'scheduled', 'manual' ),
-													),
+													'error_code' => self::property( array( 'string', 'null' ), __( 'Why it failed, as a code; null when it succeeded.', 'service-integration' ) ),
+													'response_excerpt' => self::property( array( 'string', 'null' ), __( 'The start of the endpoint\'s answer.', 'service-integration' ) ),
+													'next_attempt_at' => self::property( array( 'string', 'null' ), __( 'When the next attempt was scheduled; null when none was.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+													'trigger' => self::property( 'string', __( 'scheduled: the retry policy\'s; manual: a replay asked for by the site owner.', 'service-integration' ), array( 'enum' => array( 'scheduled', 'manual' ) ) ),
 												),
 												'required' => array( 'attempt_number', 'started_at', 'duration_ms', 'status_code', 'error_code', 'response_excerpt', 'next_attempt_at', 'trigger' ),
 											),
@@ -579,12 +441,7 @@ final class Sidecar_Contract {
 				'inbound-source'               => array(
 					'title'      => 'inbound-source',
 					'type'       => 'object',
-					'properties' => array_merge(
-						self::proxied_source_properties( $fields ),
-						array(
-							'deleted' => $fields['deleted'],
-						)
-					),
+					'properties' => array_merge( self::proxied_source_properties( $fields ), array( 'deleted' => $fields['deleted'] ) ),
 					'required'   => array( 'id' ),
 				),
 				'inbound-source-with-secret'   => array(
@@ -609,37 +466,14 @@ final class Sidecar_Contract {
 							'items'       => array(
 								'type'       => 'object',
 								'properties' => array(
-									'id'            => array(
-										'description' => __( 'Entry id.', 'service-integration' ),
-										'type'        => 'integer',
-									),
-									'at'            => array(
-										'description' => __( 'When the delivery was verified.', 'service-integration' ),
-										'type'        => 'string',
-										'format'      => 'date-time',
-									),
+									'id'            => self::property( 'integer', __( 'Entry id.', 'service-integration' ) ),
+									'at'            => self::property( 'string', __( 'When the delivery was verified.', 'service-integration' ), array( 'format' => 'date-time' ) ),
 									'source'        => $fields['inbound-sources.id'],
-									'outcome'       => array(
-										'description' => __( 'What the sender was told: verified only once WordPress reported a 2xx.', 'service-integration' ),
-										'type'        => 'string',
-										'enum'        => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ),
-									),
-									'status'        => array(
-										'description' => __( 'The verifier\'s answer to WordPress: 200 (a good signature), the refusal\'s 4xx, or 503 past WordPress\'s deadline.', 'service-integration' ),
-										'type'        => 'integer',
-									),
-									'answer_status' => array(
-										'description' => __( 'The HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 5xx not stored); null while unconfirmed.', 'service-integration' ),
-										'type'        => array( 'integer', 'null' ),
-									),
-									'code'          => array(
-										'description' => __( 'The code of the error the sender got (why it was refused, or not stored); null for a 2xx.', 'service-integration' ),
-										'type'        => array( 'string', 'null' ),
-									),
-									'event_id'      => array(
-										'description' => __( 'The provider\'s event id, when the signature was good.', 'service-integration' ),
-										'type'        => array( 'string', 'null' ),
-									),
+									'outcome'       => self::property( 'string', __( 'What the sender was told: verified only once WordPress reported a 2xx.', 'service-integration' ), array( 'enum' => array( 'verified', 'refused', 'not_stored', 'timed_out', 'unconfirmed' ) ) ),
+									'status'        => self::property( 'integer', __( 'The verifier\'s answer to WordPress: 200 (a good signature), the refusal\'s 4xx, or 503 past WordPress\'s deadline.', 'service-integration' ) ),
+									'answer_status' => self::property( array( 'integer', 'null' ), __( 'The HTTP status the sender got (202 stored, 200 duplicate, 4xx refused, 5xx not stored); null while unconfirmed.', 'service-integration' ) ),
+									'code'          => self::property( array( 'string', 'null' ), __( 'The code of the error the sender got (why it was refused, or not stored); null for a 2xx.', 'service-integration' ) ),
+									'event_id'      => self::property( array( 'string', 'null' ), __( 'The provider\'s event id, when the signature was good.', 'service-integration' ) ),
 								),
 								'required'   => array( 'id', 'at', 'source', 'outcome', 'status', 'answer_status', 'code', 'event_id' ),
 							),
@@ -675,26 +509,31 @@ final class Sidecar_Contract {
 	}
 
 	/**
+	 * A property or an argument: its description and type, then the rest of its schema, in that
+	 * order (what most of those below are, each on one line).
+	 *
+	 * @param string|string[]      $type        Its JSON Schema type, or types.
+	 * @param string               $description What it is, translated.
+	 * @param array<string, mixed> $schema      The rest of its schema.
+	 * @return array<string, mixed>
+	 */
+	private static function property( string|array $type, string $description, array $schema = array() ): array {
+		return array(
+			'description' => $description,
+			'type'        => $type,
+		) + $schema;
+	}
+
+	/**
 	 * The properties of SECRET_INFO (sidecar/src/contracts/).
 	 *
 	 * @return array<string, mixed>
 	 */
 	private static function secret_info_properties(): array {
 		return array(
-			'masked'     => array(
-				'description' => __( 'The secret, its first and last characters only.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'created_at' => array(
-				'description' => __( 'When the secret was made.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'format'      => 'date-time',
-			),
-			'expires_at' => array(
-				'description' => __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'format'      => 'date-time',
-			),
+			'masked'     => self::property( 'string', __( 'The secret, its first and last characters only.', 'service-integration' ) ),
+			'created_at' => self::property( array( 'string', 'null' ), __( 'When the secret was made.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'expires_at' => self::property( array( 'string', 'null' ), __( 'null for the current secret; for the previous one, the end of the rotation\'s grace period.', 'service-integration' ), array( 'format' => 'date-time' ) ),
 		);
 	}
 
@@ -706,16 +545,9 @@ final class Sidecar_Contract {
 	 */
 	private static function attempt_error_properties( array $fields ): array {
 		return array(
-			'at'      => array(
-				'description' => __( 'When the attempt was made.', 'service-integration' ),
-				'type'        => 'string',
-				'format'      => 'date-time',
-			),
+			'at'      => self::property( 'string', __( 'When the attempt was made.', 'service-integration' ), array( 'format' => 'date-time' ) ),
 			'status'  => $fields['status_code'],
-			'message' => array(
-				'description' => __( 'What went wrong.', 'service-integration' ),
-				'type'        => 'string',
-			),
+			'message' => self::property( 'string', __( 'What went wrong.', 'service-integration' ) ),
 		);
 	}
 
@@ -727,11 +559,7 @@ final class Sidecar_Contract {
 	 */
 	private static function endpoint_health_properties( array $fields ): array {
 		return array(
-			'recent_attempts'     => array(
-				'description' => __( 'Attempts in the last 24 hours.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 0,
-			),
+			'recent_attempts'     => self::property( 'integer', __( 'Attempts in the last 24 hours.', 'service-integration' ), array( 'minimum' => 0 ) ),
 			'recent_success_rate' => array(
 				'description' => __( 'Share of those that succeeded, 0 to 1; null without recent attempts.', 'service-integration' ),
 				'type'        => array( 'number', 'null' ),
@@ -816,16 +644,7 @@ final class Sidecar_Contract {
 	 * @return array<string, mixed>
 	 */
 	private static function inbound_secret_info_properties(): array {
-		return array_merge(
-			self::secret_info_properties(),
-			array(
-				'origin' => array(
-					'description' => __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ),
-					'type'        => 'string',
-					'enum'        => array( 'generated', 'provided' ),
-				),
-			)
-		);
+		return array_merge( self::secret_info_properties(), array( 'origin' => self::property( 'string', __( 'generated: made here, shown once; provided: the remote service\'s own, pasted in.', 'service-integration' ), array( 'enum' => array( 'generated', 'provided' ) ) ) ) );
 	}
 
 	/**
@@ -863,12 +682,7 @@ final class Sidecar_Contract {
 	 * @return array<string, mixed>
 	 */
 	private static function proxied_source_properties( array $fields ): array {
-		return array_merge(
-			self::inbound_source_properties( $fields ),
-			array(
-				'receiving_url' => $fields['receiving_url'],
-			)
-		);
+		return array_merge( self::inbound_source_properties( $fields ), array( 'receiving_url' => $fields['receiving_url'] ) );
 	}
 
 	/**
@@ -899,176 +713,43 @@ final class Sidecar_Contract {
 					'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
 				),
 			),
-			'url'                       => array(
-				'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-				'type'        => 'string',
-				'format'      => 'uri',
-			),
-			'status'                    => array(
-				'description' => __( 'Whether deliveries go out to it.', 'service-integration' ),
-				'type'        => 'string',
-				'enum'        => array( 'active', 'disabled' ),
-			),
-			'disabled_at'               => array(
-				'description' => __( 'When it was disabled.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'format'      => 'date-time',
-			),
-			'disabled_by'               => array(
-				'description' => __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'enum'        => array( 'auto', 'owner', null ),
-			),
-			'failing_since'             => array(
-				'description' => __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'format'      => 'date-time',
-			),
-			'max_concurrency'           => array(
-				'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 1,
-			),
-			'created_at'                => array(
-				'description' => __( 'When it was created.', 'service-integration' ),
-				'type'        => 'string',
-				'format'      => 'date-time',
-			),
-			'updated_at'                => array(
-				'description' => __( 'When it last changed.', 'service-integration' ),
-				'type'        => 'string',
-				'format'      => 'date-time',
-			),
-			'deleted'                   => array(
-				'description' => __( 'Always true: it is deleted.', 'service-integration' ),
-				'type'        => 'boolean',
-				'enum'        => array( true ),
-			),
-			'requeued'                  => array(
-				'description' => __( 'Deliveries queued again.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 0,
-			),
-			'total'                     => array(
-				'description' => __( 'Items matching the filters, on every page.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 0,
-			),
-			'page'                      => array(
-				'description' => __( 'Page, from 1.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 1,
-			),
-			'per_page'                  => array(
-				'description' => __( 'Items per page.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 1,
-			),
-			'type'                      => array(
-				'description' => __( 'The event\'s type.', 'service-integration' ),
-				'type'        => 'string',
-				'enum'        => array( 'order.created', 'order.paid', 'order.refunded', 'service_integration.test' ),
-			),
-			'deliveries.status'         => array(
-				'description' => __( 'The delivery\'s status.', 'service-integration' ),
-				'type'        => 'string',
-				'enum'        => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ),
-			),
-			'attempt_count'             => array(
-				'description' => __( 'Attempts made.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 0,
-			),
-			'next_attempt_at'           => array(
-				'description' => __( 'When the next attempt is due; null when none is.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'format'      => 'date-time',
-			),
-			'resent_on_recovery_at'     => array(
-				'description' => __( 'When it was last sent again because its endpoint succeeded again after failing; null if never.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-				'format'      => 'date-time',
-			),
-			'scheme'                    => array(
-				'description' => __( 'How the provider signs.', 'service-integration' ),
-				'type'        => 'string',
-				'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-			),
-			'inbound-sources.status'    => array(
-				'description' => __( 'Whether deliveries from it are accepted.', 'service-integration' ),
-				'type'        => 'string',
-				'enum'        => array( 'active', 'disabled' ),
-			),
-			'tolerance_seconds'         => array(
-				'description' => __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 0,
-			),
-			'receiving_url'             => array(
-				'description' => __( 'Where the provider must send (added by WordPress).', 'service-integration' ),
-				'type'        => 'string',
-				'format'      => 'uri',
-			),
-			'id'                        => array(
-				'description' => __( 'Endpoint id.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'description'               => array(
-				'description' => __( 'A note for the site owner.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'disabled_reason'           => array(
-				'description' => __( 'Why it was disabled.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-			),
-			'wc_compat_signature'       => array(
-				'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-				'type'        => 'boolean',
-			),
-			'resend_failed_on_recovery' => array(
-				'description' => __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ),
-				'type'        => 'boolean',
-			),
-			'secret'                    => array(
-				'description' => __( 'The new signing secret, shown only in this answer.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'deliveries.id'             => array(
-				'description' => __( 'Delivery id.', 'service-integration' ),
-				'type'        => 'integer',
-			),
-			'event_id'                  => array(
-				'description' => __( 'The event delivered.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'endpoint_id'               => array(
-				'description' => __( 'The endpoint it goes to.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'last_status_code'          => array(
-				'description' => __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ),
-				'type'        => array( 'integer', 'null' ),
-			),
-			'last_error'                => array(
-				'description' => __( 'The last attempt\'s error.', 'service-integration' ),
-				'type'        => array( 'string', 'null' ),
-			),
-			'status_code'               => array(
-				'description' => __( 'The HTTP status answered; null for a network error.', 'service-integration' ),
-				'type'        => array( 'integer', 'null' ),
-			),
-			'inbound-sources.id'        => array(
-				'description' => __( 'The source\'s slug.', 'service-integration' ),
-				'type'        => 'string',
-			),
-			'tolerance_is_default'      => array(
-				'description' => __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ),
-				'type'        => 'boolean',
-			),
-			'inbound-sources.secret'    => array(
-				'description' => __( 'The secret, only in the answer that generated it.', 'service-integration' ),
-				'type'        => 'string',
-			),
+			'url'                       => self::property( 'string', __( 'Where deliveries are POSTed.', 'service-integration' ), array( 'format' => 'uri' ) ),
+			'status'                    => self::property( 'string', __( 'Whether deliveries go out to it.', 'service-integration' ), array( 'enum' => array( 'active', 'disabled' ) ) ),
+			'disabled_at'               => self::property( array( 'string', 'null' ), __( 'When it was disabled.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'disabled_by'               => self::property( array( 'string', 'null' ), __( 'Who disabled it: auto (a 410 or a failure streak) or owner.', 'service-integration' ), array( 'enum' => array( 'auto', 'owner', null ) ) ),
+			'failing_since'             => self::property( array( 'string', 'null' ), __( 'Since when every attempt has failed; null while it succeeds.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'max_concurrency'           => self::property( 'integer', __( 'Deliveries in flight to it at most.', 'service-integration' ), array( 'minimum' => 1 ) ),
+			'created_at'                => self::property( 'string', __( 'When it was created.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'updated_at'                => self::property( 'string', __( 'When it last changed.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'deleted'                   => self::property( 'boolean', __( 'Always true: it is deleted.', 'service-integration' ), array( 'enum' => array( true ) ) ),
+			'requeued'                  => self::property( 'integer', __( 'Deliveries queued again.', 'service-integration' ), array( 'minimum' => 0 ) ),
+			'total'                     => self::property( 'integer', __( 'Items matching the filters, on every page.', 'service-integration' ), array( 'minimum' => 0 ) ),
+			'page'                      => self::property( 'integer', __( 'Page, from 1.', 'service-integration' ), array( 'minimum' => 1 ) ),
+			'per_page'                  => self::property( 'integer', __( 'Items per page.', 'service-integration' ), array( 'minimum' => 1 ) ),
+			'type'                      => self::property( 'string', __( 'The event\'s type.', 'service-integration' ), array( 'enum' => array( 'order.created', 'order.paid', 'order.refunded', 'service_integration.test' ) ) ),
+			'deliveries.status'         => self::property( 'string', __( 'The delivery\'s status.', 'service-integration' ), array( 'enum' => array( 'pending', 'in_flight', 'succeeded', 'failed', 'cancelled' ) ) ),
+			'attempt_count'             => self::property( 'integer', __( 'Attempts made.', 'service-integration' ), array( 'minimum' => 0 ) ),
+			'next_attempt_at'           => self::property( array( 'string', 'null' ), __( 'When the next attempt is due; null when none is.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'resent_on_recovery_at'     => self::property( array( 'string', 'null' ), __( 'When it was last sent again because its endpoint succeeded again after failing; null if never.', 'service-integration' ), array( 'format' => 'date-time' ) ),
+			'scheme'                    => self::property( 'string', __( 'How the provider signs.', 'service-integration' ), array( 'enum' => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ) ) ),
+			'inbound-sources.status'    => self::property( 'string', __( 'Whether deliveries from it are accepted.', 'service-integration' ), array( 'enum' => array( 'active', 'disabled' ) ) ),
+			'tolerance_seconds'         => self::property( 'integer', __( 'How old a signed timestamp may be: the source\'s own, or the sidecar\'s default (then tolerance_is_default).', 'service-integration' ), array( 'minimum' => 0 ) ),
+			'receiving_url'             => self::property( 'string', __( 'Where the provider must send (added by WordPress).', 'service-integration' ), array( 'format' => 'uri' ) ),
+			'id'                        => self::property( 'string', __( 'Endpoint id.', 'service-integration' ) ),
+			'description'               => self::property( 'string', __( 'A note for the site owner.', 'service-integration' ) ),
+			'disabled_reason'           => self::property( array( 'string', 'null' ), __( 'Why it was disabled.', 'service-integration' ) ),
+			'wc_compat_signature'       => self::property( 'boolean', __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ) ),
+			'resend_failed_on_recovery' => self::property( 'boolean', __( 'When it succeeds again after failing, what ran out of attempts during the failure is sent again.', 'service-integration' ) ),
+			'secret'                    => self::property( 'string', __( 'The new signing secret, shown only in this answer.', 'service-integration' ) ),
+			'deliveries.id'             => self::property( 'integer', __( 'Delivery id.', 'service-integration' ) ),
+			'event_id'                  => self::property( 'string', __( 'The event delivered.', 'service-integration' ) ),
+			'endpoint_id'               => self::property( 'string', __( 'The endpoint it goes to.', 'service-integration' ) ),
+			'last_status_code'          => self::property( array( 'integer', 'null' ), __( 'The HTTP status of the last attempt; null without one.', 'service-integration' ) ),
+			'last_error'                => self::property( array( 'string', 'null' ), __( 'The last attempt\'s error.', 'service-integration' ) ),
+			'status_code'               => self::property( array( 'integer', 'null' ), __( 'The HTTP status answered; null for a network error.', 'service-integration' ) ),
+			'inbound-sources.id'        => self::property( 'string', __( 'The source\'s slug.', 'service-integration' ) ),
+			'tolerance_is_default'      => self::property( 'boolean', __( 'Whether tolerance_seconds is the sidecar\'s default.', 'service-integration' ) ),
+			'inbound-sources.secret'    => self::property( 'string', __( 'The secret, only in the answer that generated it.', 'service-integration' ) ),
 		);
 	}
 
@@ -1119,24 +800,10 @@ final class Sidecar_Contract {
 				'minimum'     => 0,
 				'maximum'     => 86400,
 			),
-			'description'               => array(
-				'description' => __( 'A note for the site owner.', 'service-integration' ),
-				'type'        => 'string',
-				'maxLength'   => 500,
-			),
-			'endpoint_id'               => array(
-				'description' => __( 'Only this endpoint\'s deliveries.', 'service-integration' ),
-				'type'        => 'string',
-				'minLength'   => 1,
-			),
-			'wc_compat_signature'       => array(
-				'description' => __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ),
-				'type'        => 'boolean',
-			),
-			'resend_failed_on_recovery' => array(
-				'description' => __( 'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).', 'service-integration' ),
-				'type'        => 'boolean',
-			),
+			'description'               => self::property( 'string', __( 'A note for the site owner.', 'service-integration' ), array( 'maxLength' => 500 ) ),
+			'endpoint_id'               => self::property( 'string', __( 'Only this endpoint\'s deliveries.', 'service-integration' ), array( 'minLength' => 1 ) ),
+			'wc_compat_signature'       => self::property( 'boolean', __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ) ),
+			'resend_failed_on_recovery' => self::property( 'boolean', __( 'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).', 'service-integration' ) ),
 			'status'                    => array(
 				'type' => 'string',
 				'enum' => array( 'active', 'disabled' ),

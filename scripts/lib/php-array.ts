@@ -63,6 +63,39 @@ function extendedPart( entries: [ string, unknown ][], json: string, sharing: Sh
 }
 
 /**
+ * A schema that is a description, a type and at most one more key, as one line: a call of the
+ * contract's property() (which builds the same array, in the same order). WordPress Coding
+ * Standards keep an associative array of two entries or more on several lines; most of the
+ * contract's properties are of this shape, so each reads as one line, not four or five.
+ * Undefined for any other value.
+ */
+function propertyCall( entries: [ string, unknown ][], indent: string, sharing: Sharing ): string | undefined {
+	const [ description, type, ...rest ] = entries;
+	if ( description?.[ 0 ] !== 'description' || type?.[ 0 ] !== 'type' || rest.length > 1 ) {
+		return undefined;
+	}
+	const args = [
+		phpArray( type[ 1 ], indent, sharing ),
+		phpArray( description[ 1 ], indent, sharing, 'description' ),
+	];
+	if ( rest.length === 1 ) {
+		args.push( phpArray( Object.fromEntries( rest ), indent, sharing ) );
+	}
+	const call = `self::property( ${ args.join( ', ' ) } )`;
+	return call.includes( '\n' ) ? undefined : call;
+}
+
+/** A single-entry array on one line, as WordPress Coding Standards allow it (undefined if its value spans lines). */
+function oneEntryArray( entries: [ string, unknown ][], indent: string, sharing: Sharing ): string | undefined {
+	const [ entry ] = entries;
+	if ( entries.length !== 1 || ! entry ) {
+		return undefined;
+	}
+	const line = `array( ${ phpLiteral( entry[ 0 ] ) } => ${ phpArray( entry[ 1 ], indent, sharing, entry[ 0 ] ) } )`;
+	return line.includes( '\n' ) ? undefined : line;
+}
+
+/**
  * A value as PHP. $key is the key it is printed under; $definition says it is the body of
  * its own shared part (printed whole, not read from itself).
  */
@@ -84,8 +117,20 @@ export function phpArray( value: unknown, indent: string, sharing: Sharing, key?
 		const inner = indent + '\t';
 		const base = key === 'properties' ? extendedPart( entries, json, sharing ) : undefined;
 		if ( base ) {
-			const added = Object.fromEntries( entries.slice( Object.keys( base.value ).length ) );
-			return `array_merge(\n${ inner }${ sharing.read( base ) },\n${ inner }${ phpArray( added, inner, sharing ) }\n${ indent })`;
+			const added = phpArray(
+				Object.fromEntries( entries.slice( Object.keys( base.value ).length ) ),
+				inner,
+				sharing
+			);
+			return added.includes( '\n' )
+				? `array_merge(\n${ inner }${ sharing.read( base ) },\n${ inner }${ added }\n${ indent })`
+				: `array_merge( ${ sharing.read( base ) }, ${ added } )`;
+		}
+		const compact = definition
+			? undefined
+			: ( propertyCall( entries, indent, sharing ) ?? oneEntryArray( entries, indent, sharing ) );
+		if ( compact ) {
+			return compact;
 		}
 		const lines = entries.map(
 			( [ name, item ] ) =>

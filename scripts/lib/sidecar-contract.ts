@@ -335,9 +335,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The values the plugin shares with the sidecar, the fields of the requests WordPress forwards
- * to it, as the sidecar checks them, and what the sidecar answers. Each description is written
- * once: an argument or a field that recurs is an entry of args() or fields(), a view that
- * recurs is a function of its own.
+ * to it, as the sidecar checks them, and what the sidecar answers. An argument or a field that
+ * recurs is an entry of args() or fields(), a view that recurs is a function of its own, and a
+ * property that is a description, a type and at most one more key is one call of property().
  */
 final class Sidecar_Contract {
 
@@ -385,6 +385,22 @@ ${ constLines.join( '\n' ) }
 			$schema['items'] = self::read_only( $schema['items'] );
 		}
 		return $schema;
+	}
+
+	/**
+	 * A property or an argument: its description and type, then the rest of its schema, in that
+	 * order (what most of those below are, each on one line).
+	 *
+	 * @param string|string[]      $type        Its JSON Schema type, or types.
+	 * @param string               $description What it is, translated.
+	 * @param array<string, mixed> $schema      The rest of its schema.
+	 * @return array<string, mixed>
+	 */
+	private static function property( string|array $type, string $description, array $schema = array() ): array {
+		return array(
+			'description' => $description,
+			'type'        => $type,
+		) + $schema;
 	}
 ${ viewParts.map( ( part ) => viewFunction( part, answers, answers.read( part ).includes( '$fields' ) ) ).join( '' ) }
 	/**

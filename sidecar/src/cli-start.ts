@@ -11,7 +11,7 @@ import { stableInstanceId } from './outbound/dispatcher';
 import { createOutboundRuntime } from './outbound/runtime';
 import { openDatabase } from './store/sqlite/database';
 import { MysqlStore } from './store/mysql/mysql-store';
-import { SqliteQueueStore } from './store/sqlite/sqlite-queue-store';
+import { sqliteQueueStore } from './store/sqlite/sqlite-queue-store';
 import { type QueueStore } from './store/queue-store';
 import { createStores } from './store/sqlite/stores';
 import { SIDECAR_VERSION } from './version';
@@ -54,7 +54,7 @@ async function openStore( config: SidecarConfig, log: Logger ): Promise< QueueSt
 			synchronous: config.sqliteSynchronous,
 			cacheSizeMb: config.sqliteCacheMb,
 		} );
-		return new SqliteQueueStore( createStores( db ) );
+		return sqliteQueueStore( createStores( db ) );
 	} catch ( error ) {
 		log.fatal( { err: error, dataDir: config.dataDir }, 'cannot open the database' );
 		process.exit( 1 );

@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import { LOG_PRUNE_EVERY } from '../../sidecar/src/model/inbound';
 import type { NewSource } from '../../sidecar/src/model/inbound';
 import { openDatabase } from '../../sidecar/src/store/sqlite/database';
-import { SqliteInboundStore } from '../../sidecar/src/store/sqlite/sqlite-inbound-store';
+import { sqliteInboundStore } from '../../sidecar/src/store/sqlite/sqlite-inbound-store';
 import { type InboundStore } from '../../sidecar/src/store/inbound-store';
 import { MysqlInboundStore } from '../../sidecar/src/store/mysql/mysql-inbound';
 import { STORE_KINDS, useBackend } from './support/stores-under-test';
@@ -204,7 +204,7 @@ describe.each( STORE_KINDS )( 'the inbound store on %s', ( kind ) => {
 		let close: () => Promise< void >;
 		if ( kind === 'sqlite' ) {
 			const db = openDatabase( { dataDir: ':memory:' } );
-			inbound = new SqliteInboundStore( db, 10 );
+			inbound = sqliteInboundStore( db, 10 );
 			close = async () => {
 				db.close();
 			};

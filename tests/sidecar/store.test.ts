@@ -9,7 +9,7 @@ import { utf8Excerpt, type AttemptRequest } from '../../sidecar/src/outbound/del
 import { Dispatcher } from '../../sidecar/src/outbound/dispatcher';
 import { DATABASE_FILE, migrate, openDatabase } from '../../sidecar/src/store/sqlite/database';
 import { MIGRATIONS } from '../../sidecar/src/store/sqlite/migrations';
-import { SqliteQueueStore } from '../../sidecar/src/store/sqlite/sqlite-queue-store';
+import { sqliteQueueStore } from '../../sidecar/src/store/sqlite/sqlite-queue-store';
 import { createStores } from '../../sidecar/src/store/sqlite/stores';
 import { orderEvent } from './support/api-client';
 import { startHarness } from './support/harness';
@@ -170,7 +170,7 @@ describe( 'dispatcher ingest (in-process)', () => {
 		new Dispatcher( {
 			config: loadConfig( { SIDECAR_SHARED_KEY: 'k'.repeat( 32 ) } ),
 			log: createLogger( 'silent' ),
-			store: new SqliteQueueStore( stores ),
+			store: sqliteQueueStore( stores ),
 			metrics: createMetrics( { processMetrics: false } ),
 			client: {
 				send: ( request ) => {

@@ -2,7 +2,7 @@ import type { QueuedNotice } from '../model/notices';
 
 /**
  * The notices for WordPress as the notice sender reads them, async so the queue can sit on the
- * shared database (MysqlNoticeQueue) as well as on the embedded one (SqliteNoticeQueue). The
+ * shared database (MysqlNoticeQueue) as well as on the embedded one (NoticesStore, through sqliteQueueStore). The
  * notices themselves are queued by the transactions that change an endpoint.
  */
 export interface NoticeQueue {

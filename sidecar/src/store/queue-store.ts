@@ -6,10 +6,10 @@ import {
 	type DeliveryFilter,
 } from '../model/deliveries';
 import { type DeliveryStatus, DisabledBy } from '../contracts/constants';
-import { type EndpointHealth, type AutoDisable } from '../model/health';
+import { type EndpointHealth } from '../model/health';
 import type { EnableResult, Endpoint, EndpointPatch, NewEndpoint } from '../model/endpoints';
 import type { InsertResult, NewEvent, StoredEvent } from '../model/events';
-import type { StreakEnd } from '../model/recovery';
+import type { HealthInput, HealthResult } from '../model/round-health';
 import { type EndpointBacklog } from './endpoint-backlog';
 import { type FailureStreaks } from './failure-streaks';
 import { type InboundStore } from './inbound-store';
@@ -26,44 +26,20 @@ export interface Lease {
 	leaseMs: number;
 }
 
-/** An attempt that ended, as the dispatcher hands it to the store's round. */
-export interface FinishedAttempt {
-	completion: Completion;
-	/**
-	 * The endpoint as the dispatcher's cache holds it. The embedded store has one writer, so the
-	 * cache is what the file holds and the round uses it; the shared store reads it again under lock.
-	 */
-	endpoint: Endpoint | undefined;
-	succeeded: boolean;
-	/** The retry policy's 410 verdict: the reason to disable the endpoint for. */
-	gone: string | null;
-}
-
 /** One round of the dispatcher: what the store does in it, in this order. */
-export interface RoundInput {
-	now: number;
+export interface RoundInput extends HealthInput {
 	/** Events POST /v1/events hands over (never with `finished`: a failure to record attempts must not refuse events). */
 	ingest?: { events: NewEvent[]; firstAttemptAt: number };
-	/** Attempts to record, each moving its endpoint's health (model/health.ts). */
-	finished: FinishedAttempt[];
 	/** Endpoints that may have work; the round adds those the ingest stored deliveries for. */
 	claimOn: string[];
 	/** How many deliveries this instance may take on an endpoint now (0: not active here, or full). */
 	limit: ( endpointId: string ) => number;
 	lease: Lease;
-	disableAfterMs: number;
 }
 
-export interface RoundResult {
+/** The round's health part (recorded, failingSince, disabled, recovered) is model/round-health.ts's. */
+export interface RoundResult extends HealthResult {
 	ingested?: InsertResult;
-	/** Per finished attempt, in order: whether it was recorded (the delivery may be gone, or no longer ours). */
-	recorded: boolean[];
-	/** The endpoints' streaks after the round, for the dispatcher's cache. */
-	failingSince: Map< string, number | null >;
-	/** Endpoints the round disabled, each with its notice queued. */
-	disabled: { endpointId: string; disable: AutoDisable }[];
-	/** Endpoints whose failure streak the round ended, with what it queued again (model/recovery.ts). */
-	recovered: StreakEnd[];
 	claimed: ClaimedDelivery[];
 	/**
 	 * The shared store's round is several transactions: the error that stopped it after the
@@ -85,7 +61,7 @@ export interface RecordedAttempt {
 /**
  * The store every instance shares: what the outbound path (the HTTP hand-over of events,
  * endpoint management, the dispatcher) needs, async so it can sit on a database server.
- * Two implementations: SqliteQueueStore (the embedded default, over the synchronous stores)
+ * Two implementations: sqliteQueueStore() (the embedded default, over the synchronous stores)
  * and MysqlStore (MySQL/MariaDB, several instances at once).
  */
 export interface QueueStore {

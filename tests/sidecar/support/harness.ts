@@ -13,7 +13,7 @@ import type { Dispatcher } from '../../../sidecar/src/outbound/dispatcher';
 import { createOutboundRuntime, type OutboundRuntime } from '../../../sidecar/src/outbound/runtime';
 import type { Notifier } from '../../../sidecar/src/outbound/wordpress-notice';
 import { openDatabase } from '../../../sidecar/src/store/sqlite/database';
-import { SqliteQueueStore } from '../../../sidecar/src/store/sqlite/sqlite-queue-store';
+import { sqliteQueueStore } from '../../../sidecar/src/store/sqlite/sqlite-queue-store';
 import { createStores, type Stores } from '../../../sidecar/src/store/sqlite/stores';
 import { apiClient, type ApiCall } from './api-client';
 import { serveOnLoopback } from './loopback-server';
@@ -78,7 +78,7 @@ export async function startHarness( env: NodeJS.ProcessEnv = {}, options: Harnes
 		queue: () => stores.deliveries.queueByEndpoint(),
 		processMetrics: options.processMetrics ?? false,
 	} );
-	const store = new SqliteQueueStore( stores );
+	const store = sqliteQueueStore( stores );
 	const outbound = createOutboundRuntime( {
 		config,
 		log,

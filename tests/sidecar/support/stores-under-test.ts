@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import { MysqlStore } from '../../../sidecar/src/store/mysql/mysql-store';
 import { openDatabase, type Db } from '../../../sidecar/src/store/sqlite/database';
 import type { Endpoint } from '../../../sidecar/src/model/endpoints';
-import { SqliteQueueStore } from '../../../sidecar/src/store/sqlite/sqlite-queue-store';
+import { sqliteQueueStore } from '../../../sidecar/src/store/sqlite/sqlite-queue-store';
 import { type QueueStore } from '../../../sidecar/src/store/queue-store';
 import { createStores } from '../../../sidecar/src/store/sqlite/stores';
 import { startMariaDb, type RunningMariaDb } from '../../support/mariadb';
@@ -33,7 +33,7 @@ export async function startBackend( kind: StoreKind ): Promise< Backend > {
 			url: undefined,
 			// One process owns a SQLite file: every "instance" in a test is the same store.
 			open: async () =>
-				( shared ??= new SqliteQueueStore( createStores( ( db = openDatabase( { dataDir: ':memory:' } ) ) ) ) ),
+				( shared ??= sqliteQueueStore( createStores( ( db = openDatabase( { dataDir: ':memory:' } ) ) ) ) ),
 			reset: async () => {
 				await shared?.close();
 				shared = undefined;

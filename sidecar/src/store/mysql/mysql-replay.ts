@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '../../contracts/constants';
 import type { RangeReplay, RangeReplayResult } from '../../model/deliveries';
 import { ReplayConflict, type ReplayQueue } from '../replay-queue';
 import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
+import { planRangeReplay, takeRange, type RangeRow, type ReplayStep } from '../../model/range-replay';
 import { inTransaction } from './mysql-transaction';
 
 type Row = RowDataPacket & Record< string, unknown >;
@@ -81,14 +82,10 @@ export class MysqlReplayQueue implements ReplayQueue {
 	}
 
 	/**
-	 * As DeliveriesStore.replayRange: events in arrival order (events.seq), each once, at most
-	 * `limit`; new deliveries for those the endpoint never got, finished ones queued again,
-	 * pending and in-flight ones left to go out once. So that the replayed deliveries' ids
-	 * follow arrival (the claim holds a delivery back behind a smaller unfinished id of its
-	 * ordering key), one whose id is below the previous replayed one's moves to a fresh
-	 * AUTO_INCREMENT id: the row is deleted and inserted again, its attempts with it (InnoDB
-	 * will not update a primary key that attempts refer to, and a fresh AUTO_INCREMENT value is
-	 * one no other instance can be handing out). In-flight deliveries stay where they are.
+	 * As DeliveriesStore.replayRange, planned by model/range-replay.ts. A delivery that moves to
+	 * a fresh id is deleted and inserted again with a fresh AUTO_INCREMENT id, its attempts with
+	 * it (InnoDB will not update a primary key that attempts refer to, and a fresh AUTO_INCREMENT
+	 * value is one no other instance can be handing out).
 	 */
 	async replayRange( replay: RangeReplay ): Promise< RangeReplayResult > {
 		const typeFilter = replay.types.length === 0 ? '' : 'AND e.type IN (?)';
@@ -106,79 +103,24 @@ export class MysqlReplayQueue implements ReplayQueue {
 		];
 		const run = async ( connection: Pool | PoolConnection ): Promise< RangeReplayResult > => {
 			const [ rows ] = await connection.query< Row[] >( rangeSql, rangeParams );
-			const more = rows.length > replay.limit;
-			const nextFrom = more ? Number( ( rows[ replay.limit ] as Row ).received_at ) : null;
-			const taken = rows.slice( 0, replay.limit ).map( ( row ) => ( {
-				eventId: String( row.event_id ),
-				deliveryId: row.delivery_id === null ? null : Number( row.delivery_id ),
-				status: ( row.status as DeliveryStatus | null ) ?? null,
-			} ) );
-			if ( ! replay.dryRun && taken.length > 0 ) {
-				// The statuses as they are under the lock (a dispatcher may have moved them since the read).
-				const ids = taken.flatMap( ( row ) => ( row.deliveryId === null ? [] : [ row.deliveryId ] ) );
-				if ( ids.length > 0 ) {
-					// In flight ones are not locked (they stay as they are): one claimed since the read
-					// is read again without a lock, and one gone meanwhile (pruned) is made anew.
-					const [ locked ] = await connection.query< Row[] >(
-						`SELECT id, status FROM deliveries WHERE id IN (?) AND status <> 'in_flight' FOR UPDATE`,
-						[ ids ]
-					);
-					const statuses = new Map(
-						locked.map( ( row ) => [ Number( row.id ), row.status as DeliveryStatus ] )
-					);
-					const unlocked = ids.filter( ( id ) => ! statuses.has( id ) );
-					if ( unlocked.length > 0 ) {
-						const [ rest ] = await connection.query< Row[] >(
-							'SELECT id, status FROM deliveries WHERE id IN (?)',
-							[ unlocked ]
-						);
-						for ( const row of rest ) {
-							statuses.set( Number( row.id ), 'in_flight' );
-						}
-					}
-					for ( const row of taken ) {
-						if ( row.deliveryId !== null ) {
-							row.status = statuses.get( row.deliveryId ) ?? null;
-						}
-					}
-				}
+			const { taken, more, nextFrom } = takeRange(
+				rows.map( ( row ) => ( {
+					eventId: String( row.event_id ),
+					receivedAt: Number( row.received_at ),
+					deliveryId: row.delivery_id === null ? null : Number( row.delivery_id ),
+					status: ( row.status as DeliveryStatus | null ) ?? null,
+				} ) ),
+				replay.limit
+			);
+			if ( replay.dryRun ) {
+				return { ...planRangeReplay( taken ).counts, more, nextFrom };
 			}
-			let queued = 0;
-			let alreadyQueued = 0;
-			let last = 0;
-			for ( const row of taken ) {
-				const open = row.status === 'pending' || row.status === 'in_flight';
-				if ( open ) {
-					alreadyQueued++;
-				} else {
-					queued++;
-				}
-				if ( replay.dryRun ) {
-					continue;
-				}
-				if ( row.deliveryId === null || row.status === null ) {
-					const [ inserted ] = await connection.query< ResultSetHeader >(
-						`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, next_trigger, created_at, updated_at)
-						 SELECT id, ?, ordering_key, 'pending', ?, 'manual', ?, ? FROM events WHERE id = ?`,
-						[ replay.endpointId, replay.now, replay.now, replay.now, row.eventId ]
-					);
-					last = inserted.insertId;
-					continue;
-				}
-				let id = row.deliveryId;
-				if ( row.status !== 'in_flight' && id < last ) {
-					id = await moveToFreshId( connection as PoolConnection, id );
-				}
-				if ( ! open ) {
-					await connection.query( `UPDATE deliveries d SET ${ REQUEUE_SET } WHERE d.id = ?`, [
-						replay.now,
-						replay.now,
-						id,
-					] );
-				}
-				last = Math.max( last, id );
+			await lockStatuses( connection as PoolConnection, taken );
+			const { steps, counts } = planRangeReplay( taken );
+			for ( const step of steps ) {
+				await replayStep( connection as PoolConnection, step, replay );
 			}
-			return { matched: taken.length, queued, alreadyQueued, more, nextFrom };
+			return { ...counts, more, nextFrom };
 		};
 		if ( replay.dryRun ) {
 			return run( this.pool );
@@ -226,6 +168,57 @@ async function lockActiveEndpoint( connection: PoolConnection, endpointId: strin
 		endpointId,
 	] );
 	return rows[ 0 ]?.status === 'active';
+}
+
+/**
+ * Locks the deliveries of the range that are not in flight and sets each row's status as it is
+ * under the lock (a dispatcher may have moved them since the read). In flight ones are not locked
+ * (they stay as they are): one claimed since the read is read again without a lock, and one gone
+ * meanwhile (pruned) gets no status, so a new delivery is made.
+ */
+async function lockStatuses( connection: PoolConnection, taken: RangeRow[] ): Promise< void > {
+	const ids = taken.flatMap( ( row ) => ( row.deliveryId === null ? [] : [ row.deliveryId ] ) );
+	if ( ids.length === 0 ) {
+		return;
+	}
+	const [ locked ] = await connection.query< Row[] >(
+		`SELECT id, status FROM deliveries WHERE id IN (?) AND status <> 'in_flight' FOR UPDATE`,
+		[ ids ]
+	);
+	const statuses = new Map( locked.map( ( row ) => [ Number( row.id ), row.status as DeliveryStatus ] ) );
+	const unlocked = ids.filter( ( id ) => ! statuses.has( id ) );
+	if ( unlocked.length > 0 ) {
+		const [ rest ] = await connection.query< Row[] >( 'SELECT id, status FROM deliveries WHERE id IN (?)', [
+			unlocked,
+		] );
+		for ( const row of rest ) {
+			statuses.set( Number( row.id ), 'in_flight' );
+		}
+	}
+	for ( const row of taken ) {
+		if ( row.deliveryId !== null ) {
+			row.status = statuses.get( row.deliveryId ) ?? null;
+		}
+	}
+}
+
+async function replayStep( connection: PoolConnection, step: ReplayStep, replay: RangeReplay ): Promise< void > {
+	if ( step.action === 'create' ) {
+		await connection.query< ResultSetHeader >(
+			`INSERT INTO deliveries (event_id, endpoint_id, ordering_key, status, next_attempt_at, next_trigger, created_at, updated_at)
+			 SELECT id, ?, ordering_key, 'pending', ?, 'manual', ?, ? FROM events WHERE id = ?`,
+			[ replay.endpointId, replay.now, replay.now, replay.now, step.eventId ]
+		);
+		return;
+	}
+	const id = step.move ? await moveToFreshId( connection, step.deliveryId ) : step.deliveryId;
+	if ( step.action === 'requeue' ) {
+		await connection.query( `UPDATE deliveries d SET ${ REQUEUE_SET } WHERE d.id = ?`, [
+			replay.now,
+			replay.now,
+			id,
+		] );
+	}
 }
 
 /** Deletes a (locked) delivery and inserts it again with a fresh id and its attempts; returns the new id. */

@@ -7,13 +7,8 @@ import type {
 	DisabledBy,
 	EndpointStatus,
 } from '../../contracts/constants';
-import {
-	summariseHealth,
-	type EndpointHealth,
-	failingDisableReason,
-	nextHealth,
-	type AutoDisable,
-} from '../../model/health';
+import { summariseHealth, type EndpointHealth } from '../../model/health';
+import { emptyHealthResult, roundHealth, runHealthAsync } from '../../model/round-health';
 import {
 	type Attempt,
 	type ClaimedDelivery,
@@ -668,19 +663,13 @@ export class MysqlStore implements QueueStore {
 	/**
 	 * The dispatcher's round on the shared store, in a few statements however many deliveries
 	 * it carries: the hand-over in its own transaction, every finished attempt recorded in one
-	 * (completeAll), each endpoint's health moved (FailureStreaks, only when a streak starts or
-	 * ends: a streak starts once across instances, a disabling re-reads it under the endpoint's
-	 * row lock), then the claims of every endpoint at once (claimDueOn).
+	 * (completeAll), each endpoint's health moved (model/round-health.ts through FailureStreaks,
+	 * only when a streak starts or ends: a streak starts once across instances, a disabling
+	 * re-reads it under the endpoint's row lock), then the claims of every endpoint at once (claimDueOn).
 	 */
 	async round( input: RoundInput ): Promise< RoundResult > {
 		const { now, lease } = input;
-		const result: RoundResult = {
-			recorded: [],
-			failingSince: new Map(),
-			disabled: [],
-			recovered: [],
-			claimed: [],
-		};
+		const result: RoundResult = { ...emptyHealthResult(), claimed: [] };
 		const claimOn = [ ...input.claimOn ];
 		if ( input.ingest ) {
 			result.ingested = await this.insertBatch( input.ingest.events, now, input.ingest.firstAttemptAt );
@@ -699,54 +688,24 @@ export class MysqlStore implements QueueStore {
 		return result;
 	}
 
-	/** The round's health moves and claims, once its attempts are recorded. */
+	/** The round's health moves (model/round-health.ts) and claims, once its attempts are recorded. */
 	private async afterRecording( input: RoundInput, claimOn: string[], result: RoundResult ): Promise< void > {
 		const { now, lease } = input;
 		const streaks = this.failureStreaks;
-		const disabled = new Set< string >();
-		for ( const [ index, { completion, endpoint, succeeded, gone } ] of input.finished.entries() ) {
-			const id = completion.endpointId;
-			if ( ! result.recorded[ index ] || ! endpoint || disabled.has( id ) ) {
-				continue;
+		const disabled = await runHealthAsync( roundHealth( input, result ), async ( request ) => {
+			switch ( request.write ) {
+				case 'clear':
+					return streaks.clearFailing( request.endpointId, now );
+				case 'mark':
+					return streaks.markFailing( request.endpointId, now );
+				case 'disable':
+					return streaks.disableWithNotice(
+						request.endpointId,
+						now,
+						( failingSince ) => request.disableFor( failingSince )?.reason ?? null
+					);
 			}
-			const known = result.failingSince.has( id )
-				? ( result.failingSince.get( id ) ?? null )
-				: endpoint.failingSince;
-			const step = nextHealth( known, { succeeded, gone }, now, input.disableAfterMs );
-			let since = step.failingSince;
-			if ( step.write === 'clear' ) {
-				// Before this round's claims: what is queued again goes ahead of the rest of its keys.
-				const ended = await streaks.clearFailing( id, now );
-				if ( ended !== null ) {
-					result.recovered.push( { endpointId: id, ...ended } );
-				}
-			} else if ( step.write === 'mark' || completion.status === 'failed' ) {
-				// Possibly earlier: another instance may have started the streak. A delivery that ran out
-				// of attempts marks it even when this instance believes it runs: another may have ended
-				// it just before this delivery's failure was committed, which that instance's re-send
-				// could not see; the streak this starts again brings it back at the next recovery.
-				since = await streaks.markFailing( id, now );
-			}
-			result.failingSince.set( id, since );
-			if ( step.disable === null && failingDisableReason( since, now, input.disableAfterMs ) === null ) {
-				continue;
-			}
-			let disable: AutoDisable | null = null;
-			const done = await streaks.disableWithNotice( id, now, ( failingSince ) => {
-				const failing = failingDisableReason( failingSince, now, input.disableAfterMs );
-				disable =
-					failing !== null
-						? { reason: failing, kind: 'failing' }
-						: gone === null
-							? null
-							: { reason: gone, kind: 'gone' };
-				return disable?.reason ?? null;
-			} );
-			if ( done && disable ) {
-				disabled.add( id );
-				result.disabled.push( { endpointId: id, disable } );
-			}
-		}
+		} );
 		result.claimed = await claimDueOn(
 			this.pool,
 			claimOn

@@ -11,6 +11,7 @@ import {
 import type Database from 'better-sqlite3';
 import type { AttemptTrigger, DeliveredEventType, DeliveryStatus } from '../../contracts/constants';
 import { NOT_A_TEST_EVENT_SQL } from '../../model/events';
+import { planRangeReplay, takeRange, type ReplayStep } from '../../model/range-replay';
 import type { Db } from './database';
 
 interface DeliveryRow {
@@ -275,16 +276,10 @@ export class DeliveriesStore {
 	}
 
 	/**
-	 * Replays to one endpoint the events of `types` received in [from, to), in arrival
-	 * order, at most `limit`: those it never got a delivery for (it was created later, or
-	 * its type filter left them out) get one, finished deliveries are queued again, and
-	 * pending or in-flight ones are left to go out once. One transaction; a dry run only counts.
-	 *
-	 * Order: the scheduler holds a delivery back while an earlier one (smaller id) of the
-	 * same ordering key to the endpoint is unfinished. So that the replayed events leave in
-	 * arrival order, their deliveries' ids must follow it: a queued-again or pending delivery
-	 * whose id is below the previous replayed one's moves to a fresh id (the largest + 1),
-	 * its attempts with it. In-flight deliveries cannot move; later ones wait for them.
+	 * Replays to one endpoint the events of `types` received in [from, to), in arrival order,
+	 * at most `limit`, as model/range-replay.ts plans it: new deliveries for those the endpoint
+	 * never got, finished ones queued again, open ones left to go out once, ids renumbered to
+	 * follow arrival (a fresh id is the largest + 1). One transaction; a dry run only counts.
 	 */
 	replayRange( replay: RangeReplay ): RangeReplayResult {
 		return this.db
@@ -301,51 +296,47 @@ export class DeliveriesStore {
 					delivery_id: number | null;
 					status: DeliveryStatus | null;
 				}[];
-				const more = rows.length > replay.limit;
-				const nextFrom = more ? ( rows[ replay.limit ] as ( typeof rows )[ number ] ).received_at : null;
-				const taken = rows.slice( 0, replay.limit );
-				let queued = 0;
-				let alreadyQueued = 0;
+				const { taken, more, nextFrom } = takeRange(
+					rows.map( ( row ) => ( {
+						eventId: row.event_id,
+						receivedAt: row.received_at,
+						deliveryId: row.delivery_id,
+						status: row.status,
+					} ) ),
+					replay.limit
+				);
+				const { steps, counts } = planRangeReplay( taken );
 				if ( ! replay.dryRun ) {
 					// attempts.delivery_id references deliveries.id: checked at commit, once both moved.
 					this.db.pragma( 'defer_foreign_keys = ON' );
+					for ( const step of steps ) {
+						this.replayStep( step, replay );
+					}
 				}
-				let last = 0;
-				for ( const row of taken ) {
-					const open = row.status === 'pending' || row.status === 'in_flight';
-					if ( open ) {
-						alreadyQueued++;
-					} else {
-						queued++;
-					}
-					if ( replay.dryRun ) {
-						continue;
-					}
-					if ( row.delivery_id === null ) {
-						last = Number(
-							this.statements.insertReplay.run( {
-								eventId: row.event_id,
-								endpointId: replay.endpointId,
-								now: replay.now,
-							} ).lastInsertRowid
-						);
-						continue;
-					}
-					let id = row.delivery_id;
-					if ( row.status !== 'in_flight' && id < last ) {
-						const to = ( this.statements.maxId.get() as { id: number } ).id + 1;
-						this.statements.moveDelivery.run( { from: id, to } );
-						this.statements.moveAttempts.run( { from: id, to } );
-						id = to;
-					}
-					if ( ! open ) {
-						this.statements.requeueId.run( { id, now: replay.now } );
-					}
-					last = Math.max( last, id );
-				}
-				return { matched: taken.length, queued, alreadyQueued, more, nextFrom };
+				return { ...counts, more, nextFrom };
 			} )
 			.immediate();
+	}
+
+	private replayStep( step: ReplayStep, replay: RangeReplay ): void {
+		if ( step.action === 'create' ) {
+			this.statements.insertReplay.run( {
+				eventId: step.eventId,
+				endpointId: replay.endpointId,
+				now: replay.now,
+			} );
+			return;
+		}
+		let id = step.deliveryId;
+		if ( step.move ) {
+			const to = ( this.statements.maxId.get() as { id: number } ).id + 1;
+			this.statements.moveDelivery.run( { from: id, to } );
+			this.statements.moveAttempts.run( { from: id, to } );
+			id = to;
+		}
+		if ( step.action === 'requeue' ) {
+			this.statements.requeueId.run( { id, now: replay.now } );
+		}
 	}
 
 	list( filter: DeliveryFilter ): { deliveries: Delivery[]; total: number } {
