@@ -46,6 +46,23 @@ module.exports = [
 		},
 	},
 	{
+		// The admin page runs on the React WordPress ships (wp.element), so it imports from
+		// @wordpress/element; React's types are the global `React` namespace, as in
+		// @wordpress/element's own declarations.
+		files: [ 'plugin/admin/src/**' ],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{ name: 'react', message: 'Import from @wordpress/element (types: React.ReactNode).' },
+						{ name: 'react-dom', message: 'Import from @wordpress/element.' },
+					],
+				},
+			],
+		},
+	},
+	{
 		// Node code: the sidecar, the scripts, the tests and the benchmarks.
 		files: [ 'sidecar/src/**', 'scripts/**', 'tests/**', 'bench/**' ],
 		languageOptions: { globals: { ...globals.node } },

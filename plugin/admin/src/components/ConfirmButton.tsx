@@ -1,11 +1,10 @@
-import type { ReactNode } from 'react';
 import { Button } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 
 interface Props {
 	/** Visible text of the first button. */
-	children: ReactNode;
+	children: React.ReactNode;
 	/** Question shown once clicked, e.g. "Revoke this password?" */
 	question: string;
 	confirmLabel: string;

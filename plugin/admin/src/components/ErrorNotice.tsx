@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Button, Notice } from '@wordpress/components';
 import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
@@ -15,7 +14,7 @@ interface Props {
 }
 
 /** Guidance for the errors a site owner can do something about. */
-function hint( error: ApiError ): ReactNode {
+function hint( error: ApiError ): React.ReactNode {
 	switch ( error.code ) {
 		case 'sidecar_unreachable':
 			// WordPress says how to start the sidecar where this site runs (Sidecar_Messages).

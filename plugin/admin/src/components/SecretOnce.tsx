@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Button, Notice } from '@wordpress/components';
 import { useId } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
@@ -15,7 +14,7 @@ interface Props {
 	fields: SecretField[];
 	onDismiss: () => void;
 	/** Extra explanation under the fields. */
-	children?: ReactNode;
+	children?: React.ReactNode;
 }
 
 /** A secret the server shows only in this answer: read-only fields, copy buttons, a clear warning. */

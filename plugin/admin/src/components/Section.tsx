@@ -1,12 +1,11 @@
-import type { ReactNode } from 'react';
 import { Card, CardBody, CardHeader } from '@wordpress/components';
 import { useId } from '@wordpress/element';
 
 interface Props {
 	title: string;
 	description?: string;
-	actions?: ReactNode;
-	children: ReactNode;
+	actions?: React.ReactNode;
+	children: React.ReactNode;
 }
 
 /** One titled card; the heading names the region for screen readers. */

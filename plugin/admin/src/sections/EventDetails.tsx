@@ -1,11 +1,11 @@
 import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
-import { getEvent, type Endpoint } from '../api/webhooks';
+import { getEvent, type Attempt, type Endpoint } from '../api/webhooks';
 import { Code, WithBreaks } from '../components/Code';
+import { DataTable, type Column } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, formatDurationMs, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
-import { ResponsiveTable } from '../components/ResponsiveTable';
 import { useResource } from '../hooks/use-resource';
 import { DeliveryStatusBadge } from './DeliveryStatusBadge';
 
@@ -89,7 +89,7 @@ export function EventDetails( {
 								: __( 'Not tried yet.', 'service-integration' ) }
 						</p>
 					) : (
-						<ResponsiveTable
+						<DataTable
 							caption={ sprintf(
 								/* translators: %s: endpoint URL. */ __(
 									'Attempts to deliver to %s',
@@ -98,47 +98,45 @@ export function EventDetails( {
 								endpointUrl( delivery.endpoint_id )
 							) }
 							className="si-attempts"
-						>
-							<thead>
-								<tr>
-									<th scope="col">{ __( '#', 'service-integration' ) }</th>
-									<th scope="col">{ __( 'Started', 'service-integration' ) }</th>
-									<th scope="col">{ __( 'HTTP status', 'service-integration' ) }</th>
-									<th scope="col">{ __( 'Duration', 'service-integration' ) }</th>
-									<th scope="col">{ __( 'Next attempt', 'service-integration' ) }</th>
-									<th scope="col">{ __( 'Trigger', 'service-integration' ) }</th>
-									<th scope="col">{ __( 'Answer (excerpt)', 'service-integration' ) }</th>
-								</tr>
-							</thead>
-							<tbody>
-								{ delivery.attempts.map( ( attempt ) => (
-									<tr key={ attempt.attempt_number }>
-										<td>{ attempt.attempt_number }</td>
-										<td>{ formatDateTime( attempt.started_at ) }</td>
-										<td className="si-attempt-status">
-											{ attempt.status_code ?? attempt.error_code ?? NONE }
-										</td>
-										<td>{ formatDurationMs( attempt.duration_ms ) }</td>
-										<td>{ formatDateTime( attempt.next_attempt_at ) }</td>
-										<td>
-											{ attempt.trigger === 'manual'
-												? __( 'replay', 'service-integration' )
-												: __( 'scheduled', 'service-integration' ) }
-										</td>
-										<td>
-											{ attempt.response_excerpt ? (
-												<code className="si-excerpt">{ attempt.response_excerpt }</code>
-											) : (
-												NONE
-											) }
-										</td>
-									</tr>
-								) ) }
-							</tbody>
-						</ResponsiveTable>
+							columns={ attemptColumns() }
+							rows={ delivery.attempts }
+							rowKey={ ( attempt ) => attempt.attempt_number }
+						/>
 					) }
 				</div>
 			) ) }
 		</div>
 	);
+}
+
+function attemptColumns(): Column< Attempt >[] {
+	return [
+		{ label: __( '#', 'service-integration' ), render: ( attempt ) => attempt.attempt_number },
+		{ label: __( 'Started', 'service-integration' ), render: ( attempt ) => formatDateTime( attempt.started_at ) },
+		{
+			label: __( 'HTTP status', 'service-integration' ),
+			className: 'si-attempt-status',
+			render: ( attempt ) => attempt.status_code ?? attempt.error_code ?? NONE,
+		},
+		{
+			label: __( 'Duration', 'service-integration' ),
+			render: ( attempt ) => formatDurationMs( attempt.duration_ms ),
+		},
+		{
+			label: __( 'Next attempt', 'service-integration' ),
+			render: ( attempt ) => formatDateTime( attempt.next_attempt_at ),
+		},
+		{
+			label: __( 'Trigger', 'service-integration' ),
+			render: ( attempt ) =>
+				attempt.trigger === 'manual'
+					? __( 'replay', 'service-integration' )
+					: __( 'scheduled', 'service-integration' ),
+		},
+		{
+			label: __( 'Answer (excerpt)', 'service-integration' ),
+			render: ( attempt ) =>
+				attempt.response_excerpt ? <code className="si-excerpt">{ attempt.response_excerpt }</code> : NONE,
+		},
+	];
 }

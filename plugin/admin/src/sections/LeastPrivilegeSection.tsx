@@ -1,12 +1,12 @@
 import { Button, Notice } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
-import { runLeastPrivilegeCheck, type CheckReport } from '../api/service-account';
+import { runLeastPrivilegeCheck, type CheckReport, type CheckResult } from '../api/service-account';
 import { Code } from '../components/Code';
+import { DataTable, type Column } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NONE, viewerLocale } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
-import { ResponsiveTable } from '../components/ResponsiveTable';
 import { Section } from '../components/Section';
 import { StatusBadge } from '../components/StatusBadge';
 import { useAction } from '../hooks/use-action';
@@ -103,50 +103,42 @@ function CheckReportView( { report, ranAt }: { report: CheckReport; ranAt: Date 
 				</p>
 				{ report.error ? <p>{ report.error }</p> : null }
 			</Notice>
-			<ResponsiveTable
+			<DataTable
 				caption={ __( 'Calls tried by the least-privilege check', 'service-integration' ) }
 				className="si-check-results"
-			>
-				<thead>
-					<tr>
-						<th scope="col">{ __( 'Method', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Route', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Expected', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'HTTP status', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Code', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Result', 'service-integration' ) }</th>
-					</tr>
-				</thead>
-				<tbody>
-					{ report.results.map( ( result, index ) => (
-						<tr
-							key={ `${ result.method } ${ result.route } ${ index }` }
-							className={ result.passed ? undefined : 'si-row--flagged' }
-						>
-							<td>
-								<code>{ result.method }</code>
-							</td>
-							<td>
-								<Code>{ result.route }</Code>
-							</td>
-							<td>
-								{ result.expected === 'refused'
-									? __( 'refused', 'service-integration' )
-									: __( 'allowed', 'service-integration' ) }
-							</td>
-							<td>{ result.status }</td>
-							<td>{ result.code ? <Code>{ result.code }</Code> : NONE }</td>
-							<td>
-								{ result.passed ? (
-									<StatusBadge tone="success">{ __( 'Pass', 'service-integration' ) }</StatusBadge>
-								) : (
-									<StatusBadge tone="error">{ __( 'Fail', 'service-integration' ) }</StatusBadge>
-								) }
-							</td>
-						</tr>
-					) ) }
-				</tbody>
-			</ResponsiveTable>
+				columns={ checkColumns() }
+				rows={ report.results }
+				rowKey={ ( result, index ) => `${ result.method } ${ result.route } ${ index }` }
+				rowAttributes={ ( result ) => ( { className: result.passed ? undefined : 'si-row--flagged' } ) }
+			/>
 		</div>
 	);
+}
+
+function checkColumns(): Column< CheckResult >[] {
+	return [
+		{ label: __( 'Method', 'service-integration' ), render: ( result ) => <code>{ result.method }</code> },
+		{ label: __( 'Route', 'service-integration' ), render: ( result ) => <Code>{ result.route }</Code> },
+		{
+			label: __( 'Expected', 'service-integration' ),
+			render: ( result ) =>
+				result.expected === 'refused'
+					? __( 'refused', 'service-integration' )
+					: __( 'allowed', 'service-integration' ),
+		},
+		{ label: __( 'HTTP status', 'service-integration' ), render: ( result ) => result.status },
+		{
+			label: __( 'Code', 'service-integration' ),
+			render: ( result ) => ( result.code ? <Code>{ result.code }</Code> : NONE ),
+		},
+		{
+			label: __( 'Result', 'service-integration' ),
+			render: ( result ) =>
+				result.passed ? (
+					<StatusBadge tone="success">{ __( 'Pass', 'service-integration' ) }</StatusBadge>
+				) : (
+					<StatusBadge tone="error">{ __( 'Fail', 'service-integration' ) }</StatusBadge>
+				),
+		},
+	];
 }

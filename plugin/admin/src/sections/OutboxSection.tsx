@@ -1,11 +1,10 @@
-import { Button, Notice } from '@wordpress/components';
+import { Button } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { getOutbox, handOverNow, mysqlUtcToIso } from '../api/outbox';
-import { ErrorNotice } from '../components/ErrorNotice';
+import { ActionPanel } from '../components/ActionPanel';
 import { formatDateTime, NONE } from '../components/format';
-import { LoadingState } from '../components/LoadingState';
-import { Section } from '../components/Section';
+import { ResourceState } from '../components/ResourceState';
 import { StatusBadge } from '../components/StatusBadge';
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
@@ -41,58 +40,35 @@ export function OutboxSection() {
 
 	const data = outbox.data;
 	return (
-		<Section
+		<ActionPanel
 			title={ __( 'Outbox', 'service-integration' ) }
 			description={ __(
 				'Order events WordPress keeps until the sidecar acknowledges them. They are handed over at the end of each request and every minute; while the sidecar does not answer they wait here, in order, and nothing is lost.',
 				'service-integration'
 			) }
+			refresh={ { onRefresh: outbox.reload, busy: outbox.loading } }
 			actions={
-				<>
-					<Button
-						variant="secondary"
-						size="compact"
-						onClick={ outbox.reload }
-						isBusy={ outbox.loading }
-						disabled={ outbox.loading }
-					>
-						{ __( 'Refresh', 'service-integration' ) }
-					</Button>
-					<Button
-						variant="primary"
-						size="compact"
-						className="si-hand-over"
-						onClick={ () => void handOver() }
-						isBusy={ action.busy === 'hand-over' }
-						disabled={ action.busy !== null || ! data || data.pending === 0 }
-					>
-						{ __( 'Hand over now', 'service-integration' ) }
-					</Button>
-				</>
+				<Button
+					variant="primary"
+					size="compact"
+					className="si-hand-over"
+					onClick={ () => void handOver() }
+					isBusy={ action.busy === 'hand-over' }
+					disabled={ action.busy !== null || ! data || data.pending === 0 }
+				>
+					{ __( 'Hand over now', 'service-integration' ) }
+				</Button>
 			}
+			message={ message }
+			onDismissMessage={ () => setMessage( null ) }
+			action={ action }
+			actionErrorContext={ __( 'Handing the events over', 'service-integration' ) }
 		>
-			{ outbox.loading && ! data && ! outbox.error ? (
-				<LoadingState label={ __( 'Reading the outbox…', 'service-integration' ) } />
-			) : null }
-			{ outbox.error ? (
-				<ErrorNotice
-					error={ outbox.error }
-					context={ __( 'Reading the outbox', 'service-integration' ) }
-					onRetry={ outbox.reload }
-				/>
-			) : null }
-			{ action.error ? (
-				<ErrorNotice
-					error={ action.error }
-					context={ __( 'Handing the events over', 'service-integration' ) }
-					onDismiss={ action.clearError }
-				/>
-			) : null }
-			{ message ? (
-				<Notice status="success" onRemove={ () => setMessage( null ) } className="si-notice">
-					{ message }
-				</Notice>
-			) : null }
+			<ResourceState
+				resource={ outbox }
+				loadingLabel={ __( 'Reading the outbox…', 'service-integration' ) }
+				errorContext={ __( 'Reading the outbox', 'service-integration' ) }
+			/>
 			{ data ? (
 				<dl className="si-facts si-outbox">
 					<dt>{ __( 'Events waiting', 'service-integration' ) }</dt>
@@ -109,6 +85,6 @@ export function OutboxSection() {
 					<dd>{ data.rejected > 0 ? <StatusBadge tone="error">{ data.rejected }</StatusBadge> : 0 }</dd>
 				</dl>
 			) : null }
-		</Section>
+		</ActionPanel>
 	);
 }

@@ -12,10 +12,10 @@ import {
 } from '../api/service-account';
 import { Code } from '../components/Code';
 import { ConfirmButton } from '../components/ConfirmButton';
+import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDateTime, NONE } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
-import { ResponsiveTable } from '../components/ResponsiveTable';
 import { SecretOnce } from '../components/SecretOnce';
 import { Section } from '../components/Section';
 import { StatusBadge } from '../components/StatusBadge';
@@ -263,54 +263,52 @@ function PasswordTable( {
 		return <p className="si-empty">{ __( 'The account has no application password.', 'service-integration' ) }</p>;
 	}
 	return (
-		<ResponsiveTable
+		<DataTable
 			caption={ __( 'Application passwords of the service account', 'service-integration' ) }
 			className="si-passwords"
-		>
-			<thead>
-				<tr>
-					<th scope="col">{ __( 'Name', 'service-integration' ) }</th>
-					<th scope="col">{ __( 'Created', 'service-integration' ) }</th>
-					<th scope="col">{ __( 'Last used', 'service-integration' ) }</th>
-					<th scope="col">{ __( 'Last IP', 'service-integration' ) }</th>
-					<th scope="col">{ __( 'Actions', 'service-integration' ) }</th>
-				</tr>
-			</thead>
-			<tbody>
-				{ state.application_passwords.map( ( password ) => (
-					<tr key={ password.uuid } data-uuid={ password.uuid }>
-						<td>{ password.name }</td>
-						<td>{ formatDateTime( password.created ) }</td>
-						<td>{ formatDateTime( password.last_used ) }</td>
-						<td>{ password.last_ip ?? NONE }</td>
-						<td>
-							<ConfirmButton
-								question={ sprintf(
-									/* translators: %s: name of the application password. */ __(
-										'Revoke "%s"? Tools using it stop working.',
-										'service-integration'
-									),
-									password.name
-								) }
-								confirmLabel={ __( 'Revoke', 'service-integration' ) }
-								label={ sprintf(
-									/* translators: %s: name of the application password. */ __(
-										'Revoke the application password "%s"',
-										'service-integration'
-									),
-									password.name
-								) }
-								isBusy={ busy === `revoke-${ password.uuid }` }
-								disabled={ busy !== null }
-								onConfirm={ () => onRevoke( password.uuid ) }
-							>
-								{ __( 'Revoke', 'service-integration' ) }
-							</ConfirmButton>
-						</td>
-					</tr>
-				) ) }
-			</tbody>
-		</ResponsiveTable>
+			columns={ [
+				{ label: __( 'Name', 'service-integration' ), render: ( password ) => password.name },
+				{
+					label: __( 'Created', 'service-integration' ),
+					render: ( password ) => formatDateTime( password.created ),
+				},
+				{
+					label: __( 'Last used', 'service-integration' ),
+					render: ( password ) => formatDateTime( password.last_used ),
+				},
+				{ label: __( 'Last IP', 'service-integration' ), render: ( password ) => password.last_ip ?? NONE },
+				{
+					label: __( 'Actions', 'service-integration' ),
+					render: ( password ) => (
+						<ConfirmButton
+							question={ sprintf(
+								/* translators: %s: name of the application password. */ __(
+									'Revoke "%s"? Tools using it stop working.',
+									'service-integration'
+								),
+								password.name
+							) }
+							confirmLabel={ __( 'Revoke', 'service-integration' ) }
+							label={ sprintf(
+								/* translators: %s: name of the application password. */ __(
+									'Revoke the application password "%s"',
+									'service-integration'
+								),
+								password.name
+							) }
+							isBusy={ busy === `revoke-${ password.uuid }` }
+							disabled={ busy !== null }
+							onConfirm={ () => onRevoke( password.uuid ) }
+						>
+							{ __( 'Revoke', 'service-integration' ) }
+						</ConfirmButton>
+					),
+				},
+			] }
+			rows={ state.application_passwords }
+			rowKey={ ( password ) => password.uuid }
+			rowAttributes={ ( password ) => ( { 'data-uuid': password.uuid } ) }
+		/>
 	);
 }
 
@@ -373,34 +371,35 @@ function CapabilityTable( { state }: { state: ServiceAccountState } ) {
 					'service-integration'
 				) }
 			</p>
-			<ResponsiveTable
+			<DataTable
 				caption={ __(
 					'Capabilities of the integration role against the expected list',
 					'service-integration'
 				) }
 				className="si-capabilities"
-			>
-				<thead>
-					<tr>
-						<th scope="col">{ __( 'Capability', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'Expected', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'On the role', 'service-integration' ) }</th>
-						<th scope="col">{ __( 'State', 'service-integration' ) }</th>
-					</tr>
-				</thead>
-				<tbody>
-					{ rows.map( ( row ) => (
-						<tr key={ row.name } className={ row.verdict === 'widened' ? 'si-row--flagged' : undefined }>
-							<th scope="row">
-								<Code>{ row.name }</Code>
-							</th>
-							<td>{ grantedLabel( row.name in state.expected_capabilities ? row.expected : null ) }</td>
-							<td>{ grantedLabel( row.onRole ) }</td>
-							<td>{ verdictBadge( row.verdict ) }</td>
-						</tr>
-					) ) }
-				</tbody>
-			</ResponsiveTable>
+				columns={ [
+					{
+						label: __( 'Capability', 'service-integration' ),
+						rowHeader: true,
+						render: ( row ) => <Code>{ row.name }</Code>,
+					},
+					{
+						label: __( 'Expected', 'service-integration' ),
+						render: ( row ) =>
+							grantedLabel( row.name in state.expected_capabilities ? row.expected : null ),
+					},
+					{
+						label: __( 'On the role', 'service-integration' ),
+						render: ( row ) => grantedLabel( row.onRole ),
+					},
+					{ label: __( 'State', 'service-integration' ), render: ( row ) => verdictBadge( row.verdict ) },
+				] }
+				rows={ rows }
+				rowKey={ ( row ) => row.name }
+				rowAttributes={ ( row ) => ( {
+					className: row.verdict === 'widened' ? 'si-row--flagged' : undefined,
+				} ) }
+			/>
 		</div>
 	);
 }
