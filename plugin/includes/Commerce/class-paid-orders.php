@@ -679,7 +679,7 @@ final class Paid_Orders {
 		$errors_before        = is_array( $EZSQL_ERROR ) ? count( $EZSQL_ERROR ) : 0;
 		$this->db->last_error = '';
 		$result               = wc_get_orders( $args );
-		$fault                = Order_Query_Fault::of( is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array(), (string) $this->db->last_error );
+		$fault                = Order_Query_Error::fault( is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array(), (string) $this->db->last_error );
 		if ( null !== $fault ) {
 			throw new Order_Query_Error( esc_html( $fault ) );
 		}
