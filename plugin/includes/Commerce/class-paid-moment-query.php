@@ -57,8 +57,19 @@ final class Paid_Moment_Query {
 		);
 		return array(
 			self::meta( $recorded ),
-			self::meta( $unrecorded ) + array( 'date_paid' => Paid_Orders::date_argument( $from, $to ) ),
+			self::meta( $unrecorded ) + array( 'date_paid' => self::date_argument( $from, $to ) ),
 		);
+	}
+
+	/**
+	 * A wc_get_orders() date argument of inclusive bounds in UTC timestamps ('>=A' or 'A...B'),
+	 * the forms both order storages read with second precision.
+	 *
+	 * @param int      $from First second.
+	 * @param int|null $to   Last second, if any.
+	 */
+	public static function date_argument( int $from, ?int $to ): string {
+		return null === $to ? '>=' . $from : $from . '...' . $to;
 	}
 
 	/**

@@ -171,7 +171,7 @@ final class Paid_Orders {
 	public function page( Paid_Order_Query $query ): array {
 		$filters = array();
 		if ( null !== $query->modified_from ) {
-			$filters['date_modified'] = self::date_argument( $query->modified_from, $query->modified_to );
+			$filters['date_modified'] = Paid_Moment_Query::date_argument( $query->modified_from, $query->modified_to );
 		}
 		if ( $query->is_sync() ) {
 			return $this->by_paid_at( $query->cursor_at, $query->cursor_id, (int) $query->paid_before, $query->offset(), $query->per_page, $filters, $query->fields );
@@ -208,17 +208,6 @@ final class Paid_Orders {
 			$found['total'] = $this->count( $filters );
 		}
 		return self::counted( self::snapshots_of( $found['orders'], $query->fields ), $found['total'], $query->offset() );
-	}
-
-	/**
-	 * A wc_get_orders() date argument of inclusive bounds in UTC timestamps ('>=A' or 'A...B'),
-	 * the forms both order storages read with second precision.
-	 *
-	 * @param int      $from First second.
-	 * @param int|null $to   Last second, if any.
-	 */
-	public static function date_argument( int $from, ?int $to ): string {
-		return null === $to ? '>=' . $from : $from . '...' . $to;
 	}
 
 	/**
