@@ -48,6 +48,7 @@ if ( function_exists( 'as_unschedule_all_actions' ) ) {
 	as_unschedule_all_actions( 'service_integration_paid_index_walk', array(), 'service-integration' );
 	as_unschedule_all_actions( 'service_integration_paid_index_check', array(), 'service-integration' );
 }
+wp_clear_scheduled_hook( 'service_integration_paid_index_reconcile' );
 
 delete_option( 'service_integration_version' );
 delete_option( 'service_integration_outbox_db' );

@@ -28,7 +28,7 @@ final class Lifecycle {
 	 * @param Outbound\Outbox                 $outbox            The outbox.
 	 * @param Inbound\Inbound_Store           $inbound_store     The inbound events.
 	 * @param Inbound\Inbound_Processor       $inbound_processor Schedules the stored events' processing.
-	 * @param Commerce\Paid_Orders            $paid_orders       The paid orders and their index.
+	 * @param Commerce\Paid_Order_Index_Walk  $paid_order_walk   The paid-orders index's walk (its install and jobs).
 	 * @param Manufacturing\Idempotency_Store $idempotency_store The idempotency keys.
 	 * @param Option_Lock                     $upgrade_lock      One upgrade at a time (UPGRADE_LOCK_OPTION).
 	 */
@@ -36,7 +36,7 @@ final class Lifecycle {
 		private Outbound\Outbox $outbox,
 		private Inbound\Inbound_Store $inbound_store,
 		private Inbound\Inbound_Processor $inbound_processor,
-		private Commerce\Paid_Orders $paid_orders,
+		private Commerce\Paid_Order_Index_Walk $paid_order_walk,
 		private Manufacturing\Idempotency_Store $idempotency_store,
 		private Option_Lock $upgrade_lock
 	) {
@@ -47,7 +47,7 @@ final class Lifecycle {
 	 */
 	public function activate(): void {
 		$this->upgrade( true );
-		self::schedule_jobs( $this->inbound_processor, $this->paid_orders );
+		self::schedule_jobs( $this->inbound_processor, $this->paid_order_walk );
 		flush_rewrite_rules( false );
 	}
 
@@ -76,15 +76,15 @@ final class Lifecycle {
 	 * began), so the recurrences are added here first: WordPress refuses to schedule an event
 	 * on a recurrence it does not know. Later requests check the recurring ones on `init` too.
 	 *
-	 * @param Inbound\Inbound_Processor $inbound_processor Schedules the stored events' processing.
-	 * @param Commerce\Paid_Orders      $paid_orders       Schedules the paid-orders index's walk.
+	 * @param Inbound\Inbound_Processor      $inbound_processor Schedules the stored events' processing.
+	 * @param Commerce\Paid_Order_Index_Walk $paid_order_walk   Schedules the paid-orders index's walk.
 	 */
-	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Orders $paid_orders ): void {
+	public static function schedule_jobs( Inbound\Inbound_Processor $inbound_processor, Commerce\Paid_Order_Index_Walk $paid_order_walk ): void {
 		add_filter( 'cron_schedules', array( Outbound\Hand_Over::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.ChangeDetected -- Hand_Over::add_schedule(): every minute (annotated where it is registered).
 		add_filter( 'cron_schedules', array( Inbound\Inbound_Processor::class, 'add_schedule' ) ); // phpcs:ignore WordPress.WP.CronInterval.ChangeDetected -- Inbound_Processor::add_schedule(): every 5 minutes (annotated where it is registered).
 		Outbound\Hand_Over::schedule( time() );
 		$inbound_processor->schedule();
-		$paid_orders->schedule_index_walk();
+		$paid_order_walk->schedule();
 	}
 
 	/** The lock that lets one request at a time run the upgrade, and how long before it counts as abandoned. */
@@ -172,7 +172,7 @@ final class Lifecycle {
 		$this->inbound_store->install();
 		$this->idempotency_store->install();
 		Commerce\Paid_Moment_Recorder::install();
-		$this->paid_orders->install_index( $activation );
+		$this->paid_order_walk->install( $activation );
 		$administrator = get_role( 'administrator' );
 		if ( $administrator ) {
 			foreach ( Manufacturing\Manufacturing_Order_Type::ADMIN_CAPABILITIES as $cap ) {

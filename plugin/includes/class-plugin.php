@@ -24,7 +24,7 @@ final class Plugin {
 	public static function boot(): void {
 		$basis = self::basis();
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores( $basis );
-		list( $paid_order_index, $paid_orders )             = self::paid_orders( $basis );
+		$paid_orders                                        = self::paid_orders( $basis );
 		list( $idempotency_store, $source_orders )          = self::manufacturing( $basis );
 
 		$sidecar     = Sidecar\Sidecar_Client::from_config();
@@ -44,9 +44,8 @@ final class Plugin {
 		Admin\Plain_Permalinks::register();
 		Admin\Admin_Page::register();
 		$site_health->register();
-		$paid_order_index_hooks = new Commerce\Paid_Order_Index_Hooks( $paid_order_index );
-		$paid_order_index_hooks->register();
-		( new Commerce\Paid_Order_Index_Walk( $paid_order_index, $paid_orders, $paid_order_index_hooks ) )->register();
+		$paid_orders['hooks']->register();
+		$paid_orders['walk']->register();
 		Commerce\Paid_Moment_Recorder::register();
 		Commerce\Paid_Moment_Query::register();
 		( new Outbound\Order_Events( $hand_over, $outbox ) )->register();
@@ -59,13 +58,13 @@ final class Plugin {
 
 		add_action(
 			'rest_api_init',
-			static function () use ( $sidecar, $site_health, $hand_over, $outbox, $inbound_store, $paid_order_index, $paid_orders ): void {
+			static function () use ( $sidecar, $site_health, $hand_over, $outbox, $inbound_store, $paid_orders ): void {
 				( new Rest\Sidecar_Status_Controller( $sidecar ) )->register_routes();
 				( new Rest\Sidecar_Callback_Controller( $sidecar, $hand_over ) )->register_routes();
 				( new Rest\Me_Controller() )->register_routes();
 				( new Rest\Service_Account_Controller() )->register_routes();
-				( new Rest\Paid_Orders_Controller( $paid_orders ) )->register_routes();
-				( new Rest\Paid_Order_Index_Controller( $paid_order_index ) )->register_routes();
+				( new Rest\Paid_Orders_Controller( $paid_orders['reader'] ) )->register_routes();
+				( new Rest\Paid_Order_Index_Controller( $paid_orders['index'], $paid_orders['walk'] ) )->register_routes();
 				( new Rest\Sidecar_Proxy_Controller( $sidecar, Rest\Sidecar_Proxy_Routes::all() ) )->register_routes();
 				( new Rest\Outbox_Controller( $hand_over, $outbox ) )->register_routes();
 				( new Inbound\Inbound_Route( $sidecar, $inbound_store ) )->register_routes();
@@ -77,7 +76,7 @@ final class Plugin {
 		add_action(
 			'init',
 			static function () use ( $basis, $outbox, $inbound_store, $inbound_processor, $paid_orders, $idempotency_store ): void {
-				( new Lifecycle( $outbox, $inbound_store, $inbound_processor, $paid_orders, $idempotency_store, self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) ) )->maybe_upgrade();
+				( new Lifecycle( $outbox, $inbound_store, $inbound_processor, $paid_orders['walk'], $idempotency_store, self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) ) )->maybe_upgrade();
 			},
 			5
 		);
@@ -90,7 +89,7 @@ final class Plugin {
 	public static function activate(): void {
 		$basis = self::basis();
 		list( $outbox, $inbound_store, $inbound_processor ) = self::stores( $basis );
-		( new Lifecycle( $outbox, $inbound_store, $inbound_processor, self::paid_orders( $basis )[1], self::manufacturing( $basis )[0], self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) ) )->activate();
+		( new Lifecycle( $outbox, $inbound_store, $inbound_processor, self::paid_orders( $basis )['walk'], self::manufacturing( $basis )[0], self::lock( $basis, Lifecycle::UPGRADE_LOCK_OPTION ) ) )->activate();
 	}
 
 	/**
@@ -140,15 +139,22 @@ final class Plugin {
 	}
 
 	/**
-	 * The paid-orders index, and the adapter that reads paid orders from it or from WooCommerce
-	 * (whose queries run on the same connection).
+	 * The paid-orders index, the reader of paid orders from it or from WooCommerce (whose queries
+	 * run on the same connection), the index's walk and the hooks that write its rows.
 	 *
 	 * @param array{0: \wpdb, 1: Clock, 2: Options} $basis self::basis().
-	 * @return array{0: Commerce\Paid_Order_Index, 1: Commerce\Paid_Orders}
+	 * @return array{index: Commerce\Paid_Order_Index, reader: Commerce\Paid_Order_Reader, walk: Commerce\Paid_Order_Index_Walk, hooks: Commerce\Paid_Order_Index_Hooks}
 	 */
 	private static function paid_orders( array $basis ): array {
 		list( $db, $clock, $options ) = $basis;
 		$index                        = new Commerce\Paid_Order_Index( $db, $clock, $options );
-		return array( $index, new Commerce\Paid_Orders( $db, $index ) );
+		$orders                       = new Commerce\Paid_Orders( $db );
+		$hooks                        = new Commerce\Paid_Order_Index_Hooks( $index );
+		return array(
+			'index'  => $index,
+			'reader' => new Commerce\Paid_Order_Reader( $index, $orders ),
+			'walk'   => new Commerce\Paid_Order_Index_Walk( $index, $orders, $hooks ),
+			'hooks'  => $hooks,
+		);
 	}
 }

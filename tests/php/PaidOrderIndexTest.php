@@ -7,8 +7,7 @@
 
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Commerce\Paid_Order_Index;
-use ServiceIntegration\Commerce\Paid_Order_Listing;
-use ServiceIntegration\Commerce\Paid_Order_Range;
+use ServiceIntegration\Commerce\Paid_Order_Query;
 use ServiceIntegration\Database_Error;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\In_Memory_Options;
@@ -173,7 +172,7 @@ final class PaidOrderIndexTest extends TestCase {
 				),
 			)
 		);
-		$range = new Paid_Order_Range( 1767000000, 5, 1767225540 );
+		$range = new Paid_Order_Query( 3, 10, 'paid_at', 'asc', cursor_at: 1767000000, cursor_id: 5, paid_before: 1767225540 );
 		$this->assertSame(
 			array(
 				array(
@@ -185,7 +184,7 @@ final class PaidOrderIndexTest extends TestCase {
 			$this->index->snapshots( $range, 20, 10 )
 		);
 		$this->assertSame(
-			'SELECT order_id FROM shop_si_paid_orders WHERE ' . $range->where() . ' ORDER BY paid_at ASC, order_id ASC LIMIT 20, 10',
+			'SELECT order_id FROM shop_si_paid_orders WHERE ' . $this->index->where( $range ) . ' ORDER BY paid_at ASC, order_id ASC LIMIT 20, 10',
 			$this->db->sql()[0]
 		);
 	}
@@ -204,7 +203,7 @@ final class PaidOrderIndexTest extends TestCase {
 				),
 			)
 		);
-		$this->assertSame( array( array( 'id' => 8 ) ), $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
+		$this->assertSame( array( array( 'id' => 8 ) ), $this->index->snapshots( new Paid_Order_Query( 1, 10, 'id', 'asc' ), 0, 10 ) );
 	}
 
 	/**
@@ -213,14 +212,14 @@ final class PaidOrderIndexTest extends TestCase {
 	public function test_snapshots_the_database_refuses_are_an_error(): void {
 		$this->db->answers( 'SELECT order_id FROM shop_si_paid_orders', array( '5' ) );
 		$this->db->fails( 'SELECT order_id, snapshot' );
-		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
+		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Query( 1, 10, 'id', 'asc' ), 0, 10 ) );
 	}
 
 	/**
 	 * An empty set is an empty page.
 	 */
 	public function test_an_empty_set_is_an_empty_page(): void {
-		$this->assertSame( array(), $this->index->snapshots( new Paid_Order_Listing( 'id', 'asc', array() ), 0, 10 ) );
+		$this->assertSame( array(), $this->index->snapshots( new Paid_Order_Query( 1, 10, 'id', 'asc' ), 0, 10 ) );
 	}
 
 	/**
@@ -228,7 +227,7 @@ final class PaidOrderIndexTest extends TestCase {
 	 */
 	public function test_a_page_the_database_refuses_is_an_error_never_an_empty_page(): void {
 		$this->db->fails( 'SELECT order_id FROM', "Table 'shop_si_paid_orders' doesn't exist" );
-		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
+		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Query( 1, 10, 'date', 'desc' ), 0, 10 ) );
 	}
 
 	/**
@@ -249,7 +248,7 @@ final class PaidOrderIndexTest extends TestCase {
 				),
 			)
 		);
-		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Listing( 'date', 'desc', array() ), 0, 10 ) );
+		$this->assertDatabaseError( $this->index->snapshots( new Paid_Order_Query( 1, 10, 'date', 'desc' ), 0, 10 ) );
 		$this->assertStringContainsString( 'a row of the paid-orders index holds no snapshot', (string) file_get_contents( SERVICE_INTEGRATION_TEST_LOG ) ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- reads the local test log, no URL
 	}
 
@@ -257,8 +256,8 @@ final class PaidOrderIndexTest extends TestCase {
 	 * A set is counted with its condition.
 	 */
 	public function test_a_set_is_counted_with_its_condition(): void {
-		$listing = new Paid_Order_Listing( 'modified', 'asc', array( 'date_modified' => '>=1767000000' ) );
-		$this->db->answers( 'SELECT COUNT(*) FROM shop_si_paid_orders WHERE ' . $listing->where(), '42' );
+		$listing = new Paid_Order_Query( 1, 10, 'modified', 'asc', modified_from: 1767000000 );
+		$this->db->answers( 'SELECT COUNT(*) FROM shop_si_paid_orders WHERE ' . $this->index->where( $listing ), '42' );
 		$this->assertSame( 42, $this->index->count( $listing ) );
 	}
 
@@ -267,7 +266,7 @@ final class PaidOrderIndexTest extends TestCase {
 	 */
 	public function test_a_count_the_database_refuses_is_an_error_never_zero(): void {
 		$this->db->fails( 'SELECT COUNT(*)' );
-		$this->assertDatabaseError( $this->index->count( new Paid_Order_Range( 0, 0, self::NOW ) ) );
+		$this->assertDatabaseError( $this->index->count( new Paid_Order_Query( 1, 10, 'paid_at', 'asc', paid_before: self::NOW ) ) );
 	}
 
 	/**
@@ -336,7 +335,7 @@ final class PaidOrderIndexTest extends TestCase {
 			),
 			$this->index->state()
 		);
-		$this->assertFalse( $this->index->is_ready() );
+		$this->assertFalse( $this->index->is_ready( array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ) );
 		$this->assertSame( array(), $this->db->queries );
 	}
 
@@ -344,7 +343,7 @@ final class PaidOrderIndexTest extends TestCase {
 	 * The state is saved without autoload.
 	 */
 	public function test_the_state_is_saved_without_autoload(): void {
-		$this->index->start_walk( true );
+		$this->index->start_walk( true, array(), array() );
 		$this->assertTrue( $this->options->values[ Paid_Order_Index::STATE_OPTION ]['ready'] );
 		$this->assertFalse( $this->options->autoload[ Paid_Order_Index::STATE_OPTION ] );
 	}
@@ -354,7 +353,7 @@ final class PaidOrderIndexTest extends TestCase {
 	 */
 	public function test_a_walk_starts_a_new_generation_from_the_first_order(): void {
 		$this->given_state( array() );
-		$this->index->start_walk( true );
+		$this->index->start_walk( true, array(), array() );
 		$state = $this->index->state();
 		$this->assertSame( array( true, 0, 5, 1700000000 ), array( $state['ready'], $state['walk'], $state['generation'], $state['walked_at'] ) );
 		// Without WooCommerce loaded, the walk records no statuses nor source (Walk_Steps::started_blind()).
@@ -366,9 +365,25 @@ final class PaidOrderIndexTest extends TestCase {
 	 */
 	public function test_a_walk_that_does_not_keep_serving_takes_the_index_out_of_service(): void {
 		$this->given_state( array() );
-		$this->index->start_walk( false );
+		$this->index->start_walk( false, array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) );
 		$this->assertFalse( $this->index->state()['ready'] );
-		$this->assertFalse( $this->index->is_ready() );
+		$this->assertFalse( $this->index->is_ready( array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ) );
+	}
+
+	/**
+	 * The status check only reads: an index walked for other statuses or another order source
+	 * does not serve, and nothing is written (the walk starts where the change is made).
+	 */
+	public function test_the_status_check_only_reads(): void {
+		$this->given_state( array() );
+		$stored = $this->options->values[ Paid_Order_Index::STATE_OPTION ];
+		$this->assertTrue( $this->index->is_ready( array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ) );
+		$this->assertFalse( $this->index->is_ready( array( 'completed', 'on-hold', 'processing' ), array( 'storage' => 'hpos' ) ) );
+		$this->assertFalse( $this->index->is_ready( array( 'completed', 'processing' ), array( 'storage' => 'posts' ) ) );
+		$this->assertTrue( $this->index->is_outdated( array( 'completed', 'on-hold', 'processing' ), array( 'storage' => 'hpos' ) ) );
+		$this->assertFalse( $this->index->is_outdated( array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ) );
+		$this->assertSame( $stored, $this->options->values[ Paid_Order_Index::STATE_OPTION ] );
+		$this->assertSame( array(), $this->db->queries );
 	}
 
 	/**
@@ -398,7 +413,7 @@ final class PaidOrderIndexTest extends TestCase {
 			)
 		);
 		$read = $this->index->state();
-		$this->index->start_walk( false ); // A request, while the walk swept.
+		$this->index->start_walk( false, array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ); // A rebuild, while the walk swept.
 		$restarted = $this->index->state();
 		$this->assertFalse( $this->index->finish_walk( $read ) );
 		$this->assertSame( $restarted, $this->index->state() );

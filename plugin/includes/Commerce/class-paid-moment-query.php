@@ -40,26 +40,36 @@ final class Paid_Moment_Query {
 	/**
 	 * The filter sets whose union is "paid moment within the range".
 	 *
-	 * @param string $range A date argument as the controller builds them: '>=A' or 'A...B'
-	 *                      (inclusive, UTC timestamps).
+	 * @param int      $from First second (UTC timestamp), inclusive.
+	 * @param int|null $to   Last second, inclusive; null for none.
 	 * @return array<int, array<string, mixed>> wc_get_orders() arguments, one set each.
 	 */
-	public static function sets( string $range ): array {
-		list( $from, $to ) = Paid_Order_Range::bounds( $range );
-		$recorded          = array(
+	public static function sets( int $from, ?int $to ): array {
+		$recorded   = array(
 			'key'     => Paid_Moment::META_KEY,
 			'value'   => null === $to ? $from : array( $from, $to ),
 			'compare' => null === $to ? '>=' : 'BETWEEN',
 			'type'    => 'NUMERIC',
 		);
-		$unrecorded        = array(
+		$unrecorded = array(
 			'key'     => Paid_Moment::META_KEY,
 			'compare' => 'NOT EXISTS',
 		);
 		return array(
 			self::meta( $recorded ),
-			self::meta( $unrecorded ) + array( 'date_paid' => $range ),
+			self::meta( $unrecorded ) + array( 'date_paid' => self::date_argument( $from, $to ) ),
 		);
+	}
+
+	/**
+	 * A wc_get_orders() date argument of inclusive bounds in UTC timestamps ('>=A' or 'A...B'),
+	 * the forms both order storages read with second precision.
+	 *
+	 * @param int      $from First second.
+	 * @param int|null $to   Last second, if any.
+	 */
+	public static function date_argument( int $from, ?int $to ): string {
+		return null === $to ? '>=' . $from : $from . '...' . $to;
 	}
 
 	/**

@@ -143,7 +143,9 @@ final class Paid_Order_Index_Hooks {
 				sprintf( 'Service Integration: the paid-orders index could not be updated (%s); the sync order is read from WooCommerce until it is rebuilt.', substr( trim( (string) preg_replace( '/\s+/', ' ', wp_strip_all_tags( $error ) ) ), 0, 500 ) )
 			);
 			try {
-				$this->index->start_walk( false );
+				$this->index->start_walk( false, Paid_Orders::paid_statuses(), Paid_Orders::order_source() );
+				// Queued by the walk's reconcile in a WP-Cron run (the walk writes through these hooks).
+				wp_schedule_single_event( time(), Paid_Order_Index_Walk::RECONCILE_HOOK );
 			} catch ( \Throwable $ignored ) {
 				// The database is down: the next read that finds the index ready still corrects it row by row.
 				unset( $ignored );

@@ -84,7 +84,7 @@ final class Paid_Order_Index_State {
 	 *
 	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state    The state.
 	 * @param string[]                                                                                                               $statuses WooCommerce's paid statuses now (sorted).
-	 * @param array<string, string>                                                                                                  $source   Order_Source::current().
+	 * @param array<string, string>                                                                                                  $source   Paid_Orders::order_source().
 	 */
 	public static function serves( array $state, array $statuses, array $source ): bool {
 		return $state['ready'] && $statuses === $state['statuses'] && $source === $state['source'];
@@ -98,7 +98,7 @@ final class Paid_Order_Index_State {
 	 *
 	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state    The state.
 	 * @param string[]                                                                                                               $statuses WooCommerce's paid statuses now (sorted).
-	 * @param array<string, string>                                                                                                  $source   Order_Source::current().
+	 * @param array<string, string>                                                                                                  $source   Paid_Orders::order_source().
 	 */
 	public static function outdated( array $state, array $statuses, array $source ): bool {
 		if ( Walk_Steps::started_blind( $state ) || ( ! $state['ready'] && null === $state['walk'] ) ) {

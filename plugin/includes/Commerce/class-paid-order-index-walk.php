@@ -17,10 +17,15 @@ if ( ! defined( 'ABSPATH' ) ) {
  * whenever there are orders to read), each working for at most RUN_SECONDS, then handing over to
  * the next, so no request or cron run holds it long.
  *
- * - After install (a new table) or activation, or once the paid statuses or the order source
- *   (Order_Source: WooCommerce, its order storage) differ from the ones the index was walked for:
- *   the index is not ready, and the paid-orders route reads its pages from WooCommerce's own
- *   queries until the walk has finished.
+ * - After install (a new table) or activation (install()), and a rebuild (restart()).
+ * - Once the paid statuses or the order source (Paid_Orders::order_source(): WooCommerce, its
+ *   order storage) differ from the ones the index was walked for: the index stops serving at
+ *   once (Paid_Order_Index::is_ready() compares them on every read, and only reads), and
+ *   reconcile() starts the walk for today's where such a change is made: when a plugin is
+ *   activated (its filters are loaded in that request) or deactivated, or the order storage
+ *   option changes, both then and in a WP-Cron run just after (a deactivated plugin's filters
+ *   still run in the request that deactivates it), and in the daily check. Until the walk has
+ *   finished the paid-orders route reads its pages from WooCommerce's own queries.
  * - Daily, the consistency check: the same walk while the index serves. It writes every paid
  *   order's row again, so orders that changed without WooCommerce's save hooks (an import
  *   writing its tables directly) are served as the store has them from then on. Then it sweeps
@@ -35,12 +40,18 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Paid_Order_Index_Walk {
 
-	const HOOK        = 'service_integration_paid_index_walk';
-	const CHECK_HOOK  = 'service_integration_paid_index_check';
-	const GROUP       = 'service-integration';
-	const BATCH       = 200;
-	const WINDOW      = 500;
-	const RUN_SECONDS = 20;
+	const HOOK       = 'service_integration_paid_index_walk';
+	const CHECK_HOOK = 'service_integration_paid_index_check';
+
+	/**
+	 * The WP-Cron event that reconciles the index in a request of its own after the site's code
+	 * or order storage changed (reconcile_soon()).
+	 */
+	const RECONCILE_HOOK = 'service_integration_paid_index_reconcile';
+	const GROUP          = 'service-integration';
+	const BATCH          = 200;
+	const WINDOW         = 500;
+	const RUN_SECONDS    = 20;
 
 	/**
 	 * The walk's position once every paid order has been walked: the sweep of the rows it did
@@ -67,35 +78,110 @@ final class Paid_Order_Index_Walk {
 	}
 
 	/**
-	 * Registers the actions' handlers.
+	 * Registers the actions' handlers, and the changes that may leave the index for other paid
+	 * statuses or another order source: a plugin activated or deactivated (a site's filters of
+	 * the paid statuses or of the order data store come in plugins), the order storage option
+	 * changed (WooCommerce's settings).
 	 */
 	public function register(): void {
 		add_action( self::HOOK, array( $this, 'run' ) );
 		add_action( self::CHECK_HOOK, array( $this, 'check' ) );
+		add_action( self::RECONCILE_HOOK, array( $this, 'reconcile' ) );
+		add_action( 'activated_plugin', array( $this, 'reconcile_soon' ) );
+		add_action( 'deactivated_plugin', array( $this, 'reconcile_soon' ) );
+		add_action( 'update_option_woocommerce_custom_orders_table_enabled', array( $this, 'reconcile_soon' ) );
 	}
 
 	/**
-	 * The daily consistency check: a walk while the index keeps serving.
+	 * Creates or updates the index's table and, when it is new or $rebuild asks, starts a walk
+	 * of the orders (ready at once when there is no paid order to walk). Activation and upgrade
+	 * (Lifecycle).
+	 *
+	 * @param bool $rebuild Whether to walk the orders again even if the layout did not change.
+	 */
+	public function install( bool $rebuild ): void {
+		if ( $this->index->install( $rebuild ) ) {
+			$this->start( $this->orders->nothing_to_walk() );
+		}
+	}
+
+	/**
+	 * A rebuild asked for (the index's REST route, WP-CLI): a walk of every order, the index
+	 * serving meanwhile if asked and it serves now.
+	 *
+	 * @param bool $keep_serving Whether the index keeps serving during the walk.
+	 */
+	public function restart( bool $keep_serving ): void {
+		$this->start( $keep_serving && $this->index->is_ready( Paid_Orders::paid_statuses(), Paid_Orders::order_source() ) );
+	}
+
+	/**
+	 * The daily consistency check: a walk while the index keeps serving, unless one runs; one
+	 * that does not serve when the index is for other statuses or another order source.
 	 */
 	public function check(): void {
+		if ( $this->reconcile() ) {
+			return;
+		}
 		$state = $this->index->state();
 		if ( null === $state['walk'] ) {
-			$this->index->start_walk( $state['ready'] );
+			$this->restart( true );
 		}
+	}
+
+	/**
+	 * Reconciles now, and once more in a WP-Cron run of its own: the request that deactivates
+	 * a plugin still runs its filters.
+	 */
+	public function reconcile_soon(): void {
+		$this->reconcile();
+		if ( ! wp_next_scheduled( self::RECONCILE_HOOK ) ) {
+			wp_schedule_single_event( time(), self::RECONCILE_HOOK );
+		}
+	}
+
+	/**
+	 * Starts a walk that does not serve when the index, or the walk under way, is for other paid
+	 * statuses or another order source than today's; else queues the walk under way if its next
+	 * run is not queued (WooCommerce, and its Action Scheduler, may have been away).
+	 *
+	 * @return bool Whether a walk started.
+	 */
+	public function reconcile(): bool {
+		if ( ! Paid_Orders::is_available() ) {
+			return false;
+		}
+		if ( $this->index->is_outdated( Paid_Orders::paid_statuses(), Paid_Orders::order_source() ) ) {
+			$this->start( false );
+			return true;
+		}
+		$this->schedule();
+		return false;
+	}
+
+	/**
+	 * Starts a walk from the first order, for the statuses and order source read now (none
+	 * while WooCommerce is not loaded: Walk_Steps::started_blind()), and queues it.
+	 *
+	 * @param bool $ready Whether the index serves meanwhile (it holds every paid order already,
+	 *                    or there are none).
+	 */
+	private function start( bool $ready ): void {
+		$available = Paid_Orders::is_available();
+		$this->index->start_walk( $ready, $available ? Paid_Orders::paid_statuses() : array(), $available ? Paid_Orders::order_source() : array() );
+		$this->schedule();
 	}
 
 	/**
 	 * Queues the walk's next run, and the daily check, when Action Scheduler is there and they
 	 * are not queued yet. Without WooCommerce (and its Action Scheduler) there is nothing to
-	 * walk; the paid-orders route calls this again once it is back.
-	 *
-	 * @param array{walk: int|null} $state The index's state (Paid_Order_Index::state()).
+	 * walk; reconcile() queues it once WooCommerce is back (its activation, the daily check).
 	 */
-	public static function schedule( array $state ): void {
+	public function schedule(): void {
 		if ( ! function_exists( 'as_enqueue_async_action' ) || ! function_exists( 'as_has_scheduled_action' ) ) {
 			return;
 		}
-		if ( null !== $state['walk'] && ! as_has_scheduled_action( self::HOOK, null, self::GROUP ) ) {
+		if ( null !== $this->index->state()['walk'] && ! as_has_scheduled_action( self::HOOK, null, self::GROUP ) ) {
 			as_enqueue_async_action( self::HOOK, array(), self::GROUP );
 		}
 		if ( function_exists( 'as_schedule_recurring_action' ) && ! as_has_scheduled_action( self::CHECK_HOOK, null, self::GROUP ) ) {
@@ -112,8 +198,11 @@ final class Paid_Order_Index_Walk {
 	 * another run of this walk (a second queue runner, the action run by hand) that moved it on
 	 * or finished it, keeps its state, and this run goes on from there.
 	 *
-	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
-	 *                           and the route's next call queues the walk again).
+	 * A walk over a store without paid orders ends at its first step: the rows written before it
+	 * began are orders the store does not have, and go at once (Paid_Order_Index::finish_empty()).
+	 *
+	 * @throws Order_Query_Error On a database error (the action fails, Action Scheduler logs it,
+	 *                           and the walk's next run is queued a minute later).
 	 */
 	public function run(): void {
 		if ( ! Paid_Orders::is_available() ) {
@@ -121,18 +210,32 @@ final class Paid_Order_Index_Walk {
 		}
 		$started         = microtime( true );
 		$this->last_paid = null;
-		do {
-			$state = $this->index->state();
-			if ( null === $state['walk'] ) {
-				return;
+		try {
+			do {
+				$state = $this->index->state();
+				if ( null === $state['walk'] ) {
+					return;
+				}
+				if ( 0 === $state['walk'] && ! Walk_Steps::started_blind( $state ) && $this->orders->nothing_to_walk() ) {
+					self::check_written( $this->index->finish_empty() );
+					$this->schedule();
+					continue;
+				}
+				$next = $this->step( $state );
+				if ( null === $next ) {
+					if ( $this->index->finish_walk( $state ) ) {
+						$this->schedule(); // The daily check, if it is not queued yet.
+					}
+				} elseif ( $next !== $state ) {
+					$this->index->advance( $state, $next );
+				}
+			} while ( microtime( true ) - $started < self::RUN_SECONDS && self::memory_left() );
+		} catch ( Order_Query_Error $e ) {
+			if ( function_exists( 'as_schedule_single_action' ) ) {
+				as_schedule_single_action( time() + MINUTE_IN_SECONDS, self::HOOK, array(), self::GROUP );
 			}
-			$next = $this->step( $state );
-			if ( null === $next ) {
-				$this->index->finish_walk( $state );
-			} elseif ( $next !== $state ) {
-				$this->index->advance( $state, $next );
-			}
-		} while ( microtime( true ) - $started < self::RUN_SECONDS && self::memory_left() );
+			throw $e;
+		}
 		if ( null !== $this->index->state()['walk'] ) {
 			as_enqueue_async_action( self::HOOK, array(), self::GROUP );
 		}
@@ -154,7 +257,7 @@ final class Paid_Order_Index_Walk {
 				$state,
 				array(
 					'statuses' => Paid_Orders::paid_statuses(),
-					'source'   => Order_Source::current(),
+					'source'   => Paid_Orders::order_source(),
 				)
 			);
 		}
@@ -184,8 +287,7 @@ final class Paid_Order_Index_Walk {
 	 *
 	 * @param int $from_id First id of the window (a walk starts at 0).
 	 * @return int|null Where the next window starts, or null when this was the last.
-	 * @throws Order_Query_Error On a database error (the action fails; Action Scheduler logs it
-	 *                           and the route's next call queues the walk again).
+	 * @throws Order_Query_Error On a database error (run() queues the next run a minute later).
 	 */
 	private function batch( int $from_id ): ?int {
 		$orders = $this->orders->paid_among( Walk_Steps::window( $from_id, self::WINDOW ) );
@@ -239,6 +341,7 @@ final class Paid_Order_Index_Walk {
 	 * Removes the queued actions (uninstall).
 	 */
 	public static function unschedule(): void {
+		wp_clear_scheduled_hook( self::RECONCILE_HOOK );
 		if ( function_exists( 'as_unschedule_all_actions' ) ) {
 			as_unschedule_all_actions( self::HOOK, array(), self::GROUP );
 			as_unschedule_all_actions( self::CHECK_HOOK, array(), self::GROUP );

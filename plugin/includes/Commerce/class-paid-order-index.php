@@ -54,10 +54,19 @@ final class Paid_Order_Index {
 	 * offset while one runs, Paid_Order_Index_Walk::SWEEPING once it sweeps), generation: int
 	 * (counts the walks; each row records the one it was written during), walked_at: int (when
 	 * the last walk finished), statuses: string[] (the paid statuses the last walk indexed),
-	 * source: array (the Order_Source::current() it read them from)}. Read only by the
+	 * source: array (the Paid_Orders::order_source() it read them from)}. Read only by the
 	 * paid-orders route and the walk, so stored with autoload off.
 	 */
 	const STATE_OPTION = 'service_integration_paid_index_state';
+
+	/**
+	 * The table column of each plain sort key.
+	 */
+	const SORT_COLUMNS = array(
+		'date'     => 'created_at',
+		'id'       => 'order_id',
+		'modified' => 'modified_at',
+	);
 
 	/**
 	 * The index over a database connection, a clock and the site's options.
@@ -78,7 +87,7 @@ final class Paid_Order_Index {
 
 	/**
 	 * Creates or updates the table. A new table (or a new layout) is not ready until a walk
-	 * has filled it from the orders that exist (Paid_Orders::install_index() starts it).
+	 * has filled it from the orders that exist (Paid_Order_Index_Walk::install() starts it).
 	 *
 	 * @param bool $rebuild Whether to walk the orders again even if the layout did not change
 	 *                      (activation: orders may have been paid while the plugin was off).
@@ -155,60 +164,53 @@ final class Paid_Order_Index {
 	 * Whether the table holds every paid order: a walk has finished since it was created, for
 	 * the statuses WooCommerce counts as paid now, from the orders the site reads now. When a
 	 * site changes those statuses (the filter woocommerce_order_is_paid_statuses), the orders of
-	 * a status just added have no row yet; when it changes its order storage (Order_Source), the
-	 * rows are another store's orders. Either way a new walk starts, also over one that runs
-	 * for the former ones, and the index does not serve until it has finished (its sweep
-	 * removes the rows of orders the store does not have). Without WooCommerce there are no
-	 * paid statuses to compare with, and nothing is served.
-	 */
-	public function is_ready(): bool {
-		if ( ! Paid_Orders::is_available() ) {
-			return false;
-		}
-		$state    = $this->state();
-		$statuses = Paid_Orders::paid_statuses();
-		$source   = Order_Source::current();
-		if ( Paid_Order_Index_State::serves( $state, $statuses, $source ) ) {
-			return true;
-		}
-		if ( Paid_Order_Index_State::outdated( $state, $statuses, $source ) ) {
-			$this->start_walk( false );
-		}
-		return false;
-	}
-
-	/**
-	 * Starts a walk from the first order (Paid_Order_Index_Walk runs it).
+	 * a status just added have no row yet; when it changes its order storage (Paid_Orders::order_source()), the
+	 * rows are another store's orders. Either way the index does not serve until a walk for
+	 * today's has finished (Paid_Order_Index_Walk starts it where the change is made: see
+	 * reconcile()). Without WooCommerce there are no paid statuses to compare with, and nothing
+	 * is served. Reads the state only.
 	 *
-	 * @param bool $ready Whether the index serves meanwhile (it holds every paid order already,
-	 *                    or there are none).
+	 * @param string[]              $statuses WooCommerce's paid statuses now (Paid_Orders::paid_statuses(); none without WooCommerce).
+	 * @param array<string, string> $source   Where the orders are read from now (Paid_Orders::order_source()).
 	 */
-	public function start_walk( bool $ready ): void {
-		$available = Paid_Orders::is_available();
-		$state     = Paid_Order_Index_State::started(
-			$this->state(),
-			$ready,
-			$available ? Paid_Orders::paid_statuses() : array(),
-			$available ? Order_Source::current() : array()
-		);
-		$this->save_state( $state );
-		Paid_Order_Index_Walk::schedule( $state );
+	public function is_ready( array $statuses, array $source ): bool {
+		return $statuses && Paid_Order_Index_State::serves( $this->state(), $statuses, $source );
 	}
 
 	/**
-	 * Ends the walk that was in state $read: the index holds every paid order. The daily check
-	 * is queued if it is not yet (WooCommerce may have been activated after the plugin).
+	 * Whether the index, or the walk that fills it, is for other statuses or another order source
+	 * than today's (Paid_Order_Index_State::outdated()). Reads the state only.
+	 *
+	 * @param string[]              $statuses WooCommerce's paid statuses now.
+	 * @param array<string, string> $source   Where the orders are read from now.
+	 */
+	public function is_outdated( array $statuses, array $source ): bool {
+		return Paid_Order_Index_State::outdated( $this->state(), $statuses, $source );
+	}
+
+	/**
+	 * Records a walk from the first order (Paid_Order_Index_Walk::start() queues it).
+	 *
+	 * @param bool                  $ready    Whether the index serves meanwhile (it holds every
+	 *                                        paid order already, or there are none).
+	 * @param string[]              $statuses The paid statuses the walk indexes (none while WooCommerce is not loaded).
+	 * @param array<string, string> $source   The order source it reads them from.
+	 * @return array{ready: bool, walk: int, generation: int, walked_at: int, statuses: string[], source: array<string, string>} The state saved.
+	 */
+	public function start_walk( bool $ready, array $statuses, array $source ): array {
+		$state = Paid_Order_Index_State::started( $this->state(), $ready, $statuses, $source );
+		$this->save_state( $state );
+		return $state;
+	}
+
+	/**
+	 * Ends the walk that was in state $read: the index holds every paid order.
 	 *
 	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $read The state the walk's last step read.
 	 * @return bool Whether it ended (false: the state changed meanwhile, see advance()).
 	 */
 	public function finish_walk( array $read ): bool {
-		$finished = Paid_Order_Index_State::finished( $read, $this->clock->now() );
-		if ( ! $this->advance( $read, $finished ) ) {
-			return false;
-		}
-		Paid_Order_Index_Walk::schedule( $finished );
-		return true;
+		return $this->advance( $read, Paid_Order_Index_State::finished( $read, $this->clock->now() ) );
 	}
 
 	/**
@@ -259,22 +261,55 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * Snapshots of the orders in the set, in its order, from rank $offset, at most $limit: the
-	 * page's ids first, from the key of the set's order alone (it holds the sort columns and the
-	 * id: the rows skipped to reach $offset are never read), then those rows' snapshots by id.
-	 * Reading the snapshots in the first query would read every skipped row in full: at page
+	 * A page of the query's orders and its total: its ids, then their snapshots, then the count.
+	 * Without the count (with_total false: a client that does not want X-WP-Total), one more id
+	 * is read instead, to tell whether orders follow the page: what a request costs then does
+	 * not depend on how many orders come after it.
+	 *
+	 * @param Paid_Order_Query $query The page.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|WP_Error The database error.
+	 */
+	public function page( Paid_Order_Query $query ) {
+		$limit  = $query->per_page;
+		$orders = $this->snapshots( $query, $query->offset(), $query->with_total ? $limit : $limit + 1 );
+		if ( is_wp_error( $orders ) ) {
+			return $orders;
+		}
+		if ( ! $query->with_total ) {
+			return array(
+				'orders' => array_slice( $orders, 0, $limit ),
+				'total'  => null,
+				'more'   => count( $orders ) > $limit,
+			);
+		}
+		$total = $this->count( $query );
+		if ( is_wp_error( $total ) ) {
+			return $total;
+		}
+		return array(
+			'orders' => $orders,
+			'total'  => $total,
+			'more'   => $total > $query->offset() + count( $orders ),
+		);
+	}
+
+	/**
+	 * Snapshots of the query's orders, in its order, from rank $offset, at most $limit: the
+	 * page's ids first, from the key of the query's order alone (it holds the sort columns and
+	 * the id: the rows skipped to reach $offset are never read), then those rows' snapshots by
+	 * id. Reading the snapshots in the first query would read every skipped row in full: at page
 	 * 3,000 of a million-order shop, 300,000 rows for 100.
 	 *
-	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set (its where() and order_by()).
-	 * @param int                                 $offset Rank of the first row.
-	 * @param int                                 $limit  Rows.
+	 * @param Paid_Order_Query $query  The orders (where() and order_by()).
+	 * @param int              $offset Rank of the first row.
+	 * @param int              $limit  Rows.
 	 * @return array<int, array<string, mixed>>|WP_Error The error on a database error, or a row that is not a snapshot.
 	 */
-	public function snapshots( $set, int $offset, int $limit ) {
+	public function snapshots( Paid_Order_Query $query, int $offset, int $limit ) {
 		$this->db->last_error = '';
 		$table                = $this->table();
-		// The table name and the set's own SQL (integers and fixed column names only).
-		$ids   = $this->db->get_col( $this->db->prepare( "SELECT order_id FROM {$table} WHERE {$set->where()} ORDER BY {$set->order_by()} LIMIT %d, %d", $offset, $limit ) );
+		// The table name and the query's own SQL (integers and fixed column names only).
+		$ids   = $this->db->get_col( $this->db->prepare( "SELECT order_id FROM {$table} WHERE {$this->where( $query )} ORDER BY {$this->order_by( $query )} LIMIT %d, %d", $offset, $limit ) );
 		$fault = Database_Error::of( $this->db, is_array( $ids ) ? $ids : false, 'paid-orders index: read a page' );
 		if ( $fault ) {
 			return $fault;
@@ -304,17 +339,72 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * How many rows the set has.
+	 * How many rows the query matches.
 	 *
-	 * @param Paid_Order_Range|Paid_Order_Listing $set The set.
+	 * @param Paid_Order_Query $query The orders.
 	 * @return int|WP_Error The error on a database error.
 	 */
-	public function count( $set ) {
+	public function count( Paid_Order_Query $query ) {
 		$this->db->last_error = '';
 		$table                = $this->table();
-		// The table name and the set's own SQL.
-		$count = $this->db->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$set->where()}" );
+		// The table name and the query's own SQL.
+		$count = $this->db->get_var( "SELECT COUNT(*) FROM {$table} WHERE {$this->where( $query )}" );
 		return Database_Error::of( $this->db, null === $count ? false : $count, 'paid-orders index: count a set' ) ?? (int) $count;
+	}
+
+	/**
+	 * The SQL condition of the query on the table's columns (integers only, no placeholders
+	 * left). The sync order: paid after the cursor (paid_at, order_id), before its bound, and
+	 * never an order without a paid moment (paid_at 0 sits below FIRST_SECOND); a plain order:
+	 * its paid bounds. Both: the modification bounds. All bounds but the sync order's are
+	 * inclusive.
+	 *
+	 * @param Paid_Order_Query $query The orders.
+	 */
+	public function where( Paid_Order_Query $query ): string {
+		if ( $query->is_sync() ) {
+			// Not (paid_at, order_id) > (a, b): the SQLite integration does not translate row values.
+			$where = sprintf(
+				'paid_at >= %d AND paid_at < %d AND ( paid_at > %d OR ( paid_at = %d AND order_id > %d ) )',
+				Paid_Orders::FIRST_SECOND,
+				$query->paid_before,
+				$query->cursor_at,
+				$query->cursor_at,
+				$query->cursor_id
+			);
+		} else {
+			$where = '1 = 1' . self::between( 'paid_at', $query->paid_from, $query->paid_to );
+		}
+		return $where . self::between( 'modified_at', $query->modified_from, $query->modified_to );
+	}
+
+	/**
+	 * The query's order on the table's columns: the sync order's (paid_at, order_id) ascending,
+	 * or the plain sort key, the id breaking ties in the same direction.
+	 *
+	 * @param Paid_Order_Query $query The orders.
+	 */
+	public function order_by( Paid_Order_Query $query ): string {
+		if ( $query->is_sync() ) {
+			return 'paid_at ASC, order_id ASC';
+		}
+		$column    = self::SORT_COLUMNS[ $query->orderby ] ?? self::SORT_COLUMNS['date'];
+		$direction = 'asc' === $query->order ? 'ASC' : 'DESC';
+		if ( 'order_id' === $column ) {
+			return 'order_id ' . $direction;
+		}
+		return $column . ' ' . $direction . ', order_id ' . $direction;
+	}
+
+	/**
+	 * " AND column >= from AND column <= to", for the bounds that are set.
+	 *
+	 * @param string   $column Column.
+	 * @param int|null $from   Inclusive lower bound.
+	 * @param int|null $to     Inclusive upper bound.
+	 */
+	private static function between( string $column, ?int $from, ?int $to ): string {
+		return ( null !== $from ? sprintf( ' AND %s >= %d', $column, $from ) : '' ) . ( null !== $to ? sprintf( ' AND %s <= %d', $column, $to ) : '' );
 	}
 
 	/**

@@ -9,13 +9,13 @@
  * come from Line_Items.
  * No SQL, no WP_Query on orders: the same code runs on HPOS and on legacy post storage. Once
  * the plugin's own index holds every paid order (Paid_Order_Index), pages are read from it
- * instead, orders and all.
+ * instead (Paid_Order_Reader decides), and this reader serves the rest.
  *
  * Every query has a finite limit: HPOS turns 'limit' => -1 into
  * 'LIMIT 0, 18446744073709551615' (OrdersTableQuery::build_query(), MYSQL_MAX_UNSIGNED_BIGINT),
  * which the SQLite integration refuses. And every query is checked for database errors, which
  * WooCommerce answers with an empty list: Order_Query_Error is thrown instead (see query()). A
- * failed read of the index comes back as its WP_Error (Database_Error); neither is an empty page.
+ * failed read is never an empty page.
  *
  * @package ServiceIntegration
  */
@@ -29,32 +29,31 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * Queries paid orders and maps one order to the few fields a manufacturing automation needs.
  *
- * Two ways to read, each answering snapshots (Paid_Order_Snapshot) and a total:
- * - page(): offset paging in a plain order (date created, id or last modification);
- * - by_paid_at(): the incremental-sync order, (paid moment ASC, id ASC), after a cursor
- *   (paid_after, after_id), up to a bound in the past.
+ * Its page() answers a Paid_Order_Query with snapshots (Paid_Order_Snapshot) and a total, in either
+ * order:
+ * - plain: offset paging by date created, id or last modification, with wc_get_orders() in
+ *   that order;
+ * - sync: (paid moment ASC, id ASC) after a cursor (paid_after, after_id), up to a bound in the
+ *   past. WooCommerce cannot sort by the paid moment (neither storage offers it, nor indexes
+ *   it), so it is read from paid-moment range filters (Paid_Moment_Query: two sets, whose
+ *   counts add up): counts locate the seconds where a page starts and ends, and only orders
+ *   paid within the same second are ordered by id.
  *
  * "Paid at" is the order's paid moment (Paid_Moment): when it first entered a paid status,
  * recorded once; date_paid for orders paid before moments were recorded.
  *
- * Both read the plugin's own index (Paid_Order_Index) once it holds every paid order and the
- * site filters none of the getters a snapshot records (Paid_Order_Snapshot::stored_ones_hold()):
- * two queries on one table, whatever the store's size. Otherwise they read WooCommerce: page()
- * with wc_get_orders() in that order; by_paid_at(), since WooCommerce cannot sort by the paid
- * moment (neither storage offers it, nor indexes it), from paid-moment range filters
- * (Paid_Moment_Query: two sets, whose counts add up): counts locate the seconds where a page
- * starts and ends, and only orders paid within the same second are ordered by id.
+ * The paid-orders index walk (Paid_Order_Index_Walk) loads orders through paid_among() and
+ * last_paid_id().
  */
 final class Paid_Orders {
 
 	/**
 	 * An adapter over WordPress's database connection (the one WooCommerce's queries run on,
-	 * watched for their errors) and the plugin's index of paid orders.
+	 * watched for their errors).
 	 *
-	 * @param \wpdb            $db    The database WooCommerce reads orders from.
-	 * @param Paid_Order_Index $index The plugin's index of paid orders.
+	 * @param \wpdb $db The database WooCommerce reads orders from.
 	 */
-	public function __construct( private \wpdb $db, private Paid_Order_Index $index ) {
+	public function __construct( private \wpdb $db ) {
 	}
 
 	const ORDER_TYPE = 'shop_order';
@@ -122,31 +121,67 @@ final class Paid_Orders {
 	}
 
 	/**
-	 * A page of paid orders in a plain order.
+	 * Where the site's orders are read from now: the paid-orders index records the source it was
+	 * walked from, and does not serve once the source differs. A site switched from HPOS to posts
+	 * storage (or back, or to another order data store) reads other orders, and rows of the
+	 * orders it no longer has must not be served.
 	 *
-	 * @param int                      $page     Page, from 1.
-	 * @param int                      $per_page Page size.
-	 * @param string                   $orderby  date|id|modified.
-	 * @param string                   $order    asc|desc.
-	 * @param array<string, string>    $filters  Date ranges as the controller builds them (paid_at,
-	 *                                           the paid moment; date_modified).
-	 * @param array<string, bool>|null $fields   Fields wanted (Paid_Order_Snapshot::of()).
-	 * @param bool                     $count    Whether the total is wanted (from_index()).
-	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|\WP_Error The index's database error.
+	 * - commerce: whether WooCommerce is loaded;
+	 * - storage: its authoritative order storage, HPOS or posts
+	 *   (OrderUtil::custom_orders_table_usage_is_enabled(), the woocommerce_custom_orders_table_enabled
+	 *   option; with compatibility mode's sync on, the other storage is a copy, not the source);
+	 * - data_store: the order data store WooCommerce loads (WC_Data_Store::load( 'order' ), which
+	 *   the woocommerce_order_data_store filter can replace altogether).
+	 *
+	 * The table prefix and the database are not recorded: the index table and its state live in
+	 * the same database, under the same prefix, as the orders.
+	 *
+	 * @return array{commerce: string, storage: string, data_store: string}
+	 */
+	public static function order_source(): array {
+		if ( ! self::is_available() ) {
+			return array(
+				'commerce'   => 'none',
+				'storage'    => '',
+				'data_store' => '',
+			);
+		}
+		$hpos = class_exists( '\Automattic\WooCommerce\Utilities\OrderUtil' ) && \Automattic\WooCommerce\Utilities\OrderUtil::custom_orders_table_usage_is_enabled();
+		try {
+			$data_store = \WC_Data_Store::load( 'order' )->get_current_class_name();
+		} catch ( \Exception $e ) {
+			$data_store = '';
+		}
+		return array(
+			'commerce'   => 'woocommerce',
+			'storage'    => $hpos ? 'hpos' : 'posts',
+			'data_store' => (string) $data_store,
+		);
+	}
+
+	/**
+	 * A page of the query's orders, read from WooCommerce: the plain order with wc_get_orders()
+	 * in that order; the sync order by counting (by_paid_at()). Paid_Order_Reader has answered
+	 * the queries no order can match (no paid status, an empty sync window).
+	 *
+	 * @param Paid_Order_Query $query The page.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int, more: bool}
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function page( int $page, int $per_page, string $orderby, string $order, array $filters, ?array $fields = null, bool $count = true ) {
-		if ( ! self::paid_statuses() ) {
-			return self::nothing();
+	public function page( Paid_Order_Query $query ): array {
+		$filters = array();
+		if ( null !== $query->modified_from ) {
+			$filters['date_modified'] = Paid_Moment_Query::date_argument( $query->modified_from, $query->modified_to );
 		}
-		$serves = $this->index_serves();
-		if ( true === $serves ) {
-			return $this->from_index( new Paid_Order_Listing( $orderby, $order, $filters ), ( $page - 1 ) * $per_page, $per_page, $count );
+		if ( $query->is_sync() ) {
+			return $this->by_paid_at( $query->cursor_at, $query->cursor_id, (int) $query->paid_before, $query->offset(), $query->per_page, $filters, $query->fields );
 		}
-		if ( is_wp_error( $serves ) ) {
-			return $serves;
+		if ( null !== $query->paid_from ) {
+			$filters['paid_at'] = array( $query->paid_from, $query->paid_to );
 		}
-		$sort = self::sort( $orderby, $order );
+		$page     = $query->page;
+		$per_page = $query->per_page;
+		$sort     = self::sort( $query->orderby, $query->order );
 		if ( isset( $filters['paid_at'] ) ) {
 			$found = $this->page_of_sets( $page, $per_page, $sort, $filters );
 		} else {
@@ -172,16 +207,7 @@ final class Paid_Orders {
 			// from an empty set.
 			$found['total'] = $this->count( $filters );
 		}
-		return self::counted( self::snapshots_of( $found['orders'], $fields ), $found['total'], ( $page - 1 ) * $per_page );
-	}
-
-	/**
-	 * No order, and a total of 0.
-	 *
-	 * @return array{orders: array<int, array<string, mixed>>, total: int, more: bool}
-	 */
-	private static function nothing(): array {
-		return self::counted( array(), 0, 0 );
+		return self::counted( self::snapshots_of( $found['orders'], $query->fields ), $found['total'], $query->offset() );
 	}
 
 	/**
@@ -274,89 +300,16 @@ final class Paid_Orders {
 	 * The filters as wc_get_orders() argument sets: a paid-moment range (paid_at) is two sets
 	 * (Paid_Moment_Query), whose union it is; without one, the filters themselves.
 	 *
-	 * @param array<string, string> $filters Filters.
+	 * @param array<string, mixed> $filters Filters (paid_at: the paid moment's inclusive bounds, [from, to|null]).
 	 * @return array<int, array<string, mixed>>
 	 */
 	private function sets( array $filters ): array {
 		if ( ! isset( $filters['paid_at'] ) ) {
 			return array( $filters );
 		}
-		$range = $filters['paid_at'];
+		list( $from, $to ) = $filters['paid_at'];
 		unset( $filters['paid_at'] );
-		return array_map( static fn( array $set ): array => $set + $filters, Paid_Moment_Query::sets( $range ) );
-	}
-
-	/**
-	 * Whether pages are read from the index: it holds every paid order, and its snapshots say
-	 * what WooCommerce's getters would say on this request.
-	 *
-	 * @return bool|\WP_Error The error when the index could not be brought in step.
-	 */
-	private function index_serves() {
-		$ready = $this->index->is_ready();
-		if ( ! $ready && $this->nothing_to_walk() ) {
-			// No paid order to walk: every one from now on goes through the save hooks, and the
-			// rows left from before are of orders the store does not have.
-			$ready = $this->index->finish_empty();
-			if ( is_wp_error( $ready ) ) {
-				return $ready;
-			}
-		}
-		if ( ! $ready ) {
-			Paid_Order_Index_Walk::schedule( $this->index->state() );
-			return false;
-		}
-		return Paid_Order_Snapshot::stored_ones_hold();
-	}
-
-	/**
-	 * A page of the set and its total, from the index: its ids, then their snapshots, then the
-	 * count (Paid_Order_Index). Without the count ($count false: a client that does not want
-	 * X-WP-Total), one more id is read instead, to tell whether orders follow the page: what
-	 * a request costs then does not depend on how many orders come after it.
-	 *
-	 * @param Paid_Order_Range|Paid_Order_Listing $set    The set.
-	 * @param int                                 $offset Rank of the first order.
-	 * @param int                                 $limit  Page size.
-	 * @param bool                                $count  Whether the total is wanted.
-	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|\WP_Error The database error.
-	 */
-	private function from_index( $set, int $offset, int $limit, bool $count ) {
-		$orders = $this->index->snapshots( $set, $offset, $count ? $limit : $limit + 1 );
-		if ( is_wp_error( $orders ) ) {
-			return $orders;
-		}
-		if ( ! $count ) {
-			return array(
-				'orders' => array_slice( $orders, 0, $limit ),
-				'total'  => null,
-				'more'   => count( $orders ) > $limit,
-			);
-		}
-		$total = $this->index->count( $set );
-		if ( is_wp_error( $total ) ) {
-			return $total;
-		}
-		return self::counted( $orders, $total, $offset );
-	}
-
-	/**
-	 * Creates or updates the index's table and, when it is new or $rebuild asks, starts a walk
-	 * of the orders (ready at once when there is no paid order to walk).
-	 *
-	 * @param bool $rebuild Whether to walk the orders again even if the layout did not change.
-	 */
-	public function install_index( bool $rebuild ): void {
-		if ( $this->index->install( $rebuild ) ) {
-			$this->index->start_walk( $this->nothing_to_walk() );
-		}
-	}
-
-	/**
-	 * Queues the index walk's next run and its daily check (Paid_Order_Index_Walk::schedule()).
-	 */
-	public function schedule_index_walk(): void {
-		Paid_Order_Index_Walk::schedule( $this->index->state() );
+		return array_map( static fn( array $set ): array => $set + $filters, Paid_Moment_Query::sets( $from, $to ) );
 	}
 
 	/**
@@ -387,8 +340,7 @@ final class Paid_Orders {
 
 	/**
 	 * Paid orders in the order (paid moment ASC, id ASC), strictly after the cursor
-	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit:
-	 * from the index when it serves, else from WooCommerce's queries alone.
+	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit.
 	 *
 	 * @param int                      $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
 	 * @param int                      $after_id  Cursor id (0: the whole second $after_ts).
@@ -397,21 +349,10 @@ final class Paid_Orders {
 	 * @param int                      $limit     Page size.
 	 * @param array<string, string>    $filters   Extra wc_get_orders filters (date_modified).
 	 * @param array<string, bool>|null $fields    Fields wanted (Paid_Order_Snapshot::of()).
-	 * @param bool                     $count     Whether the total is wanted (from_index()).
-	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|\WP_Error The index's database error.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int, more: bool}
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
-	public function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $fields = null, bool $count = true ) {
-		if ( $before_ts <= $after_ts || ! self::paid_statuses() ) {
-			return self::nothing();
-		}
-		$serves = $this->index_serves();
-		if ( true === $serves ) {
-			return $this->from_index( Paid_Order_Range::from_filter( $after_ts, $after_id, $before_ts, $filters['date_modified'] ?? null ), $offset, $limit, $count );
-		}
-		if ( is_wp_error( $serves ) ) {
-			return $serves;
-		}
+	private function by_paid_at( int $after_ts, int $after_id, int $before_ts, int $offset, int $limit, array $filters, ?array $fields ): array {
 		$found = $this->by_counting( $after_ts, $after_id, $before_ts, $offset, $limit, $filters );
 		return self::counted( self::snapshots_of( $found['orders'], $fields ), $found['total'], $offset );
 	}
@@ -480,12 +421,12 @@ final class Paid_Orders {
 	 * (after_ts, after_id) and paid before $before_ts, from rank $offset, at most $limit,
 	 * located with paid-moment range filters and counts only (no index).
 	 *
-	 * @param int                   $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
-	 * @param int                   $after_id  Cursor id (0: the whole second $after_ts).
-	 * @param int                   $before_ts Exclusive upper bound (UTC timestamp).
-	 * @param int                   $offset    Rank of the first order returned.
-	 * @param int                   $limit     Page size.
-	 * @param array<string, string> $filters   Extra wc_get_orders filters (date_modified).
+	 * @param int                  $after_ts  Cursor second (UTC timestamp); orders paid then count only with an id above $after_id.
+	 * @param int                  $after_id  Cursor id (0: the whole second $after_ts).
+	 * @param int                  $before_ts Exclusive upper bound (UTC timestamp).
+	 * @param int                  $offset    Rank of the first order returned.
+	 * @param int                  $limit     Page size.
+	 * @param array<string, mixed> $filters   Extra wc_get_orders filters (date_modified).
 	 * @return array{orders: \WC_Order[], total: int}
 	 * @throws Order_Query_Error On a database error.
 	 */
@@ -549,9 +490,9 @@ final class Paid_Orders {
 	/**
 	 * Number of paid orders with $from <= paid moment < $to (seconds).
 	 *
-	 * @param int                   $from    First second.
-	 * @param int                   $to      Exclusive end.
-	 * @param array<string, string> $filters Extra filters.
+	 * @param int                  $from    First second.
+	 * @param int                  $to      Exclusive end.
+	 * @param array<string, mixed> $filters Extra filters.
 	 */
 	private function count_paid_between( int $from, int $to, array $filters ): int {
 		if ( $to <= $from ) {
@@ -559,7 +500,7 @@ final class Paid_Orders {
 		}
 		$key = $from . ':' . $to . wp_json_encode( $filters );
 		if ( ! isset( $this->counts[ $key ] ) ) {
-			$this->counts[ $key ] = $this->count( array( 'paid_at' => $from . '...' . ( $to - 1 ) ) + $filters );
+			$this->counts[ $key ] = $this->count( array( 'paid_at' => array( $from, $to - 1 ) ) + $filters );
 		}
 		return $this->counts[ $key ];
 	}
@@ -569,7 +510,7 @@ final class Paid_Orders {
 	 * total WooCommerce counts whenever that page is not empty (and an empty first page means
 	 * there are none).
 	 *
-	 * @param array<string, string> $filters Filters.
+	 * @param array<string, mixed> $filters Filters.
 	 */
 	private function count( array $filters ): int {
 		$total = 0;
@@ -594,8 +535,8 @@ final class Paid_Orders {
 	/**
 	 * Ids of the paid orders paid within one second, ascending.
 	 *
-	 * @param int                   $second  Second.
-	 * @param array<string, string> $filters Extra filters.
+	 * @param int                  $second  Second.
+	 * @param array<string, mixed> $filters Extra filters.
 	 * @return int[]
 	 */
 	private function ids_paid_in_second( int $second, array $filters ): array {
@@ -604,7 +545,7 @@ final class Paid_Orders {
 			return $this->seconds[ $key ];
 		}
 		// How many were paid in that second is not known here: read them in batches.
-		$ids = array_map( 'intval', $this->all( array( 'paid_at' => $second . '...' . $second ) + $filters, 'ids', self::BATCH ) );
+		$ids = array_map( 'intval', $this->all( array( 'paid_at' => array( $second, $second ) ) + $filters, 'ids', self::BATCH ) );
 		sort( $ids );
 		$this->seconds[ $key ] = $ids;
 		return $ids;
@@ -613,27 +554,27 @@ final class Paid_Orders {
 	/**
 	 * All paid orders with $from <= paid moment < $to (a range the caller sized by counting).
 	 *
-	 * @param int                   $from     First second.
-	 * @param int                   $to       Exclusive end.
-	 * @param array<string, string> $filters  Extra filters.
-	 * @param int                   $expected How many the caller's counts put there at most:
-	 *                                        one query when that holds, more if orders came in.
+	 * @param int                  $from     First second.
+	 * @param int                  $to       Exclusive end.
+	 * @param array<string, mixed> $filters  Extra filters.
+	 * @param int                  $expected How many the caller's counts put there at most:
+	 *                                       one query when that holds, more if orders came in.
 	 * @return \WC_Order[]
 	 */
 	private function load_range( int $from, int $to, array $filters, int $expected ): array {
 		if ( $to <= $from ) {
 			return array();
 		}
-		return self::only_orders( $this->all( array( 'paid_at' => $from . '...' . ( $to - 1 ) ) + $filters, 'objects', $expected + 1 ) );
+		return self::only_orders( $this->all( array( 'paid_at' => array( $from, $to - 1 ) ) + $filters, 'objects', $expected + 1 ) );
 	}
 
 	/**
 	 * Every paid order (or id) matching the filters, in id order, read $batch at a time until a
 	 * page comes back short: a finite limit on each query, never -1.
 	 *
-	 * @param array<string, string> $filters Filters.
-	 * @param string                $shape   'ids' or 'objects'.
-	 * @param int                   $batch   Page size.
+	 * @param array<string, mixed> $filters Filters.
+	 * @param string               $shape   'ids' or 'objects'.
+	 * @param int                  $batch   Page size.
 	 * @return array<int, \WC_Order|int>
 	 */
 	private function all( array $filters, string $shape, int $batch ): array {
@@ -667,10 +608,10 @@ final class Paid_Orders {
 	/**
 	 * Orders of one second in id order, from position $skip, at most $count.
 	 *
-	 * @param int                   $second  Second.
-	 * @param int                   $skip    Orders to skip.
-	 * @param int                   $count   Orders to return.
-	 * @param array<string, string> $filters Extra filters.
+	 * @param int                  $second  Second.
+	 * @param int                  $skip    Orders to skip.
+	 * @param int                  $count   Orders to return.
+	 * @param array<string, mixed> $filters Extra filters.
 	 * @return \WC_Order[]
 	 */
 	private function load_second_slice( int $second, int $skip, int $count, array $filters ): array {
@@ -685,9 +626,9 @@ final class Paid_Orders {
 	 * Loads the given orders of one second (one query; an order that changed meanwhile is
 	 * dropped if it is no longer paid then).
 	 *
-	 * @param int[]                 $ids     Order ids, ascending.
-	 * @param int                   $second  The second they were paid in.
-	 * @param array<string, string> $filters Extra filters.
+	 * @param int[]                $ids     Order ids, ascending.
+	 * @param int                  $second  The second they were paid in.
+	 * @param array<string, mixed> $filters Extra filters.
 	 * @return \WC_Order[]
 	 */
 	private function load_ids( array $ids, int $second, array $filters ): array {
@@ -727,7 +668,7 @@ final class Paid_Orders {
 		$errors_before        = is_array( $EZSQL_ERROR ) ? count( $EZSQL_ERROR ) : 0;
 		$this->db->last_error = '';
 		$result               = wc_get_orders( $args );
-		$fault                = Order_Query_Fault::of( is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array(), (string) $this->db->last_error );
+		$fault                = Order_Query_Error::fault( is_array( $EZSQL_ERROR ) ? array_slice( $EZSQL_ERROR, $errors_before ) : array(), (string) $this->db->last_error );
 		if ( null !== $fault ) {
 			throw new Order_Query_Error( esc_html( $fault ) );
 		}

@@ -8,6 +8,7 @@
 namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Commerce\Paid_Order_Index;
+use ServiceIntegration\Commerce\Paid_Order_Index_Walk;
 use ServiceIntegration\Commerce\Paid_Orders;
 use WP_Error;
 use WP_REST_Request;
@@ -31,9 +32,10 @@ final class Paid_Order_Index_Controller extends View_Controller {
 	/**
 	 * Constructor.
 	 *
-	 * @param Paid_Order_Index $index The index.
+	 * @param Paid_Order_Index      $index The index.
+	 * @param Paid_Order_Index_Walk $walk  Its walk, which a rebuild starts.
 	 */
-	public function __construct( private Paid_Order_Index $index ) {
+	public function __construct( private Paid_Order_Index $index, private Paid_Order_Index_Walk $walk ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = 'paid-orders/index';
 	}
@@ -111,7 +113,7 @@ final class Paid_Order_Index_Controller extends View_Controller {
 				array( 'status' => 503 )
 			);
 		}
-		$this->index->start_walk( (bool) $request['keep_serving'] && $this->index->state()['ready'] );
+		$this->walk->restart( (bool) $request['keep_serving'] );
 		$state = $this->state();
 		return is_wp_error( $state ) ? $state : new WP_REST_Response( $this->view_data( $state, $request ), 202 );
 	}
@@ -126,12 +128,11 @@ final class Paid_Order_Index_Controller extends View_Controller {
 		if ( is_wp_error( $rows ) ) {
 			return $rows;
 		}
-		// First: an index walked for other statuses or another order storage starts a new walk
-		// here, which the state read after it then shows.
-		$serving = $this->index->is_ready();
-		$state   = $this->index->state();
+		$available = Paid_Orders::is_available();
+		$serving   = $available && $this->index->is_ready( Paid_Orders::paid_statuses(), Paid_Orders::order_source() );
+		$state     = $this->index->state();
 		return array(
-			'commerce_available' => Paid_Orders::is_available(),
+			'commerce_available' => $available,
 			'serving'            => $serving,
 			'walking'            => null !== $state['walk'],
 			'walk_position'      => $state['walk'],

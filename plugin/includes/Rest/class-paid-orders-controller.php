@@ -8,6 +8,8 @@
 namespace ServiceIntegration\Rest;
 
 use ServiceIntegration\Commerce\Order_Query_Error;
+use ServiceIntegration\Commerce\Paid_Order_Query;
+use ServiceIntegration\Commerce\Paid_Order_Reader;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
 use ServiceIntegration\Logger;
@@ -52,11 +54,11 @@ final class Paid_Orders_Controller extends View_Controller {
 	const SETTLE_SECONDS   = 5;
 
 	/**
-	 * Commerce adapter.
+	 * Reads the pages (from the index or WooCommerce).
 	 *
-	 * @var Paid_Orders|null
+	 * @var Paid_Order_Reader|null
 	 */
-	private $orders;
+	private $reader;
 
 	/**
 	 * Fields included for the request being answered.
@@ -75,14 +77,14 @@ final class Paid_Orders_Controller extends View_Controller {
 	/**
 	 * Constructor.
 	 *
-	 * @param Paid_Orders|null $orders Adapter (Plugin's); null for a controller asked only for
-	 *                              its schema and parameters (List_Paid_Orders), which answers
-	 *                              no request.
+	 * @param Paid_Order_Reader|null $reader Reader (Plugin's); null for a controller asked only
+	 *                                      for its schema and parameters (List_Paid_Orders),
+	 *                                      which answers no request.
 	 */
-	public function __construct( ?Paid_Orders $orders = null ) {
+	public function __construct( ?Paid_Order_Reader $reader = null ) {
 		$this->namespace = REST_NAMESPACE;
 		$this->rest_base = self::REST_BASE;
-		$this->orders    = $orders;
+		$this->reader    = $reader;
 	}
 
 	/**
@@ -144,23 +146,14 @@ final class Paid_Orders_Controller extends View_Controller {
 			);
 		}
 
-		$page     = (int) $request['page'];
-		$per_page = (int) $request['per_page'];
-		$orderby  = (string) $request['orderby'];
-		$sync     = self::is_sync( $orderby );
-		$order    = $request['order'] ? (string) $request['order'] : ( $sync ? 'asc' : 'desc' );
-
-		$modified = self::range( $request['modified_after'], $request['modified_before'] );
-		$filters  = array();
-		if ( false === $modified ) {
+		// The request's parameters as one typed value, the only thing the readers see.
+		$query = Paid_Order_Query::from_request( $request, time() - self::settle_seconds(), $this->included_fields( $request ) );
+		if ( $query->matches_nothing ) {
 			return $this->respond( array(), 0, $request, null );
-		}
-		if ( null !== $modified ) {
-			$filters['date_modified'] = $modified;
 		}
 
 		try {
-			return $this->list_orders( $request, $page, $per_page, $orderby, $order, $sync, $filters );
+			return $this->list_orders( $request, $query );
 		} catch ( Order_Query_Error $e ) {
 			// WooCommerce answers a failed order query with an empty list: say so instead of
 			// serving an empty page, which a poller would take for "nothing new". The message was
@@ -189,51 +182,28 @@ final class Paid_Orders_Controller extends View_Controller {
 	}
 
 	/**
-	 * Reads the page asked for (get_items() after validation). The paid-orders adapter's
-	 * Order_Query_Error (a database error) reaches get_items(), which answers it.
+	 * Reads the page asked for (get_items() after validation) and turns its orders into their
+	 * views in one go (Paid_Order_Snapshot::present(): the SKUs of the whole page in one read).
+	 * The reader's Order_Query_Error (a database error) reaches get_items(), which answers it.
 	 *
-	 * @param WP_REST_Request       $request  Request.
-	 * @param int                   $page     Page.
-	 * @param int                   $per_page Page size.
-	 * @param string                $orderby  Sort key.
-	 * @param string                $order    Direction.
-	 * @param bool                  $sync     Whether this is the sync order (paid_at).
-	 * @param array<string, string> $filters  date_modified filter.
+	 * @param WP_REST_Request  $request Request.
+	 * @param Paid_Order_Query $query   The page.
 	 * @return WP_REST_Response|WP_Error
 	 * @throws \LogicException When the controller was built for its schema only.
 	 */
-	private function list_orders( WP_REST_Request $request, int $page, int $per_page, string $orderby, string $order, bool $sync, array $filters ) {
-		if ( null === $this->orders ) {
+	private function list_orders( WP_REST_Request $request, Paid_Order_Query $query ) {
+		if ( null === $this->reader ) {
 			throw new \LogicException( 'A paid-orders controller built for its schema only was asked for orders.' );
 		}
-		$paid_before = null;
-		$with_total  = false !== $request['with_total'];
-		if ( $sync ) {
-			$paid_before = time() - self::settle_seconds();
-			if ( null !== $request['paid_before'] ) {
-				$paid_before = min( $paid_before, self::seconds( (string) $request['paid_before'] ) );
-			}
-			// paid_after alone is inclusive: the cursor (paid_after, 0) keeps its whole second.
-			$after  = null !== $request['paid_after'] ? self::seconds( (string) $request['paid_after'] ) : 0;
-			$result = $this->orders->by_paid_at( $after, (int) $request['after_id'], $paid_before, ( $page - 1 ) * $per_page, $per_page, $filters, $this->included_fields( $request ), $with_total );
-		} else {
-			$paid = self::range( $request['paid_after'], $request['paid_before'] );
-			if ( false === $paid ) {
-				return $this->respond( array(), 0, $request, null );
-			}
-			if ( null !== $paid ) {
-				$filters['paid_at'] = $paid;
-			}
-			$result = $this->orders->page( $page, $per_page, $orderby, $order, $filters, $this->included_fields( $request ), $with_total );
-		}
+		$result = $this->reader->page( $query );
 		if ( is_wp_error( $result ) ) {
 			// The plugin's index could not be read (Database_Error logged the database's
 			// message): the same answer as a failed WooCommerce query.
 			return self::database_error( 'the paid-orders index could not be read (' . $result->get_error_code() . ', see the line before)' );
 		}
 
-		$max_pages = (int) ceil( (int) $result['total'] / $per_page );
-		if ( null !== $result['total'] && $page > $max_pages && $result['total'] > 0 ) {
+		$max_pages = (int) ceil( (int) $result['total'] / $query->per_page );
+		if ( null !== $result['total'] && $query->page > $max_pages && $result['total'] > 0 ) {
 			return new WP_Error(
 				'rest_paid_orders_invalid_page_number',
 				__( 'The page number requested is larger than the number of pages available.', 'service-integration' ),
@@ -242,13 +212,10 @@ final class Paid_Orders_Controller extends View_Controller {
 		}
 
 		$items = array();
-		if ( ! empty( $this->included_fields( $request )['line_items'] ) ) {
-			Paid_Order_Snapshot::read_skus( $result['orders'] );
+		foreach ( Paid_Order_Snapshot::present( $result['orders'], $query->fields ) as $i => $view ) {
+			$items[] = $this->prepare_response_for_collection( $this->view_response( $view, (int) $result['orders'][ $i ]['id'], $request ) );
 		}
-		foreach ( $result['orders'] as $snapshot ) {
-			$items[] = $this->prepare_response_for_collection( $this->prepare_item_for_response( $snapshot, $request ) );
-		}
-		return $this->respond( $items, $result['total'], $request, $paid_before, $result['orders'], $result['more'] );
+		return $this->respond( $items, $result['total'], $request, $query->paid_before, $result['orders'], $result['more'] );
 	}
 
 	/**
@@ -301,7 +268,19 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @return WP_REST_Response
 	 */
 	public function prepare_item_for_response( $item, $request ) {
-		$data = Paid_Order_Snapshot::present( array( $item ), $this->included_fields( $request ) )[0];
+		return $this->view_response( Paid_Order_Snapshot::present( array( $item ), $this->included_fields( $request ) )[0], (int) $item['id'], $request );
+	}
+
+	/**
+	 * The response of one order's view: the fields other plugins registered added, then the
+	 * service_integration_rest_prepare_paid_order filter.
+	 *
+	 * @param array<string, mixed> $data     The order's view (Paid_Order_Snapshot::present()).
+	 * @param int                  $order_id The order's id.
+	 * @param WP_REST_Request      $request  Request.
+	 * @return WP_REST_Response
+	 */
+	private function view_response( array $data, int $order_id, $request ) {
 		if ( $this->get_additional_fields() ) {
 			// Fields other plugins registered (register_rest_field) may carry their own contexts.
 			$data = $this->view_data( $data, $request );
@@ -321,7 +300,7 @@ final class Paid_Orders_Controller extends View_Controller {
 		 *                                   this filter is used).
 		 * @param WP_REST_Request  $request  Request.
 		 */
-		return apply_filters( 'service_integration_rest_prepare_paid_order', $response, wc_get_order( (int) $item['id'] ), $request );
+		return apply_filters( 'service_integration_rest_prepare_paid_order', $response, wc_get_order( $order_id ), $request );
 	}
 
 	/**
@@ -500,51 +479,5 @@ final class Paid_Orders_Controller extends View_Controller {
 		 * @param int $seconds Seconds (default 5).
 		 */
 		return max( 0, (int) apply_filters( 'service_integration_paid_orders_settle_seconds', self::SETTLE_SECONDS ) );
-	}
-
-	/**
-	 * A bound as whole seconds: a fractional time rounds up (paid at or after 10.5 = at or
-	 * after 11; before 10.5 = before 11, since WooCommerce stores whole seconds).
-	 *
-	 * @param string $value ISO 8601 (validated).
-	 */
-	private static function seconds( string $value ): int {
-		$timestamp = (int) rest_parse_date( $value );
-		if ( preg_match( '/[T ]\d{2}:\d{2}:\d{2}\.(\d+)/', $value, $m ) && (int) $m[1] > 0 ) {
-			++$timestamp;
-		}
-		return $timestamp;
-	}
-
-	/**
-	 * A wc_get_orders date argument for [after, before): '>=A' or 'A...B-1' with UTC
-	 * timestamps (second precision in both order storages); null for no bound, false for an
-	 * empty range.
-	 *
-	 * @param mixed $after  Inclusive lower bound or null.
-	 * @param mixed $before Exclusive upper bound or null.
-	 * @return string|false|null
-	 */
-	private static function range( $after, $before ) {
-		// Clamped to ten-digit timestamps (Paid_Orders::FIRST_SECOND to LAST_SECOND): the legacy
-		// storage compares the payment time as text, which orders only those correctly (and no
-		// order falls outside them).
-		$from = null !== $after ? max( self::seconds( (string) $after ), Paid_Orders::FIRST_SECOND ) : null;
-		$to   = null !== $before ? min( self::seconds( (string) $before ), Paid_Orders::LAST_SECOND + 1 ) : null;
-		if ( null !== $from && $from > Paid_Orders::LAST_SECOND ) {
-			return false;
-		}
-		if ( null !== $from && null !== $to ) {
-			return $to - 1 < $from ? false : $from . '...' . ( $to - 1 );
-		}
-		if ( null !== $from ) {
-			return '>=' . $from;
-		}
-		if ( null === $to ) {
-			return null;
-		}
-		// Not '<B': legacy storage compares the meta as text, where an order without the date
-		// ('') sorts before any B; a range excludes it, as HPOS does (NULL).
-		return $to - 1 < Paid_Orders::FIRST_SECOND ? false : Paid_Orders::FIRST_SECOND . '...' . ( $to - 1 );
 	}
 }

@@ -226,6 +226,18 @@ function wp_cache_delete( $key, $group = '' ) { // phpcs:ignore WordPress.Naming
 }
 
 /**
+ * An ISO 8601 date as a UTC timestamp (UTC when it gives no offset, as WordPress's runs in UTC),
+ * false when it is none.
+ *
+ * @param string $date Date.
+ * @return int|false
+ */
+function rest_parse_date( $date ) { // phpcs:ignore WordPress.NamingConventions.PrefixAllGlobals.NonPrefixedFunctionFound -- a stand-in for WordPress's function of this name, loaded only by PHPUnit's bootstrap
+	$parsed = date_create( (string) $date, new DateTimeZone( 'UTC' ) );
+	return $parsed ? $parsed->getTimestamp() : false;
+}
+
+/**
  * The text without trailing slashes.
  *
  * @param string $value Text.
