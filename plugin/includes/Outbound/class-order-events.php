@@ -192,10 +192,13 @@ final class Order_Events {
 	public function write_pending(): void {
 		$events        = $this->pending;
 		$this->pending = array();
+		// Each order loaded and described once, however many of its events wait (a checkout's
+		// created and paid events describe the same order).
+		$described = array();
 		foreach ( $events as $event ) {
 			try {
 				if ( ! isset( $event['data'] ) ) {
-					$event = $this->complete( $event );
+					$event = $this->complete( $event, $described );
 				}
 				if ( $event ) {
 					$this->write( $event );
@@ -211,16 +214,28 @@ final class Order_Events {
 	 * instance the hook passed if the order can no longer be read); a created event keeps the
 	 * status and payment dates it had at creation.
 	 *
-	 * @param array<string, mixed> $event Pending event.
+	 * @param array<string, mixed> $event     Pending event.
+	 * @param array<int, array>    $described The orders this request's end has loaded so far, by
+	 *                                        id: [order, to_array()], or [null, null] when it could
+	 *                                        not be read.
 	 * @return array<string, mixed>|null Null when there is no order to describe.
 	 */
-	private function complete( array $event ): ?array {
-		$current        = wc_get_order( $event['order_id'] );
-		$event['order'] = $current instanceof \WC_Order ? $current : ( $event['order'] ?? null );
-		if ( ! $event['order'] instanceof \WC_Order ) {
-			return null;
+	private function complete( array $event, array &$described ): ?array {
+		$id = (int) $event['order_id'];
+		if ( ! isset( $described[ $id ] ) ) {
+			$current          = wc_get_order( $id );
+			$described[ $id ] = $current instanceof \WC_Order ? array( $current, Paid_Orders::to_array( $current ) ) : array( null, null );
 		}
-		$event['data'] = array_merge( Paid_Orders::to_array( $event['order'] ), $event['at_creation'] ?? array() );
+		list( $order, $data ) = $described[ $id ];
+		if ( ! $order instanceof \WC_Order ) {
+			$order = $event['order'] ?? null;
+			if ( ! $order instanceof \WC_Order ) {
+				return null;
+			}
+			$data = Paid_Orders::to_array( $order );
+		}
+		$event['order'] = $order;
+		$event['data']  = array_merge( $data, $event['at_creation'] ?? array() );
 		return $event;
 	}
 
