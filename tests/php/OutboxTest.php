@@ -68,6 +68,60 @@ final class OutboxTest extends TestCase {
 	}
 
 	/**
+	 * A request's events are one statement, their rows in the order given.
+	 */
+	public function test_several_events_are_one_statement_in_their_order(): void {
+		$this->db->answers( 'INSERT IGNORE INTO shop_si_outbox', 1 );
+		$written = $this->outbox->add_all(
+			array(
+				array(
+					'event_id'     => 'evt_created',
+					'type'         => 'order.created',
+					'ordering_key' => 'order:7',
+					'payload'      => array( 'type' => 'order.created' ),
+				),
+				array(
+					'event_id'     => 'evt_paid',
+					'type'         => 'order.paid',
+					'ordering_key' => 'order:7',
+					'payload'      => array( 'type' => 'order.paid' ),
+				),
+			)
+		);
+		$this->assertSame( 1, $written ); // One of the two was stored already.
+		$this->assertCount( 1, $this->db->prepared );
+		$this->assertStringEndsWith( 'VALUES (%s, %s, %s, %s, %s), (%s, %s, %s, %s, %s)', $this->db->prepared[0]['sql'] );
+		$this->assertSame(
+			array( 'evt_created', 'order.created', 'order:7', '{"type":"order.created"}', '2026-01-01 00:00:00', 'evt_paid', 'order.paid', 'order:7', '{"type":"order.paid"}', '2026-01-01 00:00:00' ),
+			$this->db->prepared[0]['args']
+		);
+	}
+
+	/**
+	 * No event, no statement.
+	 */
+	public function test_no_event_is_no_statement(): void {
+		$this->assertSame( 0, $this->outbox->add_all( array() ) );
+		$this->assertSame( array(), $this->db->prepared );
+	}
+
+	/**
+	 * A refused statement counts each of its events as a write failure.
+	 */
+	public function test_a_refused_statement_counts_each_of_its_events(): void {
+		$this->db->fails( 'INSERT IGNORE', 'The table is full' );
+		$event   = array(
+			'type'         => 'order.paid',
+			'ordering_key' => 'order:7',
+			'payload'      => array(),
+		);
+		$written = $this->outbox->add_all( array( array( 'event_id' => 'evt_a' ) + $event, array( 'event_id' => 'evt_b' ) + $event ) );
+		$this->assertSame( 0, $written );
+		$tally = $this->options->values[ Outbox::WRITE_FAILURES_OPTION ];
+		$this->assertSame( array( 2, 'evt_b' ), array( $tally['count'], $tally['last_event'] ) );
+	}
+
+	/**
 	 * An event already stored is no new row and no failure.
 	 */
 	public function test_an_event_already_stored_is_no_new_row_and_no_failure(): void {

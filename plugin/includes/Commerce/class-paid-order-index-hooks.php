@@ -123,6 +123,8 @@ final class Paid_Order_Index_Hooks {
 	private function sync_stored( int $id ): ?\WP_Error {
 		$order = wc_get_order( $id );
 		if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
+			// Its lines and their meta in two queries, not two a line (Line_Items).
+			Line_Items::prime( array( $order ) );
 			return $this->sync( $order );
 		}
 		return null;

@@ -186,8 +186,8 @@ final class Order_Events {
 	}
 
 	/**
-	 * End of request: writes this request's events to the outbox, in the order they happened,
-	 * and asks for a hand-over.
+	 * End of request: writes this request's events to the outbox, in the order they happened, in
+	 * one statement, and asks for a hand-over.
 	 */
 	public function write_pending(): void {
 		$events        = $this->pending;
@@ -195,17 +195,25 @@ final class Order_Events {
 		// Each order loaded and described once, however many of its events wait (a checkout's
 		// created and paid events describe the same order).
 		$described = array();
+		$rows      = array();
 		foreach ( $events as $event ) {
 			try {
 				if ( ! isset( $event['data'] ) ) {
 					$event = $this->complete( $event, $described );
 				}
 				if ( $event ) {
-					$this->write( $event );
+					$rows[] = $this->row( $event );
 				}
 			} catch ( \Throwable $error ) {
 				$this->log_failure( (string) $event['type'], (int) $event['order_id'], $error );
 			}
+		}
+		try {
+			if ( $this->outbox->add_all( $rows ) > 0 ) {
+				$this->hand_over->schedule_at_shutdown();
+			}
+		} catch ( \Throwable $error ) {
+			Logger::error( 'service-integration: could not write ' . count( $rows ) . ' events to the outbox: ' . $error->getMessage() );
 		}
 	}
 
@@ -240,11 +248,13 @@ final class Order_Events {
 	}
 
 	/**
-	 * Writes one event to the outbox.
+	 * The outbox row of one event (Outbox::add_all()).
 	 *
 	 * @param array<string, mixed> $event Event with its order data.
+	 * @return array{event_id: string, type: string, ordering_key: string, payload: array}
+	 * @throws \UnexpectedValueException When a payload filter returns no array (the event is logged and skipped).
 	 */
-	private function write( array $event ): void {
+	private function row( array $event ): array {
 		$type     = (string) $event['type'];
 		$order_id = (int) $event['order_id'];
 		$event_id = 'evt_' . substr( hash( 'sha256', home_url() . '|' . $order_id . '|' . $type . '|' . $event['occurrence'] ), 0, 32 );
@@ -262,9 +272,15 @@ final class Order_Events {
 		 * @param \WC_Order $order   Order.
 		 */
 		$payload = apply_filters( 'service_integration_outbound_payload', $payload, $event['order'] );
-		if ( $this->outbox->add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
-			$this->hand_over->schedule_at_shutdown();
+		if ( ! is_array( $payload ) ) {
+			throw new \UnexpectedValueException( 'the service_integration_outbound_payload filter returned no array' );
 		}
+		return array(
+			'event_id'     => $event_id,
+			'type'         => $type,
+			'ordering_key' => 'order:' . $order_id,
+			'payload'      => $payload,
+		);
 	}
 
 	/**
