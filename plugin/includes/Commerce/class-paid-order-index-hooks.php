@@ -72,14 +72,21 @@ final class Paid_Order_Index_Hooks {
 	}
 
 	/**
-	 * An order was saved: its row is written at the end of the request.
+	 * An order was saved: its row is written at the end of the request, or now when the request
+	 * is ending already (another shutdown callback saved it, maybe after sync_saved() has run).
 	 *
 	 * @param mixed $order The order (WC_Order for shop orders; refunds are WC_Order_Refund).
 	 */
 	public function on_saved( $order ): void {
-		if ( $order instanceof \WC_Order && $order->get_id() ) {
-			$this->saved[ (int) $order->get_id() ] = true;
+		if ( ! $order instanceof \WC_Order || ! $order->get_id() ) {
+			return;
 		}
+		$id = (int) $order->get_id();
+		if ( doing_action( 'shutdown' ) ) {
+			$this->guarded( fn() => $this->sync_stored( $id ) );
+			return;
+		}
+		$this->saved[ $id ] = true;
 	}
 
 	/**
