@@ -98,8 +98,9 @@ ${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default
   --walk-runs=<n>      stop each scale's walk after n Action Scheduler runs (its figures are
                        then per run: a walk of a large shop takes many)
   --checkout-pairs=<n> checkouts with and without the plugin at each scale (default 20)
-  --only=checkout      measure only the checkout at each scale (no walk, no route measured):
-                       with --scales=1000 and a seed cache, a few minutes
+  --only=checkout      measure only the checkout at each scale (no walk, no route measured;
+                       the stack, the seed and the copies' check as usual): with --scales=1000
+                       and a seed cache, the smallest run
   --buffer-pool-mb=<n> MariaDB's InnoDB buffer pool while the bench runs (default 1024)
   --plugin-commit=<rev>  install the plugin and sidecar released from this commit (git
                        archive + npm run release, outside the repository) instead of this
