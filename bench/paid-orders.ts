@@ -98,6 +98,9 @@ ${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default
   --walk-runs=<n>      stop each scale's walk after n Action Scheduler runs (its figures are
                        then per run: a walk of a large shop takes many)
   --checkout-pairs=<n> checkouts with and without the plugin at each scale (default 20)
+  --only=checkout      measure only the checkout at each scale (no walk, no route measured;
+                       the stack, the seed and the copies' check as usual): with --scales=1000
+                       and a seed cache, the smallest run
   --buffer-pool-mb=<n> MariaDB's InnoDB buffer pool while the bench runs (default 1024)
   --plugin-commit=<rev>  install the plugin and sidecar released from this commit (git
                        archive + npm run release, outside the repository) instead of this
@@ -138,6 +141,8 @@ interface Options {
 	walkRuns: number;
 	/** Checkouts with and without the plugin's callbacks, at each scale. */
 	checkoutPairs: number;
+	/** Whether only the checkout is measured (no index walk, no route). */
+	onlyCheckout: boolean;
 	/** InnoDB buffer pool of the bench's MariaDB while it runs (MiB). */
 	bufferPoolMb: number;
 	/** Folder of mariadb-dump files of seeded sites, or undefined: no cache. */
@@ -165,6 +170,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'no-walk',
 		'walk-runs',
 		'checkout-pairs',
+		'only',
 		'buffer-pool-mb',
 		'name',
 		'wp-port',
@@ -197,6 +203,10 @@ function parseOptions( argv: string[] ): Options | undefined {
 	if ( pluginCommit && releaseDir ) {
 		throw new Error( '--plugin-commit or --release-dir, not both' );
 	}
+	const only = text( 'only' );
+	if ( only !== undefined && only !== 'checkout' ) {
+		throw new Error( '--only takes one value: checkout' );
+	}
 	return {
 		site: shopSite( flags.runtime, 'bench/paid-orders.ts' ),
 		phpWorkers: int( 'php-workers', 4, 1, 32 ),
@@ -210,6 +220,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		walk: flags[ 'no-walk' ] !== true,
 		walkRuns: int( 'walk-runs', 1_000_000, 1, 1_000_000 ),
 		checkoutPairs: int( 'checkout-pairs', 20, 2, 500 ),
+		onlyCheckout: only === 'checkout',
 		bufferPoolMb: int( 'buffer-pool-mb', 1024, 128, 16384 ),
 		seedCache:
 			flags[ 'no-seed-cache' ] === true ? undefined : path.resolve( text( 'seed-cache' ) ?? defaultSeedCache() ),
@@ -365,18 +376,38 @@ interface WalkFigures {
  * The plugin's cost on a checkout (checkout-cost.php): the same paid order created through
  * WooCommerce's API with the plugin's callbacks and without, interleaved; the orders deleted after.
  */
-function checkoutCost(
-	envName: string,
-	spec: Record< string, unknown >,
-	pairs: number
-): { with: number[]; without: number[] } {
+function checkoutCost( envName: string, spec: Record< string, unknown >, pairs: number ): CheckoutCost {
 	const docroot = productionLayout( envName ).wordpress;
 	const out = execFileSync(
 		'php',
 		[ path.join( __dirname, 'support', 'wc-seed', 'checkout-cost.php' ), docroot, String( pairs ) ],
 		{ encoding: 'utf8', input: JSON.stringify( spec ), maxBuffer: 16 * 1024 * 1024 }
 	);
-	return JSON.parse( out.trim().split( '\n' ).pop() as string ) as { with: number[]; without: number[] };
+	return JSON.parse( out.trim().split( '\n' ).pop() as string ) as CheckoutCost;
+}
+
+/** What checkout-cost.php prints: each arm's times, and the plugin's steps in the arm with it. */
+interface CheckoutCost {
+	with: number[];
+	without: number[];
+	/** By "<hook> <Class::method>": one entry per checkout with the plugin. */
+	steps: Record< string, { calls: number[]; ms: number[]; queries: number[] } >;
+}
+
+/** The checkout's lines of the report: both arms' medians, then each step's. */
+function checkoutLines( checkout: CheckoutCost, pad: string ): string[] {
+	const withPlugin = median( checkout.with );
+	const without = median( checkout.without );
+	const lines = [
+		`${ pad }  checkout (a paid order through WooCommerce's API), median of ${ checkout.with.length } pairs: ${ withPlugin.toFixed( 1 ) } ms with the plugin, ${ without.toFixed( 1 ) } ms without: +${ ( withPlugin - without ).toFixed( 1 ) } ms (target: at most 5 ms)`,
+		`${ pad }    its steps, median per checkout (calls, ms, SQL queries):`,
+	];
+	for ( const [ name, step ] of Object.entries( checkout.steps ) ) {
+		lines.push(
+			`${ pad }      ${ name }: ${ median( step.calls ) } calls, ${ median( step.ms ).toFixed( 2 ) } ms, ${ median( step.queries ) } queries`
+		);
+	}
+	return lines;
 }
 
 /**
@@ -838,7 +869,7 @@ interface ScaleResult {
 	/** The most rows EXPLAIN expects one route query of (a), (a0), (c), (c0) to read, and the plans. */
 	explain: { maxRows: number; plans: string[] } | undefined;
 	indexWalk: WalkFigures | undefined;
-	checkout: { with: number[]; without: number[] } | undefined;
+	checkout: CheckoutCost | undefined;
 	serviceBaseline: number[];
 	adminBaseline: number[];
 	/** (a) and (b) returned the same orders on every page. */
@@ -1095,6 +1126,21 @@ async function main(): Promise< void > {
 				);
 				await checkCopies( site, admin, options.name, scale, spread, products, now );
 			}
+			if ( options.onlyCheckout ) {
+				log(
+					`The plugin's cost on a checkout at ${ scale.toLocaleString( 'en' ) } orders: ${ options.checkoutPairs } pairs of paid orders, with and without its callbacks`
+				);
+				const checkout = checkoutCost(
+					options.name,
+					seedOrder( 1, spread, products, now ),
+					options.checkoutPairs
+				);
+				process.stdout.write( checkoutLines( checkout, '' ).join( '\n' ) + '\n' );
+				if ( options.json ) {
+					process.stdout.write( JSON.stringify( { orders: scale, run, checkout }, null, 2 ) + '\n' );
+				}
+				continue;
+			}
 			const indexWalk = options.walk ? await walkPaidIndex( site, admin, options.walkRuns ) : undefined;
 			await checkIndexMatchesStore( options.name, shop.orderStorage );
 			log(
@@ -1118,7 +1164,9 @@ async function main(): Promise< void > {
 			}
 		}
 
-		report( results, options, { seeded: seededHere, seedMs, multiplied }, run );
+		if ( ! options.onlyCheckout ) {
+			report( results, options, { seeded: seededHere, seedMs, multiplied }, run );
+		}
 		const failed = results.filter(
 			( r ) =>
 				! r.samePages || ! r.sameFields || ! r.sameSyncPages || ! r.sameUncounted || r.walk.distinct !== r.paid
@@ -1478,11 +1526,7 @@ function report(
 			);
 		}
 		if ( r.checkout ) {
-			const withPlugin = median( r.checkout.with );
-			const without = median( r.checkout.without );
-			lines.push(
-				`${ pad }  checkout (a paid order through WooCommerce's API), median of ${ r.checkout.with.length } pairs: ${ withPlugin.toFixed( 1 ) } ms with the plugin, ${ without.toFixed( 1 ) } ms without: +${ ( withPlugin - without ).toFixed( 1 ) } ms (target: at most 5 ms)`
-			);
+			lines.push( ...checkoutLines( r.checkout, pad ) );
 		}
 		lines.push(
 			`${ pad }  (b)/(a): median ${ x( b.median / a.median ) }, p95 ${ x( b.p95 / a.p95 ) }, size ${ x( b.bytes / a.bytes ) }   (c)/(a): median ${ x( c.median / a.median ) }, p95 ${ x( c.p95 / a.p95 ) }`

@@ -23,8 +23,16 @@ if ( ! defined( 'ABSPATH' ) ) {
  * and restoring from the trash fires `woocommerce_untrash_order` on HPOS and only core's
  * `untrashed_post` on legacy storage.
  *
- * The row is written from the order as WooCommerce loads it after the save, not from the object
- * just saved: the legacy store writes post_modified = now without updating the object's
+ * A save only notes the order; its row is written once, at the end of the request (`shutdown`,
+ * before Order_Events writes the outbox rows, and before the response is handed back when the
+ * hand-over finishes it early), from the order as WooCommerce loads it then. A paid checkout
+ * saves its order seven times on HPOS (its creation, its totals and status, then each flag
+ * WooCommerce sets once it is paid: stock reduced, sales and coupon usage recorded, download
+ * permissions granted, OrdersTableDataStore::set_*() each calling save()), and loading it and
+ * writing its row at each save was most of what the plugin added to a checkout (bench/README.md).
+ * The row holds the order's last save either way. Shutdown runs after a fatal error too; a request
+ * killed before it (Order_Events writes the order's events at the same point) leaves the row to
+ * the walk below. The row is taken from the order loaded again, not from the object saved: the legacy store writes post_modified = now without updating the object's
  * modification date (Abstract_WC_Order_Data_Store_CPT::update()), so the object can say another
  * time than the store will.
  *
@@ -44,6 +52,13 @@ final class Paid_Order_Index_Hooks {
 	}
 
 	/**
+	 * Orders saved in this request whose row is not written yet, by id.
+	 *
+	 * @var array<int, true>
+	 */
+	private array $saved = array();
+
+	/**
 	 * Registers the hooks.
 	 */
 	public function register(): void {
@@ -52,16 +67,36 @@ final class Paid_Order_Index_Hooks {
 		add_action( 'woocommerce_delete_order', array( $this, 'on_removed' ), 10, 1 );
 		add_action( 'woocommerce_untrash_order', array( $this, 'on_restored' ), 10, 1 );
 		add_action( 'untrashed_post', array( $this, 'on_restored' ), 10, 1 );
+		// Before Order_Events' outbox rows (priority 5) and Hand_Over's flush (100).
+		add_action( 'shutdown', array( $this, 'sync_saved' ), 4 );
 	}
 
 	/**
-	 * An order was saved.
+	 * An order was saved: its row is written at the end of the request, or now when the request
+	 * is ending already (another shutdown callback saved it, maybe after sync_saved() has run).
 	 *
 	 * @param mixed $order The order (WC_Order for shop orders; refunds are WC_Order_Refund).
 	 */
 	public function on_saved( $order ): void {
-		if ( $order instanceof \WC_Order && $order->get_id() ) {
-			$this->guarded( fn() => $this->sync_stored( $order->get_id() ) );
+		if ( ! $order instanceof \WC_Order || ! $order->get_id() ) {
+			return;
+		}
+		$id = (int) $order->get_id();
+		if ( doing_action( 'shutdown' ) ) {
+			$this->guarded( fn() => $this->sync_stored( $id ) );
+			return;
+		}
+		$this->saved[ $id ] = true;
+	}
+
+	/**
+	 * End of request: writes or removes the row of each order saved in it, once.
+	 */
+	public function sync_saved(): void {
+		$ids         = array_keys( $this->saved );
+		$this->saved = array();
+		foreach ( $ids as $id ) {
+			$this->guarded( fn() => $this->sync_stored( $id ) );
 		}
 	}
 
@@ -95,6 +130,8 @@ final class Paid_Order_Index_Hooks {
 	private function sync_stored( int $id ): ?\WP_Error {
 		$order = wc_get_order( $id );
 		if ( $order instanceof \WC_Order && $order->get_id() === $id ) {
+			// Its lines and their meta in two queries, not two a line (Line_Items).
+			Line_Items::prime( array( $order ) );
 			return $this->sync( $order );
 		}
 		return null;

@@ -186,23 +186,34 @@ final class Order_Events {
 	}
 
 	/**
-	 * End of request: writes this request's events to the outbox, in the order they happened,
-	 * and asks for a hand-over.
+	 * End of request: writes this request's events to the outbox, in the order they happened, in
+	 * one statement, and asks for a hand-over.
 	 */
 	public function write_pending(): void {
 		$events        = $this->pending;
 		$this->pending = array();
+		// Each order loaded and described once, however many of its events wait (a checkout's
+		// created and paid events describe the same order).
+		$described = array();
+		$rows      = array();
 		foreach ( $events as $event ) {
 			try {
 				if ( ! isset( $event['data'] ) ) {
-					$event = $this->complete( $event );
+					$event = $this->complete( $event, $described );
 				}
 				if ( $event ) {
-					$this->write( $event );
+					$rows[] = $this->row( $event );
 				}
 			} catch ( \Throwable $error ) {
 				$this->log_failure( (string) $event['type'], (int) $event['order_id'], $error );
 			}
+		}
+		try {
+			if ( $this->outbox->add_all( $rows ) > 0 ) {
+				$this->hand_over->schedule_at_shutdown();
+			}
+		} catch ( \Throwable $error ) {
+			Logger::error( 'service-integration: could not write ' . count( $rows ) . ' events to the outbox: ' . $error->getMessage() );
 		}
 	}
 
@@ -211,25 +222,39 @@ final class Order_Events {
 	 * instance the hook passed if the order can no longer be read); a created event keeps the
 	 * status and payment dates it had at creation.
 	 *
-	 * @param array<string, mixed> $event Pending event.
+	 * @param array<string, mixed> $event     Pending event.
+	 * @param array<int, array>    $described The orders this request's end has loaded so far, by
+	 *                                        id: [order, to_array()], or [null, null] when it could
+	 *                                        not be read.
 	 * @return array<string, mixed>|null Null when there is no order to describe.
 	 */
-	private function complete( array $event ): ?array {
-		$current        = wc_get_order( $event['order_id'] );
-		$event['order'] = $current instanceof \WC_Order ? $current : ( $event['order'] ?? null );
-		if ( ! $event['order'] instanceof \WC_Order ) {
-			return null;
+	private function complete( array $event, array &$described ): ?array {
+		$id = (int) $event['order_id'];
+		if ( ! isset( $described[ $id ] ) ) {
+			$current          = wc_get_order( $id );
+			$described[ $id ] = $current instanceof \WC_Order ? array( $current, Paid_Orders::to_array( $current ) ) : array( null, null );
 		}
-		$event['data'] = array_merge( Paid_Orders::to_array( $event['order'] ), $event['at_creation'] ?? array() );
+		list( $order, $data ) = $described[ $id ];
+		if ( ! $order instanceof \WC_Order ) {
+			$order = $event['order'] ?? null;
+			if ( ! $order instanceof \WC_Order ) {
+				return null;
+			}
+			$data = Paid_Orders::to_array( $order );
+		}
+		$event['order'] = $order;
+		$event['data']  = array_merge( $data, $event['at_creation'] ?? array() );
 		return $event;
 	}
 
 	/**
-	 * Writes one event to the outbox.
+	 * The outbox row of one event (Outbox::add_all()).
 	 *
 	 * @param array<string, mixed> $event Event with its order data.
+	 * @return array{event_id: string, type: string, ordering_key: string, payload: array}
+	 * @throws \UnexpectedValueException When a payload filter returns no array (the event is logged and skipped).
 	 */
-	private function write( array $event ): void {
+	private function row( array $event ): array {
 		$type     = (string) $event['type'];
 		$order_id = (int) $event['order_id'];
 		$event_id = 'evt_' . substr( hash( 'sha256', home_url() . '|' . $order_id . '|' . $type . '|' . $event['occurrence'] ), 0, 32 );
@@ -247,9 +272,15 @@ final class Order_Events {
 		 * @param \WC_Order $order   Order.
 		 */
 		$payload = apply_filters( 'service_integration_outbound_payload', $payload, $event['order'] );
-		if ( $this->outbox->add( $event_id, $type, 'order:' . $order_id, $payload ) ) {
-			$this->hand_over->schedule_at_shutdown();
+		if ( ! is_array( $payload ) ) {
+			throw new \UnexpectedValueException( 'the service_integration_outbound_payload filter returned no array' );
 		}
+		return array(
+			'event_id'     => $event_id,
+			'type'         => $type,
+			'ordering_key' => 'order:' . $order_id,
+			'payload'      => $payload,
+		);
 	}
 
 	/**

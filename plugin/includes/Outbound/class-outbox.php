@@ -109,30 +109,58 @@ final class Outbox {
 	 *              hook, which must not fail the order).
 	 */
 	public function add( string $event_id, string $type, string $ordering_key, array $payload ): bool {
-		$table = $this->table();
-		$json  = wp_json_encode( $payload );
-		if ( false === $json ) {
-			// Kept anyway (as null), so the hand-over parks it visibly instead of the event vanishing.
-			$this->log_write_failure( $event_id, 'the payload cannot be JSON-encoded: ' . json_last_error_msg() );
-			$json = 'null';
+		$event = array(
+			'event_id'     => $event_id,
+			'type'         => $type,
+			'ordering_key' => $ordering_key,
+			'payload'      => $payload,
+		);
+		return 1 === $this->add_all( array( $event ) );
+	}
+
+	/**
+	 * Adds events, each unless one with the same id exists, in one statement: a request's events
+	 * cost one write (one commit), and their rows' ids follow the order given, which is the order
+	 * the hand-over reads them in.
+	 *
+	 * @param array<int, array{event_id: string, type: string, ordering_key: string, payload: array}> $events Events, as add() takes them.
+	 * @return int How many new rows were written (0 for duplicates, and for a database error, which
+	 *             is logged and counted in write_failures for each event: none of them is stored).
+	 */
+	public function add_all( array $events ): int {
+		if ( ! $events ) {
+			return 0;
+		}
+		$table  = $this->table();
+		$now    = $this->now();
+		$rows   = array();
+		$values = array();
+		foreach ( $events as $event ) {
+			$json = wp_json_encode( $event['payload'] );
+			if ( false === $json ) {
+				// Kept anyway (as null), so the hand-over parks it visibly instead of the event vanishing.
+				$this->log_write_failure( $event['event_id'], 'the payload cannot be JSON-encoded: ' . json_last_error_msg() );
+				$json = 'null';
+			}
+			$rows[] = '(%s, %s, %s, %s, %s)';
+			array_push( $values, $event['event_id'], $event['type'], $event['ordering_key'], $json, $now );
 		}
 		// INSERT IGNORE: atomic insert-once on MySQL, translated to INSERT OR IGNORE on SQLite.
 		$written = $this->db->query(
 			$this->db->prepare(
-				"INSERT IGNORE INTO {$table} (event_id, type, ordering_key, payload, created_at) VALUES (%s, %s, %s, %s, %s)",
-				$event_id,
-				$type,
-				$ordering_key,
-				$json,
-				$this->now()
+				"INSERT IGNORE INTO {$table} (event_id, type, ordering_key, payload, created_at) VALUES " . implode( ', ', $rows ), // The table name and one placeholder group per event.
+				$values
 			)
 		);
 		if ( false === $written || '' !== (string) $this->db->last_error ) {
-			// A database error, not a duplicate (that is 0 rows): the event is lost, say so.
-			$this->log_write_failure( $event_id, '' !== (string) $this->db->last_error ? (string) $this->db->last_error : 'unknown database error' );
-			return false;
+			// A database error, not a duplicate (that is 0 rows): the events are lost, say so.
+			$error = '' !== (string) $this->db->last_error ? (string) $this->db->last_error : 'unknown database error';
+			foreach ( $events as $event ) {
+				$this->log_write_failure( $event['event_id'], $error );
+			}
+			return 0;
 		}
-		return 1 === (int) $written;
+		return (int) $written;
 	}
 
 	/**

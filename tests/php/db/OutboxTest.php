@@ -108,6 +108,69 @@ final class OutboxTest extends Store_Test_Case {
 	}
 
 	/**
+	 * A request's events are stored in the order given; one already stored is kept as it was.
+	 */
+	public function test_several_events_are_stored_in_their_order_and_a_stored_one_kept(): void {
+		$this->assertTrue( $this->outbox->add( 'evt_created', 'order.created', 'order:7', array( 'n' => 1 ) ) );
+		$written = $this->outbox->add_all(
+			array(
+				array(
+					'event_id'     => 'evt_created',
+					'type'         => 'order.created',
+					'ordering_key' => 'order:7',
+					'payload'      => array( 'n' => 2 ),
+				),
+				array(
+					'event_id'     => 'evt_paid',
+					'type'         => 'order.paid',
+					'ordering_key' => 'order:7',
+					'payload'      => array( 'type' => 'order.paid' ),
+				),
+				array(
+					'event_id'     => 'evt_refunded',
+					'type'         => 'order.refunded',
+					'ordering_key' => 'order:7',
+					'payload'      => array( 'type' => 'order.refunded' ),
+				),
+			)
+		);
+		$this->assertSame( 2, $written );
+		$this->assertSame( array( 'evt_created', 'evt_paid', 'evt_refunded' ), $this->event_ids() );
+		$this->assertSame( '{"n":1}', $this->stored( 'evt_created' )['payload'] );
+		$paid = $this->stored( 'evt_paid' );
+		$this->assertSame(
+			array( 'order.paid', 'order:7', '{"type":"order.paid"}', '2026-01-01 00:00:00', null ),
+			array( $paid['type'], $paid['ordering_key'], $paid['payload'], $paid['created_at'], $paid['handed_over_at'] )
+		);
+		$this->assertNull( $this->stored_option( Outbox::WRITE_FAILURES_OPTION ) );
+	}
+
+	/**
+	 * No event, no row.
+	 */
+	public function test_no_event_is_no_row(): void {
+		$this->assertSame( 0, $this->outbox->add_all( array() ) );
+		$this->assertSame( array(), $this->event_ids() );
+	}
+
+	/**
+	 * Events the database refuses are each counted as a write failure, and none is half-written.
+	 */
+	public function test_refused_events_are_each_counted_and_none_written(): void {
+		$this->refuse( 'INSERT', $this->table );
+		$event   = array(
+			'type'         => 'order.paid',
+			'ordering_key' => 'order:7',
+			'payload'      => array(),
+		);
+		$written = $this->outbox->add_all( array( array( 'event_id' => 'evt_a' ) + $event, array( 'event_id' => 'evt_b' ) + $event ) );
+		$this->assertSame( 0, $written );
+		$this->assertSame( array(), $this->event_ids() );
+		$tally = $this->write_failures();
+		$this->assertSame( array( 2, 'evt_b' ), array( $tally['count'], $tally['last_event'] ) );
+	}
+
+	/**
 	 * An event already stored is no new row and no failure.
 	 */
 	public function test_an_event_already_stored_is_no_new_row_and_no_failure(): void {

@@ -43,6 +43,8 @@ test( 'the stores keep and return their data on MariaDB, and answer its errors a
 		SERVICE_INTEGRATION_TEST_DB_USER: decodeURIComponent( url.username ),
 		SERVICE_INTEGRATION_TEST_DB_PASSWORD: decodeURIComponent( url.password ),
 	} );
+	// PHPUnit's own count in the log: jest counts this suite as one test.
+	process.stdout.write( `  tests/php/db: ${ output.match( /^(OK|Tests:) .*$/m )?.[ 0 ] ?? 'no summary' }\n` );
 	// A suite that ran no test, or stopped before its summary, is a failure too.
 	expect( { status, summary: /^OK \(\d+ tests?, \d+ assertions?\)$/m.test( output ), output } ).toEqual( {
 		status: 0,
