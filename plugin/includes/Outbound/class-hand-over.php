@@ -322,8 +322,8 @@ final class Hand_Over {
 			'too_large'   => false,
 		);
 		$verdict = is_wp_error( $answer )
-			? Hand_Over_Answer::read( (string) $answer->get_error_code(), 0, array(), count( $rows ) )
-			: Hand_Over_Answer::read( null, (int) $answer['status'], (array) $answer['body'], count( $rows ) );
+			? Outbound_Rules::hand_over_verdict( (string) $answer->get_error_code(), 0, array(), count( $rows ) )
+			: Outbound_Rules::hand_over_verdict( null, (int) $answer['status'], (array) $answer['body'], count( $rows ) );
 		if ( null === $verdict['error'] && ! $verdict['too_large'] ) {
 			delete_transient( self::BACKOFF_KEY );
 			$marked = $this->outbox->mark_handed_over( $verdict['acknowledged'] );
@@ -362,7 +362,7 @@ final class Hand_Over {
 	 * @return string|WP_Error
 	 */
 	private static function encode( $row ) {
-		$event = Outbox_Event::of( $row );
+		$event = Outbound_Rules::event( $row );
 		if ( null === $event ) {
 			return new WP_Error( 'invalid_payload', 'the stored payload needs a string timestamp and a data object' );
 		}
