@@ -16,7 +16,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * A row in the options table, taken with INSERT IGNORE (atomic on the option_name unique
- * key: add_option() is not, it upserts) and holding Option_Lock_Value's "<expiry>:<token>". An
+ * key: add_option() is not, it upserts) and holding value()'s "<expiry>:<token>". An
  * expired lock (its holder died) is taken over with a compare-and-set on the old value, and a
  * holder releases only its own token. Never read through get_option(), so no cache is involved.
  *
@@ -71,7 +71,7 @@ final class Option_Lock {
 	 */
 	private function try_acquire( int $ttl ) {
 		$now      = $this->clock->now();
-		$value    = Option_Lock_Value::of( $now, $ttl, wp_generate_password( 16, false ) );
+		$value    = self::value( $now, $ttl, wp_generate_password( 16, false ) );
 		$inserted = $this->db->query( $this->db->prepare( "INSERT IGNORE INTO {$this->db->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", $this->option, $value ) );
 		$fault    = Database_Error::of( $this->db, $inserted, 'lock ' . $this->option . ': insert' );
 		if ( $fault ) {
@@ -86,7 +86,7 @@ final class Option_Lock {
 		if ( $fault ) {
 			return $fault;
 		}
-		if ( ! Option_Lock_Value::is_abandoned( null === $current ? null : (string) $current, $now ) ) {
+		if ( ! self::is_abandoned( null === $current ? null : (string) $current, $now ) ) {
 			return false; // Held (or released just now: the next attempt inserts).
 		}
 		// Abandoned: take it over, unless someone else just did.
@@ -114,5 +114,31 @@ final class Option_Lock {
 		$deleted    = $this->db->query( $this->db->prepare( "DELETE FROM {$this->db->options} WHERE option_name = %s AND option_value = %s", $this->option, $this->held ) );
 		$this->held = null;
 		return Database_Error::of( $this->db, $deleted, 'lock ' . $this->option . ': release' ) ?? true;
+	}
+
+	/**
+	 * The value of a lock taken at $now for $ttl seconds.
+	 *
+	 * @param int    $now   Unix time.
+	 * @param int    $ttl   Seconds before the lock counts as abandoned.
+	 * @param string $token Random token.
+	 */
+	public static function value( int $now, int $ttl, string $token ): string {
+		return ( $now + $ttl ) . ':' . $token;
+	}
+
+	/**
+	 * Whether the lock holding $current may be taken over at $now: its expiry has passed.
+	 * No value (released just now) is not abandoned: the next attempt inserts a new row. A value
+	 * without a readable expiry counts as expired, so a damaged row never blocks for ever.
+	 *
+	 * @param string|null $current The lock row's value, null when there is no row.
+	 * @param int         $now     Unix time.
+	 */
+	public static function is_abandoned( ?string $current, int $now ): bool {
+		if ( null === $current ) {
+			return false;
+		}
+		return (int) strtok( $current, ':' ) < $now;
 	}
 }

@@ -6,10 +6,10 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Outbound\Hand_Over_Answer;
+use ServiceIntegration\Outbound\Outbound_Rules;
 
 /**
- * Hand_Over_Answer::read(): handed over, parked, too large, or tried again later.
+ * Outbound_Rules::hand_over_verdict(): handed over, parked, too large, or tried again later.
  */
 final class HandOverAnswerTest extends TestCase {
 
@@ -24,7 +24,7 @@ final class HandOverAnswerTest extends TestCase {
 				'too_large'    => false,
 				'error'        => null,
 			),
-			Hand_Over_Answer::read(
+			Outbound_Rules::hand_over_verdict(
 				null,
 				202,
 				array(
@@ -41,7 +41,7 @@ final class HandOverAnswerTest extends TestCase {
 	 * Rejected events are parked by index with their code and message.
 	 */
 	public function test_rejected_events_are_parked_by_index_with_their_code_and_message(): void {
-		$verdict = Hand_Over_Answer::read(
+		$verdict = Outbound_Rules::hand_over_verdict(
 			null,
 			202,
 			array(
@@ -97,7 +97,7 @@ final class HandOverAnswerTest extends TestCase {
 	 * @param mixed $item Rejected item.
 	 */
 	public function test_a_rejection_naming_no_row_of_the_batch_parks_nothing( $item ): void {
-		$verdict = Hand_Over_Answer::read( null, 202, array( 'rejected' => array( $item ) ), 3 );
+		$verdict = Outbound_Rules::hand_over_verdict( null, 202, array( 'rejected' => array( $item ) ), 3 );
 		$this->assertSame( array(), $verdict['rejected'] );
 		$this->assertNull( $verdict['error'] );
 	}
@@ -113,7 +113,7 @@ final class HandOverAnswerTest extends TestCase {
 				'too_large'    => false,
 				'error'        => null,
 			),
-			Hand_Over_Answer::read( null, 202, array(), 2 )
+			Outbound_Rules::hand_over_verdict( null, 202, array(), 2 )
 		);
 	}
 
@@ -121,7 +121,7 @@ final class HandOverAnswerTest extends TestCase {
 	 * Event ids are text whatever the answer holds.
 	 */
 	public function test_event_ids_are_text_whatever_the_answer_holds(): void {
-		$verdict = Hand_Over_Answer::read( null, 202, array( 'accepted' => array( 17, 'e2' ) ), 2 );
+		$verdict = Outbound_Rules::hand_over_verdict( null, 202, array( 'accepted' => array( 17, 'e2' ) ), 2 );
 		$this->assertSame( array( '17', 'e2' ), $verdict['acknowledged'] );
 	}
 
@@ -136,7 +136,7 @@ final class HandOverAnswerTest extends TestCase {
 				'too_large'    => true,
 				'error'        => null,
 			),
-			Hand_Over_Answer::read( null, 413, array( 'accepted' => array( 'e1' ) ), 1 )
+			Outbound_Rules::hand_over_verdict( null, 413, array( 'accepted' => array( 'e1' ) ), 1 )
 		);
 	}
 
@@ -166,7 +166,7 @@ final class HandOverAnswerTest extends TestCase {
 	 * @param string      $error      Recorded error.
 	 */
 	public function test_any_other_answer_fails_the_batch_with_its_reason( ?string $error_code, int $status, string $error ): void {
-		$verdict = Hand_Over_Answer::read( $error_code, $status, array( 'accepted' => array( 'e1' ) ), 1 );
+		$verdict = Outbound_Rules::hand_over_verdict( $error_code, $status, array( 'accepted' => array( 'e1' ) ), 1 );
 		$this->assertSame( $error, $verdict['error'] );
 		$this->assertSame( array(), $verdict['acknowledged'] );
 		$this->assertSame( array(), $verdict['rejected'] );

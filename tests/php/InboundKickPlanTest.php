@@ -7,11 +7,10 @@
 
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Inbound\Inbound_Processor;
-use ServiceIntegration\Inbound\Kick_Plan;
-use ServiceIntegration\Inbound\Retry_Policy;
+use ServiceIntegration\Inbound\Inbound_Rules;
 
 /**
- * Kick_Plan::action(): one run for a burst, moved earlier when asked for sooner.
+ * Inbound_Rules::kick_action(): one run for a burst, moved earlier when asked for sooner.
  */
 final class InboundKickPlanTest extends TestCase {
 
@@ -24,15 +23,15 @@ final class InboundKickPlanTest extends TestCase {
 	 */
 	public static function kicks(): array {
 		return array(
-			'none queued'                       => array( self::NOW + 10, false, Kick_Plan::SCHEDULE ),
-			'none queued, at once'              => array( self::NOW, false, Kick_Plan::SCHEDULE ),
-			'one queued at the same time'       => array( self::NOW + 10, self::NOW + 10, Kick_Plan::KEEP ),
-			'one queued sooner'                 => array( self::NOW + 10, self::NOW + 3, Kick_Plan::KEEP ),
-			'one queued in the past (overdue)'  => array( self::NOW + 10, self::NOW - 60, Kick_Plan::KEEP ),
-			'one queued later: moved earlier'   => array( self::NOW + 10, self::NOW + 300, Kick_Plan::MOVE ),
-			'one queued a second later'         => array( self::NOW + 10, self::NOW + 11, Kick_Plan::MOVE ),
-			'a retry later than the queued run' => array( self::NOW + 1800, self::NOW + 10, Kick_Plan::KEEP ),
-			'a retry sooner than the sweep'     => array( self::NOW + 60, self::NOW + 300, Kick_Plan::MOVE ),
+			'none queued'                       => array( self::NOW + 10, false, Inbound_Rules::KICK_SCHEDULE ),
+			'none queued, at once'              => array( self::NOW, false, Inbound_Rules::KICK_SCHEDULE ),
+			'one queued at the same time'       => array( self::NOW + 10, self::NOW + 10, Inbound_Rules::KICK_KEEP ),
+			'one queued sooner'                 => array( self::NOW + 10, self::NOW + 3, Inbound_Rules::KICK_KEEP ),
+			'one queued in the past (overdue)'  => array( self::NOW + 10, self::NOW - 60, Inbound_Rules::KICK_KEEP ),
+			'one queued later: moved earlier'   => array( self::NOW + 10, self::NOW + 300, Inbound_Rules::KICK_MOVE ),
+			'one queued a second later'         => array( self::NOW + 10, self::NOW + 11, Inbound_Rules::KICK_MOVE ),
+			'a retry later than the queued run' => array( self::NOW + 1800, self::NOW + 10, Inbound_Rules::KICK_KEEP ),
+			'a retry sooner than the sweep'     => array( self::NOW + 60, self::NOW + 300, Inbound_Rules::KICK_MOVE ),
 		);
 	}
 
@@ -45,7 +44,7 @@ final class InboundKickPlanTest extends TestCase {
 	 * @param string    $action What is done.
 	 */
 	public function test_a_run_is_queued_only_when_none_comes_as_soon( int $at, $next, string $action ): void {
-		$this->assertSame( $action, Kick_Plan::action( $at, $next ) );
+		$this->assertSame( $action, Inbound_Rules::kick_action( $at, $next ) );
 	}
 
 	/**
@@ -55,8 +54,8 @@ final class InboundKickPlanTest extends TestCase {
 		$queued = false;
 		$writes = 0;
 		for ( $second = 0; $second < 8; $second++ ) {
-			$at = Retry_Policy::due_after( self::NOW + $second, Inbound_Processor::KICK_DELAY );
-			if ( Kick_Plan::KEEP !== Kick_Plan::action( $at, $queued ) ) {
+			$at = Inbound_Rules::due_after( self::NOW + $second, Inbound_Processor::KICK_DELAY );
+			if ( Inbound_Rules::KICK_KEEP !== Inbound_Rules::kick_action( $at, $queued ) ) {
 				$queued = $at;
 				++$writes;
 			}

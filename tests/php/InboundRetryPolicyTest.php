@@ -7,11 +7,11 @@
 
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Inbound\Inbound_Processor;
-use ServiceIntegration\Inbound\Retry_Policy;
+use ServiceIntegration\Inbound\Inbound_Rules;
 
 /**
- * Retry_Policy: at most MAX_ATTEMPTS attempts, back-off 1 min, 5 min, 30 min, 2 h, and what the
- * filters may change.
+ * Inbound_Rules, the retries: at most MAX_ATTEMPTS attempts, back-off 1 min, 5 min, 30 min,
+ * 2 h, and what the filters may change.
  */
 final class InboundRetryPolicyTest extends TestCase {
 
@@ -43,7 +43,7 @@ final class InboundRetryPolicyTest extends TestCase {
 	 * @param int $seconds  Wait.
 	 */
 	public function test_the_wait_grows_by_step_and_stays_at_the_last( int $attempts, int $seconds ): void {
-		$this->assertSame( $seconds, Retry_Policy::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
+		$this->assertSame( $seconds, Inbound_Rules::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
 	}
 
 	/**
@@ -51,7 +51,7 @@ final class InboundRetryPolicyTest extends TestCase {
 	 */
 	public function test_a_single_step_back_off_is_that_step_every_time(): void {
 		foreach ( array( 1, 2, 9 ) as $attempts ) {
-			$this->assertSame( 15, Retry_Policy::default_delay( $attempts, array( 15 ) ) );
+			$this->assertSame( 15, Inbound_Rules::default_delay( $attempts, array( 15 ) ) );
 		}
 	}
 
@@ -81,7 +81,7 @@ final class InboundRetryPolicyTest extends TestCase {
 	 * @param bool $gives_up Whether it is given up.
 	 */
 	public function test_an_event_is_given_up_after_its_last_attempt( int $attempts, int $max, bool $gives_up ): void {
-		$this->assertSame( $gives_up, Retry_Policy::gives_up( $attempts, $max ) );
+		$this->assertSame( $gives_up, Inbound_Rules::gives_up( $attempts, $max ) );
 	}
 
 	/**
@@ -112,7 +112,7 @@ final class InboundRetryPolicyTest extends TestCase {
 	 * @param int   $max      Attempts in all.
 	 */
 	public function test_the_max_attempts_filter_cannot_go_below_one( $filtered, int $max ): void {
-		$this->assertSame( $max, Retry_Policy::max_attempts( $filtered ) );
+		$this->assertSame( $max, Inbound_Rules::max_attempts( $filtered ) );
 	}
 
 	/**
@@ -140,7 +140,7 @@ final class InboundRetryPolicyTest extends TestCase {
 	 * @param int   $due      When the next attempt is due.
 	 */
 	public function test_the_next_attempt_is_due_after_the_filtered_wait_never_before_now( $filtered, int $due ): void {
-		$this->assertSame( $due, Retry_Policy::due_after( self::NOW, $filtered ) );
+		$this->assertSame( $due, Inbound_Rules::due_after( self::NOW, $filtered ) );
 	}
 
 	/**
@@ -149,14 +149,14 @@ final class InboundRetryPolicyTest extends TestCase {
 	public function test_an_event_failing_every_time_is_tried_five_times_over_about_two_and_a_half_hours(): void {
 		$now      = self::NOW;
 		$attempts = 0;
-		$max      = Retry_Policy::max_attempts( Inbound_Processor::MAX_ATTEMPTS );
+		$max      = Inbound_Rules::max_attempts( Inbound_Processor::MAX_ATTEMPTS );
 		$dues     = array();
 		do {
 			++$attempts;
-			if ( Retry_Policy::gives_up( $attempts, $max ) ) {
+			if ( Inbound_Rules::gives_up( $attempts, $max ) ) {
 				break;
 			}
-			$now    = Retry_Policy::due_after( $now, Retry_Policy::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
+			$now    = Inbound_Rules::due_after( $now, Inbound_Rules::default_delay( $attempts, Inbound_Processor::BACKOFF ) );
 			$dues[] = $now - self::NOW;
 		} while ( true );
 		$this->assertSame( 5, $attempts );

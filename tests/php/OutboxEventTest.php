@@ -6,10 +6,10 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Outbound\Outbox_Event;
+use ServiceIntegration\Outbound\Outbound_Rules;
 
 /**
- * Outbox_Event::of(): the event a row stands for, or none for a payload that cannot make one.
+ * Outbound_Rules::event(): the event a row stands for, or none for a payload that cannot make one.
  */
 final class OutboxEventTest extends TestCase {
 
@@ -44,7 +44,7 @@ final class OutboxEventTest extends TestCase {
 				),
 				'ordering_key' => 'order:12',
 			),
-			Outbox_Event::of( self::row( '{"timestamp":"2026-07-08T12:00:00Z","data":{"id":12,"total":"42.50"},"extra":1}' ) )
+			Outbound_Rules::event( self::row( '{"timestamp":"2026-07-08T12:00:00Z","data":{"id":12,"total":"42.50"},"extra":1}' ) )
 		);
 	}
 
@@ -52,7 +52,7 @@ final class OutboxEventTest extends TestCase {
 	 * An empty ordering key is none and empty data is still data.
 	 */
 	public function test_an_empty_ordering_key_is_none_and_empty_data_is_still_data(): void {
-		$event = Outbox_Event::of( self::row( '{"timestamp":"t","data":{}}', '' ) );
+		$event = Outbound_Rules::event( self::row( '{"timestamp":"t","data":{}}', '' ) );
 		$this->assertNull( $event['ordering_key'] );
 		$this->assertSame( array(), $event['data'] );
 		$this->assertSame( 't', $event['timestamp'] );
@@ -85,6 +85,6 @@ final class OutboxEventTest extends TestCase {
 	 * @param string $payload Stored payload.
 	 */
 	public function test_a_payload_without_a_string_timestamp_and_a_data_object_makes_no_event( string $payload ): void {
-		$this->assertNull( Outbox_Event::of( self::row( $payload ) ) );
+		$this->assertNull( Outbound_Rules::event( self::row( $payload ) ) );
 	}
 }

@@ -6,10 +6,10 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Outbound\Outbox_Write_Failures;
+use ServiceIntegration\Outbound\Outbound_Rules;
 
 /**
- * Outbox_Write_Failures::add() and read().
+ * Outbound_Rules::write_failures_add() and read().
  */
 final class OutboxWriteFailuresTest extends TestCase {
 
@@ -26,7 +26,7 @@ final class OutboxWriteFailuresTest extends TestCase {
 				'last_error' => 'Table is full',
 				'last_at'    => '2026-01-01T00:00:00+00:00',
 			),
-			Outbox_Write_Failures::add( array(), 'evt_1', 'Table is full', self::NOW )
+			Outbound_Rules::write_failures_add( array(), 'evt_1', 'Table is full', self::NOW )
 		);
 	}
 
@@ -34,8 +34,8 @@ final class OutboxWriteFailuresTest extends TestCase {
 	 * Each failure adds one and keeps the last.
 	 */
 	public function test_each_failure_adds_one_and_keeps_the_last(): void {
-		$tally = Outbox_Write_Failures::add( array(), 'evt_1', 'first', self::NOW );
-		$tally = Outbox_Write_Failures::add( $tally, 'evt_2', 'second', self::NOW + 60 );
+		$tally = Outbound_Rules::write_failures_add( array(), 'evt_1', 'first', self::NOW );
+		$tally = Outbound_Rules::write_failures_add( $tally, 'evt_2', 'second', self::NOW + 60 );
 		$this->assertSame( 2, $tally['count'] );
 		$this->assertSame( 'evt_2', $tally['last_event'] );
 		$this->assertSame( 'second', $tally['last_error'] );
@@ -47,7 +47,7 @@ final class OutboxWriteFailuresTest extends TestCase {
 	 */
 	public function test_a_damaged_option_counts_as_no_failure_before(): void {
 		foreach ( array( false, 'garbage', 7, array( 'count' => -3 ) ) as $stored ) {
-			$this->assertSame( 1, Outbox_Write_Failures::add( $stored, 'evt_1', 'x', self::NOW )['count'] );
+			$this->assertSame( 1, Outbound_Rules::write_failures_add( $stored, 'evt_1', 'x', self::NOW )['count'] );
 		}
 	}
 
@@ -55,8 +55,8 @@ final class OutboxWriteFailuresTest extends TestCase {
 	 * The error is cut to the column size.
 	 */
 	public function test_the_error_is_cut_to_the_column_size(): void {
-		$tally = Outbox_Write_Failures::add( array(), 'evt_1', str_repeat( 'e', 1000 ), self::NOW );
-		$this->assertSame( Outbox_Write_Failures::ERROR_LENGTH, strlen( $tally['last_error'] ) );
+		$tally = Outbound_Rules::write_failures_add( array(), 'evt_1', str_repeat( 'e', 1000 ), self::NOW );
+		$this->assertSame( Outbound_Rules::WRITE_ERROR_LENGTH, strlen( $tally['last_error'] ) );
 	}
 
 	/**
@@ -70,7 +70,7 @@ final class OutboxWriteFailuresTest extends TestCase {
 				'last_error' => null,
 				'last_at'    => null,
 			),
-			Outbox_Write_Failures::read( false )
+			Outbound_Rules::write_failures( false )
 		);
 	}
 }

@@ -9,6 +9,7 @@ namespace ServiceIntegration\Abilities;
 
 use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
 use ServiceIntegration\Rest\Permissions;
+use ServiceIntegration\Rest\Route_Dispatcher;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -31,7 +32,7 @@ final class Create_Manufacturing_Order {
 	 * @return array<string, mixed>
 	 */
 	public static function args(): array {
-		$schema = Manufacturing_Records::item_schema();
+		$schema = Manufacturing_Order_Type::rest_item_schema();
 		return array(
 			'label'               => __( 'Create a manufacturing order', 'service-integration' ),
 			'description'         => __( 'Creates a manufacturing order (title, status and custom fields: source order, items, due date, priority, notes) through its REST route, with the same validation: an invalid field is refused by name and nothing is written.', 'service-integration' ),
@@ -83,7 +84,7 @@ final class Create_Manufacturing_Order {
 			$headers['Idempotency-Key'] = (string) $params['idempotency_key'];
 		}
 		unset( $params['idempotency_key'] );
-		$response = Rest_Call::dispatch( 'POST', Manufacturing_Records::route(), $params, $headers );
+		$response = Route_Dispatcher::dispatch_or_error( 'POST', Manufacturing_Order_Type::rest_route(), $params, $headers );
 		return is_wp_error( $response ) ? $response : (array) $response->get_data();
 	}
 }

@@ -9,6 +9,7 @@ namespace ServiceIntegration\Abilities;
 
 use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
 use ServiceIntegration\Rest\Permissions;
+use ServiceIntegration\Rest\Route_Dispatcher;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {
@@ -29,7 +30,7 @@ final class Get_Manufacturing_Order {
 	 * @return array<string, mixed>
 	 */
 	public static function args(): array {
-		$schema = Manufacturing_Records::item_schema();
+		$schema = Manufacturing_Order_Type::rest_item_schema();
 		return array(
 			'label'               => __( 'Get a manufacturing order', 'service-integration' ),
 			'description'         => __( 'Reads one manufacturing order by its ID, with its custom fields, through its REST route: an automation reads only the records it created.', 'service-integration' ),
@@ -64,7 +65,7 @@ final class Get_Manufacturing_Order {
 	 */
 	public static function execute( $input = null ) {
 		$id       = is_array( $input ) ? (int) ( $input['id'] ?? 0 ) : 0;
-		$response = Rest_Call::dispatch( 'GET', Manufacturing_Records::route() . '/' . $id );
+		$response = Route_Dispatcher::dispatch_or_error( 'GET', Manufacturing_Order_Type::rest_route() . '/' . $id );
 		return is_wp_error( $response ) ? $response : (array) $response->get_data();
 	}
 }

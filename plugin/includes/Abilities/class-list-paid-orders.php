@@ -9,6 +9,7 @@ namespace ServiceIntegration\Abilities;
 
 use ServiceIntegration\Rest\Paid_Orders_Controller;
 use ServiceIntegration\Rest\Permissions;
+use ServiceIntegration\Rest\Route_Dispatcher;
 use WP_Error;
 use WP_REST_Response;
 
@@ -111,7 +112,7 @@ final class List_Paid_Orders {
 	 * @return array<string, mixed>|WP_Error
 	 */
 	public static function execute( $input = null ) {
-		$response = Rest_Call::dispatch( 'GET', '/' . REST_NAMESPACE . '/' . Paid_Orders_Controller::REST_BASE, is_array( $input ) ? $input : array() );
+		$response = Route_Dispatcher::dispatch_or_error( 'GET', '/' . REST_NAMESPACE . '/' . Paid_Orders_Controller::REST_BASE, is_array( $input ) ? $input : array() );
 		if ( is_wp_error( $response ) ) {
 			return $response;
 		}

@@ -7,8 +7,8 @@
 
 namespace ServiceIntegration\Cli;
 
+use ServiceIntegration\Rest\Route_Dispatcher;
 use WP_CLI;
-use WP_REST_Request;
 
 use const ServiceIntegration\REST_NAMESPACE;
 
@@ -18,8 +18,9 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The commands have no logic of their own: each one dispatches the route the admin page calls
- * (rest_do_request(), so the same permission checks, argument checks and answers apply) and
- * prints what it answers. An error answer ends the command with exit code 1 and its message.
+ * (Rest\Route_Dispatcher, the abilities' dispatcher too, so the same permission checks, argument
+ * checks and answers apply) and prints what it answers. An error answer ends the command with
+ * exit code 1 and its message.
  */
 final class Rest_Runner {
 
@@ -77,14 +78,7 @@ final class Rest_Runner {
 	 */
 	public static function dispatch( string $method, string $route, array $params = array() ): array {
 		self::require_user();
-		$request = new WP_REST_Request( $method, '/' . REST_NAMESPACE . $route );
-		if ( 'GET' === $method ) {
-			$request->set_query_params( $params );
-		} else {
-			$request->set_header( 'Content-Type', 'application/json' );
-			$request->set_body( (string) wp_json_encode( (object) $params ) );
-		}
-		$response = rest_do_request( $request );
+		$response = Route_Dispatcher::dispatch( $method, '/' . REST_NAMESPACE . $route, $params );
 		$data     = rest_get_server()->response_to_data( $response, false );
 		return array( $response->get_status(), is_array( $data ) ? $data : array() );
 	}

@@ -150,15 +150,15 @@ final class Inbound_Processor {
 			 *
 			 * @param int $seconds Delay.
 			 */
-			$at = Retry_Policy::due_after( $now, apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
+			$at = Inbound_Rules::due_after( $now, apply_filters( 'service_integration_inbound_kick_delay', self::KICK_DELAY ) );
 		}
 		$at     = max( $at, $now );
 		$next   = wp_next_scheduled( self::KICK_HOOK );
-		$action = Kick_Plan::action( $at, $next );
-		if ( Kick_Plan::KEEP === $action ) {
+		$action = Inbound_Rules::kick_action( $at, $next );
+		if ( Inbound_Rules::KICK_KEEP === $action ) {
 			return;
 		}
-		if ( Kick_Plan::MOVE === $action ) {
+		if ( Inbound_Rules::KICK_MOVE === $action ) {
 			// Core refuses a second identical event within 10 minutes: move the later one earlier.
 			wp_unschedule_event( $next, self::KICK_HOOK );
 		}
@@ -279,8 +279,8 @@ final class Inbound_Processor {
 		 * @param int   $max   Attempts.
 		 * @param array $event Event context.
 		 */
-		$max = Retry_Policy::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
-		if ( Retry_Policy::gives_up( $attempts, $max ) ) {
+		$max = Inbound_Rules::max_attempts( apply_filters( 'service_integration_inbound_max_attempts', self::MAX_ATTEMPTS, $event ) );
+		if ( Inbound_Rules::gives_up( $attempts, $max ) ) {
 			$this->store->mark_failed( (int) $row->id, $message, null );
 			/**
 			 * An inbound event failed for good (every attempt threw).
@@ -295,7 +295,7 @@ final class Inbound_Processor {
 			do_action( 'service_integration_inbound_event_failed', $row->type, $data, $event, $error );
 			return;
 		}
-		$default = Retry_Policy::default_delay( $attempts, self::BACKOFF );
+		$default = Inbound_Rules::default_delay( $attempts, self::BACKOFF );
 		/**
 		 * Filters the seconds before a failed inbound event is tried again (by default 1 min,
 		 * 5 min, 30 min, then 2 h).
@@ -307,7 +307,7 @@ final class Inbound_Processor {
 		 * @param array $event    Event context.
 		 */
 		$delay = apply_filters( 'service_integration_inbound_retry_delay', $default, $attempts, $event );
-		$this->store->mark_failed( (int) $row->id, $message, Retry_Policy::due_after( $this->clock->now(), $delay ) );
+		$this->store->mark_failed( (int) $row->id, $message, Inbound_Rules::due_after( $this->clock->now(), $delay ) );
 	}
 
 	/**

@@ -27,7 +27,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  * last_duplicate_at) with one atomic UPDATE, so the admin page can show it.
  *
  * Rows are claimed for processing with a conditional UPDATE (a lease), so two cron
- * runs that overlap never run the same event's handlers at the same time (Inbound_Due).
+ * runs that overlap never run the same event's handlers at the same time
+ * (Inbound_Rules::due_condition()).
  *
  * One instance, built in Plugin with WordPress's connection, the system clock and WordPress's
  * options (the schema version); a failed
@@ -280,14 +281,14 @@ final class Inbound_Store {
 	}
 
 	/**
-	 * Ids of events due for processing (Inbound_Due), oldest due first.
+	 * Ids of events due for processing (Inbound_Rules::due_condition()), oldest due first.
 	 *
 	 * @param int $limit Maximum rows.
 	 * @return int[]|WP_Error
 	 */
 	public function due_ids( int $limit ) {
 		$table                      = $this->table();
-		list( $condition, $values ) = Inbound_Due::condition( $this->now() );
+		list( $condition, $values ) = Inbound_Rules::due_condition( $this->now() );
 		$ids                        = $this->db->get_col( $this->db->prepare( "SELECT id FROM {$table} WHERE {$condition} ORDER BY next_attempt_at ASC, id ASC LIMIT %d", array_merge( $values, array( max( 1, $limit ) ) ) ) );
 		return Database_Error::of( $this->db, $ids, 'inbound events: list the due events' ) ?? array_map( 'intval', (array) $ids );
 	}
@@ -302,8 +303,8 @@ final class Inbound_Store {
 		$next  = $this->db->get_var(
 			$this->db->prepare(
 				"SELECT MIN(CASE WHEN locked_until IS NOT NULL AND locked_until > next_attempt_at THEN locked_until ELSE next_attempt_at END) FROM {$table} WHERE status IN (%s, %s) AND next_attempt_at IS NOT NULL",
-				Inbound_Due::WAITING[0],
-				Inbound_Due::WAITING[1]
+				Inbound_Rules::WAITING[0],
+				Inbound_Rules::WAITING[1]
 			)
 		);
 		return Database_Error::of( $this->db, $next, 'inbound events: read the next due time' ) ?? Mysql_Time::unix( $next );
@@ -320,11 +321,11 @@ final class Inbound_Store {
 	public function claim( int $id, int $lease_seconds ) {
 		$table                      = $this->table();
 		$now                        = $this->clock->now();
-		list( $condition, $values ) = Inbound_Due::condition( Mysql_Time::of( $now ) );
+		list( $condition, $values ) = Inbound_Rules::due_condition( Mysql_Time::of( $now ) );
 		$done                       = $this->db->query(
 			$this->db->prepare(
 				"UPDATE {$table} SET locked_until = %s, attempts = attempts + 1 WHERE id = %d AND {$condition}",
-				array_merge( array( Mysql_Time::of( Inbound_Due::lease_until( $now, $lease_seconds ) ), $id ), $values )
+				array_merge( array( Mysql_Time::of( Inbound_Rules::lease_until( $now, $lease_seconds ) ), $id ), $values )
 			)
 		);
 		return Database_Error::of( $this->db, $done, 'inbound events: claim event ' . $id ) ?? 1 === (int) $done;

@@ -79,6 +79,24 @@ final class Manufacturing_Order_Type {
 	}
 
 	/**
+	 * The collection route of the post type's own REST controller
+	 * (Manufacturing_Orders_Controller), /wp/v2/commandes-fabrication: what the abilities
+	 * dispatch to.
+	 */
+	public static function rest_route(): string {
+		return '/' . get_post_type_object( self::POST_TYPE )->rest_namespace . '/' . self::REST_BASE;
+	}
+
+	/**
+	 * The record's schema as that route documents it (core's fields and the custom fields).
+	 *
+	 * @return array<string, mixed>
+	 */
+	public static function rest_item_schema(): array {
+		return get_post_type_object( self::POST_TYPE )->get_rest_controller()->get_item_schema();
+	}
+
+	/**
 	 * Registers the post type.
 	 */
 	public static function register_post_type(): void {

@@ -21,7 +21,8 @@ if ( ! defined( 'ABSPATH' ) ) {
  * marked handed over only after the sidecar acknowledged it (stored durably). When the
  * sidecar is down the rows stay, and the every-minute cron event tries again, in order.
  * A row the sidecar refuses (or that cannot be sent at all) is parked as rejected, so it
- * never blocks the rows behind it. One holder at a time (the Option_Lock named by Hand_Over_Lock).
+ * never blocks the rows behind it. One holder at a time: Plugin builds the request's one Option_Lock
+ * over LOCK_OPTION and gives it here, so the hand-over at shutdown and WP-Cron's take the same one.
  */
 final class Hand_Over {
 
@@ -38,6 +39,9 @@ final class Hand_Over {
 	const RETENTION_DAYS  = 30;
 	const PRUNE_BATCH     = 500;
 	const PRUNE_BATCHES   = 10;
+	// The option row of the hand-over's lock, and how long a holder keeps it.
+	const LOCK_OPTION = 'service_integration_hand_over_lock';
+	const LOCK_TTL    = 60;
 
 	/**
 	 * Whether a flush is already queued for this request's shutdown.
@@ -51,7 +55,7 @@ final class Hand_Over {
 	 *
 	 * @param Sidecar_Client $sidecar Client.
 	 * @param Outbox         $outbox  The rows to hand over.
-	 * @param Option_Lock    $lock    One hand-over at a time (Hand_Over_Lock::OPTION).
+	 * @param Option_Lock    $lock    One hand-over at a time (LOCK_OPTION).
 	 */
 	public function __construct( private Sidecar_Client $sidecar, private Outbox $outbox, private Option_Lock $lock ) {
 	}
@@ -189,7 +193,7 @@ final class Hand_Over {
 	 * @return array{handed_over:int, rejected:int, error:?string}
 	 */
 	public function flush( int $max_batches = self::MAX_BATCHES, float $wait = 0.0 ): array {
-		$taken = $this->lock->acquire( Hand_Over_Lock::TTL, $wait );
+		$taken = $this->lock->acquire( self::LOCK_TTL, $wait );
 		if ( true !== $taken ) {
 			return array(
 				'handed_over' => 0,
@@ -318,8 +322,8 @@ final class Hand_Over {
 			'too_large'   => false,
 		);
 		$verdict = is_wp_error( $answer )
-			? Hand_Over_Answer::read( (string) $answer->get_error_code(), 0, array(), count( $rows ) )
-			: Hand_Over_Answer::read( null, (int) $answer['status'], (array) $answer['body'], count( $rows ) );
+			? Outbound_Rules::hand_over_verdict( (string) $answer->get_error_code(), 0, array(), count( $rows ) )
+			: Outbound_Rules::hand_over_verdict( null, (int) $answer['status'], (array) $answer['body'], count( $rows ) );
 		if ( null === $verdict['error'] && ! $verdict['too_large'] ) {
 			delete_transient( self::BACKOFF_KEY );
 			$marked = $this->outbox->mark_handed_over( $verdict['acknowledged'] );
@@ -358,7 +362,7 @@ final class Hand_Over {
 	 * @return string|WP_Error
 	 */
 	private static function encode( $row ) {
-		$event = Outbox_Event::of( $row );
+		$event = Outbound_Rules::event( $row );
 		if ( null === $event ) {
 			return new WP_Error( 'invalid_payload', 'the stored payload needs a string timestamp and a data object' );
 		}

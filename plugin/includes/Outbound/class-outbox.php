@@ -173,7 +173,7 @@ final class Outbox {
 		Logger::error( 'service-integration: could not write event ' . $event_id . ' to the outbox: ' . $error );
 		$this->options->update(
 			self::WRITE_FAILURES_OPTION,
-			Outbox_Write_Failures::add( $this->options->get( self::WRITE_FAILURES_OPTION, array() ), $event_id, $error, $this->clock->now() ),
+			Outbound_Rules::write_failures_add( $this->options->get( self::WRITE_FAILURES_OPTION, array() ), $event_id, $error, $this->clock->now() ),
 			false
 		);
 	}
@@ -251,7 +251,7 @@ final class Outbox {
 	 * @return int|WP_Error Rows deleted.
 	 */
 	public function prune_handed_over( float $days, int $limit ) {
-		$cutoff = Outbox_Retention::cutoff( $this->clock->now(), $days );
+		$cutoff = Outbound_Rules::retention_cutoff( $this->clock->now(), $days );
 		if ( null === $cutoff ) {
 			return 0;
 		}
@@ -307,7 +307,7 @@ final class Outbox {
 				),
 				(array) $rejected
 			),
-			'write_failures'  => Outbox_Write_Failures::read( $this->options->get( self::WRITE_FAILURES_OPTION, array() ) ),
+			'write_failures'  => Outbound_Rules::write_failures( $this->options->get( self::WRITE_FAILURES_OPTION, array() ) ),
 		);
 	}
 }
