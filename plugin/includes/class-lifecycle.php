@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration;
 
+use ServiceIntegration\Support\Option_Lock;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }

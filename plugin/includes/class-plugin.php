@@ -7,6 +7,12 @@
 
 namespace ServiceIntegration;
 
+use ServiceIntegration\Support\Clock;
+use ServiceIntegration\Support\Option_Lock;
+use ServiceIntegration\Support\Options;
+use ServiceIntegration\Support\System_Clock;
+use ServiceIntegration\Support\Wp_Options;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }

@@ -6,7 +6,7 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Tests\Recording_Wpdb;
 
 /**

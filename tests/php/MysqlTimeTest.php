@@ -6,7 +6,7 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Support\Mysql_Time;
 
 /**
  * Mysql_Time::of() and unix().

@@ -6,7 +6,7 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Option_Lock;
+use ServiceIntegration\Support\Option_Lock;
 
 /**
  * Option_Lock::value() and is_abandoned().

@@ -8,7 +8,7 @@
 use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Commerce\Paid_Order_Index;
 use ServiceIntegration\Commerce\Paid_Order_Query;
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\In_Memory_Options;
 use ServiceIntegration\Tests\Recording_Wpdb;

@@ -6,7 +6,7 @@
  */
 
 use PHPUnit\Framework\TestCase;
-use ServiceIntegration\Recurring_Event;
+use ServiceIntegration\Support\Recurring_Event;
 
 /**
  * Recurring_Event: a missing event is scheduled, one is left alone, duplicates (a cron array

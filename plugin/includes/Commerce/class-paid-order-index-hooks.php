@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Commerce;
 
-use ServiceIntegration\Logger;
+use ServiceIntegration\Support\Logger;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;

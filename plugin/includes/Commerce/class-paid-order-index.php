@@ -7,9 +7,9 @@
 
 namespace ServiceIntegration\Commerce;
 
-use ServiceIntegration\Clock;
-use ServiceIntegration\Database_Error;
-use ServiceIntegration\Options;
+use ServiceIntegration\Support\Clock;
+use ServiceIntegration\Support\Database_Error;
+use ServiceIntegration\Support\Options;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {

@@ -7,8 +7,8 @@
 
 namespace ServiceIntegration\Inbound;
 
-use ServiceIntegration\Clock;
-use ServiceIntegration\Recurring_Event;
+use ServiceIntegration\Support\Clock;
+use ServiceIntegration\Support\Recurring_Event;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;

@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Inbound;
 
-use ServiceIntegration\Logger;
+use ServiceIntegration\Support\Logger;
 use ServiceIntegration\Rest\Route_Args;
 use ServiceIntegration\Rest\Schemas\Inbound_Receipt;
 use ServiceIntegration\Sidecar\Sidecar_Client;

@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Manufacturing;
 
-use ServiceIntegration\Mysql_Time;
+use ServiceIntegration\Support\Mysql_Time;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;

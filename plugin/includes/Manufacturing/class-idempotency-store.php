@@ -7,10 +7,10 @@
 
 namespace ServiceIntegration\Manufacturing;
 
-use ServiceIntegration\Clock;
-use ServiceIntegration\Database_Error;
-use ServiceIntegration\Mysql_Time;
-use ServiceIntegration\Options;
+use ServiceIntegration\Support\Clock;
+use ServiceIntegration\Support\Database_Error;
+use ServiceIntegration\Support\Mysql_Time;
+use ServiceIntegration\Support\Options;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {

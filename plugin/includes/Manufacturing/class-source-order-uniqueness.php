@@ -7,10 +7,10 @@
 
 namespace ServiceIntegration\Manufacturing;
 
-use ServiceIntegration\Clock;
-use ServiceIntegration\Database_Error;
-use ServiceIntegration\Option_Lock;
-use ServiceIntegration\Options;
+use ServiceIntegration\Support\Clock;
+use ServiceIntegration\Support\Database_Error;
+use ServiceIntegration\Support\Option_Lock;
+use ServiceIntegration\Support\Options;
 use WP_Error;
 use WP_REST_Request;
 

@@ -7,8 +7,8 @@
 
 namespace ServiceIntegration\Outbound;
 
-use ServiceIntegration\Option_Lock;
-use ServiceIntegration\Recurring_Event;
+use ServiceIntegration\Support\Option_Lock;
+use ServiceIntegration\Support\Recurring_Event;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use WP_Error;
 

@@ -9,7 +9,7 @@ namespace ServiceIntegration\Outbound;
 
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
-use ServiceIntegration\Logger;
+use ServiceIntegration\Support\Logger;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;

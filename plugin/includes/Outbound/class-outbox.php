@@ -7,11 +7,11 @@
 
 namespace ServiceIntegration\Outbound;
 
-use ServiceIntegration\Clock;
-use ServiceIntegration\Database_Error;
-use ServiceIntegration\Logger;
-use ServiceIntegration\Mysql_Time;
-use ServiceIntegration\Options;
+use ServiceIntegration\Support\Clock;
+use ServiceIntegration\Support\Database_Error;
+use ServiceIntegration\Support\Logger;
+use ServiceIntegration\Support\Mysql_Time;
+use ServiceIntegration\Support\Options;
 use WP_Error;
 
 if ( ! defined( 'ABSPATH' ) ) {

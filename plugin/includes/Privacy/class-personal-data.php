@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Privacy;
 
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Inbound\Inbound_Store;
 use ServiceIntegration\Outbound\Outbox;
 use ServiceIntegration\Sidecar\Sidecar_Client;

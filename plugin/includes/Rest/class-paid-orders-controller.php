@@ -12,7 +12,7 @@ use ServiceIntegration\Commerce\Paid_Order_Query;
 use ServiceIntegration\Commerce\Paid_Order_Reader;
 use ServiceIntegration\Commerce\Paid_Order_Snapshot;
 use ServiceIntegration\Commerce\Paid_Orders;
-use ServiceIntegration\Logger;
+use ServiceIntegration\Support\Logger;
 use ServiceIntegration\Manufacturing\Calendar_Date;
 use WP_Error;
 use WP_REST_Request;

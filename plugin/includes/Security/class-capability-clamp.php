@@ -9,7 +9,7 @@ namespace ServiceIntegration\Security;
 
 use ServiceIntegration\Abilities\Abilities;
 use ServiceIntegration\Abilities\Mcp_Server;
-use ServiceIntegration\Logger;
+use ServiceIntegration\Support\Logger;
 use WP_Error;
 use WP_REST_Request;
 use WP_User;

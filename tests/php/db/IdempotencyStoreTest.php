@@ -5,11 +5,11 @@
  * @package ServiceIntegration
  */
 
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Manufacturing\Idempotency_Store;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * What Idempotency_Store answers and keeps for each state of a key, and that a database error is

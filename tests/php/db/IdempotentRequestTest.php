@@ -6,12 +6,12 @@
  * @package ServiceIntegration
  */
 
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Manufacturing\Idempotency_Store;
 use ServiceIntegration\Manufacturing\Idempotent_Request;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * Idempotent_Request::run(): when the work runs, what is kept and answered again, and that a key

@@ -10,7 +10,7 @@ use ServiceIntegration\Inbound\Inbound_Processor;
 use ServiceIntegration\Inbound\Inbound_Store;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * Inbound_Processor::drain(): what it claims, which handlers run, what the event's row holds after

@@ -5,11 +5,11 @@
  * @package ServiceIntegration
  */
 
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Inbound\Inbound_Store;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * What Inbound_Store keeps and returns: stored once, redeliveries counted, pages and their

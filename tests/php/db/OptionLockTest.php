@@ -5,8 +5,8 @@
  * @package ServiceIntegration
  */
 
-use ServiceIntegration\Database_Error;
-use ServiceIntegration\Option_Lock;
+use ServiceIntegration\Support\Database_Error;
+use ServiceIntegration\Support\Option_Lock;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
 

@@ -5,11 +5,11 @@
  * @package ServiceIntegration
  */
 
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Outbound\Outbox;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * What Outbox keeps and returns, and that a database error is an error, never an empty result.

@@ -12,7 +12,7 @@ use ServiceIntegration\Privacy\Personal_Data_Json;
 use ServiceIntegration\Sidecar\Sidecar_Client;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * Personal_Data's tables: the rows whose payload mentions the email, a page at a time, exported

@@ -5,12 +5,12 @@
  * @package ServiceIntegration
  */
 
-use ServiceIntegration\Database_Error;
+use ServiceIntegration\Support\Database_Error;
 use ServiceIntegration\Manufacturing\Manufacturing_Order_Type;
 use ServiceIntegration\Manufacturing\Source_Order_Uniqueness;
 use ServiceIntegration\Tests\Fixed_Clock;
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * Source_Order_Uniqueness::live_record(): the oldest other manufacturing order with the source

@@ -6,7 +6,7 @@
  */
 
 use ServiceIntegration\Tests\Store_Test_Case;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * Wp_Options::compare_and_set(): the stored value is read from the table, judged, and replaced

@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Tests;
 
-use ServiceIntegration\Clock;
+use ServiceIntegration\Support\Clock;
 
 /**
  * Stays at the time it was given until a test moves it.

@@ -7,7 +7,7 @@
 
 namespace ServiceIntegration\Tests;
 
-use ServiceIntegration\Options;
+use ServiceIntegration\Support\Options;
 
 /**
  * Each option's value and whether it would be autoloaded.

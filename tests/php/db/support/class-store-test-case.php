@@ -12,7 +12,7 @@ use PHPUnit\Framework\TestCase;
 use ServiceIntegration\Inbound\Inbound_Store;
 use ServiceIntegration\Manufacturing\Idempotency_Store;
 use ServiceIntegration\Outbound\Outbox;
-use ServiceIntegration\Wp_Options;
+use ServiceIntegration\Support\Wp_Options;
 
 /**
  * Each test reads what a store returns and what it left in the tables. Faults are the

@@ -5,7 +5,7 @@
  * @package ServiceIntegration
  */
 
-namespace ServiceIntegration;
+namespace ServiceIntegration\Support;
 
 use WP_Error;
 

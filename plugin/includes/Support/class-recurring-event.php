@@ -5,7 +5,7 @@
  * @package ServiceIntegration
  */
 
-namespace ServiceIntegration;
+namespace ServiceIntegration\Support;
 
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;

@@ -6,7 +6,7 @@
  * @package ServiceIntegration
  */
 
-namespace ServiceIntegration;
+namespace ServiceIntegration\Support;
 
 use WP_Error;
 
