@@ -1,7 +1,7 @@
-import { Button, Notice } from '@wordpress/components';
-import { __ } from '@wordpress/i18n';
+import { Notice } from '@wordpress/components';
 import type { Action } from '../hooks/use-action';
 import { ErrorNotice } from './ErrorNotice';
+import { RefreshButton } from './RefreshButton';
 import { Section } from './Section';
 
 interface Props {
@@ -43,17 +43,7 @@ export function ActionPanel( {
 			actions={
 				refresh || actions ? (
 					<>
-						{ refresh ? (
-							<Button
-								variant="secondary"
-								size="compact"
-								onClick={ refresh.onRefresh }
-								isBusy={ refresh.busy }
-								disabled={ refresh.busy }
-							>
-								{ __( 'Refresh', 'service-integration' ) }
-							</Button>
-						) : null }
+						{ refresh ? <RefreshButton onRefresh={ refresh.onRefresh } busy={ refresh.busy } /> : null }
 						{ actions }
 					</>
 				) : null

@@ -1,8 +1,9 @@
-import { Button, TextControl, ToggleControl } from '@wordpress/components';
+import { TextControl, ToggleControl } from '@wordpress/components';
 import { useId, useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 import { EVENT_TYPES, type Endpoint, type EndpointInput } from '../api/webhooks';
 import { EventTypeCheckboxes } from '../components/EventTypeCheckboxes';
+import { FormButtons } from '../components/FormButtons';
 
 interface Props {
 	/** The endpoint being edited; a new one when absent. */
@@ -117,18 +118,13 @@ export function EndpointForm( { initial, busy, onSubmit, onInvalid, onCancel }: 
 				checked={ resendOnRecovery }
 				onChange={ ( checked: boolean ) => setResendOnRecovery( checked ) }
 			/>
-			<div className="si-form__buttons">
-				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
-					{ initial
-						? __( 'Save changes', 'service-integration' )
-						: __( 'Add endpoint', 'service-integration' ) }
-				</Button>
-				{ onCancel ? (
-					<Button variant="tertiary" onClick={ onCancel }>
-						{ __( 'Cancel', 'service-integration' ) }
-					</Button>
-				) : null }
-			</div>
+			<FormButtons
+				submitLabel={
+					initial ? __( 'Save changes', 'service-integration' ) : __( 'Add endpoint', 'service-integration' )
+				}
+				busy={ busy }
+				onCancel={ onCancel }
+			/>
 		</form>
 	);
 }

@@ -1,8 +1,9 @@
-import { Button, SelectControl, TextControl } from '@wordpress/components';
+import { SelectControl, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 import { INBOUND_SCHEMES, SOURCE_ID_PATTERN, type InboundScheme, type InboundSourceInput } from '../api/inbound';
 import type { Option } from '../components/format';
+import { FormButtons } from '../components/FormButtons';
 
 export function schemeLabel( scheme: string ): string {
 	switch ( scheme ) {
@@ -126,14 +127,11 @@ export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Prop
 				maxLength={ 500 }
 				onChange={ ( value: string ) => setDescription( value ) }
 			/>
-			<div className="si-form__buttons">
-				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
-					{ __( 'Add source', 'service-integration' ) }
-				</Button>
-				<Button variant="tertiary" onClick={ onCancel }>
-					{ __( 'Cancel', 'service-integration' ) }
-				</Button>
-			</div>
+			<FormButtons
+				submitLabel={ __( 'Add source', 'service-integration' ) }
+				busy={ busy }
+				onCancel={ onCancel }
+			/>
 		</form>
 	);
 }

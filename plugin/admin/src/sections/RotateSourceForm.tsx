@@ -1,8 +1,9 @@
-import { Button, TextControl } from '@wordpress/components';
+import { TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import type { InboundSource } from '../api/inbound';
 import { secretHelp } from './InboundSourceForm';
+import { FormButtons } from '../components/FormButtons';
 
 /** A source's new secret: the one the service now signs with, or none to have one generated here. */
 export function RotateSourceForm( {
@@ -54,14 +55,7 @@ export function RotateSourceForm( {
 				value={ secret }
 				onChange={ ( value: string ) => setSecret( value ) }
 			/>
-			<div className="si-form__buttons">
-				<Button variant="primary" type="submit" isBusy={ busy } disabled={ busy }>
-					{ __( 'Rotate', 'service-integration' ) }
-				</Button>
-				<Button variant="tertiary" onClick={ onCancel }>
-					{ __( 'Cancel', 'service-integration' ) }
-				</Button>
-			</div>
+			<FormButtons submitLabel={ __( 'Rotate', 'service-integration' ) } busy={ busy } onCancel={ onCancel } />
 		</form>
 	);
 }

@@ -1,4 +1,4 @@
-import { Button, Notice } from '@wordpress/components';
+import { Notice } from '@wordpress/components';
 import { createInterpolateElement } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import { getSidecarStatus, type SidecarStatus } from '../api/sidecar';
@@ -6,6 +6,7 @@ import { Code, WithBreaks } from '../components/Code';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatUptime } from '../components/format';
 import { LoadingState } from '../components/LoadingState';
+import { RefreshButton } from '../components/RefreshButton';
 import { Section } from '../components/Section';
 import { StatusBadge } from '../components/StatusBadge';
 import { useResource } from '../hooks/use-resource';
@@ -23,17 +24,7 @@ export function SidecarStatusSection() {
 				'The Node service that stores and delivers webhooks. WordPress asks it for its status over the signed channel.',
 				'service-integration'
 			) }
-			actions={
-				<Button
-					variant="secondary"
-					size="compact"
-					onClick={ status.reload }
-					isBusy={ status.loading }
-					disabled={ status.loading }
-				>
-					{ __( 'Refresh', 'service-integration' ) }
-				</Button>
-			}
+			actions={ <RefreshButton onRefresh={ status.reload } busy={ status.loading } /> }
 		>
 			{ status.loading && ! status.data && ! status.error ? (
 				<LoadingState label={ __( 'Asking the sidecar…', 'service-integration' ) } />
