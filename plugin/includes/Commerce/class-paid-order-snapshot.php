@@ -154,6 +154,17 @@ final class Paid_Order_Snapshot {
 	}
 
 	/**
+	 * The minimal representation of one order, every field: an outbound event's payload, the
+	 * same view a page of the paid-orders route gives of it.
+	 *
+	 * @param \WC_Order $order Order.
+	 * @return array<string, mixed>
+	 */
+	public static function view_of( \WC_Order $order ): array {
+		return self::present( array( self::of( $order ) ) )[0];
+	}
+
+	/**
 	 * The minimal representations of these snapshots: the total formatted, the SKUs read (for
 	 * all of them in one query), the fields in their order, only those asked for.
 	 *

@@ -717,14 +717,4 @@ final class Paid_Orders {
 		$date = $order->get_date_modified();
 		return $date ? (int) $date->getTimestamp() : 0;
 	}
-
-	/**
-	 * The minimal representation of one order (an outbound event's payload).
-	 *
-	 * @param \WC_Order $order Order.
-	 * @return array<string, mixed>
-	 */
-	public static function to_array( \WC_Order $order ): array {
-		return Paid_Order_Snapshot::present( array( Paid_Order_Snapshot::of( $order ) ) )[0];
-	}
 }

@@ -169,7 +169,7 @@ final class Order_Events {
 				'order_id'   => $order_id,
 				'occurrence' => 'refund-' . $refund_id,
 				'order'      => $order,
-				'data'       => Paid_Orders::to_array( $order ),
+				'data'       => Paid_Order_Snapshot::view_of( $order ),
 				'extra'      => array(
 					'refund' => array(
 						'id'     => $refund_id,
@@ -224,7 +224,7 @@ final class Order_Events {
 	 *
 	 * @param array<string, mixed> $event     Pending event.
 	 * @param array<int, array>    $described The orders this request's end has loaded so far, by
-	 *                                        id: [order, to_array()], or [null, null] when it could
+	 *                                        id: [order, Paid_Order_Snapshot::view_of()], or [null, null] when it could
 	 *                                        not be read.
 	 * @return array<string, mixed>|null Null when there is no order to describe.
 	 */
@@ -232,7 +232,7 @@ final class Order_Events {
 		$id = (int) $event['order_id'];
 		if ( ! isset( $described[ $id ] ) ) {
 			$current          = wc_get_order( $id );
-			$described[ $id ] = $current instanceof \WC_Order ? array( $current, Paid_Orders::to_array( $current ) ) : array( null, null );
+			$described[ $id ] = $current instanceof \WC_Order ? array( $current, Paid_Order_Snapshot::view_of( $current ) ) : array( null, null );
 		}
 		list( $order, $data ) = $described[ $id ];
 		if ( ! $order instanceof \WC_Order ) {
@@ -240,7 +240,7 @@ final class Order_Events {
 			if ( ! $order instanceof \WC_Order ) {
 				return null;
 			}
-			$data = Paid_Orders::to_array( $order );
+			$data = Paid_Order_Snapshot::view_of( $order );
 		}
 		$event['order'] = $order;
 		$event['data']  = array_merge( $data, $event['at_creation'] ?? array() );
