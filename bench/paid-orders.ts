@@ -525,7 +525,8 @@ async function checkCopies(
 	orders: number,
 	spread: number,
 	products: SeedProduct[],
-	now: number
+	now: number,
+	storage: 'hpos' | 'legacy'
 ): Promise< void > {
 	const layout = productionLayout( envName );
 	const templateIds = mariadbSql( layout, 'SELECT order_id FROM wordpress.si_bench_templates ORDER BY t' )
@@ -533,22 +534,28 @@ async function checkCopies(
 		.split( '\n' )
 		.map( Number );
 	// The copies of the 12 templates with the highest ids' orders, plus 12 spread over the ids.
-	const sample = mariadbSql(
-		layout,
-		`SELECT id FROM wordpress.wp_wc_orders WHERE type = 'shop_order' AND id > ${ Math.max( ...templateIds ) } ORDER BY id DESC LIMIT 12`
-	)
+	const lastTemplate = Math.max( ...templateIds );
+	// The orders themselves are in the storage's own table (legacy storage has no wc_orders rows).
+	const newest =
+		storage === 'hpos'
+			? `SELECT id FROM wordpress.wp_wc_orders WHERE type = 'shop_order' AND id > ${ lastTemplate } ORDER BY id DESC LIMIT 12`
+			: `SELECT ID FROM wordpress.wp_posts WHERE post_type = 'shop_order' AND ID > ${ lastTemplate } ORDER BY ID DESC LIMIT 12`;
+	const sample = mariadbSql( layout, newest )
 		.trim()
 		.split( '\n' )
 		.concat(
 			mariadbSql(
 				layout,
-				`SELECT ID FROM wordpress.wp_posts WHERE post_type IN ('shop_order', 'shop_order_placehold') AND ID > ${ Math.max( ...templateIds ) } AND MOD( ID, ${ Math.max( 1, Math.floor( orders / 12 ) ) } ) = 7 LIMIT 12`
+				`SELECT ID FROM wordpress.wp_posts WHERE post_type IN ('shop_order', 'shop_order_placehold') AND ID > ${ lastTemplate } AND MOD( ID, ${ Math.max( 1, Math.floor( orders / 12 ) ) } ) = 7 LIMIT 12`
 			)
 				.trim()
 				.split( '\n' )
 		)
 		.filter( Boolean )
 		.map( Number );
+	if ( sample.length < 12 ) {
+		throw new Error( `Only ${ sample.length } copies found to read back (${ storage } storage)` );
+	}
 	const pairs: Array< [ number, number, number ] > = [];
 	for ( const id of sample ) {
 		const copy = await json< Record< string, unknown > >( site, admin, `/wc/v3/orders/${ id }` );
@@ -1101,7 +1108,16 @@ async function main(): Promise< void > {
 				log(
 					`  ${ ( scale - from ).toLocaleString( 'en' ) } copies written in ${ ( ms / 1000 ).toFixed( 0 ) } s`
 				);
-				await checkCopies( site, admin, options.name, scale, spread, products, now );
+				await checkCopies(
+					site,
+					admin,
+					options.name,
+					scale,
+					spread,
+					products,
+					now,
+					shop.orderStorage === 'hpos' ? 'hpos' : 'legacy'
+				);
 			}
 			const indexWalk = options.walk ? await walkPaidIndex( site, admin, options.walkRuns ) : undefined;
 			await checkIndexMatchesStore( options.name, shop.orderStorage );
