@@ -111,6 +111,8 @@ ${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default
   --keep               leave WordPress and the sidecar running at the end (prints how to reach
                        them), for investigation; stop them later with --stop
   --stop               stop what an earlier --keep run left running (same --name) and exit
+  --kept-checkout      on the shop an earlier --keep run left running (same --name), with its
+                       orders: only the checkout pairs (--checkout-pairs), printed, then exit
   --help               this text
 
 Environment (what the site runs, as for npm start and npm run production):
@@ -148,6 +150,7 @@ interface Options {
 	json: boolean;
 	keep: boolean;
 	stop: boolean;
+	keptCheckout: boolean;
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
@@ -172,6 +175,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'json',
 		'keep',
 		'stop',
+		'kept-checkout',
 		'seed-cache',
 		'no-seed-cache',
 	] );
@@ -219,6 +223,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		json: flags.json === true,
 		keep: flags.keep === true,
 		stop: flags.stop === true,
+		keptCheckout: flags[ 'kept-checkout' ] === true,
 	};
 }
 
@@ -385,6 +390,42 @@ function checkoutCost(
 		{ encoding: 'utf8', input: JSON.stringify( spec ), maxBuffer: 16 * 1024 * 1024 }
 	);
 	return JSON.parse( out.trim().split( '\n' ).pop() as string ) as { with: number[]; without: number[] };
+}
+
+/**
+ * --kept-checkout: the checkout pairs again on the shop a --keep run left running, whatever
+ * orders it holds (the same order spec as a full run's: seedOrder( 1 ) over the bench catalogue).
+ */
+function checkoutOnKeptShop( options: Options ): void {
+	const layout = productionLayout( options.name );
+	// The bench catalogue (setUp()'s SKUs ATL-100 to ATL-123, in that order), as a full run's products.
+	const products = mariadbSql(
+		layout,
+		"SELECT post_id FROM wordpress.wp_postmeta WHERE meta_key = '_sku' AND meta_value LIKE 'ATL-%' ORDER BY meta_value"
+	)
+		.trim()
+		.split( '\n' )
+		.filter( Boolean )
+		.map( ( id ) => ( { id: Number( id ) } ) );
+	if ( products.length === 0 ) {
+		throw new Error( `No bench catalogue in the shop "${ options.name }": is a --keep run of it still running?` );
+	}
+	const orders = mariadbSql(
+		layout,
+		"SELECT COUNT(*) FROM wordpress.wp_posts WHERE post_type IN ( 'shop_order', 'shop_order_placehold' )"
+	).trim();
+	log(
+		`The plugin's cost on a checkout in the kept shop "${ options.name }" (${ Number( orders ).toLocaleString( 'en' ) } orders): ${ options.checkoutPairs } pairs`
+	);
+	const cost = checkoutCost( options.name, seedOrder( 1, SEED_SPREAD, products, Date.now() ), options.checkoutPairs );
+	const withPlugin = median( cost.with );
+	const without = median( cost.without );
+	log(
+		`  median of ${ cost.with.length } pairs: ${ withPlugin.toFixed( 1 ) } ms with the plugin, ${ without.toFixed( 1 ) } ms without: +${ ( withPlugin - without ).toFixed( 1 ) } ms (target: at most 5 ms)`
+	);
+	if ( options.json ) {
+		process.stdout.write( `${ JSON.stringify( { orders: Number( orders ), checkout: cost } ) }\n` );
+	}
 }
 
 /**
@@ -904,6 +945,10 @@ async function main(): Promise< void > {
 	if ( options.stop ) {
 		await stopProduction( options.name );
 		log( `Stopped "${ options.name }"` );
+		return;
+	}
+	if ( options.keptCheckout ) {
+		checkoutOnKeptShop( options );
 		return;
 	}
 	const siteChoice = options.site;
