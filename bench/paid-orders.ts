@@ -114,6 +114,8 @@ ${ SHOP_RUNTIME_HELP }  --scales=<n,n,...>   order counts to measure at (default
   --keep               leave WordPress and the sidecar running at the end (prints how to reach
                        them), for investigation; stop them later with --stop
   --stop               stop what an earlier --keep run left running (same --name) and exit
+  --kept-checkout      on the shop an earlier --keep run left running (same --name), with its
+                       orders: only the checkout pairs (--checkout-pairs), printed, then exit
   --help               this text
 
 Environment (what the site runs, as for npm start and npm run production):
@@ -153,6 +155,7 @@ interface Options {
 	json: boolean;
 	keep: boolean;
 	stop: boolean;
+	keptCheckout: boolean;
 }
 
 function parseOptions( argv: string[] ): Options | undefined {
@@ -178,6 +181,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		'json',
 		'keep',
 		'stop',
+		'kept-checkout',
 		'seed-cache',
 		'no-seed-cache',
 	] );
@@ -230,6 +234,7 @@ function parseOptions( argv: string[] ): Options | undefined {
 		json: flags.json === true,
 		keep: flags.keep === true,
 		stop: flags.stop === true,
+		keptCheckout: flags[ 'kept-checkout' ] === true,
 	};
 }
 
@@ -249,6 +254,9 @@ interface Timed {
 }
 
 /** `probe`: ask the query counter (tests/fixtures/plugins/query-counter) for its report; never on a timed request. */
+/** At most this many dead kept-alive connections a GET may meet before one answers. */
+const STALE_CONNECTIONS = 8;
+
 async function request(
 	siteUrl: string,
 	who: Identity,
@@ -270,21 +278,26 @@ async function request(
 	const send = (): Promise< Response > =>
 		fetch( `${ siteUrl }/wp-json${ route }`, { method: init.method ?? 'GET', headers, body, redirect: 'manual' } );
 	let started = performance.now();
-	let response: Response;
-	try {
-		response = await send();
-	} catch ( error ) {
-		// A kept-alive connection nginx closed while the bench was seeding for minutes (undici's
-		// "fetch failed"): a GET is sent again once, on a new connection, and timed from there.
-		if ( ( init.method ?? 'GET' ) !== 'GET' ) {
-			throw error;
+	// Kept-alive connections nginx closed while the bench was seeding for minutes in a
+	// synchronous child process (undici could not expire them meanwhile): each one a GET meets
+	// fails with "fetch failed" and leaves the pool, so a GET is sent again, up to
+	// STALE_CONNECTIONS times, and timed from the attempt that answered.
+	const answer = async (): Promise< Response > => {
+		for ( let attempt = 0; ; attempt++ ) {
+			try {
+				return await send();
+			} catch ( error ) {
+				if ( ( init.method ?? 'GET' ) !== 'GET' || attempt >= STALE_CONNECTIONS ) {
+					throw error;
+				}
+				started = performance.now();
+			}
 		}
-		started = performance.now();
-		response = await send();
-	}
-	const buffer = Buffer.from( await response.arrayBuffer() );
+	};
+	const answered = await answer();
+	const buffer = Buffer.from( await answered.arrayBuffer() );
 	const ms = performance.now() - started;
-	return { ms, bytes: buffer.length, status: response.status, body: buffer.toString( 'utf8' ) };
+	return { ms, bytes: buffer.length, status: answered.status, body: buffer.toString( 'utf8' ) };
 }
 
 /**
@@ -408,6 +421,42 @@ function checkoutLines( checkout: CheckoutCost, pad: string ): string[] {
 		);
 	}
 	return lines;
+}
+
+/**
+ * --kept-checkout: the checkout pairs again on the shop a --keep run left running, whatever
+ * orders it holds (the same order spec as a full run's: seedOrder( 1 ) over the bench catalogue).
+ */
+function checkoutOnKeptShop( options: Options ): void {
+	const layout = productionLayout( options.name );
+	// The bench catalogue (setUp()'s SKUs ATL-100 to ATL-123, in that order), as a full run's products.
+	const products = mariadbSql(
+		layout,
+		"SELECT post_id FROM wordpress.wp_postmeta WHERE meta_key = '_sku' AND meta_value LIKE 'ATL-%' ORDER BY meta_value"
+	)
+		.trim()
+		.split( '\n' )
+		.filter( Boolean )
+		.map( ( id ) => ( { id: Number( id ) } ) );
+	if ( products.length === 0 ) {
+		throw new Error( `No bench catalogue in the shop "${ options.name }": is a --keep run of it still running?` );
+	}
+	const orders = mariadbSql(
+		layout,
+		"SELECT COUNT(*) FROM wordpress.wp_posts WHERE post_type IN ( 'shop_order', 'shop_order_placehold' )"
+	).trim();
+	log(
+		`The plugin's cost on a checkout in the kept shop "${ options.name }" (${ Number( orders ).toLocaleString( 'en' ) } orders): ${ options.checkoutPairs } pairs`
+	);
+	const cost = checkoutCost( options.name, seedOrder( 1, SEED_SPREAD, products, Date.now() ), options.checkoutPairs );
+	const withPlugin = median( cost.with );
+	const without = median( cost.without );
+	log(
+		`  median of ${ cost.with.length } pairs: ${ withPlugin.toFixed( 1 ) } ms with the plugin, ${ without.toFixed( 1 ) } ms without: +${ ( withPlugin - without ).toFixed( 1 ) } ms (target: at most 5 ms)`
+	);
+	if ( options.json ) {
+		process.stdout.write( `${ JSON.stringify( { orders: Number( orders ), checkout: cost } ) }\n` );
+	}
 }
 
 /**
@@ -548,7 +597,8 @@ async function checkCopies(
 	orders: number,
 	spread: number,
 	products: SeedProduct[],
-	now: number
+	now: number,
+	storage: 'hpos' | 'legacy'
 ): Promise< void > {
 	const layout = productionLayout( envName );
 	const templateIds = mariadbSql( layout, 'SELECT order_id FROM wordpress.si_bench_templates ORDER BY t' )
@@ -556,22 +606,28 @@ async function checkCopies(
 		.split( '\n' )
 		.map( Number );
 	// The copies of the 12 templates with the highest ids' orders, plus 12 spread over the ids.
-	const sample = mariadbSql(
-		layout,
-		`SELECT id FROM wordpress.wp_wc_orders WHERE type = 'shop_order' AND id > ${ Math.max( ...templateIds ) } ORDER BY id DESC LIMIT 12`
-	)
+	const lastTemplate = Math.max( ...templateIds );
+	// The orders themselves are in the storage's own table (legacy storage has no wc_orders rows).
+	const newest =
+		storage === 'hpos'
+			? `SELECT id FROM wordpress.wp_wc_orders WHERE type = 'shop_order' AND id > ${ lastTemplate } ORDER BY id DESC LIMIT 12`
+			: `SELECT ID FROM wordpress.wp_posts WHERE post_type = 'shop_order' AND ID > ${ lastTemplate } ORDER BY ID DESC LIMIT 12`;
+	const sample = mariadbSql( layout, newest )
 		.trim()
 		.split( '\n' )
 		.concat(
 			mariadbSql(
 				layout,
-				`SELECT ID FROM wordpress.wp_posts WHERE post_type IN ('shop_order', 'shop_order_placehold') AND ID > ${ Math.max( ...templateIds ) } AND MOD( ID, ${ Math.max( 1, Math.floor( orders / 12 ) ) } ) = 7 LIMIT 12`
+				`SELECT ID FROM wordpress.wp_posts WHERE post_type IN ('shop_order', 'shop_order_placehold') AND ID > ${ lastTemplate } AND MOD( ID, ${ Math.max( 1, Math.floor( orders / 12 ) ) } ) = 7 LIMIT 12`
 			)
 				.trim()
 				.split( '\n' )
 		)
 		.filter( Boolean )
 		.map( Number );
+	if ( sample.length < 12 ) {
+		throw new Error( `Only ${ sample.length } copies found to read back (${ storage } storage)` );
+	}
 	const pairs: Array< [ number, number, number ] > = [];
 	for ( const id of sample ) {
 		const copy = await json< Record< string, unknown > >( site, admin, `/wc/v3/orders/${ id }` );
@@ -922,6 +978,10 @@ async function main(): Promise< void > {
 		log( `Stopped "${ options.name }"` );
 		return;
 	}
+	if ( options.keptCheckout ) {
+		checkoutOnKeptShop( options );
+		return;
+	}
 	const siteChoice = options.site;
 
 	// What is measured: the plugin as released from a commit, given artifacts, or this tree.
@@ -1124,7 +1184,16 @@ async function main(): Promise< void > {
 				log(
 					`  ${ ( scale - from ).toLocaleString( 'en' ) } copies written in ${ ( ms / 1000 ).toFixed( 0 ) } s`
 				);
-				await checkCopies( site, admin, options.name, scale, spread, products, now );
+				await checkCopies(
+					site,
+					admin,
+					options.name,
+					scale,
+					spread,
+					products,
+					now,
+					shop.orderStorage === 'hpos' ? 'hpos' : 'legacy'
+				);
 			}
 			if ( options.onlyCheckout ) {
 				log(

@@ -283,7 +283,8 @@ ${ items }`;
 		_paid_date: `IF( m.meta_value = '', '', DATE_FORMAT( FROM_UNIXTIME( ${ e.paid } ), '%Y-%m-%d %H:%i:%s' ) )`,
 		_date_completed: `IF( m.meta_value = '', '', CAST( tp.completed + ${ paidShift } AS CHAR ) )`,
 		_completed_date: `IF( m.meta_value = '', '', DATE_FORMAT( FROM_UNIXTIME( tp.completed + ${ paidShift } ), '%Y-%m-%d %H:%i:%s' ) )`,
-		_billing_address_index: `REPLACE( REPLACE( m.meta_value, tb.first, ${ e.first } ), tb.last, ${ e.last } )`,
+		// implode( ' ', get_address() ): the billing one ends with the email and phone.
+		_billing_address_index: `REPLACE( REPLACE( REPLACE( m.meta_value, tb.email, ${ e.email } ), tb.first, ${ e.first } ), tb.last, ${ e.last } )`,
 		_shipping_address_index: `REPLACE( REPLACE( m.meta_value, tb.first, ${ e.first } ), tb.last, ${ e.last } )`,
 	};
 	const legacyValue = `CASE m.meta_key ${ Object.entries( legacyMeta )
@@ -303,7 +304,8 @@ INSERT INTO wp_postmeta ( post_id, meta_key, meta_value )
 	SELECT ${ id }, m.meta_key, ${ legacyValue }
 	FROM ${ seq } JOIN wp_postmeta m ON m.post_id = tp.order_id
 	JOIN ( SELECT post_id, MAX( IF( meta_key = '_billing_first_name', meta_value, NULL ) ) AS first,
-		MAX( IF( meta_key = '_billing_last_name', meta_value, NULL ) ) AS last FROM wp_postmeta
+		MAX( IF( meta_key = '_billing_last_name', meta_value, NULL ) ) AS last,
+		MAX( IF( meta_key = '_billing_email', meta_value, NULL ) ) AS email FROM wp_postmeta
 		WHERE post_id IN ( SELECT order_id FROM si_bench_templates ) GROUP BY post_id ) tb ON tb.post_id = tp.order_id
 	ORDER BY s.seq, m.meta_id;
 ${ items }`;
