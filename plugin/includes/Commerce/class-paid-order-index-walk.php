@@ -131,9 +131,17 @@ final class Paid_Order_Index_Walk {
 
 	/**
 	 * Reconciles now, and once more in a WP-Cron run of its own: the request that deactivates
-	 * a plugin still runs its filters.
+	 * a plugin still runs its filters. Not for this plugin's own (de)activation: its activation
+	 * installs and starts the walk, and its deactivation clears every job, which a reconcile
+	 * queued after it would outlive.
+	 *
+	 * @param mixed $plugin The plugin (de)activated (activated_plugin, deactivated_plugin), or the
+	 *                      order storage option's old value.
 	 */
-	public function reconcile_soon(): void {
+	public function reconcile_soon( $plugin = '' ): void {
+		if ( plugin_basename( dirname( __DIR__, 2 ) . '/service-integration.php' ) === $plugin ) {
+			return;
+		}
 		$this->reconcile();
 		if ( ! wp_next_scheduled( self::RECONCILE_HOOK ) ) {
 			wp_schedule_single_event( time(), self::RECONCILE_HOOK );
