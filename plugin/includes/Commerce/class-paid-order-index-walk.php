@@ -7,6 +7,8 @@
 
 namespace ServiceIntegration\Commerce;
 
+use const ServiceIntegration\PLUGIN_FILE;
+
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -139,7 +141,7 @@ final class Paid_Order_Index_Walk {
 	 *                      order storage option's old value.
 	 */
 	public function reconcile_soon( $plugin = '' ): void {
-		if ( plugin_basename( dirname( __DIR__, 2 ) . '/service-integration.php' ) === $plugin ) {
+		if ( plugin_basename( PLUGIN_FILE ) === $plugin ) {
 			return;
 		}
 		$this->reconcile();
