@@ -45,6 +45,22 @@ final class Paid_Order_Reader {
 	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
 	 */
 	public function page( Paid_Order_Query $query ) {
+		$page = $this->read( $query );
+		if ( is_array( $page ) && ! $query->with_total ) {
+			// Not counted, whichever read the page: the same answer while the index is walked.
+			$page['total'] = null;
+		}
+		return $page;
+	}
+
+	/**
+	 * The query's page, from whichever holds it.
+	 *
+	 * @param Paid_Order_Query $query The page.
+	 * @return array{orders: array<int, array<string, mixed>>, total: int|null, more: bool}|WP_Error The index's database error.
+	 * @throws Order_Query_Error On a database error in WooCommerce's queries.
+	 */
+	private function read( Paid_Order_Query $query ) {
 		$statuses = Paid_Orders::paid_statuses();
 		if ( ! $statuses || ( $query->is_sync() && $query->paid_before <= $query->cursor_at ) ) {
 			return array(
