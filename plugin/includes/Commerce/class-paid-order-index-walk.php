@@ -203,6 +203,8 @@ final class Paid_Order_Index_Walk {
 	 * Walks batches, then sweeps, for up to RUN_SECONDS, then queues the next run, or marks the
 	 * index ready.
 	 *
+	 * A run steps only a walk for the paid statuses and order source its own request sees.
+	 *
 	 * Each step starts from the state as stored and is saved only if that state is still the
 	 * stored one (Paid_Order_Index::advance()): a request that restarted the walk meanwhile, or
 	 * another run of this walk (a second queue runner, the action run by hand) that moved it on
@@ -220,10 +222,21 @@ final class Paid_Order_Index_Walk {
 		}
 		$started         = microtime( true );
 		$this->last_paid = null;
+		$statuses        = Paid_Orders::paid_statuses();
+		$source          = Paid_Orders::order_source();
 		try {
 			do {
 				$state = $this->index->state();
 				if ( null === $state['walk'] ) {
+					return;
+				}
+				if ( Paid_Order_Index_State::outdated( $state, $statuses, $source ) ) {
+					// This request sees other paid statuses or another order source than the walk
+					// is for: it was loaded before a plugin changed them (a queue runner already
+					// running when the plugin was activated), or the walk is the outdated one (the
+					// reconcile queued where the change was made restarts it). Its batches would
+					// index the wrong orders, and finish the walk without the right ones.
+					self::run_again_later();
 					return;
 				}
 				if ( 0 === $state['walk'] && ! Walk_Steps::started_blind( $state ) && $this->orders->nothing_to_walk() ) {
@@ -241,13 +254,20 @@ final class Paid_Order_Index_Walk {
 				}
 			} while ( microtime( true ) - $started < self::RUN_SECONDS && self::memory_left() );
 		} catch ( Order_Query_Error $e ) {
-			if ( function_exists( 'as_schedule_single_action' ) ) {
-				as_schedule_single_action( time() + MINUTE_IN_SECONDS, self::HOOK, array(), self::GROUP );
-			}
+			self::run_again_later();
 			throw $e;
 		}
 		if ( null !== $this->index->state()['walk'] ) {
 			as_enqueue_async_action( self::HOOK, array(), self::GROUP );
+		}
+	}
+
+	/**
+	 * Queues the walk's next run a minute from now, for a run that could not step it.
+	 */
+	private static function run_again_later(): void {
+		if ( function_exists( 'as_schedule_single_action' ) ) {
+			as_schedule_single_action( time() + MINUTE_IN_SECONDS, self::HOOK, array(), self::GROUP );
 		}
 	}
 

@@ -136,4 +136,54 @@ describe( 'paid-orders endpoint: served from the index, in step with the store',
 		} );
 		expect( ( await served( [ held, paid ], since ) ).map( ( order ) => order.id ) ).toEqual( [ paid ] );
 	} );
+
+	it( 'leaves a walk for other paid statuses than a run sees to a run that sees them', async () => {
+		const since = iso( await nextSecond() );
+		const [ held ] = ( await driver.createOrders( [
+			{ status: 'on-hold', line_items: [ { product_id: product.id, quantity: 1 } ] },
+		] ) ) as [ number ];
+		await withPluginActive( PAID_STATUSES, async () => {
+			await withPluginActive( PROBE, async () => {
+				const admin = adminClient();
+				// A walk for the statuses paid now, left unqueued so that only this test runs it.
+				const reset = await admin.post< {
+					state: { walk: number | null; statuses: string[] };
+					walk_scheduled: boolean;
+				} >( '/paid-index-probe/v1/reset', { queue: false } );
+				expect( reset.body.state ).toEqual(
+					expect.objectContaining( { walk: 0, statuses: [ 'completed', 'on-hold', 'processing' ] } )
+				);
+				expect( reset.body.walk_scheduled ).toBe( false );
+				// A queue runner loaded before on-hold counted as paid runs the walk: it must not
+				// step it (its batches would skip the on-hold orders and end the walk without them),
+				// and hands it over to a later run.
+				const stale = await admin.post< { state: unknown; rows: number; walk_scheduled: boolean } >(
+					'/paid-index-probe/v1/walk',
+					{ statuses: [ 'processing', 'completed' ], runs: 1 }
+				);
+				expect( stale.body.state ).toEqual( reset.body.state );
+				expect( stale.body.rows ).toBe( 0 );
+				expect( stale.body.walk_scheduled ).toBe( true );
+				// Meanwhile the pages are WooCommerce's, and answer as the index's do: not counted
+				// when the client does not ask for the count.
+				const uncounted = await listPaid( account.client, { modified_after: since, with_total: 'false' } );
+				expect( uncounted.status ).toBe( 200 );
+				expect( [ uncounted.headers.get( 'x-wp-total' ), uncounted.headers.get( 'x-wp-totalpages' ) ] ).toEqual(
+					[ null, null ]
+				);
+				expect( uncounted.body.map( ( order ) => order.id ) ).toEqual( [ held ] );
+				// A run that sees the walk's statuses walks it, on-hold order included.
+				const walked = await admin.post< { state: { ready: boolean; walk: number | null } } >(
+					'/paid-index-probe/v1/walk',
+					{}
+				);
+				expect( walked.body.state ).toEqual( expect.objectContaining( { ready: true, walk: null } ) );
+				const rows = await admin.get< Array< { order_id: number } > >(
+					`/paid-index-probe/v1/rows?ids[]=${ held }`
+				);
+				expect( rows.body.map( ( row ) => row.order_id ) ).toEqual( [ held ] );
+			} );
+			expect( await served( [ held ], since ) ).toEqual( await store( [ held ] ) );
+		} );
+	} );
 } );
