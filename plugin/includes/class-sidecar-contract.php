@@ -15,9 +15,11 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The values the plugin shares with the sidecar, the fields of the requests WordPress forwards
- * to it, as the sidecar checks them, and what the sidecar answers. An argument or a field that
- * recurs is an entry of args() or fields(), a view that recurs is a function of its own, and a
- * property that is a description, a type and at most one more key is one call of property().
+ * to it, as the sidecar checks them, and what the sidecar answers. A field that recurs (in the
+ * answers, or as an argument too) is an entry of fields(), an argument that recurs one of args(),
+ * an argument that is a field with limits of its own is that field plus them, a view that recurs
+ * is a function of its own, and a property that is a description, a type and at most one more key
+ * is one call of property(). Each description is translated in one place.
  */
 final class Sidecar_Contract {
 
