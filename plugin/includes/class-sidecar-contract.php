@@ -15,9 +15,11 @@ if ( ! defined( 'ABSPATH' ) ) {
 
 /**
  * The values the plugin shares with the sidecar, the fields of the requests WordPress forwards
- * to it, as the sidecar checks them, and what the sidecar answers. An argument or a field that
- * recurs is an entry of args() or fields(), a view that recurs is a function of its own, and a
- * property that is a description, a type and at most one more key is one call of property().
+ * to it, as the sidecar checks them, and what the sidecar answers. A field that recurs (in the
+ * answers, or as an argument too) is an entry of fields(), an argument that recurs one of args(),
+ * an argument that is a field with limits of its own is that field plus them, a view that recurs
+ * is a function of its own, and a property that is a description, a type and at most one more key
+ * is one call of property(). Each description is translated in one place.
  */
 final class Sidecar_Contract {
 
@@ -70,7 +72,8 @@ final class Sidecar_Contract {
 	 * @return array<string, array<string, array<string, mixed>>>
 	 */
 	public static function requests(): array {
-		$args = self::args();
+		$fields = self::fields();
+		$args   = self::args( $fields );
 		return array(
 			'endpoint.create'  => array(
 				'url'                       => array(
@@ -84,21 +87,18 @@ final class Sidecar_Contract {
 				'event_types'               => $args['event_types'],
 				'description'               => $args['description'],
 				'max_concurrency'           => $args['max_concurrency'],
-				'wc_compat_signature'       => $args['wc_compat_signature'],
+				'wc_compat_signature'       => $fields['wc_compat_signature'],
 				'resend_failed_on_recovery' => $args['resend_failed_on_recovery'],
 			),
 			'endpoint.update'  => array(
-				'url'                       => array(
-					'description' => __( 'Where deliveries are POSTed.', 'service-integration' ),
-					'type'        => 'string',
-					'format'      => 'uri',
-					'minLength'   => 1,
-					'maxLength'   => 2048,
+				'url'                       => $fields['url'] + array(
+					'minLength' => 1,
+					'maxLength' => 2048,
 				),
 				'event_types'               => $args['event_types'],
 				'description'               => $args['description'],
 				'max_concurrency'           => $args['max_concurrency'],
-				'wc_compat_signature'       => $args['wc_compat_signature'],
+				'wc_compat_signature'       => $fields['wc_compat_signature'],
 				'resend_failed_on_recovery' => $args['resend_failed_on_recovery'],
 			),
 			'endpoint.rotate'  => array( 'grace_hours' => $args['grace_hours'] ),
@@ -172,19 +172,14 @@ final class Sidecar_Contract {
 					'pattern'     => '^[a-z0-9-]{1,64}$',
 					'required'    => true,
 				),
-				'scheme'            => array(
-					'description' => __( 'How the provider signs.', 'service-integration' ),
-					'type'        => 'string',
-					'enum'        => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ),
-					'required'    => true,
-				),
+				'scheme'            => $fields['scheme'] + array( 'required' => true ),
 				'secret'            => self::property( 'string', __( 'The provider\'s secret (default: one is generated).', 'service-integration' ) ),
 				'status'            => $args['status'],
 				'description'       => $args['source.create.description'],
 				'tolerance_seconds' => $args['tolerance_seconds'],
 			),
 			'source.update'    => array(
-				'scheme'            => self::property( 'string', __( 'How the provider signs.', 'service-integration' ), array( 'enum' => array( 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ) ) ),
+				'scheme'            => $fields['scheme'],
 				'status'            => $args['status'],
 				'description'       => $args['source.create.description'],
 				'tolerance_seconds' => $args['tolerance_seconds'],
@@ -216,46 +211,20 @@ final class Sidecar_Contract {
 				'webhook-endpoints'            => array(
 					'title'      => 'webhook-endpoints',
 					'type'       => 'object',
-					'properties' => array(
-						'endpoints'                 => array(
-							'description' => __( 'The endpoints.', 'service-integration' ),
-							'type'        => 'array',
-							'items'       => array(
-								'type'       => 'object',
-								'properties' => self::endpoint_properties( $fields ),
-								'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
+					'properties' => array_merge(
+						array(
+							'endpoints' => array(
+								'description' => __( 'The endpoints.', 'service-integration' ),
+								'type'        => 'array',
+								'items'       => array(
+									'type'       => 'object',
+									'properties' => self::endpoint_properties( $fields ),
+									'required'   => array( 'id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'disabled_at', 'disabled_by', 'failing_since', 'max_concurrency', 'wc_compat_signature', 'resend_failed_on_recovery', 'secrets', 'created_at', 'updated_at', 'health' ),
+								),
 							),
 						),
-						'id'                        => $fields['id'],
-						'url'                       => $fields['url'],
-						'description'               => $fields['description'],
-						'event_types'               => $fields['event_types'],
-						'status'                    => $fields['status'],
-						'disabled_reason'           => $fields['disabled_reason'],
-						'disabled_at'               => $fields['disabled_at'],
-						'disabled_by'               => $fields['disabled_by'],
-						'failing_since'             => $fields['failing_since'],
-						'max_concurrency'           => $fields['max_concurrency'],
-						'wc_compat_signature'       => $fields['wc_compat_signature'],
-						'resend_failed_on_recovery' => $fields['resend_failed_on_recovery'],
-						'secrets'                   => array(
-							'description' => __( 'Its signing secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-							'type'        => 'array',
-							'items'       => array(
-								'type'       => 'object',
-								'properties' => self::secret_info_properties(),
-								'required'   => array( 'masked', 'created_at', 'expires_at' ),
-							),
-						),
-						'created_at'                => $fields['created_at'],
-						'updated_at'                => $fields['updated_at'],
-						'health'                    => array(
-							'description' => __( 'Its attempts of the last 24 hours.', 'service-integration' ),
-							'type'        => 'object',
-							'properties'  => self::endpoint_health_properties( $fields ),
-							'required'    => array( 'recent_attempts', 'recent_success_rate', 'last_error' ),
-						),
-						'secret'                    => $fields['secret'],
+						self::endpoint_properties( $fields ),
+						array( 'secret' => $fields['secret'] )
 					),
 				),
 				'webhook-endpoint'             => array(
@@ -407,35 +376,23 @@ final class Sidecar_Contract {
 				'inbound-sources'              => array(
 					'title'      => 'inbound-sources',
 					'type'       => 'object',
-					'properties' => array(
-						'sources'              => array(
-							'description' => __( 'The sources.', 'service-integration' ),
-							'type'        => 'array',
-							'items'       => array(
-								'type'       => 'object',
-								'properties' => self::proxied_source_properties( $fields ),
-								'required'   => array( 'id', 'scheme', 'status', 'description', 'tolerance_seconds', 'tolerance_is_default', 'secrets', 'created_at', 'updated_at', 'receiving_url' ),
+					'properties' => array_merge(
+						array(
+							'sources' => array(
+								'description' => __( 'The sources.', 'service-integration' ),
+								'type'        => 'array',
+								'items'       => array(
+									'type'       => 'object',
+									'properties' => self::proxied_source_properties( $fields ),
+									'required'   => array( 'id', 'scheme', 'status', 'description', 'tolerance_seconds', 'tolerance_is_default', 'secrets', 'created_at', 'updated_at', 'receiving_url' ),
+								),
 							),
 						),
-						'id'                   => $fields['inbound-sources.id'],
-						'scheme'               => $fields['scheme'],
-						'status'               => $fields['inbound-sources.status'],
-						'description'          => $fields['description'],
-						'tolerance_seconds'    => $fields['tolerance_seconds'],
-						'tolerance_is_default' => $fields['tolerance_is_default'],
-						'secrets'              => array(
-							'description' => __( 'Its secrets, masked: the current one, and the previous one during a rotation.', 'service-integration' ),
-							'type'        => 'array',
-							'items'       => array(
-								'type'       => 'object',
-								'properties' => self::inbound_secret_info_properties(),
-								'required'   => array( 'masked', 'created_at', 'expires_at', 'origin' ),
-							),
-						),
-						'created_at'           => $fields['created_at'],
-						'updated_at'           => $fields['updated_at'],
-						'secret'               => $fields['inbound-sources.secret'],
-						'receiving_url'        => $fields['receiving_url'],
+						self::inbound_source_properties( $fields ),
+						array(
+							'secret'        => $fields['inbound-sources.secret'],
+							'receiving_url' => $fields['receiving_url'],
+						)
 					),
 				),
 				'inbound-source'               => array(
@@ -757,37 +714,20 @@ final class Sidecar_Contract {
 	 * The arguments that recur in the requests, by name (prefixed with the request where two
 	 * differ).
 	 *
+	 * @param array<string, array<string, mixed>> $fields The recurring fields, from fields().
 	 * @return array<string, array<string, mixed>>
 	 */
-	private static function args(): array {
+	private static function args( array $fields ): array {
 		return array(
-			'event_types'               => array(
-				'description' => __( 'Event types it receives; empty: all.', 'service-integration' ),
-				'type'        => 'array',
-				'items'       => array(
-					'type' => 'string',
-					'enum' => array( 'order.created', 'order.paid', 'order.refunded' ),
-				),
-				'maxItems'    => 20,
-			),
-			'max_concurrency'           => array(
-				'description' => __( 'Deliveries in flight to it at most.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 1,
-				'maximum'     => 64,
-			),
+			'event_types'               => $fields['event_types'] + array( 'maxItems' => 20 ),
+			'max_concurrency'           => $fields['max_concurrency'] + array( 'maximum' => 64 ),
 			'grace_hours'               => array(
 				'description' => __( 'Hours the previous secret stays valid (default 24, at most 720).', 'service-integration' ),
 				'type'        => 'number',
 				'minimum'     => 0,
 				'maximum'     => 720,
 			),
-			'page'                      => array(
-				'description' => __( 'Page, from 1.', 'service-integration' ),
-				'type'        => 'integer',
-				'minimum'     => 1,
-				'maximum'     => 1000000,
-			),
+			'page'                      => $fields['page'] + array( 'maximum' => 1000000 ),
 			'per_page'                  => array(
 				'description' => __( 'Items per page (default 20).', 'service-integration' ),
 				'type'        => 'integer',
@@ -800,9 +740,8 @@ final class Sidecar_Contract {
 				'minimum'     => 0,
 				'maximum'     => 86400,
 			),
-			'description'               => self::property( 'string', __( 'A note for the site owner.', 'service-integration' ), array( 'maxLength' => 500 ) ),
+			'description'               => $fields['description'] + array( 'maxLength' => 500 ),
 			'endpoint_id'               => self::property( 'string', __( 'Only this endpoint\'s deliveries.', 'service-integration' ), array( 'minLength' => 1 ) ),
-			'wc_compat_signature'       => self::property( 'boolean', __( 'Also sign as WooCommerce\'s own webhooks do (X-WC-Webhook-Signature).', 'service-integration' ) ),
 			'resend_failed_on_recovery' => self::property( 'boolean', __( 'When it succeeds again after failing, send again what ran out of attempts during the failure, in order (default: true).', 'service-integration' ) ),
 			'status'                    => array(
 				'type' => 'string',

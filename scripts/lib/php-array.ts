@@ -39,27 +39,85 @@ export interface Sharing {
 
 export const NO_SHARING: Sharing = { parts: new Map(), read: () => '' };
 
+/** Whether $part's entries stand in $entries from $start on, in order. */
+function standsAt( entries: [ string, unknown ][], part: SharedPart, start: number ): boolean {
+	return Object.entries( part.value ).every(
+		( [ name, item ], index ) =>
+			entries[ start + index ]?.[ 0 ] === name &&
+			JSON.stringify( entries[ start + index ]?.[ 1 ] ) === JSON.stringify( item )
+	);
+}
+
+/** A shared part found inside a larger value, and where its entries start. */
+interface PartWithin {
+	part: SharedPart;
+	start: number;
+}
+
 /**
- * The largest shared part a properties map starts with and adds to (a view that extends
- * another: the endpoint with its new secret), so that it is printed as that part plus the rest.
+ * The largest shared part of two entries or more whose entries stand, in a row, in a properties
+ * map that has more (a view that extends another, as the endpoint with its new secret, or a
+ * route's properties that add to a view on both sides), so that the map is printed as that part
+ * merged with the rest.
  */
-function extendedPart( entries: [ string, unknown ][], json: string, sharing: Sharing ): SharedPart | undefined {
+function partInProperties( entries: [ string, unknown ][], json: string, sharing: Sharing ): PartWithin | undefined {
+	let best: PartWithin | undefined;
+	for ( const [ partJson, part ] of sharing.parts ) {
+		const size = Object.keys( part.value ).length;
+		if (
+			partJson === json ||
+			size < 2 ||
+			size >= entries.length ||
+			( best && size <= Object.keys( best.part.value ).length )
+		) {
+			continue;
+		}
+		for ( let start = 0; start + size <= entries.length; start++ ) {
+			if ( standsAt( entries, part, start ) ) {
+				best = { part, start };
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/**
+ * The largest shared schema with a description that a schema starts with and adds to (a request
+ * argument that is a field of the answers with limits of its own), so that the schema is printed
+ * as that part plus the rest and its description stays one translatable string.
+ */
+function extendedSchema( entries: [ string, unknown ][], json: string, sharing: Sharing ): SharedPart | undefined {
 	let best: SharedPart | undefined;
 	for ( const [ partJson, part ] of sharing.parts ) {
-		const partEntries = Object.entries( part.value );
-		const isPrefix =
-			partJson !== json &&
-			partEntries.length < entries.length &&
-			partEntries.every(
-				( [ name, item ], index ) =>
-					entries[ index ]?.[ 0 ] === name &&
-					JSON.stringify( entries[ index ]?.[ 1 ] ) === JSON.stringify( item )
-			);
-		if ( isPrefix && ( ! best || partEntries.length > Object.keys( best.value ).length ) ) {
+		const size = Object.keys( part.value ).length;
+		const described =
+			typeof part.value.description === 'string' && Object.keys( part.value )[ 0 ] === 'description';
+		if ( partJson === json || ! described || size >= entries.length || ! standsAt( entries, part, 0 ) ) {
+			continue;
+		}
+		if ( ! best || size > Object.keys( best.value ).length ) {
 			best = part;
 		}
 	}
 	return best;
+}
+
+/** A properties map as the shared part within it merged with the entries before and after it. */
+function mergedProperties(
+	entries: [ string, unknown ][],
+	within: PartWithin,
+	indent: string,
+	sharing: Sharing
+): string {
+	const inner = indent + '\t';
+	const end = within.start + Object.keys( within.part.value ).length;
+	const rest = ( from: number, to: number ) =>
+		from < to ? [ phpArray( Object.fromEntries( entries.slice( from, to ) ), inner, sharing ) ] : [];
+	const pieces = [ ...rest( 0, within.start ), sharing.read( within.part ), ...rest( end, entries.length ) ];
+	return pieces.some( ( piece ) => piece.includes( '\n' ) )
+		? `array_merge(\n${ pieces.map( ( piece ) => `${ inner }${ piece }` ).join( ',\n' ) }\n${ indent })`
+		: `array_merge( ${ pieces.join( ', ' ) } )`;
 }
 
 /**
@@ -114,17 +172,14 @@ export function phpArray( value: unknown, indent: string, sharing: Sharing, key?
 			// A request without fields (endpoint.test): WordPress Coding Standards want `array()`.
 			return 'array()';
 		}
-		const inner = indent + '\t';
-		const base = key === 'properties' ? extendedPart( entries, json, sharing ) : undefined;
+		const within = key === 'properties' ? partInProperties( entries, json, sharing ) : undefined;
+		if ( within ) {
+			return mergedProperties( entries, within, indent, sharing );
+		}
+		const base = definition || key === 'properties' ? undefined : extendedSchema( entries, json, sharing );
 		if ( base ) {
-			const added = phpArray(
-				Object.fromEntries( entries.slice( Object.keys( base.value ).length ) ),
-				inner,
-				sharing
-			);
-			return added.includes( '\n' )
-				? `array_merge(\n${ inner }${ sharing.read( base ) },\n${ inner }${ added }\n${ indent })`
-				: `array_merge( ${ sharing.read( base ) }, ${ added } )`;
+			const added = Object.fromEntries( entries.slice( Object.keys( base.value ).length ) );
+			return `${ sharing.read( base ) } + ${ phpArray( added, indent, sharing ) }`;
 		}
 		const compact = definition
 			? undefined
@@ -132,6 +187,7 @@ export function phpArray( value: unknown, indent: string, sharing: Sharing, key?
 		if ( compact ) {
 			return compact;
 		}
+		const inner = indent + '\t';
 		const lines = entries.map(
 			( [ name, item ] ) =>
 				`${ inner }${ phpLiteral( name ) }${ ' '.repeat( arrowSpaces( inner, entries, name ) ) }=> ${ phpArray(

@@ -52,19 +52,37 @@ describe( "the proxy routes' arguments, generated from the sidecar's request sch
 		expect( fs.readFileSync( SIDECAR_CONTRACT_FILE, 'utf8' ) ).toBe( sidecarContractPhp() );
 		// A changed limit on the sidecar's side makes a different file.
 		const limit = PROXIED_REQUESTS[ 'endpoint.create' ].shape.max_concurrency;
-		expect( sidecarContractPhp() ).toContain( "'maximum'     => 64," );
+		expect( sidecarContractPhp() ).toContain( "$fields['max_concurrency'] + array( 'maximum' => 64 )" );
 		expect( limit.safeParse( 65 ).success ).toBe( false );
 	} );
 
 	it( 'read by PHP as the same values and arguments', () => {
 		const { constants, requests } = readByPhp();
 		expect( requests ).toEqual( requestArgs() );
+		// In the same order too (what OPTIONS lists): the file builds some from shared parts.
+		expect( JSON.stringify( requests ) ).toBe( JSON.stringify( requestArgs() ) );
 		expect( constants ).toMatchObject( {
 			EVENT_TYPES: [ 'order.created', 'order.paid', 'order.refunded' ],
 			REPLAY_MAX_LIMIT: 10_000,
 			SOURCE_ID_PATTERN: '[a-z0-9-]{1,64}',
 		} );
 		expect( Object.keys( requests ).sort() ).toEqual( Object.keys( PROXIED_REQUESTS ).sort() );
+	} );
+
+	it( 'translate each description with one __() call, however many arguments and fields it describes', () => {
+		const descriptions = ( value: unknown ): string[] =>
+			value !== null && typeof value === 'object'
+				? Object.entries( value ).flatMap( ( [ key, item ] ) =>
+						key === 'description' && typeof item === 'string' ? [ item ] : descriptions( item )
+					)
+				: [];
+		const { requests, responses } = readByPhp();
+		const described = new Set( descriptions( { requests, responses } ) );
+		const calls = [ ...sidecarContractPhp().matchAll( /__\( '((?:[^'\\]|\\.)*)', 'service-integration' \)/g ) ].map(
+			( [ , text ] ) => ( text as string ).replace( /\\(.)/g, '$1' )
+		);
+		expect( calls.filter( ( text, index ) => calls.indexOf( text ) !== index ) ).toEqual( [] );
+		expect( new Set( calls ) ).toEqual( described );
 	} );
 
 	// Each value at and past a limit: the generated arguments accept what the sidecar accepts.
@@ -174,6 +192,7 @@ describe( "the proxy routes' response schemas, generated from the sidecar's answ
 
 	it( 'read by PHP as the generator makes them from zod, one per route title', () => {
 		expect( responses ).toEqual( responseSchemas() );
+		expect( JSON.stringify( responses ) ).toBe( JSON.stringify( responseSchemas() ) );
 		expect( Object.keys( responses ).sort() ).toEqual( Object.keys( PROXIED_RESPONSES ).sort() );
 		expect( responses[ 'webhook-endpoint' ] ).toMatchObject( {
 			title: 'webhook-endpoint',

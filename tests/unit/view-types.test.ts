@@ -73,6 +73,18 @@ describe( "the admin page's types of the answers PHP owns", () => {
 		expect( tsType( schema, 0 ) ).toBe( type );
 	} );
 
+	it( "write an object of another answer's shape as that answer's type, not its fields again", () => {
+		const event = { type: 'object', properties: { id: { type: 'integer' } }, required: [ 'id' ] };
+		const named = new Map( [
+			[ JSON.stringify( { properties: event.properties, required: event.required } ), 'Event' ],
+		] );
+		expect( tsType( { type: 'array', items: event }, 0, named ) ).toBe( 'Event[]' );
+		expect( tsType( { ...event, type: [ 'object', 'null' ] }, 0, named ) ).toBe( 'Event | null' );
+		expect( tsType( { ...event, required: [] }, 0, named ) ).toBe( '{\n\tid?: number;\n}' );
+		expect( viewTypesTs( schemas ) ).toContain( '\tevents: InboundEvent[];\n' );
+		expect( viewTypesTs( schemas ) ).toContain( 'export type InboundEvent = {\n' );
+	} );
+
 	it( 'refuse a schema keyword they cannot express rather than guess', () => {
 		expect( () => tsType( { type: 'file' }, 0 ) ).toThrow( 'Unsupported type in an answer schema: file' );
 	} );

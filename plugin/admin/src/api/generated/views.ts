@@ -151,38 +151,7 @@ export type InboundEvent = {
 /** inbound-events */
 export type InboundEventPage = {
 	/** The events of this page, newest first, without payloads. */
-	events: {
-		/** The event's id in WordPress. */
-		id: number;
-		/** The source it came from. */
-		source: string;
-		/** What deduplicates: the provider's signed id, or a digest of the signed body. */
-		event_id: string;
-		/** The provider's own, unsigned delivery id (GitHub, Shopify), to match their delivery logs. */
-		delivery_id: string | null;
-		/** The event type the provider gave. */
-		type: string | null;
-		/** Processing status. */
-		status: 'received' | 'processed' | 'failed';
-		/** Processing attempts made. */
-		attempts: number;
-		/** Why the last attempt failed. */
-		last_error: string | null;
-		/** When it was received, ISO 8601 in UTC. */
-		received_at: string | null;
-		/** When it was processed, ISO 8601 in UTC. */
-		processed_at: string | null;
-		/** When the next attempt is due, ISO 8601 in UTC; null when none is. */
-		next_attempt_at: string | null;
-		/** Whether it failed and no attempt is left. */
-		gave_up: boolean;
-		/** Redeliveries of this event acknowledged as duplicates. */
-		duplicate_count: number;
-		/** When the last duplicate came, ISO 8601 in UTC. */
-		last_duplicate_at: string | null;
-		/** One event only: the exact body the provider signed. */
-		payload?: string;
-	}[];
+	events: InboundEvent[];
 	/** Events matching the filters. */
 	total: number;
 	/** This page, from 1. */
