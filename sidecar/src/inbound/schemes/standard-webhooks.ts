@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../constant-time';
 import type { VerifyInput, VerifyResult } from '../verify';
+import { fail } from '../verify-failure';
 
 const SECRET_PREFIX = 'whsec_';
 // Bounded printable ASCII without '.', which would make the signed content ambiguous.
@@ -112,8 +113,4 @@ function decodeSecret( secret: string ): Buffer | null {
 	}
 	const key = Buffer.from( encoded, 'base64' );
 	return key.length > 0 ? key : null;
-}
-
-function fail( code: Extract< VerifyResult, { ok: false } >[ 'code' ], message: string ): VerifyResult {
-	return { ok: false, code, message };
 }

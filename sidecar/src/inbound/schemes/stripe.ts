@@ -6,6 +6,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../constant-time';
 import type { VerifyInput, VerifyResult } from '../verify';
+import { fail } from '../verify-failure';
 
 // Strict item grammar: whitespace or empty items mean a mangled or joined header.
 const ITEM_PATTERN = /^([a-z0-9]+)=([A-Za-z0-9_-]+)$/;
@@ -105,8 +106,4 @@ function readPayloadId( rawBody: Buffer ): string | null {
 		// Not JSON: fall back to the digest id.
 	}
 	return null;
-}
-
-function fail( code: Extract< VerifyResult, { ok: false } >[ 'code' ], message: string ): VerifyResult {
-	return { ok: false, code, message };
 }
