@@ -81,12 +81,26 @@ module.exports = [
 			// condition (`withTheFixture`: `it` or `it.skip`).
 			'jest/no-standalone-expect': [
 				'error',
-				{ additionalTestBlockFunctions: [ 'beforeAll', 'beforeEach', 'afterAll', 'afterEach', 'withTheFixture' ] },
+				{
+					additionalTestBlockFunctions: [
+						'beforeAll',
+						'beforeEach',
+						'afterAll',
+						'afterEach',
+						'withTheFixture',
+					],
+				},
 			],
 			// Assertions made through the suite's own helpers count (expectRefused and the like).
 			'jest/expect-expect': [ 'error', { assertFunctionNames: [ 'expect', 'expect*' ] } ],
 			// Table-driven cases assert the outcome each case expects, in its branch.
 			'jest/no-conditional-expect': 'off',
 		},
+	},
+	{
+		// Cases several test files share (tests/unit/inbound/scheme-cases.ts): jest runs only
+		// *.test.ts, so exporting the function that declares them does not run them twice.
+		files: [ 'tests/**/*-cases.ts' ],
+		rules: { 'jest/no-export': 'off' },
 	},
 ];

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
+import { schemeCases } from './scheme-cases';
 
 // Signatures come from the reference `standardwebhooks` library, not from our code.
 const NOW = 1_700_000_000;
@@ -59,12 +60,6 @@ describe( 'standard-webhooks', () => {
 		expect( verifyInbound( 'standard-webhooks', request( { nowSeconds: now }, headers ) ).ok ).toBe( true );
 	} );
 
-	test( 'refuses the same JSON re-serialized with different whitespace', () => {
-		const reserialized = JSON.stringify( JSON.parse( BODY ), null, 2 );
-		const result = verifyInbound( 'standard-webhooks', request( { rawBody: Buffer.from( reserialized ) } ) );
-		expect( result ).toMatchObject( { ok: false, code: 'invalid_signature' } );
-	} );
-
 	test( 'verifies the exact bytes, including non-UTF-8 bodies', () => {
 		const raw = Buffer.from( [ 0x7b, 0xff, 0xfe, 0x7d ] );
 		const key = Buffer.from( SECRET.slice( 'whsec_'.length ), 'base64' );
@@ -76,11 +71,6 @@ describe( 'standard-webhooks', () => {
 	} );
 
 	describe( 'rotation', () => {
-		test( 'passes when the second configured secret signed it', () => {
-			const input = request( { secrets: [ OLD_SECRET, SECRET ] } );
-			expect( verifyInbound( 'standard-webhooks', input ).ok ).toBe( true );
-		} );
-
 		test( 'a header with old + new signatures passes when only one secret is configured', () => {
 			const both = `${ sign( OLD_SECRET, ID, NOW, BODY ) } ${ sign( SECRET, ID, NOW, BODY ) }`;
 			expect(
@@ -149,7 +139,6 @@ describe( 'standard-webhooks', () => {
 
 	describe( 'failures', () => {
 		test.each( [
-			[ 'webhook-signature', 'missing_signature' ],
 			[ 'webhook-timestamp', 'missing_signature' ],
 			[ 'webhook-id', 'missing_event_id' ],
 		] )( 'missing %s is %s', ( name, code ) => {
@@ -168,12 +157,6 @@ describe( 'standard-webhooks', () => {
 			[ 'webhook-timestamp', '1700000000.5' ],
 			[ 'webhook-timestamp', '-1700000000' ],
 			[ 'webhook-timestamp', '01700000000' ],
-			[ 'webhook-signature', '' ],
-			[ 'webhook-signature', 'v1' ],
-			[ 'webhook-signature', 'v1,' ],
-			[ 'webhook-signature', 'v1,not base64!' ],
-			[ 'webhook-signature', 'v1,c2hvcnQ=' ],
-			[ 'webhook-signature', 'sha256=abcdef' ],
 		] )( '%s = %j is malformed_signature', ( name, value ) => {
 			const result = verifyInbound( 'standard-webhooks', request( {}, { [ name ]: value } ) );
 			expect( result ).toMatchObject( { ok: false, code: 'malformed_signature' } );
@@ -205,43 +188,22 @@ describe( 'standard-webhooks', () => {
 			} );
 		} );
 
-		test( 'a duplicated header joined by the HTTP layer is malformed, not silently accepted', () => {
-			const sig = sign( SECRET, ID, NOW, BODY );
-			const result = verifyInbound(
-				'standard-webhooks',
-				request( {}, { 'webhook-signature': `${ sig }, ${ sig }` } )
-			);
-			expect( result ).toMatchObject( { ok: false, code: 'malformed_signature' } );
-		} );
-
-		test( 'wrong secret is invalid_signature', () => {
-			const other = `whsec_${ randomBytes( 24 ).toString( 'base64' ) }`;
-			expect( verifyInbound( 'standard-webhooks', request( { secrets: [ other ] } ) ) ).toMatchObject( {
-				ok: false,
-				code: 'invalid_signature',
-			} );
-		} );
-
-		test( 'tampered body is invalid_signature', () => {
-			const tampered = Buffer.from( BODY.replace( '19.90', '0.01' ) );
-			expect( verifyInbound( 'standard-webhooks', request( { rawBody: tampered } ) ) ).toMatchObject( {
-				ok: false,
-				code: 'invalid_signature',
-			} );
-		} );
-
 		test( 'a secret that is not base64 is unusable, and the message does not echo it', () => {
 			const bad = 'whsec_not*base64';
 			const result = verifyInbound( 'standard-webhooks', request( { secrets: [ bad ] } ) );
 			expect( result ).toMatchObject( { ok: false, code: 'invalid_signature' } );
 			expect( JSON.stringify( result ) ).not.toContain( 'not*base64' );
 		} );
+	} );
 
-		test( 'empty secrets list is refused', () => {
-			expect( verifyInbound( 'standard-webhooks', request( { secrets: [] } ) ) ).toMatchObject( {
-				ok: false,
-				code: 'invalid_signature',
-			} );
-		} );
+	schemeCases( {
+		scheme: 'standard-webhooks',
+		request,
+		signatureHeader: 'webhook-signature',
+		secret: SECRET,
+		otherSecret: OLD_SECRET,
+		respelled: [ JSON.stringify( JSON.parse( BODY ), null, 2 ) ],
+		tampered: BODY.replace( '19.90', '0.01' ),
+		malformed: [ '', 'v1', 'v1,', 'v1,not base64!', 'v1,c2hvcnQ=', 'sha256=abcdef' ],
 	} );
 } );

@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
+import { schemeCases } from './scheme-cases';
 
 // Headers come from stripe-node's own test helper, not from our code.
 const NOW = 1_700_000_000;
 const SECRET = `whsec_${ randomBytes( 24 ).toString( 'hex' ) }`;
 const OLD_SECRET = `whsec_${ randomBytes( 24 ).toString( 'hex' ) }`;
+// A well-formed v1 value that no secret made.
+const SIG = 'a'.repeat( 64 );
 const BODY = JSON.stringify( { id: 'evt_1NfQ2aLkdIwHu7ix', object: 'event', type: 'payment_intent.succeeded' } );
 
 function header( secret: string, timestamp: number, payload: string = BODY ): string {
@@ -68,24 +71,12 @@ describe( 'stripe', () => {
 		}
 	} );
 
-	test( 'refuses the same JSON re-serialized with different whitespace', () => {
-		const reserialized = JSON.stringify( JSON.parse( BODY ), null, 2 );
-		expect( verifyInbound( 'stripe', request( { rawBody: Buffer.from( reserialized ) } ) ) ).toMatchObject( {
-			ok: false,
-			code: 'invalid_signature',
-		} );
-	} );
-
 	test( 'ignores v0 entries and unknown keys', () => {
 		const h = `${ header( SECRET, NOW ) },v0=${ '0'.repeat( 64 ) },x=1`;
 		expect( verifyInbound( 'stripe', request( {}, h ) ).ok ).toBe( true );
 	} );
 
 	describe( 'rotation', () => {
-		test( 'passes when the second configured secret signed it', () => {
-			expect( verifyInbound( 'stripe', request( { secrets: [ OLD_SECRET, SECRET ] } ) ).ok ).toBe( true );
-		} );
-
 		test( 'a header with two v1 signatures passes when only one secret matches', () => {
 			const both = `t=${ NOW },v1=${ v1Of( header( OLD_SECRET, NOW ) ) },v1=${ v1Of( header( SECRET, NOW ) ) }`;
 			expect( verifyInbound( 'stripe', request( { secrets: [ SECRET ] }, both ) ).ok ).toBe( true );
@@ -121,13 +112,6 @@ describe( 'stripe', () => {
 	} );
 
 	describe( 'failures', () => {
-		test( 'missing header is missing_signature', () => {
-			expect( verifyInbound( 'stripe', request( { headers: {} } ) ) ).toMatchObject( {
-				ok: false,
-				code: 'missing_signature',
-			} );
-		} );
-
 		test( 'a header with only a timestamp is missing_signature', () => {
 			expect( verifyInbound( 'stripe', request( {}, `t=${ NOW }` ) ) ).toMatchObject( {
 				ok: false,
@@ -138,64 +122,29 @@ describe( 'stripe', () => {
 				code: 'missing_signature',
 			} );
 		} );
+	} );
 
-		const sig = 'a'.repeat( 64 );
-		test.each( [
+	schemeCases( {
+		scheme: 'stripe',
+		request,
+		signatureHeader: 'stripe-signature',
+		secret: SECRET,
+		otherSecret: OLD_SECRET,
+		respelled: [ JSON.stringify( JSON.parse( BODY ), null, 2 ) ],
+		tampered: BODY.replace( 'succeeded', 'failed' ),
+		malformed: [
 			'',
 			'garbage',
-			`v1=${ sig }`,
-			`t=,v1=${ sig }`,
-			`t=soon,v1=${ sig }`,
-			`t=${ NOW }.5,v1=${ sig }`,
-			`t=${ NOW },v1=${ sig.toUpperCase() }`,
-			`t=${ NOW },v1=${ sig.slice( 1 ) }`,
+			`v1=${ SIG }`,
+			`t=,v1=${ SIG }`,
+			`t=soon,v1=${ SIG }`,
+			`t=${ NOW }.5,v1=${ SIG }`,
+			`t=${ NOW },v1=${ SIG.toUpperCase() }`,
+			`t=${ NOW },v1=${ SIG.slice( 1 ) }`,
 			`t=${ NOW },v1=`,
-			`t=${ NOW }, v1=${ sig }`,
-			`t=${ NOW },,v1=${ sig }`,
-			`t=${ NOW },t=${ NOW },v1=${ sig }`,
-		] )( '%j is malformed_signature', ( value ) => {
-			expect( verifyInbound( 'stripe', request( {}, value ) ) ).toMatchObject( {
-				ok: false,
-				code: 'malformed_signature',
-			} );
-		} );
-
-		test( 'a duplicated header joined by the HTTP layer is malformed, not silently accepted', () => {
-			const h = header( SECRET, NOW );
-			expect( verifyInbound( 'stripe', request( {}, `${ h },${ h }` ) ) ).toMatchObject( {
-				ok: false,
-				code: 'malformed_signature',
-			} );
-			expect( verifyInbound( 'stripe', request( {}, `${ h }, ${ h }` ) ) ).toMatchObject( {
-				ok: false,
-				code: 'malformed_signature',
-			} );
-		} );
-
-		test( 'wrong secret is invalid_signature', () => {
-			expect( verifyInbound( 'stripe', request( { secrets: [ OLD_SECRET ] } ) ) ).toMatchObject( {
-				ok: false,
-				code: 'invalid_signature',
-			} );
-		} );
-
-		test( 'tampered body is invalid_signature', () => {
-			const tampered = Buffer.from( BODY.replace( 'succeeded', 'failed' ) );
-			expect( verifyInbound( 'stripe', request( { rawBody: tampered } ) ) ).toMatchObject( {
-				ok: false,
-				code: 'invalid_signature',
-			} );
-		} );
-
-		test( 'empty secrets list is refused without echoing anything secret', () => {
-			const result = verifyInbound( 'stripe', request( { secrets: [] } ) );
-			expect( result ).toMatchObject( { ok: false, code: 'invalid_signature' } );
-		} );
-
-		test( 'failure messages never contain the secret', () => {
-			const result = verifyInbound( 'stripe', request( { rawBody: Buffer.from( 'x' ) } ) );
-			expect( result.ok ).toBe( false );
-			expect( JSON.stringify( result ) ).not.toContain( SECRET );
-		} );
+			`t=${ NOW }, v1=${ SIG }`,
+			`t=${ NOW },,v1=${ SIG }`,
+			`t=${ NOW },t=${ NOW },v1=${ SIG }`,
+		],
 	} );
 } );
