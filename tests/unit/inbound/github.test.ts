@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
+import { verifyInbound } from '../../../sidecar/src/inbound/verify';
 import { octokitSign } from '../../support/octokit-sign';
-import { schemeCases } from './scheme-cases';
+import { requestBuilder, schemeCases } from './scheme-cases';
 
 const SECRET = randomBytes( 20 ).toString( 'hex' );
 const OLD_SECRET = randomBytes( 20 ).toString( 'hex' );
@@ -17,24 +17,11 @@ beforeAll( () => {
 	] );
 } );
 
-function request(
-	overrides: Partial< VerifyInput > = {},
-	headers: Record< string, string | undefined > = {}
-): VerifyInput {
-	return {
-		rawBody: Buffer.from( BODY ),
-		headers: {
-			'x-hub-signature-256': SIG,
-			'x-github-delivery': DELIVERY,
-			'x-github-event': 'pull_request',
-			...headers,
-		},
-		secrets: [ SECRET ],
-		toleranceSeconds: 300,
-		nowSeconds: 1_700_000_000,
-		...overrides,
-	};
-}
+const request = requestBuilder( BODY, SECRET, () => ( {
+	'x-hub-signature-256': SIG,
+	'x-github-delivery': DELIVERY,
+	'x-github-event': 'pull_request',
+} ) );
 
 describe( 'github', () => {
 	test( 'octokit signs exactly as documented (sha256=<hex HMAC of body>)', () => {

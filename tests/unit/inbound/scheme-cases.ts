@@ -6,6 +6,29 @@ import { verifyInbound, type InboundScheme, type VerifyInput } from '../../../si
  * wrong signature. Each scheme's test calls this inside its own describe, with a request
  * its provider's own recipe signed, and keeps only the cases that are its own.
  */
+/** The clock every scheme's test verifies at (2023-11-14T22:13:20Z). */
+export const NOW = 1_700_000_000;
+
+export type RequestBuilder = (
+	overrides?: Partial< VerifyInput >,
+	headers?: Record< string, string | undefined >
+) => VerifyInput;
+
+/**
+ * Requests for one scheme: `body` with the headers `signed()` gives, verified with `secret` at
+ * NOW with a 300 s tolerance; then these fields and headers changed (undefined: the header is absent).
+ */
+export function requestBuilder( body: string, secret: string, signed: () => Record< string, string > ): RequestBuilder {
+	return ( overrides = {}, headers = {} ) => ( {
+		rawBody: Buffer.from( body ),
+		headers: { ...signed(), ...headers },
+		secrets: [ secret ],
+		toleranceSeconds: 300,
+		nowSeconds: NOW,
+		...overrides,
+	} );
+}
+
 export interface SchemeUnderTest {
 	scheme: InboundScheme;
 	/** A request the scheme accepts, signed with `secret`, with these fields changed. */

@@ -1,12 +1,11 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
-import { schemeCases } from './scheme-cases';
+import { verifyInbound } from '../../../sidecar/src/inbound/verify';
+import { NOW, requestBuilder, schemeCases } from './scheme-cases';
 
 /**
  * No Shopify library is installed, so signatures follow Shopify's documented
  * recipe: base64(HMAC-SHA256(client secret, raw body)).
  */
-const NOW = 1_700_000_000;
 const SECRET = randomBytes( 16 ).toString( 'hex' );
 const OLD_SECRET = randomBytes( 16 ).toString( 'hex' );
 const BODY = '{"id":820982911946154508,"email":"jon@example.com","total_price":"19.90"}';
@@ -20,25 +19,12 @@ function iso( seconds: number ): string {
 	return new Date( seconds * 1000 ).toISOString();
 }
 
-function request(
-	overrides: Partial< VerifyInput > = {},
-	headers: Record< string, string | undefined > = {}
-): VerifyInput {
-	return {
-		rawBody: Buffer.from( BODY ),
-		headers: {
-			'x-shopify-hmac-sha256': sign( SECRET ),
-			'x-shopify-webhook-id': WEBHOOK_ID,
-			'x-shopify-triggered-at': iso( NOW - 5 ),
-			'x-shopify-topic': 'orders/paid',
-			...headers,
-		},
-		secrets: [ SECRET ],
-		toleranceSeconds: 300,
-		nowSeconds: NOW,
-		...overrides,
-	};
-}
+const request = requestBuilder( BODY, SECRET, () => ( {
+	'x-shopify-hmac-sha256': sign( SECRET ),
+	'x-shopify-webhook-id': WEBHOOK_ID,
+	'x-shopify-triggered-at': iso( NOW - 5 ),
+	'x-shopify-topic': 'orders/paid',
+} ) );
 
 describe( 'shopify', () => {
 	const DIGEST_ID = `sha256:${ createHash( 'sha256' ).update( BODY ).digest( 'hex' ) }`;

@@ -1,10 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
-import { schemeCases } from './scheme-cases';
+import { verifyInbound } from '../../../sidecar/src/inbound/verify';
+import { NOW, requestBuilder, schemeCases } from './scheme-cases';
 
 // Signatures come from the reference `standardwebhooks` library, not from our code.
-const NOW = 1_700_000_000;
 const SECRET = `whsec_${ randomBytes( 24 ).toString( 'base64' ) }`;
 const OLD_SECRET = `whsec_${ randomBytes( 32 ).toString( 'base64' ) }`;
 const ID = 'msg_2b8fN0QdY1pD3rJm';
@@ -14,24 +13,11 @@ function sign( secret: string, id: string, ts: number, body: string ): string {
 	return new Webhook( secret ).sign( id, new Date( ts * 1000 ), body );
 }
 
-function request(
-	overrides: Partial< VerifyInput > = {},
-	headers: Record< string, string | undefined > = {}
-): VerifyInput {
-	return {
-		rawBody: Buffer.from( BODY ),
-		headers: {
-			'webhook-id': ID,
-			'webhook-timestamp': String( NOW ),
-			'webhook-signature': sign( SECRET, ID, NOW, BODY ),
-			...headers,
-		},
-		secrets: [ SECRET ],
-		toleranceSeconds: 300,
-		nowSeconds: NOW,
-		...overrides,
-	};
-}
+const request = requestBuilder( BODY, SECRET, () => ( {
+	'webhook-id': ID,
+	'webhook-timestamp': String( NOW ),
+	'webhook-signature': sign( SECRET, ID, NOW, BODY ),
+} ) );
 
 describe( 'standard-webhooks', () => {
 	test( 'accepts a signature made by the standardwebhooks library', () => {

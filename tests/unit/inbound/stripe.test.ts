@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
-import { schemeCases } from './scheme-cases';
+import { NOW, requestBuilder, schemeCases } from './scheme-cases';
 
 // Headers come from stripe-node's own test helper, not from our code.
-const NOW = 1_700_000_000;
 const SECRET = `whsec_${ randomBytes( 24 ).toString( 'hex' ) }`;
 const OLD_SECRET = `whsec_${ randomBytes( 24 ).toString( 'hex' ) }`;
 // A well-formed v1 value that no secret made.
@@ -15,15 +14,10 @@ function header( secret: string, timestamp: number, payload: string = BODY ): st
 	return Stripe.webhooks.generateTestHeaderString( { payload, secret, timestamp } );
 }
 
+const signedRequest = requestBuilder( BODY, SECRET, () => ( { 'stripe-signature': header( SECRET, NOW ) } ) );
+
 function request( overrides: Partial< VerifyInput > = {}, signature: string = header( SECRET, NOW ) ): VerifyInput {
-	return {
-		rawBody: Buffer.from( BODY ),
-		headers: { 'stripe-signature': signature },
-		secrets: [ SECRET ],
-		toleranceSeconds: 300,
-		nowSeconds: NOW,
-		...overrides,
-	};
+	return signedRequest( overrides, { 'stripe-signature': signature } );
 }
 
 function v1Of( h: string ): string {

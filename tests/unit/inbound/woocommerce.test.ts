@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { verifyInbound, type VerifyInput } from '../../../sidecar/src/inbound/verify';
-import { schemeCases } from './scheme-cases';
+import { verifyInbound } from '../../../sidecar/src/inbound/verify';
+import { requestBuilder, schemeCases } from './scheme-cases';
 
 /**
  * WooCommerce's WC_Webhook::generate_signature is PHP:
@@ -14,24 +14,11 @@ function sign( secret: string, body: string | Buffer = BODY ): string {
 	return createHmac( 'sha256', secret ).update( body ).digest( 'base64' );
 }
 
-function request(
-	overrides: Partial< VerifyInput > = {},
-	headers: Record< string, string | undefined > = {}
-): VerifyInput {
-	return {
-		rawBody: Buffer.from( BODY ),
-		headers: {
-			'x-wc-webhook-signature': sign( SECRET ),
-			'x-wc-webhook-delivery-id': randomBytes( 16 ).toString( 'hex' ),
-			'x-wc-webhook-topic': 'order.updated',
-			...headers,
-		},
-		secrets: [ SECRET ],
-		toleranceSeconds: 300,
-		nowSeconds: 1_700_000_000,
-		...overrides,
-	};
-}
+const request = requestBuilder( BODY, SECRET, () => ( {
+	'x-wc-webhook-signature': sign( SECRET ),
+	'x-wc-webhook-delivery-id': randomBytes( 16 ).toString( 'hex' ),
+	'x-wc-webhook-topic': 'order.updated',
+} ) );
 
 describe( 'woocommerce', () => {
 	const digestId = `sha256:${ createHash( 'sha256' ).update( BODY ).digest( 'hex' ) }`;
