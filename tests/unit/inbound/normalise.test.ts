@@ -1,4 +1,5 @@
 import { MAX_TYPE_LENGTH, normaliseInbound } from '../../../sidecar/src/inbound/normalise';
+import { INBOUND_SCHEMES } from '../../../sidecar/src/contracts/constants';
 import type { InboundScheme } from '../../../sidecar/src/inbound/verify';
 
 const raw = ( value: unknown ): Buffer => Buffer.from( typeof value === 'string' ? value : JSON.stringify( value ) );
@@ -81,41 +82,29 @@ describe( 'normaliseInbound: {type, data} for every scheme', () => {
 		} );
 	} );
 
-	test.each( [ 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ] as InboundScheme[] )(
-		'%s: a body that is not JSON is invalid_json',
-		( scheme ) => {
-			for ( const body of [ '', '{', '{"type":"a",}', 'type=a&data=b', '\ufeff{"type":"a","data":{}}', 'NaN' ] ) {
-				expect(
-					normaliseInbound( scheme, raw( body ), {
-						'x-github-event': 'push',
-						'x-shopify-topic': 't',
-						'x-wc-webhook-topic': 't',
-					} )
-				).toMatchObject( {
-					ok: false,
-					code: 'invalid_json',
-				} );
-			}
+	// Whatever the scheme, and with every type header present, a body that is not a JSON object.
+	const notAnObject: Array< [ string, 'invalid_json' | 'invalid_payload', string[] ] > = [
+		[
+			'a body that is not JSON',
+			'invalid_json',
+			[ '', '{', '{"type":"a",}', 'type=a&data=b', '\ufeff{"type":"a","data":{}}', 'NaN' ],
+		],
+		[
+			'JSON that is not an object',
+			'invalid_payload',
+			[ '[]', '[{"type":"a","data":{}}]', 'null', '"text"', '42', 'true' ],
+		],
+	];
+	test.each(
+		INBOUND_SCHEMES.flatMap( ( scheme ) =>
+			notAnObject.map( ( [ what, code, bodies ] ) => [ scheme, what, code, bodies ] as const )
+		)
+	)( '%s: %s is %s', ( scheme, _what, code, bodies ) => {
+		const typeHeaders = { 'x-github-event': 'push', 'x-shopify-topic': 't', 'x-wc-webhook-topic': 't' };
+		for ( const body of bodies ) {
+			expect( normaliseInbound( scheme, raw( body ), typeHeaders ) ).toMatchObject( { ok: false, code } );
 		}
-	);
-
-	test.each( [ 'standard-webhooks', 'stripe', 'github', 'shopify', 'woocommerce' ] as InboundScheme[] )(
-		'%s: JSON that is not an object is invalid_payload',
-		( scheme ) => {
-			for ( const body of [ '[]', '[{"type":"a","data":{}}]', 'null', '"text"', '42', 'true' ] ) {
-				expect(
-					normaliseInbound( scheme, raw( body ), {
-						'x-github-event': 'push',
-						'x-shopify-topic': 't',
-						'x-wc-webhook-topic': 't',
-					} )
-				).toMatchObject( {
-					ok: false,
-					code: 'invalid_payload',
-				} );
-			}
-		}
-	);
+	} );
 
 	test.each( [ 'standard-webhooks', 'stripe' ] as InboundScheme[] )(
 		'%s: missing or mistyped type/data is invalid_payload',
