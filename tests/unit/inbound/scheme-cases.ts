@@ -1,11 +1,9 @@
+/**
+ * What every scheme's unit test shares: how a request is built, and the cases every
+ * scheme owes the same answer to (schemeCases).
+ */
 import { verifyInbound, type InboundScheme, type VerifyInput } from '../../../sidecar/src/inbound/verify';
 
-/**
- * The cases every signature scheme owes the same answer to, whatever its header looks
- * like: exact bytes, rotation, and the refusals for a missing, malformed, duplicated or
- * wrong signature. Each scheme's test calls this inside its own describe, with a request
- * its provider's own recipe signed, and keeps only the cases that are its own.
- */
 /** The clock every scheme's test verifies at (2023-11-14T22:13:20Z). */
 export const NOW = 1_700_000_000;
 
@@ -29,6 +27,12 @@ export function requestBuilder( body: string, secret: string, signed: () => Reco
 	} );
 }
 
+/**
+ * The cases every signature scheme owes the same answer to, whatever its header looks
+ * like: exact bytes, rotation, and the refusals for a missing, malformed, duplicated or
+ * wrong signature. Each scheme's test calls this inside its own describe, with a request
+ * its provider's own recipe signed, and keeps only the cases that are its own.
+ */
 export interface SchemeUnderTest {
 	scheme: InboundScheme;
 	/** A request the scheme accepts, signed with `secret`, with these fields changed. */
