@@ -1,4 +1,3 @@
-import { Button } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import {
@@ -14,9 +13,11 @@ import {
 	type EndpointWithSecret,
 } from '../api/webhooks';
 import { ActionPanel } from '../components/ActionPanel';
+import { AddButton, AddPanel } from '../components/AddPanel';
 import { ListScreen } from '../components/ListScreen';
 import { SecretOnce } from '../components/SecretOnce';
 import { useAction } from '../hooks/use-action';
+import { useAddPanel } from '../hooks/use-add-panel';
 import { useResource } from '../hooks/use-resource';
 import { EndpointCard } from './EndpointCard';
 import { EndpointForm } from './EndpointForm';
@@ -31,7 +32,6 @@ interface RevealedSecret {
 export function EndpointsSection() {
 	const endpoints = useResource( listEndpoints, [] );
 	const action = useAction();
-	const [ adding, setAdding ] = useState( false );
 	const [ editing, setEditing ] = useState< string | null >( null );
 	const [ replaying, setReplaying ] = useState< string | null >( null );
 	const [ revealed, setRevealed ] = useState< RevealedSecret | null >( null );
@@ -42,14 +42,10 @@ export function EndpointsSection() {
 		endpoints.reload();
 	};
 
-	const add = async ( input: EndpointInput ) => {
-		const created = await action.run( 'add', () => createEndpoint( input ) );
-		if ( created ) {
-			setRevealed( { endpoint: created, rotated: false } );
-			setAdding( false );
-			done( null );
-		}
-	};
+	const adding = useAddPanel( action, createEndpoint, ( created ) => {
+		setRevealed( { endpoint: created, rotated: false } );
+		done( null );
+	} );
 	const save = async ( id: string, input: EndpointInput ) => {
 		if ( await action.run( `edit-${ id }`, () => updateEndpoint( id, input ) ) ) {
 			setEditing( null );
@@ -141,10 +137,8 @@ export function EndpointsSection() {
 				endpoints.data && ! notAvailable ? { onRefresh: endpoints.reload, busy: endpoints.loading } : null
 			}
 			actions={
-				endpoints.data && ! notAvailable && ! adding ? (
-					<Button variant="primary" size="compact" onClick={ () => setAdding( true ) }>
-						{ __( 'Add an endpoint', 'service-integration' ) }
-					</Button>
+				endpoints.data && ! notAvailable ? (
+					<AddButton label={ __( 'Add an endpoint', 'service-integration' ) } panel={ adding } />
 				) : null
 			}
 			message={ message }
@@ -186,17 +180,12 @@ export function EndpointsSection() {
 					</p>
 				</SecretOnce>
 			) : null }
-			{ adding ? (
-				<div className="si-subsection si-panel">
-					<h3>{ __( 'Add an endpoint', 'service-integration' ) }</h3>
-					<EndpointForm
-						busy={ action.busy === 'add' }
-						onSubmit={ ( input ) => void add( input ) }
-						onInvalid={ action.invalid }
-						onCancel={ () => setAdding( false ) }
-					/>
-				</div>
-			) : null }
+			<AddPanel
+				title={ __( 'Add an endpoint', 'service-integration' ) }
+				panel={ adding }
+				action={ action }
+				form={ EndpointForm }
+			/>
 			<ListScreen
 				resource={ endpoints }
 				items={ ( data ) => data }
