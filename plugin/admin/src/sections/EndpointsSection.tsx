@@ -1,6 +1,5 @@
-import { Button } from '@wordpress/components';
 import { useState } from '@wordpress/element';
-import { __, _n, sprintf } from '@wordpress/i18n';
+import { __, sprintf } from '@wordpress/i18n';
 import {
 	createEndpoint,
 	deleteEndpoint,
@@ -11,27 +10,23 @@ import {
 	sendTestEvent,
 	updateEndpoint,
 	type EndpointInput,
-	type EndpointWithSecret,
 } from '../api/webhooks';
 import { ActionPanel } from '../components/ActionPanel';
+import { AddButton, AddPanel } from '../components/AddPanel';
 import { ListScreen } from '../components/ListScreen';
-import { SecretOnce } from '../components/SecretOnce';
 import { useAction } from '../hooks/use-action';
+import { useAddPanel } from '../hooks/use-add-panel';
 import { useResource } from '../hooks/use-resource';
 import { EndpointCard } from './EndpointCard';
 import { EndpointForm } from './EndpointForm';
+import { endpointToggleMessage } from './endpoint-toggle-message';
 import { ReplayRangeForm } from './ReplayRangeForm';
-
-interface RevealedSecret {
-	endpoint: EndpointWithSecret;
-	rotated: boolean;
-}
+import { RevealedEndpoint, type RevealedSecret } from './RevealedEndpoint';
 
 /** Outbound webhook endpoints: add, edit, rotate the secret, disable/enable, replay a time range, delete; their health. */
 export function EndpointsSection() {
 	const endpoints = useResource( listEndpoints, [] );
 	const action = useAction();
-	const [ adding, setAdding ] = useState( false );
 	const [ editing, setEditing ] = useState< string | null >( null );
 	const [ replaying, setReplaying ] = useState< string | null >( null );
 	const [ revealed, setRevealed ] = useState< RevealedSecret | null >( null );
@@ -42,14 +37,10 @@ export function EndpointsSection() {
 		endpoints.reload();
 	};
 
-	const add = async ( input: EndpointInput ) => {
-		const created = await action.run( 'add', () => createEndpoint( input ) );
-		if ( created ) {
-			setRevealed( { endpoint: created, rotated: false } );
-			setAdding( false );
-			done( null );
-		}
-	};
+	const adding = useAddPanel( action, createEndpoint, ( created ) => {
+		setRevealed( { endpoint: created, rotated: false } );
+		done( null );
+	} );
 	const save = async ( id: string, input: EndpointInput ) => {
 		if ( await action.run( `edit-${ id }`, () => updateEndpoint( id, input ) ) ) {
 			setEditing( null );
@@ -69,40 +60,7 @@ export function EndpointsSection() {
 			enabled ? enableEndpoint( id, redeliver ) : { ...( await disableEndpoint( id ) ), requeued: 0, skipped: 0 }
 		);
 		if ( answer ) {
-			const { requeued, skipped } = answer;
-			if ( ! enabled ) {
-				done(
-					__(
-						'Endpoint disabled; its queued deliveries are cancelled. Enabling it again sends what it missed only if you ask.',
-						'service-integration'
-					)
-				);
-			} else if ( skipped > 0 ) {
-				done(
-					sprintf(
-						/* translators: %d: number of deliveries not sent. */
-						_n(
-							'Endpoint enabled; %d delivery it missed while disabled was not sent. To send it, disable the endpoint and use “Enable and resend”.',
-							'Endpoint enabled; %d deliveries it missed while disabled were not sent. To send them, disable the endpoint and use “Enable and resend”.',
-							skipped,
-							'service-integration'
-						),
-						skipped
-					)
-				);
-			} else {
-				done(
-					sprintf(
-						/* translators: %d: number of deliveries sent again. */ _n(
-							'Endpoint enabled; %d delivery requeued.',
-							'Endpoint enabled; %d deliveries requeued.',
-							requeued,
-							'service-integration'
-						),
-						requeued
-					)
-				);
-			}
+			done( endpointToggleMessage( enabled, answer.requeued, answer.skipped ) );
 		}
 	};
 	const test = async ( id: string ) => {
@@ -141,62 +99,21 @@ export function EndpointsSection() {
 				endpoints.data && ! notAvailable ? { onRefresh: endpoints.reload, busy: endpoints.loading } : null
 			}
 			actions={
-				endpoints.data && ! notAvailable && ! adding ? (
-					<Button variant="primary" size="compact" onClick={ () => setAdding( true ) }>
-						{ __( 'Add an endpoint', 'service-integration' ) }
-					</Button>
+				endpoints.data && ! notAvailable ? (
+					<AddButton label={ __( 'Add an endpoint', 'service-integration' ) } panel={ adding } />
 				) : null
 			}
 			message={ message }
 			onDismissMessage={ () => setMessage( null ) }
 			action={ action }
 		>
-			{ revealed ? (
-				<SecretOnce
-					title={
-						revealed.rotated
-							? __( 'New signing secret', 'service-integration' )
-							: sprintf(
-									/* translators: %s: endpoint URL. */ __(
-										'Endpoint added: %s',
-										'service-integration'
-									),
-									revealed.endpoint.url
-								)
-					}
-					fields={ [
-						{
-							label: __( 'Signing secret', 'service-integration' ),
-							value: revealed.endpoint.secret,
-							copyLabel: __( 'Copy the secret', 'service-integration' ),
-						},
-					] }
-					onDismiss={ () => setRevealed( null ) }
-				>
-					<p className="si-help">
-						{ revealed.rotated
-							? __(
-									'Give it to the receiver. The previous secret keeps signing too (a second signature) for 24 hours, so the receiver can switch without missing a delivery.',
-									'service-integration'
-								)
-							: __(
-									'Give it to the receiver: it verifies the webhook-signature header with it (any Standard Webhooks library does).',
-									'service-integration'
-								) }
-					</p>
-				</SecretOnce>
-			) : null }
-			{ adding ? (
-				<div className="si-subsection si-panel">
-					<h3>{ __( 'Add an endpoint', 'service-integration' ) }</h3>
-					<EndpointForm
-						busy={ action.busy === 'add' }
-						onSubmit={ ( input ) => void add( input ) }
-						onInvalid={ action.invalid }
-						onCancel={ () => setAdding( false ) }
-					/>
-				</div>
-			) : null }
+			{ revealed ? <RevealedEndpoint revealed={ revealed } onDismiss={ () => setRevealed( null ) } /> : null }
+			<AddPanel
+				title={ __( 'Add an endpoint', 'service-integration' ) }
+				panel={ adding }
+				action={ action }
+				form={ EndpointForm }
+			/>
 			<ListScreen
 				resource={ endpoints }
 				items={ ( data ) => data }

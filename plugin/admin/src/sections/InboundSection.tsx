@@ -1,4 +1,3 @@
-import { Button } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __, sprintf } from '@wordpress/i18n';
 import {
@@ -8,12 +7,13 @@ import {
 	rotateSourceSecret,
 	updateSource,
 	type InboundSource,
-	type InboundSourceInput,
 } from '../api/inbound';
 import { ActionPanel } from '../components/ActionPanel';
+import { AddButton, AddPanel } from '../components/AddPanel';
 import { DataTable } from '../components/DataTable';
 import { ListScreen } from '../components/ListScreen';
 import { useAction } from '../hooks/use-action';
+import { useAddPanel } from '../hooks/use-add-panel';
 import { useResource } from '../hooks/use-resource';
 import { InboundEvents } from './InboundEvents';
 import { InboundLog } from './InboundLog';
@@ -26,7 +26,6 @@ import { sourceColumns } from './source-columns';
 export function InboundSection() {
 	const sources = useResource( listSources, [] );
 	const action = useAction();
-	const [ adding, setAdding ] = useState( false );
 	const [ rotating, setRotating ] = useState< InboundSource | null >( null );
 	const [ revealed, setRevealed ] = useState< RevealedSecret | null >( null );
 	const [ message, setMessage ] = useState< string | null >( null );
@@ -36,15 +35,11 @@ export function InboundSection() {
 		sources.reload();
 		setRefreshKey( ( n ) => n + 1 );
 	};
-	const add = async ( input: InboundSourceInput ) => {
-		const created = await action.run( 'add', () => createSource( input ) );
-		if ( created ) {
-			setAdding( false );
-			setMessage( null );
-			setRevealed( { source: created, rotated: false } );
-			refresh();
-		}
-	};
+	const adding = useAddPanel( action, createSource, ( created ) => {
+		setMessage( null );
+		setRevealed( { source: created, rotated: false } );
+		refresh();
+	} );
 	const rotate = async ( id: string, secret: string ) => {
 		const rotated = await action.run( `rotate-${ id }`, () =>
 			rotateSourceSecret( id, secret.trim() || undefined )
@@ -104,10 +99,8 @@ export function InboundSection() {
 			) }
 			refresh={ sources.data && ! notAvailable ? { onRefresh: refresh, busy: sources.loading } : null }
 			actions={
-				sources.data && ! notAvailable && ! adding ? (
-					<Button variant="primary" size="compact" onClick={ () => setAdding( true ) }>
-						{ __( 'Add a source', 'service-integration' ) }
-					</Button>
+				sources.data && ! notAvailable ? (
+					<AddButton label={ __( 'Add a source', 'service-integration' ) } panel={ adding } />
 				) : null
 			}
 			message={ message }
@@ -115,17 +108,12 @@ export function InboundSection() {
 			action={ action }
 		>
 			{ revealed ? <RevealedSource revealed={ revealed } onDismiss={ () => setRevealed( null ) } /> : null }
-			{ adding ? (
-				<div className="si-subsection si-panel">
-					<h3>{ __( 'Add a source', 'service-integration' ) }</h3>
-					<InboundSourceForm
-						busy={ action.busy === 'add' }
-						onSubmit={ ( input ) => void add( input ) }
-						onInvalid={ action.invalid }
-						onCancel={ () => setAdding( false ) }
-					/>
-				</div>
-			) : null }
+			<AddPanel
+				title={ __( 'Add a source', 'service-integration' ) }
+				panel={ adding }
+				action={ action }
+				form={ InboundSourceForm }
+			/>
 			{ rotating ? (
 				<RotateSourceForm
 					key={ rotating.id }

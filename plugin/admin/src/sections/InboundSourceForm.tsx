@@ -2,6 +2,7 @@ import { SelectControl, TextControl } from '@wordpress/components';
 import { useState } from '@wordpress/element';
 import { __ } from '@wordpress/i18n';
 import { INBOUND_SCHEMES, SOURCE_ID_PATTERN, type InboundScheme, type InboundSourceInput } from '../api/inbound';
+import type { AddFormProps } from '../components/AddPanel';
 import type { Option } from '../components/format';
 import { FormButtons } from '../components/FormButtons';
 
@@ -56,16 +57,8 @@ export function sourceIdProblem( id: string ): string | null {
 			);
 }
 
-interface Props {
-	busy: boolean;
-	onSubmit: ( input: InboundSourceInput ) => void;
-	/** A problem with the input, found before sending (shown in place of any earlier error). */
-	onInvalid: ( message: string, field: string ) => void;
-	onCancel: () => void;
-}
-
 /** A new receiving source: its id (part of the receiving URL), signature scheme, secret, description. */
-export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: Props ) {
+export function InboundSourceForm( { busy, onSubmit, onInvalid, onCancel }: AddFormProps< InboundSourceInput > ) {
 	const [ id, setId ] = useState( '' );
 	const [ scheme, setScheme ] = useState< InboundScheme >( 'standard-webhooks' );
 	const [ secret, setSecret ] = useState( '' );
