@@ -62,6 +62,7 @@ final class PaidOrderIndexStateTest extends TestCase {
 				'walk'       => null,
 				'generation' => 0,
 				'walked_at'  => 0,
+				'started_at' => 0.0,
 				'statuses'   => array(),
 				'source'     => array(),
 			),
@@ -97,13 +98,14 @@ final class PaidOrderIndexStateTest extends TestCase {
 	 * A started walk is a new generation from offset zero.
 	 */
 	public function test_a_started_walk_is_a_new_generation_from_offset_zero(): void {
-		$started = Paid_Order_Index_State::started( self::ready(), false, array( 'completed' ), array( 'storage' => 'posts' ) );
+		$started = Paid_Order_Index_State::started( self::ready(), false, array( 'completed' ), array( 'storage' => 'posts' ), 1767225600.25 );
 		$this->assertSame(
 			array(
 				'ready'      => false,
 				'walk'       => 0,
 				'generation' => 4,
 				'walked_at'  => 1700000000,
+				'started_at' => 1767225600.25,
 				'statuses'   => array( 'completed' ),
 				'source'     => array( 'storage' => 'posts' ),
 			),
@@ -115,7 +117,22 @@ final class PaidOrderIndexStateTest extends TestCase {
 	 * A walk may keep the index serving.
 	 */
 	public function test_a_walk_may_keep_the_index_serving(): void {
-		$this->assertTrue( Paid_Order_Index_State::started( self::ready(), true, self::STATUSES, self::SOURCE )['ready'] );
+		$this->assertTrue( Paid_Order_Index_State::started( self::ready(), true, self::STATUSES, self::SOURCE, 1767225600.0 )['ready'] );
+	}
+
+	/**
+	 * Only a request that began after a walk started may start another in its place: one that
+	 * began before may run without a plugin activated since.
+	 */
+	public function test_only_a_request_begun_after_a_walk_started_may_replace_it(): void {
+		$walking = Paid_Order_Index_State::started( self::ready(), false, self::STATUSES, self::SOURCE, 1767225600.5 );
+		$this->assertFalse( Paid_Order_Index_State::replaceable_by( $walking, 1767225600.4 ) );
+		$this->assertFalse( Paid_Order_Index_State::replaceable_by( $walking, 1767225600.5 ) );
+		$this->assertTrue( Paid_Order_Index_State::replaceable_by( $walking, 1767225600.6 ) );
+		// A state stored before walks recorded their start: any request may replace it.
+		$this->assertTrue( Paid_Order_Index_State::replaceable_by( Paid_Order_Index_State::of( array( 'walk' => 0 ) ), 1767225600.0 ) );
+		// Finishing keeps the moment the walk started.
+		$this->assertSame( 1767225600.5, Paid_Order_Index_State::finished( $walking, 1767225700 )['started_at'] );
 	}
 
 	/**

@@ -330,6 +330,7 @@ final class PaidOrderIndexTest extends TestCase {
 				'walk'       => null,
 				'generation' => 0,
 				'walked_at'  => 0,
+				'started_at' => 0.0,
 				'statuses'   => array(),
 				'source'     => array(),
 			),
@@ -380,8 +381,6 @@ final class PaidOrderIndexTest extends TestCase {
 		$this->assertTrue( $this->index->is_ready( array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ) );
 		$this->assertFalse( $this->index->is_ready( array( 'completed', 'on-hold', 'processing' ), array( 'storage' => 'hpos' ) ) );
 		$this->assertFalse( $this->index->is_ready( array( 'completed', 'processing' ), array( 'storage' => 'posts' ) ) );
-		$this->assertTrue( $this->index->is_outdated( array( 'completed', 'on-hold', 'processing' ), array( 'storage' => 'hpos' ) ) );
-		$this->assertFalse( $this->index->is_outdated( array( 'completed', 'processing' ), array( 'storage' => 'hpos' ) ) );
 		$this->assertSame( $stored, $this->options->values[ Paid_Order_Index::STATE_OPTION ] );
 		$this->assertSame( array(), $this->db->queries );
 	}

@@ -152,21 +152,34 @@ final class Paid_Order_Index_Walk {
 
 	/**
 	 * Starts a walk that does not serve when the index, or the walk under way, is for other paid
-	 * statuses or another order source than today's; else queues the walk under way if its next
-	 * run is not queued (WooCommerce, and its Action Scheduler, may have been away).
+	 * statuses or another order source than this request's; else queues the walk under way if its
+	 * next run is not queued (WooCommerce, and its Action Scheduler, may have been away). Not when
+	 * the walk started after this request began: the request that started it may have activated
+	 * a plugin this one runs without (a WP-Cron run already under way).
 	 *
-	 * @return bool Whether a walk started.
+	 * @return bool Whether the index is for other statuses or another order source than this
+	 *              request's (a walk started, or one started since this request began).
 	 */
 	public function reconcile(): bool {
 		if ( ! Paid_Orders::is_available() ) {
 			return false;
 		}
-		if ( $this->index->is_outdated( Paid_Orders::paid_statuses(), Paid_Orders::order_source() ) ) {
-			$this->start( false );
+		$state = $this->index->state();
+		if ( Paid_Order_Index_State::outdated( $state, Paid_Orders::paid_statuses(), Paid_Orders::order_source() ) ) {
+			if ( Paid_Order_Index_State::replaceable_by( $state, self::request_began() ) ) {
+				$this->start( false );
+			}
 			return true;
 		}
 		$this->schedule();
 		return false;
+	}
+
+	/**
+	 * When this request began (PHP's REQUEST_TIME_FLOAT, set for web requests and WP-CLI alike).
+	 */
+	private static function request_began(): float {
+		return isset( $_SERVER['REQUEST_TIME_FLOAT'] ) ? (float) $_SERVER['REQUEST_TIME_FLOAT'] : microtime( true );
 	}
 
 	/**
@@ -274,8 +287,8 @@ final class Paid_Order_Index_Walk {
 	/**
 	 * The state after the walk's next step from $state: one batch, or one batch of the sweep.
 	 *
-	 * @param array{ready: bool, walk: int, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state The state, during a walk.
-	 * @return array{ready: bool, walk: int, generation: int, walked_at: int, statuses: string[], source: array<string, string>}|null
+	 * @param array{ready: bool, walk: int, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>} $state The state, during a walk.
+	 * @return array{ready: bool, walk: int, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>}|null
 	 *         Null once the sweep has left no row behind: the walk is done.
 	 * @throws Order_Query_Error On a database error.
 	 */

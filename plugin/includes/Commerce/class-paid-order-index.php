@@ -53,7 +53,7 @@ final class Paid_Order_Index {
 	 * State of the index (Paid_Order_Index_State): {ready: bool, walk: int|null (the walk's next
 	 * offset while one runs, Paid_Order_Index_Walk::SWEEPING once it sweeps), generation: int
 	 * (counts the walks; each row records the one it was written during), walked_at: int (when
-	 * the last walk finished), statuses: string[] (the paid statuses the last walk indexed),
+	 * the last walk finished), started_at: float (when the last walk started), statuses: string[] (the paid statuses the last walk indexed),
 	 * source: array (the Paid_Orders::order_source() it read them from)}. Read only by the
 	 * paid-orders route and the walk, so stored with autoload off.
 	 */
@@ -125,7 +125,7 @@ final class Paid_Order_Index {
 	/**
 	 * The stored state, with defaults.
 	 *
-	 * @return array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>}
+	 * @return array{ready: bool, walk: int|null, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>}
 	 */
 	public function state(): array {
 		return Paid_Order_Index_State::of( $this->options->get( self::STATE_OPTION ) );
@@ -135,7 +135,7 @@ final class Paid_Order_Index {
 	 * Saves the state, whatever it was: a walk (re)started wins over the progress of one that
 	 * is running, whose next step then fails to advance() and reads the new state.
 	 *
-	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $state State.
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>} $state State.
 	 */
 	private function save_state( array $state ): void {
 		$this->options->update( self::STATE_OPTION, $state, false );
@@ -148,8 +148,8 @@ final class Paid_Order_Index {
 	 * Saving anyway would undo that; instead the step is dropped and the walk reads the state
 	 * again.
 	 *
-	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $read The state the step started from (state()).
-	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $next The state after it.
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>} $read The state the step started from (state()).
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>} $next The state after it.
 	 * @return bool Whether it was saved.
 	 */
 	public function advance( array $read, array $next ): bool {
@@ -178,27 +178,18 @@ final class Paid_Order_Index {
 	}
 
 	/**
-	 * Whether the index, or the walk that fills it, is for other statuses or another order source
-	 * than today's (Paid_Order_Index_State::outdated()). Reads the state only.
-	 *
-	 * @param string[]              $statuses WooCommerce's paid statuses now.
-	 * @param array<string, string> $source   Where the orders are read from now.
-	 */
-	public function is_outdated( array $statuses, array $source ): bool {
-		return Paid_Order_Index_State::outdated( $this->state(), $statuses, $source );
-	}
-
-	/**
 	 * Records a walk from the first order (Paid_Order_Index_Walk::start() queues it).
 	 *
 	 * @param bool                  $ready    Whether the index serves meanwhile (it holds every
 	 *                                        paid order already, or there are none).
 	 * @param string[]              $statuses The paid statuses the walk indexes (none while WooCommerce is not loaded).
 	 * @param array<string, string> $source   The order source it reads them from.
-	 * @return array{ready: bool, walk: int, generation: int, walked_at: int, statuses: string[], source: array<string, string>} The state saved.
+	 * @return array{ready: bool, walk: int, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>} The state saved.
 	 */
 	public function start_walk( bool $ready, array $statuses, array $source ): array {
-		$state = Paid_Order_Index_State::started( $this->state(), $ready, $statuses, $source );
+		// To the microsecond, not the clock's seconds: compared with when requests began
+		// (Paid_Order_Index_State::replaceable_by()), a request a moment before it and one a moment after.
+		$state = Paid_Order_Index_State::started( $this->state(), $ready, $statuses, $source, microtime( true ) );
 		$this->save_state( $state );
 		return $state;
 	}
@@ -206,7 +197,7 @@ final class Paid_Order_Index {
 	/**
 	 * Ends the walk that was in state $read: the index holds every paid order.
 	 *
-	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, statuses: string[], source: array<string, string>} $read The state the walk's last step read.
+	 * @param array{ready: bool, walk: int|null, generation: int, walked_at: int, started_at: float, statuses: string[], source: array<string, string>} $read The state the walk's last step read.
 	 * @return bool Whether it ended (false: the state changed meanwhile, see advance()).
 	 */
 	public function finish_walk( array $read ): bool {

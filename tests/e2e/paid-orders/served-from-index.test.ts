@@ -172,6 +172,13 @@ describe( 'paid-orders endpoint: served from the index, in step with the store',
 					[ null, null ]
 				);
 				expect( uncounted.body.map( ( order ) => order.id ) ).toEqual( [ held ] );
+				// A WP-Cron run begun before on-hold counted as paid reconciles: it must not start a
+				// walk for its statuses in place of this one.
+				const staleReconcile = await admin.post< { state: unknown } >( '/paid-index-probe/v1/reconcile', {
+					statuses: [ 'processing', 'completed' ],
+					began_before_walk: true,
+				} );
+				expect( staleReconcile.body.state ).toEqual( reset.body.state );
 				// A run that sees the walk's statuses walks it, on-hold order included.
 				const walked = await admin.post< { state: { ready: boolean; walk: number | null } } >(
 					'/paid-index-probe/v1/walk',
@@ -182,6 +189,15 @@ describe( 'paid-orders endpoint: served from the index, in step with the store',
 					`/paid-index-probe/v1/rows?ids[]=${ held }`
 				);
 				expect( rows.body.map( ( row ) => row.order_id ) ).toEqual( [ held ] );
+				// A request begun after the walk started that counts other statuses as paid does
+				// start a walk for them (as WP-Cron's reconcile after a plugin is deactivated).
+				const reconciled = await admin.post< { state: { walk: number | null; statuses: string[] } } >(
+					'/paid-index-probe/v1/reconcile',
+					{ statuses: [ 'processing', 'completed' ] }
+				);
+				expect( reconciled.body.state ).toEqual(
+					expect.objectContaining( { walk: 0, statuses: [ 'completed', 'processing' ] } )
+				);
 			} );
 			expect( await served( [ held ], since ) ).toEqual( await store( [ held ] ) );
 		} );
