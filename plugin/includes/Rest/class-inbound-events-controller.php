@@ -16,8 +16,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -26,78 +24,42 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Events live in WordPress (si_inbound_events), stored once the sidecar verified them; the
  * list leaves payloads out, one event at a time includes its payload.
  */
-final class Inbound_Events_Controller extends View_Controller {
+final class Inbound_Events_Controller extends Controller {
+
+	/**
+	 * The routes' base.
+	 *
+	 * @var string
+	 */
+	protected $rest_base = 'inbound/events';
+
+	/**
+	 * Administrators only.
+	 *
+	 * @var string[]
+	 */
+	protected array $capabilities = array( 'manage_options' );
 
 	/**
 	 * Constructor.
 	 *
 	 * @param Inbound_Store $store The stored events.
 	 */
-	public function __construct( private Inbound_Store $store ) {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'inbound/events';
-	}
+	public function __construct( private Inbound_Store $store ) {}
 
 	/**
 	 * Registers the routes.
 	 */
 	public function register_routes(): void {
-		$admin = array( $this, 'get_items_permissions_check' );
-		$id    = array(
+		$id = array(
 			'id' => array(
 				'description' => __( 'The event\'s id in WordPress.', 'service-integration' ),
 				'type'        => 'integer',
 			),
 		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
-			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_items' ),
-					'permission_callback' => $admin,
-					'args'                => $this->get_collection_params(),
-				),
-				'schema' => array( $this, 'get_collection_schema' ),
-			)
-		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/(?P<id>[0-9]+)',
-			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_item' ),
-					'permission_callback' => $admin,
-					'args'                => array_merge( $id, $this->context_args() ),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
-		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/(?P<id>[0-9]+)/retry',
-			array(
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'retry_item' ),
-					'permission_callback' => $admin,
-					'args'                => $id,
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
-		);
-	}
-
-	/**
-	 * Administrators only.
-	 *
-	 * @param WP_REST_Request $request Request.
-	 * @return true|WP_Error
-	 */
-	public function get_items_permissions_check( $request ) {
-		return Permissions::require_capability( 'manage_options' );
+		$this->register_route( '', array( $this->endpoint( WP_REST_Server::READABLE, 'get_items', $this->get_collection_params() ) ), array( $this, 'get_collection_schema' ) );
+		$this->register_route( '/(?P<id>[0-9]+)', array( $this->endpoint( WP_REST_Server::READABLE, 'get_item', array_merge( $id, $this->context_args() ) ) ) );
+		$this->register_route( '/(?P<id>[0-9]+)/retry', array( $this->endpoint( WP_REST_Server::CREATABLE, 'retry_item', $id ) ) );
 	}
 
 	/**
@@ -150,11 +112,8 @@ final class Inbound_Events_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Inbound_Events::event();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Inbound_Events::event();
 	}
 
 	/**
@@ -205,7 +164,7 @@ final class Inbound_Events_Controller extends View_Controller {
 			// Redeliveries acknowledged as duplicates (never stored or processed again).
 			'duplicates' => $duplicates,
 		);
-		$response  = new WP_REST_Response( $this->view_data( $page_data, $request, $this->get_collection_schema() ) );
+		$response  = $this->view_response( $page_data, $request, 200, $this->get_collection_schema() );
 		$response->header( 'X-WP-Total', (string) $result['total'] );
 		$response->header( 'X-WP-TotalPages', (string) (int) ceil( $result['total'] / $per_page ) );
 		return $response;
@@ -225,7 +184,7 @@ final class Inbound_Events_Controller extends View_Controller {
 		if ( ! $row ) {
 			return new WP_Error( 'inbound_event_not_found', __( 'No inbound event with this id.', 'service-integration' ), array( 'status' => 404 ) );
 		}
-		return new WP_REST_Response( $this->view_data( array_merge( self::event_view( $row ), array( 'payload' => $row->payload ) ), $request ) );
+		return $this->view_response( array_merge( self::event_view( $row ), array( 'payload' => $row->payload ) ), $request );
 	}
 
 	/**
@@ -252,7 +211,7 @@ final class Inbound_Events_Controller extends View_Controller {
 		}
 		Inbound_Processor::kick();
 		$row = $this->store->get( $id );
-		return is_wp_error( $row ) ? $row : new WP_REST_Response( $this->view_data( self::event_view( $row ? $row : $found ), $request ) );
+		return is_wp_error( $row ) ? $row : $this->view_response( self::event_view( $row ? $row : $found ), $request );
 	}
 
 	/**

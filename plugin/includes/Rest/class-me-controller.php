@@ -14,8 +14,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -24,7 +22,7 @@ if ( ! defined( 'ABSPATH' ) ) {
  * Answers who the caller is, its role and effective capabilities, and whether the
  * role was widened by someone else (which the clamp refuses, but the owner must fix).
  */
-final class Me_Controller extends View_Controller {
+final class Me_Controller extends Controller {
 
 	/**
 	 * Primitive capabilities the integration must never hold, reported with their
@@ -62,30 +60,17 @@ final class Me_Controller extends View_Controller {
 	);
 
 	/**
-	 * Constructor.
+	 * The route's base.
+	 *
+	 * @var string
 	 */
-	public function __construct() {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'me';
-	}
+	protected $rest_base = 'me';
 
 	/**
 	 * Registers the route.
 	 */
 	public function register_routes(): void {
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
-			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_item' ),
-					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => $this->context_args(),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
-		);
+		$this->register_route( '', array( $this->endpoint( WP_REST_Server::READABLE, 'get_item', $this->context_args() ) ) );
 	}
 
 	/**
@@ -94,7 +79,7 @@ final class Me_Controller extends View_Controller {
 	 * @param WP_REST_Request $request Request.
 	 * @return true|\WP_Error
 	 */
-	public function get_item_permissions_check( $request ) {
+	public function permissions_check( $request ) {
 		if ( is_user_logged_in() ) {
 			return true;
 		}
@@ -127,7 +112,7 @@ final class Me_Controller extends View_Controller {
 			'widening_detected'      => $is_service ? Capability_Clamp::detected_widening() : array(),
 			'application_password'   => rest_get_authenticated_app_password(),
 		);
-		return new WP_REST_Response( $this->view_data( $caller, $request ) );
+		return $this->view_response( $caller, $request );
 	}
 
 	/**
@@ -154,14 +139,11 @@ final class Me_Controller extends View_Controller {
 	}
 
 	/**
-	 * Schema.
+	 * The caller.
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Me::caller();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Me::caller();
 	}
 }

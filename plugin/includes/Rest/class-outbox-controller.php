@@ -13,8 +13,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -22,10 +20,24 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * GET: the outbox's counts and last problems; POST: hand pending events over now.
  */
-final class Outbox_Controller extends View_Controller {
+final class Outbox_Controller extends Controller {
 
 	/** How long POST waits for a hand-over already running elsewhere. */
 	const LOCK_WAIT = 5.0;
+
+	/**
+	 * The route's base.
+	 *
+	 * @var string
+	 */
+	protected $rest_base = 'webhooks/outbox';
+
+	/**
+	 * Administrators only.
+	 *
+	 * @var string[]
+	 */
+	protected array $capabilities = array( 'manage_options' );
 
 	/**
 	 * Constructor.
@@ -33,44 +45,19 @@ final class Outbox_Controller extends View_Controller {
 	 * @param Hand_Over $hand_over Hand-over to the sidecar.
 	 * @param Outbox    $outbox    The outbox whose state is answered.
 	 */
-	public function __construct( private Hand_Over $hand_over, private Outbox $outbox ) {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'webhooks/outbox';
-	}
+	public function __construct( private Hand_Over $hand_over, private Outbox $outbox ) {}
 
 	/**
 	 * Registers the route.
 	 */
 	public function register_routes(): void {
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
+		$this->register_route(
+			'',
 			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_item' ),
-					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => $this->context_args(),
-				),
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'create_item' ),
-					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => array(),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
+				$this->endpoint( WP_REST_Server::READABLE, 'get_item', $this->context_args() ),
+				$this->endpoint( WP_REST_Server::CREATABLE, 'create_item' ),
 			)
 		);
-	}
-
-	/**
-	 * Administrators only.
-	 *
-	 * @param WP_REST_Request $request Request.
-	 * @return true|\WP_Error
-	 */
-	public function get_item_permissions_check( $request ) {
-		return Permissions::require_capability( 'manage_options' );
 	}
 
 	/**
@@ -81,7 +68,7 @@ final class Outbox_Controller extends View_Controller {
 	 */
 	public function get_item( $request ) {
 		$counts = $this->outbox->counts();
-		return is_wp_error( $counts ) ? $counts : new WP_REST_Response( $this->view_data( $counts, $request ) );
+		return is_wp_error( $counts ) ? $counts : $this->view_response( $counts, $request );
 	}
 
 	/**
@@ -110,7 +97,7 @@ final class Outbox_Controller extends View_Controller {
 			'handed_over_now' => $result['handed_over'],
 			'rejected_now'    => $result['rejected'],
 		);
-		return new WP_REST_Response( $this->view_data( $answer, $request ), $status );
+		return $this->view_response( $answer, $request, $status );
 	}
 
 	/**
@@ -118,10 +105,7 @@ final class Outbox_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Outbox::state();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Outbox::state();
 	}
 }

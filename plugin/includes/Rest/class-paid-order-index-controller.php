@@ -15,8 +15,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -27,7 +25,21 @@ if ( ! defined( 'ABSPATH' ) ) {
  * (Paid_Order_Index_Walk::check()), now; with keep_serving false the route reads WooCommerce
  * directly until the walk has finished, for an index one no longer trusts.
  */
-final class Paid_Order_Index_Controller extends View_Controller {
+final class Paid_Order_Index_Controller extends Controller {
+
+	/**
+	 * The routes' base.
+	 *
+	 * @var string
+	 */
+	protected $rest_base = 'paid-orders/index';
+
+	/**
+	 * Administrators only.
+	 *
+	 * @var string[]
+	 */
+	protected array $capabilities = array( 'manage_options' );
 
 	/**
 	 * Constructor.
@@ -35,57 +47,21 @@ final class Paid_Order_Index_Controller extends View_Controller {
 	 * @param Paid_Order_Index      $index The index.
 	 * @param Paid_Order_Index_Walk $walk  Its walk, which a rebuild starts.
 	 */
-	public function __construct( private Paid_Order_Index $index, private Paid_Order_Index_Walk $walk ) {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'paid-orders/index';
-	}
+	public function __construct( private Paid_Order_Index $index, private Paid_Order_Index_Walk $walk ) {}
 
 	/**
 	 * Registers the routes.
 	 */
 	public function register_routes(): void {
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
-			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_item' ),
-					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => $this->context_args(),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
+		$keep_serving = array(
+			'keep_serving' => array(
+				'description' => __( 'Whether the index keeps serving the paid-orders route during the walk (false: WooCommerce is read directly until it has finished).', 'service-integration' ),
+				'type'        => 'boolean',
+				'default'     => true,
+			),
 		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/rebuild',
-			array(
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'rebuild' ),
-					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => array(
-						'keep_serving' => array(
-							'description' => __( 'Whether the index keeps serving the paid-orders route during the walk (false: WooCommerce is read directly until it has finished).', 'service-integration' ),
-							'type'        => 'boolean',
-							'default'     => true,
-						),
-					),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
-		);
-	}
-
-	/**
-	 * Administrators only.
-	 *
-	 * @param WP_REST_Request $request Request.
-	 * @return true|WP_Error
-	 */
-	public function get_item_permissions_check( $request ) {
-		return Permissions::require_capability( 'manage_options' );
+		$this->register_route( '', array( $this->endpoint( WP_REST_Server::READABLE, 'get_item', $this->context_args() ) ) );
+		$this->register_route( '/rebuild', array( $this->endpoint( WP_REST_Server::CREATABLE, 'rebuild', $keep_serving ) ) );
 	}
 
 	/**
@@ -96,7 +72,7 @@ final class Paid_Order_Index_Controller extends View_Controller {
 	 */
 	public function get_item( $request ) {
 		$state = $this->state();
-		return is_wp_error( $state ) ? $state : new WP_REST_Response( $this->view_data( $state, $request ) );
+		return is_wp_error( $state ) ? $state : $this->view_response( $state, $request );
 	}
 
 	/**
@@ -115,7 +91,7 @@ final class Paid_Order_Index_Controller extends View_Controller {
 		}
 		$this->walk->restart( (bool) $request['keep_serving'] );
 		$state = $this->state();
-		return is_wp_error( $state ) ? $state : new WP_REST_Response( $this->view_data( $state, $request ), 202 );
+		return is_wp_error( $state ) ? $state : $this->view_response( $state, $request, 202 );
 	}
 
 	/**
@@ -149,10 +125,7 @@ final class Paid_Order_Index_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Paid_Order_Index::state();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Paid_Order_Index::state();
 	}
 }

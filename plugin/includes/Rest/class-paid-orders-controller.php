@@ -19,8 +19,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -45,13 +43,27 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   payment is still being saved cannot appear later behind a cursor that has moved on;
  *   the bound used is sent in the `X-Paid-Before` header. The `next` Link carries the cursor.
  */
-final class Paid_Orders_Controller extends View_Controller {
+final class Paid_Orders_Controller extends Controller {
 
 	const CAPABILITY       = 'lire_commandes_payees';
 	const REST_BASE        = 'commandes-payees';
 	const DEFAULT_PER_PAGE = 20;
 	const MAX_PER_PAGE     = 100;
 	const SETTLE_SECONDS   = 5;
+
+	/**
+	 * The route's base.
+	 *
+	 * @var string
+	 */
+	protected $rest_base = self::REST_BASE;
+
+	/**
+	 * Requires lire_commandes_payees.
+	 *
+	 * @var string[]
+	 */
+	protected array $capabilities = array( self::CAPABILITY );
 
 	/**
 	 * Reads the pages (from the index or WooCommerce).
@@ -82,28 +94,14 @@ final class Paid_Orders_Controller extends View_Controller {
 	 *                                      which answers no request.
 	 */
 	public function __construct( ?Paid_Order_Reader $reader = null ) {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = self::REST_BASE;
-		$this->reader    = $reader;
+		$this->reader = $reader;
 	}
 
 	/**
 	 * Registers the route: GET only.
 	 */
 	public function register_routes(): void {
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
-			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_items' ),
-					'permission_callback' => array( $this, 'get_items_permissions_check' ),
-					'args'                => $this->get_collection_params(),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
-		);
+		$this->register_route( '', array( $this->endpoint( WP_REST_Server::READABLE, 'get_items', $this->get_collection_params() ) ) );
 		add_filter( 'rest_json_encode_options', array( $this, 'json_encode_options' ), 10, 2 );
 	}
 
@@ -119,16 +117,6 @@ final class Paid_Orders_Controller extends View_Controller {
 			$options |= JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES;
 		}
 		return (int) $options;
-	}
-
-	/**
-	 * Requires lire_commandes_payees: 401 anonymous, 403 otherwise, code rest_forbidden.
-	 *
-	 * @param WP_REST_Request $request Request.
-	 * @return true|WP_Error
-	 */
-	public function get_items_permissions_check( $request ) {
-		return Permissions::require_capability( self::CAPABILITY );
 	}
 
 	/**
@@ -213,7 +201,7 @@ final class Paid_Orders_Controller extends View_Controller {
 
 		$items = array();
 		foreach ( Paid_Order_Snapshot::present( $result['orders'], $query->fields ) as $i => $view ) {
-			$items[] = $this->prepare_response_for_collection( $this->view_response( $view, (int) $result['orders'][ $i ]['id'], $request ) );
+			$items[] = $this->prepare_response_for_collection( $this->order_response( $view, (int) $result['orders'][ $i ]['id'], $request ) );
 		}
 		return $this->respond( $items, $result['total'], $request, $query->paid_before, $result['orders'], $result['more'] );
 	}
@@ -268,7 +256,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @return WP_REST_Response
 	 */
 	public function prepare_item_for_response( $item, $request ) {
-		return $this->view_response( Paid_Order_Snapshot::present( array( $item ), $this->included_fields( $request ) )[0], (int) $item['id'], $request );
+		return $this->order_response( Paid_Order_Snapshot::present( array( $item ), $this->included_fields( $request ) )[0], (int) $item['id'], $request );
 	}
 
 	/**
@@ -280,7 +268,7 @@ final class Paid_Orders_Controller extends View_Controller {
 	 * @param WP_REST_Request      $request  Request.
 	 * @return WP_REST_Response
 	 */
-	private function view_response( array $data, int $order_id, $request ) {
+	private function order_response( array $data, int $order_id, $request ) {
 		if ( $this->get_additional_fields() ) {
 			// Fields other plugins registered (register_rest_field) may carry their own contexts.
 			$data = $this->view_data( $data, $request );
@@ -327,11 +315,8 @@ final class Paid_Orders_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Paid_Order::order();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Paid_Order::order();
 	}
 
 	/**

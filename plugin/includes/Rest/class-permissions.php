@@ -19,19 +19,22 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Permissions {
 
 	/**
-	 * Requires one capability of the current user.
+	 * Requires capabilities of the current user, every one.
 	 *
 	 * @param string $capability Capability name.
+	 * @param string ...$more    Further capabilities, also required.
 	 * @return true|WP_Error
 	 */
-	public static function require_capability( string $capability ) {
-		if ( current_user_can( $capability ) ) {
-			return true;
+	public static function require_capability( string $capability, string ...$more ) {
+		foreach ( array( $capability, ...$more ) as $required ) {
+			if ( ! current_user_can( $required ) ) {
+				return new WP_Error(
+					'rest_forbidden',
+					__( 'Sorry, you are not allowed to do that.', 'service-integration' ),
+					array( 'status' => rest_authorization_required_code() )
+				);
+			}
 		}
-		return new WP_Error(
-			'rest_forbidden',
-			__( 'Sorry, you are not allowed to do that.', 'service-integration' ),
-			array( 'status' => rest_authorization_required_code() )
-		);
+		return true;
 	}
 }

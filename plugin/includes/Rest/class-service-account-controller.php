@@ -16,8 +16,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -31,116 +29,64 @@ if ( ! defined( 'ABSPATH' ) ) {
  *   POST   /service-account/check                        run the least-privilege check (users, plugins… must be refused)
  *   DELETE /service-account/widening                     forget reported runtime widening
  */
-final class Service_Account_Controller extends View_Controller {
+final class Service_Account_Controller extends Controller {
 
 	/**
-	 * Constructor.
+	 * The routes' base.
+	 *
+	 * @var string
 	 */
-	public function __construct() {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'service-account';
-	}
+	protected $rest_base = 'service-account';
+
+	/**
+	 * Administrators who may manage users.
+	 *
+	 * @var string[]
+	 */
+	protected array $capabilities = array( 'manage_options', 'create_users' );
 
 	/**
 	 * Registers the routes.
 	 */
 	public function register_routes(): void {
-		$admin = array( $this, 'permissions_check' );
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
+		$account  = array(
+			'username' => array(
+				'type'        => 'string',
+				'pattern'     => '^[a-z0-9._-]{3,60}$',
+				'description' => __( 'Login of the account (default service-integration); chosen once.', 'service-integration' ),
+			),
+			'email'    => array(
+				'type'        => 'string',
+				'format'      => 'email',
+				'description' => __( 'Email address of the account.', 'service-integration' ),
+			),
+		);
+		$password = array(
+			'name' => array(
+				'type'        => 'string',
+				'required'    => true,
+				'minLength'   => 1,
+				'maxLength'   => 100,
+				'description' => __( 'What the password is for (shown in the list).', 'service-integration' ),
+			),
+		);
+		$uuid     = array(
+			'uuid' => array(
+				'type'        => 'string',
+				'description' => __( 'The application password\'s UUID.', 'service-integration' ),
+			),
+		);
+		$this->register_route(
+			'',
 			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_item' ),
-					'permission_callback' => $admin,
-					'args'                => $this->context_args(),
-				),
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'create_item' ),
-					'permission_callback' => $admin,
-					'args'                => array(
-						'username' => array(
-							'type'        => 'string',
-							'pattern'     => '^[a-z0-9._-]{3,60}$',
-							'description' => __( 'Login of the account (default service-integration); chosen once.', 'service-integration' ),
-						),
-						'email'    => array(
-							'type'        => 'string',
-							'format'      => 'email',
-							'description' => __( 'Email address of the account.', 'service-integration' ),
-						),
-					),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
+				$this->endpoint( WP_REST_Server::READABLE, 'get_item', $this->context_args() ),
+				$this->endpoint( WP_REST_Server::CREATABLE, 'create_item', $account ),
 			)
 		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/application-passwords',
-			array(
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'create_password' ),
-					'permission_callback' => $admin,
-					'args'                => array(
-						'name' => array(
-							'type'        => 'string',
-							'required'    => true,
-							'minLength'   => 1,
-							'maxLength'   => 100,
-							'description' => __( 'What the password is for (shown in the list).', 'service-integration' ),
-						),
-					),
-				),
-				'schema' => array( Schemas\Service_Account::class, 'created_password' ),
-			)
-		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/application-passwords/(?P<uuid>[0-9a-f-]{36})',
-			array(
-				array(
-					'methods'             => WP_REST_Server::DELETABLE,
-					'callback'            => array( $this, 'revoke_password' ),
-					'permission_callback' => $admin,
-					'args'                => array(
-						'uuid' => array(
-							'type'        => 'string',
-							'description' => __( 'The application password\'s UUID.', 'service-integration' ),
-						),
-					),
-				),
-				'schema' => array( Schemas\Service_Account::class, 'revoked_password' ),
-			)
-		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/check',
-			array(
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'run_check' ),
-					'permission_callback' => $admin,
-					'args'                => array(),
-				),
-				'schema' => array( Schemas\Service_Account::class, 'check_report' ),
-			)
-		);
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base . '/widening',
-			array(
-				array(
-					'methods'             => WP_REST_Server::DELETABLE,
-					'callback'            => array( $this, 'reset_widening' ),
-					'permission_callback' => $admin,
-					'args'                => array(),
-				),
-				'schema' => array( Schemas\Service_Account::class, 'widening' ),
-			)
-		);
+		$this->register_route( '/application-passwords', array( $this->endpoint( WP_REST_Server::CREATABLE, 'create_password', $password ) ), array( Schemas\Service_Account::class, 'created_password' ) );
+		$this->register_route( '/application-passwords/(?P<uuid>[0-9a-f-]{36})', array( $this->endpoint( WP_REST_Server::DELETABLE, 'revoke_password', $uuid ) ), array( Schemas\Service_Account::class, 'revoked_password' ) );
+		$this->register_route( '/check', array( $this->endpoint( WP_REST_Server::CREATABLE, 'run_check' ) ), array( Schemas\Service_Account::class, 'check_report' ) );
+		$this->register_route( '/widening', array( $this->endpoint( WP_REST_Server::DELETABLE, 'reset_widening' ) ), array( Schemas\Service_Account::class, 'widening' ) );
 	}
 
 	/**
@@ -149,22 +95,8 @@ final class Service_Account_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Service_Account::state();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
-	}
-
-	/**
-	 * Administrators who may manage users.
-	 *
-	 * @param WP_REST_Request $request Request.
-	 * @return true|WP_Error
-	 */
-	public function permissions_check( $request ) {
-		$check = Permissions::require_capability( 'manage_options' );
-		return true === $check ? Permissions::require_capability( 'create_users' ) : $check;
+	protected function item_schema(): array {
+		return Schemas\Service_Account::state();
 	}
 
 	/**
@@ -190,7 +122,7 @@ final class Service_Account_Controller extends View_Controller {
 			'application_passwords'           => $account ? Service_Account::application_passwords( $account ) : array(),
 			'application_passwords_available' => wp_is_application_passwords_available(),
 		);
-		return new WP_REST_Response( $this->view_data( $state, $request ) );
+		return $this->view_response( $state, $request );
 	}
 
 	/**
@@ -233,7 +165,7 @@ final class Service_Account_Controller extends View_Controller {
 			'roles'    => array_values( $user->roles ),
 			'created'  => ! $existed,
 		);
-		return new WP_REST_Response( $this->view_data( $account, $request, Schemas\Service_Account::created_account() ), $existed ? 200 : 201 );
+		return $this->view_response( $account, $request, $existed ? 200 : 201, Schemas\Service_Account::created_account() );
 	}
 
 	/**
@@ -256,7 +188,7 @@ final class Service_Account_Controller extends View_Controller {
 		}
 		$created['username']      = $account->user_login;
 		$created['authorization'] = 'Basic ' . base64_encode( $account->user_login . ':' . str_replace( ' ', '', $created['password'] ) ); // phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode -- HTTP Basic credentials are base64 of user:password (RFC 7617); nothing is obfuscated.
-		$response                 = new WP_REST_Response( $this->view_data( $created, $request, Schemas\Service_Account::created_password() ), 201 );
+		$response                 = $this->view_response( $created, $request, 201, Schemas\Service_Account::created_password() );
 		$response->header( 'Cache-Control', 'no-store' );
 		return $response;
 	}
@@ -276,17 +208,11 @@ final class Service_Account_Controller extends View_Controller {
 		if ( is_wp_error( $deleted ) ) {
 			return $deleted;
 		}
-		return new WP_REST_Response(
-			$this->view_data(
-				array(
-					'revoked' => true,
-					'uuid'    => (string) $request['uuid'],
-				),
-				$request,
-				Schemas\Service_Account::revoked_password()
-			),
-			200
+		$revoked = array(
+			'revoked' => true,
+			'uuid'    => (string) $request['uuid'],
 		);
+		return $this->view_response( $revoked, $request, 200, Schemas\Service_Account::revoked_password() );
 	}
 
 	/**
@@ -295,7 +221,7 @@ final class Service_Account_Controller extends View_Controller {
 	 * @param WP_REST_Request $request Request.
 	 */
 	public function run_check( $request ): WP_REST_Response {
-		return new WP_REST_Response( $this->view_data( Least_Privilege_Check::run(), $request, Schemas\Service_Account::check_report() ), 200 );
+		return $this->view_response( Least_Privilege_Check::run(), $request, 200, Schemas\Service_Account::check_report() );
 	}
 
 	/**
@@ -305,6 +231,6 @@ final class Service_Account_Controller extends View_Controller {
 	 */
 	public function reset_widening( $request ): WP_REST_Response {
 		Capability_Clamp::reset_widening();
-		return new WP_REST_Response( $this->view_data( array( 'widening_detected' => Capability_Clamp::detected_widening() ), $request, Schemas\Service_Account::widening() ), 200 );
+		return $this->view_response( array( 'widening_detected' => Capability_Clamp::detected_widening() ), $request, 200, Schemas\Service_Account::widening() );
 	}
 }

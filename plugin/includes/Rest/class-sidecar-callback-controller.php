@@ -15,8 +15,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -28,7 +26,14 @@ if ( ! defined( 'ABSPATH' ) ) {
  * The signed subject is the REST route (not the URL), so /wp-json/... and
  * ?rest_route=... sign the same way.
  */
-final class Sidecar_Callback_Controller extends View_Controller {
+final class Sidecar_Callback_Controller extends Controller {
+
+	/**
+	 * The route's base.
+	 *
+	 * @var string
+	 */
+	protected $rest_base = 'sidecar/callback';
 
 	/**
 	 * Constructor.
@@ -36,40 +41,26 @@ final class Sidecar_Callback_Controller extends View_Controller {
 	 * @param Sidecar_Client $sidecar   Sidecar client (holds the shared key).
 	 * @param Hand_Over      $hand_over The outbox's hand-over, resumed on sidecar.ready.
 	 */
-	public function __construct( private Sidecar_Client $sidecar, private Hand_Over $hand_over ) {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'sidecar/callback';
-	}
+	public function __construct( private Sidecar_Client $sidecar, private Hand_Over $hand_over ) {}
 
 	/**
 	 * Registers the route.
 	 */
 	public function register_routes(): void {
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
+		// Described only: the signature covers the raw body, read as it came.
+		$notice = Route_Args::described(
 			array(
-				array(
-					'methods'             => WP_REST_Server::CREATABLE,
-					'callback'            => array( $this, 'create_item' ),
-					'permission_callback' => array( $this, 'create_item_permissions_check' ),
-					// Described only: the signature covers the raw body, read as it came.
-					'args'                => Route_Args::described(
-						array(
-							'type'        => array(
-								'description' => __( 'The notice: endpoint.disabled, endpoint.enabled, endpoint.deleted or sidecar.ready.', 'service-integration' ),
-								'type'        => 'string',
-							),
-							'endpoint_id' => array(
-								'description' => __( 'The endpoint it is about.', 'service-integration' ),
-								'type'        => 'string',
-							),
-						)
-					),
+				'type'        => array(
+					'description' => __( 'The notice: endpoint.disabled, endpoint.enabled, endpoint.deleted or sidecar.ready.', 'service-integration' ),
+					'type'        => 'string',
 				),
-				'schema' => array( $this, 'get_public_item_schema' ),
+				'endpoint_id' => array(
+					'description' => __( 'The endpoint it is about.', 'service-integration' ),
+					'type'        => 'string',
+				),
 			)
 		);
+		$this->register_route( '', array( $this->endpoint( WP_REST_Server::CREATABLE, 'create_item', $notice ) ) );
 	}
 
 	/**
@@ -77,11 +68,8 @@ final class Sidecar_Callback_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Sidecar::notice_receipt();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Sidecar::notice_receipt();
 	}
 
 	/**
@@ -90,7 +78,7 @@ final class Sidecar_Callback_Controller extends View_Controller {
 	 * @param WP_REST_Request $request Request.
 	 * @return true|WP_Error
 	 */
-	public function create_item_permissions_check( $request ) {
+	public function permissions_check( $request ) {
 		$timestamp  = (int) $request->get_header( Channel_Signature::HEADER_TIMESTAMP );
 		$request_id = (string) $request->get_header( Channel_Signature::HEADER_REQUEST_ID );
 		$signature  = (string) $request->get_header( Channel_Signature::HEADER_SIGNATURE );
@@ -134,6 +122,6 @@ final class Sidecar_Callback_Controller extends View_Controller {
 		 */
 		do_action( 'service_integration_sidecar_notice', sanitize_key( str_replace( '.', '_', $notice['type'] ) ), $notice );
 
-		return new WP_REST_Response( $this->view_data( array( 'received' => true ), $request ), 202 );
+		return $this->view_response( array( 'received' => true ), $request, 202 );
 	}
 }

@@ -13,8 +13,6 @@ use WP_REST_Request;
 use WP_REST_Response;
 use WP_REST_Server;
 
-use const ServiceIntegration\REST_NAMESPACE;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -22,45 +20,34 @@ if ( ! defined( 'ABSPATH' ) ) {
 /**
  * GET /service-integration/v1/sidecar/status: proves the signed round trip works.
  */
-final class Sidecar_Status_Controller extends View_Controller {
+final class Sidecar_Status_Controller extends Controller {
+
+	/**
+	 * The route's base.
+	 *
+	 * @var string
+	 */
+	protected $rest_base = 'sidecar/status';
+
+	/**
+	 * Administrators only.
+	 *
+	 * @var string[]
+	 */
+	protected array $capabilities = array( 'manage_options' );
 
 	/**
 	 * Constructor.
 	 *
 	 * @param Sidecar_Client $sidecar Sidecar client.
 	 */
-	public function __construct( private Sidecar_Client $sidecar ) {
-		$this->namespace = REST_NAMESPACE;
-		$this->rest_base = 'sidecar/status';
-	}
+	public function __construct( private Sidecar_Client $sidecar ) {}
 
 	/**
 	 * Registers the route.
 	 */
 	public function register_routes(): void {
-		register_rest_route(
-			$this->namespace,
-			'/' . $this->rest_base,
-			array(
-				array(
-					'methods'             => WP_REST_Server::READABLE,
-					'callback'            => array( $this, 'get_item' ),
-					'permission_callback' => array( $this, 'get_item_permissions_check' ),
-					'args'                => $this->context_args(),
-				),
-				'schema' => array( $this, 'get_public_item_schema' ),
-			)
-		);
-	}
-
-	/**
-	 * Administrators only.
-	 *
-	 * @param WP_REST_Request $request Request.
-	 * @return true|WP_Error
-	 */
-	public function get_item_permissions_check( $request ) {
-		return Permissions::require_capability( 'manage_options' );
+		$this->register_route( '', array( $this->endpoint( WP_REST_Server::READABLE, 'get_item', $this->context_args() ) ) );
 	}
 
 	/**
@@ -80,7 +67,7 @@ final class Sidecar_Status_Controller extends View_Controller {
 		$status              = is_array( $answer['body'] ) ? $answer['body'] : array();
 		$status['reachable'] = true;
 		$status['url']       = $this->sidecar->base_url();
-		return new WP_REST_Response( $this->view_data( $status, $request ), 200 );
+		return $this->view_response( $status, $request );
 	}
 
 	/**
@@ -88,10 +75,7 @@ final class Sidecar_Status_Controller extends View_Controller {
 	 *
 	 * @return array<string, mixed>
 	 */
-	public function get_item_schema() {
-		if ( ! $this->schema ) {
-			$this->schema = Schemas\Sidecar::status();
-		}
-		return $this->add_additional_fields_schema( $this->schema );
+	protected function item_schema(): array {
+		return Schemas\Sidecar::status();
 	}
 }
