@@ -112,7 +112,7 @@ final class Application_Password_Command {
 	 */
 	public function list_( array $args, array $assoc ): void {
 		$state = Rest_Runner::call( 'GET', '/service-account' );
-		Rest_Runner::print_items( $state['application_passwords'], $assoc, self::FIELDS, 'uuid' );
+		Terminal::print_items( $state['application_passwords'], $assoc, self::FIELDS, 'uuid' );
 	}
 
 	/**
@@ -141,7 +141,7 @@ final class Application_Password_Command {
 			WP_CLI::error( sprintf( __( '"%1$s" is not an application password UUID. %2$s', 'service-integration' ), $args[0], $list ) );
 		}
 		/* translators: %s: the password's UUID. */
-		Rest_Runner::confirm( sprintf( __( 'Revoke the application password %s?', 'service-integration' ), $uuid ), $assoc );
+		Terminal::confirm( sprintf( __( 'Revoke the application password %s?', 'service-integration' ), $uuid ), $assoc );
 		Rest_Runner::call( 'DELETE', self::ROUTE . '/' . $uuid, array(), array( 'application_password_not_found' => $list ) );
 		/* translators: %s: the password's UUID. */
 		WP_CLI::success( sprintf( __( 'Application password %s revoked.', 'service-integration' ), $uuid ) );

@@ -82,7 +82,7 @@ final class Delivery_Command {
 			}
 		}
 		foreach ( array( 'page', 'per-page' ) as $option ) {
-			$number = Rest_Runner::whole_number( $assoc, $option );
+			$number = Options::whole_number( $assoc, $option );
 			if ( null !== $number ) {
 				$params[ str_replace( '-', '_', $option ) ] = $number;
 			}
@@ -93,6 +93,6 @@ final class Delivery_Command {
 			\WP_CLI::line( (string) (int) $answer['total'] );
 			return;
 		}
-		Rest_Runner::print_items( $answer['deliveries'], $assoc, self::FIELDS, 'id' );
+		Terminal::print_items( $answer['deliveries'], $assoc, self::FIELDS, 'id' );
 	}
 }

@@ -70,7 +70,7 @@ final class Endpoint_Command {
 			static fn( array $endpoint ): array => array_diff_key( $endpoint, array( 'secrets' => true ) ),
 			$answer['endpoints']
 		);
-		Rest_Runner::print_items( $endpoints, $assoc, self::FIELDS, 'id' );
+		Terminal::print_items( $endpoints, $assoc, self::FIELDS, 'id' );
 	}
 
 	/**
@@ -185,7 +185,7 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function rotate_secret( array $args, array $assoc ): void {
-		$grace   = Rest_Runner::number( $assoc, 'grace-hours' );
+		$grace   = Options::number( $assoc, 'grace-hours' );
 		$params  = null === $grace ? array() : array( 'grace_hours' => $grace );
 		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::unknown_hint() );
 		if ( ! empty( $assoc['porcelain'] ) ) {
@@ -274,7 +274,7 @@ final class Endpoint_Command {
 	 */
 	public function delete( array $args, array $assoc ): void {
 		/* translators: %s: endpoint id. */
-		Rest_Runner::confirm( sprintf( __( 'Delete endpoint %s and its delivery history?', 'service-integration' ), $args[0] ), $assoc );
+		Terminal::confirm( sprintf( __( 'Delete endpoint %s and its delivery history?', 'service-integration' ), $args[0] ), $assoc );
 		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::unknown_hint() );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s deleted.', 'service-integration' ), $args[0] ) );
@@ -359,9 +359,9 @@ final class Endpoint_Command {
 			'dry_run' => ! empty( $assoc['dry-run'] ),
 		);
 		if ( isset( $assoc['types'] ) ) {
-			$params['types'] = self::list_of( (string) $assoc['types'] );
+			$params['types'] = Options::list_of( (string) $assoc['types'] );
 		}
-		$limit = Rest_Runner::whole_number( $assoc, 'limit' );
+		$limit = Options::whole_number( $assoc, 'limit' );
 		if ( null !== $limit ) {
 			$params['limit'] = $limit;
 		}
@@ -375,11 +375,11 @@ final class Endpoint_Command {
 				'param:to'   => $range_hint,
 			)
 		);
-		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {
-			Rest_Runner::print_object( $answer, $assoc );
+		if ( 'table' !== Terminal::format( $assoc ) ) {
+			Terminal::print_object( $answer, $assoc );
 			return;
 		}
-		Rest_Runner::print_items( array( $answer ), $assoc, array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ), 'matched' );
+		Terminal::print_items( array( $answer ), $assoc, array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ), 'matched' );
 	}
 
 	/**
@@ -451,9 +451,9 @@ final class Endpoint_Command {
 			$fields['description'] = (string) $assoc['description'];
 		}
 		if ( isset( $assoc['event-types'] ) ) {
-			$fields['event_types'] = self::list_of( (string) $assoc['event-types'] );
+			$fields['event_types'] = Options::list_of( (string) $assoc['event-types'] );
 		}
-		$max_concurrency = Rest_Runner::whole_number( $assoc, 'max-concurrency' );
+		$max_concurrency = Options::whole_number( $assoc, 'max-concurrency' );
 		if ( null !== $max_concurrency ) {
 			$fields['max_concurrency'] = $max_concurrency;
 		}
@@ -464,16 +464,6 @@ final class Endpoint_Command {
 			$fields['resend_failed_on_recovery'] = (bool) $assoc['resend-failed-on-recovery'];
 		}
 		return $fields;
-	}
-
-	/**
-	 * A comma-separated option as a list.
-	 *
-	 * @param string $value Value.
-	 * @return string[]
-	 */
-	private static function list_of( string $value ): array {
-		return array_values( array_filter( array_map( 'trim', explode( ',', $value ) ), 'strlen' ) );
 	}
 
 	/**

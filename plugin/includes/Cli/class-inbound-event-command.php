@@ -95,7 +95,7 @@ final class Inbound_Event_Command {
 			}
 		}
 		foreach ( array( 'page', 'per-page' ) as $option ) {
-			$number = Rest_Runner::whole_number( $assoc, $option );
+			$number = Options::whole_number( $assoc, $option );
 			if ( null !== $number ) {
 				$params[ str_replace( '-', '_', $option ) ] = $number;
 			}
@@ -108,6 +108,6 @@ final class Inbound_Event_Command {
 			WP_CLI::line( (string) (int) $answer['total'] );
 			return;
 		}
-		Rest_Runner::print_items( $answer['events'], $assoc, self::FIELDS, 'id' );
+		Terminal::print_items( $answer['events'], $assoc, self::FIELDS, 'id' );
 	}
 }

@@ -70,7 +70,7 @@ final class Inbound_Source_Command {
 			static fn( array $source ): array => array_diff_key( $source, array( 'secrets' => true ) ),
 			$answer['sources']
 		);
-		Rest_Runner::print_items( $sources, $assoc, self::FIELDS, 'id' );
+		Terminal::print_items( $sources, $assoc, self::FIELDS, 'id' );
 	}
 
 	/**
@@ -123,7 +123,7 @@ final class Inbound_Source_Command {
 		if ( isset( $assoc['description'] ) ) {
 			$params['description'] = (string) $assoc['description'];
 		}
-		$tolerance = Rest_Runner::whole_number( $assoc, 'tolerance-seconds' );
+		$tolerance = Options::whole_number( $assoc, 'tolerance-seconds' );
 		if ( null !== $tolerance ) {
 			$params['tolerance_seconds'] = $tolerance;
 		}
@@ -171,7 +171,7 @@ final class Inbound_Source_Command {
 		if ( isset( $assoc['secret'] ) ) {
 			$params['secret'] = (string) $assoc['secret'];
 		}
-		$grace = Rest_Runner::number( $assoc, 'grace-hours' );
+		$grace = Options::number( $assoc, 'grace-hours' );
 		if ( null !== $grace ) {
 			$params['grace_hours'] = $grace;
 		}
@@ -249,7 +249,7 @@ final class Inbound_Source_Command {
 	 */
 	public function delete( array $args, array $assoc ): void {
 		/* translators: %s: source id. */
-		Rest_Runner::confirm( sprintf( __( 'Delete inbound source %s and its secrets?', 'service-integration' ), $args[0] ), $assoc );
+		Terminal::confirm( sprintf( __( 'Delete inbound source %s and its secrets?', 'service-integration' ), $args[0] ), $assoc );
 		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::unknown_hint() );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s deleted.', 'service-integration' ), $args[0] ) );

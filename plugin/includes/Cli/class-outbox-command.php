@@ -51,7 +51,7 @@ final class Outbox_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function status( array $args, array $assoc ): void {
-		Rest_Runner::print_object( Rest_Runner::call( 'GET', self::ROUTE ), $assoc );
+		Terminal::print_object( Rest_Runner::call( 'GET', self::ROUTE ), $assoc );
 	}
 
 	/**
@@ -100,7 +100,7 @@ final class Outbox_Command {
 				)
 			);
 		}
-		if ( 'table' === ( $assoc['format'] ?? 'table' ) ) {
+		if ( 'table' === Terminal::format( $assoc ) ) {
 			WP_CLI::success(
 				sprintf(
 					/* translators: 1: events this command handed over, 2: events it parked as refused, 3: events still pending. */
@@ -111,6 +111,6 @@ final class Outbox_Command {
 				)
 			);
 		}
-		Rest_Runner::print_object( $answer, $assoc );
+		Terminal::print_object( $answer, $assoc );
 	}
 }
