@@ -26,6 +26,40 @@ final class Options {
 	const NUMBER = '/^-?\d{1,15}(\.\d+)?$/D';
 
 	/**
+	 * The text options given, under the parameter names the route takes.
+	 *
+	 * @param array<string, mixed>  $assoc The command's options.
+	 * @param array<string, string> $names Parameter name by option name (without --).
+	 * @return array<string, string>
+	 */
+	public static function texts( array $assoc, array $names ): array {
+		$params = array();
+		foreach ( $names as $option => $param ) {
+			if ( isset( $assoc[ $option ] ) ) {
+				$params[ $param ] = (string) $assoc[ $option ];
+			}
+		}
+		return $params;
+	}
+
+	/**
+	 * The page options of a list (--page, --per-page) given, as the route takes them.
+	 *
+	 * @param array<string, mixed> $assoc The command's options.
+	 * @return array<string, int>
+	 */
+	public static function paging( array $assoc ): array {
+		$params = array();
+		foreach ( array( 'page', 'per-page' ) as $option ) {
+			$number = self::whole_number( $assoc, $option );
+			if ( null !== $number ) {
+				$params[ str_replace( '-', '_', $option ) ] = $number;
+			}
+		}
+		return $params;
+	}
+
+	/**
 	 * A whole-number option (a count, seconds, a page), or null when not given; a value that is
 	 * not one ends the command naming the option, instead of being read as 0.
 	 *

@@ -100,17 +100,16 @@ final class Outbox_Command {
 				)
 			);
 		}
-		if ( 'table' === Terminal::format( $assoc ) ) {
-			WP_CLI::success(
-				sprintf(
-					/* translators: 1: events this command handed over, 2: events it parked as refused, 3: events still pending. */
-					__( 'Handed over now: %1$d, parked as refused now: %2$d, still pending: %3$d.', 'service-integration' ),
-					(int) $answer['handed_over_now'],
-					(int) $answer['rejected_now'],
-					(int) $answer['pending']
-				)
-			);
-		}
-		Terminal::print_object( $answer, $assoc );
+		Terminal::print_outcome(
+			sprintf(
+				/* translators: 1: events this command handed over, 2: events it parked as refused, 3: events still pending. */
+				__( 'Handed over now: %1$d, parked as refused now: %2$d, still pending: %3$d.', 'service-integration' ),
+				(int) $answer['handed_over_now'],
+				(int) $answer['rejected_now'],
+				(int) $answer['pending']
+			),
+			$answer,
+			$assoc
+		);
 	}
 }

@@ -65,6 +65,38 @@ final class Terminal {
 	}
 
 	/**
+	 * Prints a page of a list the route counts (its `total`): `count` prints that total, every
+	 * other format the page's items, `ids` their ids.
+	 *
+	 * @param array<string, mixed> $answer   The route's answer: the items and their total.
+	 * @param string               $key      The key of the items in the answer.
+	 * @param array<string, mixed> $assoc    The command's options.
+	 * @param string[]             $defaults Default fields.
+	 */
+	public static function print_page( array $answer, string $key, array $assoc, array $defaults ): void {
+		if ( 'count' === self::format( $assoc ) ) {
+			WP_CLI::line( (string) (int) $answer['total'] );
+			return;
+		}
+		self::print_items( $answer[ $key ], $assoc, $defaults, 'id' );
+	}
+
+	/**
+	 * Says what an action did, then prints the state it answered; the Success line only above a
+	 * table, since a machine format's stdout holds only the data.
+	 *
+	 * @param string               $success What the action did.
+	 * @param array<string, mixed> $item    The state the route answered.
+	 * @param array<string, mixed> $assoc   The command's options.
+	 */
+	public static function print_outcome( string $success, array $item, array $assoc ): void {
+		if ( 'table' === self::format( $assoc ) ) {
+			WP_CLI::success( $success );
+		}
+		self::print_object( $item, $assoc );
+	}
+
+	/**
 	 * Asks before a destructive action; without a terminal to ask on, --yes is required.
 	 *
 	 * @param string               $question The question.
