@@ -19,29 +19,13 @@ if ( ! defined( 'ABSPATH' ) ) {
 final class Collection_Route {
 
 	/**
-	 * The collection's route, e.g. /webhooks/endpoints.
-	 *
-	 * @var string
-	 */
-	private $route;
-
-	/**
-	 * What to do about an unknown id, by the error code the route answers it with.
-	 *
-	 * @var array<string, string>
-	 */
-	private $unknown_hint;
-
-	/**
 	 * A collection route.
 	 *
-	 * @param string $route     The collection's route under the plugin's namespace.
+	 * @param string $route     The collection's route under the plugin's namespace, e.g. /webhooks/endpoints.
 	 * @param string $not_found The error code of an unknown id, e.g. endpoint_not_found.
 	 * @param string $list_hint How to list the ids.
 	 */
-	public function __construct( string $route, string $not_found, string $list_hint ) {
-		$this->route        = $route;
-		$this->unknown_hint = array( $not_found => $list_hint );
+	public function __construct( private string $route, private string $not_found, private string $list_hint ) {
 	}
 
 	/**
@@ -50,7 +34,7 @@ final class Collection_Route {
 	 * @return array<string, string>
 	 */
 	public function unknown_hint(): array {
-		return $this->unknown_hint;
+		return array( $this->not_found => $this->list_hint );
 	}
 
 	/**
@@ -90,6 +74,6 @@ final class Collection_Route {
 	 * @return array<int|string, mixed>
 	 */
 	public function call( string $method, string $id, string $action = '', array $params = array(), array $hints = array() ): array {
-		return Rest_Runner::call( $method, $this->route . '/' . rawurlencode( $id ) . $action, $params, $this->unknown_hint + $hints );
+		return Rest_Runner::call( $method, $this->route . '/' . rawurlencode( $id ) . $action, $params, $this->unknown_hint() + $hints );
 	}
 }
