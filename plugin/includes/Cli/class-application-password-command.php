@@ -26,9 +26,6 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Application_Password_Command {
 
-	/** The route of the passwords. */
-	const ROUTE = '/service-account/application-passwords';
-
 	/** Default fields of `list`. */
 	const FIELDS = array( 'uuid', 'name', 'created', 'last_used', 'last_ip' );
 
@@ -55,9 +52,7 @@ final class Application_Password_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function create( array $args, array $assoc ): void {
-		$created = Rest_Runner::call(
-			'POST',
-			self::ROUTE,
+		$created = self::passwords()->add(
 			array( 'name' => (string) $assoc['name'] ),
 			array( 'service_account_missing' => __( 'Create the account first: wp service-integration service-account create', 'service-integration' ) )
 		);
@@ -112,7 +107,7 @@ final class Application_Password_Command {
 	 */
 	public function list_( array $args, array $assoc ): void {
 		$state = Rest_Runner::call( 'GET', '/service-account' );
-		Rest_Runner::print_items( $state['application_passwords'], $assoc, self::FIELDS, 'uuid' );
+		Terminal::print_items( $state['application_passwords'], $assoc, self::FIELDS, 'uuid' );
 	}
 
 	/**
@@ -135,15 +130,28 @@ final class Application_Password_Command {
 	 */
 	public function revoke( array $args, array $assoc ): void {
 		$uuid = strtolower( $args[0] );
-		$list = __( 'List them with: wp service-integration service-account password list', 'service-integration' );
 		if ( ! wp_is_uuid( $uuid ) ) {
 			/* translators: 1: what was given, 2: how to list the passwords. */
-			WP_CLI::error( sprintf( __( '"%1$s" is not an application password UUID. %2$s', 'service-integration' ), $args[0], $list ) );
+			WP_CLI::error( sprintf( __( '"%1$s" is not an application password UUID. %2$s', 'service-integration' ), $args[0], self::list_hint() ) );
 		}
 		/* translators: %s: the password's UUID. */
-		Rest_Runner::confirm( sprintf( __( 'Revoke the application password %s?', 'service-integration' ), $uuid ), $assoc );
-		Rest_Runner::call( 'DELETE', self::ROUTE . '/' . $uuid, array(), array( 'application_password_not_found' => $list ) );
+		Terminal::confirm( sprintf( __( 'Revoke the application password %s?', 'service-integration' ), $uuid ), $assoc );
+		self::passwords()->call( 'DELETE', $uuid );
 		/* translators: %s: the password's UUID. */
 		WP_CLI::success( sprintf( __( 'Application password %s revoked.', 'service-integration' ), $uuid ) );
+	}
+
+	/**
+	 * The service account's application passwords.
+	 */
+	private static function passwords(): Collection_Route {
+		return new Collection_Route( '/service-account/application-passwords', 'application_password_not_found', self::list_hint() );
+	}
+
+	/**
+	 * How to list the passwords' UUIDs.
+	 */
+	private static function list_hint(): string {
+		return __( 'List them with: wp service-integration service-account password list', 'service-integration' );
 	}
 }

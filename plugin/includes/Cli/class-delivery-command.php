@@ -70,29 +70,14 @@ final class Delivery_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function list_( array $args, array $assoc ): void {
-		$names  = array(
+		$filters = array(
 			'endpoint' => 'endpoint_id',
 			'type'     => 'type',
 			'status'   => 'status',
 		);
-		$params = array();
-		foreach ( $names as $option => $param ) {
-			if ( isset( $assoc[ $option ] ) ) {
-				$params[ $param ] = (string) $assoc[ $option ];
-			}
-		}
-		foreach ( array( 'page', 'per-page' ) as $option ) {
-			$number = Rest_Runner::whole_number( $assoc, $option );
-			if ( null !== $number ) {
-				$params[ str_replace( '-', '_', $option ) ] = $number;
-			}
-		}
+		$params  = Options::texts( $assoc, $filters ) + Options::paging( $assoc );
 		// Only an unknown --endpoint is helped by listing the endpoints; a bad filter's error names it.
-		$answer = Rest_Runner::call( 'GET', '/webhooks/deliveries', $params, Endpoint_Command::unknown_hint() );
-		if ( 'count' === ( $assoc['format'] ?? '' ) ) {
-			\WP_CLI::line( (string) (int) $answer['total'] );
-			return;
-		}
-		Rest_Runner::print_items( $answer['deliveries'], $assoc, self::FIELDS, 'id' );
+		$answer = Rest_Runner::call( 'GET', '/webhooks/deliveries', $params, Endpoint_Command::endpoints()->unknown_hint() );
+		Terminal::print_page( $answer, 'deliveries', $assoc, self::FIELDS );
 	}
 }

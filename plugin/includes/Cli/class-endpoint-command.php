@@ -27,9 +27,6 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Endpoint_Command {
 
-	/** The collection's route. */
-	const ROUTE = '/webhooks/endpoints';
-
 	/** Default fields of `list`. */
 	const FIELDS = array( 'id', 'url', 'status', 'event_types', 'description', 'disabled_reason' );
 
@@ -65,12 +62,7 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function list_( array $args, array $assoc ): void {
-		$answer    = Rest_Runner::call( 'GET', self::ROUTE );
-		$endpoints = array_map(
-			static fn( array $endpoint ): array => array_diff_key( $endpoint, array( 'secrets' => true ) ),
-			$answer['endpoints']
-		);
-		Rest_Runner::print_items( $endpoints, $assoc, self::FIELDS, 'id' );
+		Terminal::print_items( self::endpoints()->items_without_secrets( 'endpoints' ), $assoc, self::FIELDS, 'id' );
 	}
 
 	/**
@@ -107,7 +99,7 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function add( array $args, array $assoc ): void {
-		$created = Rest_Runner::call( 'POST', self::ROUTE, array( 'url' => $args[0] ) + self::fields( $assoc ) );
+		$created = self::endpoints()->add( array( 'url' => $args[0] ) + self::fields( $assoc ) );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( (string) $created['id'] );
 			return;
@@ -156,7 +148,7 @@ final class Endpoint_Command {
 		if ( ! $fields ) {
 			WP_CLI::error( __( 'Nothing to change: give at least one of --endpoint-url, --event-types, --description, --max-concurrency, --[no-]wc-compat-signature, --[no-]resend-failed-on-recovery.', 'service-integration' ) );
 		}
-		Rest_Runner::call( 'PATCH', self::path( $args[0] ), $fields, self::unknown_hint() );
+		self::endpoints()->call( 'PATCH', $args[0], '', $fields );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s updated.', 'service-integration' ), $args[0] ) );
 	}
@@ -185,9 +177,9 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function rotate_secret( array $args, array $assoc ): void {
-		$grace   = Rest_Runner::number( $assoc, 'grace-hours' );
+		$grace   = Options::number( $assoc, 'grace-hours' );
 		$params  = null === $grace ? array() : array( 'grace_hours' => $grace );
-		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::unknown_hint() );
+		$rotated = self::endpoints()->call( 'POST', $args[0], '/rotate-secret', $params );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( (string) $rotated['secret'] );
 			return;
@@ -217,7 +209,7 @@ final class Endpoint_Command {
 	 */
 	public function enable( array $args, array $assoc ): void {
 		$params = isset( $assoc['redeliver'] ) ? array( 'redeliver' => (bool) $assoc['redeliver'] ) : array();
-		$answer = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/enable', $params, self::unknown_hint() );
+		$answer = self::endpoints()->call( 'POST', $args[0], '/enable', $params );
 		WP_CLI::success(
 			sprintf(
 				/* translators: 1: endpoint id, 2: deliveries queued again, 3: deliveries left out. */
@@ -248,8 +240,7 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function disable( array $args, array $assoc ): void {
-		$params = isset( $assoc['reason'] ) ? array( 'reason' => (string) $assoc['reason'] ) : array();
-		Rest_Runner::call( 'POST', self::path( $args[0] ) . '/disable', $params, self::unknown_hint() );
+		self::endpoints()->call( 'POST', $args[0], '/disable', Options::texts( $assoc, array( 'reason' => 'reason' ) ) );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s disabled.', 'service-integration' ), $args[0] ) );
 	}
@@ -274,8 +265,8 @@ final class Endpoint_Command {
 	 */
 	public function delete( array $args, array $assoc ): void {
 		/* translators: %s: endpoint id. */
-		Rest_Runner::confirm( sprintf( __( 'Delete endpoint %s and its delivery history?', 'service-integration' ), $args[0] ), $assoc );
-		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::unknown_hint() );
+		Terminal::confirm( sprintf( __( 'Delete endpoint %s and its delivery history?', 'service-integration' ), $args[0] ), $assoc );
+		self::endpoints()->call( 'DELETE', $args[0] );
 		/* translators: %s: endpoint id. */
 		WP_CLI::success( sprintf( __( 'Endpoint %s deleted.', 'service-integration' ), $args[0] ) );
 	}
@@ -299,12 +290,11 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function replay( array $args, array $assoc ): void {
-		$params = isset( $assoc['endpoint'] ) ? array( 'endpoint_id' => (string) $assoc['endpoint'] ) : array();
 		$answer = Rest_Runner::call(
 			'POST',
 			'/webhooks/events/' . rawurlencode( $args[0] ) . '/replay',
-			$params,
-			self::unknown_hint() + array( 'event_not_found' => __( 'Find event ids with: wp service-integration delivery list', 'service-integration' ) )
+			Options::texts( $assoc, array( 'endpoint' => 'endpoint_id' ) ),
+			self::endpoints()->unknown_hint() + array( 'event_not_found' => __( 'Find event ids with: wp service-integration delivery list', 'service-integration' ) )
 		);
 		/* translators: 1: event id, 2: deliveries queued again. */
 		WP_CLI::success( sprintf( __( 'Event %1$s queued again (deliveries: %2$d).', 'service-integration' ), $args[0], (int) ( $answer['requeued'] ?? 0 ) ) );
@@ -359,27 +349,28 @@ final class Endpoint_Command {
 			'dry_run' => ! empty( $assoc['dry-run'] ),
 		);
 		if ( isset( $assoc['types'] ) ) {
-			$params['types'] = self::list_of( (string) $assoc['types'] );
+			$params['types'] = Options::list_of( (string) $assoc['types'] );
 		}
-		$limit = Rest_Runner::whole_number( $assoc, 'limit' );
+		$limit = Options::whole_number( $assoc, 'limit' );
 		if ( null !== $limit ) {
 			$params['limit'] = $limit;
 		}
 		$range_hint = __( '--from and --to take ISO 8601 with a time zone, for example 2026-01-01T00:00:00Z or 2026-01-01T01:00:00+01:00.', 'service-integration' );
-		$answer     = Rest_Runner::call(
+		$answer     = self::endpoints()->call(
 			'POST',
-			self::path( $args[0] ) . '/replay',
+			$args[0],
+			'/replay',
 			$params,
-			self::unknown_hint() + array(
+			array(
 				'param:from' => $range_hint,
 				'param:to'   => $range_hint,
 			)
 		);
-		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {
-			Rest_Runner::print_object( $answer, $assoc );
+		if ( 'table' !== Terminal::format( $assoc ) ) {
+			Terminal::print_object( $answer, $assoc );
 			return;
 		}
-		Rest_Runner::print_items( array( $answer ), $assoc, array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ), 'matched' );
+		Terminal::print_items( array( $answer ), $assoc, array( 'matched', 'queued', 'already_queued', 'more', 'next_from', 'types', 'dry_run' ), 'matched' );
 	}
 
 	/**
@@ -402,7 +393,7 @@ final class Endpoint_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function test( array $args, array $assoc ): void {
-		$answer   = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/test', array(), self::unknown_hint() );
+		$answer   = self::endpoints()->call( 'POST', $args[0], '/test' );
 		$event_id = (string) ( $answer['event_id'] ?? '' );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			WP_CLI::line( $event_id );
@@ -419,21 +410,14 @@ final class Endpoint_Command {
 	}
 
 	/**
-	 * The route of one endpoint.
-	 *
-	 * @param string $id Endpoint id.
+	 * The endpoints' routes; an unknown id (the sidecar's endpoint_not_found) gets how to list them.
 	 */
-	private static function path( string $id ): string {
-		return self::ROUTE . '/' . rawurlencode( $id );
-	}
-
-	/**
-	 * What to do about an unknown endpoint (the sidecar's endpoint_not_found), by error code.
-	 *
-	 * @return array<string, string>
-	 */
-	public static function unknown_hint(): array {
-		return array( 'endpoint_not_found' => __( 'List the endpoints with: wp service-integration endpoint list', 'service-integration' ) );
+	public static function endpoints(): Collection_Route {
+		return new Collection_Route(
+			'/webhooks/endpoints',
+			'endpoint_not_found',
+			__( 'List the endpoints with: wp service-integration endpoint list', 'service-integration' )
+		);
 	}
 
 	/**
@@ -443,17 +427,17 @@ final class Endpoint_Command {
 	 * @return array<string, mixed>
 	 */
 	private static function fields( array $assoc ): array {
-		$fields = array();
-		if ( isset( $assoc['endpoint-url'] ) ) {
-			$fields['url'] = (string) $assoc['endpoint-url'];
-		}
-		if ( isset( $assoc['description'] ) ) {
-			$fields['description'] = (string) $assoc['description'];
-		}
+		$fields = Options::texts(
+			$assoc,
+			array(
+				'endpoint-url' => 'url',
+				'description'  => 'description',
+			)
+		);
 		if ( isset( $assoc['event-types'] ) ) {
-			$fields['event_types'] = self::list_of( (string) $assoc['event-types'] );
+			$fields['event_types'] = Options::list_of( (string) $assoc['event-types'] );
 		}
-		$max_concurrency = Rest_Runner::whole_number( $assoc, 'max-concurrency' );
+		$max_concurrency = Options::whole_number( $assoc, 'max-concurrency' );
 		if ( null !== $max_concurrency ) {
 			$fields['max_concurrency'] = $max_concurrency;
 		}
@@ -464,16 +448,6 @@ final class Endpoint_Command {
 			$fields['resend_failed_on_recovery'] = (bool) $assoc['resend-failed-on-recovery'];
 		}
 		return $fields;
-	}
-
-	/**
-	 * A comma-separated option as a list.
-	 *
-	 * @param string $value Value.
-	 * @return string[]
-	 */
-	private static function list_of( string $value ): array {
-		return array_values( array_filter( array_map( 'trim', explode( ',', $value ) ), 'strlen' ) );
 	}
 
 	/**

@@ -7,8 +7,6 @@
 
 namespace ServiceIntegration\Cli;
 
-use WP_CLI;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -83,31 +81,15 @@ final class Inbound_Event_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function list_( array $args, array $assoc ): void {
-		$names  = array(
+		$filters = array(
 			'source'   => 'source',
 			'status'   => 'status',
 			'event-id' => 'event_id',
 		);
-		$params = array();
-		foreach ( $names as $option => $param ) {
-			if ( isset( $assoc[ $option ] ) ) {
-				$params[ $param ] = (string) $assoc[ $option ];
-			}
-		}
-		foreach ( array( 'page', 'per-page' ) as $option ) {
-			$number = Rest_Runner::whole_number( $assoc, $option );
-			if ( null !== $number ) {
-				$params[ str_replace( '-', '_', $option ) ] = $number;
-			}
-		}
+		$params  = Options::texts( $assoc, $filters ) + Options::paging( $assoc );
 		if ( ! empty( $assoc['duplicate'] ) ) {
 			$params['duplicate'] = 'true';
 		}
-		$answer = Rest_Runner::call( 'GET', '/inbound/events', $params );
-		if ( 'count' === ( $assoc['format'] ?? '' ) ) {
-			WP_CLI::line( (string) (int) $answer['total'] );
-			return;
-		}
-		Rest_Runner::print_items( $answer['events'], $assoc, self::FIELDS, 'id' );
+		Terminal::print_page( Rest_Runner::call( 'GET', '/inbound/events', $params ), 'events', $assoc, self::FIELDS );
 	}
 }

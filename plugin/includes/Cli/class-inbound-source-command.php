@@ -27,9 +27,6 @@ if ( ! defined( 'ABSPATH' ) ) {
  */
 final class Inbound_Source_Command {
 
-	/** The collection's route. */
-	const ROUTE = '/inbound/sources';
-
 	/** Default fields of `list`. */
 	const FIELDS = array( 'id', 'scheme', 'status', 'description', 'receiving_url', 'created_at' );
 
@@ -65,12 +62,7 @@ final class Inbound_Source_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function list_( array $args, array $assoc ): void {
-		$answer  = Rest_Runner::call( 'GET', self::ROUTE );
-		$sources = array_map(
-			static fn( array $source ): array => array_diff_key( $source, array( 'secrets' => true ) ),
-			$answer['sources']
-		);
-		Rest_Runner::print_items( $sources, $assoc, self::FIELDS, 'id' );
+		Terminal::print_items( self::sources()->items_without_secrets( 'sources' ), $assoc, self::FIELDS, 'id' );
 	}
 
 	/**
@@ -113,24 +105,24 @@ final class Inbound_Source_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function add( array $args, array $assoc ): void {
-		$params = array(
+		$params    = array(
 			'id'     => $args[0],
 			'scheme' => (string) $assoc['scheme'],
+		) + Options::texts(
+			$assoc,
+			array(
+				'secret'      => 'secret',
+				'description' => 'description',
+			)
 		);
-		if ( isset( $assoc['secret'] ) ) {
-			$params['secret'] = (string) $assoc['secret'];
-		}
-		if ( isset( $assoc['description'] ) ) {
-			$params['description'] = (string) $assoc['description'];
-		}
-		$tolerance = Rest_Runner::whole_number( $assoc, 'tolerance-seconds' );
+		$tolerance = Options::whole_number( $assoc, 'tolerance-seconds' );
 		if ( null !== $tolerance ) {
 			$params['tolerance_seconds'] = $tolerance;
 		}
 		if ( ! empty( $assoc['disabled'] ) ) {
 			$params['status'] = 'disabled';
 		}
-		$created = Rest_Runner::call( 'POST', self::ROUTE, $params );
+		$created = self::sources()->add( $params );
 		/* translators: 1: source id, 2: its receiving URL. */
 		WP_CLI::success( sprintf( __( 'Inbound source %1$s added. Its receiving URL: %2$s', 'service-integration' ), $created['id'], $created['receiving_url'] ?? '' ) );
 		if ( isset( $created['secret'] ) ) {
@@ -167,15 +159,12 @@ final class Inbound_Source_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function rotate_secret( array $args, array $assoc ): void {
-		$params = array();
-		if ( isset( $assoc['secret'] ) ) {
-			$params['secret'] = (string) $assoc['secret'];
-		}
-		$grace = Rest_Runner::number( $assoc, 'grace-hours' );
+		$params = Options::texts( $assoc, array( 'secret' => 'secret' ) );
+		$grace  = Options::number( $assoc, 'grace-hours' );
 		if ( null !== $grace ) {
 			$params['grace_hours'] = $grace;
 		}
-		$rotated = Rest_Runner::call( 'POST', self::path( $args[0] ) . '/rotate-secret', $params, self::unknown_hint() );
+		$rotated = self::sources()->call( 'POST', $args[0], '/rotate-secret', $params );
 		if ( ! empty( $assoc['porcelain'] ) ) {
 			if ( isset( $rotated['secret'] ) ) {
 				WP_CLI::line( (string) $rotated['secret'] );
@@ -204,7 +193,7 @@ final class Inbound_Source_Command {
 	 * @param string[] $args Positional arguments.
 	 */
 	public function enable( array $args ): void {
-		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'active' ), self::unknown_hint() );
+		self::sources()->call( 'PATCH', $args[0], '', array( 'status' => 'active' ) );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s enabled.', 'service-integration' ), $args[0] ) );
 	}
@@ -224,7 +213,7 @@ final class Inbound_Source_Command {
 	 * @param string[] $args Positional arguments.
 	 */
 	public function disable( array $args ): void {
-		Rest_Runner::call( 'PATCH', self::path( $args[0] ), array( 'status' => 'disabled' ), self::unknown_hint() );
+		self::sources()->call( 'PATCH', $args[0], '', array( 'status' => 'disabled' ) );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s disabled.', 'service-integration' ), $args[0] ) );
 	}
@@ -249,28 +238,21 @@ final class Inbound_Source_Command {
 	 */
 	public function delete( array $args, array $assoc ): void {
 		/* translators: %s: source id. */
-		Rest_Runner::confirm( sprintf( __( 'Delete inbound source %s and its secrets?', 'service-integration' ), $args[0] ), $assoc );
-		Rest_Runner::call( 'DELETE', self::path( $args[0] ), array(), self::unknown_hint() );
+		Terminal::confirm( sprintf( __( 'Delete inbound source %s and its secrets?', 'service-integration' ), $args[0] ), $assoc );
+		self::sources()->call( 'DELETE', $args[0] );
 		/* translators: %s: source id. */
 		WP_CLI::success( sprintf( __( 'Inbound source %s deleted.', 'service-integration' ), $args[0] ) );
 	}
 
 	/**
-	 * The route of one source.
-	 *
-	 * @param string $id Source id.
+	 * The sources' routes; an unknown id (the sidecar's source_not_found) gets how to list them.
 	 */
-	private static function path( string $id ): string {
-		return self::ROUTE . '/' . rawurlencode( $id );
-	}
-
-	/**
-	 * What to do about an unknown source (the sidecar's source_not_found), by error code.
-	 *
-	 * @return array<string, string>
-	 */
-	private static function unknown_hint(): array {
-		return array( 'source_not_found' => __( 'List the sources with: wp service-integration inbound source list', 'service-integration' ) );
+	private static function sources(): Collection_Route {
+		return new Collection_Route(
+			'/inbound/sources',
+			'source_not_found',
+			__( 'List the sources with: wp service-integration inbound source list', 'service-integration' )
+		);
 	}
 
 	/**

@@ -51,7 +51,7 @@ final class Outbox_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function status( array $args, array $assoc ): void {
-		Rest_Runner::print_object( Rest_Runner::call( 'GET', self::ROUTE ), $assoc );
+		Terminal::print_object( Rest_Runner::call( 'GET', self::ROUTE ), $assoc );
 	}
 
 	/**
@@ -100,17 +100,16 @@ final class Outbox_Command {
 				)
 			);
 		}
-		if ( 'table' === ( $assoc['format'] ?? 'table' ) ) {
-			WP_CLI::success(
-				sprintf(
-					/* translators: 1: events this command handed over, 2: events it parked as refused, 3: events still pending. */
-					__( 'Handed over now: %1$d, parked as refused now: %2$d, still pending: %3$d.', 'service-integration' ),
-					(int) $answer['handed_over_now'],
-					(int) $answer['rejected_now'],
-					(int) $answer['pending']
-				)
-			);
-		}
-		Rest_Runner::print_object( $answer, $assoc );
+		Terminal::print_outcome(
+			sprintf(
+				/* translators: 1: events this command handed over, 2: events it parked as refused, 3: events still pending. */
+				__( 'Handed over now: %1$d, parked as refused now: %2$d, still pending: %3$d.', 'service-integration' ),
+				(int) $answer['handed_over_now'],
+				(int) $answer['rejected_now'],
+				(int) $answer['pending']
+			),
+			$answer,
+			$assoc
+		);
 	}
 }

@@ -7,8 +7,6 @@
 
 namespace ServiceIntegration\Cli;
 
-use WP_CLI;
-
 if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
@@ -52,7 +50,7 @@ final class Paid_Order_Index_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function status( array $args, array $assoc ): void {
-		Rest_Runner::print_object( Rest_Runner::call( 'GET', self::ROUTE ), $assoc );
+		Terminal::print_object( Rest_Runner::call( 'GET', self::ROUTE ), $assoc );
 	}
 
 	/**
@@ -87,9 +85,10 @@ final class Paid_Order_Index_Command {
 	public function rebuild( array $args, array $assoc ): void {
 		$params = isset( $assoc['keep-serving'] ) ? array( 'keep_serving' => (bool) $assoc['keep-serving'] ) : array();
 		$state  = Rest_Runner::call( 'POST', self::ROUTE . '/rebuild', $params );
-		if ( 'table' === ( $assoc['format'] ?? 'table' ) ) {
-			WP_CLI::success( __( 'The walk of every order has started; it runs in Action Scheduler (see: wp service-integration paid-orders index status).', 'service-integration' ) );
-		}
-		Rest_Runner::print_object( $state, $assoc );
+		Terminal::print_outcome(
+			__( 'The walk of every order has started; it runs in Action Scheduler (see: wp service-integration paid-orders index status).', 'service-integration' ),
+			$state,
+			$assoc
+		);
 	}
 }

@@ -58,8 +58,8 @@ final class Service_Account_Command {
 		if ( null !== Rest_Runner::https_url_missing() ) {
 			WP_CLI::warning( Rest_Runner::https_hint() );
 		}
-		if ( 'table' !== ( $assoc['format'] ?? 'table' ) ) {
-			Rest_Runner::print_object( $state, $assoc );
+		if ( 'table' !== Terminal::format( $assoc ) ) {
+			Terminal::print_object( $state, $assoc );
 			return;
 		}
 		$account = is_array( $state['account'] ) ? $state['account'] : null;
@@ -74,7 +74,7 @@ final class Service_Account_Command {
 			),
 			array(
 				'field' => 'role_exists',
-				'value' => Rest_Runner::cell( $state['role_exists'] ),
+				'value' => Terminal::cell( $state['role_exists'] ),
 			),
 			array(
 				'field' => 'application_passwords',
@@ -82,7 +82,7 @@ final class Service_Account_Command {
 			),
 			array(
 				'field' => 'application_passwords_available',
-				'value' => Rest_Runner::cell( $state['application_passwords_available'] ),
+				'value' => Terminal::cell( $state['application_passwords_available'] ),
 			),
 			array(
 				'field' => 'widening_detected',
@@ -172,13 +172,13 @@ final class Service_Account_Command {
 			WP_CLI::error( Rest_Runner::https_hint() );
 		}
 		$report = Rest_Runner::call( 'POST', self::ROUTE . '/check' );
-		$format = (string) ( $assoc['format'] ?? 'table' );
+		$format = Terminal::format( $assoc );
 		if ( 'json' === $format ) {
 			WP_CLI::line( (string) wp_json_encode( $report, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES ) );
 			WP_CLI::halt( $report['passed'] ? 0 : 1 );
 		}
 		$results = $report['results'];
-		Rest_Runner::print_items( $results, $assoc, array( 'passed', 'method', 'route', 'expected', 'status', 'code' ), 'route' );
+		Terminal::print_items( $results, $assoc, array( 'passed', 'method', 'route', 'expected', 'status', 'code' ), 'route' );
 		$failed = count( array_filter( $results, static fn( array $result ): bool => ! $result['passed'] ) );
 		if ( isset( $report['error'] ) ) {
 			WP_CLI::warning( (string) $report['error'] );

@@ -48,6 +48,6 @@ final class Sidecar_Command {
 	 * @param array<string, mixed> $assoc Options.
 	 */
 	public function status( array $args, array $assoc ): void {
-		Rest_Runner::print_object( Rest_Runner::call( 'GET', '/sidecar/status' ), $assoc );
+		Terminal::print_object( Rest_Runner::call( 'GET', '/sidecar/status' ), $assoc );
 	}
 }
